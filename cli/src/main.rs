@@ -1,0 +1,248 @@
+//! The `attnc` command line: check, format and explain `.attn` specs.
+//!
+//! Exit codes: 0 clean or warnings only, 1 errors in the input, 2 usage or I/O errors.
+//! Diagnostics go to stderr, requested output (JSON, formatted text) to stdout.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context as _, Result};
+use attnc_compiler::diag::{self, Code, Diagnostic};
+use attnc_compiler::front::overrides::{self, Override};
+use attnc_compiler::front::span::{FileId, Sources};
+use attnc_compiler::{Frontend, compile_file, front};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Parser)]
+#[command(
+    name = "attnc",
+    version,
+    about = "A compiler for context-parallel attention"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check spec files and report every problem; exit 1 on errors.
+    Check {
+        #[command(flatten)]
+        spec: SpecArgs,
+        /// `text` prints only diagnostics; `json` also prints the resolved spec, defaults filled in.
+        #[arg(long, value_enum, default_value_t = Emit::Text)]
+        emit: Emit,
+    },
+    /// Print spec files in canonical form.
+    Fmt {
+        #[command(flatten)]
+        spec: SpecArgs,
+        /// Print nothing; exit 1 if any file is not in canonical form.
+        #[arg(long, conflicts_with = "write")]
+        check: bool,
+        /// Rewrite the files in place.
+        #[arg(long)]
+        write: bool,
+    },
+    /// Print the long explanation of a diagnostic code, e.g. `attnc explain E0011`.
+    Explain {
+        /// A code such as E0011 or W0002; `all` lists every code.
+        code: String,
+    },
+}
+
+#[derive(Args)]
+struct SpecArgs {
+    /// Spec files (`.attn`); each is checked on its own.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Override a field before checking: ITEM.FIELD=VALUE (repeatable), e.g. `--set pretrain.cp=4`.
+    #[arg(long = "set", value_name = "ITEM.FIELD=VALUE")]
+    set: Vec<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Emit {
+    Text,
+    Json,
+}
+
+/// The exit status of a command that ran: input errors (1) are not failures of the tool.
+enum Outcome {
+    Clean,
+    InputErrors,
+    Usage,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(Outcome::Clean) => ExitCode::SUCCESS,
+        Ok(Outcome::InputErrors) => ExitCode::from(1),
+        Ok(Outcome::Usage) => ExitCode::from(2),
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<Outcome> {
+    match cli.command {
+        Command::Check { spec, emit } => check(&spec, emit),
+        Command::Fmt { spec, check, write } => fmt(&spec, check, write),
+        Command::Explain { code } => Ok(explain(&code)),
+    }
+}
+
+/// The files of a run, read and compiled, with the overrides that apply.
+struct Loaded {
+    sources: Sources,
+    units: Vec<Frontend>,
+}
+
+/// Reads and checks every file. `Err` is an I/O error; `Ok(None)` a bad `--set` (already reported).
+fn load(spec: &SpecArgs) -> Result<Option<Loaded>> {
+    let mut sources = Sources::new();
+    let mut files: Vec<FileId> = Vec::new();
+    for path in &spec.files {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read `{}`", path.display()))?;
+        files.push(sources.add(path.display().to_string(), text));
+    }
+    let overrides: Vec<Override> = match overrides::parse_overrides(&mut sources, &spec.set) {
+        Ok(o) => o,
+        Err(errors) => {
+            report(&sources, &errors);
+            return Ok(None);
+        }
+    };
+    let units: Vec<Frontend> = files
+        .iter()
+        .map(|&f| compile_file(&sources, f, &overrides))
+        .collect();
+    let unmatched: Vec<Diagnostic> = overrides
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| units.iter().all(|u| !u.matched[*i]))
+        .map(|(_, o)| {
+            let names: Vec<String> = units
+                .iter()
+                .flat_map(|u| u.tree.items.iter().map(|i| i.name.node.clone()))
+                .collect();
+            overrides::unknown_item(o, &names)
+        })
+        .collect();
+    if !unmatched.is_empty() {
+        report(&sources, &unmatched);
+        return Ok(None);
+    }
+    Ok(Some(Loaded { sources, units }))
+}
+
+fn report(sources: &Sources, diagnostics: &[Diagnostic]) {
+    let mut stderr = std::io::stderr().lock();
+    let _ = stderr.write_all(diag::render(sources, diagnostics).as_bytes());
+    if let Some(summary) = diag::summary(diagnostics) {
+        let _ = writeln!(stderr, "{summary}");
+    }
+}
+
+fn check(spec: &SpecArgs, emit: Emit) -> Result<Outcome> {
+    let Some(loaded) = load(spec)? else {
+        return Ok(Outcome::Usage);
+    };
+    let all: Vec<Diagnostic> = loaded
+        .units
+        .iter()
+        .flat_map(|u| u.diagnostics.iter().cloned())
+        .collect();
+    report(&loaded.sources, &all);
+    if all.iter().any(Diagnostic::is_error) {
+        return Ok(Outcome::InputErrors);
+    }
+    if emit == Emit::Json {
+        let specs: Vec<serde_json::Value> = loaded
+            .units
+            .iter()
+            .zip(&spec.files)
+            .map(|(u, path)| {
+                let mut value =
+                    serde_json::to_value(u.spec.as_ref().expect("no errors, so a spec"))
+                        .expect("spec serialises");
+                value["file"] = serde_json::Value::String(path.display().to_string());
+                value
+            })
+            .collect();
+        let out = if specs.len() == 1 {
+            specs.into_iter().next().unwrap_or_default()
+        } else {
+            serde_json::Value::Array(specs)
+        };
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    }
+    Ok(Outcome::Clean)
+}
+
+fn fmt(spec: &SpecArgs, check: bool, write: bool) -> Result<Outcome> {
+    let Some(loaded) = load(spec)? else {
+        return Ok(Outcome::Usage);
+    };
+    let mut outcome = Outcome::Clean;
+    for (unit, path) in loaded.units.iter().zip(&spec.files) {
+        // Only syntax errors stop formatting: a file that parses can be printed.
+        let syntax: Vec<Diagnostic> = unit
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::Syntax)
+            .cloned()
+            .collect();
+        if !syntax.is_empty() {
+            report(&loaded.sources, &syntax);
+            outcome = Outcome::InputErrors;
+            continue;
+        }
+        let formatted = front::print_file(&unit.tree);
+        let original = loaded.sources.text(unit.tree.file);
+        if check {
+            if formatted != original {
+                eprintln!(
+                    "{}: not in canonical form (run `attnc fmt --write {}`)",
+                    path.display(),
+                    path.display()
+                );
+                outcome = Outcome::InputErrors;
+            }
+        } else if write {
+            if formatted != original {
+                std::fs::write(path, &formatted)
+                    .with_context(|| format!("cannot write `{}`", path.display()))?;
+            }
+        } else {
+            print!("{formatted}");
+        }
+    }
+    Ok(outcome)
+}
+
+fn explain(code: &str) -> Outcome {
+    if code.eq_ignore_ascii_case("all") {
+        for c in Code::ALL {
+            println!("{}  {}", c.as_str(), c.title());
+        }
+        return Outcome::Clean;
+    }
+    match Code::parse(code) {
+        Some(c) => {
+            println!("{}: {}\n\n{}", c.as_str(), c.title(), c.explanation());
+            Outcome::Clean
+        }
+        None => {
+            eprintln!("error: `{code}` is not a diagnostic code");
+            eprintln!("help: codes look like E0011 or W0002; `attnc explain all` lists them");
+            Outcome::Usage
+        }
+    }
+}

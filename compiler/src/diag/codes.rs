@@ -1,0 +1,243 @@
+//! The stable diagnostic codes and their long explanations (`attnc explain CODE`).
+//!
+//! A code is never renumbered or reused: retire one by leaving it here with
+//! an explanation that says so. `E` codes are errors, `W` codes warnings or notes.
+
+use super::Severity;
+
+macro_rules! codes {
+    ($( $variant:ident = $text:literal, $severity:ident, $title:literal, $explanation:literal; )*) => {
+        /// A stable diagnostic code.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code { $( $variant, )* }
+
+        impl Code {
+            pub const ALL: &'static [Code] = &[ $( Code::$variant, )* ];
+
+            pub fn as_str(self) -> &'static str {
+                match self { $( Code::$variant => $text, )* }
+            }
+
+            pub fn severity(self) -> Severity {
+                match self { $( Code::$variant => Severity::$severity, )* }
+            }
+
+            /// A one-line summary of what the code means.
+            pub fn title(self) -> &'static str {
+                match self { $( Code::$variant => $title, )* }
+            }
+
+            /// The long explanation, with an example and the fix.
+            pub fn explanation(self) -> &'static str {
+                match self { $( Code::$variant => $explanation, )* }
+            }
+
+            /// Looks a code up by its text, case-insensitively (`e0003`, `E0003`).
+            pub fn parse(text: &str) -> Option<Code> {
+                let upper = text.trim().to_ascii_uppercase();
+                Code::ALL.iter().copied().find(|c| c.as_str() == upper)
+            }
+        }
+    };
+}
+
+codes! {
+    Syntax = "E0001", Error, "syntax error",
+"The text does not follow the grammar of a spec file. A file holds items
+
+    model NAME { ... }   cluster NAME { ... }   layout NAME { ... }
+
+and a block holds fields `key = value`, nested blocks `key { ... }`, and in a
+layout per-layer overrides `layer 0..4 [step 2] { ... }`. Fields are separated
+by newlines or commas; `#` starts a comment that runs to the end of the line.
+
+The parser recovers at the next field or item, so every syntax error of a file
+is reported in one run.";
+
+    DuplicateItem = "E0002", Error, "an item name is defined twice",
+"Item names are global to a file (and to the files checked together): a layout
+names its model and cluster by name, and `--set NAME.FIELD=VALUE` finds an item
+by name, so two items may not share one.
+
+    model llama { ... }
+    cluster llama { ... }   # E0002: `llama` is already the model's name
+
+Rename one of them.";
+
+    UnknownField = "E0003", Error, "unknown field",
+"The field is not one this item or block takes. The message lists the fields
+that are allowed there, and suggests the nearest spelling.
+
+    model m { layer = 32 }     # E0003: did you mean `layers`?
+
+`docs/language.md` lists every field of every item.";
+
+    DuplicateField = "E0004", Error, "a field is set twice",
+"Each field may be set once per block; the second setting is reported with a
+label on the first. To override a value for a sweep without editing the file,
+use `--set ITEM.FIELD=VALUE`.";
+
+    WrongType = "E0005", Error, "a value has the wrong type",
+"The field takes a different kind of value: an integer, a number with a unit,
+a name, a list, or `true`/`false`.
+
+    model m { heads = many }   # E0005: expected an integer";
+
+    MissingField = "E0006", Error, "a required field is missing",
+"The item cannot be resolved without this field. `model` needs `layers`,
+`heads` and `head_dim`; `cluster` needs `nodes`, `gpus_per_node` and `gpu`;
+`layout` needs `model`, `cluster`, and `seq` (except with `format = thd`,
+whose size is given by `max_tokens`).";
+
+    UnknownReference = "E0007", Error, "a reference names no item of that kind",
+"A layout's `model = NAME` and `cluster = NAME` must name a model and a cluster
+defined in the files being checked. The nearest name is suggested.";
+
+    OutOfRange = "E0008", Error, "a number is out of range",
+"The number is outside the values the field allows (for example `cp = 0`, a
+negative count, a fraction where a count is needed, or a value too large to
+represent). The label gives the allowed range.";
+
+    BadUnit = "E0009", Error, "a unit is missing, unknown, or of the wrong kind",
+"Bandwidths take `B/s`, `KB/s`, `MB/s`, `GB/s` or `TB/s` (decimal, as vendors
+quote links), latencies take `ns`, `us`, `ms` or `s`. Counts take no unit, but
+may carry a binary suffix: `128K` is 131072, `1M` is 1048576.
+
+    intra = nvlink { bandwidth = 450 GB/s, latency = 3 us }";
+
+    UnknownValue = "E0010", Error, "a name is not one of the values the field takes",
+"The field takes one of a fixed set of names, listed in the message, and the
+nearest one is suggested.
+
+    format = shbd   # E0010: did you mean `sbhd`?";
+
+    SeqNotDivisible = "E0011", Error, "the sequence length cannot be split over the CP ranks",
+"Zigzag balancing cuts the sequence into 2*cp chunks and gives rank r the chunks
+r and 2*cp-1-r (Megatron-LM's `get_batch_on_this_cp_rank`), so `seq` must be a
+multiple of 2*cp. Contiguous balancing needs a multiple of cp. With sequence
+parallelism (tp > 1 and `sequence_parallel = true`) each rank's share is split
+again over the tp ranks, so the multiple grows by tp (Megatron pads to
+2*cp*tp). The help line gives the nearest valid lengths.";
+
+    HierarchyProduct = "E0012", Error, "the CP hierarchy does not multiply to cp",
+"`a2a+p2p { hierarchy = [a, b] }` runs all-to-all inside groups of `a` ranks and
+a ring over `b` such groups, so a*b must equal cp (Megatron-LM asserts the
+same of `--hierarchical-context-parallel-sizes`).";
+
+    HierarchyMissing = "E0013", Error, "a2a+p2p needs a hierarchy",
+"The hierarchical strategy needs the sizes of its two levels:
+
+    strategy = a2a+p2p { hierarchy = [8, 2] }   # a2a inside 8, ring over 2
+
+Megatron-LM rejects `--cp-comm-type a2a+p2p` without
+`--hierarchical-context-parallel-sizes` for the same reason.";
+
+    HierarchyLevels = "E0014", Error, "a2a+p2p takes exactly two levels",
+"The first level is the all-to-all (Ulysses) group, the second the ring across
+those groups; TransformerEngine's a2a+p2p takes exactly these two groups.";
+
+    A2aHeads = "E0015", Error, "the heads cannot be split over the all-to-all group",
+"Ulysses (a2a) turns sequence shards into head shards: each rank of the a2a group
+of degree d gets heads/tp/d query heads, so heads/tp must be a multiple of d.
+KV heads must be a multiple of d too, unless there are fewer KV heads than d and
+d is a multiple of them, in which case the KV heads are replicated (W0002).
+Fix it with a smaller a2a degree, a2a+p2p with a smaller first level, or p2p.";
+
+    GqaGroups = "E0016", Error, "heads is not a multiple of kv_heads",
+"Grouped-query attention shares each KV head among heads/kv_heads query heads,
+so heads must be a multiple of kv_heads (kv_heads = heads is plain multi-head
+attention, kv_heads = 1 multi-query attention).";
+
+    HeadDim = "E0017", Error, "head_dim is not supported by the kernels",
+"The generated kernels support head dimensions that are multiples of 8, from 8
+to 256 (the tensor-core tile is 8 wide; 256 bounds the register and shared
+memory budget). Common values are 64, 80, 96, 128 and 256.";
+
+    TpHeads = "E0018", Error, "heads or kv_heads cannot be split over tensor parallelism",
+"Tensor parallelism gives each TP rank heads/tp query heads and kv_heads/tp KV
+heads, so both must be multiples of tp (Megatron-LM asserts the same of
+`num_attention_heads` and `num_query_groups`).";
+
+    ClusterFit = "E0019", Error, "the parallel sizes do not fit the cluster",
+"tp*cp*pp (times dp where given; with hybrid CP, tp*dp_cp*pp) must fit the
+cluster's nodes*gpus_per_node GPUs. Where dp is not given it is derived as
+GPUs/(tp*cp*pp), which must then be a whole number, as Megatron-LM derives the
+data-parallel size from the world size.";
+
+    HybridFormat = "E0020", Error, "hybrid CP needs the thd format",
+"Hybrid CP gives every packed sub-sequence its own power-of-two CP group, so the
+batch must be packed variable-length sequences: `format = thd { ... }`
+(Megatron-LM's hybrid CP runs only on packed THD batches).";
+
+    HybridPowerOfTwo = "E0021", Error, "hybrid CP group sizes must be powers of two",
+"Hybrid CP pre-builds DP*CP subgroups of every power-of-two size
+(Megatron-LM's `create_hybrid_dp_cp_groups`) and gives a sequence of length L
+the size max(1, 2^ceil(log2(L / max_seqlen_per_rank))). `dp_cp` must therefore
+be a power of two.";
+
+    LayerRange = "E0022", Error, "a layer range is empty or outside the model",
+"`layer a..b [step k]` is half-open like Rust's ranges and must lie inside
+0..layers of the layout's model, with a < b and k >= 1.";
+
+    LayerOverlap = "E0023", Error, "two layer ranges set the same layer",
+"Each layer may be overridden by at most one `layer` block, so the settings of
+every layer are unambiguous. The second label shows the other range; the
+message names a layer both contain.";
+
+    Window = "E0024", Error, "the sliding window must be at least one token",
+"`causal { window = W }` lets query i see keys i-W+1 ..= i (W keys, Mistral's
+`sliding_window`, FlashAttention's window_size = (W-1, 0)). W = 0 would see
+nothing.";
+
+    PaddingNeedsThd = "E0025", Error, "padding masks need the thd format",
+"`padding` and `padding_causal` (TransformerEngine's names) keep attention inside
+each packed sequence of a THD batch. Fixed-length formats (sbhd, bshd) have no
+sequence boundaries: use `none` or `causal` there, or switch to
+`format = thd { ... }`.";
+
+    ThdMask = "E0026", Error, "thd needs a padding mask",
+"In a packed THD batch, `none` and `causal` would let one sequence attend to its
+neighbours in the pack. Use `padding` (no causal mask inside a sequence) or
+`padding_causal`, which TransformerEngine also requires of packed inputs.";
+
+    ThdSize = "E0027", Error, "the THD buffer cannot hold the padded sequences",
+"Every packed sequence is padded to a multiple of 2*cp (2*cp*tp with sequence
+parallelism) so it can be split zigzag by itself (TransformerEngine's
+`thd_get_partitioned_indices`). The packed buffer `max_tokens` must therefore
+be a multiple of that unit, and `max_seqlen` padded up must fit in it.";
+
+    HybridConflict = "E0028", Error, "a setting does not combine with hybrid CP",
+"With `cp = hybrid { dp_cp = N, ... }` the CP size varies per sequence inside a
+pool of N GPUs, so `dp` (implied by the pool), `a2a+p2p` (whose hierarchy must
+multiply to a fixed cp) and a `max_seqlen` longer than N*max_seqlen_per_rank
+(no group could hold it) are errors.";
+
+    ThdBalance = "E0029", Error, "thd is always split zigzag per sequence",
+"A packed THD batch is split sequence by sequence: each sequence is padded to a
+multiple of 2*cp and cut into 2*cp chunks, rank r holding chunks r and 2*cp-1-r
+(TransformerEngine's `thd_get_partitioned_indices`). `balance = contiguous`
+has no meaning there; remove it or write `balance = zigzag`.";
+
+    A2aLevelExceedsNode = "W0001", Warning, "the all-to-all level spans nodes",
+"The first level of a2a+p2p runs all-to-all, which sends (d-1)/d of every
+activation; it belongs on the fast intra-node links. A first level larger than
+`gpus_per_node` puts it on the inter-node network. Prefer a first level that
+divides gpus_per_node and let the ring cross nodes.";
+
+    KvReplicated = "W0002", Warning, "KV heads are replicated for all-to-all",
+"There are fewer KV heads per TP rank than ranks in the all-to-all group, so each
+KV head is sent to d/kv_heads ranks. This is correct but moves more bytes than
+an even split would.";
+
+    IdleGpus = "W0003", Warning, "the layout leaves GPUs of the cluster idle",
+"tp*cp*dp*pp is smaller than the cluster's GPU count.";
+
+    ThdPadding = "W0004", Note, "THD sequences are padded",
+"Packed sequences are padded to a multiple of 2*cp (2*cp*tp with sequence
+parallelism); this note reports the unit and the padded `max_seqlen`.";
+
+    ContiguousCausal = "W0005", Warning, "contiguous balance under a causal mask is unbalanced",
+"With a causal mask, rank r of cp in contiguous order does work proportional to
+2r+1, so the slowest rank does (2cp-1)/cp times the mean. Zigzag balance gives
+every rank one light and one heavy chunk.";
+}

@@ -1,0 +1,13 @@
+//! The front end: source text to syntax tree, with spans, comments and collected syntax errors.
+//!
+//! It knows the grammar and nothing of what fields mean (`sema`) or of the
+//! plan IR: no petgraph type appears here.
+
+pub mod ast;
+pub mod overrides;
+pub mod parser;
+pub mod printer;
+pub mod span;
+
+pub use parser::parse_file;
+pub use printer::print_file;

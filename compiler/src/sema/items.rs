@@ -1,0 +1,219 @@
+//! Resolution of `model` and `cluster` items into their resolved forms.
+
+use super::presets;
+use super::reader::{Diags, QuantityKind, Reader, no_args};
+use super::spec::{Cluster, Link, Model, Rope};
+use crate::diag::{Code, Diagnostic};
+use crate::front::ast::Item;
+use crate::front::span::Span;
+use crate::suggest;
+
+/// A resolved model and the spans later checks point at.
+pub(crate) struct ModelInfo {
+    pub model: Model,
+    pub layers: Span,
+    pub heads: Span,
+    pub kv_heads: Span,
+}
+
+pub(crate) struct ClusterInfo {
+    pub cluster: Cluster,
+    pub name: Span,
+    pub gpus_per_node: Span,
+}
+
+const MODEL_FIELDS: &[&str] = &["layers", "heads", "kv_heads", "head_dim", "hidden", "rope"];
+
+pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
+    let what = format!("model `{}`", item.name.node);
+    let r = Reader::new(Some(&item.body), MODEL_FIELDS, what, item.name.span, diags);
+    let layers = r.required_int("layers", 1, 100_000, "32", diags);
+    let heads = r.required_int("heads", 1, 16_384, "32", diags);
+    let kv_heads = r.int("kv_heads", 1, 16_384, diags);
+    let head_dim = r.required_int("head_dim", 1, 65_536, "128", diags);
+    let hidden = r.int("hidden", 1, u64::MAX, diags);
+    let rope = r.nested("rope", diags).and_then(|body| {
+        let rope = Reader::new(
+            Some(body),
+            &["theta"],
+            "`rope`".into(),
+            r.key_span("rope").unwrap_or(item.name.span),
+            diags,
+        );
+        let theta = if rope.has("theta") {
+            rope.float("theta", 0.0, diags)?
+        } else {
+            10_000.0
+        };
+        Some(Rope { theta })
+    });
+    let (layers, heads, head_dim) = (layers?, heads?, head_dim?);
+    let kv = kv_heads.as_ref().map_or(heads.node, |k| k.node);
+    let kv_span = kv_heads.as_ref().map_or(heads.span, |k| k.span);
+    let mut ok = true;
+    if kv > heads.node || heads.node % kv != 0 {
+        ok = false;
+        diags.push(
+            Diagnostic::new(
+                Code::GqaGroups,
+                format!(
+                    "heads = {} is not a multiple of kv_heads = {kv}",
+                    heads.node
+                ),
+                kv_span,
+                "KV heads set here",
+            )
+            .with_secondary(heads.span, "query heads set here")
+            .with_help(format!(
+                "kv_heads must divide heads; divisors of {} include {}",
+                heads.node,
+                divisors(heads.node)
+            )),
+        );
+    }
+    if head_dim.node % 8 != 0 || head_dim.node > 256 {
+        ok = false;
+        diags.push(
+            Diagnostic::new(
+                Code::HeadDim,
+                format!(
+                    "head_dim = {} is not supported by the kernels",
+                    head_dim.node
+                ),
+                head_dim.span,
+                "unsupported head dimension",
+            )
+            .with_help("the kernels take multiples of 8 from 8 to 256, e.g. 64, 96, 128 or 256"),
+        );
+    }
+    if !ok {
+        return None;
+    }
+    Some(ModelInfo {
+        model: Model {
+            name: item.name.node.clone(),
+            layers: layers.node as u32,
+            heads: heads.node as u32,
+            kv_heads: kv as u32,
+            head_dim: head_dim.node as u32,
+            hidden: hidden.map_or(heads.node * head_dim.node, |h| h.node),
+            rope,
+        },
+        layers: layers.span,
+        heads: heads.span,
+        kv_heads: kv_span,
+    })
+}
+
+fn divisors(n: u64) -> String {
+    let list: Vec<String> = (1..=n)
+        .filter(|d| n % d == 0)
+        .take(8)
+        .map(|d| d.to_string())
+        .collect();
+    list.join(", ")
+}
+
+const CLUSTER_FIELDS: &[&str] = &["nodes", "gpus_per_node", "gpu", "intra", "inter"];
+
+pub(crate) fn cluster(item: &Item, diags: &mut Diags) -> Option<ClusterInfo> {
+    let what = format!("cluster `{}`", item.name.node);
+    let r = Reader::new(
+        Some(&item.body),
+        CLUSTER_FIELDS,
+        what,
+        item.name.span,
+        diags,
+    );
+    let nodes = r.required_int("nodes", 1, 100_000, "1", diags);
+    let gpus_per_node = r.required_int("gpus_per_node", 1, 1024, "8", diags);
+    let gpu = if r.has("gpu") {
+        r.reference("gpu", diags)
+            .and_then(|name| match presets::gpu(&name.node) {
+                Some(gpu) => Some(gpu),
+                None => {
+                    let names = presets::gpu_names();
+                    let mut diag = Diagnostic::new(
+                        Code::UnknownValue,
+                        format!("`{}` is not a known GPU", name.node),
+                        name.span,
+                        "unknown GPU preset",
+                    );
+                    diag = match suggest::nearest(&name.node, names.iter().copied()) {
+                        Some(s) => diag.with_help(format!("did you mean `{s}`?")),
+                        None => {
+                            diag.with_help(format!("the presets are {}", suggest::one_of(&names)))
+                        }
+                    };
+                    diags.push(diag);
+                    None
+                }
+            })
+    } else {
+        r.missing("gpu", "h100_sxm", diags);
+        None
+    };
+    let intra = link(&r, "intra", presets::INTRA_LINKS, diags);
+    let inter = link(&r, "inter", presets::INTER_LINKS, diags);
+    let (nodes, gpus_per_node) = (nodes?, gpus_per_node?);
+    let gpus = nodes
+        .node
+        .checked_mul(gpus_per_node.node)
+        .filter(|g| *g <= u32::MAX as u64);
+    let Some(gpus) = gpus else {
+        diags.push(Diagnostic::new(
+            Code::OutOfRange,
+            "the cluster has too many GPUs",
+            nodes.span,
+            "too many nodes",
+        ));
+        return None;
+    };
+    Some(ClusterInfo {
+        cluster: Cluster {
+            name: item.name.node.clone(),
+            nodes: nodes.node as u32,
+            gpus_per_node: gpus_per_node.node as u32,
+            gpus: gpus as u32,
+            gpu: gpu?,
+            intra: intra?,
+            inter: inter?,
+        },
+        name: item.name.span,
+        gpus_per_node: gpus_per_node.span,
+    })
+}
+
+/// `intra = nvlink { bandwidth = 450 GB/s, latency = 3 us }`; the kind's preset fills what is not given.
+fn link(
+    r: &Reader<'_>,
+    key: &str,
+    table: &[(&'static str, f64, f64)],
+    diags: &mut Diags,
+) -> Option<Link> {
+    let kinds: Vec<&'static str> = table.iter().map(|l| l.0).collect();
+    if !r.has(key) {
+        return presets::link(table, kinds[0]);
+    }
+    let word = r.word(key, &kinds, diags)?;
+    let mut link = presets::link(table, &word.name.node)?;
+    if let Some(args) = word.args {
+        let what = format!("`{}`", word.name.node);
+        let a = Reader::new(
+            Some(args),
+            &["bandwidth", "latency"],
+            what,
+            word.name.span,
+            diags,
+        );
+        if a.has("bandwidth") {
+            link.bandwidth_bytes_per_s = a.quantity("bandwidth", QuantityKind::Bandwidth, diags)?;
+        }
+        if a.has("latency") {
+            link.latency_s = a.quantity("latency", QuantityKind::Latency, diags)?;
+        }
+    } else {
+        no_args(&word, diags);
+    }
+    Some(link)
+}

@@ -1,0 +1,1144 @@
+//! Resolution of `layout` items and the context-parallel rules Megatron-LM and
+//! TransformerEngine enforce at run time, checked here at compile time.
+
+use std::collections::HashMap;
+
+use super::items::{ClusterInfo, ModelInfo};
+use super::reader::{Diags, Reader, WordValue, int_literal, no_args};
+use super::spec::*;
+use crate::diag::{Code, Diagnostic};
+use crate::front::ast::{Ident, Item, ItemKind};
+use crate::front::span::{Span, Spanned};
+use crate::suggest;
+
+const LAYOUT_FIELDS: &[&str] = &[
+    "model",
+    "cluster",
+    "format",
+    "dtype",
+    "batch",
+    "seq",
+    "mask",
+    "tp",
+    "cp",
+    "dp",
+    "pp",
+    "ep",
+    "sequence_parallel",
+    "balance",
+    "strategy",
+    "layer",
+];
+const FORMATS: &[&str] = &["sbhd", "bshd", "thd"];
+const DTYPES: &[&str] = &["fp32", "bf16", "fp16"];
+const MASKS: &[&str] = &["none", "causal", "padding", "padding_causal"];
+const BALANCES: &[&str] = &["zigzag", "contiguous"];
+const STRATEGIES: &[&str] = &["p2p", "all_gather", "a2a", "a2a+p2p", "auto"];
+const MAX_PARALLEL: u64 = 1 << 20;
+
+/// What a layout's references can resolve to.
+pub(crate) struct Scope<'a> {
+    pub kinds: &'a HashMap<String, ItemKind>,
+    pub models: &'a HashMap<String, ModelInfo>,
+    pub clusters: &'a HashMap<String, ClusterInfo>,
+}
+
+/// Everything a layout's rules look at, with the spans they point to.
+struct Ctx<'a> {
+    model: &'a ModelInfo,
+    cluster: &'a ClusterInfo,
+    format: Format,
+    format_span: Span,
+    tp: Spanned<u32>,
+    cp: Cp,
+    cp_span: Span,
+}
+
+struct Setting {
+    strategy: Strategy,
+    strategy_span: Span,
+    hierarchy_span: Option<Span>,
+    mask: Mask,
+    mask_span: Span,
+}
+
+pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Option<Layout> {
+    let what = format!("layout `{}`", item.name.node);
+    let owner = item.name.span;
+    let r = Reader::new(Some(&item.body), LAYOUT_FIELDS, what, owner, diags);
+
+    let model = reference(
+        &r,
+        "model",
+        ItemKind::Model,
+        scope.models,
+        scope.kinds,
+        diags,
+    );
+    let cluster = reference(
+        &r,
+        "cluster",
+        ItemKind::Cluster,
+        scope.clusters,
+        scope.kinds,
+        diags,
+    );
+
+    let format_word = r.word("format", FORMATS, diags);
+    let format_span = format_word.as_ref().map_or(owner, |w| w.span);
+    let format = match &format_word {
+        None if r.has("format") => None,
+        None => Some(Format::Sbhd),
+        Some(w) => parse_format(w, diags),
+    };
+    let is_thd = matches!(format, Some(Format::Thd { .. }));
+
+    let dtype = match r.word("dtype", DTYPES, diags) {
+        Some(w) => {
+            no_args(&w, diags);
+            Some(match w.name.node.as_str() {
+                "fp32" => Dtype::Fp32,
+                "fp16" => Dtype::Fp16,
+                _ => Dtype::Bf16,
+            })
+        }
+        None if r.has("dtype") => None,
+        None => Some(Dtype::Bf16),
+    };
+
+    let mut ok = true;
+    let batch = if is_thd && r.has("batch") {
+        not_for_thd(
+            &r,
+            "batch",
+            "a THD batch is one packed buffer; its size is `max_tokens`",
+            diags,
+        );
+        None
+    } else if r.has("batch") {
+        r.int("batch", 1, 1 << 20, diags).map(|b| b.node)
+    } else {
+        Some(1)
+    };
+    let seq = if is_thd {
+        if r.has("seq") {
+            not_for_thd(
+                &r,
+                "seq",
+                "write the packed size as `format = thd { max_tokens = N }`",
+                diags,
+            );
+            ok = false;
+        }
+        match format {
+            Some(Format::Thd { max_tokens, .. }) => Some(Spanned::new(max_tokens, format_span)),
+            _ => None,
+        }
+    } else if format.is_none() {
+        None
+    } else {
+        r.required_int("seq", 1, 1 << 40, "8192", diags)
+    };
+
+    let tp = int_or(&r, "tp", 1, MAX_PARALLEL, diags);
+    let pp = int_or(&r, "pp", 1, MAX_PARALLEL, diags);
+    let ep = int_or(&r, "ep", 1, MAX_PARALLEL, diags);
+    let dp = if r.has("dp") {
+        r.int("dp", 1, MAX_PARALLEL, diags).map(|d| Some(to_u32(d)))
+    } else {
+        Some(None)
+    };
+    let cp_span = r.key_span("cp").unwrap_or(owner);
+    let cp = cp_value(&r, diags);
+    let sequence_parallel = if r.has("sequence_parallel") {
+        r.bool("sequence_parallel", diags)
+    } else {
+        tp.as_ref().map(|t| t.node > 1)
+    };
+    let balance_word = r.word("balance", BALANCES, diags);
+    let balance = match &balance_word {
+        Some(w) => {
+            no_args(w, diags);
+            Some(if w.name.node == "contiguous" {
+                Balance::Contiguous
+            } else {
+                Balance::Zigzag
+            })
+        }
+        None if r.has("balance") => None,
+        None => Some(Balance::Zigzag),
+    };
+
+    let default_mask = if is_thd {
+        Mask::PaddingCausal { window: None }
+    } else {
+        Mask::Causal { window: None }
+    };
+    let mask_word = r.word("mask", MASKS, diags);
+    let mask = match &mask_word {
+        Some(w) => parse_mask(w, diags),
+        None if r.has("mask") => None,
+        None => Some(default_mask),
+    };
+    let mask_span = mask_word.as_ref().map_or(owner, |w| w.span);
+    let strategy_word = r.word("strategy", STRATEGIES, diags);
+    let strategy = match &strategy_word {
+        Some(w) => parse_strategy(w, diags),
+        None if r.has("strategy") => None,
+        None => Some((Strategy::P2p, None)),
+    };
+    let strategy_span = strategy_word.as_ref().map_or(owner, |w| w.span);
+
+    // Per-layer blocks are read even when the layout has errors, so theirs are reported too.
+    let overrides: Vec<_> = r
+        .layers
+        .iter()
+        .map(|(range, body)| {
+            let b = Reader::new(
+                Some(body),
+                &["strategy", "mask"],
+                "a `layer` block".into(),
+                range.span,
+                diags,
+            );
+            let s = b
+                .word("strategy", STRATEGIES, diags)
+                .map(|w| (parse_strategy(&w, diags), w.span));
+            let m = b
+                .word("mask", MASKS, diags)
+                .map(|w| (parse_mask(&w, diags), w.span));
+            (*range, s, m)
+        })
+        .collect();
+
+    let (model, cluster) = (model?, cluster?);
+    let (format, dtype, batch, seq, tp, pp, ep, dp, cp) =
+        (format?, dtype?, batch?, seq?, tp?, pp?, ep?, dp?, cp?);
+    let (sequence_parallel, balance, mask, (strategy, hierarchy_span)) =
+        (sequence_parallel?, balance?, mask?, strategy?);
+    let tp = Spanned::new(to_u32(tp.clone()), tp.span);
+    let ctx = Ctx {
+        model,
+        cluster,
+        format,
+        format_span,
+        tp,
+        cp,
+        cp_span,
+    };
+
+    let before = diags.iter().filter(|d| d.is_error()).count();
+    check_heads_tp(&ctx, diags);
+    check_sequence(
+        &ctx,
+        seq,
+        balance,
+        balance_word.as_ref().map(|w| w.span),
+        sequence_parallel,
+        diags,
+    );
+    let dp = check_cluster_fit(&ctx, &r, to_u32(pp.clone()), dp, diags);
+    check_hybrid(&ctx, dp.is_some() && r.has("dp"), r.key_span("dp"), diags);
+    let default = Setting {
+        strategy,
+        strategy_span,
+        hierarchy_span,
+        mask,
+        mask_span,
+    };
+    check_setting(&ctx, &default, diags);
+    if balance == Balance::Contiguous
+        && mask.is_causal()
+        && matches!(cp, Cp::Fixed { size } if size > 1)
+    {
+        let Cp::Fixed { size } = cp else {
+            unreachable!()
+        };
+        diags.push(
+            Diagnostic::new(
+                Code::ContiguousCausal,
+                format!("contiguous balance under a causal mask makes the last rank do {:.2}x the mean work", (2.0 * size as f64 - 1.0) / size as f64),
+                balance_word.as_ref().map_or(owner, |w| w.span),
+                "contiguous split",
+            )
+            .with_secondary(mask_span, "causal mask")
+            .with_help("use `balance = zigzag` (rank r holds chunks r and 2*cp-1-r)"),
+        );
+    }
+
+    let n_layers = model.model.layers;
+    let mut layers = vec![
+        LayerSettings {
+            strategy: default.strategy.clone(),
+            mask
+        };
+        n_layers as usize
+    ];
+    let mut owner_of: Vec<Option<Span>> = vec![None; n_layers as usize];
+    for (range, strategy_override, mask_override) in overrides {
+        let Some(indices) = layer_indices(range, model, diags) else {
+            ok = false;
+            continue;
+        };
+        if let Some(&layer) = indices.iter().find(|&&l| owner_of[l].is_some()) {
+            diags.push(
+                Diagnostic::new(
+                    Code::LayerOverlap,
+                    format!("layer {layer} is set by two `layer` blocks"),
+                    range.span,
+                    format!("this range contains layer {layer}"),
+                )
+                .with_secondary(
+                    owner_of[layer].unwrap_or(range.span),
+                    format!("so does this one"),
+                )
+                .with_help("split the ranges so that each layer is overridden once"),
+            );
+            ok = false;
+            continue;
+        }
+        let (Some(strategy_override), Some(mask_override)) = (
+            strategy_override
+                .map(|(s, span)| s.map(|s| (s, span)))
+                .unwrap_or(Some((
+                    (default.strategy.clone(), default.hierarchy_span),
+                    default.strategy_span,
+                ))),
+            mask_override
+                .map(|(m, span)| m.map(|m| (m, span)))
+                .unwrap_or(Some((mask, mask_span))),
+        ) else {
+            ok = false;
+            continue;
+        };
+        let ((strategy, hierarchy_span), strategy_span) = strategy_override;
+        let (mask, mask_span) = mask_override;
+        let setting = Setting {
+            strategy,
+            strategy_span,
+            hierarchy_span,
+            mask,
+            mask_span,
+        };
+        check_setting(&ctx, &setting, diags);
+        for &layer in &indices {
+            owner_of[layer] = Some(range.span);
+            layers[layer] = LayerSettings {
+                strategy: setting.strategy.clone(),
+                mask: setting.mask,
+            };
+        }
+    }
+    if !ok || diags.iter().filter(|d| d.is_error()).count() > before {
+        return None;
+    }
+    Some(Layout {
+        name: item.name.node.clone(),
+        model: model.model.clone(),
+        cluster: cluster.cluster.clone(),
+        format,
+        dtype,
+        batch: batch as u32,
+        seq: seq.node,
+        tp: ctx.tp.node,
+        cp,
+        dp: dp.unwrap_or(1),
+        pp: to_u32(pp),
+        ep: to_u32(ep),
+        sequence_parallel,
+        balance,
+        strategy: default.strategy,
+        mask,
+        layers,
+    })
+}
+
+fn to_u32(v: Spanned<u64>) -> u32 {
+    v.node.min(u32::MAX as u64) as u32
+}
+
+fn int_or(
+    r: &Reader<'_>,
+    key: &str,
+    min: u64,
+    max: u64,
+    diags: &mut Diags,
+) -> Option<Spanned<u64>> {
+    if r.has(key) {
+        r.int(key, min, max, diags)
+    } else {
+        Some(Spanned::new(min, r.owner))
+    }
+}
+
+fn not_for_thd(r: &Reader<'_>, key: &str, help: &str, diags: &mut Diags) {
+    diags.push(
+        Diagnostic::new(
+            Code::UnknownField,
+            format!("`{key}` does not apply to `format = thd`"),
+            r.key_span(key).unwrap_or(r.owner),
+            "not a field of a THD layout",
+        )
+        .with_help(help.to_string()),
+    );
+}
+
+/// Resolves `model = NAME` or `cluster = NAME`. An item that exists but failed its own checks
+/// resolves to nothing without a further error (its errors are already reported).
+fn reference<'s, T>(
+    r: &Reader<'_>,
+    key: &str,
+    kind: ItemKind,
+    resolved: &'s HashMap<String, T>,
+    kinds: &HashMap<String, ItemKind>,
+    diags: &mut Diags,
+) -> Option<&'s T> {
+    if !r.has(key) {
+        r.missing(key, "NAME", diags);
+        return None;
+    }
+    let name: &Ident = r.reference(key, diags)?;
+    match kinds.get(&name.node) {
+        Some(k) if *k == kind => return resolved.get(&name.node),
+        Some(other) => {
+            diags.push(
+                Diagnostic::new(
+                    Code::UnknownReference,
+                    format!(
+                        "`{}` is a {}, not a {}",
+                        name.node,
+                        other.keyword(),
+                        kind.keyword()
+                    ),
+                    name.span,
+                    format!("expected the name of a {}", kind.keyword()),
+                )
+                .with_help(format!(
+                    "`{key}` names a `{} NAME {{ ... }}` item",
+                    kind.keyword()
+                )),
+            );
+            return None;
+        }
+        None => {}
+    }
+    let candidates: Vec<&str> = kinds
+        .iter()
+        .filter(|(_, k)| **k == kind)
+        .map(|(n, _)| n.as_str())
+        .collect();
+    let mut sorted = candidates.clone();
+    sorted.sort();
+    let mut diag = Diagnostic::new(
+        Code::UnknownReference,
+        format!("no {} named `{}`", kind.keyword(), name.node),
+        name.span,
+        format!("not a {} in the files checked", kind.keyword()),
+    );
+    diag = match suggest::nearest(&name.node, sorted.iter().copied()) {
+        Some(s) => diag.with_help(format!("did you mean `{s}`?")),
+        None if sorted.is_empty() => diag.with_help(format!(
+            "define it: `{} {} {{ ... }}`",
+            kind.keyword(),
+            name.node
+        )),
+        None => diag.with_help(format!(
+            "the {}s defined are {}",
+            kind.keyword(),
+            suggest::one_of(&sorted)
+        )),
+    };
+    diags.push(diag);
+    None
+}
+
+fn parse_format(word: &WordValue<'_>, diags: &mut Diags) -> Option<Format> {
+    match word.name.node.as_str() {
+        "thd" => {
+            let a = Reader::new(
+                word.args,
+                &["max_seqlen", "max_tokens"],
+                "`thd`".into(),
+                word.name.span,
+                diags,
+            );
+            let max_tokens = a.required_int("max_tokens", 1, 1 << 40, "65536", diags);
+            let max_seqlen = a.int("max_seqlen", 1, 1 << 40, diags);
+            let max_tokens = max_tokens?;
+            let max_seqlen = match max_seqlen {
+                Some(s) if s.node > max_tokens.node => {
+                    diags.push(
+                        Diagnostic::new(
+                            Code::ThdSize,
+                            format!("max_seqlen = {} is longer than the packed buffer", s.node),
+                            s.span,
+                            "longest sequence",
+                        )
+                        .with_secondary(max_tokens.span, "buffer size")
+                        .with_help("max_seqlen must not exceed max_tokens"),
+                    );
+                    return None;
+                }
+                Some(s) => s.node,
+                None if a.has("max_seqlen") => return None,
+                None => max_tokens.node,
+            };
+            Some(Format::Thd {
+                max_seqlen,
+                max_tokens: max_tokens.node,
+            })
+        }
+        name => {
+            no_args(word, diags);
+            Some(if name == "bshd" {
+                Format::Bshd
+            } else {
+                Format::Sbhd
+            })
+        }
+    }
+}
+
+fn parse_mask(word: &WordValue<'_>, diags: &mut Diags) -> Option<Mask> {
+    let name = word.name.node.as_str();
+    match name {
+        "none" | "padding" => {
+            no_args(word, diags);
+            Some(if name == "none" {
+                Mask::None
+            } else {
+                Mask::Padding
+            })
+        }
+        _ => {
+            let what = format!("`{name}`");
+            let a = Reader::new(word.args, &["window"], what, word.name.span, diags);
+            let window = if a.has("window") {
+                let w = a.int("window", 0, u64::MAX, diags)?;
+                if w.node == 0 {
+                    diags.push(
+                        Diagnostic::new(Code::Window, "the sliding window must be at least one token", w.span, "a window of 0 sees no keys")
+                            .with_help("`window = W` lets query i see keys i-W+1 ..= i; remove the window for plain causal attention"),
+                    );
+                    return None;
+                }
+                Some(w.node)
+            } else {
+                None
+            };
+            Some(if name == "causal" {
+                Mask::Causal { window }
+            } else {
+                Mask::PaddingCausal { window }
+            })
+        }
+    }
+}
+
+/// The strategy and, for a2a+p2p, where its hierarchy was written.
+fn parse_strategy(word: &WordValue<'_>, diags: &mut Diags) -> Option<(Strategy, Option<Span>)> {
+    match word.name.node.as_str() {
+        "a2a+p2p" => {
+            let a = Reader::new(
+                word.args,
+                &["hierarchy"],
+                "`a2a+p2p`".into(),
+                word.name.span,
+                diags,
+            );
+            if !a.has("hierarchy") {
+                diags.push(
+                    Diagnostic::new(Code::HierarchyMissing, "`a2a+p2p` needs a hierarchy", word.span, "no `hierarchy` given")
+                        .with_help("write `a2a+p2p { hierarchy = [A2A, P2P] }`, e.g. `[8, 2]` for a2a inside 8 GPUs and a ring over 2 groups"),
+                );
+                return None;
+            }
+            let levels = a.int_list("hierarchy", 1, MAX_PARALLEL, diags)?;
+            let span = levels.span;
+            Some((
+                Strategy::A2aP2p {
+                    hierarchy: levels.node.iter().map(|&l| l as u32).collect(),
+                },
+                Some(span),
+            ))
+        }
+        name => {
+            no_args(word, diags);
+            let strategy = match name {
+                "all_gather" => Strategy::AllGather,
+                "a2a" => Strategy::A2a,
+                "auto" => Strategy::Auto,
+                _ => Strategy::P2p,
+            };
+            Some((strategy, None))
+        }
+    }
+}
+
+/// `cp = 16` or `cp = hybrid { dp_cp = 16, max_seqlen_per_rank = 8192 }`.
+fn cp_value(r: &Reader<'_>, diags: &mut Diags) -> Option<Cp> {
+    if !r.has("cp") {
+        return Some(Cp::Fixed { size: 1 });
+    }
+    let value = r.value("cp", "a CP size", diags)?;
+    if let crate::front::ast::ValueKind::Word { .. } = value.kind {
+        let word = r.word("cp", &["hybrid"], diags)?;
+        let a = Reader::new(
+            word.args,
+            &["dp_cp", "max_seqlen_per_rank"],
+            "`hybrid`".into(),
+            word.name.span,
+            diags,
+        );
+        let dp_cp = a.required_int("dp_cp", 1, MAX_PARALLEL, "16", diags);
+        let per_rank = a.required_int("max_seqlen_per_rank", 1, 1 << 40, "8192", diags);
+        let (dp_cp, per_rank) = (dp_cp?, per_rank?);
+        if !dp_cp.node.is_power_of_two() {
+            diags.push(
+                Diagnostic::new(
+                    Code::HybridPowerOfTwo,
+                    format!("dp_cp = {} is not a power of two", dp_cp.node),
+                    dp_cp.span,
+                    "not a power of two",
+                )
+                .with_help(format!(
+                    "hybrid CP splits the pool into power-of-two groups; use {} or {}",
+                    prev_power_of_two(dp_cp.node),
+                    dp_cp.node.next_power_of_two()
+                )),
+            );
+            return None;
+        }
+        return Some(Cp::Hybrid {
+            dp_cp: dp_cp.node as u32,
+            max_seqlen_per_rank: per_rank.node,
+        });
+    }
+    r.int("cp", 1, MAX_PARALLEL, diags).map(|c| Cp::Fixed {
+        size: c.node as u32,
+    })
+}
+
+fn prev_power_of_two(n: u64) -> u64 {
+    if n.is_power_of_two() {
+        n
+    } else {
+        n.next_power_of_two() / 2
+    }
+}
+
+fn check_heads_tp(ctx: &Ctx<'_>, diags: &mut Diags) {
+    let tp = ctx.tp.node;
+    let m = &ctx.model.model;
+    for (what, count, span) in [
+        ("heads", m.heads, ctx.model.heads),
+        ("kv_heads", m.kv_heads, ctx.model.kv_heads),
+    ] {
+        if count % tp != 0 {
+            diags.push(
+                Diagnostic::new(
+                    Code::TpHeads,
+                    format!("{what} = {count} cannot be split over tp = {tp}"),
+                    ctx.tp.span,
+                    format!("tp = {tp}"),
+                )
+                .with_secondary(span, format!("{what} = {count} in model `{}`", m.name))
+                .with_help(format!("tp must divide {what}")),
+            );
+        }
+    }
+}
+
+/// The number every sequence (or packed buffer) must be a multiple of.
+fn split_unit(ctx: &Ctx<'_>, zigzag: bool, sequence_parallel: bool) -> Option<(u64, String)> {
+    let Cp::Fixed { size } = ctx.cp else {
+        return None;
+    };
+    let cp = size as u64;
+    let tp = if sequence_parallel {
+        ctx.tp.node as u64
+    } else {
+        1
+    };
+    let mut unit = cp * tp;
+    let mut how = format!("cp = {cp}");
+    if zigzag {
+        unit *= 2;
+        how = format!("2*cp = 2*{cp}");
+    }
+    if tp > 1 {
+        how = format!("{how} times tp = {tp} (sequence parallelism)");
+    }
+    Some((unit, how))
+}
+
+fn check_sequence(
+    ctx: &Ctx<'_>,
+    seq: Spanned<u64>,
+    balance: Balance,
+    balance_span: Option<Span>,
+    sp: bool,
+    diags: &mut Diags,
+) {
+    match ctx.format {
+        Format::Thd {
+            max_seqlen,
+            max_tokens,
+        } => {
+            if balance == Balance::Contiguous {
+                diags.push(
+                    Diagnostic::new(Code::ThdBalance, "`balance = contiguous` does not apply to `format = thd`", balance_span.unwrap_or(ctx.format_span), "not used by THD")
+                        .with_secondary(ctx.format_span, "packed format")
+                        .with_help("THD is split zigzag sequence by sequence; remove `balance` or write `balance = zigzag`"),
+                );
+            }
+            let Some((unit, how)) = split_unit(ctx, true, sp) else {
+                return;
+            };
+            if max_tokens % unit != 0 {
+                diags.push(
+                    Diagnostic::new(
+                        Code::ThdSize,
+                        format!("max_tokens = {max_tokens} is not a multiple of {how} = {unit}"),
+                        ctx.format_span,
+                        "packed buffer size",
+                    )
+                    .with_secondary(ctx.cp_span, "CP size set here")
+                    .with_help(format!(
+                        "every sequence is padded to a multiple of {unit}; use max_tokens = {}",
+                        max_tokens.div_ceil(unit) * unit
+                    )),
+                );
+                return;
+            }
+            let padded = max_seqlen.div_ceil(unit) * unit;
+            if padded > max_tokens {
+                diags.push(
+                    Diagnostic::new(
+                        Code::ThdSize,
+                        format!("max_seqlen = {max_seqlen} pads to {padded}, more than max_tokens = {max_tokens}"),
+                        ctx.format_span,
+                        "padded sequence does not fit",
+                    )
+                    .with_help(format!("raise max_tokens to at least {padded}")),
+                );
+            } else if padded != max_seqlen {
+                diags.push(
+                    Diagnostic::new(
+                        Code::ThdPadding,
+                        format!("each packed sequence is padded to a multiple of {unit}: max_seqlen = {max_seqlen} becomes {padded}"),
+                        ctx.format_span,
+                        format!("padded to a multiple of {how}"),
+                    )
+                    .with_note("the padding tokens are masked out and give zero output and gradients"),
+                );
+            }
+        }
+        Format::Sbhd | Format::Bshd => {
+            let Some((unit, how)) = split_unit(ctx, balance == Balance::Zigzag, sp) else {
+                return;
+            };
+            if seq.node % unit != 0 {
+                let below = seq.node / unit * unit;
+                let above = below + unit;
+                let nearest = if below > 0 {
+                    format!("{below} or {above}")
+                } else {
+                    above.to_string()
+                };
+                let why = if balance == Balance::Zigzag {
+                    "zigzag splits the sequence into 2*cp chunks"
+                } else {
+                    "contiguous balance splits the sequence into cp chunks"
+                };
+                diags.push(
+                    Diagnostic::new(
+                        Code::SeqNotDivisible,
+                        format!("seq = {} is not a multiple of {how} = {unit}", seq.node),
+                        seq.span,
+                        format!("not a multiple of {unit}"),
+                    )
+                    .with_secondary(ctx.cp_span, "CP size set here")
+                    .with_note(why)
+                    .with_help(format!("use seq = {nearest}")),
+                );
+            }
+        }
+    }
+}
+
+/// Checks tp*cp*dp*pp against the cluster; returns dp (derived when not given).
+fn check_cluster_fit(
+    ctx: &Ctx<'_>,
+    r: &Reader<'_>,
+    pp: u32,
+    dp: Option<u32>,
+    diags: &mut Diags,
+) -> Option<u32> {
+    let world = ctx.cluster.cluster.gpus as u64;
+    let (cp, cp_name) = match ctx.cp {
+        Cp::Fixed { size } => (size as u64, "cp"),
+        Cp::Hybrid { dp_cp, .. } => (dp_cp as u64, "dp_cp"),
+    };
+    let base = ctx.tp.node as u64 * cp * pp as u64;
+    let hybrid = matches!(ctx.cp, Cp::Hybrid { .. });
+    let given = if hybrid { None } else { dp };
+    let need = base * given.unwrap_or(1) as u64;
+    let sizes = match given {
+        Some(dp) => format!(
+            "tp*{cp_name}*dp*pp = {}*{cp}*{dp}*{pp} = {need}",
+            ctx.tp.node
+        ),
+        None => format!("tp*{cp_name}*pp = {}*{cp}*{pp} = {need}", ctx.tp.node),
+    };
+    let span = r.key_span("cp").or(r.key_span("tp")).unwrap_or(r.owner);
+    let cluster_label = format!("cluster `{}` has {world} GPUs", ctx.cluster.cluster.name);
+    if need > world {
+        diags.push(
+            Diagnostic::new(
+                Code::ClusterFit,
+                format!("the layout needs {need} GPUs but the cluster has {world}"),
+                span,
+                sizes,
+            )
+            .with_secondary(ctx.cluster.name, cluster_label)
+            .with_help("lower tp, cp, dp or pp, or add nodes to the cluster"),
+        );
+        return None;
+    }
+    if hybrid {
+        if need < world {
+            idle(need, world, span, ctx, diags);
+        }
+        return Some(1);
+    }
+    match given {
+        Some(dp) => {
+            if need < world {
+                idle(need, world, span, ctx, diags);
+            }
+            Some(dp)
+        }
+        None if world % base != 0 => {
+            diags.push(
+                Diagnostic::new(
+                    Code::ClusterFit,
+                    format!("{world} GPUs cannot be divided into data-parallel replicas of {base}"),
+                    span,
+                    sizes,
+                )
+                .with_secondary(ctx.cluster.name, cluster_label)
+                .with_help(format!("dp = GPUs/(tp*cp*pp) must be whole; set `dp` explicitly or choose sizes whose product divides {world}")),
+            );
+            None
+        }
+        None => Some((world / base) as u32),
+    }
+}
+
+fn idle(need: u64, world: u64, span: Span, ctx: &Ctx<'_>, diags: &mut Diags) {
+    diags.push(
+        Diagnostic::new(
+            Code::IdleGpus,
+            format!("the layout uses {need} of the cluster's {world} GPUs"),
+            span,
+            format!("{} GPUs stay idle", world - need),
+        )
+        .with_secondary(ctx.cluster.name, "cluster defined here"),
+    );
+}
+
+fn check_hybrid(ctx: &Ctx<'_>, dp_given: bool, dp_span: Option<Span>, diags: &mut Diags) {
+    let Cp::Hybrid {
+        dp_cp,
+        max_seqlen_per_rank,
+    } = ctx.cp
+    else {
+        return;
+    };
+    match ctx.format {
+        Format::Thd { max_seqlen, .. } => {
+            let capacity = dp_cp as u64 * max_seqlen_per_rank;
+            if max_seqlen > capacity {
+                diags.push(
+                    Diagnostic::new(
+                        Code::HybridConflict,
+                        format!("max_seqlen = {max_seqlen} does not fit the hybrid pool of {dp_cp} x {max_seqlen_per_rank} tokens"),
+                        ctx.format_span,
+                        "longest sequence",
+                    )
+                    .with_secondary(ctx.cp_span, format!("at most {capacity} tokens on the whole pool"))
+                    .with_help("raise max_seqlen_per_rank or dp_cp"),
+                );
+            }
+        }
+        _ => diags.push(
+            Diagnostic::new(
+                Code::HybridFormat,
+                "hybrid CP needs `format = thd`",
+                ctx.cp_span,
+                "hybrid CP",
+            )
+            .with_secondary(ctx.format_span, "fixed-length format")
+            .with_help("write `format = thd { max_seqlen = .., max_tokens = .. }`"),
+        ),
+    }
+    if dp_given {
+        diags.push(
+            Diagnostic::new(
+                Code::HybridConflict,
+                "`dp` is implied by hybrid CP's dp_cp pool",
+                dp_span.unwrap_or(ctx.cp_span),
+                "remove this",
+            )
+            .with_secondary(ctx.cp_span, "the pool of data- and context-parallel GPUs")
+            .with_help("dp_cp is the size of the whole DP x CP group"),
+        );
+    }
+}
+
+/// Checks one (strategy, mask) setting: the layout's own, or a `layer` block's.
+fn check_setting(ctx: &Ctx<'_>, s: &Setting, diags: &mut Diags) {
+    let thd = matches!(ctx.format, Format::Thd { .. });
+    if s.mask.is_padding() && !thd {
+        diags.push(
+            Diagnostic::new(
+                Code::PaddingNeedsThd,
+                "padding masks need `format = thd`",
+                s.mask_span,
+                "padding mask",
+            )
+            .with_secondary(ctx.format_span, "fixed-length format")
+            .with_help("use `none` or `causal` here, or switch to `format = thd { ... }`"),
+        );
+    }
+    if !s.mask.is_padding() && thd {
+        let instead = if s.mask.is_causal() {
+            "padding_causal"
+        } else {
+            "padding"
+        };
+        diags.push(
+            Diagnostic::new(
+                Code::ThdMask,
+                "a packed THD batch needs a padding mask",
+                s.mask_span,
+                "this mask crosses sequence boundaries",
+            )
+            .with_secondary(ctx.format_span, "packed format")
+            .with_help(format!(
+                "use `mask = {instead}`, which keeps attention inside each sequence"
+            )),
+        );
+    }
+    let degree = match (&s.strategy, ctx.cp) {
+        (Strategy::A2a, Cp::Fixed { size }) => Some(size),
+        (Strategy::A2a, Cp::Hybrid { dp_cp, .. }) => Some(dp_cp),
+        (Strategy::A2aP2p { .. }, Cp::Hybrid { .. }) => {
+            diags.push(
+                Diagnostic::new(
+                    Code::HybridConflict,
+                    "`a2a+p2p` does not combine with hybrid CP",
+                    s.strategy_span,
+                    "a fixed hierarchy",
+                )
+                .with_secondary(ctx.cp_span, "the CP size varies per sequence")
+                .with_help("use `p2p` or `a2a` with hybrid CP"),
+            );
+            None
+        }
+        (Strategy::A2aP2p { hierarchy }, Cp::Fixed { size }) => {
+            check_hierarchy(ctx, hierarchy, size, s, diags)
+        }
+        _ => None,
+    };
+    if let Some(d) = degree {
+        check_a2a_heads(ctx, d, s.strategy_span, diags);
+    }
+}
+
+fn check_hierarchy(
+    ctx: &Ctx<'_>,
+    hierarchy: &[u32],
+    cp: u32,
+    s: &Setting,
+    diags: &mut Diags,
+) -> Option<u32> {
+    let span = s.hierarchy_span.unwrap_or(s.strategy_span);
+    if hierarchy.len() != 2 {
+        diags.push(
+            Diagnostic::new(Code::HierarchyLevels, format!("`a2a+p2p` takes two levels, found {}", hierarchy.len()), span, "expected `[A2A, P2P]`")
+                .with_help("the first level is the all-to-all group inside a node, the second the ring across groups"),
+        );
+        return None;
+    }
+    let product = hierarchy[0] as u64 * hierarchy[1] as u64;
+    if product != cp as u64 {
+        diags.push(
+            Diagnostic::new(
+                Code::HierarchyProduct,
+                format!(
+                    "hierarchy [{}, {}] multiplies to {product}, but cp = {cp}",
+                    hierarchy[0], hierarchy[1]
+                ),
+                span,
+                format!("{} * {} = {product}", hierarchy[0], hierarchy[1]),
+            )
+            .with_secondary(ctx.cp_span, format!("cp = {cp}"))
+            .with_help(format!(
+                "the levels must multiply to cp, e.g. [{}, {}]",
+                (cp as u64)
+                    .min(ctx.cluster.cluster.gpus_per_node as u64)
+                    .max(1),
+                cp as u64
+                    / (cp as u64)
+                        .min(ctx.cluster.cluster.gpus_per_node as u64)
+                        .max(1)
+            )),
+        );
+        return None;
+    }
+    let gpn = ctx.cluster.cluster.gpus_per_node;
+    if hierarchy[0] > gpn || gpn % hierarchy[0] != 0 {
+        diags.push(
+            Diagnostic::new(
+                Code::A2aLevelExceedsNode,
+                format!(
+                    "the all-to-all level of {} GPUs does not fit inside a node of {gpn}",
+                    hierarchy[0]
+                ),
+                span,
+                "all-to-all level",
+            )
+            .with_secondary(ctx.cluster.gpus_per_node, format!("gpus_per_node = {gpn}"))
+            .with_help(
+                "put the all-to-all on intra-node links: a first level that divides gpus_per_node",
+            ),
+        );
+    }
+    Some(hierarchy[0])
+}
+
+fn check_a2a_heads(ctx: &Ctx<'_>, degree: u32, span: Span, diags: &mut Diags) {
+    let m = &ctx.model.model;
+    let tp = ctx.tp.node;
+    if m.heads % tp != 0 || m.kv_heads % tp != 0 {
+        return; // E0018 is already reported.
+    }
+    let (heads, kv) = (m.heads / tp, m.kv_heads / tp);
+    let per_tp = if tp > 1 {
+        format!(" per TP rank (tp = {tp})")
+    } else {
+        String::new()
+    };
+    if heads % degree != 0 {
+        diags.push(
+            Diagnostic::new(
+                Code::A2aHeads,
+                format!(
+                    "{heads} query heads{per_tp} cannot be split over an all-to-all of {degree}"
+                ),
+                span,
+                format!("all-to-all degree {degree}"),
+            )
+            .with_secondary(
+                ctx.model.heads,
+                format!("heads = {} in model `{}`", m.heads, m.name),
+            )
+            .with_help(
+                "use a degree that divides the heads, a2a+p2p with a smaller first level, or p2p",
+            ),
+        );
+        return;
+    }
+    if kv % degree == 0 {
+        return;
+    }
+    if kv < degree && degree % kv == 0 {
+        diags.push(
+            Diagnostic::new(
+                Code::KvReplicated,
+                format!(
+                    "{kv} KV heads{per_tp} are replicated {}x over the all-to-all of {degree}",
+                    degree / kv
+                ),
+                span,
+                format!("all-to-all degree {degree}"),
+            )
+            .with_secondary(
+                ctx.model.kv_heads,
+                format!("kv_heads = {} in model `{}`", m.kv_heads, m.name),
+            )
+            .with_note("each rank receives the one KV head its query heads share"),
+        );
+        return;
+    }
+    diags.push(
+        Diagnostic::new(
+            Code::A2aHeads,
+            format!(
+                "{kv} KV heads{per_tp} cannot be split or replicated over an all-to-all of {degree}"
+            ),
+            span,
+            format!("all-to-all degree {degree}"),
+        )
+        .with_secondary(
+            ctx.model.kv_heads,
+            format!("kv_heads = {} in model `{}`", m.kv_heads, m.name),
+        )
+        .with_help("the degree must divide the KV heads, or be a multiple of them"),
+    );
+}
+
+fn layer_indices(
+    range: &crate::front::ast::LayerRange,
+    model: &ModelInfo,
+    diags: &mut Diags,
+) -> Option<Vec<usize>> {
+    let layers = model.model.layers as u64;
+    let start = int_literal(&range.start, "layer", 0, u64::MAX)
+        .map_err(|d| diags.push(d))
+        .ok()?;
+    let end = int_literal(&range.end, "layer", 0, u64::MAX)
+        .map_err(|d| diags.push(d))
+        .ok()?;
+    let step = match &range.step {
+        Some(step) => {
+            int_literal(step, "step", 1, u64::MAX)
+                .map_err(|d| diags.push(d))
+                .ok()?
+                .node
+        }
+        None => 1,
+    };
+    if start.node >= end.node || end.node > layers {
+        let why = if start.node >= end.node {
+            format!("{}..{} is empty", start.node, end.node)
+        } else {
+            format!("the model has layers 0..{layers}")
+        };
+        diags.push(
+            Diagnostic::new(
+                Code::LayerRange,
+                format!(
+                    "layer range {}..{} is not inside 0..{layers}: {why}",
+                    start.node, end.node
+                ),
+                range.span,
+                "layer range",
+            )
+            .with_secondary(
+                model.layers,
+                format!("layers = {layers} in model `{}`", model.model.name),
+            )
+            .with_help("ranges are half-open, like Rust's: `layer 0..4` sets layers 0, 1, 2 and 3"),
+        );
+        return None;
+    }
+    Some(
+        (start.node..end.node)
+            .step_by(step as usize)
+            .map(|l| l as usize)
+            .collect(),
+    )
+}

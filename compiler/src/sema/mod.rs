@@ -1,0 +1,99 @@
+//! Semantic checks: from syntax trees to a resolved [`Spec`], with every problem reported.
+//!
+//! Items are resolved models first, then clusters, then layouts (which refer
+//! to the other two). Names are global to the files checked together. A
+//! layout whose model or cluster failed its own checks is skipped without
+//! piling further errors on the same cause.
+
+mod items;
+mod layout;
+mod presets;
+mod reader;
+pub mod spec;
+
+use std::collections::HashMap;
+
+pub use spec::Spec;
+
+use crate::diag::{self, Code, Diagnostic};
+use crate::front::ast::{ItemKind, SourceFile};
+use crate::front::span::Span;
+
+pub use presets::gpu_names;
+
+/// The outcome of checking: the spec when there are no errors, and every diagnostic (warnings too).
+pub struct Checked {
+    pub spec: Option<Spec>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+pub fn check(files: &[SourceFile]) -> Checked {
+    let mut diags = Vec::new();
+    let mut kinds: HashMap<String, ItemKind> = HashMap::new();
+    let mut first_span: HashMap<String, Span> = HashMap::new();
+    let mut unique = Vec::new();
+    for item in files.iter().flat_map(|f| &f.items) {
+        if let Some(first) = first_span.get(&item.name.node) {
+            diags.push(
+                Diagnostic::new(
+                    Code::DuplicateItem,
+                    format!("`{}` is defined twice", item.name.node),
+                    item.name.span,
+                    format!(
+                        "{} `{}` redefined here",
+                        item.kind.node.keyword(),
+                        item.name.node
+                    ),
+                )
+                .with_secondary(*first, "first defined here")
+                .with_help("give each model, cluster and layout its own name"),
+            );
+            continue;
+        }
+        first_span.insert(item.name.node.clone(), item.name.span);
+        kinds.insert(item.name.node.clone(), item.kind.node);
+        unique.push(item);
+    }
+
+    let mut models = HashMap::new();
+    let mut clusters = HashMap::new();
+    let mut spec = Spec {
+        version: spec::SPEC_VERSION,
+        models: Vec::new(),
+        clusters: Vec::new(),
+        layouts: Vec::new(),
+    };
+    for item in &unique {
+        match item.kind.node {
+            ItemKind::Model => {
+                if let Some(info) = items::model(item, &mut diags) {
+                    spec.models.push(info.model.clone());
+                    models.insert(item.name.node.clone(), info);
+                }
+            }
+            ItemKind::Cluster => {
+                if let Some(info) = items::cluster(item, &mut diags) {
+                    spec.clusters.push(info.cluster.clone());
+                    clusters.insert(item.name.node.clone(), info);
+                }
+            }
+            ItemKind::Layout => {}
+        }
+    }
+    let scope = layout::Scope {
+        kinds: &kinds,
+        models: &models,
+        clusters: &clusters,
+    };
+    for item in unique.iter().filter(|i| i.kind.node == ItemKind::Layout) {
+        if let Some(layout) = layout::layout(item, &scope, &mut diags) {
+            spec.layouts.push(layout);
+        }
+    }
+    diag::sort(&mut diags);
+    let failed = diags.iter().any(Diagnostic::is_error);
+    Checked {
+        spec: if failed { None } else { Some(spec) },
+        diagnostics: diags,
+    }
+}

@@ -1,0 +1,192 @@
+//! The resolved spec: every item checked, every reference resolved, every default filled in.
+//!
+//! This is what `attnc check --emit json` prints and what the planner consumes.
+//! A layout carries copies of its model and cluster so it stands alone.
+
+use serde::Serialize;
+
+/// The format version of the JSON form of [`Spec`].
+pub const SPEC_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Spec {
+    pub version: u32,
+    pub models: Vec<Model>,
+    pub clusters: Vec<Cluster>,
+    pub layouts: Vec<Layout>,
+}
+
+impl Spec {
+    pub fn layout(&self, name: &str) -> Option<&Layout> {
+        self.layouts.iter().find(|l| l.name == name)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Model {
+    pub name: String,
+    pub layers: u32,
+    pub heads: u32,
+    pub kv_heads: u32,
+    pub head_dim: u32,
+    /// heads * head_dim unless given.
+    pub hidden: u64,
+    pub rope: Option<Rope>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Rope {
+    pub theta: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Cluster {
+    pub name: String,
+    pub nodes: u32,
+    pub gpus_per_node: u32,
+    /// nodes * gpus_per_node.
+    pub gpus: u32,
+    pub gpu: Gpu,
+    pub intra: Link,
+    pub inter: Link,
+}
+
+/// A GPU preset's published figures (dense, without sparsity).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Gpu {
+    pub name: String,
+    pub peak_bf16_tflops: f64,
+    pub peak_fp32_tflops: f64,
+    pub hbm_bytes_per_s: f64,
+    pub memory_bytes: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Link {
+    pub kind: String,
+    /// One direction, bytes per second.
+    pub bandwidth_bytes_per_s: f64,
+    pub latency_s: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Format {
+    Sbhd,
+    Bshd,
+    Thd { max_seqlen: u64, max_tokens: u64 },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dtype {
+    Fp32,
+    Bf16,
+    Fp16,
+}
+
+impl Dtype {
+    pub fn bytes(self) -> u64 {
+        match self {
+            Dtype::Fp32 => 4,
+            Dtype::Bf16 | Dtype::Fp16 => 2,
+        }
+    }
+}
+
+/// Which keys a query sees. Windows count keys: `window = W` sees keys i-W+1 ..= i.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Mask {
+    None,
+    Causal { window: Option<u64> },
+    Padding,
+    PaddingCausal { window: Option<u64> },
+}
+
+impl Mask {
+    pub fn is_causal(self) -> bool {
+        matches!(self, Mask::Causal { .. } | Mask::PaddingCausal { .. })
+    }
+
+    pub fn is_padding(self) -> bool {
+        matches!(self, Mask::Padding | Mask::PaddingCausal { .. })
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Cp {
+    Fixed {
+        size: u32,
+    },
+    /// Megatron-LM's hybrid CP: each packed sequence gets its own power-of-two group in a pool of `dp_cp` GPUs.
+    Hybrid {
+        dp_cp: u32,
+        max_seqlen_per_rank: u64,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Balance {
+    Zigzag,
+    Contiguous,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Strategy {
+    P2p,
+    AllGather,
+    A2a,
+    #[serde(rename = "a2a+p2p")]
+    A2aP2p {
+        hierarchy: Vec<u32>,
+    },
+    Auto,
+}
+
+impl Strategy {
+    /// The name as written in a spec and as Megatron's `cp_comm_type` spells it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Strategy::P2p => "p2p",
+            Strategy::AllGather => "all_gather",
+            Strategy::A2a => "a2a",
+            Strategy::A2aP2p { .. } => "a2a+p2p",
+            Strategy::Auto => "auto",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Layout {
+    pub name: String,
+    pub model: Model,
+    pub cluster: Cluster,
+    pub format: Format,
+    pub dtype: Dtype,
+    /// 1 for thd, whose batch is one packed buffer.
+    pub batch: u32,
+    /// Tokens per sequence; for thd, the packed buffer's `max_tokens`.
+    pub seq: u64,
+    pub tp: u32,
+    pub cp: Cp,
+    pub dp: u32,
+    pub pp: u32,
+    pub ep: u32,
+    pub sequence_parallel: bool,
+    pub balance: Balance,
+    /// The layout-wide defaults, before per-layer overrides.
+    pub strategy: Strategy,
+    pub mask: Mask,
+    /// Exactly `model.layers` entries: the settings each layer runs with.
+    pub layers: Vec<LayerSettings>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LayerSettings {
+    pub strategy: Strategy,
+    pub mask: Mask,
+}
