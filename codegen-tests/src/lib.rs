@@ -1,1 +1,84 @@
-//! Shared helpers of the golden tests.
+//! Shared helpers of the golden tests: repository paths, golden files, and checking a spec file.
+//!
+//! A golden file holds the exact expected output. `ATTNC_BLESS=1 cargo test`
+//! rewrites every golden from the current output (review the diff before
+//! committing); without it a mismatch fails with both texts.
+
+use std::path::{Path, PathBuf};
+
+use attnc_compiler::diag;
+use attnc_compiler::front::span::Sources;
+use attnc_compiler::{Frontend, compile_file};
+
+/// The workspace root.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
+}
+
+/// The files in `dir` (relative to the root) with extension `ext`, sorted, as root-relative paths.
+pub fn files_in(dir: &str, ext: &str) -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(repo_root().join(dir))
+        .unwrap_or_else(|e| panic!("cannot list {dir}: {e}"))
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
+        .map(|p| format!("{dir}/{}", p.file_name().unwrap_or_default().to_string_lossy()))
+        .collect();
+    out.sort();
+    out
+}
+
+pub fn blessing() -> bool {
+    std::env::var_os("ATTNC_BLESS").is_some_and(|v| v != "0")
+}
+
+/// Compares `actual` with the golden file at `path` (root-relative), or rewrites it when blessing.
+/// An empty `actual` means the golden must not exist.
+pub fn check_golden(path: &str, actual: &str) -> Result<(), String> {
+    let full = repo_root().join(path);
+    if blessing() {
+        if actual.is_empty() {
+            let _ = std::fs::remove_file(&full);
+        } else {
+            if let Some(parent) = full.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| format!("{path}: {e}"))?;
+            }
+            std::fs::write(&full, actual).map_err(|e| format!("{path}: {e}"))?;
+        }
+        return Ok(());
+    }
+    let expected = std::fs::read_to_string(&full).unwrap_or_default();
+    if expected == actual {
+        Ok(())
+    } else {
+        Err(format!(
+            "golden {path} differs (rerun with ATTNC_BLESS=1 to accept)\n--- expected\n{expected}\n--- actual\n{actual}"
+        ))
+    }
+}
+
+/// Parses and checks one root-relative spec file; returns its sources and the result.
+pub fn check_spec_file(path: &str, overrides: &[String]) -> (Sources, Frontend) {
+    let text = std::fs::read_to_string(repo_root().join(path)).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+    let mut sources = Sources::new();
+    let file = sources.add(path, text);
+    let overrides = attnc_compiler::front::overrides::parse_overrides(&mut sources, overrides)
+        .unwrap_or_else(|d| panic!("bad override: {}", diag::render(&sources, &d)));
+    let unit = compile_file(&sources, file, &overrides);
+    (sources, unit)
+}
+
+/// The diagnostics of a checked file as the CLI prints them, with the summary line.
+pub fn rendered(sources: &Sources, unit: &Frontend) -> String {
+    let mut out = diag::render(sources, &unit.diagnostics);
+    if let Some(summary) = diag::summary(&unit.diagnostics) {
+        out.push_str(&summary);
+        out.push('\n');
+    }
+    out
+}
+
+/// Runs `check` on every item and reports all failures together.
+pub fn check_all(items: &[String], check: impl Fn(&str) -> Result<(), String>) {
+    let failures: Vec<String> = items.iter().filter_map(|i| check(i).err()).collect();
+    assert!(failures.is_empty(), "{} of {} failed:\n\n{}", failures.len(), items.len(), failures.join("\n\n"));
+}

@@ -78,6 +78,10 @@ impl Diagnostic {
         self
     }
 
+    pub fn with_notes_if(self, condition: bool, note: impl Into<String>) -> Self {
+        if condition { self.with_note(note) } else { self }
+    }
+
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }

@@ -45,6 +45,9 @@ pub struct Item {
     pub name: Ident,
     pub body: Block,
     pub leading_comments: Vec<String>,
+    /// The parser reported a syntax error inside this item and skipped part of it;
+    /// `sema` then leaves the item unchecked rather than report what is missing.
+    pub recovered: bool,
     pub span: Span,
 }
 

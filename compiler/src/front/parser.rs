@@ -250,6 +250,7 @@ impl<'a> Parser<'a> {
 
     fn item(&mut self, leading_comments: Vec<String>) -> Option<Item> {
         let start = self.pos;
+        let errors_before = self.diags.len();
         let Some(keyword) = self.token(ident) else {
             let here = self.here();
             let found = self.found();
@@ -304,7 +305,9 @@ impl<'a> Parser<'a> {
             return None;
         }
         let body = self.block(true)?;
+        let recovered = self.diags.len() > errors_before;
         Some(Item {
+            recovered,
             kind: Spanned::new(kind, keyword.span),
             name,
             span: self.span_from(start, body.span.end as usize),

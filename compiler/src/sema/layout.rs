@@ -45,6 +45,8 @@ pub(crate) struct Scope<'a> {
 
 /// Everything a layout's rules look at, with the spans they point to.
 struct Ctx<'a> {
+    /// The layout's name: spans equal to it mean "not written, the default".
+    owner: Span,
     model: &'a ModelInfo,
     cluster: &'a ClusterInfo,
     format: Format,
@@ -218,6 +220,7 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
         (sequence_parallel?, balance?, mask?, strategy?);
     let tp = Spanned::new(to_u32(tp.clone()), tp.span);
     let ctx = Ctx {
+        owner,
         model,
         cluster,
         format,
@@ -261,7 +264,7 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
                 balance_word.as_ref().map_or(owner, |w| w.span),
                 "contiguous split",
             )
-            .with_secondary(mask_span, "causal mask")
+            .with_secondary(mask_span, if mask_span == owner { "the mask defaults to `causal`" } else { "causal mask" })
             .with_help("use `balance = zigzag` (rank r holds chunks r and 2*cp-1-r)"),
         );
     }
@@ -649,6 +652,20 @@ fn check_heads_tp(ctx: &Ctx<'_>, diags: &mut Diags) {
     }
 }
 
+impl Ctx<'_> {
+    fn cp_label(&self) -> String {
+        match self.cp {
+            Cp::Fixed { size } if self.cp_span == self.owner => format!("cp defaults to {size}"),
+            Cp::Fixed { size } => format!("cp = {size}"),
+            Cp::Hybrid { dp_cp, .. } => format!("hybrid CP over {dp_cp} GPUs"),
+        }
+    }
+
+    fn fixed_format_label(&self) -> &'static str {
+        if self.format_span == self.owner { "the format defaults to `sbhd`" } else { "fixed-length format" }
+    }
+}
+
 /// The number every sequence (or packed buffer) must be a multiple of.
 fn split_unit(ctx: &Ctx<'_>, zigzag: bool, sequence_parallel: bool) -> Option<(u64, String)> {
     let Cp::Fixed { size } = ctx.cp else {
@@ -661,13 +678,13 @@ fn split_unit(ctx: &Ctx<'_>, zigzag: bool, sequence_parallel: bool) -> Option<(u
         1
     };
     let mut unit = cp * tp;
-    let mut how = format!("cp = {cp}");
+    let mut how = format!("cp");
     if zigzag {
         unit *= 2;
-        how = format!("2*cp = 2*{cp}");
+        how = format!("2*cp");
     }
     if tp > 1 {
-        how = format!("{how} times tp = {tp} (sequence parallelism)");
+        how = format!("{how}*tp");
     }
     Some((unit, how))
 }
@@ -703,7 +720,7 @@ fn check_sequence(
                         ctx.format_span,
                         "packed buffer size",
                     )
-                    .with_secondary(ctx.cp_span, "CP size set here")
+                    .with_secondary(ctx.cp_span, ctx.cp_label())
                     .with_help(format!(
                         "every sequence is padded to a multiple of {unit}; use max_tokens = {}",
                         max_tokens.div_ceil(unit) * unit
@@ -758,8 +775,9 @@ fn check_sequence(
                         seq.span,
                         format!("not a multiple of {unit}"),
                     )
-                    .with_secondary(ctx.cp_span, "CP size set here")
+                    .with_secondary(ctx.cp_span, ctx.cp_label())
                     .with_note(why)
+                    .with_notes_if(sp && ctx.tp.node > 1, format!("with sequence parallelism each rank's share is split again over tp = {}", ctx.tp.node))
                     .with_help(format!("use seq = {nearest}")),
                 );
             }
@@ -879,7 +897,7 @@ fn check_hybrid(ctx: &Ctx<'_>, dp_given: bool, dp_span: Option<Span>, diags: &mu
                 ctx.cp_span,
                 "hybrid CP",
             )
-            .with_secondary(ctx.format_span, "fixed-length format")
+            .with_secondary(ctx.format_span, ctx.fixed_format_label())
             .with_help("write `format = thd { max_seqlen = .., max_tokens = .. }`"),
         ),
     }
@@ -908,7 +926,7 @@ fn check_setting(ctx: &Ctx<'_>, s: &Setting, diags: &mut Diags) {
                 s.mask_span,
                 "padding mask",
             )
-            .with_secondary(ctx.format_span, "fixed-length format")
+            .with_secondary(ctx.format_span, ctx.fixed_format_label())
             .with_help("use `none` or `causal` here, or switch to `format = thd { ... }`"),
         );
     }
@@ -998,22 +1016,20 @@ fn check_hierarchy(
         );
         return None;
     }
-    let gpn = ctx.cluster.cluster.gpus_per_node;
-    if hierarchy[0] > gpn || gpn % hierarchy[0] != 0 {
+    // In Megatron's default order (tp-cp-ep-dp-pp) an a2a group of d CP ranks spans tp*d consecutive GPUs.
+    let gpn = ctx.cluster.cluster.gpus_per_node as u64;
+    let span_gpus = hierarchy[0] as u64 * ctx.tp.node as u64;
+    if span_gpus > gpn || gpn % span_gpus != 0 {
+        let tp_note = if ctx.tp.node > 1 { format!(" (times tp = {})", ctx.tp.node) } else { String::new() };
         diags.push(
             Diagnostic::new(
                 Code::A2aLevelExceedsNode,
-                format!(
-                    "the all-to-all level of {} GPUs does not fit inside a node of {gpn}",
-                    hierarchy[0]
-                ),
+                format!("the all-to-all level spans {span_gpus} GPUs{tp_note}, which does not fit inside a node of {gpn}"),
                 span,
                 "all-to-all level",
             )
             .with_secondary(ctx.cluster.gpus_per_node, format!("gpus_per_node = {gpn}"))
-            .with_help(
-                "put the all-to-all on intra-node links: a first level that divides gpus_per_node",
-            ),
+            .with_help("keep the all-to-all on intra-node links: tp * (first level) should divide gpus_per_node"),
         );
     }
     Some(hierarchy[0])

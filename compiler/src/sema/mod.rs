@@ -63,7 +63,9 @@ pub fn check(files: &[SourceFile]) -> Checked {
         clusters: Vec::new(),
         layouts: Vec::new(),
     };
-    for item in &unique {
+    // An item with syntax errors keeps its name (references to it resolve to nothing,
+    // quietly) but is not checked: what the parser skipped would show up as missing.
+    for item in unique.iter().filter(|i| !i.recovered) {
         match item.kind.node {
             ItemKind::Model => {
                 if let Some(info) = items::model(item, &mut diags) {
@@ -85,7 +87,7 @@ pub fn check(files: &[SourceFile]) -> Checked {
         models: &models,
         clusters: &clusters,
     };
-    for item in unique.iter().filter(|i| i.kind.node == ItemKind::Layout) {
+    for item in unique.iter().filter(|i| i.kind.node == ItemKind::Layout && !i.recovered) {
         if let Some(layout) = layout::layout(item, &scope, &mut diags) {
             spec.layouts.push(layout);
         }

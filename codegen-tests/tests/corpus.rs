@@ -1,0 +1,53 @@
+//! Folder-driven tests: every `dsl-examples/*.attn` checks clean (its resolved spec and any
+//! warnings are goldens), and every `dsl-examples/errors/*.attn` fails with the diagnostics
+//! stored beside it in `NAME.stderr`.
+
+use attnc_codegen_tests::*;
+
+#[test]
+fn examples_check_clean() {
+    let examples = files_in("dsl-examples", "attn");
+    assert!(examples.len() >= 8, "the examples corpus is missing files");
+    check_all(&examples, |path| {
+        let (sources, unit) = check_spec_file(path, &[]);
+        let text = rendered(&sources, &unit);
+        let Some(spec) = &unit.spec else {
+            return Err(format!("{path} has errors:\n{text}"));
+        };
+        if spec.layouts.is_empty() {
+            return Err(format!("{path} defines no layout"));
+        }
+        let stem = path.trim_start_matches("dsl-examples/").trim_end_matches(".attn");
+        let json = serde_json::to_string_pretty(spec).map_err(|e| e.to_string())? + "\n";
+        check_golden(&format!("codegen-tests/snapshots/spec/{stem}.json"), &json)?;
+        check_golden(&format!("codegen-tests/snapshots/check/{stem}.stderr"), &text)
+    });
+}
+
+#[test]
+fn error_specs_fail_with_their_diagnostics() {
+    let failing = files_in("dsl-examples/errors", "attn");
+    assert!(failing.len() >= 15, "the errors corpus is missing files");
+    check_all(&failing, |path| {
+        let (sources, unit) = check_spec_file(path, &[]);
+        let text = rendered(&sources, &unit);
+        if unit.spec.is_some() || !unit.diagnostics.iter().any(|d| d.is_error()) {
+            return Err(format!("{path} was expected to fail but checked clean:\n{text}"));
+        }
+        check_golden(&path.replace(".attn", ".stderr"), &text)
+    });
+}
+
+/// Every code but the syntax one is exercised by some file of the errors corpus or the examples,
+/// so each rule is shown firing.
+#[test]
+fn every_code_fires_somewhere() {
+    use attnc_compiler::diag::Code;
+    let mut seen = std::collections::HashSet::new();
+    for path in files_in("dsl-examples/errors", "attn").iter().chain(&files_in("dsl-examples", "attn")) {
+        let (_, unit) = check_spec_file(path, &[]);
+        seen.extend(unit.diagnostics.iter().map(|d| d.code));
+    }
+    let missing: Vec<&str> = Code::ALL.iter().filter(|c| !seen.contains(c)).map(|c| c.as_str()).collect();
+    assert!(missing.is_empty(), "no corpus file shows these codes firing: {missing:?}");
+}
