@@ -79,7 +79,11 @@ impl Diagnostic {
     }
 
     pub fn with_notes_if(self, condition: bool, note: impl Into<String>) -> Self {
-        if condition { self.with_note(note) } else { self }
+        if condition {
+            self.with_note(note)
+        } else {
+            self
+        }
     }
 
     pub fn is_error(&self) -> bool {

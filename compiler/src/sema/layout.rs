@@ -662,7 +662,11 @@ impl Ctx<'_> {
     }
 
     fn fixed_format_label(&self) -> &'static str {
-        if self.format_span == self.owner { "the format defaults to `sbhd`" } else { "fixed-length format" }
+        if self.format_span == self.owner {
+            "the format defaults to `sbhd`"
+        } else {
+            "fixed-length format"
+        }
     }
 }
 
@@ -1020,7 +1024,11 @@ fn check_hierarchy(
     let gpn = ctx.cluster.cluster.gpus_per_node as u64;
     let span_gpus = hierarchy[0] as u64 * ctx.tp.node as u64;
     if span_gpus > gpn || gpn % span_gpus != 0 {
-        let tp_note = if ctx.tp.node > 1 { format!(" (times tp = {})", ctx.tp.node) } else { String::new() };
+        let tp_note = if ctx.tp.node > 1 {
+            format!(" (times tp = {})", ctx.tp.node)
+        } else {
+            String::new()
+        };
         diags.push(
             Diagnostic::new(
                 Code::A2aLevelExceedsNode,

@@ -87,7 +87,10 @@ pub fn check(files: &[SourceFile]) -> Checked {
         models: &models,
         clusters: &clusters,
     };
-    for item in unique.iter().filter(|i| i.kind.node == ItemKind::Layout && !i.recovered) {
+    for item in unique
+        .iter()
+        .filter(|i| i.kind.node == ItemKind::Layout && !i.recovered)
+    {
         if let Some(layout) = layout::layout(item, &scope, &mut diags) {
             spec.layouts.push(layout);
         }

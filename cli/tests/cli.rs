@@ -1,0 +1,163 @@
+//! The CLI's contract: exit codes (0 clean or warnings, 1 input errors, 2 usage or I/O),
+//! `--emit json`, `--set`, `fmt --check`, and `explain`.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn attnc(args: &[&str]) -> Output {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    Command::new(env!("CARGO_BIN_EXE_attnc"))
+        .args(args)
+        .current_dir(root)
+        .output()
+        .expect("attnc runs")
+}
+
+fn check(args: &[&str], code: i32, stdout_has: &str, stderr_has: &str) {
+    let out = attnc(args);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "attnc {args:?}\nstdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    assert!(
+        stdout.contains(stdout_has),
+        "attnc {args:?}: stdout lacks {stdout_has:?}:\n{stdout}"
+    );
+    assert!(
+        stderr.contains(stderr_has),
+        "attnc {args:?}: stderr lacks {stderr_has:?}:\n{stderr}"
+    );
+}
+
+fn examples(dir: &str) -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let mut files: Vec<String> = std::fs::read_dir(root.join(dir))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "attn"))
+        .map(|p| format!("{dir}/{}", p.file_name().unwrap().to_string_lossy()))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn all_examples_check_clean_together() {
+    let files = examples("dsl-examples");
+    let mut args = vec!["check"];
+    args.extend(files.iter().map(String::as_str));
+    check(&args, 0, "", "");
+}
+
+#[test]
+fn every_error_spec_exits_1() {
+    for file in examples("dsl-examples/errors") {
+        check(&["check", &file], 1, "", "error[E");
+    }
+}
+
+#[test]
+fn exit_codes_and_flags() {
+    let llama = "dsl-examples/llama3_8b_128k.attn";
+    check(
+        &["check", "no/such/file.attn"],
+        2,
+        "",
+        "cannot read `no/such/file.attn`",
+    );
+    check(&["check"], 2, "", "Usage");
+    check(
+        &["check", llama, "--emit", "json"],
+        0,
+        "\"seq\": 131072",
+        "",
+    );
+    check(
+        &[
+            "check",
+            llama,
+            "--set",
+            "pretrain.cp=4",
+            "--set",
+            "pretrain.seq=2048",
+            "--emit",
+            "json",
+        ],
+        0,
+        "\"seq\": 2048",
+        "",
+    );
+    check(
+        &["check", llama, "--set", "pretrain.seq=1000"],
+        1,
+        "",
+        "--set:1:14",
+    );
+    check(
+        &["check", llama, "--set", "pretrian.cp=4"],
+        2,
+        "",
+        "did you mean `pretrain`?",
+    );
+    check(
+        &["check", llama, "--set", "pretrain.cp"],
+        2,
+        "",
+        "`--set` takes ITEM.FIELD=VALUE",
+    );
+    check(
+        &["check", llama, "--set", "pretrain.cpp=4"],
+        1,
+        "",
+        "did you mean `cp`?",
+    );
+    check(
+        &[
+            "check",
+            llama,
+            "--set",
+            "llama3_8b.rope.theta=1e6",
+            "--emit",
+            "json",
+        ],
+        0,
+        "\"theta\": 1000000.0",
+        "",
+    );
+    check(
+        &[
+            "check",
+            llama,
+            "--set",
+            "two_nodes.intra.bandwidth=900 GB/s",
+            "--emit",
+            "json",
+        ],
+        0,
+        "900000000000.0",
+        "",
+    );
+    check(
+        &["check", "dsl-examples/qwen2_gqa_ulysses.attn"],
+        0,
+        "",
+        "warning[W0002]",
+    );
+    check(&["fmt", "--check", llama], 0, "", "");
+    check(&["fmt", llama], 0, "model llama3_8b {", "");
+    check(
+        &["fmt", "--check", llama, "--set", "pretrain.cp=4"],
+        1,
+        "",
+        "not in canonical form",
+    );
+    check(&["explain", "E0011"], 0, "Zigzag", "");
+    check(&["explain", "e0011"], 0, "2*cp", "");
+    check(&["explain", "all"], 0, "W0005", "");
+    check(&["explain", "E9999"], 2, "", "not a diagnostic code");
+}
