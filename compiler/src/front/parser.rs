@@ -511,9 +511,7 @@ impl<'a> Parser<'a> {
             return None;
         }
         self.pos += 2;
-        let Some(second) = self.number_literal() else {
-            return None;
-        };
+        let second = self.number_literal()?;
         let mut end = self.pos;
         let save = self.pos;
         self.skip_inline();

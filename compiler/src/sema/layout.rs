@@ -218,7 +218,7 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
         (format?, dtype?, batch?, seq?, tp?, pp?, ep?, dp?, cp?);
     let (sequence_parallel, balance, mask, (strategy, hierarchy_span)) =
         (sequence_parallel?, balance?, mask?, strategy?);
-    let tp = Spanned::new(to_u32(tp.clone()), tp.span);
+    let tp = Spanned::new(to_u32(tp), tp.span);
     let ctx = Ctx {
         owner,
         model,
@@ -240,7 +240,7 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
         sequence_parallel,
         diags,
     );
-    let dp = check_cluster_fit(&ctx, &r, to_u32(pp.clone()), dp, diags);
+    let dp = check_cluster_fit(&ctx, &r, to_u32(pp), dp, diags);
     check_hybrid(&ctx, dp.is_some() && r.has("dp"), r.key_span("dp"), diags);
     let default = Setting {
         strategy,
@@ -293,7 +293,7 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
                 )
                 .with_secondary(
                     owner_of[layer].unwrap_or(range.span),
-                    format!("so does this one"),
+                    "so does this one".to_string(),
                 )
                 .with_help("split the ranges so that each layer is overridden once"),
             );
@@ -682,10 +682,10 @@ fn split_unit(ctx: &Ctx<'_>, zigzag: bool, sequence_parallel: bool) -> Option<(u
         1
     };
     let mut unit = cp * tp;
-    let mut how = format!("cp");
+    let mut how = "cp".to_string();
     if zigzag {
         unit *= 2;
-        how = format!("2*cp");
+        how = "2*cp".to_string();
     }
     if tp > 1 {
         how = format!("{how}*tp");
