@@ -146,6 +146,29 @@ impl<'a> Parser<'a> {
             .push(Diagnostic::new(Code::Syntax, message, span, label));
     }
 
+    /// Reports a syntax error at the cursor; `message` gets a description of what is there.
+    fn error_found(&mut self, message: impl FnOnce(String) -> String, label: &str) {
+        let here = self.here();
+        let found = self.found();
+        self.error(here, message(found), label);
+    }
+
+    /// Steps over an opening `{` or `[`, refusing nesting deeper than [`MAX_DEPTH`].
+    fn enter_nested(&mut self) -> Option<Span> {
+        let open = self.here();
+        if self.depth >= MAX_DEPTH {
+            self.error(
+                open,
+                "blocks and lists are nested too deeply",
+                "nesting limit reached here",
+            );
+            return None;
+        }
+        self.depth += 1;
+        self.bump();
+        Some(open)
+    }
+
     /// A description of what is at the cursor, for messages.
     fn found(&self) -> String {
         match self.peek() {
@@ -281,25 +304,21 @@ impl<'a> Parser<'a> {
         };
         self.skip_inline();
         let Some(name) = self.token(ident) else {
-            let here = self.here();
-            let found = self.found();
-            self.error(
-                here,
-                format!("expected a name after `{}`, found {found}", keyword.node),
+            self.error_found(
+                |found| format!("expected a name after `{}`, found {found}", keyword.node),
                 "expected the item's name here",
             );
             return None;
         };
         self.trivia(false);
         if self.peek() != Some('{') {
-            let here = self.here();
-            let found = self.found();
-            self.error(
-                here,
-                format!(
-                    "expected `{{` after `{} {}`, found {found}",
-                    keyword.node, name.node
-                ),
+            self.error_found(
+                |found| {
+                    format!(
+                        "expected `{{` after `{} {}`, found {found}",
+                        keyword.node, name.node
+                    )
+                },
                 "expected `{` here",
             );
             return None;
@@ -318,17 +337,7 @@ impl<'a> Parser<'a> {
 
     /// Parses `{ entries }` with the cursor on `{`. `item_body` enables the missing-`}` recovery.
     fn block(&mut self, item_body: bool) -> Option<Block> {
-        let open = self.here();
-        if self.depth >= MAX_DEPTH {
-            self.error(
-                open,
-                "blocks and lists are nested too deeply",
-                "nesting limit reached here",
-            );
-            return None;
-        }
-        self.depth += 1;
-        self.bump();
+        let open = self.enter_nested()?;
         let mut entries: Vec<Entry> = Vec::new();
         let mut pending: Vec<String> = Vec::new();
         let close;
@@ -424,11 +433,8 @@ impl<'a> Parser<'a> {
     fn entry(&mut self) -> Option<Entry> {
         let start = self.pos;
         let Some(key) = self.token(ident) else {
-            let here = self.here();
-            let found = self.found();
-            self.error(
-                here,
-                format!("expected a field name, found {found}"),
+            self.error_found(
+                |found| format!("expected a field name, found {found}"),
                 "expected `name = value` here",
             );
             return None;
@@ -438,11 +444,8 @@ impl<'a> Parser<'a> {
             let range = self.layer_range()?;
             self.skip_inline();
             if self.peek() != Some('{') {
-                let here = self.here();
-                let found = self.found();
-                self.error(
-                    here,
-                    format!("expected `{{` after the layer range, found {found}"),
+                self.error_found(
+                    |found| format!("expected `{{` after the layer range, found {found}"),
                     "expected `{` here",
                 );
                 return None;
@@ -462,11 +465,8 @@ impl<'a> Parser<'a> {
                     EntryKind::Nested { key, body }
                 }
                 _ => {
-                    let here = self.here();
-                    let found = self.found();
-                    self.error(
-                        here,
-                        format!("expected `=` or `{{` after `{}`, found {found}", key.node),
+                    self.error_found(
+                        |found| format!("expected `=` or `{{` after `{}`, found {found}", key.node),
                         "expected `=` here",
                     );
                     return None;
@@ -478,11 +478,8 @@ impl<'a> Parser<'a> {
         match self.peek() {
             None | Some('\n' | '\r' | ',' | '}' | '#') => {}
             Some(_) => {
-                let here = self.here();
-                let found = self.found();
-                self.error(
-                    here,
-                    format!("expected a line break or `,` after the field, found {found}"),
+                self.error_found(
+                    |found| format!("expected a line break or `,` after the field, found {found}"),
                     "the next field starts on a new line or after `,`",
                 );
                 return None;
@@ -501,11 +498,8 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         let first = self.number_literal()?;
         if !self.rest().starts_with("..") {
-            let here = self.here();
-            let found = self.found();
-            self.error(
-                here,
-                format!("expected `..` in the layer range, found {found}"),
+            self.error_found(
+                |found| format!("expected `..` in the layer range, found {found}"),
                 "expected `a..b` here",
             );
             return None;
@@ -542,11 +536,8 @@ impl<'a> Parser<'a> {
                 unit: None,
             }),
             None => {
-                let here = self.here();
-                let found = self.found();
-                self.error(
-                    here,
-                    format!("expected a number, found {found}"),
+                self.error_found(
+                    |found| format!("expected a number, found {found}"),
                     "expected a number here",
                 );
                 None
@@ -598,11 +589,8 @@ impl<'a> Parser<'a> {
                 })
             }
             _ => {
-                let here = self.here();
-                let found = self.found();
-                self.error(
-                    here,
-                    format!("expected a value, found {found}"),
+                self.error_found(
+                    |found| format!("expected a value, found {found}"),
                     "expected a number, a name or a list here",
                 );
                 None
@@ -611,17 +599,7 @@ impl<'a> Parser<'a> {
     }
 
     fn list(&mut self) -> Option<Value> {
-        let open = self.here();
-        if self.depth >= MAX_DEPTH {
-            self.error(
-                open,
-                "blocks and lists are nested too deeply",
-                "nesting limit reached here",
-            );
-            return None;
-        }
-        self.depth += 1;
-        self.bump();
+        let open = self.enter_nested()?;
         let mut values = Vec::new();
         let result = loop {
             self.trivia(false);
@@ -650,11 +628,8 @@ impl<'a> Parser<'a> {
                     break None;
                 }
                 Some(_) => {
-                    let here = self.here();
-                    let found = self.found();
-                    self.error(
-                        here,
-                        format!("expected `,` or `]` in the list, found {found}"),
+                    self.error_found(
+                        |found| format!("expected `,` or `]` in the list, found {found}"),
                         "expected `,` or `]` here",
                     );
                     break None;
