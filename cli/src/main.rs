@@ -11,6 +11,8 @@ use anyhow::{Context as _, Result};
 use attnc_compiler::diag::{self, Code, Diagnostic};
 use attnc_compiler::front::overrides::{self, Override};
 use attnc_compiler::front::span::{FileId, Sources};
+use attnc_compiler::plan::{groups, partition as part};
+use attnc_compiler::sema::spec::{Balance, Cp, Format};
 use attnc_compiler::{Frontend, compile_file, front};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -45,6 +47,43 @@ enum Command {
         /// Rewrite the files in place.
         #[arg(long)]
         write: bool,
+    },
+    /// Print every rank's tokens and RoPE positions under a layout's CP split.
+    Partition {
+        #[command(flatten)]
+        spec: SpecArgs,
+        /// The layout to partition.
+        #[arg(long)]
+        layout: String,
+        /// THD sub-sequence lengths, e.g. `100,4000,37` (required for thd layouts).
+        #[arg(long, value_delimiter = ',')]
+        seqlens: Vec<u64>,
+        #[arg(long, value_enum, default_value_t = Emit::Json)]
+        emit: Emit,
+    },
+    /// Print Megatron-Core's process groups for the given sizes.
+    Groups {
+        #[arg(long)]
+        world: u32,
+        #[arg(long, default_value_t = 1)]
+        tp: u32,
+        #[arg(long, default_value_t = 1)]
+        cp: u32,
+        #[arg(long, default_value_t = 1)]
+        pp: u32,
+        #[arg(long, default_value_t = 1)]
+        ep: u32,
+        /// Megatron's rank order.
+        #[arg(long, default_value = "tp-cp-ep-dp-pp")]
+        order: String,
+        /// Hierarchical CP sizes, e.g. `2,2` (their product must be cp).
+        #[arg(long, value_delimiter = ',')]
+        hierarchy: Option<Vec<u32>>,
+        /// Also print hybrid DP×CP power-of-two subgroups.
+        #[arg(long)]
+        hybrid: bool,
+        #[arg(long, value_enum, default_value_t = Emit::Json)]
+        emit: Emit,
     },
     /// Print the long explanation of a diagnostic code, e.g. `attnc explain E0011`.
     Explain {
@@ -94,6 +133,37 @@ fn run(cli: Cli) -> Result<Outcome> {
         Command::Check { spec, emit } => check(&spec, emit),
         Command::Fmt { spec, check, write } => fmt(&spec, check, write),
         Command::Explain { code } => Ok(explain(&code)),
+        Command::Partition {
+            spec,
+            layout,
+            seqlens,
+            emit: _,
+        } => partition(&spec, &layout, &seqlens),
+        Command::Groups {
+            world,
+            tp,
+            cp,
+            pp,
+            ep,
+            order,
+            hierarchy,
+            hybrid,
+            emit: _,
+        } => {
+            let sizes = groups::GroupSizes {
+                world,
+                tp,
+                cp,
+                pp,
+                ep,
+                order,
+                hierarchy,
+                hybrid,
+            };
+            let groups = groups::build(&sizes)?;
+            println!("{}", serde_json::to_string(&groups)?);
+            Ok(Outcome::Clean)
+        }
     }
 }
 
@@ -245,4 +315,60 @@ fn explain(code: &str) -> Outcome {
             Outcome::Usage
         }
     }
+}
+
+fn partition(spec: &SpecArgs, layout_name: &str, seqlens: &[u64]) -> Result<Outcome> {
+    let Some(loaded) = load(spec)? else {
+        return Ok(Outcome::Usage);
+    };
+    let all: Vec<Diagnostic> = loaded
+        .units
+        .iter()
+        .flat_map(|u| u.diagnostics.iter().cloned())
+        .collect();
+    report(&loaded.sources, &all);
+    if all.iter().any(Diagnostic::is_error) {
+        return Ok(Outcome::InputErrors);
+    }
+    let layouts: Vec<_> = loaded
+        .units
+        .iter()
+        .filter_map(|u| u.spec.as_ref())
+        .flat_map(|s| &s.layouts)
+        .collect();
+    let Some(layout) = layouts.iter().find(|l| l.name == layout_name) else {
+        let names: Vec<&str> = layouts.iter().map(|l| l.name.as_str()).collect();
+        anyhow::bail!(
+            "--layout `{layout_name}`: no such layout (the files define {})",
+            names.join(", ")
+        );
+    };
+    let Cp::Fixed { size: cp } = layout.cp else {
+        anyhow::bail!(
+            "--layout `{layout_name}`: hybrid CP partitions per sub-sample; this command takes fixed-size CP layouts"
+        );
+    };
+    let result = match layout.format {
+        Format::Thd { max_tokens, .. } => {
+            if seqlens.is_empty() {
+                anyhow::bail!(
+                    "--seqlens: layout `{layout_name}` is thd; give the packed lengths, e.g. --seqlens 100,4000,37"
+                );
+            }
+            let tp = if layout.sequence_parallel {
+                layout.tp as u64
+            } else {
+                1
+            };
+            part::thd(seqlens, cp, 2 * cp as u64 * tp, Some(max_tokens))
+        }
+        _ if !seqlens.is_empty() => {
+            anyhow::bail!("--seqlens applies to thd layouts only; `{layout_name}` is not thd")
+        }
+        _ if layout.balance == Balance::Zigzag => part::zigzag(layout.seq, cp),
+        _ => part::contiguous(layout.seq, cp),
+    };
+    let partition = result.map_err(|e| anyhow::anyhow!("layout `{layout_name}`: {e}"))?;
+    println!("{}", serde_json::to_string(&partition)?);
+    Ok(Outcome::Clean)
 }

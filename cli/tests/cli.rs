@@ -161,3 +161,89 @@ fn exit_codes_and_flags() {
     check(&["explain", "all"], 0, "W0005", "");
     check(&["explain", "E9999"], 2, "", "not a diagnostic code");
 }
+
+#[test]
+fn partition_and_groups_commands() {
+    check(
+        &[
+            "partition",
+            "dsl-examples/llama3_8b_128k.attn",
+            "--layout",
+            "pretrain",
+            "--set",
+            "pretrain.seq=64",
+            "--set",
+            "pretrain.cp=2",
+        ],
+        0,
+        "\"tokens\":[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,48,",
+        "",
+    );
+    check(
+        &[
+            "partition",
+            "dsl-examples/sft_packed_thd.attn",
+            "--layout",
+            "sft",
+            "--seqlens",
+            "5,9",
+        ],
+        0,
+        "\"cu_seqlens_padded\":[0,16,32]",
+        "",
+    );
+    check(
+        &[
+            "partition",
+            "dsl-examples/sft_packed_thd.attn",
+            "--layout",
+            "sft",
+        ],
+        2,
+        "",
+        "--seqlens",
+    );
+    check(
+        &[
+            "partition",
+            "dsl-examples/sft_packed_thd.attn",
+            "--layout",
+            "nope",
+        ],
+        2,
+        "",
+        "--layout `nope`",
+    );
+    check(
+        &["groups", "--world", "16", "--tp", "2", "--pp", "4"],
+        0,
+        "\"pp\":[[0,4,8,12],[1,5,9,13],[2,6,10,14],[3,7,11,15]]",
+        "",
+    );
+    check(
+        &[
+            "groups",
+            "--world",
+            "16",
+            "--cp",
+            "16",
+            "--hierarchy",
+            "2,2,4",
+        ],
+        0,
+        "\"hierarchical\":[[[0,1],",
+        "",
+    );
+    check(
+        &["groups", "--world", "16", "--cp", "4", "--hybrid"],
+        0,
+        "\"hybrid\":{\"2\":[[0,1],",
+        "",
+    );
+    check(
+        &["groups", "--world", "12", "--tp", "8"],
+        2,
+        "",
+        "--world 12 is not a multiple of tp*cp*pp = 8",
+    );
+}

@@ -11,6 +11,7 @@
 
 pub mod diag;
 pub mod front;
+pub mod plan;
 pub mod sema;
 mod suggest;
 
