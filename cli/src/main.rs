@@ -213,8 +213,17 @@ fn load(spec: &SpecArgs) -> Result<Option<Loaded>> {
 }
 
 fn report(sources: &Sources, diagnostics: &[Diagnostic]) {
+    use diag::termcolor::{ColorChoice, StandardStream};
+    use std::io::IsTerminal as _;
+    // Colour only on a terminal and when NO_COLOR is unset; pipes and files get plain text.
+    let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let mut coloured = StandardStream::stderr(if colour {
+        ColorChoice::Auto
+    } else {
+        ColorChoice::Never
+    });
+    let _ = diag::emit(sources, diagnostics, &mut coloured);
     let mut stderr = std::io::stderr().lock();
-    let _ = stderr.write_all(diag::render(sources, diagnostics).as_bytes());
     if let Some(summary) = diag::summary(diagnostics) {
         let _ = writeln!(stderr, "{summary}");
     }

@@ -141,6 +141,23 @@ pub fn render(sources: &Sources, diagnostics: &[Diagnostic]) -> String {
     out
 }
 
+/// The terminal colour types, re-exported so callers need no dependency of their own.
+pub use codespan_reporting::term::termcolor;
+
+/// Writes diagnostics to a colour-capable stream (stderr on a terminal), like rustc.
+pub fn emit(
+    sources: &Sources,
+    diagnostics: &[Diagnostic],
+    writer: &mut dyn termcolor::WriteColor,
+) -> std::io::Result<()> {
+    let config = term::Config::default();
+    for diagnostic in diagnostics {
+        term::emit_to_write_style(writer, &config, sources.files(), &diagnostic.to_codespan())
+            .map_err(std::io::Error::other)?;
+    }
+    Ok(())
+}
+
 /// The closing summary line, as rustc prints it.
 pub fn summary(diagnostics: &[Diagnostic]) -> Option<String> {
     let errors = diagnostics
