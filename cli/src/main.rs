@@ -229,9 +229,11 @@ fn report(sources: &Sources, diagnostics: &[Diagnostic]) {
     }
 }
 
-fn check(spec: &SpecArgs, emit: Emit) -> Result<Outcome> {
+/// Loads and checks the files and reports every diagnostic; `Err` carries the exit outcome
+/// when the flags or the specs have errors.
+fn load_checked(spec: &SpecArgs) -> Result<Result<Loaded, Outcome>> {
     let Some(loaded) = load(spec)? else {
-        return Ok(Outcome::Usage);
+        return Ok(Err(Outcome::Usage));
     };
     let all: Vec<Diagnostic> = loaded
         .units
@@ -240,8 +242,16 @@ fn check(spec: &SpecArgs, emit: Emit) -> Result<Outcome> {
         .collect();
     report(&loaded.sources, &all);
     if all.iter().any(Diagnostic::is_error) {
-        return Ok(Outcome::InputErrors);
+        return Ok(Err(Outcome::InputErrors));
     }
+    Ok(Ok(loaded))
+}
+
+fn check(spec: &SpecArgs, emit: Emit) -> Result<Outcome> {
+    let loaded = match load_checked(spec)? {
+        Ok(loaded) => loaded,
+        Err(outcome) => return Ok(outcome),
+    };
     if emit == Emit::Json {
         let specs: Vec<serde_json::Value> = loaded
             .units
@@ -327,18 +337,10 @@ fn explain(code: &str) -> Outcome {
 }
 
 fn partition(spec: &SpecArgs, layout_name: &str, seqlens: &[u64]) -> Result<Outcome> {
-    let Some(loaded) = load(spec)? else {
-        return Ok(Outcome::Usage);
+    let loaded = match load_checked(spec)? {
+        Ok(loaded) => loaded,
+        Err(outcome) => return Ok(outcome),
     };
-    let all: Vec<Diagnostic> = loaded
-        .units
-        .iter()
-        .flat_map(|u| u.diagnostics.iter().cloned())
-        .collect();
-    report(&loaded.sources, &all);
-    if all.iter().any(Diagnostic::is_error) {
-        return Ok(Outcome::InputErrors);
-    }
     let layouts: Vec<_> = loaded
         .units
         .iter()

@@ -58,22 +58,9 @@ fn chunks(len: u64, parts: u64) -> Result<u64, PartitionError> {
 /// Zigzag over one sequence of `seq` tokens.
 pub fn zigzag(seq: u64, cp: u32) -> Result<Partition, PartitionError> {
     let chunk = chunks(seq, 2 * cp as u64)?;
-    let ranks = (0..cp)
-        .map(|r| {
-            let tokens: Vec<u64> = zigzag_chunks(0, chunk, cp, r).collect();
-            RankTokens {
-                rank: r,
-                positions: tokens.clone(),
-                tokens,
-                padding: Vec::new(),
-            }
-        })
-        .collect();
-    Ok(Partition {
-        cp,
-        cu_seqlens_padded: None,
-        ranks,
-    })
+    Ok(single_sequence(cp, |r| {
+        zigzag_chunks(0, chunk, cp, r).collect()
+    }))
 }
 
 /// The tokens of rank r's two zigzag chunks of a sequence starting at `start`.
@@ -86,9 +73,16 @@ fn zigzag_chunks(start: u64, chunk: u64, cp: u32, r: u32) -> impl Iterator<Item 
 /// Contiguous over one sequence of `seq` tokens.
 pub fn contiguous(seq: u64, cp: u32) -> Result<Partition, PartitionError> {
     let chunk = chunks(seq, cp as u64)?;
+    Ok(single_sequence(cp, |r| {
+        (r as u64 * chunk..(r as u64 + 1) * chunk).collect()
+    }))
+}
+
+/// A partition of one unpadded sequence, where positions are the token indices.
+fn single_sequence(cp: u32, tokens_of: impl Fn(u32) -> Vec<u64>) -> Partition {
     let ranks = (0..cp)
         .map(|r| {
-            let tokens: Vec<u64> = (r as u64 * chunk..(r as u64 + 1) * chunk).collect();
+            let tokens = tokens_of(r);
             RankTokens {
                 rank: r,
                 positions: tokens.clone(),
@@ -97,11 +91,11 @@ pub fn contiguous(seq: u64, cp: u32) -> Result<Partition, PartitionError> {
             }
         })
         .collect();
-    Ok(Partition {
+    Partition {
         cp,
         cu_seqlens_padded: None,
         ranks,
-    })
+    }
 }
 
 /// THD: every sequence padded to a multiple of `unit` (2·cp, times tp with SP) and split zigzag.
