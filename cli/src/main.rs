@@ -17,11 +17,7 @@ use attnc_compiler::{Frontend, compile_file, front};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Parser)]
-#[command(
-    name = "attnc",
-    version,
-    about = "A compiler for context-parallel attention"
-)]
+#[command(name = "attnc", version, about = "A compiler for context-parallel attention")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -58,8 +54,8 @@ enum Command {
         /// THD sub-sequence lengths, e.g. `100,4000,37` (required for thd layouts).
         #[arg(long, value_delimiter = ',')]
         seqlens: Vec<u64>,
-        #[arg(long, value_enum, default_value_t = Emit::Json)]
-        emit: Emit,
+        #[arg(long, value_enum, default_value_t = JsonOnly::Json)]
+        emit: JsonOnly,
     },
     /// Print Megatron-Core's process groups for the given sizes.
     Groups {
@@ -82,8 +78,8 @@ enum Command {
         /// Also print hybrid DP×CP power-of-two subgroups.
         #[arg(long)]
         hybrid: bool,
-        #[arg(long, value_enum, default_value_t = Emit::Json)]
-        emit: Emit,
+        #[arg(long, value_enum, default_value_t = JsonOnly::Json)]
+        emit: JsonOnly,
     },
     /// Print the long explanation of a diagnostic code, e.g. `attnc explain E0011`.
     Explain {
@@ -100,6 +96,12 @@ struct SpecArgs {
     /// Override a field before checking: ITEM.FIELD=VALUE (repeatable), e.g. `--set pretrain.cp=4`.
     #[arg(long = "set", value_name = "ITEM.FIELD=VALUE")]
     set: Vec<String>,
+}
+
+/// The output of commands that print only JSON (the flag is accepted for symmetry with `plan`).
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum JsonOnly {
+    Json,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -133,33 +135,9 @@ fn run(cli: Cli) -> Result<Outcome> {
         Command::Check { spec, emit } => check(&spec, emit),
         Command::Fmt { spec, check, write } => fmt(&spec, check, write),
         Command::Explain { code } => Ok(explain(&code)),
-        Command::Partition {
-            spec,
-            layout,
-            seqlens,
-            emit: _,
-        } => partition(&spec, &layout, &seqlens),
-        Command::Groups {
-            world,
-            tp,
-            cp,
-            pp,
-            ep,
-            order,
-            hierarchy,
-            hybrid,
-            emit: _,
-        } => {
-            let sizes = groups::GroupSizes {
-                world,
-                tp,
-                cp,
-                pp,
-                ep,
-                order,
-                hierarchy,
-                hybrid,
-            };
+        Command::Partition { spec, layout, seqlens, emit: _ } => partition(&spec, &layout, &seqlens),
+        Command::Groups { world, tp, cp, pp, ep, order, hierarchy, hybrid, emit: _ } => {
+            let sizes = groups::GroupSizes { world, tp, cp, pp, ep, order, hierarchy, hybrid };
             let groups = groups::build(&sizes)?;
             println!("{}", serde_json::to_string(&groups)?);
             Ok(Outcome::Clean)
@@ -178,8 +156,7 @@ fn load(spec: &SpecArgs) -> Result<Option<Loaded>> {
     let mut sources = Sources::new();
     let mut files: Vec<FileId> = Vec::new();
     for path in &spec.files {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read `{}`", path.display()))?;
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read `{}`", path.display()))?;
         files.push(sources.add(path.display().to_string(), text));
     }
     let overrides: Vec<Override> = match overrides::parse_overrides(&mut sources, &spec.set) {
@@ -189,19 +166,14 @@ fn load(spec: &SpecArgs) -> Result<Option<Loaded>> {
             return Ok(None);
         }
     };
-    let units: Vec<Frontend> = files
-        .iter()
-        .map(|&f| compile_file(&sources, f, &overrides))
-        .collect();
+    let units: Vec<Frontend> = files.iter().map(|&f| compile_file(&sources, f, &overrides)).collect();
     let unmatched: Vec<Diagnostic> = overrides
         .iter()
         .enumerate()
         .filter(|(i, _)| units.iter().all(|u| !u.matched[*i]))
         .map(|(_, o)| {
-            let names: Vec<String> = units
-                .iter()
-                .flat_map(|u| u.tree.items.iter().map(|i| i.name.node.clone()))
-                .collect();
+            let names: Vec<String> =
+                units.iter().flat_map(|u| u.tree.items.iter().map(|i| i.name.node.clone())).collect();
             overrides::unknown_item(o, &names)
         })
         .collect();
@@ -217,11 +189,7 @@ fn report(sources: &Sources, diagnostics: &[Diagnostic]) {
     use std::io::IsTerminal as _;
     // Colour only on a terminal and when NO_COLOR is unset; pipes and files get plain text.
     let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let mut coloured = StandardStream::stderr(if colour {
-        ColorChoice::Auto
-    } else {
-        ColorChoice::Never
-    });
+    let mut coloured = StandardStream::stderr(if colour { ColorChoice::Auto } else { ColorChoice::Never });
     let _ = diag::emit(sources, diagnostics, &mut coloured);
     let mut stderr = std::io::stderr().lock();
     if let Some(summary) = diag::summary(diagnostics) {
@@ -235,11 +203,7 @@ fn load_checked(spec: &SpecArgs) -> Result<Result<Loaded, Outcome>> {
     let Some(loaded) = load(spec)? else {
         return Ok(Err(Outcome::Usage));
     };
-    let all: Vec<Diagnostic> = loaded
-        .units
-        .iter()
-        .flat_map(|u| u.diagnostics.iter().cloned())
-        .collect();
+    let all: Vec<Diagnostic> = loaded.units.iter().flat_map(|u| u.diagnostics.iter().cloned()).collect();
     report(&loaded.sources, &all);
     if all.iter().any(Diagnostic::is_error) {
         return Ok(Err(Outcome::InputErrors));
@@ -259,8 +223,7 @@ fn check(spec: &SpecArgs, emit: Emit) -> Result<Outcome> {
             .zip(&spec.files)
             .map(|(u, path)| {
                 let mut value =
-                    serde_json::to_value(u.spec.as_ref().expect("no errors, so a spec"))
-                        .expect("spec serialises");
+                    serde_json::to_value(u.spec.as_ref().expect("no errors, so a spec")).expect("spec serialises");
                 value["file"] = serde_json::Value::String(path.display().to_string());
                 value
             })
@@ -282,12 +245,7 @@ fn fmt(spec: &SpecArgs, check: bool, write: bool) -> Result<Outcome> {
     let mut outcome = Outcome::Clean;
     for (unit, path) in loaded.units.iter().zip(&spec.files) {
         // Only syntax errors stop formatting: a file that parses can be printed.
-        let syntax: Vec<Diagnostic> = unit
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == Code::Syntax)
-            .cloned()
-            .collect();
+        let syntax: Vec<Diagnostic> = unit.diagnostics.iter().filter(|d| d.code == Code::Syntax).cloned().collect();
         if !syntax.is_empty() {
             report(&loaded.sources, &syntax);
             outcome = Outcome::InputErrors;
@@ -297,17 +255,12 @@ fn fmt(spec: &SpecArgs, check: bool, write: bool) -> Result<Outcome> {
         let original = loaded.sources.text(unit.tree.file);
         if check {
             if formatted != original {
-                eprintln!(
-                    "{}: not in canonical form (run `attnc fmt --write {}`)",
-                    path.display(),
-                    path.display()
-                );
+                eprintln!("{}: not in canonical form (run `attnc fmt --write {}`)", path.display(), path.display());
                 outcome = Outcome::InputErrors;
             }
         } else if write {
             if formatted != original {
-                std::fs::write(path, &formatted)
-                    .with_context(|| format!("cannot write `{}`", path.display()))?;
+                std::fs::write(path, &formatted).with_context(|| format!("cannot write `{}`", path.display()))?;
             }
         } else {
             print!("{formatted}");
@@ -341,18 +294,10 @@ fn partition(spec: &SpecArgs, layout_name: &str, seqlens: &[u64]) -> Result<Outc
         Ok(loaded) => loaded,
         Err(outcome) => return Ok(outcome),
     };
-    let layouts: Vec<_> = loaded
-        .units
-        .iter()
-        .filter_map(|u| u.spec.as_ref())
-        .flat_map(|s| &s.layouts)
-        .collect();
+    let layouts: Vec<_> = loaded.units.iter().filter_map(|u| u.spec.as_ref()).flat_map(|s| &s.layouts).collect();
     let Some(layout) = layouts.iter().find(|l| l.name == layout_name) else {
         let names: Vec<&str> = layouts.iter().map(|l| l.name.as_str()).collect();
-        anyhow::bail!(
-            "--layout `{layout_name}`: no such layout (the files define {})",
-            names.join(", ")
-        );
+        anyhow::bail!("--layout `{layout_name}`: no such layout (the files define {})", names.join(", "));
     };
     let Cp::Fixed { size: cp } = layout.cp else {
         anyhow::bail!(
@@ -366,11 +311,7 @@ fn partition(spec: &SpecArgs, layout_name: &str, seqlens: &[u64]) -> Result<Outc
                     "--seqlens: layout `{layout_name}` is thd; give the packed lengths, e.g. --seqlens 100,4000,37"
                 );
             }
-            let tp = if layout.sequence_parallel {
-                layout.tp as u64
-            } else {
-                1
-            };
+            let tp = if layout.sequence_parallel { layout.tp as u64 } else { 1 };
             part::thd(seqlens, cp, 2 * cp as u64 * tp, Some(max_tokens))
         }
         _ if !seqlens.is_empty() => {

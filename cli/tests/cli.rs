@@ -6,32 +6,15 @@ use std::process::{Command, Output};
 
 fn attnc(args: &[&str]) -> Output {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    Command::new(env!("CARGO_BIN_EXE_attnc"))
-        .args(args)
-        .current_dir(root)
-        .output()
-        .expect("attnc runs")
+    Command::new(env!("CARGO_BIN_EXE_attnc")).args(args).current_dir(root).output().expect("attnc runs")
 }
 
 fn check(args: &[&str], code: i32, stdout_has: &str, stderr_has: &str) {
     let out = attnc(args);
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "attnc {args:?}\nstdout:\n{stdout}\nstderr:\n{stderr}"
-    );
-    assert!(
-        stdout.contains(stdout_has),
-        "attnc {args:?}: stdout lacks {stdout_has:?}:\n{stdout}"
-    );
-    assert!(
-        stderr.contains(stderr_has),
-        "attnc {args:?}: stderr lacks {stderr_has:?}:\n{stderr}"
-    );
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(code), "attnc {args:?}\nstdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(stdout.contains(stdout_has), "attnc {args:?}: stdout lacks {stdout_has:?}:\n{stdout}");
+    assert!(stderr.contains(stderr_has), "attnc {args:?}: stderr lacks {stderr_has:?}:\n{stderr}");
 }
 
 fn examples(dir: &str) -> Vec<String> {
@@ -61,189 +44,69 @@ fn every_error_spec_exits_1() {
     }
 }
 
+/// One row per invocation: arguments, exit code, text stdout must contain, text stderr must contain.
+type Case<'a> = (&'a [&'a str], i32, &'a str, &'a str);
+
+fn check_cases(cases: &[Case<'_>]) {
+    for &(args, code, stdout_has, stderr_has) in cases {
+        check(args, code, stdout_has, stderr_has);
+    }
+}
+
+const LLAMA: &str = "dsl-examples/llama3_8b_128k.attn";
+const SFT: &str = "dsl-examples/sft_packed_thd.attn";
+
 #[test]
 fn exit_codes_and_flags() {
-    let llama = "dsl-examples/llama3_8b_128k.attn";
-    check(
-        &["check", "no/such/file.attn"],
-        2,
-        "",
-        "cannot read `no/such/file.attn`",
-    );
-    check(&["check"], 2, "", "Usage");
-    check(
-        &["check", llama, "--emit", "json"],
-        0,
-        "\"seq\": 131072",
-        "",
-    );
-    check(
-        &[
-            "check",
-            llama,
-            "--set",
-            "pretrain.cp=4",
-            "--set",
-            "pretrain.seq=2048",
-            "--emit",
-            "json",
-        ],
-        0,
-        "\"seq\": 2048",
-        "",
-    );
-    check(
-        &["check", llama, "--set", "pretrain.seq=1000"],
-        1,
-        "",
-        "--set:1:14",
-    );
-    check(
-        &["check", llama, "--set", "pretrian.cp=4"],
-        2,
-        "",
-        "did you mean `pretrain`?",
-    );
-    check(
-        &["check", llama, "--set", "pretrain.cp"],
-        2,
-        "",
-        "`--set` takes ITEM.FIELD=VALUE",
-    );
-    check(
-        &["check", llama, "--set", "pretrain.cpp=4"],
-        1,
-        "",
-        "did you mean `cp`?",
-    );
-    check(
-        &[
-            "check",
-            llama,
-            "--set",
-            "llama3_8b.rope.theta=1e6",
-            "--emit",
-            "json",
-        ],
-        0,
-        "\"theta\": 1000000.0",
-        "",
-    );
-    check(
-        &[
-            "check",
-            llama,
-            "--set",
-            "two_nodes.intra.bandwidth=900 GB/s",
-            "--emit",
-            "json",
-        ],
-        0,
-        "900000000000.0",
-        "",
-    );
-    check(
-        &["check", "dsl-examples/qwen2_gqa_ulysses.attn"],
-        0,
-        "",
-        "warning[W0002]",
-    );
-    check(&["fmt", "--check", llama], 0, "", "");
-    check(&["fmt", llama], 0, "model llama3_8b {", "");
-    check(
-        &["fmt", "--check", llama, "--set", "pretrain.cp=4"],
-        1,
-        "",
-        "not in canonical form",
-    );
-    check(&["explain", "E0011"], 0, "Zigzag", "");
-    check(&["explain", "e0011"], 0, "2*cp", "");
-    check(&["explain", "all"], 0, "W0005", "");
-    check(&["explain", "E9999"], 2, "", "not a diagnostic code");
+    check_cases(&[
+        (&["check", "no/such/file.attn"], 2, "", "cannot read `no/such/file.attn`"),
+        (&["check"], 2, "", "Usage"),
+        (&["check", LLAMA, "--emit", "json"], 0, "\"seq\": 131072", ""),
+        (
+            &["check", LLAMA, "--set", "pretrain.cp=4", "--set", "pretrain.seq=2048", "--emit", "json"],
+            0,
+            "\"seq\": 2048",
+            "",
+        ),
+        (&["check", LLAMA, "--set", "pretrain.seq=1000"], 1, "", "--set:1:14"),
+        (&["check", LLAMA, "--set", "pretrian.cp=4"], 2, "", "did you mean `pretrain`?"),
+        (&["check", LLAMA, "--set", "pretrain.cp"], 2, "", "`--set` takes ITEM.FIELD=VALUE"),
+        (&["check", LLAMA, "--set", "pretrain.cpp=4"], 1, "", "did you mean `cp`?"),
+        (&["check", LLAMA, "--set", "llama3_8b.rope.theta=1e6", "--emit", "json"], 0, "\"theta\": 1000000.0", ""),
+        (&["check", LLAMA, "--set", "two_nodes.intra.bandwidth=900 GB/s", "--emit", "json"], 0, "900000000000.0", ""),
+        (&["check", "dsl-examples/qwen2_gqa_ulysses.attn"], 0, "", "warning[W0002]"),
+        (&["fmt", "--check", LLAMA], 0, "", ""),
+        (&["fmt", LLAMA], 0, "model llama3_8b {", ""),
+        (&["fmt", "--check", LLAMA, "--set", "pretrain.cp=4"], 1, "", "not in canonical form"),
+        (&["explain", "E0011"], 0, "Zigzag", ""),
+        (&["explain", "e0011"], 0, "2*cp", ""),
+        (&["explain", "all"], 0, "W0005", ""),
+        (&["explain", "E9999"], 2, "", "not a diagnostic code"),
+    ]);
 }
 
 #[test]
 fn partition_and_groups_commands() {
-    check(
-        &[
-            "partition",
-            "dsl-examples/llama3_8b_128k.attn",
-            "--layout",
-            "pretrain",
-            "--set",
-            "pretrain.seq=64",
-            "--set",
-            "pretrain.cp=2",
-        ],
-        0,
-        "\"tokens\":[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,48,",
-        "",
-    );
-    check(
-        &[
-            "partition",
-            "dsl-examples/sft_packed_thd.attn",
-            "--layout",
-            "sft",
-            "--seqlens",
-            "5,9",
-        ],
-        0,
-        "\"cu_seqlens_padded\":[0,16,32]",
-        "",
-    );
-    check(
-        &[
-            "partition",
-            "dsl-examples/sft_packed_thd.attn",
-            "--layout",
-            "sft",
-        ],
-        2,
-        "",
-        "--seqlens",
-    );
-    check(
-        &[
-            "partition",
-            "dsl-examples/sft_packed_thd.attn",
-            "--layout",
-            "nope",
-        ],
-        2,
-        "",
-        "--layout `nope`",
-    );
-    check(
-        &["groups", "--world", "16", "--tp", "2", "--pp", "4"],
-        0,
-        "\"pp\":[[0,4,8,12],[1,5,9,13],[2,6,10,14],[3,7,11,15]]",
-        "",
-    );
-    check(
-        &[
-            "groups",
-            "--world",
-            "16",
-            "--cp",
-            "16",
-            "--hierarchy",
-            "2,2,4",
-        ],
-        0,
-        "\"hierarchical\":[[[0,1],",
-        "",
-    );
-    check(
-        &["groups", "--world", "16", "--cp", "4", "--hybrid"],
-        0,
-        "\"hybrid\":{\"2\":[[0,1],",
-        "",
-    );
-    check(
-        &["groups", "--world", "12", "--tp", "8"],
-        2,
-        "",
-        "--world 12 is not a multiple of tp*cp*pp = 8",
-    );
+    check_cases(&[
+        (
+            &["partition", LLAMA, "--layout", "pretrain", "--set", "pretrain.seq=64", "--set", "pretrain.cp=2"],
+            0,
+            "\"tokens\":[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,48,",
+            "",
+        ),
+        (&["partition", SFT, "--layout", "sft", "--seqlens", "5,9"], 0, "\"cu_seqlens_padded\":[0,16,32]", ""),
+        (&["partition", SFT, "--layout", "sft"], 2, "", "--seqlens"),
+        (&["partition", SFT, "--layout", "nope"], 2, "", "--layout `nope`"),
+        (&["partition", SFT, "--layout", "sft", "--seqlens", "5", "--emit", "text"], 2, "", "invalid value 'text'"),
+        (
+            &["groups", "--world", "16", "--tp", "2", "--pp", "4"],
+            0,
+            "\"pp\":[[0,4,8,12],[1,5,9,13],[2,6,10,14],[3,7,11,15]]",
+            "",
+        ),
+        (&["groups", "--world", "16", "--cp", "16", "--hierarchy", "2,2,4"], 0, "\"hierarchical\":[[[0,1],", ""),
+        (&["groups", "--world", "16", "--cp", "4", "--hybrid"], 0, "\"hybrid\":{\"2\":[[0,1],", ""),
+        (&["groups", "--world", "12", "--tp", "8"], 2, "", "--world 12 is not a multiple of tp*cp*pp = 8"),
+        (&["groups", "--world", "16", "--tp", "2", "--ep", "3"], 2, "", "--world 16 is not a multiple of tp*ep*pp = 6"),
+    ]);
 }

@@ -12,10 +12,7 @@ use attnc_compiler::{Frontend, compile_file};
 
 /// The workspace root.
 pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
 }
 
 /// The files in `dir` (relative to the root) with extension `ext`, sorted, as root-relative paths.
@@ -24,12 +21,7 @@ pub fn files_in(dir: &str, ext: &str) -> Vec<String> {
         .unwrap_or_else(|e| panic!("cannot list {dir}: {e}"))
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == ext))
-        .map(|p| {
-            format!(
-                "{dir}/{}",
-                p.file_name().unwrap_or_default().to_string_lossy()
-            )
-        })
+        .map(|p| format!("{dir}/{}", p.file_name().unwrap_or_default().to_string_lossy()))
         .collect();
     out.sort();
     out
@@ -66,8 +58,7 @@ pub fn check_golden(path: &str, actual: &str) -> Result<(), String> {
 
 /// Parses and checks one root-relative spec file; returns its sources and the result.
 pub fn check_spec_file(path: &str, overrides: &[String]) -> (Sources, Frontend) {
-    let text = std::fs::read_to_string(repo_root().join(path))
-        .unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+    let text = std::fs::read_to_string(repo_root().join(path)).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
     let mut sources = Sources::new();
     let file = sources.add(path, text);
     let overrides = attnc_compiler::front::overrides::parse_overrides(&mut sources, overrides)
@@ -89,11 +80,5 @@ pub fn rendered(sources: &Sources, unit: &Frontend) -> String {
 /// Runs `check` on every item and reports all failures together.
 pub fn check_all(items: &[String], check: impl Fn(&str) -> Result<(), String>) {
     let failures: Vec<String> = items.iter().filter_map(|i| check(i).err()).collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} failed:\n\n{}",
-        failures.len(),
-        items.len(),
-        failures.join("\n\n")
-    );
+    assert!(failures.is_empty(), "{} of {} failed:\n\n{}", failures.len(), items.len(), failures.join("\n\n"));
 }

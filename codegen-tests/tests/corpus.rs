@@ -17,15 +17,10 @@ fn examples_check_clean() {
         if spec.layouts.is_empty() {
             return Err(format!("{path} defines no layout"));
         }
-        let stem = path
-            .trim_start_matches("dsl-examples/")
-            .trim_end_matches(".attn");
+        let stem = path.trim_start_matches("dsl-examples/").trim_end_matches(".attn");
         let json = serde_json::to_string_pretty(spec).map_err(|e| e.to_string())? + "\n";
         check_golden(&format!("codegen-tests/snapshots/spec/{stem}.json"), &json)?;
-        check_golden(
-            &format!("codegen-tests/snapshots/check/{stem}.stderr"),
-            &text,
-        )
+        check_golden(&format!("codegen-tests/snapshots/check/{stem}.stderr"), &text)
     });
 }
 
@@ -37,9 +32,7 @@ fn error_specs_fail_with_their_diagnostics() {
         let (sources, unit) = check_spec_file(path, &[]);
         let text = rendered(&sources, &unit);
         if unit.spec.is_some() || !unit.diagnostics.iter().any(|d| d.is_error()) {
-            return Err(format!(
-                "{path} was expected to fail but checked clean:\n{text}"
-            ));
+            return Err(format!("{path} was expected to fail but checked clean:\n{text}"));
         }
         check_golden(&path.replace(".attn", ".stderr"), &text)
     });
@@ -51,20 +44,10 @@ fn error_specs_fail_with_their_diagnostics() {
 fn every_code_fires_somewhere() {
     use attnc_compiler::diag::Code;
     let mut seen = std::collections::HashSet::new();
-    for path in files_in("dsl-examples/errors", "attn")
-        .iter()
-        .chain(&files_in("dsl-examples", "attn"))
-    {
+    for path in files_in("dsl-examples/errors", "attn").iter().chain(&files_in("dsl-examples", "attn")) {
         let (_, unit) = check_spec_file(path, &[]);
         seen.extend(unit.diagnostics.iter().map(|d| d.code));
     }
-    let missing: Vec<&str> = Code::ALL
-        .iter()
-        .filter(|c| !seen.contains(c))
-        .map(|c| c.as_str())
-        .collect();
-    assert!(
-        missing.is_empty(),
-        "no corpus file shows these codes firing: {missing:?}"
-    );
+    let missing: Vec<&str> = Code::ALL.iter().filter(|c| !seen.contains(c)).map(|c| c.as_str()).collect();
+    assert!(missing.is_empty(), "no corpus file shows these codes firing: {missing:?}");
 }

@@ -20,18 +20,14 @@ fn round_trip(name: &str, text: &str) -> Result<String, String> {
     let printed = print_file(&tree);
     let (again, errors) = parse_file(FileId(0), &printed);
     if !errors.is_empty() {
-        return Err(format!(
-            "{name}: the printed form does not parse: {errors:?}\n{printed}"
-        ));
+        return Err(format!("{name}: the printed form does not parse: {errors:?}\n{printed}"));
     }
     if stripped(tree) != stripped(again.clone()) {
         return Err(format!("{name}: printing changed the tree:\n{printed}"));
     }
     let twice = print_file(&again);
     if twice != printed {
-        return Err(format!(
-            "{name}: printing is not idempotent:\n{printed}\n---\n{twice}"
-        ));
+        return Err(format!("{name}: printing is not idempotent:\n{printed}\n---\n{twice}"));
     }
     Ok(printed)
 }
@@ -42,9 +38,7 @@ fn examples_round_trip_and_are_canonical() {
         let text = std::fs::read_to_string(repo_root().join(path)).map_err(|e| e.to_string())?;
         let printed = round_trip(path, &text)?;
         if printed != text {
-            return Err(format!(
-                "{path} is not in canonical form; run `attnc fmt --write {path}`"
-            ));
+            return Err(format!("{path} is not in canonical form; run `attnc fmt --write {path}`"));
         }
         Ok(())
     });
@@ -69,13 +63,7 @@ fn comments_blank_lines_and_units_survive() {
         printed,
         "# head\nmodel m {\n  # after brace\n  layers   = 32  # trailing\n\n  # leading\n  rope { theta = 1e6 }\n  heads    = 8\n  head_dim = 64\n  # last\n}\n\n# tail\n"
     );
-    let units = round_trip(
-        "units",
-        "cluster c {\n  intra = nvlink { bandwidth = 450GB/s, latency=3 us }\n}\n",
-    )
-    .unwrap();
-    assert!(
-        units.contains("bandwidth = 450 GB/s, latency = 3 us"),
-        "{units}"
-    );
+    let units =
+        round_trip("units", "cluster c {\n  intra = nvlink { bandwidth = 450GB/s, latency=3 us }\n}\n").unwrap();
+    assert!(units.contains("bandwidth = 450 GB/s, latency = 3 us"), "{units}");
 }

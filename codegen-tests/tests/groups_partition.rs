@@ -6,16 +6,7 @@ use attnc_compiler::plan::groups::{self, GroupSizes, hierarchical_levels, hybrid
 use attnc_compiler::plan::partition::{self, PartitionError};
 
 fn sizes(world: u32, tp: u32, cp: u32, pp: u32, order: &str) -> GroupSizes {
-    GroupSizes {
-        world,
-        tp,
-        cp,
-        pp,
-        ep: 1,
-        order: order.into(),
-        hierarchy: None,
-        hybrid: false,
-    }
+    GroupSizes { world, tp, cp, pp, ep: 1, order: order.into(), hierarchy: None, hybrid: false }
 }
 
 /// `initialize_model_parallel`'s docstring: 16 GPUs, tp = 2, pp = 4.
@@ -24,39 +15,13 @@ fn megatron_docstring_tp2_pp4() {
     let g = groups::build(&sizes(16, 2, 1, 4, "tp-cp-ep-dp-pp")).unwrap();
     assert_eq!(
         g.groups["tp"],
-        vec![
-            vec![0, 1],
-            vec![2, 3],
-            vec![4, 5],
-            vec![6, 7],
-            vec![8, 9],
-            vec![10, 11],
-            vec![12, 13],
-            vec![14, 15]
-        ]
+        vec![vec![0, 1], vec![2, 3], vec![4, 5], vec![6, 7], vec![8, 9], vec![10, 11], vec![12, 13], vec![14, 15]]
     );
     assert_eq!(
         g.groups["dp"],
-        vec![
-            vec![0, 2],
-            vec![1, 3],
-            vec![4, 6],
-            vec![5, 7],
-            vec![8, 10],
-            vec![9, 11],
-            vec![12, 14],
-            vec![13, 15]
-        ]
+        vec![vec![0, 2], vec![1, 3], vec![4, 6], vec![5, 7], vec![8, 10], vec![9, 11], vec![12, 14], vec![13, 15]]
     );
-    assert_eq!(
-        g.groups["pp"],
-        vec![
-            vec![0, 4, 8, 12],
-            vec![1, 5, 9, 13],
-            vec![2, 6, 10, 14],
-            vec![3, 7, 11, 15]
-        ]
-    );
+    assert_eq!(g.groups["pp"], vec![vec![0, 4, 8, 12], vec![1, 5, 9, 13], vec![2, 6, 10, 14], vec![3, 7, 11, 15]]);
 }
 
 /// Order tp-cp-ep-dp-pp with world 16, tp 2, cp 2, pp 2: dp = 2. CP is adjacent to TP.
@@ -65,52 +30,15 @@ fn cp_next_to_tp() {
     let g = groups::build(&sizes(16, 2, 2, 2, "tp-cp-ep-dp-pp")).unwrap();
     assert_eq!(
         g.groups["cp"],
-        vec![
-            vec![0, 2],
-            vec![1, 3],
-            vec![4, 6],
-            vec![5, 7],
-            vec![8, 10],
-            vec![9, 11],
-            vec![12, 14],
-            vec![13, 15]
-        ]
+        vec![vec![0, 2], vec![1, 3], vec![4, 6], vec![5, 7], vec![8, 10], vec![9, 11], vec![12, 14], vec![13, 15]]
     );
     assert_eq!(
         g.groups["dp"],
-        vec![
-            vec![0, 4],
-            vec![1, 5],
-            vec![2, 6],
-            vec![3, 7],
-            vec![8, 12],
-            vec![9, 13],
-            vec![10, 14],
-            vec![11, 15]
-        ]
+        vec![vec![0, 4], vec![1, 5], vec![2, 6], vec![3, 7], vec![8, 12], vec![9, 13], vec![10, 14], vec![11, 15]]
     );
-    assert_eq!(
-        g.groups["dp-cp"],
-        vec![
-            vec![0, 2, 4, 6],
-            vec![1, 3, 5, 7],
-            vec![8, 10, 12, 14],
-            vec![9, 11, 13, 15]
-        ]
-    );
-    assert_eq!(
-        g.groups["tp-cp"],
-        vec![
-            vec![0, 1, 2, 3],
-            vec![4, 5, 6, 7],
-            vec![8, 9, 10, 11],
-            vec![12, 13, 14, 15]
-        ]
-    );
-    assert_eq!(
-        g.groups["pp"],
-        (0..8).map(|r| vec![r, r + 8]).collect::<Vec<_>>()
-    );
+    assert_eq!(g.groups["dp-cp"], vec![vec![0, 2, 4, 6], vec![1, 3, 5, 7], vec![8, 10, 12, 14], vec![9, 11, 13, 15]]);
+    assert_eq!(g.groups["tp-cp"], vec![vec![0, 1, 2, 3], vec![4, 5, 6, 7], vec![8, 9, 10, 11], vec![12, 13, 14, 15]]);
+    assert_eq!(g.groups["pp"], (0..8).map(|r| vec![r, r + 8]).collect::<Vec<_>>());
 }
 
 /// `create_hierarchical_groups`' docstring: 16 GPUs, sizes [2, 2, 4].
@@ -120,39 +48,13 @@ fn megatron_docstring_hierarchy_2_2_4() {
     let levels = hierarchical_levels(&ranks, &[2, 2, 4]);
     assert_eq!(
         levels[0],
-        vec![
-            vec![0, 1],
-            vec![2, 3],
-            vec![4, 5],
-            vec![6, 7],
-            vec![8, 9],
-            vec![10, 11],
-            vec![12, 13],
-            vec![14, 15]
-        ]
+        vec![vec![0, 1], vec![2, 3], vec![4, 5], vec![6, 7], vec![8, 9], vec![10, 11], vec![12, 13], vec![14, 15]]
     );
     assert_eq!(
         levels[1],
-        vec![
-            vec![0, 2],
-            vec![1, 3],
-            vec![4, 6],
-            vec![5, 7],
-            vec![8, 10],
-            vec![9, 11],
-            vec![12, 14],
-            vec![13, 15]
-        ]
+        vec![vec![0, 2], vec![1, 3], vec![4, 6], vec![5, 7], vec![8, 10], vec![9, 11], vec![12, 14], vec![13, 15]]
     );
-    assert_eq!(
-        levels[2],
-        vec![
-            vec![0, 4, 8, 12],
-            vec![1, 5, 9, 13],
-            vec![2, 6, 10, 14],
-            vec![3, 7, 11, 15]
-        ]
-    );
+    assert_eq!(levels[2], vec![vec![0, 4, 8, 12], vec![1, 5, 9, 13], vec![2, 6, 10, 14], vec![3, 7, 11, 15]]);
 }
 
 /// `create_hybrid_dp_cp_groups`: sizes 2 .. len/2, contiguous.
@@ -161,36 +63,24 @@ fn hybrid_power_of_two_subgroups() {
     let ranks: Vec<u32> = (0..8).collect();
     let sub = hybrid_subgroups(&ranks);
     assert_eq!(sub.keys().copied().collect::<Vec<_>>(), vec![2, 4]);
-    assert_eq!(
-        sub[&2],
-        vec![vec![0, 1], vec![2, 3], vec![4, 5], vec![6, 7]]
-    );
+    assert_eq!(sub[&2], vec![vec![0, 1], vec![2, 3], vec![4, 5], vec![6, 7]]);
     assert_eq!(sub[&4], vec![vec![0, 1, 2, 3], vec![4, 5, 6, 7]]);
     let mut s = sizes(8, 1, 8, 1, "tp-cp-ep-dp-pp");
     s.hybrid = true;
     assert!(groups::build(&s).unwrap().hybrid.is_some());
     s.world = 12;
     s.cp = 12;
-    assert!(matches!(
-        groups::build(&s),
-        Err(groups::GroupsError::HybridSize { size: 12 })
-    ));
+    assert!(matches!(groups::build(&s), Err(groups::GroupsError::HybridSize { size: 12 })));
 }
 
 #[test]
 fn order_errors_name_the_flag() {
     let e = groups::build(&sizes(16, 2, 2, 1, "tp-dp-pp")).unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        "--order `tp-dp-pp` leaves out `cp`, whose size is 2; add it to the order"
-    );
+    assert_eq!(e.to_string(), "--order `tp-dp-pp` leaves out `cp`, whose size is 2; add it to the order");
     let e = groups::build(&sizes(16, 2, 1, 1, "tp-xp-dp")).unwrap_err();
     assert!(e.to_string().contains("`xp` is not a parallelism"), "{e}");
     let e = groups::build(&sizes(12, 8, 1, 1, "tp-cp-ep-dp-pp")).unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        "--world 12 is not a multiple of tp*cp*pp = 8"
-    );
+    assert_eq!(e.to_string(), "--world 12 is not a multiple of tp*cp*pp = 8");
 }
 
 /// Megatron's `get_batch_on_this_cp_rank`: seq 16, cp 4, chunks of 2, rank r holds chunks r and 7-r.
@@ -198,20 +88,9 @@ fn order_errors_name_the_flag() {
 fn zigzag_matches_megatron() {
     let p = partition::zigzag(16, 4).unwrap();
     let tokens: Vec<Vec<u64>> = p.ranks.iter().map(|r| r.tokens.clone()).collect();
-    assert_eq!(
-        tokens,
-        vec![
-            vec![0, 1, 14, 15],
-            vec![2, 3, 12, 13],
-            vec![4, 5, 10, 11],
-            vec![6, 7, 8, 9]
-        ]
-    );
+    assert_eq!(tokens, vec![vec![0, 1, 14, 15], vec![2, 3, 12, 13], vec![4, 5, 10, 11], vec![6, 7, 8, 9]]);
     assert!(p.ranks.iter().all(|r| r.positions == r.tokens));
-    assert_eq!(
-        partition::zigzag(10, 2),
-        Err(PartitionError::NotDivisible { len: 10, parts: 4 })
-    );
+    assert_eq!(partition::zigzag(10, 2), Err(PartitionError::NotDivisible { len: 10, parts: 4 }));
     let c = partition::contiguous(8, 2).unwrap();
     assert_eq!(c.ranks[1].tokens, vec![4, 5, 6, 7]);
 }
@@ -232,10 +111,7 @@ fn thd_matches_transformer_engine() {
     assert_eq!(p.ranks[1].padding, vec![0, 1, 5]);
     assert_eq!(
         partition::thd(&[100], 2, 4, Some(64)),
-        Err(PartitionError::TooManyTokens {
-            padded: 100,
-            max_tokens: 64
-        })
+        Err(PartitionError::TooManyTokens { padded: 100, max_tokens: 64 })
     );
 }
 
@@ -244,10 +120,7 @@ fn thd_matches_transformer_engine() {
 fn partitions_cover_every_token_once() {
     for cp in [1u32, 2, 3, 4, 8, 16] {
         for seq in [2 * cp as u64, 64 * cp as u64, 6 * cp as u64 * 7] {
-            for p in [
-                partition::zigzag(seq, cp).unwrap(),
-                partition::contiguous(seq, cp).unwrap(),
-            ] {
+            for p in [partition::zigzag(seq, cp).unwrap(), partition::contiguous(seq, cp).unwrap()] {
                 let mut all: Vec<u64> = p.ranks.iter().flat_map(|r| r.tokens.clone()).collect();
                 all.sort();
                 assert_eq!(all, (0..seq).collect::<Vec<_>>(), "cp {cp} seq {seq}");

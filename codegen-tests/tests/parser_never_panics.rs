@@ -14,23 +14,13 @@ fn front_end(text: &str) {
     let unit = attnc_compiler::compile_file(&sources, file, &[]);
     let _ = attnc_compiler::diag::render(&sources, &unit.diagnostics);
     let printed = print_file(&unit.tree);
-    if unit
-        .diagnostics
-        .iter()
-        .all(|d| d.code != attnc_compiler::diag::Code::Syntax)
-    {
+    if unit.diagnostics.iter().all(|d| d.code != attnc_compiler::diag::Code::Syntax) {
         let (mut again, errors) = parse_file(FileId(0), &printed);
-        assert!(
-            errors.is_empty(),
-            "printed form of a clean parse has errors:\n{printed}"
-        );
+        assert!(errors.is_empty(), "printed form of a clean parse has errors:\n{printed}");
         let mut tree = unit.tree.clone();
         tree.strip_spans();
         again.strip_spans();
-        assert_eq!(
-            tree, again,
-            "round trip changed the tree:\n{text}\n---\n{printed}"
-        );
+        assert_eq!(tree, again, "round trip changed the tree:\n{text}\n---\n{printed}");
     }
 }
 
@@ -101,11 +91,7 @@ proptest! {
 
 #[test]
 fn deep_nesting_is_an_error_not_a_crash() {
-    let text = format!(
-        "model m {{ x = {}1{} }}",
-        "[".repeat(10_000),
-        "]".repeat(10_000)
-    );
+    let text = format!("model m {{ x = {}1{} }}", "[".repeat(10_000), "]".repeat(10_000));
     front_end(&text);
     let text = format!("model m {{ {} }}", "a { ".repeat(10_000));
     front_end(&text);

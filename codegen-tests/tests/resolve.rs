@@ -19,17 +19,13 @@ fn check(fields: &str, expect: &str) {
         );
         return;
     }
-    let spec = unit
-        .spec
-        .unwrap_or_else(|| panic!("{fields:?} failed:\n{rendered}"));
+    let spec = unit.spec.unwrap_or_else(|| panic!("{fields:?} failed:\n{rendered}"));
     let json = serde_json::to_value(&spec.layouts[0]).unwrap();
     let (path, value) = expect.split_once(" = ").unwrap();
-    let got = path
-        .split('.')
-        .fold(&json, |v, key| match key.parse::<usize>() {
-            Ok(i) => &v[i],
-            Err(_) => &v[key],
-        });
+    let got = path.split('.').fold(&json, |v, key| match key.parse::<usize>() {
+        Ok(i) => &v[i],
+        Err(_) => &v[key],
+    });
     assert_eq!(got.to_string(), value, "{fields:?}: {path}");
 }
 
@@ -54,47 +50,26 @@ fn defaults_are_filled_in() {
     check("seq = 4K", "strategy = {\"kind\":\"p2p\"}");
     check("seq = 4K\ntp = 2", "sequence_parallel = true");
     check("seq = 4K", "dtype = \"bf16\"");
-    check(
-        "format = thd { max_tokens = 4K }\ncp = 2",
-        "mask = {\"kind\":\"padding_causal\",\"window\":null}",
-    );
+    check("format = thd { max_tokens = 4K }\ncp = 2", "mask = {\"kind\":\"padding_causal\",\"window\":null}");
     check(
         "format = thd { max_tokens = 4K }\ncp = 2",
         "format = {\"kind\":\"thd\",\"max_seqlen\":4096,\"max_tokens\":4096}",
     );
-    check(
-        "seq = 4K",
-        "cluster.intra.bandwidth_bytes_per_s = 450000000000.0",
-    );
-    check(
-        "seq = 4K",
-        "cluster.inter.bandwidth_bytes_per_s = 400000000.0",
-    );
+    check("seq = 4K", "cluster.intra.bandwidth_bytes_per_s = 450000000000.0");
+    check("seq = 4K", "cluster.inter.bandwidth_bytes_per_s = 400000000.0");
     check("seq = 4K", "cluster.inter.latency_s = 0.002");
 }
 
 #[test]
 fn per_layer_settings() {
-    check(
-        "seq = 4K\nlayer 1..4 step 2 { mask = none }",
-        "layers.1.mask = {\"kind\":\"none\"}",
-    );
-    check(
-        "seq = 4K\nlayer 1..4 step 2 { mask = none }",
-        "layers.2.mask = {\"kind\":\"causal\",\"window\":null}",
-    );
-    check(
-        "seq = 4K\ncp = 2\nlayer 0..1 { strategy = a2a }",
-        "layers.0.strategy = {\"kind\":\"a2a\"}",
-    );
+    check("seq = 4K\nlayer 1..4 step 2 { mask = none }", "layers.1.mask = {\"kind\":\"none\"}");
+    check("seq = 4K\nlayer 1..4 step 2 { mask = none }", "layers.2.mask = {\"kind\":\"causal\",\"window\":null}");
+    check("seq = 4K\ncp = 2\nlayer 0..1 { strategy = a2a }", "layers.0.strategy = {\"kind\":\"a2a\"}");
     check(
         "seq = 4K\ncp = 4\nlayer 0..1 { strategy = a2a+p2p { hierarchy = [2, 2] } }",
         "layers.0.strategy = {\"kind\":\"a2a+p2p\",\"hierarchy\":[2,2]}",
     );
-    check(
-        "seq = 4K\nlayer 0..2 { mask = none }\nlayer 1..3 { mask = none }",
-        "error E0023",
-    );
+    check("seq = 4K\nlayer 0..2 { mask = none }\nlayer 1..3 { mask = none }", "error E0023");
     check("seq = 4K\nlayer 0..5 { mask = none }", "error E0022");
     check("seq = 4K\nlayer 0..2 step 0 { mask = none }", "error E0008");
 }
@@ -102,20 +77,11 @@ fn per_layer_settings() {
 #[test]
 fn cp_rules() {
     check("seq = 4K\ncp = 16\nstrategy = a2a", "error E0015");
-    check(
-        "seq = 4K\ncp = 4\nstrategy = a2a",
-        "strategy = {\"kind\":\"a2a\"}",
-    );
+    check("seq = 4K\ncp = 4\nstrategy = a2a", "strategy = {\"kind\":\"a2a\"}");
     check("seq = 4K\ncp = 8\nstrategy = a2a", "error W0002");
     check("seq = 4K\ncp = 3", "error E0011");
-    check(
-        "seq = 4K\ncp = 16\nbalance = contiguous\nmask = none",
-        "balance = \"contiguous\"",
-    );
+    check("seq = 4K\ncp = 16\nbalance = contiguous\nmask = none", "balance = \"contiguous\"");
     check("seq = 4K\ncp = 32", "error E0019");
-    check(
-        "seq = 4K\ntp = 16\nsequence_parallel = false",
-        "error E0018",
-    );
+    check("seq = 4K\ntp = 16\nsequence_parallel = false", "error E0018");
     check("seq = 4K\nmask = causal { window = 0 }", "error E0024");
 }

@@ -48,10 +48,5 @@ pub fn compile_file(sources: &Sources, file: FileId, overrides: &[Override]) -> 
     diagnostics.extend(checked.diagnostics);
     diag::sort(&mut diagnostics);
     let failed = diagnostics.iter().any(Diagnostic::is_error);
-    Frontend {
-        spec: if failed { None } else { checked.spec },
-        tree,
-        diagnostics,
-        matched,
-    }
+    Frontend { spec: if failed { None } else { checked.spec }, tree, diagnostics, matched }
 }

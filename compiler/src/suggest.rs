@@ -6,9 +6,7 @@ pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     candidates
         .into_iter()
         .map(|c| (strsim::damerau_levenshtein(word, c), c))
-        .filter(|(d, c)| {
-            *d <= limit || (c.len() > 2 && (c.starts_with(word) || word.starts_with(*c)))
-        })
+        .filter(|(d, c)| *d <= limit || (c.len() > 2 && (c.starts_with(word) || word.starts_with(*c))))
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c)
 }

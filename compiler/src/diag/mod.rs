@@ -40,20 +40,12 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// A diagnostic whose severity is the code's own (errors for `E…`, warnings for `W…`).
-    pub fn new(
-        code: Code,
-        message: impl Into<String>,
-        span: Span,
-        label: impl Into<String>,
-    ) -> Self {
+    pub fn new(code: Code, message: impl Into<String>, span: Span, label: impl Into<String>) -> Self {
         Diagnostic {
             severity: code.severity(),
             code,
             message: message.into(),
-            primary: Label {
-                span,
-                message: label.into(),
-            },
+            primary: Label { span, message: label.into() },
             secondary: Vec::new(),
             help: Vec::new(),
             notes: Vec::new(),
@@ -61,10 +53,7 @@ impl Diagnostic {
     }
 
     pub fn with_secondary(mut self, span: Span, label: impl Into<String>) -> Self {
-        self.secondary.push(Label {
-            span,
-            message: label.into(),
-        });
+        self.secondary.push(Label { span, message: label.into() });
         self
     }
 
@@ -79,11 +68,7 @@ impl Diagnostic {
     }
 
     pub fn with_notes_if(self, condition: bool, note: impl Into<String>) -> Self {
-        if condition {
-            self.with_note(note)
-        } else {
-            self
-        }
+        if condition { self.with_note(note) } else { self }
     }
 
     pub fn is_error(&self) -> bool {
@@ -102,8 +87,7 @@ impl Diagnostic {
         ];
         for label in &self.secondary {
             labels.push(
-                cs::Label::secondary(label.span.file.0 as usize, label.span.range())
-                    .with_message(&label.message),
+                cs::Label::secondary(label.span.file.0 as usize, label.span.range()).with_message(&label.message),
             );
         }
         let mut notes: Vec<String> = self.notes.iter().map(|n| format!("note: {n}")).collect();
@@ -122,14 +106,7 @@ pub fn render(sources: &Sources, diagnostics: &[Diagnostic]) -> String {
     let mut out = String::new();
     for diagnostic in diagnostics {
         // A span outside its file would be a compiler bug; render what we can.
-        if term::emit_to_string(
-            &mut out,
-            &config,
-            sources.files(),
-            &diagnostic.to_codespan(),
-        )
-        .is_err()
-        {
+        if term::emit_to_string(&mut out, &config, sources.files(), &diagnostic.to_codespan()).is_err() {
             out.push_str(&format!(
                 "{}[{}]: {}\n",
                 severity_word(diagnostic.severity),
@@ -160,23 +137,13 @@ pub fn emit(
 
 /// The closing summary line, as rustc prints it.
 pub fn summary(diagnostics: &[Diagnostic]) -> Option<String> {
-    let errors = diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .count();
-    let warnings = diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Warning)
-        .count();
+    let errors = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+    let warnings = diagnostics.iter().filter(|d| d.severity == Severity::Warning).count();
     match (errors, warnings) {
         (0, 0) => None,
         (0, w) => Some(format!("warning: {w} warning{} emitted", plural(w))),
         (e, 0) => Some(format!("error: aborting due to {e} error{}", plural(e))),
-        (e, w) => Some(format!(
-            "error: aborting due to {e} error{}; {w} warning{} emitted",
-            plural(e),
-            plural(w)
-        )),
+        (e, w) => Some(format!("error: aborting due to {e} error{}; {w} warning{} emitted", plural(e), plural(w))),
     }
 }
 

@@ -32,10 +32,7 @@ impl Override {
 }
 
 /// Parses every flag, each into a source of its own. Errors concern the flags' form.
-pub fn parse_overrides(
-    sources: &mut Sources,
-    flags: &[String],
-) -> Result<Vec<Override>, Vec<Diagnostic>> {
+pub fn parse_overrides(sources: &mut Sources, flags: &[String]) -> Result<Vec<Override>, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let mut out = Vec::new();
     for flag in flags {
@@ -43,23 +40,14 @@ pub fn parse_overrides(
         let whole = Span::new(file, 0, flag.len());
         let Some(eq) = flag.find('=') else {
             diags.push(
-                Diagnostic::new(
-                    Code::Syntax,
-                    "`--set` takes ITEM.FIELD=VALUE",
-                    whole,
-                    "no `=` in this override",
-                )
-                .with_help("for example `--set pretrain.cp=4`"),
+                Diagnostic::new(Code::Syntax, "`--set` takes ITEM.FIELD=VALUE", whole, "no `=` in this override")
+                    .with_help("for example `--set pretrain.cp=4`"),
             );
             continue;
         };
-        let path: Vec<String> = flag[..eq]
-            .split('.')
-            .map(|p| p.trim().to_string())
-            .collect();
+        let path: Vec<String> = flag[..eq].split('.').map(|p| p.trim().to_string()).collect();
         let path_span = Span::new(file, 0, eq);
-        let well_formed =
-            |p: &String| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        let well_formed = |p: &String| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         if path.len() < 2 || !path.iter().all(well_formed) {
             diags.push(
                 Diagnostic::new(
@@ -86,18 +74,11 @@ pub fn parse_overrides(
             Err(errors) => diags.extend(errors),
         }
     }
-    if diags.is_empty() {
-        Ok(out)
-    } else {
-        Err(diags)
-    }
+    if diags.is_empty() { Ok(out) } else { Err(diags) }
 }
 
 /// Applies the overrides to one file, in order. Returns, per override, whether the file has its item.
-pub fn apply_overrides(
-    tree: &mut SourceFile,
-    overrides: &[Override],
-) -> Result<Vec<bool>, Vec<Diagnostic>> {
+pub fn apply_overrides(tree: &mut SourceFile, overrides: &[Override]) -> Result<Vec<bool>, Vec<Diagnostic>> {
     let mut matched = Vec::new();
     let mut diags = Vec::new();
     for o in overrides {
@@ -107,19 +88,12 @@ pub fn apply_overrides(
         };
         matched.push(true);
         let key = Spanned::new(o.path[o.path.len() - 1].clone(), o.key_span);
-        let parents: Vec<&str> = o.path[1..o.path.len() - 1]
-            .iter()
-            .map(String::as_str)
-            .collect();
+        let parents: Vec<&str> = o.path[1..o.path.len() - 1].iter().map(String::as_str).collect();
         if let Err(diag) = set_in_block(&mut item.body, &parents, key, o.value.clone(), o.flag) {
             diags.push(diag);
         }
     }
-    if diags.is_empty() {
-        Ok(matched)
-    } else {
-        Err(diags)
-    }
+    if diags.is_empty() { Ok(matched) } else { Err(diags) }
 }
 
 /// The error for an override whose item no file defines.
@@ -144,10 +118,7 @@ fn set_in_block(
     flag_span: Span,
 ) -> Result<(), Diagnostic> {
     if let Some((first, rest)) = parents.split_first() {
-        let position = block
-            .entries
-            .iter()
-            .position(|e| e.key().is_some_and(|k| k.node == *first));
+        let position = block.entries.iter().position(|e| e.key().is_some_and(|k| k.node == *first));
         let index = match position {
             Some(index) => index,
             None => {
@@ -160,14 +131,9 @@ fn set_in_block(
         };
         let inner = match &mut block.entries[index].kind {
             EntryKind::Nested { body, .. } => body,
-            EntryKind::Field {
-                value:
-                    Value {
-                        kind: ValueKind::Word { args, .. },
-                        ..
-                    },
-                ..
-            } => args.get_or_insert_with(|| empty_block(key.span)),
+            EntryKind::Field { value: Value { kind: ValueKind::Word { args, .. }, .. }, .. } => {
+                args.get_or_insert_with(|| empty_block(key.span))
+            }
             _ => {
                 return Err(Diagnostic::new(
                     Code::WrongType,
@@ -182,10 +148,7 @@ fn set_in_block(
     }
     let span = key.span.to(value.span);
     let kind = EntryKind::Field { key, value };
-    match block.entries.iter_mut().find(|e| {
-        e.key()
-            .is_some_and(|k| Some(k.node.as_str()) == field_name(&kind))
-    }) {
+    match block.entries.iter_mut().find(|e| e.key().is_some_and(|k| Some(k.node.as_str()) == field_name(&kind))) {
         Some(entry) => {
             entry.kind = kind;
             entry.span = span;
@@ -207,19 +170,9 @@ fn field_name(kind: &EntryKind) -> Option<&str> {
 }
 
 fn new_entry(kind: EntryKind) -> Entry {
-    Entry {
-        kind,
-        leading_comments: Vec::new(),
-        trailing_comment: None,
-        blank_before: false,
-        span: Span::default(),
-    }
+    Entry { kind, leading_comments: Vec::new(), trailing_comment: None, blank_before: false, span: Span::default() }
 }
 
 fn empty_block(span: Span) -> Block {
-    Block {
-        entries: Vec::new(),
-        trailing_comments: Vec::new(),
-        span,
-    }
+    Block { entries: Vec::new(), trailing_comments: Vec::new(), span }
 }

@@ -38,11 +38,7 @@ pub fn parse_value_at(file: FileId, src: &str, offset: usize) -> Result<Value, V
     p.skip_inline();
     if value.is_some() && p.peek().is_some() {
         let span = p.span_from(p.pos, src.len());
-        p.error(
-            span,
-            "unexpected text after the value",
-            "expected the end of the value here",
-        );
+        p.error(span, "unexpected text after the value", "expected the end of the value here");
     }
     match value {
         Some(value) if p.diags.is_empty() => Ok(value),
@@ -65,12 +61,7 @@ fn word(i: &str) -> IResult<&str, &str> {
 
 /// A numeric literal: sign, digits with `_`, fraction, exponent, and a binary suffix `K`/`M`/`G`.
 fn number(i: &str) -> IResult<&str, &str> {
-    let suffix = terminated(
-        one_of("KMG"),
-        not(satisfy(|c: char| {
-            c.is_ascii_alphanumeric() || c == '_' || c == '/'
-        })),
-    );
+    let suffix = terminated(one_of("KMG"), not(satisfy(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '/')));
     recognize((
         opt(one_of("+-")),
         digit1,
@@ -108,13 +99,7 @@ struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     fn new(file: FileId, src: &'a str, pos: usize) -> Self {
-        Parser {
-            src,
-            file,
-            pos,
-            depth: 0,
-            diags: Vec::new(),
-        }
+        Parser { src, file, pos, depth: 0, diags: Vec::new() }
     }
 
     fn rest(&self) -> &'a str {
@@ -142,8 +127,7 @@ impl<'a> Parser<'a> {
     }
 
     fn error(&mut self, span: Span, message: impl Into<String>, label: impl Into<String>) {
-        self.diags
-            .push(Diagnostic::new(Code::Syntax, message, span, label));
+        self.diags.push(Diagnostic::new(Code::Syntax, message, span, label));
     }
 
     /// Reports a syntax error at the cursor; `message` gets a description of what is there.
@@ -157,11 +141,7 @@ impl<'a> Parser<'a> {
     fn enter_nested(&mut self) -> Option<Span> {
         let open = self.here();
         if self.depth >= MAX_DEPTH {
-            self.error(
-                open,
-                "blocks and lists are nested too deeply",
-                "nesting limit reached here",
-            );
+            self.error(open, "blocks and lists are nested too deeply", "nesting limit reached here");
             return None;
         }
         self.depth += 1;
@@ -191,10 +171,7 @@ impl<'a> Parser<'a> {
             Ok((after, text)) if !text.is_empty() => {
                 let start = self.pos;
                 self.pos += rest.len() - after.len();
-                Some(Spanned::new(
-                    text.to_string(),
-                    self.span_from(start, self.pos),
-                ))
+                Some(Spanned::new(text.to_string(), self.span_from(start, self.pos)))
             }
             _ => None,
         }
@@ -209,10 +186,7 @@ impl<'a> Parser<'a> {
 
     /// Skips white space, line breaks and comments; commas too where `commas` is set.
     fn trivia(&mut self, commas: bool) -> Trivia {
-        let mut trivia = Trivia {
-            comments: Vec::new(),
-            blank_line: false,
-        };
+        let mut trivia = Trivia { comments: Vec::new(), blank_line: false };
         let mut newline_seen = false;
         let mut newlines_since_text = 0;
         while let Some(c) = self.peek() {
@@ -264,11 +238,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        SourceFile {
-            file: self.file,
-            items,
-            trailing_comments: pending,
-        }
+        SourceFile { file: self.file, items, trailing_comments: pending }
     }
 
     fn item(&mut self, leading_comments: Vec<String>) -> Option<Item> {
@@ -297,7 +267,9 @@ impl<'a> Parser<'a> {
             );
             diag = match crate::suggest::nearest(&keyword.node, ["model", "cluster", "layout"]) {
                 Some(s) => diag.with_help(format!("did you mean `{s}`?")),
-                None => diag.with_help("items are `model NAME { ... }`, `cluster NAME { ... }` and `layout NAME { ... }`"),
+                None => {
+                    diag.with_help("items are `model NAME { ... }`, `cluster NAME { ... }` and `layout NAME { ... }`")
+                }
             };
             self.diags.push(diag);
             return None;
@@ -313,12 +285,7 @@ impl<'a> Parser<'a> {
         self.trivia(false);
         if self.peek() != Some('{') {
             self.error_found(
-                |found| {
-                    format!(
-                        "expected `{{` after `{} {}`, found {found}",
-                        keyword.node, name.node
-                    )
-                },
+                |found| format!("expected `{{` after `{} {}`, found {found}", keyword.node, name.node),
                 "expected `{` here",
             );
             return None;
@@ -345,9 +312,7 @@ impl<'a> Parser<'a> {
             let trivia = self.trivia(true);
             for (text, own_line) in trivia.comments {
                 match entries.last_mut() {
-                    Some(last)
-                        if !own_line && pending.is_empty() && last.trailing_comment.is_none() =>
-                    {
+                    Some(last) if !own_line && pending.is_empty() && last.trailing_comment.is_none() => {
                         last.trailing_comment = Some(text)
                     }
                     _ => pending.push(text),
@@ -356,13 +321,8 @@ impl<'a> Parser<'a> {
             match self.peek() {
                 None => {
                     self.diags.push(
-                        Diagnostic::new(
-                            Code::Syntax,
-                            "unclosed block",
-                            open,
-                            "this `{` is never closed",
-                        )
-                        .with_help("add the missing `}`"),
+                        Diagnostic::new(Code::Syntax, "unclosed block", open, "this `{` is never closed")
+                            .with_help("add the missing `}`"),
                     );
                     close = self.pos;
                     break;
@@ -376,14 +336,9 @@ impl<'a> Parser<'a> {
             }
             if item_body && self.at_item_start() {
                 self.diags.push(
-                    Diagnostic::new(
-                        Code::Syntax,
-                        "unclosed block",
-                        open,
-                        "this `{` is never closed",
-                    )
-                    .with_secondary(self.here(), "the next item starts here")
-                    .with_help("add the missing `}` before the next item"),
+                    Diagnostic::new(Code::Syntax, "unclosed block", open, "this `{` is never closed")
+                        .with_secondary(self.here(), "the next item starts here")
+                        .with_help("add the missing `}` before the next item"),
                 );
                 close = self.pos;
                 break;
@@ -404,11 +359,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.depth -= 1;
-        Some(Block {
-            entries,
-            trailing_comments: pending,
-            span: self.span_from(open.start as usize, close),
-        })
+        Some(Block { entries, trailing_comments: pending, span: self.span_from(open.start as usize, close) })
     }
 
     /// True at the start of a line that looks like `model NAME {`.
@@ -433,10 +384,7 @@ impl<'a> Parser<'a> {
     fn entry(&mut self) -> Option<Entry> {
         let start = self.pos;
         let Some(key) = self.token(ident) else {
-            self.error_found(
-                |found| format!("expected a field name, found {found}"),
-                "expected `name = value` here",
-            );
+            self.error_found(|found| format!("expected a field name, found {found}"), "expected `name = value` here");
             return None;
         };
         self.skip_inline();
@@ -509,9 +457,7 @@ impl<'a> Parser<'a> {
         let mut end = self.pos;
         let save = self.pos;
         self.skip_inline();
-        let step = if self.rest().starts_with("step")
-            && self.token(ident).is_some_and(|w| w.node == "step")
-        {
+        let step = if self.rest().starts_with("step") && self.token(ident).is_some_and(|w| w.node == "step") {
             self.skip_inline();
             let step = self.number_literal()?;
             end = self.pos;
@@ -520,26 +466,14 @@ impl<'a> Parser<'a> {
             self.pos = save;
             None
         };
-        Some(LayerRange {
-            start: first,
-            end: second,
-            step,
-            span: self.span_from(start, end),
-        })
+        Some(LayerRange { start: first, end: second, step, span: self.span_from(start, end) })
     }
 
     fn number_literal(&mut self) -> Option<Number> {
         match self.token(number) {
-            Some(text) => Some(Number {
-                span: text.span,
-                text: text.node,
-                unit: None,
-            }),
+            Some(text) => Some(Number { span: text.span, text: text.node, unit: None }),
             None => {
-                self.error_found(
-                    |found| format!("expected a number, found {found}"),
-                    "expected a number here",
-                );
+                self.error_found(|found| format!("expected a number, found {found}"), "expected a number here");
                 None
             }
         }
@@ -568,10 +502,7 @@ impl<'a> Parser<'a> {
                 if number.unit.is_none() {
                     self.pos = after_number;
                 }
-                Some(Value {
-                    span: number.span,
-                    kind: ValueKind::Number(number),
-                })
+                Some(Value { span: number.span, kind: ValueKind::Number(number) })
             }
             Some(c) if c.is_ascii_alphabetic() || c == '_' => {
                 let name = self.token(word)?;
@@ -583,10 +514,7 @@ impl<'a> Parser<'a> {
                     self.pos = after_name;
                     None
                 };
-                Some(Value {
-                    span: self.span_from(start, self.pos),
-                    kind: ValueKind::Word { name, args },
-                })
+                Some(Value { span: self.span_from(start, self.pos), kind: ValueKind::Word { name, args } })
             }
             _ => {
                 self.error_found(
@@ -617,13 +545,8 @@ impl<'a> Parser<'a> {
                 Some(']') => {}
                 None => {
                     self.diags.push(
-                        Diagnostic::new(
-                            Code::Syntax,
-                            "unclosed list",
-                            open,
-                            "this `[` is never closed",
-                        )
-                        .with_help("add the missing `]`"),
+                        Diagnostic::new(Code::Syntax, "unclosed list", open, "this `[` is never closed")
+                            .with_help("add the missing `]`"),
                     );
                     break None;
                 }
@@ -638,10 +561,7 @@ impl<'a> Parser<'a> {
         };
         self.depth -= 1;
         result?;
-        Some(Value {
-            kind: ValueKind::List(values),
-            span: self.span_from(open.start as usize, self.pos),
-        })
+        Some(Value { kind: ValueKind::List(values), span: self.span_from(open.start as usize, self.pos) })
     }
 
     /// Skips the rest of a bad entry: to the line break, `,` or `}` that ends it, over nested brackets.
@@ -702,9 +622,7 @@ impl<'a> Parser<'a> {
 
     fn at_item_keyword_line(&self) -> bool {
         match ident(self.rest()) {
-            Ok((rest, keyword)) => {
-                ItemKind::from_keyword(keyword).is_some() && rest.starts_with([' ', '\t'])
-            }
+            Ok((rest, keyword)) => ItemKind::from_keyword(keyword).is_some() && rest.starts_with([' ', '\t']),
             Err(_) => false,
         }
     }

@@ -46,11 +46,7 @@ fn print_block_multiline(block: &Block, depth: usize, out: &mut String) {
         })
         .max()
         .unwrap_or(0);
-    let lines: Vec<String> = block
-        .entries
-        .iter()
-        .map(|e| entry_text(e, key_width, depth + 1))
-        .collect();
+    let lines: Vec<String> = block.entries.iter().map(|e| entry_text(e, key_width, depth + 1)).collect();
     // Trailing comments line up within each run of consecutive commented one-line entries.
     let commented: Vec<bool> = block
         .entries
@@ -67,14 +63,8 @@ fn print_block_multiline(block: &Block, depth: usize, out: &mut String) {
             || !block.entries[i].leading_comments.is_empty();
         if breaks {
             let width = (run_start..i).map(|j| lines[j].len()).max().unwrap_or(0);
-            comment_column[run_start..i]
-                .iter_mut()
-                .for_each(|c| *c = width);
-            run_start = if i < lines.len() && commented[i] {
-                i
-            } else {
-                i + 1
-            };
+            comment_column[run_start..i].iter_mut().for_each(|c| *c = width);
+            run_start = if i < lines.len() && commented[i] { i } else { i + 1 };
         }
     }
     out.push_str("{\n");
@@ -88,11 +78,7 @@ fn print_block_multiline(block: &Block, depth: usize, out: &mut String) {
         out.push_str(&indent);
         out.push_str(line);
         if let Some(comment) = &entry.trailing_comment {
-            let pad = if line.contains('\n') {
-                2
-            } else {
-                column - line.len() + 2
-            };
+            let pad = if line.contains('\n') { 2 } else { column - line.len() + 2 };
             out.push_str(&" ".repeat(pad));
             out.push_str(&format!("#{comment}"));
         }
@@ -112,9 +98,7 @@ fn has_comments(block: &Block) -> bool {
                 || e.trailing_comment.is_some()
                 || match &e.kind {
                     EntryKind::Field { value, .. } => value_has_comments(value),
-                    EntryKind::Nested { body, .. } | EntryKind::Layer { body, .. } => {
-                        has_comments(body)
-                    }
+                    EntryKind::Nested { body, .. } | EntryKind::Layer { body, .. } => has_comments(body),
                 }
         })
 }
@@ -131,10 +115,7 @@ fn value_has_comments(value: &Value) -> bool {
 fn print_block(block: &Block, depth: usize, out: &mut String) {
     let simple = !has_comments(block)
         && block.entries.iter().all(|e| !e.blank_before)
-        && block
-            .entries
-            .iter()
-            .all(|e| matches!(e.kind, EntryKind::Field { .. }));
+        && block.entries.iter().all(|e| matches!(e.kind, EntryKind::Field { .. }));
     if !simple {
         print_block_multiline(block, depth, out);
         return;
@@ -143,11 +124,7 @@ fn print_block(block: &Block, depth: usize, out: &mut String) {
         out.push_str("{}");
         return;
     }
-    let parts: Vec<String> = block
-        .entries
-        .iter()
-        .map(|e| entry_text(e, 0, depth))
-        .collect();
+    let parts: Vec<String> = block.entries.iter().map(|e| entry_text(e, 0, depth)).collect();
     out.push_str(&format!("{{ {} }}", parts.join(", ")));
 }
 

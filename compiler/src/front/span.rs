@@ -22,20 +22,12 @@ pub struct Span {
 
 impl Span {
     pub fn new(file: FileId, start: usize, end: usize) -> Span {
-        Span {
-            file,
-            start: start as u32,
-            end: end as u32,
-        }
+        Span { file, start: start as u32, end: end as u32 }
     }
 
     /// The smallest span covering both (which must be in the same file).
     pub fn to(self, other: Span) -> Span {
-        Span {
-            file: self.file,
-            start: self.start.min(other.start),
-            end: self.end.max(other.end),
-        }
+        Span { file: self.file, start: self.start.min(other.start), end: self.end.max(other.end) }
     }
 
     pub fn range(self) -> Range<usize> {
@@ -76,17 +68,11 @@ impl Sources {
     }
 
     pub fn text(&self, file: FileId) -> &str {
-        self.files
-            .get(file.0 as usize)
-            .map(|f| f.source().as_str())
-            .unwrap_or("")
+        self.files.get(file.0 as usize).map(|f| f.source().as_str()).unwrap_or("")
     }
 
     pub fn name(&self, file: FileId) -> &str {
-        self.files
-            .get(file.0 as usize)
-            .map(|f| f.name().as_str())
-            .unwrap_or("<unknown>")
+        self.files.get(file.0 as usize).map(|f| f.name().as_str()).unwrap_or("<unknown>")
     }
 
     pub fn slice(&self, span: Span) -> &str {

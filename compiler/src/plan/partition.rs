@@ -17,9 +17,7 @@ pub enum PartitionError {
     NotDivisible { len: u64, parts: u64 },
     #[error("cp must be at least 1")]
     ZeroCp,
-    #[error(
-        "the padded sequences take {padded} tokens, more than the buffer's max_tokens = {max_tokens}"
-    )]
+    #[error("the padded sequences take {padded} tokens, more than the buffer's max_tokens = {max_tokens}")]
     TooManyTokens { padded: u64, max_tokens: u64 },
     #[error("sequence {index} has length 0")]
     EmptySequence { index: usize },
@@ -58,9 +56,7 @@ fn chunks(len: u64, parts: u64) -> Result<u64, PartitionError> {
 /// Zigzag over one sequence of `seq` tokens.
 pub fn zigzag(seq: u64, cp: u32) -> Result<Partition, PartitionError> {
     let chunk = chunks(seq, 2 * cp as u64)?;
-    Ok(single_sequence(cp, |r| {
-        zigzag_chunks(0, chunk, cp, r).collect()
-    }))
+    Ok(single_sequence(cp, |r| zigzag_chunks(0, chunk, cp, r).collect()))
 }
 
 /// The tokens of rank r's two zigzag chunks of a sequence starting at `start`.
@@ -73,9 +69,7 @@ fn zigzag_chunks(start: u64, chunk: u64, cp: u32, r: u32) -> impl Iterator<Item 
 /// Contiguous over one sequence of `seq` tokens.
 pub fn contiguous(seq: u64, cp: u32) -> Result<Partition, PartitionError> {
     let chunk = chunks(seq, cp as u64)?;
-    Ok(single_sequence(cp, |r| {
-        (r as u64 * chunk..(r as u64 + 1) * chunk).collect()
-    }))
+    Ok(single_sequence(cp, |r| (r as u64 * chunk..(r as u64 + 1) * chunk).collect()))
 }
 
 /// A partition of one unpadded sequence, where positions are the token indices.
@@ -83,28 +77,14 @@ fn single_sequence(cp: u32, tokens_of: impl Fn(u32) -> Vec<u64>) -> Partition {
     let ranks = (0..cp)
         .map(|r| {
             let tokens = tokens_of(r);
-            RankTokens {
-                rank: r,
-                positions: tokens.clone(),
-                tokens,
-                padding: Vec::new(),
-            }
+            RankTokens { rank: r, positions: tokens.clone(), tokens, padding: Vec::new() }
         })
         .collect();
-    Partition {
-        cp,
-        cu_seqlens_padded: None,
-        ranks,
-    }
+    Partition { cp, cu_seqlens_padded: None, ranks }
 }
 
 /// THD: every sequence padded to a multiple of `unit` (2·cp, times tp with SP) and split zigzag.
-pub fn thd(
-    seqlens: &[u64],
-    cp: u32,
-    unit: u64,
-    max_tokens: Option<u64>,
-) -> Result<Partition, PartitionError> {
+pub fn thd(seqlens: &[u64], cp: u32, unit: u64, max_tokens: Option<u64>) -> Result<Partition, PartitionError> {
     if cp == 0 {
         return Err(PartitionError::ZeroCp);
     }
@@ -121,12 +101,7 @@ pub fn thd(
     }
     let ranks = (0..cp)
         .map(|r| {
-            let mut rank = RankTokens {
-                rank: r,
-                tokens: Vec::new(),
-                positions: Vec::new(),
-                padding: Vec::new(),
-            };
+            let mut rank = RankTokens { rank: r, tokens: Vec::new(), positions: Vec::new(), padding: Vec::new() };
             for (i, &len) in seqlens.iter().enumerate() {
                 let (start, end) = (cu[i], cu[i + 1]);
                 let chunk = (end - start) / (2 * cp as u64);
@@ -142,9 +117,5 @@ pub fn thd(
             rank
         })
         .collect();
-    Ok(Partition {
-        cp,
-        cu_seqlens_padded: Some(cu),
-        ranks,
-    })
+    Ok(Partition { cp, cu_seqlens_padded: Some(cu), ranks })
 }

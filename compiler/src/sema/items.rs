@@ -33,18 +33,9 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
     let head_dim = r.required_int("head_dim", 1, 65_536, "128", diags);
     let hidden = r.int("hidden", 1, u64::MAX, diags);
     let rope = r.nested("rope", diags).and_then(|body| {
-        let rope = Reader::new(
-            Some(body),
-            &["theta"],
-            "`rope`".into(),
-            r.key_span("rope").unwrap_or(item.name.span),
-            diags,
-        );
-        let theta = if rope.has("theta") {
-            rope.float("theta", 0.0, diags)?
-        } else {
-            10_000.0
-        };
+        let rope =
+            Reader::new(Some(body), &["theta"], "`rope`".into(), r.key_span("rope").unwrap_or(item.name.span), diags);
+        let theta = if rope.has("theta") { rope.float("theta", 0.0, diags)? } else { 10_000.0 };
         Some(Rope { theta })
     });
     let (layers, heads, head_dim) = (layers?, heads?, head_dim?);
@@ -56,10 +47,7 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
         diags.push(
             Diagnostic::new(
                 Code::GqaGroups,
-                format!(
-                    "heads = {} is not a multiple of kv_heads = {kv}",
-                    heads.node
-                ),
+                format!("heads = {} is not a multiple of kv_heads = {kv}", heads.node),
                 kv_span,
                 "KV heads set here",
             )
@@ -76,10 +64,7 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
         diags.push(
             Diagnostic::new(
                 Code::HeadDim,
-                format!(
-                    "head_dim = {} is not supported by the kernels",
-                    head_dim.node
-                ),
+                format!("head_dim = {} is not supported by the kernels", head_dim.node),
                 head_dim.span,
                 "unsupported head dimension",
             )
@@ -106,11 +91,7 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
 }
 
 fn divisors(n: u64) -> String {
-    let list: Vec<String> = (1..=n)
-        .filter(|d| n % d == 0)
-        .take(8)
-        .map(|d| d.to_string())
-        .collect();
+    let list: Vec<String> = (1..=n).filter(|d| n % d == 0).take(8).map(|d| d.to_string()).collect();
     list.join(", ")
 }
 
@@ -118,37 +99,28 @@ const CLUSTER_FIELDS: &[&str] = &["nodes", "gpus_per_node", "gpu", "intra", "int
 
 pub(crate) fn cluster(item: &Item, diags: &mut Diags) -> Option<ClusterInfo> {
     let what = format!("cluster `{}`", item.name.node);
-    let r = Reader::new(
-        Some(&item.body),
-        CLUSTER_FIELDS,
-        what,
-        item.name.span,
-        diags,
-    );
+    let r = Reader::new(Some(&item.body), CLUSTER_FIELDS, what, item.name.span, diags);
     let nodes = r.required_int("nodes", 1, 100_000, "1", diags);
     let gpus_per_node = r.required_int("gpus_per_node", 1, 1024, "8", diags);
     let gpu = if r.has("gpu") {
-        r.reference("gpu", diags)
-            .and_then(|name| match presets::gpu(&name.node) {
-                Some(gpu) => Some(gpu),
-                None => {
-                    let names = presets::gpu_names();
-                    let mut diag = Diagnostic::new(
-                        Code::UnknownValue,
-                        format!("`{}` is not a known GPU", name.node),
-                        name.span,
-                        "unknown GPU preset",
-                    );
-                    diag = match suggest::nearest(&name.node, names.iter().copied()) {
-                        Some(s) => diag.with_help(format!("did you mean `{s}`?")),
-                        None => {
-                            diag.with_help(format!("the presets are {}", suggest::one_of(&names)))
-                        }
-                    };
-                    diags.push(diag);
-                    None
-                }
-            })
+        r.reference("gpu", diags).and_then(|name| match presets::gpu(&name.node) {
+            Some(gpu) => Some(gpu),
+            None => {
+                let names = presets::gpu_names();
+                let mut diag = Diagnostic::new(
+                    Code::UnknownValue,
+                    format!("`{}` is not a known GPU", name.node),
+                    name.span,
+                    "unknown GPU preset",
+                );
+                diag = match suggest::nearest(&name.node, names.iter().copied()) {
+                    Some(s) => diag.with_help(format!("did you mean `{s}`?")),
+                    None => diag.with_help(format!("the presets are {}", suggest::one_of(&names))),
+                };
+                diags.push(diag);
+                None
+            }
+        })
     } else {
         r.missing("gpu", "h100_sxm", diags);
         None
@@ -156,17 +128,9 @@ pub(crate) fn cluster(item: &Item, diags: &mut Diags) -> Option<ClusterInfo> {
     let intra = link(&r, "intra", presets::INTRA_LINKS, diags);
     let inter = link(&r, "inter", presets::INTER_LINKS, diags);
     let (nodes, gpus_per_node) = (nodes?, gpus_per_node?);
-    let gpus = nodes
-        .node
-        .checked_mul(gpus_per_node.node)
-        .filter(|g| *g <= u32::MAX as u64);
+    let gpus = nodes.node.checked_mul(gpus_per_node.node).filter(|g| *g <= u32::MAX as u64);
     let Some(gpus) = gpus else {
-        diags.push(Diagnostic::new(
-            Code::OutOfRange,
-            "the cluster has too many GPUs",
-            nodes.span,
-            "too many nodes",
-        ));
+        diags.push(Diagnostic::new(Code::OutOfRange, "the cluster has too many GPUs", nodes.span, "too many nodes"));
         return None;
     };
     Some(ClusterInfo {
@@ -185,12 +149,7 @@ pub(crate) fn cluster(item: &Item, diags: &mut Diags) -> Option<ClusterInfo> {
 }
 
 /// `intra = nvlink { bandwidth = 450 GB/s, latency = 3 us }`; the kind's preset fills what is not given.
-fn link(
-    r: &Reader<'_>,
-    key: &str,
-    table: &[(&'static str, f64, f64)],
-    diags: &mut Diags,
-) -> Option<Link> {
+fn link(r: &Reader<'_>, key: &str, table: &[(&'static str, f64, f64)], diags: &mut Diags) -> Option<Link> {
     let kinds: Vec<&'static str> = table.iter().map(|l| l.0).collect();
     if !r.has(key) {
         return presets::link(table, kinds[0]);
@@ -199,13 +158,7 @@ fn link(
     let mut link = presets::link(table, &word.name.node)?;
     if let Some(args) = word.args {
         let what = format!("`{}`", word.name.node);
-        let a = Reader::new(
-            Some(args),
-            &["bandwidth", "latency"],
-            what,
-            word.name.span,
-            diags,
-        );
+        let a = Reader::new(Some(args), &["bandwidth", "latency"], what, word.name.span, diags);
         if a.has("bandwidth") {
             link.bandwidth_bytes_per_s = a.quantity("bandwidth", QuantityKind::Bandwidth, diags)?;
         }

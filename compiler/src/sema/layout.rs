@@ -69,22 +69,8 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
     let owner = item.name.span;
     let r = Reader::new(Some(&item.body), LAYOUT_FIELDS, what, owner, diags);
 
-    let model = reference(
-        &r,
-        "model",
-        ItemKind::Model,
-        scope.models,
-        scope.kinds,
-        diags,
-    );
-    let cluster = reference(
-        &r,
-        "cluster",
-        ItemKind::Cluster,
-        scope.clusters,
-        scope.kinds,
-        diags,
-    );
+    let model = reference(&r, "model", ItemKind::Model, scope.models, scope.kinds, diags);
+    let cluster = reference(&r, "cluster", ItemKind::Cluster, scope.clusters, scope.kinds, diags);
 
     let format_word = r.word("format", FORMATS, diags);
     let format_span = format_word.as_ref().map_or(owner, |w| w.span);
@@ -110,12 +96,7 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
 
     let mut ok = true;
     let batch = if is_thd && r.has("batch") {
-        not_for_thd(
-            &r,
-            "batch",
-            "a THD batch is one packed buffer; its size is `max_tokens`",
-            diags,
-        );
+        not_for_thd(&r, "batch", "a THD batch is one packed buffer; its size is `max_tokens`", diags);
         None
     } else if r.has("batch") {
         r.int("batch", 1, 1 << 20, diags).map(|b| b.node)
@@ -124,12 +105,7 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
     };
     let seq = if is_thd {
         if r.has("seq") {
-            not_for_thd(
-                &r,
-                "seq",
-                "write the packed size as `format = thd { max_tokens = N }`",
-                diags,
-            );
+            not_for_thd(&r, "seq", "write the packed size as `format = thd { max_tokens = N }`", diags);
             ok = false;
         }
         match format {
@@ -145,37 +121,22 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
     let tp = int_or(&r, "tp", 1, MAX_PARALLEL, diags);
     let pp = int_or(&r, "pp", 1, MAX_PARALLEL, diags);
     let ep = int_or(&r, "ep", 1, MAX_PARALLEL, diags);
-    let dp = if r.has("dp") {
-        r.int("dp", 1, MAX_PARALLEL, diags).map(|d| Some(to_u32(d)))
-    } else {
-        Some(None)
-    };
+    let dp = if r.has("dp") { r.int("dp", 1, MAX_PARALLEL, diags).map(|d| Some(to_u32(d))) } else { Some(None) };
     let cp_span = r.key_span("cp").unwrap_or(owner);
     let cp = cp_value(&r, diags);
-    let sequence_parallel = if r.has("sequence_parallel") {
-        r.bool("sequence_parallel", diags)
-    } else {
-        tp.as_ref().map(|t| t.node > 1)
-    };
+    let sequence_parallel =
+        if r.has("sequence_parallel") { r.bool("sequence_parallel", diags) } else { tp.as_ref().map(|t| t.node > 1) };
     let balance_word = r.word("balance", BALANCES, diags);
     let balance = match &balance_word {
         Some(w) => {
             no_args(w, diags);
-            Some(if w.name.node == "contiguous" {
-                Balance::Contiguous
-            } else {
-                Balance::Zigzag
-            })
+            Some(if w.name.node == "contiguous" { Balance::Contiguous } else { Balance::Zigzag })
         }
         None if r.has("balance") => None,
         None => Some(Balance::Zigzag),
     };
 
-    let default_mask = if is_thd {
-        Mask::PaddingCausal { window: None }
-    } else {
-        Mask::Causal { window: None }
-    };
+    let default_mask = if is_thd { Mask::PaddingCausal { window: None } } else { Mask::Causal { window: None } };
     let mask_word = r.word("mask", MASKS, diags);
     let mask = match &mask_word {
         Some(w) => parse_mask(w, diags),
@@ -196,71 +157,36 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
         .layers
         .iter()
         .map(|(range, body)| {
-            let b = Reader::new(
-                Some(body),
-                &["strategy", "mask"],
-                "a `layer` block".into(),
-                range.span,
-                diags,
-            );
-            let s = b
-                .word("strategy", STRATEGIES, diags)
-                .map(|w| (parse_strategy(&w, diags), w.span));
-            let m = b
-                .word("mask", MASKS, diags)
-                .map(|w| (parse_mask(&w, diags), w.span));
+            let b = Reader::new(Some(body), &["strategy", "mask"], "a `layer` block".into(), range.span, diags);
+            let s = b.word("strategy", STRATEGIES, diags).map(|w| (parse_strategy(&w, diags), w.span));
+            let m = b.word("mask", MASKS, diags).map(|w| (parse_mask(&w, diags), w.span));
             (*range, s, m)
         })
         .collect();
 
     let (model, cluster) = (model?, cluster?);
-    let (format, dtype, batch, seq, tp, pp, ep, dp, cp) =
-        (format?, dtype?, batch?, seq?, tp?, pp?, ep?, dp?, cp?);
+    let (format, dtype, batch, seq, tp, pp, ep, dp, cp) = (format?, dtype?, batch?, seq?, tp?, pp?, ep?, dp?, cp?);
     let (sequence_parallel, balance, mask, (strategy, hierarchy_span)) =
         (sequence_parallel?, balance?, mask?, strategy?);
     let tp = Spanned::new(to_u32(tp), tp.span);
-    let ctx = Ctx {
-        owner,
-        model,
-        cluster,
-        format,
-        format_span,
-        tp,
-        cp,
-        cp_span,
-    };
+    let ctx = Ctx { owner, model, cluster, format, format_span, tp, cp, cp_span };
 
     let before = diags.iter().filter(|d| d.is_error()).count();
     check_heads_tp(&ctx, diags);
-    check_sequence(
-        &ctx,
-        seq,
-        balance,
-        balance_word.as_ref().map(|w| w.span),
-        sequence_parallel,
-        diags,
-    );
+    check_sequence(&ctx, seq, balance, balance_word.as_ref().map(|w| w.span), sequence_parallel, diags);
     let dp = check_cluster_fit(&ctx, &r, to_u32(pp), dp, diags);
     check_hybrid(&ctx, dp.is_some() && r.has("dp"), r.key_span("dp"), diags);
-    let default = Setting {
-        strategy,
-        strategy_span,
-        hierarchy_span,
-        mask,
-        mask_span,
-    };
+    let default = Setting { strategy, strategy_span, hierarchy_span, mask, mask_span };
     check_setting(&ctx, &default, diags);
-    if balance == Balance::Contiguous
-        && mask.is_causal()
-        && matches!(cp, Cp::Fixed { size } if size > 1)
-    {
-        let Cp::Fixed { size } = cp else {
-            unreachable!()
-        };
+    if balance == Balance::Contiguous && mask.is_causal() && matches!(cp, Cp::Fixed { size } if size > 1) {
+        let Cp::Fixed { size } = cp else { unreachable!() };
         diags.push(
             Diagnostic::new(
                 Code::ContiguousCausal,
-                format!("contiguous balance under a causal mask makes the last rank do {:.2}x the mean work", (2.0 * size as f64 - 1.0) / size as f64),
+                format!(
+                    "contiguous balance under a causal mask makes the last rank do {:.2}x the mean work",
+                    (2.0 * size as f64 - 1.0) / size as f64
+                ),
                 balance_word.as_ref().map_or(owner, |w| w.span),
                 "contiguous split",
             )
@@ -270,13 +196,7 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
     }
 
     let n_layers = model.model.layers;
-    let mut layers = vec![
-        LayerSettings {
-            strategy: default.strategy.clone(),
-            mask
-        };
-        n_layers as usize
-    ];
+    let mut layers = vec![LayerSettings { strategy: default.strategy.clone(), mask }; n_layers as usize];
     let mut owner_of: Vec<Option<Span>> = vec![None; n_layers as usize];
     for (range, strategy_override, mask_override) in overrides {
         let Some(indices) = layer_indices(range, model, diags) else {
@@ -291,10 +211,7 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
                     range.span,
                     format!("this range contains layer {layer}"),
                 )
-                .with_secondary(
-                    owner_of[layer].unwrap_or(range.span),
-                    "so does this one".to_string(),
-                )
+                .with_secondary(owner_of[layer].unwrap_or(range.span), "so does this one".to_string())
                 .with_help("split the ranges so that each layer is overridden once"),
             );
             ok = false;
@@ -303,33 +220,19 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
         let (Some(strategy_override), Some(mask_override)) = (
             strategy_override
                 .map(|(s, span)| s.map(|s| (s, span)))
-                .unwrap_or(Some((
-                    (default.strategy.clone(), default.hierarchy_span),
-                    default.strategy_span,
-                ))),
-            mask_override
-                .map(|(m, span)| m.map(|m| (m, span)))
-                .unwrap_or(Some((mask, mask_span))),
+                .unwrap_or(Some(((default.strategy.clone(), default.hierarchy_span), default.strategy_span))),
+            mask_override.map(|(m, span)| m.map(|m| (m, span))).unwrap_or(Some((mask, mask_span))),
         ) else {
             ok = false;
             continue;
         };
         let ((strategy, hierarchy_span), strategy_span) = strategy_override;
         let (mask, mask_span) = mask_override;
-        let setting = Setting {
-            strategy,
-            strategy_span,
-            hierarchy_span,
-            mask,
-            mask_span,
-        };
+        let setting = Setting { strategy, strategy_span, hierarchy_span, mask, mask_span };
         check_setting(&ctx, &setting, diags);
         for &layer in &indices {
             owner_of[layer] = Some(range.span);
-            layers[layer] = LayerSettings {
-                strategy: setting.strategy.clone(),
-                mask: setting.mask,
-            };
+            layers[layer] = LayerSettings { strategy: setting.strategy.clone(), mask: setting.mask };
         }
     }
     if !ok || diags.iter().filter(|d| d.is_error()).count() > before {
@@ -360,18 +263,8 @@ fn to_u32(v: Spanned<u64>) -> u32 {
     v.node.min(u32::MAX as u64) as u32
 }
 
-fn int_or(
-    r: &Reader<'_>,
-    key: &str,
-    min: u64,
-    max: u64,
-    diags: &mut Diags,
-) -> Option<Spanned<u64>> {
-    if r.has(key) {
-        r.int(key, min, max, diags)
-    } else {
-        Some(Spanned::new(min, r.owner))
-    }
+fn int_or(r: &Reader<'_>, key: &str, min: u64, max: u64, diags: &mut Diags) -> Option<Spanned<u64>> {
+    if r.has(key) { r.int(key, min, max, diags) } else { Some(Spanned::new(min, r.owner)) }
 }
 
 fn not_for_thd(r: &Reader<'_>, key: &str, help: &str, diags: &mut Diags) {
@@ -407,29 +300,17 @@ fn reference<'s, T>(
             diags.push(
                 Diagnostic::new(
                     Code::UnknownReference,
-                    format!(
-                        "`{}` is a {}, not a {}",
-                        name.node,
-                        other.keyword(),
-                        kind.keyword()
-                    ),
+                    format!("`{}` is a {}, not a {}", name.node, other.keyword(), kind.keyword()),
                     name.span,
                     format!("expected the name of a {}", kind.keyword()),
                 )
-                .with_help(format!(
-                    "`{key}` names a `{} NAME {{ ... }}` item",
-                    kind.keyword()
-                )),
+                .with_help(format!("`{key}` names a `{} NAME {{ ... }}` item", kind.keyword())),
             );
             return None;
         }
         None => {}
     }
-    let candidates: Vec<&str> = kinds
-        .iter()
-        .filter(|(_, k)| **k == kind)
-        .map(|(n, _)| n.as_str())
-        .collect();
+    let candidates: Vec<&str> = kinds.iter().filter(|(_, k)| **k == kind).map(|(n, _)| n.as_str()).collect();
     let mut sorted = candidates.clone();
     sorted.sort();
     let mut diag = Diagnostic::new(
@@ -440,16 +321,8 @@ fn reference<'s, T>(
     );
     diag = match suggest::nearest(&name.node, sorted.iter().copied()) {
         Some(s) => diag.with_help(format!("did you mean `{s}`?")),
-        None if sorted.is_empty() => diag.with_help(format!(
-            "define it: `{} {} {{ ... }}`",
-            kind.keyword(),
-            name.node
-        )),
-        None => diag.with_help(format!(
-            "the {}s defined are {}",
-            kind.keyword(),
-            suggest::one_of(&sorted)
-        )),
+        None if sorted.is_empty() => diag.with_help(format!("define it: `{} {} {{ ... }}`", kind.keyword(), name.node)),
+        None => diag.with_help(format!("the {}s defined are {}", kind.keyword(), suggest::one_of(&sorted))),
     };
     diags.push(diag);
     None
@@ -458,13 +331,7 @@ fn reference<'s, T>(
 fn parse_format(word: &WordValue<'_>, diags: &mut Diags) -> Option<Format> {
     match word.name.node.as_str() {
         "thd" => {
-            let a = Reader::new(
-                word.args,
-                &["max_seqlen", "max_tokens"],
-                "`thd`".into(),
-                word.name.span,
-                diags,
-            );
+            let a = Reader::new(word.args, &["max_seqlen", "max_tokens"], "`thd`".into(), word.name.span, diags);
             let max_tokens = a.required_int("max_tokens", 1, 1 << 40, "65536", diags);
             let max_seqlen = a.int("max_seqlen", 1, 1 << 40, diags);
             let max_tokens = max_tokens?;
@@ -486,18 +353,11 @@ fn parse_format(word: &WordValue<'_>, diags: &mut Diags) -> Option<Format> {
                 None if a.has("max_seqlen") => return None,
                 None => max_tokens.node,
             };
-            Some(Format::Thd {
-                max_seqlen,
-                max_tokens: max_tokens.node,
-            })
+            Some(Format::Thd { max_seqlen, max_tokens: max_tokens.node })
         }
         name => {
             no_args(word, diags);
-            Some(if name == "bshd" {
-                Format::Bshd
-            } else {
-                Format::Sbhd
-            })
+            Some(if name == "bshd" { Format::Bshd } else { Format::Sbhd })
         }
     }
 }
@@ -507,11 +367,7 @@ fn parse_mask(word: &WordValue<'_>, diags: &mut Diags) -> Option<Mask> {
     match name {
         "none" | "padding" => {
             no_args(word, diags);
-            Some(if name == "none" {
-                Mask::None
-            } else {
-                Mask::Padding
-            })
+            Some(if name == "none" { Mask::None } else { Mask::Padding })
         }
         _ => {
             let what = format!("`{name}`");
@@ -529,11 +385,7 @@ fn parse_mask(word: &WordValue<'_>, diags: &mut Diags) -> Option<Mask> {
             } else {
                 None
             };
-            Some(if name == "causal" {
-                Mask::Causal { window }
-            } else {
-                Mask::PaddingCausal { window }
-            })
+            Some(if name == "causal" { Mask::Causal { window } } else { Mask::PaddingCausal { window } })
         }
     }
 }
@@ -542,13 +394,7 @@ fn parse_mask(word: &WordValue<'_>, diags: &mut Diags) -> Option<Mask> {
 fn parse_strategy(word: &WordValue<'_>, diags: &mut Diags) -> Option<(Strategy, Option<Span>)> {
     match word.name.node.as_str() {
         "a2a+p2p" => {
-            let a = Reader::new(
-                word.args,
-                &["hierarchy"],
-                "`a2a+p2p`".into(),
-                word.name.span,
-                diags,
-            );
+            let a = Reader::new(word.args, &["hierarchy"], "`a2a+p2p`".into(), word.name.span, diags);
             if !a.has("hierarchy") {
                 diags.push(
                     Diagnostic::new(Code::HierarchyMissing, "`a2a+p2p` needs a hierarchy", word.span, "no `hierarchy` given")
@@ -558,12 +404,7 @@ fn parse_strategy(word: &WordValue<'_>, diags: &mut Diags) -> Option<(Strategy, 
             }
             let levels = a.int_list("hierarchy", 1, MAX_PARALLEL, diags)?;
             let span = levels.span;
-            Some((
-                Strategy::A2aP2p {
-                    hierarchy: levels.node.iter().map(|&l| l as u32).collect(),
-                },
-                Some(span),
-            ))
+            Some((Strategy::A2aP2p { hierarchy: levels.node.iter().map(|&l| l as u32).collect() }, Some(span)))
         }
         name => {
             no_args(word, diags);
@@ -586,13 +427,7 @@ fn cp_value(r: &Reader<'_>, diags: &mut Diags) -> Option<Cp> {
     let value = r.value("cp", "a CP size", diags)?;
     if let crate::front::ast::ValueKind::Word { .. } = value.kind {
         let word = r.word("cp", &["hybrid"], diags)?;
-        let a = Reader::new(
-            word.args,
-            &["dp_cp", "max_seqlen_per_rank"],
-            "`hybrid`".into(),
-            word.name.span,
-            diags,
-        );
+        let a = Reader::new(word.args, &["dp_cp", "max_seqlen_per_rank"], "`hybrid`".into(), word.name.span, diags);
         let dp_cp = a.required_int("dp_cp", 1, MAX_PARALLEL, "16", diags);
         let per_rank = a.required_int("max_seqlen_per_rank", 1, 1 << 40, "8192", diags);
         let (dp_cp, per_rank) = (dp_cp?, per_rank?);
@@ -612,31 +447,19 @@ fn cp_value(r: &Reader<'_>, diags: &mut Diags) -> Option<Cp> {
             );
             return None;
         }
-        return Some(Cp::Hybrid {
-            dp_cp: dp_cp.node as u32,
-            max_seqlen_per_rank: per_rank.node,
-        });
+        return Some(Cp::Hybrid { dp_cp: dp_cp.node as u32, max_seqlen_per_rank: per_rank.node });
     }
-    r.int("cp", 1, MAX_PARALLEL, diags).map(|c| Cp::Fixed {
-        size: c.node as u32,
-    })
+    r.int("cp", 1, MAX_PARALLEL, diags).map(|c| Cp::Fixed { size: c.node as u32 })
 }
 
 fn prev_power_of_two(n: u64) -> u64 {
-    if n.is_power_of_two() {
-        n
-    } else {
-        n.next_power_of_two() / 2
-    }
+    if n.is_power_of_two() { n } else { n.next_power_of_two() / 2 }
 }
 
 fn check_heads_tp(ctx: &Ctx<'_>, diags: &mut Diags) {
     let tp = ctx.tp.node;
     let m = &ctx.model.model;
-    for (what, count, span) in [
-        ("heads", m.heads, ctx.model.heads),
-        ("kv_heads", m.kv_heads, ctx.model.kv_heads),
-    ] {
+    for (what, count, span) in [("heads", m.heads, ctx.model.heads), ("kv_heads", m.kv_heads, ctx.model.kv_heads)] {
         if count % tp != 0 {
             diags.push(
                 Diagnostic::new(
@@ -662,11 +485,7 @@ impl Ctx<'_> {
     }
 
     fn fixed_format_label(&self) -> &'static str {
-        if self.format_span == self.owner {
-            "the format defaults to `sbhd`"
-        } else {
-            "fixed-length format"
-        }
+        if self.format_span == self.owner { "the format defaults to `sbhd`" } else { "fixed-length format" }
     }
 }
 
@@ -676,11 +495,7 @@ fn split_unit(ctx: &Ctx<'_>, zigzag: bool, sequence_parallel: bool) -> Option<(u
         return None;
     };
     let cp = size as u64;
-    let tp = if sequence_parallel {
-        ctx.tp.node as u64
-    } else {
-        1
-    };
+    let tp = if sequence_parallel { ctx.tp.node as u64 } else { 1 };
     let mut unit = cp * tp;
     let mut how = "cp".to_string();
     if zigzag {
@@ -702,15 +517,19 @@ fn check_sequence(
     diags: &mut Diags,
 ) {
     match ctx.format {
-        Format::Thd {
-            max_seqlen,
-            max_tokens,
-        } => {
+        Format::Thd { max_seqlen, max_tokens } => {
             if balance == Balance::Contiguous {
                 diags.push(
-                    Diagnostic::new(Code::ThdBalance, "`balance = contiguous` does not apply to `format = thd`", balance_span.unwrap_or(ctx.format_span), "not used by THD")
-                        .with_secondary(ctx.format_span, "packed format")
-                        .with_help("THD is split zigzag sequence by sequence; remove `balance` or write `balance = zigzag`"),
+                    Diagnostic::new(
+                        Code::ThdBalance,
+                        "`balance = contiguous` does not apply to `format = thd`",
+                        balance_span.unwrap_or(ctx.format_span),
+                        "not used by THD",
+                    )
+                    .with_secondary(ctx.format_span, "packed format")
+                    .with_help(
+                        "THD is split zigzag sequence by sequence; remove `balance` or write `balance = zigzag`",
+                    ),
                 );
             }
             let Some((unit, how)) = split_unit(ctx, true, sp) else {
@@ -762,11 +581,7 @@ fn check_sequence(
             if seq.node % unit != 0 {
                 let below = seq.node / unit * unit;
                 let above = below + unit;
-                let nearest = if below > 0 {
-                    format!("{below} or {above}")
-                } else {
-                    above.to_string()
-                };
+                let nearest = if below > 0 { format!("{below} or {above}") } else { above.to_string() };
                 let why = if balance == Balance::Zigzag {
                     "zigzag splits the sequence into 2*cp chunks"
                 } else {
@@ -781,7 +596,10 @@ fn check_sequence(
                     )
                     .with_secondary(ctx.cp_span, ctx.cp_label())
                     .with_note(why)
-                    .with_notes_if(sp && ctx.tp.node > 1, format!("with sequence parallelism each rank's share is split again over tp = {}", ctx.tp.node))
+                    .with_notes_if(
+                        sp && ctx.tp.node > 1,
+                        format!("with sequence parallelism each rank's share is split again over tp = {}", ctx.tp.node),
+                    )
                     .with_help(format!("use seq = {nearest}")),
                 );
             }
@@ -790,13 +608,7 @@ fn check_sequence(
 }
 
 /// Checks tp*cp*dp*pp against the cluster; returns dp (derived when not given).
-fn check_cluster_fit(
-    ctx: &Ctx<'_>,
-    r: &Reader<'_>,
-    pp: u32,
-    dp: Option<u32>,
-    diags: &mut Diags,
-) -> Option<u32> {
+fn check_cluster_fit(ctx: &Ctx<'_>, r: &Reader<'_>, pp: u32, dp: Option<u32>, diags: &mut Diags) -> Option<u32> {
     let world = ctx.cluster.cluster.gpus as u64;
     let (cp, cp_name) = match ctx.cp {
         Cp::Fixed { size } => (size as u64, "cp"),
@@ -807,10 +619,7 @@ fn check_cluster_fit(
     let given = if hybrid { None } else { dp };
     let need = base * given.unwrap_or(1) as u64;
     let sizes = match given {
-        Some(dp) => format!(
-            "tp*{cp_name}*dp*pp = {}*{cp}*{dp}*{pp} = {need}",
-            ctx.tp.node
-        ),
+        Some(dp) => format!("tp*{cp_name}*dp*pp = {}*{cp}*{dp}*{pp} = {need}", ctx.tp.node),
         None => format!("tp*{cp_name}*pp = {}*{cp}*{pp} = {need}", ctx.tp.node),
     };
     let span = r.key_span("cp").or(r.key_span("tp")).unwrap_or(r.owner);
@@ -871,11 +680,7 @@ fn idle(need: u64, world: u64, span: Span, ctx: &Ctx<'_>, diags: &mut Diags) {
 }
 
 fn check_hybrid(ctx: &Ctx<'_>, dp_given: bool, dp_span: Option<Span>, diags: &mut Diags) {
-    let Cp::Hybrid {
-        dp_cp,
-        max_seqlen_per_rank,
-    } = ctx.cp
-    else {
+    let Cp::Hybrid { dp_cp, max_seqlen_per_rank } = ctx.cp else {
         return;
     };
     match ctx.format {
@@ -895,14 +700,9 @@ fn check_hybrid(ctx: &Ctx<'_>, dp_given: bool, dp_span: Option<Span>, diags: &mu
             }
         }
         _ => diags.push(
-            Diagnostic::new(
-                Code::HybridFormat,
-                "hybrid CP needs `format = thd`",
-                ctx.cp_span,
-                "hybrid CP",
-            )
-            .with_secondary(ctx.format_span, ctx.fixed_format_label())
-            .with_help("write `format = thd { max_seqlen = .., max_tokens = .. }`"),
+            Diagnostic::new(Code::HybridFormat, "hybrid CP needs `format = thd`", ctx.cp_span, "hybrid CP")
+                .with_secondary(ctx.format_span, ctx.fixed_format_label())
+                .with_help("write `format = thd { max_seqlen = .., max_tokens = .. }`"),
         ),
     }
     if dp_given {
@@ -924,22 +724,13 @@ fn check_setting(ctx: &Ctx<'_>, s: &Setting, diags: &mut Diags) {
     let thd = matches!(ctx.format, Format::Thd { .. });
     if s.mask.is_padding() && !thd {
         diags.push(
-            Diagnostic::new(
-                Code::PaddingNeedsThd,
-                "padding masks need `format = thd`",
-                s.mask_span,
-                "padding mask",
-            )
-            .with_secondary(ctx.format_span, ctx.fixed_format_label())
-            .with_help("use `none` or `causal` here, or switch to `format = thd { ... }`"),
+            Diagnostic::new(Code::PaddingNeedsThd, "padding masks need `format = thd`", s.mask_span, "padding mask")
+                .with_secondary(ctx.format_span, ctx.fixed_format_label())
+                .with_help("use `none` or `causal` here, or switch to `format = thd { ... }`"),
         );
     }
     if !s.mask.is_padding() && thd {
-        let instead = if s.mask.is_causal() {
-            "padding_causal"
-        } else {
-            "padding"
-        };
+        let instead = if s.mask.is_causal() { "padding_causal" } else { "padding" };
         diags.push(
             Diagnostic::new(
                 Code::ThdMask,
@@ -948,9 +739,7 @@ fn check_setting(ctx: &Ctx<'_>, s: &Setting, diags: &mut Diags) {
                 "this mask crosses sequence boundaries",
             )
             .with_secondary(ctx.format_span, "packed format")
-            .with_help(format!(
-                "use `mask = {instead}`, which keeps attention inside each sequence"
-            )),
+            .with_help(format!("use `mask = {instead}`, which keeps attention inside each sequence")),
         );
     }
     let degree = match (&s.strategy, ctx.cp) {
@@ -969,9 +758,7 @@ fn check_setting(ctx: &Ctx<'_>, s: &Setting, diags: &mut Diags) {
             );
             None
         }
-        (Strategy::A2aP2p { hierarchy }, Cp::Fixed { size }) => {
-            check_hierarchy(ctx, hierarchy, size, s, diags)
-        }
+        (Strategy::A2aP2p { hierarchy }, Cp::Fixed { size }) => check_hierarchy(ctx, hierarchy, size, s, diags),
         _ => None,
     };
     if let Some(d) = degree {
@@ -979,18 +766,17 @@ fn check_setting(ctx: &Ctx<'_>, s: &Setting, diags: &mut Diags) {
     }
 }
 
-fn check_hierarchy(
-    ctx: &Ctx<'_>,
-    hierarchy: &[u32],
-    cp: u32,
-    s: &Setting,
-    diags: &mut Diags,
-) -> Option<u32> {
+fn check_hierarchy(ctx: &Ctx<'_>, hierarchy: &[u32], cp: u32, s: &Setting, diags: &mut Diags) -> Option<u32> {
     let span = s.hierarchy_span.unwrap_or(s.strategy_span);
     if hierarchy.len() != 2 {
         diags.push(
-            Diagnostic::new(Code::HierarchyLevels, format!("`a2a+p2p` takes two levels, found {}", hierarchy.len()), span, "expected `[A2A, P2P]`")
-                .with_help("the first level is the all-to-all group inside a node, the second the ring across groups"),
+            Diagnostic::new(
+                Code::HierarchyLevels,
+                format!("`a2a+p2p` takes two levels, found {}", hierarchy.len()),
+                span,
+                "expected `[A2A, P2P]`",
+            )
+            .with_help("the first level is the all-to-all group inside a node, the second the ring across groups"),
         );
         return None;
     }
@@ -999,23 +785,15 @@ fn check_hierarchy(
         diags.push(
             Diagnostic::new(
                 Code::HierarchyProduct,
-                format!(
-                    "hierarchy [{}, {}] multiplies to {product}, but cp = {cp}",
-                    hierarchy[0], hierarchy[1]
-                ),
+                format!("hierarchy [{}, {}] multiplies to {product}, but cp = {cp}", hierarchy[0], hierarchy[1]),
                 span,
                 format!("{} * {} = {product}", hierarchy[0], hierarchy[1]),
             )
             .with_secondary(ctx.cp_span, format!("cp = {cp}"))
             .with_help(format!(
                 "the levels must multiply to cp, e.g. [{}, {}]",
-                (cp as u64)
-                    .min(ctx.cluster.cluster.gpus_per_node as u64)
-                    .max(1),
-                cp as u64
-                    / (cp as u64)
-                        .min(ctx.cluster.cluster.gpus_per_node as u64)
-                        .max(1)
+                (cp as u64).min(ctx.cluster.cluster.gpus_per_node as u64).max(1),
+                cp as u64 / (cp as u64).min(ctx.cluster.cluster.gpus_per_node as u64).max(1)
             )),
         );
         return None;
@@ -1024,15 +802,13 @@ fn check_hierarchy(
     let gpn = ctx.cluster.cluster.gpus_per_node as u64;
     let span_gpus = hierarchy[0] as u64 * ctx.tp.node as u64;
     if span_gpus > gpn || gpn % span_gpus != 0 {
-        let tp_note = if ctx.tp.node > 1 {
-            format!(" (times tp = {})", ctx.tp.node)
-        } else {
-            String::new()
-        };
+        let tp_note = if ctx.tp.node > 1 { format!(" (times tp = {})", ctx.tp.node) } else { String::new() };
         diags.push(
             Diagnostic::new(
                 Code::A2aLevelExceedsNode,
-                format!("the all-to-all level spans {span_gpus} GPUs{tp_note}, which does not fit inside a node of {gpn}"),
+                format!(
+                    "the all-to-all level spans {span_gpus} GPUs{tp_note}, which does not fit inside a node of {gpn}"
+                ),
                 span,
                 "all-to-all level",
             )
@@ -1050,28 +826,17 @@ fn check_a2a_heads(ctx: &Ctx<'_>, degree: u32, span: Span, diags: &mut Diags) {
         return; // E0018 is already reported.
     }
     let (heads, kv) = (m.heads / tp, m.kv_heads / tp);
-    let per_tp = if tp > 1 {
-        format!(" per TP rank (tp = {tp})")
-    } else {
-        String::new()
-    };
+    let per_tp = if tp > 1 { format!(" per TP rank (tp = {tp})") } else { String::new() };
     if heads % degree != 0 {
         diags.push(
             Diagnostic::new(
                 Code::A2aHeads,
-                format!(
-                    "{heads} query heads{per_tp} cannot be split over an all-to-all of {degree}"
-                ),
+                format!("{heads} query heads{per_tp} cannot be split over an all-to-all of {degree}"),
                 span,
                 format!("all-to-all degree {degree}"),
             )
-            .with_secondary(
-                ctx.model.heads,
-                format!("heads = {} in model `{}`", m.heads, m.name),
-            )
-            .with_help(
-                "use a degree that divides the heads, a2a+p2p with a smaller first level, or p2p",
-            ),
+            .with_secondary(ctx.model.heads, format!("heads = {} in model `{}`", m.heads, m.name))
+            .with_help("use a degree that divides the heads, a2a+p2p with a smaller first level, or p2p"),
         );
         return;
     }
@@ -1082,17 +847,11 @@ fn check_a2a_heads(ctx: &Ctx<'_>, degree: u32, span: Span, diags: &mut Diags) {
         diags.push(
             Diagnostic::new(
                 Code::KvReplicated,
-                format!(
-                    "{kv} KV heads{per_tp} are replicated {}x over the all-to-all of {degree}",
-                    degree / kv
-                ),
+                format!("{kv} KV heads{per_tp} are replicated {}x over the all-to-all of {degree}", degree / kv),
                 span,
                 format!("all-to-all degree {degree}"),
             )
-            .with_secondary(
-                ctx.model.kv_heads,
-                format!("kv_heads = {} in model `{}`", m.kv_heads, m.name),
-            )
+            .with_secondary(ctx.model.kv_heads, format!("kv_heads = {} in model `{}`", m.kv_heads, m.name))
             .with_note("each rank receives the one KV head its query heads share"),
         );
         return;
@@ -1100,39 +859,21 @@ fn check_a2a_heads(ctx: &Ctx<'_>, degree: u32, span: Span, diags: &mut Diags) {
     diags.push(
         Diagnostic::new(
             Code::A2aHeads,
-            format!(
-                "{kv} KV heads{per_tp} cannot be split or replicated over an all-to-all of {degree}"
-            ),
+            format!("{kv} KV heads{per_tp} cannot be split or replicated over an all-to-all of {degree}"),
             span,
             format!("all-to-all degree {degree}"),
         )
-        .with_secondary(
-            ctx.model.kv_heads,
-            format!("kv_heads = {} in model `{}`", m.kv_heads, m.name),
-        )
+        .with_secondary(ctx.model.kv_heads, format!("kv_heads = {} in model `{}`", m.kv_heads, m.name))
         .with_help("the degree must divide the KV heads, or be a multiple of them"),
     );
 }
 
-fn layer_indices(
-    range: &crate::front::ast::LayerRange,
-    model: &ModelInfo,
-    diags: &mut Diags,
-) -> Option<Vec<usize>> {
+fn layer_indices(range: &crate::front::ast::LayerRange, model: &ModelInfo, diags: &mut Diags) -> Option<Vec<usize>> {
     let layers = model.model.layers as u64;
-    let start = int_literal(&range.start, "layer", 0, u64::MAX)
-        .map_err(|d| diags.push(d))
-        .ok()?;
-    let end = int_literal(&range.end, "layer", 0, u64::MAX)
-        .map_err(|d| diags.push(d))
-        .ok()?;
+    let start = int_literal(&range.start, "layer", 0, u64::MAX).map_err(|d| diags.push(d)).ok()?;
+    let end = int_literal(&range.end, "layer", 0, u64::MAX).map_err(|d| diags.push(d)).ok()?;
     let step = match &range.step {
-        Some(step) => {
-            int_literal(step, "step", 1, u64::MAX)
-                .map_err(|d| diags.push(d))
-                .ok()?
-                .node
-        }
+        Some(step) => int_literal(step, "step", 1, u64::MAX).map_err(|d| diags.push(d)).ok()?.node,
         None => 1,
     };
     if start.node >= end.node || end.node > layers {
@@ -1144,25 +885,14 @@ fn layer_indices(
         diags.push(
             Diagnostic::new(
                 Code::LayerRange,
-                format!(
-                    "layer range {}..{} is not inside 0..{layers}: {why}",
-                    start.node, end.node
-                ),
+                format!("layer range {}..{} is not inside 0..{layers}: {why}", start.node, end.node),
                 range.span,
                 "layer range",
             )
-            .with_secondary(
-                model.layers,
-                format!("layers = {layers} in model `{}`", model.model.name),
-            )
+            .with_secondary(model.layers, format!("layers = {layers} in model `{}`", model.model.name))
             .with_help("ranges are half-open, like Rust's: `layer 0..4` sets layers 0, 1, 2 and 3"),
         );
         return None;
     }
-    Some(
-        (start.node..end.node)
-            .step_by(step as usize)
-            .map(|l| l as usize)
-            .collect(),
-    )
+    Some((start.node..end.node).step_by(step as usize).map(|l| l as usize).collect())
 }

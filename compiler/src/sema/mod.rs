@@ -39,11 +39,7 @@ pub fn check(files: &[SourceFile]) -> Checked {
                     Code::DuplicateItem,
                     format!("`{}` is defined twice", item.name.node),
                     item.name.span,
-                    format!(
-                        "{} `{}` redefined here",
-                        item.kind.node.keyword(),
-                        item.name.node
-                    ),
+                    format!("{} `{}` redefined here", item.kind.node.keyword(), item.name.node),
                 )
                 .with_secondary(*first, "first defined here")
                 .with_help("give each model, cluster and layout its own name"),
@@ -57,12 +53,7 @@ pub fn check(files: &[SourceFile]) -> Checked {
 
     let mut models = HashMap::new();
     let mut clusters = HashMap::new();
-    let mut spec = Spec {
-        version: spec::SPEC_VERSION,
-        models: Vec::new(),
-        clusters: Vec::new(),
-        layouts: Vec::new(),
-    };
+    let mut spec = Spec { version: spec::SPEC_VERSION, models: Vec::new(), clusters: Vec::new(), layouts: Vec::new() };
     // An item with syntax errors keeps its name (references to it resolve to nothing,
     // quietly) but is not checked: what the parser skipped would show up as missing.
     for item in unique.iter().filter(|i| !i.recovered) {
@@ -82,23 +73,13 @@ pub fn check(files: &[SourceFile]) -> Checked {
             ItemKind::Layout => {}
         }
     }
-    let scope = layout::Scope {
-        kinds: &kinds,
-        models: &models,
-        clusters: &clusters,
-    };
-    for item in unique
-        .iter()
-        .filter(|i| i.kind.node == ItemKind::Layout && !i.recovered)
-    {
+    let scope = layout::Scope { kinds: &kinds, models: &models, clusters: &clusters };
+    for item in unique.iter().filter(|i| i.kind.node == ItemKind::Layout && !i.recovered) {
         if let Some(layout) = layout::layout(item, &scope, &mut diags) {
             spec.layouts.push(layout);
         }
     }
     diag::sort(&mut diags);
     let failed = diags.iter().any(Diagnostic::is_error);
-    Checked {
-        spec: if failed { None } else { Some(spec) },
-        diagnostics: diags,
-    }
+    Checked { spec: if failed { None } else { Some(spec) }, diagnostics: diags }
 }

@@ -26,36 +26,23 @@ pub fn gpu_names() -> Vec<&'static str> {
 }
 
 pub fn gpu(name: &str) -> Option<Gpu> {
-    GPUS.iter()
-        .find(|g| g.0 == name)
-        .map(|&(name, bf16, fp32, hbm, mem)| Gpu {
-            name: name.to_string(),
-            peak_bf16_tflops: bf16,
-            peak_fp32_tflops: fp32,
-            hbm_bytes_per_s: hbm * GB,
-            memory_bytes: mem * GIB,
-        })
+    GPUS.iter().find(|g| g.0 == name).map(|&(name, bf16, fp32, hbm, mem)| Gpu {
+        name: name.to_string(),
+        peak_bf16_tflops: bf16,
+        peak_fp32_tflops: fp32,
+        hbm_bytes_per_s: hbm * GB,
+        memory_bytes: mem * GIB,
+    })
 }
 
 /// (kind, one-direction GB/s, latency µs); intra-node kinds first.
-pub const INTRA_LINKS: &[(&str, f64, f64)] = &[
-    ("nvlink", 450.0, 3.0),
-    ("xgmi", 64.0, 4.0),
-    ("pcie", 25.0, 5.0),
-];
-pub const INTER_LINKS: &[(&str, f64, f64)] = &[
-    ("ib", 50.0, 12.0),
-    ("roce", 50.0, 15.0),
-    ("ethernet", 12.5, 30.0),
-];
+pub const INTRA_LINKS: &[(&str, f64, f64)] = &[("nvlink", 450.0, 3.0), ("xgmi", 64.0, 4.0), ("pcie", 25.0, 5.0)];
+pub const INTER_LINKS: &[(&str, f64, f64)] = &[("ib", 50.0, 12.0), ("roce", 50.0, 15.0), ("ethernet", 12.5, 30.0)];
 
 pub fn link(table: &[(&str, f64, f64)], kind: &str) -> Option<Link> {
-    table
-        .iter()
-        .find(|l| l.0 == kind)
-        .map(|&(kind, gbps, us)| Link {
-            kind: kind.to_string(),
-            bandwidth_bytes_per_s: gbps * GB,
-            latency_s: us * 1e-6,
-        })
+    table.iter().find(|l| l.0 == kind).map(|&(kind, gbps, us)| Link {
+        kind: kind.to_string(),
+        bandwidth_bytes_per_s: gbps * GB,
+        latency_s: us * 1e-6,
+    })
 }

@@ -23,19 +23,8 @@ pub(crate) struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    pub fn new(
-        block: Option<&'a Block>,
-        allowed: &[&str],
-        what: String,
-        owner: Span,
-        diags: &mut Diags,
-    ) -> Self {
-        let mut reader = Reader {
-            what,
-            owner,
-            entries: HashMap::new(),
-            layers: Vec::new(),
-        };
+    pub fn new(block: Option<&'a Block>, allowed: &[&str], what: String, owner: Span, diags: &mut Diags) -> Self {
+        let mut reader = Reader { what, owner, entries: HashMap::new(), layers: Vec::new() };
         let Some(block) = block else {
             return reader;
         };
@@ -58,12 +47,8 @@ impl<'a> Reader<'a> {
                 );
                 diag = match suggest::nearest(&key.node, fields.iter().copied()) {
                     Some(s) => diag.with_help(format!("did you mean `{s}`?")),
-                    None if fields.is_empty() => {
-                        diag.with_help(format!("{} takes no fields", reader.what))
-                    }
-                    None => {
-                        diag.with_help(format!("the fields here are {}", suggest::one_of(&fields)))
-                    }
+                    None if fields.is_empty() => diag.with_help(format!("{} takes no fields", reader.what)),
+                    None => diag.with_help(format!("the fields here are {}", suggest::one_of(&fields))),
                 };
                 diags.push(diag);
                 continue;
@@ -81,9 +66,7 @@ impl<'a> Reader<'a> {
                         "set again here",
                     )
                     .with_secondary(first.key().map_or(first.span, |k| k.span), "first set here")
-                    .with_help(
-                        "remove one of them; to override a value without editing, use `--set`",
-                    ),
+                    .with_help("remove one of them; to override a value without editing, use `--set`"),
                 );
                 continue;
             }
@@ -154,9 +137,7 @@ impl<'a> Reader<'a> {
 
     pub fn int(&self, key: &str, min: u64, max: u64, diags: &mut Diags) -> Option<Spanned<u64>> {
         let value = self.value(key, "an integer", diags)?;
-        int_value(value, key, min, max)
-            .map_err(|d| diags.push(d))
-            .ok()
+        int_value(value, key, min, max).map_err(|d| diags.push(d)).ok()
     }
 
     pub fn required_int(
@@ -176,38 +157,25 @@ impl<'a> Reader<'a> {
 
     pub fn float(&self, key: &str, min_exclusive: f64, diags: &mut Diags) -> Option<f64> {
         let value = self.value(key, "a number", diags)?;
-        float_value(value, key, min_exclusive)
-            .map_err(|d| diags.push(d))
-            .ok()
+        float_value(value, key, min_exclusive).map_err(|d| diags.push(d)).ok()
     }
 
     pub fn quantity(&self, key: &str, kind: QuantityKind, diags: &mut Diags) -> Option<f64> {
         let value = self.value(key, kind.expected(), diags)?;
-        quantity_value(value, key, kind)
-            .map_err(|d| diags.push(d))
-            .ok()
+        quantity_value(value, key, kind).map_err(|d| diags.push(d)).ok()
     }
 
     pub fn bool(&self, key: &str, diags: &mut Diags) -> Option<bool> {
         let value = self.value(key, "`true` or `false`", diags)?;
-        let word = word_value(value, key, &["true", "false"])
-            .map_err(|d| diags.push(d))
-            .ok()?;
+        let word = word_value(value, key, &["true", "false"]).map_err(|d| diags.push(d)).ok()?;
         no_args(&word, diags);
         Some(word.name.node == "true")
     }
 
     /// A name from `choices`, possibly with an argument block.
-    pub fn word(
-        &self,
-        key: &str,
-        choices: &[&'static str],
-        diags: &mut Diags,
-    ) -> Option<WordValue<'a>> {
+    pub fn word(&self, key: &str, choices: &[&'static str], diags: &mut Diags) -> Option<WordValue<'a>> {
         let value = self.value(key, "a name", diags)?;
-        word_value(value, key, choices)
-            .map_err(|d| diags.push(d))
-            .ok()
+        word_value(value, key, choices).map_err(|d| diags.push(d)).ok()
     }
 
     /// A name with no validation of which: an item reference.
@@ -222,13 +190,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    pub fn int_list(
-        &self,
-        key: &str,
-        min: u64,
-        max: u64,
-        diags: &mut Diags,
-    ) -> Option<Spanned<Vec<u64>>> {
+    pub fn int_list(&self, key: &str, min: u64, max: u64, diags: &mut Diags) -> Option<Spanned<Vec<u64>>> {
         let value = self.value(key, "a list", diags)?;
         let ValueKind::List(values) = &value.kind else {
             diags.push(wrong_type(value, key, "a list such as `[8, 2]`"));
@@ -236,12 +198,7 @@ impl<'a> Reader<'a> {
         };
         let mut out = Vec::new();
         for v in values {
-            out.push(
-                int_value(v, key, min, max)
-                    .map_err(|d| diags.push(d))
-                    .ok()?
-                    .node,
-            );
+            out.push(int_value(v, key, min, max).map_err(|d| diags.push(d)).ok()?.node);
         }
         Some(Spanned::new(out, value.span))
     }
@@ -257,13 +214,7 @@ pub(crate) struct WordValue<'a> {
 /// Reports arguments given to a name that takes none.
 pub(crate) fn no_args(word: &WordValue<'_>, diags: &mut Diags) {
     if let Some(args) = word.args {
-        Reader::new(
-            Some(args),
-            &[],
-            format!("`{}`", word.name.node),
-            word.name.span,
-            diags,
-        );
+        Reader::new(Some(args), &[], format!("`{}`", word.name.node), word.name.span, diags);
     }
 }
 
@@ -286,18 +237,9 @@ pub(crate) fn wrong_type(value: &Value, key: &str, expected: &str) -> Diagnostic
 }
 
 fn out_of_range(span: Span, key: &str, min: u64, max: u64, what: &str) -> Diagnostic {
-    let range = if max == u64::MAX {
-        format!("at least {min}")
-    } else {
-        format!("from {min} to {max}")
-    };
-    Diagnostic::new(
-        Code::OutOfRange,
-        format!("`{key}` is out of range: {what}"),
-        span,
-        format!("expected {range}"),
-    )
-    .with_help(format!("`{key}` takes a whole number {range}"))
+    let range = if max == u64::MAX { format!("at least {min}") } else { format!("from {min} to {max}") };
+    Diagnostic::new(Code::OutOfRange, format!("`{key}` is out of range: {what}"), span, format!("expected {range}"))
+        .with_help(format!("`{key}` takes a whole number {range}"))
 }
 
 /// Interprets a literal: `131_072`, `128K` (×1024), `1M` (×1024²), `5e5`.
@@ -312,24 +254,14 @@ fn literal(text: &str) -> Option<f64> {
     cleaned.parse::<f64>().ok().map(|v| v * scale)
 }
 
-pub(crate) fn int_value(
-    value: &Value,
-    key: &str,
-    min: u64,
-    max: u64,
-) -> Result<Spanned<u64>, Diagnostic> {
+pub(crate) fn int_value(value: &Value, key: &str, min: u64, max: u64) -> Result<Spanned<u64>, Diagnostic> {
     let ValueKind::Number(number) = &value.kind else {
         return Err(wrong_type(value, key, "an integer"));
     };
     int_literal(number, key, min, max)
 }
 
-pub(crate) fn int_literal(
-    number: &Number,
-    key: &str,
-    min: u64,
-    max: u64,
-) -> Result<Spanned<u64>, Diagnostic> {
+pub(crate) fn int_literal(number: &Number, key: &str, min: u64, max: u64) -> Result<Spanned<u64>, Diagnostic> {
     if let Some(unit) = &number.unit {
         return Err(Diagnostic::new(
             Code::BadUnit,
@@ -345,13 +277,7 @@ pub(crate) fn int_literal(
         Some(v) => Some(v),
         None => match literal(&number.text) {
             Some(f) if f < 0.0 => {
-                return Err(out_of_range(
-                    number.span,
-                    key,
-                    min,
-                    max,
-                    &format!("{} is negative", number.text),
-                ));
+                return Err(out_of_range(number.span, key, min, max, &format!("{} is negative", number.text)));
             }
             Some(f) if f.fract() != 0.0 => {
                 return Err(out_of_range(
@@ -369,13 +295,7 @@ pub(crate) fn int_literal(
     match value {
         Some(v) if v >= min && v <= max => Ok(Spanned::new(v, number.span)),
         Some(v) => Err(out_of_range(number.span, key, min, max, &format!("{v}"))),
-        None => Err(out_of_range(
-            number.span,
-            key,
-            min,
-            max,
-            &format!("{} is too large", number.text),
-        )),
+        None => Err(out_of_range(number.span, key, min, max, &format!("{} is too large", number.text))),
     }
 }
 
@@ -384,12 +304,7 @@ fn float_value(value: &Value, key: &str, min_exclusive: f64) -> Result<f64, Diag
         return Err(wrong_type(value, key, "a number"));
     };
     if let Some(unit) = &number.unit {
-        return Err(Diagnostic::new(
-            Code::BadUnit,
-            format!("`{key}` takes no unit"),
-            unit.span,
-            "unexpected unit",
-        ));
+        return Err(Diagnostic::new(Code::BadUnit, format!("`{key}` takes no unit"), unit.span, "unexpected unit"));
     }
     match literal(&number.text) {
         Some(v) if v.is_finite() && v > min_exclusive => Ok(v),
@@ -418,13 +333,7 @@ impl QuantityKind {
 
     fn units(self) -> &'static [(&'static str, f64)] {
         match self {
-            QuantityKind::Bandwidth => &[
-                ("B/s", 1.0),
-                ("KB/s", 1e3),
-                ("MB/s", 1e6),
-                ("GB/s", 1e9),
-                ("TB/s", 1e12),
-            ],
+            QuantityKind::Bandwidth => &[("B/s", 1.0), ("KB/s", 1e3), ("MB/s", 1e6), ("GB/s", 1e9), ("TB/s", 1e12)],
             QuantityKind::Latency => &[("ns", 1e-9), ("us", 1e-6), ("ms", 1e-3), ("s", 1.0)],
         }
     }
@@ -437,13 +346,8 @@ fn quantity_value(value: &Value, key: &str, kind: QuantityKind) -> Result<f64, D
     };
     let names: Vec<&str> = kind.units().iter().map(|u| u.0).collect();
     let Some(unit) = &number.unit else {
-        return Err(Diagnostic::new(
-            Code::BadUnit,
-            format!("`{key}` needs a unit"),
-            number.span,
-            "no unit",
-        )
-        .with_help(format!("write it with one of {}", suggest::one_of(&names))));
+        return Err(Diagnostic::new(Code::BadUnit, format!("`{key}` needs a unit"), number.span, "no unit")
+            .with_help(format!("write it with one of {}", suggest::one_of(&names))));
     };
     let Some(&(_, scale)) = kind.units().iter().find(|u| u.0 == unit.node) else {
         let mut diag = Diagnostic::new(
@@ -469,17 +373,9 @@ fn quantity_value(value: &Value, key: &str, kind: QuantityKind) -> Result<f64, D
     }
 }
 
-fn word_value<'a>(
-    value: &'a Value,
-    key: &str,
-    choices: &[&str],
-) -> Result<WordValue<'a>, Diagnostic> {
+fn word_value<'a>(value: &'a Value, key: &str, choices: &[&str]) -> Result<WordValue<'a>, Diagnostic> {
     let ValueKind::Word { name, args } = &value.kind else {
-        return Err(wrong_type(
-            value,
-            key,
-            &format!("one of {}", suggest::one_of(choices)),
-        ));
+        return Err(wrong_type(value, key, &format!("one of {}", suggest::one_of(choices))));
     };
     if !choices.contains(&name.node.as_str()) {
         let mut diag = Diagnostic::new(
@@ -489,17 +385,10 @@ fn word_value<'a>(
             "unknown value",
         );
         diag = match suggest::nearest(&name.node, choices.iter().copied()) {
-            Some(s) => diag.with_help(format!(
-                "did you mean `{s}`? `{key}` takes {}",
-                suggest::one_of(choices)
-            )),
+            Some(s) => diag.with_help(format!("did you mean `{s}`? `{key}` takes {}", suggest::one_of(choices))),
             None => diag.with_help(format!("`{key}` takes {}", suggest::one_of(choices))),
         };
         return Err(diag);
     }
-    Ok(WordValue {
-        name,
-        args: args.as_ref(),
-        span: value.span,
-    })
+    Ok(WordValue { name, args: args.as_ref(), span: value.span })
 }
