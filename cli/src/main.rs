@@ -1,4 +1,4 @@
-//! The `attnc` command line: check, format and explain `.attn` specs.
+//! The `attnc` command line: check, format and explain `.attn` specs; partition, group and plan layouts.
 //!
 //! Exit codes: 0 clean or warnings only, 1 errors in the input, 2 usage or I/O errors.
 //! Diagnostics go to stderr, requested output (JSON, formatted text) to stdout.
@@ -12,8 +12,8 @@ use attnc_compiler::diag::{self, Code, Diagnostic};
 use attnc_compiler::front::overrides::{self, Override};
 use attnc_compiler::front::span::{FileId, Sources};
 use attnc_compiler::plan::{groups, partition as part};
-use attnc_compiler::sema::spec::{Balance, Cp, Format};
-use attnc_compiler::{Frontend, compile_file, front};
+use attnc_compiler::sema::spec::{Balance, Cp, Format, Layout};
+use attnc_compiler::{Frontend, compile_file, front, ir, passes};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Parser)]
@@ -56,6 +56,34 @@ enum Command {
         seqlens: Vec<u64>,
         #[arg(long, value_enum, default_value_t = JsonOnly::Json)]
         emit: JsonOnly,
+    },
+    /// Compile a layout into per-rank plans (forward, and backward with --backward) and verify them.
+    Plan {
+        #[command(flatten)]
+        spec: SpecArgs,
+        /// The layout to plan.
+        #[arg(long)]
+        layout: String,
+        /// Print only this CP rank's program (text and dot).
+        #[arg(long)]
+        rank: Option<u32>,
+        /// Also plan the backward pass.
+        #[arg(long)]
+        backward: bool,
+        /// Only the layer class that contains this layer.
+        #[arg(long)]
+        layer: Option<u64>,
+        /// THD sub-sequence lengths, e.g. `100,4000,37` (required for thd layouts).
+        #[arg(long, value_delimiter = ',')]
+        seqlens: Vec<u64>,
+        /// Run the verifier after every pass (always on in debug builds; the final plan is always verified).
+        #[arg(long)]
+        verify: bool,
+        /// Per rank: mask-aware FLOPs, bytes per link level, buffer memory; and the balance max/mean.
+        #[arg(long)]
+        stats: bool,
+        #[arg(long, value_enum, default_value_t = PlanEmit::Text)]
+        emit: PlanEmit,
     },
     /// Print Megatron-Core's process groups for the given sizes.
     Groups {
@@ -105,6 +133,13 @@ enum JsonOnly {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum PlanEmit {
+    Text,
+    Json,
+    Dot,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Emit {
     Text,
     Json,
@@ -136,6 +171,10 @@ fn run(cli: Cli) -> Result<Outcome> {
         Command::Fmt { spec, check, write } => fmt(&spec, check, write),
         Command::Explain { code } => Ok(explain(&code)),
         Command::Partition { spec, layout, seqlens, emit: _ } => partition(&spec, &layout, &seqlens),
+        Command::Plan { spec, layout, rank, backward, layer, seqlens, verify, stats, emit } => {
+            let request = PlanRequest { rank, backward, layer, seqlens, verify, stats, emit };
+            plan(&spec, &layout, &request)
+        }
         Command::Groups { world, tp, cp, pp, ep, order, hierarchy, hybrid, emit: _ } => {
             let sizes = groups::GroupSizes { world, tp, cp, pp, ep, order, hierarchy, hybrid };
             let groups = groups::build(&sizes)?;
@@ -289,16 +328,171 @@ fn explain(code: &str) -> Outcome {
     }
 }
 
+/// The layout named by `--layout`, or an error listing the layouts the files define.
+fn find_layout<'a>(loaded: &'a Loaded, layout_name: &str) -> Result<&'a Layout> {
+    let layouts: Vec<&Layout> = loaded.units.iter().filter_map(|u| u.spec.as_ref()).flat_map(|s| &s.layouts).collect();
+    match layouts.iter().find(|l| l.name == layout_name) {
+        Some(layout) => Ok(layout),
+        None => {
+            let names: Vec<&str> = layouts.iter().map(|l| l.name.as_str()).collect();
+            let suggestion = names
+                .iter()
+                .min_by_key(|n| strsim::levenshtein(n, layout_name))
+                .filter(|n| strsim::levenshtein(n, layout_name) <= 3)
+                .map(|n| format!("; did you mean `{n}`?"))
+                .unwrap_or_default();
+            anyhow::bail!(
+                "--layout `{layout_name}`: no such layout (the files define {}){suggestion}",
+                names.join(", ")
+            )
+        }
+    }
+}
+
+struct PlanRequest {
+    rank: Option<u32>,
+    backward: bool,
+    layer: Option<u64>,
+    seqlens: Vec<u64>,
+    verify: bool,
+    stats: bool,
+    emit: PlanEmit,
+}
+
+fn plan(spec: &SpecArgs, layout_name: &str, request: &PlanRequest) -> Result<Outcome> {
+    let loaded = match load_checked(spec)? {
+        Ok(loaded) => loaded,
+        Err(outcome) => return Ok(outcome),
+    };
+    let layout = find_layout(&loaded, layout_name)?;
+    if let Some(rank) = request.rank {
+        let cp = match layout.cp {
+            Cp::Fixed { size } => size,
+            Cp::Hybrid { dp_cp, .. } => dp_cp,
+        };
+        if rank >= cp {
+            anyhow::bail!("--rank {rank}: layout `{layout_name}` has CP ranks 0..{}", cp - 1);
+        }
+    }
+    if let Some(layer) = request.layer {
+        if layer >= layout.layers.len() as u64 {
+            anyhow::bail!("--layer {layer}: model `{}` has layers 0..{}", layout.model.name, layout.layers.len() - 1);
+        }
+    }
+    let options = passes::PlanOptions {
+        seqlens: (!request.seqlens.is_empty()).then(|| request.seqlens.clone()),
+        backward: request.backward,
+        verify: request.verify,
+    };
+    let set = match passes::compile(layout, &options) {
+        Ok(set) => set,
+        Err(error @ passes::PlanError::Verify { .. }) => {
+            eprintln!("{error}");
+            return Ok(Outcome::InputErrors);
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            return Ok(Outcome::InputErrors);
+        }
+    };
+    let classes: Vec<&passes::LayerClass> = set
+        .classes
+        .iter()
+        .filter(|c| request.layer.is_none_or(|l| c.layers.iter().any(|r| r.start <= l && l < r.end)))
+        .collect();
+    match request.emit {
+        PlanEmit::Text => {
+            let mut out = String::new();
+            for c in &classes {
+                for p in class_plans(c) {
+                    out.push_str(&ir::print::text(p, request.rank));
+                    if request.stats {
+                        out.push_str(&stats_text(p));
+                    }
+                    out.push('\n');
+                }
+            }
+            print!("{}", out.trim_end_matches('\n'));
+            println!();
+        }
+        PlanEmit::Dot => {
+            for c in &classes {
+                for p in class_plans(c) {
+                    println!("{}", ir::print::dot(p, request.rank));
+                }
+            }
+        }
+        PlanEmit::Json => {
+            let classes: Vec<serde_json::Value> = classes
+                .iter()
+                .map(|c| {
+                    let mut v = serde_json::json!({
+                        "layers": c.layers,
+                        "strategy": c.strategy.name(),
+                        "forward": ir::artifact::from_plan(&c.forward),
+                    });
+                    if let Some(b) = &c.backward {
+                        v["backward"] = serde_json::to_value(ir::artifact::from_plan(b)).unwrap_or_default();
+                    }
+                    if request.stats {
+                        v["stats"] = serde_json::json!({
+                            "forward": ir::stats::stats(&c.forward),
+                            "backward": c.backward.as_ref().map(ir::stats::stats),
+                        });
+                    }
+                    v
+                })
+                .collect();
+            let out = serde_json::json!({
+                "version": ir::artifact::ARTIFACT_VERSION,
+                "layout": set.layout,
+                "classes": classes,
+            });
+            println!("{}", serde_json::to_string(&out)?);
+        }
+    }
+    Ok(Outcome::Clean)
+}
+
+/// A class's forward plan, then its backward plan if built.
+fn class_plans(class: &passes::LayerClass) -> Vec<&ir::Plan> {
+    std::iter::once(&class.forward).chain(class.backward.as_ref()).collect()
+}
+
+fn stats_text(plan: &attnc_compiler::ir::Plan) -> String {
+    use std::fmt::Write as _;
+    let s = ir::stats::stats(plan);
+    let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
+    let mut out = String::new();
+    let _ = writeln!(out, "stats: balance {:.3} (max/mean FLOPs over ranks)", s.balance);
+    let _ = writeln!(
+        out,
+        "  {:>4} {:>10} {:>6} {:>11} {:>11} {:>11} {:>11} {:>9}",
+        "rank", "GFLOP", "blocks", "sent intra", "sent inter", "recv intra", "recv inter", "buffers"
+    );
+    for r in &s.ranks {
+        let _ = writeln!(
+            out,
+            "  {:>4} {:>10.1} {:>6} {:>9.3}Gi {:>9.3}Gi {:>9.3}Gi {:>9.3}Gi {:>7.3}Gi",
+            r.rank,
+            r.flops / 1e9,
+            r.blocks,
+            gib(r.sent_intra_bytes),
+            gib(r.sent_inter_bytes),
+            gib(r.received_intra_bytes),
+            gib(r.received_inter_bytes),
+            gib(r.buffer_bytes)
+        );
+    }
+    out
+}
+
 fn partition(spec: &SpecArgs, layout_name: &str, seqlens: &[u64]) -> Result<Outcome> {
     let loaded = match load_checked(spec)? {
         Ok(loaded) => loaded,
         Err(outcome) => return Ok(outcome),
     };
-    let layouts: Vec<_> = loaded.units.iter().filter_map(|u| u.spec.as_ref()).flat_map(|s| &s.layouts).collect();
-    let Some(layout) = layouts.iter().find(|l| l.name == layout_name) else {
-        let names: Vec<&str> = layouts.iter().map(|l| l.name.as_str()).collect();
-        anyhow::bail!("--layout `{layout_name}`: no such layout (the files define {})", names.join(", "));
-    };
+    let layout = find_layout(&loaded, layout_name)?;
     let Cp::Fixed { size: cp } = layout.cp else {
         anyhow::bail!(
             "--layout `{layout_name}`: hybrid CP partitions per sub-sample; this command takes fixed-size CP layouts"

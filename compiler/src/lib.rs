@@ -11,9 +11,12 @@
 
 pub mod diag;
 pub mod front;
+pub mod ir;
+pub mod passes;
 pub mod plan;
 pub mod sema;
 mod suggest;
+pub mod verify;
 
 use diag::Diagnostic;
 use front::ast::SourceFile;

@@ -1,0 +1,207 @@
+//! Counting allowed (query, key) pairs over token intervals, in closed form.
+//!
+//! For one row token x the allowed columns are one interval `[lo(x), hi(x))` whose ends are
+//! piecewise linear in x with slope 0 or 1 (sequence start and end, the causal diagonal, the
+//! window's lower edge). Between breakpoints the count is linear in x, so a sum over a million
+//! rows costs a handful of evaluations. Rows are queries ([`Side::Q`], for O and dQ) or keys
+//! ([`Side::Kv`], for dK and dV: the transposed mask). Used by the lowering to classify and prune
+//! blocks and by the verifier to prove coverage; it does not know about plans.
+
+use super::{Doc, Interval, MaskClass, Problem, RowSet};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Q,
+    Kv,
+}
+
+/// Which parts of the mask apply; the classifier drops some to see what cuts a block.
+#[derive(Clone, Copy, Debug)]
+pub struct MaskRule {
+    pub causal: bool,
+    pub window: Option<u64>,
+}
+
+impl MaskRule {
+    pub fn of(problem: &Problem) -> MaskRule {
+        MaskRule { causal: problem.causal, window: problem.window }
+    }
+}
+
+/// `[lo, hi)` allowed for row x of `doc` (x inside the doc), as i128 to keep the algebra simple.
+fn bounds(doc: Doc, rule: MaskRule, side: Side, x: i128) -> (i128, i128) {
+    let (ds, dv) = (doc.start as i128, (doc.start + doc.len) as i128);
+    if x >= dv {
+        return (0, 0); // Padding sees nothing and is seen by nothing.
+    }
+    if !rule.causal {
+        return (ds, dv);
+    }
+    let w = rule.window.map(|w| w as i128);
+    match side {
+        Side::Q => (w.map_or(ds, |w| ds.max(x + 1 - w)), x + 1),
+        Side::Kv => (x, w.map_or(dv, |w| dv.min(x + w))),
+    }
+}
+
+fn count_at(doc: Doc, rule: MaskRule, side: Side, x: i128, cols: Interval) -> i128 {
+    let (lo, hi) = bounds(doc, rule, side, x);
+    (hi.min(cols.end as i128) - lo.max(cols.start as i128)).max(0)
+}
+
+/// Allowed pairs between rows `rows` (inside `doc`) and columns `cols`.
+fn count_in_doc(doc: Doc, rule: MaskRule, side: Side, rows: Interval, cols: Interval) -> u128 {
+    if rows.is_empty() || cols.is_empty() {
+        return 0;
+    }
+    let (ra, rb) = (rows.start as i128, rows.end as i128);
+    let offsets: &[i128] = match (side, rule.window) {
+        (Side::Q, Some(w)) => &[1, 1 - w as i128],
+        (Side::Q, None) => &[1],
+        (Side::Kv, Some(w)) => &[0, w as i128],
+        (Side::Kv, None) => &[0],
+    };
+    let constants = [doc.start, doc.start + doc.len, cols.start, cols.end].map(|v| v as i128);
+    // Padding starts at ds + len: a jump, not a kink, so it is a breakpoint of its own.
+    let mut points = vec![ra, rb, (doc.start + doc.len) as i128];
+    points.retain(|&x| x >= ra && x <= rb);
+    for &c in offsets {
+        for &v in &constants {
+            let x = v - c;
+            if x > ra && x < rb {
+                points.push(x);
+            }
+        }
+    }
+    points.sort_unstable();
+    points.dedup();
+    let mut total: i128 = 0;
+    for pair in points.windows(2) {
+        let (p, q) = (pair[0], pair[1]);
+        let n = q - p;
+        total += n * (count_at(doc, rule, side, p, cols) + count_at(doc, rule, side, q - 1, cols)) / 2;
+    }
+    total as u128
+}
+
+/// Splits `rows` at sequence boundaries and calls `f(doc, piece)` for each piece.
+pub fn for_each_doc_piece(problem: &Problem, rows: Interval, mut f: impl FnMut(Doc, Interval)) {
+    let mut start = rows.start;
+    while start < rows.end {
+        let doc = problem.doc_of(start);
+        let end = rows.end.min(doc.end);
+        f(doc, Interval::new(start, end));
+        start = end;
+    }
+}
+
+/// Allowed pairs between row tokens and column tokens (both sets of intervals).
+pub fn allowed(problem: &Problem, rule: MaskRule, side: Side, rows: &[Interval], cols: &RowSet) -> u128 {
+    let mut total = 0;
+    for &r in rows {
+        for_each_doc_piece(problem, r, |doc, piece| {
+            for c in cols.clipped(Interval::new(doc.start, doc.end)) {
+                total += count_in_doc(doc, rule, side, piece, c);
+            }
+        });
+    }
+    total
+}
+
+/// Allowed pairs of one row piece (inside `doc`) against one column interval.
+pub fn allowed_piece(doc: Doc, rule: MaskRule, side: Side, rows: Interval, cols: Interval) -> u128 {
+    let c = cols.intersect(Interval::new(doc.start, doc.end));
+    count_in_doc(doc, rule, side, rows, c)
+}
+
+/// The mask class of a block of query tokens × key tokens, or `None` when nothing is allowed.
+pub fn classify(problem: &Problem, q: &[Interval], kv: &RowSet) -> Option<MaskClass> {
+    let rule = MaskRule::of(problem);
+    let allowed_pairs = allowed(problem, rule, Side::Q, q, kv);
+    if allowed_pairs == 0 {
+        return None;
+    }
+    let rect = q.iter().map(|i| i.len() as u128).sum::<u128>() * kv.len() as u128;
+    if allowed_pairs == rect {
+        return Some(MaskClass::Full);
+    }
+    let no_window = MaskRule { window: None, ..rule };
+    let without_window = allowed(problem, no_window, Side::Q, q, kv);
+    if rule.window.is_some() && without_window != allowed_pairs {
+        return Some(MaskClass::Window);
+    }
+    let non_causal = MaskRule { causal: false, window: None };
+    if rule.causal && allowed(problem, non_causal, Side::Q, q, kv) != without_window {
+        return Some(MaskClass::Causal);
+    }
+    Some(MaskClass::Document)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sema::spec::Dtype;
+
+    fn problem(docs: &[(u64, u64, u64)], causal: bool, window: Option<u64>) -> Problem {
+        Problem {
+            tokens: docs.last().map_or(0, |d| d.1),
+            docs: docs.iter().map(|&(start, end, len)| Doc { start, end, len }).collect(),
+            causal,
+            window,
+            heads: 1,
+            kv_heads: 1,
+            head_dim: 8,
+            batch: 1,
+            dtype: Dtype::Fp32,
+            thd: docs.len() > 1,
+        }
+    }
+
+    /// Counts by brute force, one pair at a time.
+    fn brute(p: &Problem, side: Side, rows: Interval, cols: Interval) -> u128 {
+        let mut n = 0;
+        for x in rows.start..rows.end {
+            for y in cols.start..cols.end {
+                let (q, k) = if side == Side::Q { (x, y) } else { (y, x) };
+                let (dq, dk) = (p.doc_of(q), p.doc_of(k));
+                let ok = dq == dk
+                    && q < dq.start + dq.len
+                    && k < dk.start + dk.len
+                    && (!p.causal || (k <= q && p.window.is_none_or(|w| q - k < w)));
+                n += ok as u128;
+            }
+        }
+        n
+    }
+
+    #[test]
+    fn closed_form_matches_brute_force() {
+        let docs = [(0, 16, 13), (16, 24, 8), (24, 40, 1)];
+        for (causal, window) in [(false, None), (true, None), (true, Some(1)), (true, Some(3)), (true, Some(20))] {
+            let p = problem(&docs, causal, window);
+            for side in [Side::Q, Side::Kv] {
+                for (ra, rb) in [(0, 40), (3, 9), (14, 30), (16, 17), (25, 40)] {
+                    for (ca, cb) in [(0, 40), (0, 5), (5, 14), (12, 26), (24, 25)] {
+                        let rows = Interval::new(ra, rb);
+                        let cols = Interval::new(ca, cb);
+                        let got = allowed(&p, MaskRule::of(&p), side, &[rows], &RowSet::range(ca, cb));
+                        assert_eq!(got, brute(&p, side, rows, cols), "{causal} {window:?} {side:?} {rows} x {cols}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn classes() {
+        let p = problem(&[(0, 32, 32)], true, None);
+        let q = [Interval::new(8, 16)];
+        assert_eq!(classify(&p, &q, &RowSet::range(0, 8)), Some(MaskClass::Full));
+        assert_eq!(classify(&p, &q, &RowSet::range(8, 16)), Some(MaskClass::Causal));
+        assert_eq!(classify(&p, &q, &RowSet::range(16, 24)), None);
+        let w = problem(&[(0, 32, 32)], true, Some(4));
+        assert_eq!(classify(&w, &q, &RowSet::range(0, 8)), Some(MaskClass::Window));
+        let docs = problem(&[(0, 16, 16), (16, 32, 10)], false, None);
+        assert_eq!(classify(&docs, &[Interval::new(0, 32)], &RowSet::range(0, 32)), Some(MaskClass::Document));
+    }
+}

@@ -1,0 +1,93 @@
+//! Plan statistics: mask-aware FLOPs, bytes per link level, buffer memory, balance.
+//!
+//! FLOPs count only allowed pairs: 4·pairs·head_dim per head (QKᵀ and PV) forward, 2.5× that
+//! backward. Point-to-point bytes are the sent buffer; collectives count what a ring algorithm
+//! moves per rank, (n−1)/n of the gathered size. A link is intra-node when both ends (all
+//! members, for a collective) share a node of the cluster. Memory is the sum of the rank's
+//! distinct storages: an upper bound of its peak.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use super::mask::{MaskRule, Side, allowed};
+use super::{OpKind, Plan, RowSet};
+
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct RankStats {
+    pub rank: u32,
+    pub flops: f64,
+    pub blocks: u32,
+    pub sent_intra_bytes: u64,
+    pub sent_inter_bytes: u64,
+    pub received_intra_bytes: u64,
+    pub received_inter_bytes: u64,
+    pub buffer_bytes: u64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Stats {
+    pub ranks: Vec<RankStats>,
+    /// max / mean FLOPs over ranks.
+    pub balance: f64,
+}
+
+pub fn stats(plan: &Plan) -> Stats {
+    let p = &plan.problem;
+    let mut ranks: Vec<RankStats> = (0..plan.header.cp).map(|rank| RankStats { rank, ..Default::default() }).collect();
+    let factor = |kind: &OpKind| if matches!(kind, OpKind::AttnBwd { .. }) { 2.5 } else { 1.0 };
+    for id in plan.op_ids() {
+        let op = plan.op(id);
+        let r = &mut ranks[op.rank as usize];
+        match &op.kind {
+            OpKind::AttnFwd { q, q_rows, kv, kv_rows, .. } | OpKind::AttnBwd { q, q_rows, kv, kv_rows, .. } => {
+                let q_tokens = plan.buf(*q).tokens.tokens_of(q_rows);
+                let kv_tokens = RowSet::from_intervals(plan.buf(*kv).tokens.tokens_of(kv_rows));
+                let pairs = allowed(p, MaskRule::of(p), Side::Q, &q_tokens, &kv_tokens) as f64;
+                let heads = plan.buf(*q).heads as f64;
+                r.flops += 4.0 * pairs * p.head_dim as f64 * heads * p.batch as f64 * factor(&op.kind);
+                r.blocks += 1;
+            }
+            OpKind::SendRecv { sends, recvs } => {
+                let node = plan.node_of(op.rank);
+                for t in sends {
+                    let bytes = plan.bytes_of(t.buf);
+                    if plan.node_of(t.peer) == node { r.sent_intra_bytes += bytes } else { r.sent_inter_bytes += bytes }
+                }
+                for t in recvs {
+                    let bytes = plan.bytes_of(t.buf);
+                    if plan.node_of(t.peer) == node {
+                        r.received_intra_bytes += bytes
+                    } else {
+                        r.received_inter_bytes += bytes
+                    }
+                }
+            }
+            OpKind::AllGather { group, dst, .. }
+            | OpKind::AllToAll { group, dst, .. }
+            | OpKind::ReduceScatter { group, src: dst, .. } => {
+                let g = plan.group(*group);
+                let n = g.members.len() as u64;
+                let bytes = plan.bytes_of(*dst) * (n - 1) / n.max(1);
+                let nodes: BTreeSet<u32> = g.members.iter().map(|&m| plan.node_of(m)).collect();
+                if nodes.len() <= 1 {
+                    r.sent_intra_bytes += bytes;
+                    r.received_intra_bytes += bytes;
+                } else {
+                    r.sent_inter_bytes += bytes;
+                    r.received_inter_bytes += bytes;
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut seen = BTreeSet::new();
+    for (i, b) in plan.buffers.iter().enumerate() {
+        if seen.insert((b.rank, b.storage)) {
+            ranks[b.rank as usize].buffer_bytes += plan.bytes_of(super::BufId(i as u32));
+        }
+    }
+    let max = ranks.iter().map(|r| r.flops).fold(0.0, f64::max);
+    let mean = ranks.iter().map(|r| r.flops).sum::<f64>() / ranks.len().max(1) as f64;
+    Stats { ranks, balance: if mean > 0.0 { max / mean } else { 1.0 } }
+}

@@ -1,0 +1,157 @@
+//! The planning pipeline: a resolved layout in, one verified plan per layer class and direction out.
+//!
+//! [`compile`] is the whole pipeline, top to bottom: group the layers that share settings, then
+//! for each class and direction run the passes (`lower` → `assign_slots` → `schedule`), each
+//! followed by the verifier when verification is on (tests, debug builds, `--verify`). The
+//! final plan is always verified. A verifier failure after a pass is a compiler bug and is
+//! reported as one ([`PlanError::Verify`]), with every error it found.
+
+pub mod assign_slots;
+pub mod blocks;
+pub mod lower;
+pub mod lower_a2a;
+pub mod lower_all_gather;
+pub mod lower_hierarchical;
+pub mod lower_ring;
+pub mod schedule;
+pub mod setup;
+
+use thiserror::Error;
+
+use crate::ir::{Direction, Header, Interval, Plan};
+use crate::plan::partition::PartitionError;
+use crate::sema::spec::{Layout, Mask, Strategy};
+use crate::verify::{self, Stage, VerifyError};
+
+#[derive(Debug, Error)]
+pub enum PlanError {
+    #[error(
+        "layout `{layout}`: layers {layers} use `strategy = auto`, which the cost model chooses; it is not available yet\n  help: write a concrete strategy (p2p, all_gather, a2a or a2a+p2p), e.g. `--set {layout}.strategy=p2p`"
+    )]
+    Auto { layout: String, layers: String },
+    #[error(
+        "layout `{layout}` uses hybrid CP, which is planned per batch from its sample lengths by the hybrid scheduler; it is not available yet\n  help: plan a fixed-size layout, e.g. `--set {layout}.cp=8`"
+    )]
+    Hybrid { layout: String },
+    #[error("layout `{layout}` is thd: give the packed sequence lengths\n  help: add e.g. `--seqlens 100,4000,37`")]
+    NeedSeqlens { layout: String },
+    #[error("--seqlens applies to thd layouts only; `{layout}` is not thd")]
+    SeqlensNotThd { layout: String },
+    #[error("layout `{layout}`: {error}")]
+    Partition { layout: String, error: PartitionError },
+    #[error(
+        "internal compiler error: the plan of layout `{layout}` (layers {layers}, {direction:?}) failed verification after pass `{pass}`:\n{}",
+        errors.iter().map(|e| format!("  {e}")).collect::<Vec<_>>().join("\n")
+    )]
+    Verify { layout: String, layers: String, direction: Direction, pass: &'static str, errors: Vec<VerifyError> },
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct PlanOptions {
+    /// THD sub-sequence lengths.
+    pub seqlens: Option<Vec<u64>>,
+    /// Also plan the backward pass.
+    pub backward: bool,
+    /// Verify after every pass (always on in debug builds).
+    pub verify: bool,
+}
+
+/// Layers that share strategy and mask, and their plans.
+#[derive(Debug)]
+pub struct LayerClass {
+    pub layers: Vec<Interval>,
+    pub strategy: Strategy,
+    pub mask: Mask,
+    pub forward: Plan,
+    pub backward: Option<Plan>,
+}
+
+/// Every plan of one layout.
+#[derive(Debug)]
+pub struct PlanSet {
+    pub layout: String,
+    pub classes: Vec<LayerClass>,
+}
+
+/// Groups consecutive and non-consecutive layers with equal settings, in order of first use.
+fn layer_classes(layout: &Layout) -> Vec<(Vec<Interval>, Strategy, Mask)> {
+    let mut classes: Vec<(Vec<Interval>, Strategy, Mask)> = Vec::new();
+    for (i, s) in layout.layers.iter().enumerate() {
+        let i = i as u64;
+        match classes.iter_mut().find(|(_, strategy, mask)| *strategy == s.strategy && *mask == s.mask) {
+            Some((ranges, _, _)) => match ranges.last_mut() {
+                Some(last) if last.end == i => last.end = i + 1,
+                _ => ranges.push(Interval::new(i, i + 1)),
+            },
+            None => classes.push((vec![Interval::new(i, i + 1)], s.strategy.clone(), s.mask)),
+        }
+    }
+    classes
+}
+
+pub fn display_layers(layers: &[Interval]) -> String {
+    layers.iter().map(|l| format!("{}..{}", l.start, l.end)).collect::<Vec<_>>().join(", ")
+}
+
+/// The pipeline.
+pub fn compile(layout: &Layout, options: &PlanOptions) -> Result<PlanSet, PlanError> {
+    let verify_each = options.verify || cfg!(debug_assertions);
+    let mut classes = Vec::new();
+    for (layers, strategy, mask) in layer_classes(layout) {
+        if strategy == Strategy::Auto {
+            return Err(PlanError::Auto { layout: layout.name.clone(), layers: display_layers(&layers) });
+        }
+        let setup = setup::setup(layout, mask, options.seqlens.as_deref())?;
+        let mut plans = Vec::new();
+        let directions: &[Direction] =
+            if options.backward { &[Direction::Forward, Direction::Backward] } else { &[Direction::Forward] };
+        for &direction in directions {
+            let header = Header {
+                layout: layout.name.clone(),
+                layers: layers.clone(),
+                strategy: strategy.name().to_string(),
+                hierarchy: match &strategy {
+                    Strategy::A2aP2p { hierarchy } => hierarchy.clone(),
+                    _ => Vec::new(),
+                },
+                mask: mask_name(mask),
+                direction,
+                cp: setup.cp,
+                gpus_per_node: layout.cluster.gpus_per_node,
+            };
+            let check = |plan: &Plan, pass: &'static str, stage: Stage, always: bool| {
+                if !(verify_each || always) {
+                    return Ok(());
+                }
+                verify::verify(plan, stage).map(|_| ()).map_err(|errors| PlanError::Verify {
+                    layout: layout.name.clone(),
+                    layers: display_layers(&layers),
+                    direction,
+                    pass,
+                    errors,
+                })
+            };
+            let mut plan = lower::run(&setup, header, &strategy);
+            check(&plan, "lower", Stage::Lowered, false)?;
+            assign_slots::run(&mut plan);
+            check(&plan, "assign_slots", Stage::Lowered, false)?;
+            schedule::run(&mut plan);
+            check(&plan, "schedule", Stage::Scheduled, true)?;
+            plans.push(plan);
+        }
+        let mut plans = plans.into_iter();
+        let forward = plans.next().expect("the forward plan is always built");
+        classes.push(LayerClass { layers, strategy, mask, forward, backward: plans.next() });
+    }
+    Ok(PlanSet { layout: layout.name.clone(), classes })
+}
+
+pub fn mask_name(mask: Mask) -> String {
+    let window = |w: Option<u64>| w.map(|w| format!(" {{ window = {w} }}")).unwrap_or_default();
+    match mask {
+        Mask::None => "none".to_string(),
+        Mask::Causal { window: w } => format!("causal{}", window(w)),
+        Mask::Padding => "padding".to_string(),
+        Mask::PaddingCausal { window: w } => format!("padding_causal{}", window(w)),
+    }
+}

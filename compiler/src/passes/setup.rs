@@ -1,0 +1,116 @@
+//! What a layout means to a plan: the attention problem, the token partition and the CP group.
+//!
+//! Not a pass: this turns a resolved layout into the starting point every lowering shares. The
+//! partition comes from `plan/partition.rs`, so tokens and RoPE positions follow one split.
+
+use super::PlanError;
+use crate::ir::{Doc, Group, Interval, Problem, Run, TokenMap};
+use crate::plan::groups::{self, GroupSizes};
+use crate::plan::partition::{self, Partition};
+use crate::sema::spec::{Balance, Cp, Format, Layout, Mask};
+
+/// A layout's problem and partition, before any strategy is chosen.
+pub struct Setup {
+    pub problem: Problem,
+    pub partition: Partition,
+    /// Per rank, its tokens in local order.
+    pub maps: Vec<TokenMap>,
+    /// Per rank, its load runs with RoPE positions.
+    pub runs: Vec<Vec<Run>>,
+    pub cp_group: Group,
+    pub cp: u32,
+    /// Zigzag split (always for THD): query rows form two roles, the halves of each sequence.
+    pub zigzag: bool,
+}
+
+pub fn setup(layout: &Layout, mask: Mask, seqlens: Option<&[u64]>) -> Result<Setup, PlanError> {
+    let name = &layout.name;
+    let Cp::Fixed { size: cp } = layout.cp else {
+        return Err(PlanError::Hybrid { layout: name.clone() });
+    };
+    let tp = layout.tp;
+    let sp_tp = if layout.sequence_parallel { tp as u64 } else { 1 };
+    let (partition, docs) = match (layout.format, seqlens) {
+        (Format::Thd { max_tokens, .. }, Some(lens)) => {
+            let p = partition::thd(lens, cp, 2 * cp as u64 * sp_tp, Some(max_tokens))
+                .map_err(|error| PlanError::Partition { layout: name.clone(), error })?;
+            let cu = p.cu_seqlens_padded.clone().unwrap_or_default();
+            let docs = lens.iter().enumerate().map(|(i, &len)| Doc { start: cu[i], end: cu[i + 1], len }).collect();
+            (p, docs)
+        }
+        (Format::Thd { .. }, None) => return Err(PlanError::NeedSeqlens { layout: name.clone() }),
+        (_, Some(_)) => return Err(PlanError::SeqlensNotThd { layout: name.clone() }),
+        (_, None) => {
+            let p = match layout.balance {
+                Balance::Zigzag => partition::zigzag(layout.seq, cp),
+                Balance::Contiguous => partition::contiguous(layout.seq, cp),
+            }
+            .map_err(|error| PlanError::Partition { layout: name.clone(), error })?;
+            (p, vec![Doc { start: 0, end: layout.seq, len: layout.seq }])
+        }
+    };
+    let (causal, window) = match mask {
+        Mask::None | Mask::Padding => (false, None),
+        Mask::Causal { window } | Mask::PaddingCausal { window } => (true, window),
+    };
+    let thd = matches!(layout.format, Format::Thd { .. });
+    let problem = Problem {
+        tokens: docs.last().map_or(0, |d: &Doc| d.end),
+        docs,
+        causal,
+        window,
+        heads: layout.model.heads / tp,
+        kv_heads: layout.model.kv_heads / tp,
+        head_dim: layout.model.head_dim,
+        batch: layout.batch,
+        dtype: layout.dtype,
+        thd,
+    };
+    let maps = partition.ranks.iter().map(|r| TokenMap::new(runs_of(&r.tokens).collect())).collect();
+    let runs = partition.ranks.iter().map(|r| load_runs(&r.tokens, &r.positions)).collect();
+    let sizes = GroupSizes {
+        world: tp * cp * layout.dp * layout.pp,
+        tp,
+        cp,
+        pp: layout.pp,
+        ep: layout.ep,
+        order: "tp-cp-ep-dp-pp".to_string(),
+        hierarchy: None,
+        hybrid: false,
+    };
+    let global = groups::build(&sizes)
+        .ok()
+        .and_then(|g| g.groups.get("cp").and_then(|cps| cps.first().cloned()))
+        .unwrap_or_else(|| (0..cp).collect());
+    let cp_group = Group { name: "cp".to_string(), members: (0..cp).collect(), global };
+    let zigzag = thd || layout.balance == Balance::Zigzag;
+    Ok(Setup { problem, partition, maps, runs, cp_group, cp, zigzag })
+}
+
+/// Maximal runs of consecutive token indices.
+fn runs_of(tokens: &[u64]) -> impl Iterator<Item = Interval> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        if i >= tokens.len() {
+            return None;
+        }
+        let start = i;
+        while i + 1 < tokens.len() && tokens[i + 1] == tokens[i] + 1 {
+            i += 1;
+        }
+        i += 1;
+        Some(Interval::new(tokens[start], tokens[i - 1] + 1))
+    })
+}
+
+/// Maximal runs where both the token and its position advance by one.
+fn load_runs(tokens: &[u64], positions: &[u64]) -> Vec<Run> {
+    let mut out: Vec<Run> = Vec::new();
+    for (&token, &position) in tokens.iter().zip(positions) {
+        match out.last_mut() {
+            Some(run) if run.token + run.len == token && run.position + run.len == position => run.len += 1,
+            _ => out.push(Run { token, position, len: 1 }),
+        }
+    }
+    out
+}

@@ -1,0 +1,511 @@
+//! Blocking simulation of every rank's program: finds deadlocks and tracks buffer contents.
+//!
+//! Each rank runs its two streams in issue order; an op starts when its stream reaches it, its
+//! dependencies have run and the events it waits on are recorded. A sendrecv group completes
+//! once every part has met its peer (as NCCL's grouped calls do for large messages); a
+//! collective once every member has entered it. When nothing can move and ops remain, the plan
+//! deadlocks, and each blocked op is reported with what it waits for.
+//!
+//! Contents are symbolic: which tokens (by row) and heads a buffer holds, and for accumulators
+//! which attention blocks have been added into it. Blocks are checked against their mask
+//! class, and every store hands its contents to `coverage.rs`.
+
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use super::Errors;
+use super::comm::Pairs;
+use super::coverage;
+use crate::ir::mask::classify;
+use crate::ir::{A2aDir, BufId, EventId, Interval, OpId, OpKind, Plan, RowSet, TokenMap};
+
+/// One attention block's contribution: query tokens × key tokens for some query heads.
+#[derive(Debug)]
+pub struct Record {
+    pub q_heads: Vec<u32>,
+    pub q: RowSet,
+    pub kv: RowSet,
+}
+
+#[derive(Clone, Debug)]
+pub struct Content {
+    pub heads: Vec<u32>,
+    pub map: TokenMap,
+    pub records: Vec<Rc<Record>>,
+    pub normalized: bool,
+    /// For a block's partial output: the rows the block wrote.
+    pub valid_rows: Option<RowSet>,
+}
+
+impl Content {
+    fn new(heads: Vec<u32>, map: TokenMap) -> Content {
+        Content { heads, map, records: Vec::new(), normalized: false, valid_rows: None }
+    }
+}
+
+struct Sim<'p, 'e, 'a> {
+    plan: &'p Plan,
+    pairs: &'p Pairs,
+    errors: &'e mut Errors<'a>,
+    contents: HashMap<BufId, Content>,
+    done: HashSet<OpId>,
+    posted: HashSet<OpId>,
+    matched: HashSet<(OpId, usize, bool)>,
+    recorded: HashSet<EventId>,
+    pc: Vec<[usize; 2]>,
+}
+
+pub fn run(plan: &Plan, pairs: &Pairs, errors: &mut Errors<'_>) {
+    let mut sim = Sim {
+        plan,
+        pairs,
+        errors,
+        contents: HashMap::new(),
+        done: HashSet::new(),
+        posted: HashSet::new(),
+        matched: HashSet::new(),
+        recorded: HashSet::new(),
+        pc: vec![[0, 0]; plan.header.cp as usize],
+    };
+    sim.run();
+}
+
+impl Sim<'_, '_, '_> {
+    fn head(&self, rank: usize, s: usize) -> Option<OpId> {
+        self.plan.programs[rank][s].get(self.pc[rank][s]).copied()
+    }
+
+    fn complete(&mut self, id: OpId) {
+        let op = self.plan.op(id);
+        self.done.insert(id);
+        if let Some(e) = op.record {
+            self.recorded.insert(e);
+        }
+        self.pc[op.rank as usize][op.stream.index()] += 1;
+    }
+
+    fn run(&mut self) {
+        let plan = self.plan;
+        let cp = plan.header.cp as usize;
+        loop {
+            let mut progress = false;
+            for rank in 0..cp {
+                for s in 0..2 {
+                    while let Some(id) = self.head(rank, s) {
+                        if !self.step(id) {
+                            break;
+                        }
+                        progress = true;
+                    }
+                }
+            }
+            if !progress {
+                break;
+            }
+        }
+        self.report_blocked();
+    }
+
+    /// Advances one head op; true if anything changed.
+    fn step(&mut self, id: OpId) -> bool {
+        let plan = self.plan;
+        let op = plan.op(id);
+        let mut changed = false;
+        if !self.posted.contains(&id) {
+            let ready = plan.deps_of(id).all(|(d, _)| self.done.contains(&d))
+                && op.waits.iter().all(|e| self.recorded.contains(e));
+            if !ready {
+                return false;
+            }
+            self.posted.insert(id);
+            changed = true;
+            match &op.kind {
+                OpKind::SendRecv { .. } => self.match_parts(id),
+                k if k.collective_group().is_some() => {}
+                _ => {
+                    self.execute(id);
+                    self.complete(id);
+                    return true;
+                }
+            }
+        }
+        match &op.kind {
+            OpKind::SendRecv { sends, recvs } => {
+                let all = (0..sends.len()).all(|i| self.matched.contains(&(id, i, true)))
+                    && (0..recvs.len()).all(|i| self.matched.contains(&(id, i, false)));
+                if all {
+                    self.complete(id);
+                    return true;
+                }
+            }
+            kind => {
+                if let Some(g) = kind.collective_group() {
+                    if self.try_collective(id, g) {
+                        return true;
+                    }
+                }
+            }
+        }
+        changed
+    }
+
+    /// Pairs the parts of a newly posted sendrecv with posted peers and moves the data.
+    fn match_parts(&mut self, id: OpId) {
+        let plan = self.plan;
+        let OpKind::SendRecv { sends, recvs } = &plan.op(id).kind else { return };
+        for (i, t) in sends.iter().enumerate() {
+            if let Some(&(peer_op, j)) = self.pairs.send_to_recv.get(&(id, i)) {
+                if self.posted.contains(&peer_op) {
+                    let OpKind::SendRecv { recvs: peer_recvs, .. } = &plan.op(peer_op).kind else { continue };
+                    self.transfer(id, t.buf, peer_op, peer_recvs[j].buf);
+                    self.matched.insert((id, i, true));
+                    self.matched.insert((peer_op, j, false));
+                }
+            }
+        }
+        for (i, t) in recvs.iter().enumerate() {
+            if let Some(&(peer_op, j)) = self.pairs.recv_to_send.get(&(id, i)) {
+                if self.posted.contains(&peer_op) {
+                    let OpKind::SendRecv { sends: peer_sends, .. } = &plan.op(peer_op).kind else { continue };
+                    self.transfer(peer_op, peer_sends[j].buf, id, t.buf);
+                    self.matched.insert((id, i, false));
+                    self.matched.insert((peer_op, j, true));
+                }
+            }
+        }
+    }
+
+    fn transfer(&mut self, from_op: OpId, from: BufId, to_op: OpId, to: BufId) {
+        if let Some(c) = self.read(from_op, from) {
+            self.write(to_op, to, c);
+        }
+    }
+
+    fn read(&mut self, op: OpId, buf: BufId) -> Option<Content> {
+        match self.contents.get(&buf) {
+            Some(c) => Some(c.clone()),
+            None => {
+                let name = &self.plan.buf(buf).name;
+                self.errors.at_op(op, format!("reads {name} before anything wrote it"));
+                None
+            }
+        }
+    }
+
+    fn write(&mut self, op: OpId, buf: BufId, content: Content) {
+        let b = self.plan.buf(buf);
+        if content.map != b.tokens {
+            self.errors.at_op(
+                op,
+                format!(
+                    "writes tokens {} into {}, which is declared to hold tokens {}",
+                    crate::ir::display_intervals_of(&content.map),
+                    b.name,
+                    crate::ir::display_intervals_of(&b.tokens)
+                ),
+            );
+        } else if content.map.rows() != b.rows || content.heads.len() as u32 != b.heads {
+            self.errors.at_op(
+                op,
+                format!(
+                    "writes {} rows x {} heads into {}, which has {} rows x {} heads",
+                    content.map.rows(),
+                    content.heads.len(),
+                    b.name,
+                    b.rows,
+                    b.heads
+                ),
+            );
+        }
+        self.contents.insert(buf, content);
+    }
+
+    fn execute(&mut self, id: OpId) {
+        let plan = self.plan;
+        let p = &plan.problem;
+        match &plan.op(id).kind {
+            OpKind::Load { dst, runs, .. } => {
+                let map = TokenMap::new(runs.iter().map(|r| Interval::new(r.token, r.token + r.len)).collect());
+                let heads = if plan.buf(*dst).kind == crate::ir::BufKind::Kv { p.kv_heads } else { p.heads };
+                self.write(id, *dst, Content::new((0..heads).collect(), map));
+            }
+            OpKind::Zero { dst, like } => {
+                if let Some(c) = self.read(id, *like) {
+                    self.write(id, *dst, Content::new(c.heads, c.map));
+                }
+            }
+            OpKind::RepeatKv { src, dst, factor } => {
+                if let Some(c) = self.read(id, *src) {
+                    let heads = c.heads.iter().flat_map(|&h| std::iter::repeat_n(h, *factor as usize)).collect();
+                    self.write(id, *dst, Content { heads, ..c });
+                }
+            }
+            OpKind::SumHeads { src, dst, factor } => {
+                if let Some(c) = self.read(id, *src) {
+                    let chunks: Vec<&[u32]> = c.heads.chunks(*factor as usize).collect();
+                    if chunks.iter().any(|ch| ch.iter().any(|&h| h != ch[0])) {
+                        self.errors.at_op(id, format!("heads {:?} are not runs of {factor} repeats", c.heads));
+                    }
+                    let heads = chunks.iter().map(|ch| ch[0]).collect();
+                    self.write(id, *dst, Content { heads, ..c });
+                }
+            }
+            OpKind::AttnFwd { q, q_rows, kv, kv_rows, part, class } => {
+                let (Some(qc), Some(kc)) = (self.read(id, *q), self.read(id, *kv)) else { return };
+                let Some(record) = self.block(id, &qc, q_rows, &kc, kv_rows, *class) else { return };
+                let mut c = Content::new(qc.heads.clone(), qc.map.clone());
+                c.records.push(record);
+                c.valid_rows = Some(q_rows.clone());
+                self.write(id, *part, c);
+            }
+            OpKind::Merge { acc, part, rows } => {
+                let (Some(mut ac), Some(pc)) = (self.read(id, *acc), self.read(id, *part)) else { return };
+                if ac.map != pc.map || ac.heads != pc.heads {
+                    self.errors.at_op(id, "the partial output and the accumulator hold different tokens or heads");
+                }
+                if pc.valid_rows.as_ref() != Some(rows) {
+                    let written = pc.valid_rows.as_ref().map_or("no rows".to_string(), |r| r.to_string());
+                    self.errors.at_op(id, format!("merges rows {rows}, but the block wrote rows {written}"));
+                }
+                if ac.normalized {
+                    self.errors.at_op(id, "merges into an output that is already normalised");
+                }
+                ac.records.extend(pc.records);
+                self.write(id, *acc, ac);
+            }
+            OpKind::Normalize { acc, dst } => {
+                if let Some(mut c) = self.read(id, *acc) {
+                    c.normalized = true;
+                    self.write(id, *dst, c);
+                }
+            }
+            OpKind::AttnBwd { q, q_rows, kv, kv_rows, dq, dkv, class } => {
+                let (Some(qc), Some(kc)) = (self.read(id, *q), self.read(id, *kv)) else { return };
+                let (Some(mut dqc), Some(mut dkc)) = (self.read(id, *dq), self.read(id, *dkv)) else { return };
+                if dqc.map != qc.map || dqc.heads != qc.heads {
+                    self.errors.at_op(id, "dq accumulator and queries hold different tokens or heads");
+                }
+                if dkc.map != kc.map || dkc.heads != kc.heads {
+                    self.errors.at_op(id, "dk/dv accumulator and keys hold different tokens or heads");
+                }
+                let Some(record) = self.block(id, &qc, q_rows, &kc, kv_rows, *class) else { return };
+                dqc.records.push(record.clone());
+                dkc.records.push(record);
+                self.write(id, *dq, dqc);
+                self.write(id, *dkv, dkc);
+            }
+            OpKind::Store { output, src } => {
+                if let Some(c) = self.read(id, *src) {
+                    coverage::check_store(plan, id, *output, &c, self.errors);
+                }
+            }
+            OpKind::SendRecv { .. }
+            | OpKind::AllGather { .. }
+            | OpKind::ReduceScatter { .. }
+            | OpKind::AllToAll { .. }
+            | OpKind::Barrier { .. } => {}
+        }
+    }
+
+    /// Checks one block (heads pair up by GQA, the class fits its tokens) and records it.
+    fn block(
+        &mut self,
+        id: OpId,
+        qc: &Content,
+        q_rows: &RowSet,
+        kc: &Content,
+        kv_rows: &RowSet,
+        class: crate::ir::MaskClass,
+    ) -> Option<Rc<Record>> {
+        let p = &self.plan.problem;
+        let (nq, nk) = (qc.heads.len(), kc.heads.len());
+        if nk == 0 || nq % nk != 0 {
+            self.errors.at_op(id, format!("{nq} query heads cannot share {nk} KV heads"));
+            return None;
+        }
+        for (i, &h) in qc.heads.iter().enumerate() {
+            let g = kc.heads[i / (nq / nk)];
+            if g != h / p.group_size() {
+                self.errors.at_op(
+                    id,
+                    format!("pairs query head {h} with KV head {g}; it belongs to KV head {}", h / p.group_size()),
+                );
+                return None;
+            }
+        }
+        let q_tokens = qc.map.tokens_of(q_rows);
+        let kv_tokens = RowSet::from_intervals(kc.map.tokens_of(kv_rows));
+        match classify(p, &q_tokens, &kv_tokens) {
+            None => {
+                self.errors
+                    .at_op(id, "the block has no allowed pair: it lies outside the mask and must not be computed");
+                return None;
+            }
+            Some(want) if want != class => {
+                self.errors.at_op(id, format!("marked {}, but its tokens need {}", class.name(), want.name()))
+            }
+            Some(_) => {}
+        }
+        Some(Rc::new(Record { q_heads: qc.heads.clone(), q: RowSet::from_intervals(q_tokens), kv: kv_tokens }))
+    }
+
+    /// Runs instance k of a collective once every member has entered it.
+    fn try_collective(&mut self, id: OpId, g: crate::ir::GroupId) -> bool {
+        let plan = self.plan;
+        let rank = plan.op(id).rank;
+        let Some(k) = self.pairs.collectives.get(&(g, rank)).and_then(|v| v.iter().position(|&o| o == id)) else {
+            return false;
+        };
+        let members = &plan.group(g).members;
+        let mut ops = Vec::new();
+        for &m in members {
+            match self.pairs.collectives.get(&(g, m)).and_then(|v| v.get(k)) {
+                Some(&o) if self.posted.contains(&o) && !self.done.contains(&o) => ops.push(o),
+                _ => return false,
+            }
+        }
+        if ops.iter().any(|&o| plan.op(o).kind.name() != plan.op(id).kind.name()) {
+            return false; // Order mismatch, reported by comm.rs; the simulation reports the block.
+        }
+        self.collective(&ops);
+        for o in ops {
+            self.complete(o);
+        }
+        true
+    }
+
+    fn collective(&mut self, ops: &[OpId]) {
+        let plan = self.plan;
+        let n = ops.len();
+        let srcs: Vec<Option<Content>> = ops
+            .iter()
+            .map(|&o| match plan.op(o).kind {
+                OpKind::AllGather { src, .. } | OpKind::ReduceScatter { src, .. } | OpKind::AllToAll { src, .. } => {
+                    self.read(o, src)
+                }
+                _ => None,
+            })
+            .collect();
+        if matches!(plan.op(ops[0]).kind, OpKind::Barrier { .. }) {
+            return;
+        }
+        let Some(srcs) = srcs.into_iter().collect::<Option<Vec<Content>>>() else { return };
+        let records: Vec<Rc<Record>> = srcs.iter().flat_map(|c| c.records.iter().cloned()).collect();
+        let normalized = srcs.iter().all(|c| c.normalized);
+        for (i, &o) in ops.iter().enumerate() {
+            let content = match &plan.op(o).kind {
+                OpKind::AllGather { natural, dst, .. } => {
+                    let map = TokenMap::concat(srcs.iter().map(|c| &c.map));
+                    let map = if *natural { map.sorted() } else { map };
+                    self.same_heads(o, &srcs);
+                    Some((
+                        *dst,
+                        Content {
+                            heads: srcs[i].heads.clone(),
+                            map,
+                            records: records.clone(),
+                            normalized,
+                            valid_rows: None,
+                        },
+                    ))
+                }
+                OpKind::ReduceScatter { dst, like, .. } => {
+                    self.same_heads(o, &srcs);
+                    self.read(o, *like).map(|l| {
+                        self.holds_all(o, &srcs, &l.map);
+                        (
+                            *dst,
+                            Content {
+                                heads: srcs[i].heads.clone(),
+                                map: l.map,
+                                records: records.clone(),
+                                normalized,
+                                valid_rows: None,
+                            },
+                        )
+                    })
+                }
+                OpKind::AllToAll { dst, dir: A2aDir::SeqToHeads { natural }, .. } => {
+                    self.same_heads(o, &srcs);
+                    let heads = &srcs[i].heads;
+                    if heads.len() % n != 0 {
+                        self.errors.at_op(o, format!("{} heads do not split over {n} ranks", heads.len()));
+                        return;
+                    }
+                    let chunk = heads.len() / n;
+                    let map = TokenMap::concat(srcs.iter().map(|c| &c.map));
+                    let map = if *natural { map.sorted() } else { map };
+                    let heads = heads[i * chunk..(i + 1) * chunk].to_vec();
+                    Some((*dst, Content { heads, map, records: records.clone(), normalized, valid_rows: None }))
+                }
+                OpKind::AllToAll { dst, dir: A2aDir::HeadsToSeq { like }, .. } => self.read(o, *like).map(|l| {
+                    self.holds_all(o, &srcs, &l.map);
+                    let heads = srcs.iter().flat_map(|c| c.heads.iter().copied()).collect();
+                    (*dst, Content { heads, map: l.map, records: records.clone(), normalized, valid_rows: None })
+                }),
+                _ => None,
+            };
+            if let Some((dst, c)) = content {
+                self.write(o, dst, c);
+            }
+        }
+    }
+
+    fn same_heads(&mut self, op: OpId, srcs: &[Content]) {
+        if srcs.iter().any(|c| c.heads != srcs[0].heads) {
+            self.errors.at_op(op, "members bring different heads to the collective");
+        }
+    }
+
+    fn holds_all(&mut self, op: OpId, srcs: &[Content], want: &TokenMap) {
+        let want = want.token_set();
+        for c in srcs {
+            if c.map.token_set().intersect(&want) != want {
+                self.errors.at_op(op, format!("a member lacks some of the tokens {want} this rank needs"));
+                return;
+            }
+        }
+    }
+
+    fn report_blocked(&mut self) {
+        let plan = self.plan;
+        let total = plan.op_ids().count();
+        if self.done.len() == total {
+            return;
+        }
+        let mut blocked = Vec::new();
+        for rank in 0..plan.header.cp as usize {
+            for s in 0..2 {
+                let Some(id) = self.head(rank, s) else { continue };
+                if !self.posted.contains(&id) {
+                    continue;
+                }
+                let why = match &plan.op(id).kind {
+                    OpKind::SendRecv { sends, recvs } => {
+                        let mut waits = Vec::new();
+                        for (i, t) in sends.iter().enumerate() {
+                            if !self.matched.contains(&(id, i, true)) {
+                                waits.push(format!("rank {} to receive", t.peer));
+                            }
+                        }
+                        for (i, t) in recvs.iter().enumerate() {
+                            if !self.matched.contains(&(id, i, false)) {
+                                waits.push(format!("rank {} to send", t.peer));
+                            }
+                        }
+                        format!("waits for {}", waits.join(" and "))
+                    }
+                    kind => match kind.collective_group() {
+                        Some(g) => format!("waits for the other members of {}", plan.group(g).name),
+                        None => "waits".to_string(),
+                    },
+                };
+                blocked.push((id, why));
+            }
+        }
+        for (id, why) in blocked {
+            self.errors.at_op(id, format!("deadlock: {why}"));
+        }
+        self.errors.global(format!("deadlock: {} of {total} ops can never run", total - self.done.len()));
+    }
+}
