@@ -110,3 +110,43 @@ fn partition_and_groups_commands() {
         (&["groups", "--world", "16", "--tp", "2", "--ep", "3"], 2, "", "--world 16 is not a multiple of tp*ep*pp = 6"),
     ]);
 }
+
+#[test]
+fn plan_command() {
+    check_cases(&[
+        (&["plan", LLAMA, "--layout", "pretrain", "--rank", "3"], 0, "rank 3\n", ""),
+        (
+            &["plan", LLAMA, "--layout", "pretrain", "--rank", "3", "--backward", "--stats"],
+            0,
+            "stats: balance 1.000",
+            "",
+        ),
+        (&["plan", LLAMA, "--layout", "pretrain", "--emit", "dot", "--rank", "0"], 0, "digraph {", ""),
+        (
+            &["plan", LLAMA, "--layout", "pretrain", "--rank", "16"],
+            2,
+            "",
+            "--rank 16: layout `pretrain` has CP ranks 0..15",
+        ),
+        (&["plan", LLAMA, "--layout", "pretrian"], 2, "", "did you mean `pretrain`?"),
+        (
+            &["plan", LLAMA, "--layout", "pretrain", "--layer", "40"],
+            2,
+            "",
+            "--layer 40: model `llama3_8b` has layers 0..31",
+        ),
+        (&["plan", LLAMA, "--layout", "pretrain", "--set", "pretrain.strategy=auto"], 1, "", "use `strategy = auto`"),
+        (&["plan", SFT, "--layout", "sft"], 1, "", "give the packed sequence lengths"),
+        (&["plan", SFT, "--layout", "sft", "--seqlens", "100,4000,37", "--verify", "--rank", "1"], 0, "padding", ""),
+        (&["plan", "dsl-examples/mixed_per_layer.attn", "--layout", "mixed", "--layer", "35"], 0, "all_gather", ""),
+    ]);
+    // The JSON artifact is versioned and carries every rank's ops.
+    let out = attnc(&["plan", LLAMA, "--layout", "pretrain", "--backward", "--stats", "--emit", "json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["version"], 1);
+    let class = &json["classes"][0];
+    assert_eq!(class["forward"]["header"]["cp"], 16);
+    assert!(class["backward"]["ops"].as_array().unwrap().iter().any(|op| op["op"] == "attn_bwd"));
+    assert!(class["stats"]["forward"]["balance"].as_f64().unwrap() < 1.05);
+}

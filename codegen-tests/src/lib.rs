@@ -82,3 +82,24 @@ pub fn check_all(items: &[String], check: impl Fn(&str) -> Result<(), String>) {
     let failures: Vec<String> = items.iter().filter_map(|i| check(i).err()).collect();
     assert!(failures.is_empty(), "{} of {} failed:\n\n{}", failures.len(), items.len(), failures.join("\n\n"));
 }
+
+/// Checks spec text and returns its first layout, or the rendered diagnostics.
+pub fn layout_of(text: &str) -> Result<attnc_compiler::sema::spec::Layout, String> {
+    let mut sources = Sources::new();
+    let file = sources.add("case.attn", text.to_string());
+    let unit = compile_file(&sources, file, &[]);
+    match unit.spec {
+        Some(spec) if !spec.layouts.is_empty() => Ok(spec.layouts[0].clone()),
+        _ => Err(diag::render(&sources, &unit.diagnostics)),
+    }
+}
+
+/// A small spec: a model with `heads`/`kv_heads` (head_dim 8, 2 layers), a 2×8-GPU cluster and
+/// one layout `l` with the given fields.
+pub fn small_spec(heads: u32, kv_heads: u32, fields: &str) -> String {
+    format!(
+        "model m {{\n  layers = 2\n  heads = {heads}\n  kv_heads = {kv_heads}\n  head_dim = 8\n}}\n\
+         cluster c {{\n  nodes = 2\n  gpus_per_node = 8\n  gpu = h100_sxm\n}}\n\
+         layout l {{\n  model = m\n  cluster = c\n  dtype = fp32\n{fields}\n}}\n"
+    )
+}

@@ -64,7 +64,8 @@ pub fn to_seq(
         return src;
     }
     let (kind, heads) = {
-        let b = l.b.plan.buf(src);
+        let b = &mut l.b.plan.buffers[src.0 as usize];
+        b.name = format!("{}.heads", b.name);
         (b.kind, b.heads * degree)
     };
     let rows = l.map(rank).clone();

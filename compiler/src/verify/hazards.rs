@@ -85,6 +85,18 @@ fn check_rank(plan: &Plan, rank: u32, errors: &mut Errors<'_>) {
             );
         }
     }
+    // A transfer or collective must not receive into the memory it sends from.
+    for &o in &ops {
+        let kind = &plan.op(o).kind;
+        if kind.default_stream() != crate::ir::Stream::Cp {
+            continue;
+        }
+        let read: Vec<u32> = kind.reads().iter().map(|&b| plan.buf(b).storage).collect();
+        if let Some(b) = kind.writes().into_iter().find(|&b| read.contains(&plan.buf(b).storage)) {
+            let name = &plan.buffers[plan.buf(b).storage as usize].name;
+            errors.at_op(o, format!("sends from and receives into storage {name} at once"));
+        }
+    }
     // Accesses per storage: (op index, writes?).
     let mut accesses: HashMap<u32, Vec<(usize, bool)>> = HashMap::new();
     for (i, &o) in ops.iter().enumerate() {
