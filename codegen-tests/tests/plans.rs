@@ -147,3 +147,35 @@ fn layer_classes_share_plans() {
     let layers: Vec<String> = set.classes.iter().map(|c| passes::display_layers(&c.layers)).collect();
     assert_eq!(layers, ["0..1, 3..5", "1..3"]);
 }
+
+/// Every example layout plans and verifies, forward and backward, under every strategy its
+/// checker accepts (overridden with `--set`), not only the one it names.
+#[test]
+fn examples_plan_under_every_strategy_they_allow() {
+    check_all(&files_in("dsl-examples", "attn"), |path| {
+        let (_, unit) = check_spec_file(path, &[]);
+        let spec = unit.spec.ok_or_else(|| format!("{path}: does not check"))?;
+        for layout in &spec.layouts {
+            let attnc_compiler::sema::spec::Cp::Fixed { size: cp } = layout.cp else { continue };
+            let mut strategies = vec!["p2p".to_string(), "all_gather".to_string(), "a2a".to_string()];
+            strategies.extend(
+                (2..cp).filter(|d| cp % d == 0).map(|d| format!("a2a+p2p {{ hierarchy = [{d}, {}] }}", cp / d)),
+            );
+            let mut planned = 0;
+            for strategy in strategies {
+                // Per-layer overrides keep their own strategies; the layout-wide one changes.
+                let set = format!("{}.strategy={strategy}", layout.name);
+                let (_, unit) = check_spec_file(path, &[set.clone()]);
+                let Some(spec) = unit.spec else { continue };
+                let l = spec.layout(&layout.name).expect("same layout");
+                let thd = matches!(l.format, attnc_compiler::sema::spec::Format::Thd { .. });
+                passes::compile(l, &options(thd)).map_err(|e| format!("{path} --set {set}: {e}"))?;
+                planned += 1;
+            }
+            if planned < 2 {
+                return Err(format!("{path}: layout {} planned under only {planned} strategies", layout.name));
+            }
+        }
+        Ok(())
+    });
+}
