@@ -165,7 +165,7 @@ fn examples_plan_under_every_strategy_they_allow() {
             for strategy in strategies {
                 // Per-layer overrides keep their own strategies; the layout-wide one changes.
                 let set = format!("{}.strategy={strategy}", layout.name);
-                let (_, unit) = check_spec_file(path, &[set.clone()]);
+                let (_, unit) = check_spec_file(path, std::slice::from_ref(&set));
                 let Some(spec) = unit.spec else { continue };
                 let l = spec.layout(&layout.name).expect("same layout");
                 let thd = matches!(l.format, attnc_compiler::sema::spec::Format::Thd { .. });
