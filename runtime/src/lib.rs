@@ -1,8 +1,83 @@
 //! The attnc runtime: executes compiled plans. Only this crate touches devices and threads.
 //!
-//! It is empty until the CPU-runtime issue lands the communicator trait, the
-//! executor and the reference kernels; the crate exists now so the workspace's
-//! dependency direction (cli -> runtime -> compiler) is fixed from the start.
+//! - `comm.rs`: the [`comm::Communicator`] trait (NCCL's semantics) and the CPU implementation;
+//! - `exec.rs`: the executor, a compute thread and a CP-stream thread per rank, events, faults;
+//! - `kernels.rs`: the kernel interface and the fp32 reference kernels (the oracle);
+//! - `tensor.rs`: safetensors in and out, formats, dtypes, random inputs;
+//! - `reference.rs`: fp64 full attention and the tolerances a run is checked against.
+//!
+//! [`run`] executes a forward plan and, if given, its backward plan on the forward's outputs.
+
+pub mod comm;
+pub mod exec;
+pub mod kernels;
+pub mod reference;
+pub mod tensor;
 
 /// The compiler crate this runtime executes plans of.
 pub use attnc_compiler as compiler;
+use attnc_compiler::ir::Plan;
+use attnc_compiler::verify::Verified;
+
+use exec::{ExecInputs, ExecOutputs, RunOptions, Span};
+use kernels::Kernels;
+use tensor::Canonical;
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RuntimeError {
+    #[error("input `{name}` {message}")]
+    Input { name: String, message: String },
+    #[error("output `{name}`: {message}")]
+    Output { name: String, message: String },
+    #[error("rank {rank}, op {op}: {message}")]
+    Rank { rank: u32, op: String, message: String },
+    #[error(
+        "watchdog: rank {rank}, op {op} waited {waited:.1} s for {what}; every rank:\n{}",
+        ranks.iter().map(|r| format!("  {r}")).collect::<Vec<_>>().join("\n")
+    )]
+    Watchdog { rank: u32, op: String, what: String, waited: f64, ranks: Vec<String> },
+    #[error("plan: {0}")]
+    Plan(String),
+    #[error("aborted because another rank failed")]
+    Aborted,
+}
+
+/// What a run produced, with each plan's timeline.
+pub struct RunResult {
+    pub outputs: ExecOutputs,
+    pub forward_spans: Vec<Span>,
+    pub backward_spans: Vec<Span>,
+}
+
+/// Runs the forward plan, then the backward plan (if any) on the forward's O and LSE.
+pub fn run(
+    forward: (&Plan, &Verified),
+    backward: Option<(&Plan, &Verified)>,
+    kernels: &dyn Kernels,
+    inputs: &Canonical,
+    options: &RunOptions,
+) -> Result<RunResult, RuntimeError> {
+    let fwd_inputs = ExecInputs { q: &inputs.q, k: &inputs.k, v: &inputs.v, o: None, lse: None, d_out: None };
+    let (mut outputs, forward_spans) = exec::execute(forward.0, forward.1, kernels, &fwd_inputs, options)?;
+    let mut backward_spans = Vec::new();
+    if let Some((plan, proof)) = backward {
+        let d_out = inputs.d_out.as_deref().ok_or_else(|| RuntimeError::Input {
+            name: "do".to_string(),
+            message: "is missing: the backward pass needs the output gradient".to_string(),
+        })?;
+        let bwd_inputs = ExecInputs {
+            q: &inputs.q,
+            k: &inputs.k,
+            v: &inputs.v,
+            o: Some(&outputs.o),
+            lse: Some(&outputs.lse),
+            d_out: Some(d_out),
+        };
+        let (grads, spans) = exec::execute(plan, proof, kernels, &bwd_inputs, options)?;
+        outputs.dq = grads.dq;
+        outputs.dk = grads.dk;
+        outputs.dv = grads.dv;
+        backward_spans = spans;
+    }
+    Ok(RunResult { outputs, forward_spans, backward_spans })
+}

@@ -154,6 +154,7 @@ mod tests {
             batch: 1,
             dtype: Dtype::Fp32,
             thd: docs.len() > 1,
+            rope_theta: None,
         }
     }
 

@@ -21,11 +21,12 @@ pub mod tokens;
 
 use std::collections::HashMap;
 
-use petgraph::stable_graph::{NodeIndex, StableDiGraph};
+use petgraph::stable_graph::StableDiGraph;
 use petgraph::visit::{EdgeRef, IntoEdgeReferences};
 use serde::{Deserialize, Serialize};
 
 use crate::sema::spec::Dtype;
+pub use petgraph::stable_graph::NodeIndex;
 pub use tokens::{Interval, RowSet, Run, TokenMap};
 
 /// A token map's runs as `0..4, 12..16`.
@@ -452,6 +453,9 @@ pub struct Problem {
     pub batch: u32,
     pub dtype: Dtype,
     pub thd: bool,
+    /// RoPE base frequency, when the model rotates Q and K.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rope_theta: Option<f64>,
 }
 
 impl Problem {

@@ -105,6 +105,7 @@ mod tests {
             batch: 1,
             dtype: Dtype::Fp32,
             thd: false,
+            rope_theta: None,
         }
     }
 

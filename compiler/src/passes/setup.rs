@@ -65,6 +65,7 @@ pub fn setup(layout: &Layout, mask: Mask, seqlens: Option<&[u64]>) -> Result<Set
         batch: layout.batch,
         dtype: layout.dtype,
         thd,
+        rope_theta: layout.model.rope.as_ref().map(|r| r.theta),
     };
     let maps = partition.ranks.iter().map(|r| TokenMap::new(runs_of(&r.tokens).collect())).collect();
     let runs = partition.ranks.iter().map(|r| load_runs(&r.tokens, &r.positions)).collect();

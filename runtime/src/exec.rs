@@ -1,0 +1,828 @@
+//! The executor: one compute thread and one communication thread (the CP stream) per rank.
+//!
+//! Each thread runs its stream's program in order; an op waits for the events it names, runs,
+//! and records its event. Buffers live in per-storage locks; a verified plan never lets two
+//! threads conflict on one, so the locks only make the sharing safe, they never order anything.
+//! A failing op (an error or a panic inside a kernel) aborts the run: every other thread sees
+//! the abort flag in its next wait and returns, and the first failure is reported with its rank
+//! and op. Waits time out after the watchdog limit, reporting what every rank is waiting on.
+
+use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::time::{Duration, Instant};
+
+use attnc_compiler::ir::{
+    A2aDir, BufId, BufKind, GroupId, Input, OpId, OpKind, Output, Plan, RowSet, Stream, TokenMap, print,
+};
+use attnc_compiler::verify::Verified;
+
+use crate::RuntimeError;
+use crate::comm::{CommError, Communicator, CpuComm, Recv, Send};
+use crate::kernels::{Block, Kernels, Mask, Shape, rows_of};
+use crate::tensor::round;
+
+/// Canonical inputs of one plan run: `[b][tokens][heads][d]`; lse `[b][heads][tokens]`.
+pub struct ExecInputs<'a> {
+    pub q: &'a [f32],
+    pub k: &'a [f32],
+    pub v: &'a [f32],
+    /// Backward only: the forward output and LSE, and the output gradient.
+    pub o: Option<&'a [f32]>,
+    pub lse: Option<&'a [f32]>,
+    pub d_out: Option<&'a [f32]>,
+}
+
+/// Canonical outputs; what the plan stores.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ExecOutputs {
+    pub o: Vec<f32>,
+    pub lse: Vec<f32>,
+    pub dq: Vec<f32>,
+    pub dk: Vec<f32>,
+    pub dv: Vec<f32>,
+}
+
+/// Deliberate faults, for the tests of fault handling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The rank's first attention kernel panics.
+    PanicInKernel { rank: u32 },
+    /// The rank's communication thread stops responding before its first transfer.
+    HangBeforeComm { rank: u32 },
+}
+
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// How long any wait may last before the watchdog fails the run.
+    pub timeout: Duration,
+    pub fault: Option<Fault>,
+}
+
+impl Default for RunOptions {
+    fn default() -> RunOptions {
+        RunOptions { timeout: Duration::from_secs(60), fault: None }
+    }
+}
+
+/// When an op ran, relative to the start of the run.
+#[derive(Clone, Copy, Debug)]
+pub struct Span {
+    pub rank: u32,
+    pub stream: Stream,
+    pub op: OpId,
+    pub start: f64,
+    pub end: f64,
+}
+
+/// Elements per row and head of a buffer kind in the CPU layout (all fp32).
+pub fn elems(kind: BufKind, d: usize) -> usize {
+    match kind {
+        BufKind::Q | BufKind::DqAcc => d,
+        BufKind::Kv | BufKind::DkvAcc => 2 * d,
+        BufKind::QBundle => 3 * d + 1,
+        BufKind::OPart | BufKind::OAcc | BufKind::Out => d + 1,
+    }
+}
+
+/// Token → row lookup over a buffer's declared tokens.
+struct RowIndex {
+    /// (first token, first row, length), sorted by token.
+    runs: Vec<(u64, usize, usize)>,
+}
+
+impl RowIndex {
+    fn new(map: &TokenMap) -> RowIndex {
+        let mut runs = Vec::new();
+        let mut row = 0;
+        for r in &map.runs {
+            runs.push((r.start, row, r.len() as usize));
+            row += r.len() as usize;
+        }
+        runs.sort();
+        RowIndex { runs }
+    }
+
+    fn row(&self, token: u64) -> Option<usize> {
+        let i = self.runs.partition_point(|r| r.0 <= token).checked_sub(1)?;
+        let (t0, r0, n) = self.runs[i];
+        (token < t0 + n as u64).then(|| r0 + (token - t0) as usize)
+    }
+}
+
+/// The tokens of a buffer's rows, in row order.
+fn tokens_in_order(map: &TokenMap) -> Vec<u64> {
+    map.runs.iter().flat_map(|r| r.start..r.end).collect()
+}
+
+fn row_tokens(map: &TokenMap, rows: &RowSet) -> Vec<(usize, u64)> {
+    let all = tokens_in_order(map);
+    rows.0.iter().flat_map(|i| (i.start as usize..i.end as usize).map(|r| (r, all[r]))).collect::<Vec<_>>()
+}
+
+struct Events {
+    recorded: Mutex<Vec<bool>>,
+    changed: Condvar,
+}
+
+struct Exec<'a> {
+    plan: &'a Plan,
+    kernels: &'a dyn Kernels,
+    inputs: &'a ExecInputs<'a>,
+    options: &'a RunOptions,
+    comm: CpuComm,
+    storage: Vec<RwLock<Vec<f32>>>,
+    events: Vec<Events>,
+    abort: Arc<AtomicBool>,
+    failure: Mutex<Option<RuntimeError>>,
+    outputs: Mutex<ExecOutputs>,
+    /// Per rank and stream, the op being run or waited for (usize::MAX when done).
+    current: Vec<[AtomicUsize; 2]>,
+    /// Per group, per member: that member's collectives on the group, in order.
+    collectives: HashMap<(GroupId, u32), Vec<OpId>>,
+    spans: Mutex<Vec<Span>>,
+    start: Instant,
+}
+
+pub fn execute(
+    plan: &Plan,
+    _proof: &Verified,
+    kernels: &dyn Kernels,
+    inputs: &ExecInputs<'_>,
+    options: &RunOptions,
+) -> Result<(ExecOutputs, Vec<Span>), RuntimeError> {
+    let p = &plan.problem;
+    let d = p.head_dim as usize;
+    let mut sizes = vec![0usize; plan.buffers.len()];
+    for (i, b) in plan.buffers.iter().enumerate() {
+        let len = p.batch as usize * b.rows as usize * b.heads as usize * elems(b.kind, d);
+        let s = &mut sizes[b.storage as usize];
+        *s = (*s).max(len);
+        let _ = i;
+    }
+    let abort = Arc::new(AtomicBool::new(false));
+    let mut collectives: HashMap<(GroupId, u32), Vec<OpId>> = HashMap::new();
+    for rank in 0..plan.header.cp {
+        let programs = &plan.programs[rank as usize];
+        for &id in programs[1].iter().chain(&programs[0]) {
+            if let Some(g) = plan.op(id).kind.collective_group() {
+                collectives.entry((g, rank)).or_default().push(id);
+            }
+        }
+    }
+    let (b, t, h, hk) = (p.batch as usize, p.tokens as usize, p.heads as usize, p.kv_heads as usize);
+    let outputs = ExecOutputs {
+        o: vec![0.0; b * t * h * d],
+        lse: vec![f32::NEG_INFINITY; b * h * t],
+        dq: vec![0.0; b * t * h * d],
+        dk: vec![0.0; b * t * hk * d],
+        dv: vec![0.0; b * t * hk * d],
+    };
+    let exec = Exec {
+        plan,
+        kernels,
+        inputs,
+        options,
+        comm: CpuComm::new(plan.header.cp, abort.clone(), options.timeout),
+        storage: sizes.into_iter().map(|n| RwLock::new(vec![0.0; n])).collect(),
+        events: (0..plan.header.cp)
+            .map(|_| Events { recorded: Mutex::new(vec![false; plan.n_events as usize]), changed: Condvar::new() })
+            .collect(),
+        abort,
+        failure: Mutex::new(None),
+        outputs: Mutex::new(outputs),
+        current: (0..plan.header.cp).map(|_| [AtomicUsize::new(usize::MAX), AtomicUsize::new(usize::MAX)]).collect(),
+        collectives,
+        spans: Mutex::new(Vec::new()),
+        start: Instant::now(),
+    };
+    std::thread::scope(|scope| {
+        for rank in 0..plan.header.cp {
+            for stream in Stream::ALL {
+                let exec = &exec;
+                std::thread::Builder::new()
+                    .name(format!("rank{rank}-{}", stream.name()))
+                    .spawn_scoped(scope, move || exec.worker(rank, stream))
+                    .expect("spawn a rank thread");
+            }
+        }
+    });
+    if let Some(error) = exec.failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(error);
+    }
+    let spans = exec.spans.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok((exec.outputs.into_inner().unwrap_or_else(|e| e.into_inner()), spans))
+}
+
+/// Locked storages of one op: reads shared, writes exclusive, taken in storage order.
+struct Locked<'a> {
+    reads: HashMap<u32, RwLockReadGuard<'a, Vec<f32>>>,
+    writes: HashMap<u32, RwLockWriteGuard<'a, Vec<f32>>>,
+}
+
+impl Exec<'_> {
+    fn fail(&self, error: RuntimeError) {
+        let mut f = self.failure.lock().unwrap_or_else(|e| e.into_inner());
+        if f.is_none() {
+            *f = Some(error);
+        }
+        self.abort.store(true, Ordering::SeqCst);
+        for e in &self.events {
+            e.changed.notify_all();
+        }
+    }
+
+    fn describe(&self, id: OpId) -> String {
+        let d = print::describe(self.plan, id);
+        match d.split_once(' ') {
+            Some((id, what)) => format!("{id} ({what})"),
+            None => d,
+        }
+    }
+
+    fn worker(&self, rank: u32, stream: Stream) {
+        for &id in &self.plan.programs[rank as usize][stream.index()] {
+            if self.abort.load(Ordering::SeqCst) {
+                return;
+            }
+            self.current[rank as usize][stream.index()].store(id.index(), Ordering::SeqCst);
+            let op = self.plan.op(id);
+            for e in &op.waits {
+                if let Err(error) = self.wait_event(rank, id, e.0 as usize) {
+                    self.fail(error);
+                    return;
+                }
+            }
+            let begin = self.start.elapsed().as_secs_f64();
+            let result = std::panic::catch_unwind(AssertUnwindSafe(|| self.run_op(rank, id)));
+            let end = self.start.elapsed().as_secs_f64();
+            let result = match result {
+                Ok(r) => r,
+                Err(payload) => {
+                    let message = payload
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| payload.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "unknown panic".to_string());
+                    Err(RuntimeError::Rank { rank, op: self.describe(id), message: format!("panicked: {message}") })
+                }
+            };
+            if let Err(error) = result {
+                self.fail(error);
+                return;
+            }
+            self.spans.lock().unwrap_or_else(|e| e.into_inner()).push(Span { rank, stream, op: id, start: begin, end });
+            if let Some(e) = op.record {
+                let events = &self.events[rank as usize];
+                events.recorded.lock().unwrap_or_else(|e| e.into_inner())[e.0 as usize] = true;
+                events.changed.notify_all();
+            }
+        }
+        self.current[rank as usize][stream.index()].store(usize::MAX, Ordering::SeqCst);
+    }
+
+    fn wait_event(&self, rank: u32, id: OpId, event: usize) -> Result<(), RuntimeError> {
+        let events = &self.events[rank as usize];
+        let mut recorded = events.recorded.lock().unwrap_or_else(|e| e.into_inner());
+        let start = Instant::now();
+        while !recorded[event] {
+            if self.abort.load(Ordering::SeqCst) {
+                return Err(RuntimeError::Aborted);
+            }
+            if start.elapsed() > self.options.timeout {
+                return Err(self.watchdog(rank, id, format!("event e{event}")));
+            }
+            recorded =
+                events.changed.wait_timeout(recorded, Duration::from_millis(20)).unwrap_or_else(|e| e.into_inner()).0;
+        }
+        Ok(())
+    }
+
+    /// What every rank is doing, for a watchdog report.
+    fn watchdog(&self, rank: u32, id: OpId, what: String) -> RuntimeError {
+        let mut lines = Vec::new();
+        for (r, streams) in self.current.iter().enumerate() {
+            for stream in Stream::ALL {
+                let op = streams[stream.index()].load(Ordering::SeqCst);
+                let state = if op == usize::MAX { "done".to_string() } else { self.describe(OpId(petgraph_index(op))) };
+                lines.push(format!("rank {r} {}: {state}", stream.name()));
+            }
+        }
+        RuntimeError::Watchdog {
+            rank,
+            op: self.describe(id),
+            what,
+            waited: self.options.timeout.as_secs_f64(),
+            ranks: lines,
+        }
+    }
+
+    fn comm_error(&self, rank: u32, id: OpId, e: CommError) -> RuntimeError {
+        match e {
+            CommError::Aborted => RuntimeError::Aborted,
+            CommError::Timeout { peer, what, .. } => self.watchdog(rank, id, format!("rank {peer} {what}")),
+            other => RuntimeError::Rank { rank, op: self.describe(id), message: other.to_string() },
+        }
+    }
+
+    fn lock(&self, reads: &[BufId], writes: &[BufId]) -> Locked<'_> {
+        let mut ids: Vec<(u32, bool)> = Vec::new();
+        for &b in writes {
+            ids.push((self.plan.buf(b).storage, true));
+        }
+        for &b in reads {
+            let s = self.plan.buf(b).storage;
+            if !ids.iter().any(|(x, _)| *x == s) {
+                ids.push((s, false));
+            }
+        }
+        ids.sort();
+        ids.dedup_by_key(|x| x.0);
+        let mut locked = Locked { reads: HashMap::new(), writes: HashMap::new() };
+        for (s, write) in ids {
+            let lock = &self.storage[s as usize];
+            if write {
+                locked.writes.insert(s, lock.write().unwrap_or_else(|e| e.into_inner()));
+            } else {
+                locked.reads.insert(s, lock.read().unwrap_or_else(|e| e.into_inner()));
+            }
+        }
+        locked
+    }
+
+    fn shape(&self, b: BufId) -> Shape {
+        let buf = self.plan.buf(b);
+        let p = &self.plan.problem;
+        Shape {
+            batch: p.batch as usize,
+            rows: buf.rows as usize,
+            heads: buf.heads as usize,
+            elems: elems(buf.kind, p.head_dim as usize),
+        }
+    }
+
+    fn run_op(&self, rank: u32, id: OpId) -> Result<(), RuntimeError> {
+        let plan = self.plan;
+        let op = plan.op(id);
+        let kind = &op.kind;
+        let p = &plan.problem;
+        let d = p.head_dim as usize;
+        let is_attention = matches!(kind, OpKind::AttnFwd { .. } | OpKind::AttnBwd { .. });
+        if self.options.fault == Some(Fault::PanicInKernel { rank }) && is_attention {
+            panic!("injected fault in an attention kernel");
+        }
+        if self.options.fault == Some(Fault::HangBeforeComm { rank }) && op.stream == Stream::Cp {
+            while !self.abort.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            return Err(RuntimeError::Aborted);
+        }
+        let reads = kind.reads();
+        let writes = kind.writes();
+        let mut l = self.lock(&reads, &writes);
+        let Locked { reads: r, writes: w } = &mut l;
+        let get = |b: BufId| -> &[f32] {
+            let s = plan.buf(b).storage;
+            // Buffers an op also writes are only in `w`; every op reads those through `w`.
+            r.get(&s).map(|g| g.as_slice()).expect("locked for reading")
+        };
+        match kind {
+            OpKind::Load { input, dst, runs } => {
+                let shape = self.shape(*dst);
+                let data = w.get_mut(&plan.buf(*dst).storage).expect("locked");
+                self.load(*input, runs, shape, data);
+            }
+            OpKind::Zero { dst, .. } => {
+                let shape = self.shape(*dst);
+                let is_acc = plan.buf(*dst).kind == BufKind::OAcc;
+                let data = w.get_mut(&plan.buf(*dst).storage).expect("locked");
+                data[..shape.len()].fill(0.0);
+                if is_acc {
+                    for x in data[..shape.len()].iter_mut().skip(d).step_by(d + 1) {
+                        *x = f32::NEG_INFINITY;
+                    }
+                }
+            }
+            OpKind::SendRecv { sends, recvs } => {
+                let send_views: Vec<(u32, u32, usize)> =
+                    sends.iter().map(|t| (t.peer, plan.buf(t.buf).storage, self.shape(t.buf).len())).collect();
+                let recv_views: Vec<(u32, u32, usize)> =
+                    recvs.iter().map(|t| (t.peer, plan.buf(t.buf).storage, self.shape(t.buf).len())).collect();
+                let send_data: Vec<Send<'_>> = send_views
+                    .iter()
+                    .map(|&(peer, s, n)| Send { peer, data: &r.get(&s).map(|g| g.as_slice()).unwrap_or_default()[..n] })
+                    .collect();
+                let mut recv_data: Vec<Recv<'_>> = Vec::new();
+                let mut targets: Vec<(&u32, &mut RwLockWriteGuard<'_, Vec<f32>>)> = w.iter_mut().collect();
+                for &(peer, s, n) in &recv_views {
+                    let i = targets.iter().position(|(k, _)| **k == s).expect("locked");
+                    let (_, guard) = targets.swap_remove(i);
+                    recv_data.push(Recv { peer, data: &mut guard[..n] });
+                }
+                self.comm
+                    .send_recv(rank, "p2p", &send_data, &mut recv_data)
+                    .map_err(|e| self.comm_error(rank, id, e))?;
+            }
+            OpKind::AllGather { group, src, dst, .. } => {
+                let members = plan.group(*group).members.clone();
+                let mine = get(*src)[..self.shape(*src).len()].to_vec();
+                let got = self
+                    .comm
+                    .all_gather(rank, "all_gather", &members, &mine)
+                    .map_err(|e| self.comm_error(rank, id, e))?;
+                let dst_shape = self.shape(*dst);
+                let index = RowIndex::new(&plan.buf(*dst).tokens);
+                let out = w.get_mut(&plan.buf(*dst).storage).expect("locked");
+                for (m, chunk) in members.iter().zip(got) {
+                    let peer_src = self.peer_op_buf(id, *group, *m, |k| match k {
+                        OpKind::AllGather { src, .. } => *src,
+                        _ => unreachable!("collective order is verified"),
+                    });
+                    let src_shape = self.shape(peer_src);
+                    self.place(
+                        &chunk,
+                        src_shape,
+                        &tokens_in_order(&plan.buf(peer_src).tokens),
+                        &index,
+                        out,
+                        dst_shape,
+                        0,
+                    );
+                }
+            }
+            OpKind::ReduceScatter { group, src, dst, .. } => {
+                let members = plan.group(*group).members.clone();
+                let src_shape = self.shape(*src);
+                let src_index = RowIndex::new(&plan.buf(*src).tokens);
+                let data = get(*src);
+                let chunks: Vec<Vec<f32>> = members
+                    .iter()
+                    .map(|&m| {
+                        let peer_dst = self.peer_op_buf(id, *group, m, |k| match k {
+                            OpKind::ReduceScatter { dst, .. } => *dst,
+                            _ => unreachable!("collective order is verified"),
+                        });
+                        self.gather_rows(
+                            data,
+                            src_shape,
+                            &src_index,
+                            &tokens_in_order(&plan.buf(peer_dst).tokens),
+                            0,
+                            src_shape.heads,
+                        )
+                    })
+                    .collect();
+                let sum = self
+                    .comm
+                    .reduce_scatter(rank, "reduce_scatter", &members, chunks)
+                    .map_err(|e| self.comm_error(rank, id, e))?;
+                let n = self.shape(*dst).len();
+                w.get_mut(&plan.buf(*dst).storage).expect("locked")[..n].copy_from_slice(&sum);
+            }
+            OpKind::AllToAll { group, src, dst, dir } => {
+                let members = plan.group(*group).members.clone();
+                let n = members.len();
+                let src_shape = self.shape(*src);
+                let dst_shape = self.shape(*dst);
+                let data = get(*src);
+                let src_tokens = tokens_in_order(&plan.buf(*src).tokens);
+                let src_index = RowIndex::new(&plan.buf(*src).tokens);
+                let me = members.iter().position(|&m| m == rank).expect("member");
+                match dir {
+                    A2aDir::SeqToHeads { .. } => {
+                        let c = src_shape.heads / n;
+                        let chunks = (0..n)
+                            .map(|j| self.gather_rows(data, src_shape, &src_index, &src_tokens, j * c, c))
+                            .collect();
+                        let got = self
+                            .comm
+                            .all_to_all(rank, "a2a", &members, chunks)
+                            .map_err(|e| self.comm_error(rank, id, e))?;
+                        let index = RowIndex::new(&plan.buf(*dst).tokens);
+                        let out = w.get_mut(&plan.buf(*dst).storage).expect("locked");
+                        for (&m, chunk) in members.iter().zip(got) {
+                            let peer_src = self.peer_op_buf(id, *group, m, |k| match k {
+                                OpKind::AllToAll { src, .. } => *src,
+                                _ => unreachable!("collective order is verified"),
+                            });
+                            let shape = Shape { heads: c, ..self.shape(peer_src) };
+                            self.place(
+                                &chunk,
+                                shape,
+                                &tokens_in_order(&plan.buf(peer_src).tokens),
+                                &index,
+                                out,
+                                dst_shape,
+                                0,
+                            );
+                        }
+                    }
+                    A2aDir::HeadsToSeq { .. } => {
+                        let c = src_shape.heads;
+                        let chunks = members
+                            .iter()
+                            .map(|&m| {
+                                let peer_dst = self.peer_op_buf(id, *group, m, |k| match k {
+                                    OpKind::AllToAll { dst, .. } => *dst,
+                                    _ => unreachable!("collective order is verified"),
+                                });
+                                self.gather_rows(
+                                    data,
+                                    src_shape,
+                                    &src_index,
+                                    &tokens_in_order(&plan.buf(peer_dst).tokens),
+                                    0,
+                                    c,
+                                )
+                            })
+                            .collect();
+                        let got = self
+                            .comm
+                            .all_to_all(rank, "a2a", &members, chunks)
+                            .map_err(|e| self.comm_error(rank, id, e))?;
+                        let dst_tokens = tokens_in_order(&plan.buf(*dst).tokens);
+                        let index = RowIndex::new(&plan.buf(*dst).tokens);
+                        let out = w.get_mut(&plan.buf(*dst).storage).expect("locked");
+                        let _ = me;
+                        for (j, chunk) in got.into_iter().enumerate() {
+                            let shape = Shape { rows: dst_tokens.len(), heads: c, ..dst_shape };
+                            self.place(&chunk, shape, &dst_tokens, &index, out, dst_shape, j * c);
+                        }
+                    }
+                }
+            }
+            OpKind::RepeatKv { src, dst, factor } => {
+                let (ss, ds) = (self.shape(*src), self.shape(*dst));
+                let input = get(*src).to_vec();
+                let out = w.get_mut(&plan.buf(*dst).storage).expect("locked");
+                for b in 0..ss.batch {
+                    for row in 0..ss.rows {
+                        for h in 0..ds.heads {
+                            let from = ss.at(b, row, h / *factor as usize);
+                            out[ds.at(b, row, h)..][..ds.elems].copy_from_slice(&input[from..][..ss.elems]);
+                        }
+                    }
+                }
+            }
+            OpKind::SumHeads { src, dst, factor } => {
+                let (ss, ds) = (self.shape(*src), self.shape(*dst));
+                let input = get(*src).to_vec();
+                let out = w.get_mut(&plan.buf(*dst).storage).expect("locked");
+                out[..ds.len()].fill(0.0);
+                for b in 0..ss.batch {
+                    for row in 0..ss.rows {
+                        for h in 0..ss.heads {
+                            let to = ds.at(b, row, h / *factor as usize);
+                            for e in 0..ss.elems {
+                                out[to + e] += input[ss.at(b, row, h) + e];
+                            }
+                        }
+                    }
+                }
+            }
+            OpKind::AttnFwd { q, q_rows, kv, kv_rows, part, .. } => {
+                let mask = Mask::of(p);
+                let qr = rows_of(p, row_tokens(&plan.buf(*q).tokens, q_rows).into_iter());
+                let kr = rows_of(p, row_tokens(&plan.buf(*kv).tokens, kv_rows).into_iter());
+                let block = Block {
+                    head_dim: d,
+                    scale: 1.0 / (d as f32).sqrt(),
+                    mask: &mask,
+                    q: get(*q),
+                    q_shape: self.shape(*q),
+                    q_rows: &qr,
+                    kv: get(*kv),
+                    kv_shape: self.shape(*kv),
+                    kv_rows: &kr,
+                };
+                let part_shape = self.shape(*part);
+                let out = w.get_mut(&plan.buf(*part).storage).expect("locked");
+                self.kernels.forward(&block, out, part_shape);
+            }
+            OpKind::Merge { acc, part, rows } => {
+                let shape = self.shape(*acc);
+                let part_data = get(*part).to_vec();
+                let out = w.get_mut(&plan.buf(*acc).storage).expect("locked");
+                for i in &rows.0 {
+                    for row in i.start as usize..i.end as usize {
+                        for b in 0..shape.batch {
+                            for h in 0..shape.heads {
+                                let at = shape.at(b, row, h);
+                                merge(&mut out[at..][..d + 1], &part_data[at..][..d + 1]);
+                            }
+                        }
+                    }
+                }
+            }
+            OpKind::Normalize { acc, dst } => {
+                let shape = self.shape(*acc);
+                let input = get(*acc).to_vec();
+                let out = w.get_mut(&plan.buf(*dst).storage).expect("locked");
+                for (i, chunk) in input[..shape.len()].chunks(d + 1).enumerate() {
+                    for e in 0..d {
+                        out[i * (d + 1) + e] = round(p.dtype, chunk[e]);
+                    }
+                    out[i * (d + 1) + d] = chunk[d];
+                }
+            }
+            OpKind::AttnBwd { q, q_rows, kv, kv_rows, dq, dkv, .. } => {
+                let mask = Mask::of(p);
+                let qr = rows_of(p, row_tokens(&plan.buf(*q).tokens, q_rows).into_iter());
+                let kr = rows_of(p, row_tokens(&plan.buf(*kv).tokens, kv_rows).into_iter());
+                let (dq_shape, dkv_shape) = (self.shape(*dq), self.shape(*dkv));
+                let (sq, skv) = (plan.buf(*dq).storage, plan.buf(*dkv).storage);
+                let block = Block {
+                    head_dim: d,
+                    scale: 1.0 / (d as f32).sqrt(),
+                    mask: &mask,
+                    q: r.get(&plan.buf(*q).storage).expect("locked"),
+                    q_shape: self.shape(*q),
+                    q_rows: &qr,
+                    kv: r.get(&plan.buf(*kv).storage).expect("locked"),
+                    kv_shape: self.shape(*kv),
+                    kv_rows: &kr,
+                };
+                let [Some(dq_data), Some(dkv_data)] = w.get_disjoint_mut([&sq, &skv]) else {
+                    unreachable!("dq and dkv are distinct storages");
+                };
+                self.kernels.backward(&block, dq_data, dq_shape, dkv_data, dkv_shape);
+            }
+            OpKind::Barrier { group } => {
+                let members = plan.group(*group).members.clone();
+                self.comm.barrier(rank, "barrier", &members).map_err(|e| self.comm_error(rank, id, e))?;
+            }
+            OpKind::Store { output, src } => {
+                let shape = self.shape(*src);
+                let data = get(*src);
+                let tokens = tokens_in_order(&plan.buf(*src).tokens);
+                self.store(*output, data, shape, &tokens);
+            }
+        }
+        Ok(())
+    }
+
+    /// The buffer another member uses in the same collective instance as `id`.
+    fn peer_op_buf(&self, id: OpId, group: GroupId, member: u32, pick: impl Fn(&OpKind) -> BufId) -> BufId {
+        let rank = self.plan.op(id).rank;
+        let k = self.collectives[&(group, rank)].iter().position(|&o| o == id).expect("collective");
+        pick(&self.plan.op(self.collectives[&(group, member)][k]).kind)
+    }
+
+    /// Rows of `tokens` (in that order), heads `h0..h0+n` of a buffer, as `[b][rows][n][elems]`.
+    fn gather_rows(
+        &self,
+        data: &[f32],
+        shape: Shape,
+        index: &RowIndex,
+        tokens: &[u64],
+        h0: usize,
+        n: usize,
+    ) -> Vec<f32> {
+        let mut out = Vec::with_capacity(shape.batch * tokens.len() * n * shape.elems);
+        for b in 0..shape.batch {
+            for &t in tokens {
+                let row = index.row(t).expect("verified: every member holds the tokens it sends");
+                let at = shape.at(b, row, h0);
+                out.extend_from_slice(&data[at..at + n * shape.elems]);
+            }
+        }
+        out
+    }
+
+    /// Writes a `[b][rows][heads][elems]` chunk whose rows hold `tokens` into `out` at the rows
+    /// of those tokens, heads from `h0`.
+    #[allow(clippy::too_many_arguments)]
+    fn place(
+        &self,
+        chunk: &[f32],
+        shape: Shape,
+        tokens: &[u64],
+        index: &RowIndex,
+        out: &mut [f32],
+        out_shape: Shape,
+        h0: usize,
+    ) {
+        let width = shape.heads * shape.elems;
+        for b in 0..shape.batch {
+            for (i, &t) in tokens.iter().enumerate() {
+                let row = index.row(t).expect("verified: the destination holds every token it receives");
+                let from = (b * shape.rows + i) * width;
+                let to = out_shape.at(b, row, h0);
+                out[to..to + width].copy_from_slice(&chunk[from..from + width]);
+            }
+        }
+    }
+
+    fn load(&self, input: Input, runs: &[attnc_compiler::ir::Run], shape: Shape, out: &mut [f32]) {
+        let p = &self.plan.problem;
+        let (t, d) = (p.tokens as usize, p.head_dim as usize);
+        let (h, hk) = (p.heads as usize, p.kv_heads as usize);
+        let mut row = 0;
+        for run in runs {
+            for i in 0..run.len {
+                let (token, position) = ((run.token + i) as usize, run.position + i);
+                for b in 0..shape.batch {
+                    for head in 0..shape.heads {
+                        let at = shape.at(b, row, head);
+                        let dst = &mut out[at..at + shape.elems];
+                        match input {
+                            Input::Q | Input::QBundle => {
+                                let src = ((b * t + token) * h + head) * d;
+                                copy_round(&mut dst[..d], &self.inputs.q[src..src + d], p.dtype);
+                                rope(&mut dst[..d], position, p.rope_theta, 1.0);
+                                if input == Input::QBundle {
+                                    let o = self.inputs.o.expect("backward has o");
+                                    let d_out = self.inputs.d_out.expect("backward has do");
+                                    dst[d..2 * d].copy_from_slice(&o[src..src + d]);
+                                    copy_round(&mut dst[2 * d..3 * d], &d_out[src..src + d], p.dtype);
+                                    dst[3 * d] = self.inputs.lse.expect("backward has lse")[(b * h + head) * t + token];
+                                }
+                            }
+                            Input::Kv => {
+                                let src = ((b * t + token) * hk + head) * d;
+                                copy_round(&mut dst[..d], &self.inputs.k[src..src + d], p.dtype);
+                                rope(&mut dst[..d], position, p.rope_theta, 1.0);
+                                copy_round(&mut dst[d..2 * d], &self.inputs.v[src..src + d], p.dtype);
+                            }
+                        }
+                    }
+                }
+                row += 1;
+            }
+        }
+    }
+
+    fn store(&self, output: Output, data: &[f32], shape: Shape, tokens: &[u64]) {
+        let p = &self.plan.problem;
+        let (t, d) = (p.tokens as usize, p.head_dim as usize);
+        let mut out = self.outputs.lock().unwrap_or_else(|e| e.into_inner());
+        for b in 0..shape.batch {
+            for (row, &token) in tokens.iter().enumerate() {
+                let position = p.position(token);
+                for head in 0..shape.heads {
+                    let at = shape.at(b, row, head);
+                    let dst = ((b * t + token as usize) * shape.heads + head) * d;
+                    match output {
+                        Output::O => {
+                            out.o[dst..dst + d].copy_from_slice(&data[at..at + d]);
+                            out.lse[(b * shape.heads + head) * t + token as usize] = data[at + d];
+                        }
+                        Output::Dq => {
+                            out.dq[dst..dst + d].copy_from_slice(&data[at..at + d]);
+                            rope(&mut out.dq[dst..dst + d], position, p.rope_theta, -1.0);
+                        }
+                        Output::Dkv => {
+                            out.dk[dst..dst + d].copy_from_slice(&data[at..at + d]);
+                            rope(&mut out.dk[dst..dst + d], position, p.rope_theta, -1.0);
+                            out.dv[dst..dst + d].copy_from_slice(&data[at + d..at + 2 * d]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn petgraph_index(i: usize) -> attnc_compiler::ir::NodeIndex {
+    attnc_compiler::ir::NodeIndex::new(i)
+}
+
+fn copy_round(dst: &mut [f32], src: &[f32], dtype: attnc_compiler::sema::spec::Dtype) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d = round(dtype, *s);
+    }
+}
+
+/// Rotates the halves of `x` by `sign` × the RoPE angles of `position` (rotate-half convention).
+pub fn rope(x: &mut [f32], position: u64, theta: Option<f64>, sign: f64) {
+    let Some(theta) = theta else { return };
+    let d = x.len();
+    let half = d / 2;
+    for i in 0..half {
+        let angle = sign * position as f64 * theta.powf(-2.0 * i as f64 / d as f64);
+        let (s, c) = angle.sin_cos();
+        let (a, b) = (x[i] as f64, x[i + half] as f64);
+        x[i] = (a * c - b * s) as f32;
+        x[i + half] = (b * c + a * s) as f32;
+    }
+}
+
+/// LSE-weighted combine of a partial (o, lse) into an accumulator (o, lse).
+fn merge(acc: &mut [f32], part: &[f32]) {
+    let d = acc.len() - 1;
+    let (la, lp) = (acc[d], part[d]);
+    if lp == f32::NEG_INFINITY {
+        return;
+    }
+    if la == f32::NEG_INFINITY {
+        acc.copy_from_slice(part);
+        return;
+    }
+    let l = la.max(lp) + (-(la - lp).abs()).exp().ln_1p();
+    let (wa, wp) = ((la - l).exp(), (lp - l).exp());
+    for i in 0..d {
+        acc[i] = wa * acc[i] + wp * part[i];
+    }
+    acc[d] = l;
+}

@@ -1,0 +1,191 @@
+//! Attention block kernels behind one interface, and the plain-Rust reference implementation.
+//!
+//! A block is a set of query rows against a set of KV rows of two buffers; masking is by the
+//! rows' absolute tokens (sequence, padding, causal order, window), so a block is right wherever
+//! the plan put its rows. The reference accumulates in fp32 and stays the oracle: the Cranelift
+//! and LLVM kernels of later issues implement [`Kernels`] and are tested against it.
+
+use attnc_compiler::ir::Problem;
+
+/// A buffer's shape: `[batch][rows][heads][elems]`, fp32.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub batch: usize,
+    pub rows: usize,
+    pub heads: usize,
+    pub elems: usize,
+}
+
+impl Shape {
+    pub fn at(&self, b: usize, row: usize, head: usize) -> usize {
+        ((b * self.rows + row) * self.heads + head) * self.elems
+    }
+
+    pub fn len(&self) -> usize {
+        self.batch * self.rows * self.heads * self.elems
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// One row of a block: its row in the buffer and what the mask needs of its token.
+#[derive(Clone, Copy, Debug)]
+pub struct Row {
+    pub row: usize,
+    pub token: u64,
+    pub doc: usize,
+    /// Past the sequence's real length: padding, which sees and is seen by nothing.
+    pub pad: bool,
+}
+
+/// The mask by absolute tokens.
+pub struct Mask {
+    pub causal: bool,
+    pub window: Option<u64>,
+}
+
+impl Mask {
+    pub fn of(p: &Problem) -> Mask {
+        Mask { causal: p.causal, window: p.window }
+    }
+
+    pub fn allows(&self, q: &Row, k: &Row) -> bool {
+        if q.pad || k.pad || q.doc != k.doc {
+            return false;
+        }
+        !self.causal || (k.token <= q.token && self.window.is_none_or(|w| q.token - k.token < w))
+    }
+}
+
+/// The rows of a buffer, with their tokens' sequences.
+pub fn rows_of(p: &Problem, rows: impl Iterator<Item = (usize, u64)>) -> Vec<Row> {
+    rows.map(|(row, token)| {
+        let doc = p.docs.partition_point(|d| d.end <= token);
+        let d = p.docs[doc.min(p.docs.len() - 1)];
+        Row { row, token, doc, pad: token >= d.start + d.len }
+    })
+    .collect()
+}
+
+/// What both block kernels read.
+pub struct Block<'a> {
+    pub head_dim: usize,
+    pub scale: f32,
+    pub mask: &'a Mask,
+    /// Query-side buffer and the offsets of q (and, backward, o, do, lse) in its elements.
+    pub q: &'a [f32],
+    pub q_shape: Shape,
+    pub q_rows: &'a [Row],
+    /// KV buffer: k at element 0, v at `head_dim`.
+    pub kv: &'a [f32],
+    pub kv_shape: Shape,
+    pub kv_rows: &'a [Row],
+}
+
+/// Attention kernels; every implementation computes the same function as [`Reference`].
+pub trait Kernels: Sync {
+    /// O and LSE of the block's query rows into `part` (`[.., o(d), lse]`), fully masked rows O = 0, LSE = −inf.
+    fn forward(&self, block: &Block<'_>, part: &mut [f32], part_shape: Shape);
+    /// Adds the block's dQ into `dq` (`[.., d]`) and dK, dV into `dkv` (`[.., dk(d), dv(d)]`).
+    /// The query buffer holds q, o, do (each `d`) and lse.
+    fn backward(&self, block: &Block<'_>, dq: &mut [f32], dq_shape: Shape, dkv: &mut [f32], dkv_shape: Shape);
+}
+
+/// Plain loops, fp32 accumulation: the oracle.
+pub struct Reference;
+
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+impl Kernels for Reference {
+    fn forward(&self, blk: &Block<'_>, part: &mut [f32], ps: Shape) {
+        let d = blk.head_dim;
+        let (nq, nk) = (blk.q_shape.heads, blk.kv_shape.heads);
+        let group = nq / nk;
+        let mut scores = vec![0.0f32; blk.kv_rows.len()];
+        for b in 0..blk.q_shape.batch {
+            for h in 0..nq {
+                let kh = h / group;
+                for qr in blk.q_rows {
+                    let q = &blk.q[blk.q_shape.at(b, qr.row, h)..][..d];
+                    let mut max = f32::NEG_INFINITY;
+                    for (s, kr) in scores.iter_mut().zip(blk.kv_rows) {
+                        *s = if blk.mask.allows(qr, kr) {
+                            let k = &blk.kv[blk.kv_shape.at(b, kr.row, kh)..][..d];
+                            blk.scale * dot(q, k)
+                        } else {
+                            f32::NEG_INFINITY
+                        };
+                        max = max.max(*s);
+                    }
+                    let out = &mut part[ps.at(b, qr.row, h)..][..d + 1];
+                    out.fill(0.0);
+                    if max == f32::NEG_INFINITY {
+                        out[d] = f32::NEG_INFINITY;
+                        continue;
+                    }
+                    let mut sum = 0.0f32;
+                    for (s, kr) in scores.iter().zip(blk.kv_rows) {
+                        if *s == f32::NEG_INFINITY {
+                            continue;
+                        }
+                        let p = (s - max).exp();
+                        sum += p;
+                        let v = &blk.kv[blk.kv_shape.at(b, kr.row, kh) + d..][..d];
+                        for (o, x) in out[..d].iter_mut().zip(v) {
+                            *o += p * x;
+                        }
+                    }
+                    for o in &mut out[..d] {
+                        *o /= sum;
+                    }
+                    out[d] = max + sum.ln();
+                }
+            }
+        }
+    }
+
+    fn backward(&self, blk: &Block<'_>, dq: &mut [f32], dqs: Shape, dkv: &mut [f32], dkvs: Shape) {
+        let d = blk.head_dim;
+        let (nq, nk) = (blk.q_shape.heads, blk.kv_shape.heads);
+        let group = nq / nk;
+        for b in 0..blk.q_shape.batch {
+            for h in 0..nq {
+                let kh = h / group;
+                for qr in blk.q_rows {
+                    let base = blk.q_shape.at(b, qr.row, h);
+                    let q = &blk.q[base..][..d];
+                    let o = &blk.q[base + d..][..d];
+                    let d_o = &blk.q[base + 2 * d..][..d];
+                    let lse = blk.q[base + 3 * d];
+                    if lse == f32::NEG_INFINITY {
+                        continue;
+                    }
+                    let delta = dot(d_o, o);
+                    for kr in blk.kv_rows {
+                        if !blk.mask.allows(qr, kr) {
+                            continue;
+                        }
+                        let kbase = blk.kv_shape.at(b, kr.row, kh);
+                        let k = &blk.kv[kbase..][..d];
+                        let v = &blk.kv[kbase + d..][..d];
+                        let p = (blk.scale * dot(q, k) - lse).exp();
+                        let ds = p * (dot(d_o, v) - delta);
+                        let dq_row = &mut dq[dqs.at(b, qr.row, h)..][..d];
+                        for (g, x) in dq_row.iter_mut().zip(k) {
+                            *g += blk.scale * ds * x;
+                        }
+                        let dkv_row = &mut dkv[dkvs.at(b, kr.row, kh)..][..2 * d];
+                        for i in 0..d {
+                            dkv_row[i] += blk.scale * ds * q[i];
+                            dkv_row[d + i] += p * d_o[i];
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,185 @@
+//! The oracle: plain full attention on one device in fp64, forward and backward, RoPE over the
+//! whole sequence; and the comparison of a run's outputs against it with written tolerances.
+//!
+//! Inputs are rounded to the layout's dtype first, exactly as the runtime rounds them on load,
+//! so a bf16 run is compared with the fp64 attention of the same bf16 values.
+
+use attnc_compiler::ir::Problem;
+use attnc_compiler::sema::spec::Dtype;
+
+use crate::exec::ExecOutputs;
+use crate::kernels::{Mask, rows_of};
+use crate::tensor::{Canonical, Dims, round};
+
+/// fp64 outputs of full attention, canonical layout.
+pub struct Reference {
+    pub o: Vec<f64>,
+    pub lse: Vec<f64>,
+    pub dq: Vec<f64>,
+    pub dk: Vec<f64>,
+    pub dv: Vec<f64>,
+}
+
+fn rotate(x: &mut [f64], position: u64, theta: Option<f64>, sign: f64) {
+    let Some(theta) = theta else { return };
+    let d = x.len();
+    let half = d / 2;
+    for i in 0..half {
+        let angle = sign * position as f64 * theta.powf(-2.0 * i as f64 / d as f64);
+        let (s, c) = angle.sin_cos();
+        let (a, b) = (x[i], x[i + half]);
+        x[i] = a * c - b * s;
+        x[i + half] = b * c + a * s;
+    }
+}
+
+pub fn full_attention(p: &Problem, inputs: &Canonical, backward: bool) -> Reference {
+    let dims = Dims::of(p);
+    let (bn, t, h, hk, d) = (dims.batch, dims.tokens, dims.heads, dims.kv_heads, dims.head_dim);
+    let group = h / hk;
+    let scale = 1.0 / (d as f64).sqrt();
+    let rows = rows_of(p, (0..t).map(|i| (i, i as u64)));
+    let mask = Mask::of(p);
+    let load = |src: &[f32], heads: usize, b: usize, tok: usize, head: usize, rope: bool| -> Vec<f64> {
+        let at = ((b * t + tok) * heads + head) * d;
+        let mut x: Vec<f64> = src[at..at + d].iter().map(|&v| round(p.dtype, v) as f64).collect();
+        if rope {
+            rotate(&mut x, p.position(tok as u64), p.rope_theta, 1.0);
+        }
+        x
+    };
+    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+    let mut r = Reference {
+        o: vec![0.0; bn * t * h * d],
+        lse: vec![f64::NEG_INFINITY; bn * h * t],
+        dq: vec![0.0; bn * t * h * d],
+        dk: vec![0.0; bn * t * hk * d],
+        dv: vec![0.0; bn * t * hk * d],
+    };
+    for b in 0..bn {
+        for head in 0..h {
+            let kh = head / group;
+            let q: Vec<Vec<f64>> = (0..t).map(|i| load(&inputs.q, h, b, i, head, true)).collect();
+            let k: Vec<Vec<f64>> = (0..t).map(|j| load(&inputs.k, hk, b, j, kh, true)).collect();
+            let v: Vec<Vec<f64>> = (0..t).map(|j| load(&inputs.v, hk, b, j, kh, false)).collect();
+            let mut probs: Vec<Vec<(usize, f64)>> = vec![Vec::new(); t];
+            for i in 0..t {
+                let allowed: Vec<usize> = (0..t).filter(|&j| mask.allows(&rows[i], &rows[j])).collect();
+                if allowed.is_empty() {
+                    continue;
+                }
+                let s: Vec<f64> = allowed.iter().map(|&j| scale * dot(&q[i], &k[j])).collect();
+                let max = s.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+                let sum: f64 = s.iter().map(|x| (x - max).exp()).sum();
+                let lse = max + sum.ln();
+                r.lse[(b * h + head) * t + i] = lse;
+                let o = &mut r.o[((b * t + i) * h + head) * d..][..d];
+                for (&j, &sj) in allowed.iter().zip(&s) {
+                    let pij = (sj - lse).exp();
+                    probs[i].push((j, pij));
+                    for (x, y) in o.iter_mut().zip(&v[j]) {
+                        *x += pij * y;
+                    }
+                }
+            }
+            if !backward {
+                continue;
+            }
+            let d_out: Vec<Vec<f64>> =
+                (0..t).map(|i| load(inputs.d_out.as_ref().expect("do"), h, b, i, head, false)).collect();
+            for i in 0..t {
+                let o = &r.o[((b * t + i) * h + head) * d..][..d];
+                let delta = dot(&d_out[i], o);
+                let mut dq = vec![0.0f64; d];
+                for &(j, pij) in &probs[i] {
+                    let ds = pij * (dot(&d_out[i], &v[j]) - delta);
+                    let at = ((b * t + j) * hk + kh) * d;
+                    for e in 0..d {
+                        dq[e] += scale * ds * k[j][e];
+                        r.dk[at + e] += scale * ds * q[i][e];
+                        r.dv[at + e] += pij * d_out[i][e];
+                    }
+                }
+                rotate(&mut dq, p.position(i as u64), p.rope_theta, -1.0);
+                r.dq[((b * t + i) * h + head) * d..][..d].copy_from_slice(&dq);
+            }
+        }
+        for j in 0..t {
+            for kh in 0..hk {
+                let at = ((b * t + j) * hk + kh) * d;
+                rotate(&mut r.dk[at..at + d], p.position(j as u64), p.rope_theta, -1.0);
+            }
+        }
+    }
+    r
+}
+
+/// One tensor's comparison.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    pub tensor: &'static str,
+    pub max_abs: f64,
+    /// max |x − ref| / max |ref|.
+    pub max_rel: f64,
+    pub tolerance: f64,
+    /// Non-finite values where the reference is finite (NaN, or ±inf that should not be).
+    pub non_finite: usize,
+}
+
+impl Comparison {
+    pub fn passed(&self) -> bool {
+        self.max_abs <= self.tolerance && self.non_finite == 0
+    }
+}
+
+/// The tolerance on max abs error (docs/numerics.md), by tensor and input dtype.
+pub fn tolerance(tensor: &str, dtype: Dtype) -> f64 {
+    match (dtype, tensor) {
+        (Dtype::Fp32, "o") => 2e-5,
+        (Dtype::Fp32, "lse") => 1e-5,
+        (Dtype::Fp32, _) => 1e-4,
+        (_, "o") => 2e-2,
+        (_, "lse") => 2e-2,
+        (_, _) => 5e-2,
+    }
+}
+
+fn compare(tensor: &'static str, got: &[f32], want: &[f64], dtype: Dtype) -> Comparison {
+    let mut max_abs = 0.0f64;
+    let mut max_ref = 0.0f64;
+    let mut non_finite = 0;
+    for (&g, &w) in got.iter().zip(want) {
+        let g = g as f64;
+        if w == f64::NEG_INFINITY {
+            // Fully masked rows: LSE must be −inf exactly.
+            if g != f64::NEG_INFINITY {
+                non_finite += 1;
+            }
+            continue;
+        }
+        if !g.is_finite() {
+            non_finite += 1;
+            continue;
+        }
+        max_abs = max_abs.max((g - w).abs());
+        max_ref = max_ref.max(w.abs());
+    }
+    Comparison {
+        tensor,
+        max_abs,
+        max_rel: if max_ref > 0.0 { max_abs / max_ref } else { max_abs },
+        tolerance: tolerance(tensor, dtype),
+        non_finite,
+    }
+}
+
+/// Compares what a run produced with the reference; backward tensors only when `backward`.
+pub fn check(p: &Problem, out: &ExecOutputs, reference: &Reference, backward: bool) -> Vec<Comparison> {
+    let mut rows = vec![compare("o", &out.o, &reference.o, p.dtype), compare("lse", &out.lse, &reference.lse, p.dtype)];
+    if backward {
+        rows.push(compare("dq", &out.dq, &reference.dq, p.dtype));
+        rows.push(compare("dk", &out.dk, &reference.dk, p.dtype));
+        rows.push(compare("dv", &out.dv, &reference.dv, p.dtype));
+    }
+    rows
+}
