@@ -16,6 +16,8 @@ use attnc_compiler::sema::spec::{Balance, Cp, Format, Layout};
 use attnc_compiler::{Frontend, compile_file, front, ir, passes};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+mod run;
+
 #[derive(Parser)]
 #[command(name = "attnc", version, about = "A compiler for context-parallel attention")]
 struct Cli {
@@ -85,6 +87,49 @@ enum Command {
         #[arg(long, value_enum, default_value_t = PlanEmit::Text)]
         emit: PlanEmit,
     },
+    /// Execute a layout's plan on CPU ranks (threads), optionally checked against fp64 full attention.
+    Run {
+        #[command(flatten)]
+        spec: SpecArgs,
+        /// The layout to run.
+        #[arg(long)]
+        layout: String,
+        /// Input tensors (safetensors): q, k, v, and do for --backward; cu_seqlens (and
+        /// cu_seqlens_padded) for thd. Without it, inputs are unit normal from --seed.
+        #[arg(long)]
+        inputs: Option<PathBuf>,
+        /// Write o, lse (and dq, dk, dv) here (safetensors).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Also run the backward pass.
+        #[arg(long)]
+        backward: bool,
+        /// Compare with single-device fp64 full attention; exit 1 when a tolerance is exceeded.
+        #[arg(long)]
+        check: bool,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Per rank and stream: compute, communication, and communication hidden behind compute.
+        #[arg(long)]
+        timings: bool,
+        /// THD sub-sequence lengths for random inputs, e.g. `100,4000,37`.
+        #[arg(long, value_delimiter = ',')]
+        seqlens: Vec<u64>,
+        /// Run a plan artifact (`attnc plan --emit json`) instead of compiling the layout.
+        #[arg(long)]
+        plan: Option<PathBuf>,
+        /// Run the layer class that contains this layer (default: layer 0).
+        #[arg(long, default_value_t = 0)]
+        layer: u64,
+        #[arg(long, value_enum, default_value_t = KernelChoice::Reference)]
+        kernels: KernelChoice,
+        /// Seconds any rank may wait before the watchdog fails the run.
+        #[arg(long, default_value_t = 60.0)]
+        timeout: f64,
+        /// Testing only: `panic:RANK` or `hang:RANK`.
+        #[arg(long, hide = true)]
+        inject_fault: Option<String>,
+    },
     /// Print Megatron-Core's process groups for the given sizes.
     Groups {
         #[arg(long)]
@@ -133,6 +178,12 @@ enum JsonOnly {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum KernelChoice {
+    /// The plain-Rust fp32 reference kernels.
+    Reference,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum PlanEmit {
     Text,
     Json,
@@ -174,6 +225,42 @@ fn run(cli: Cli) -> Result<Outcome> {
         Command::Plan { spec, layout, rank, backward, layer, seqlens, verify, stats, emit } => {
             let request = PlanRequest { rank, backward, layer, seqlens, verify, stats, emit };
             plan(&spec, &layout, &request)
+        }
+        Command::Run {
+            spec,
+            layout,
+            inputs,
+            out,
+            backward,
+            check,
+            seed,
+            timings,
+            seqlens,
+            plan,
+            layer,
+            kernels: _,
+            timeout,
+            inject_fault,
+        } => {
+            let request = run::Request {
+                inputs,
+                out,
+                backward,
+                check,
+                seed,
+                timings,
+                seqlens,
+                plan,
+                layer,
+                timeout,
+                inject_fault,
+            };
+            let loaded = match load_checked(&spec)? {
+                Ok(loaded) => loaded,
+                Err(outcome) => return Ok(outcome),
+            };
+            let layout = find_layout(&loaded, &layout)?;
+            Ok(if run::run(layout, &request)? { Outcome::Clean } else { Outcome::InputErrors })
         }
         Command::Groups { world, tp, cp, pp, ep, order, hierarchy, hybrid, emit: _ } => {
             let sizes = groups::GroupSizes { world, tp, cp, pp, ep, order, hierarchy, hybrid };

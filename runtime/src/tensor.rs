@@ -11,7 +11,8 @@ use std::path::Path;
 use attnc_compiler::ir::Problem;
 use attnc_compiler::sema::spec::Dtype;
 use rand::{Rng, SeedableRng};
-use safetensors::tensor::{Dtype as StDtype, TensorView};
+pub use safetensors::tensor::Dtype as StDtype;
+use safetensors::tensor::TensorView;
 
 use crate::RuntimeError;
 

@@ -1,0 +1,324 @@
+//! `attnc run`: inputs in, the plan executed on CPU ranks, outputs out, optionally checked.
+//!
+//! Runtime faults and bad tensors are errors of the run (exit 1), printed with the rank, op or
+//! tensor they concern; flags and files that cannot be read are usage errors (exit 2).
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal as _;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context as _, Result, bail};
+use attnc_compiler::ir::{Plan, artifact};
+use attnc_compiler::passes::{self, PlanOptions};
+use attnc_compiler::sema::spec::{Format, Layout};
+use attnc_compiler::verify::{self, Stage, Verified};
+use attnc_runtime::exec::{Fault, RunOptions};
+use attnc_runtime::kernels::Reference;
+use attnc_runtime::tensor::{self, HostTensor, Layout as TensorLayout, Values};
+use attnc_runtime::{RuntimeError, reference, timings};
+
+pub struct Request {
+    pub inputs: Option<PathBuf>,
+    pub out: Option<PathBuf>,
+    pub backward: bool,
+    pub check: bool,
+    pub seed: u64,
+    pub timings: bool,
+    pub seqlens: Vec<u64>,
+    pub plan: Option<PathBuf>,
+    pub layer: u64,
+    pub timeout: f64,
+    pub inject_fault: Option<String>,
+}
+
+fn fault(text: &str) -> Result<Fault> {
+    let (kind, rank) = text.split_once(':').context("--inject-fault takes panic:RANK or hang:RANK")?;
+    let rank: u32 = rank.parse().context("--inject-fault: RANK is a number")?;
+    match kind {
+        "panic" => Ok(Fault::PanicInKernel { rank }),
+        "hang" => Ok(Fault::HangBeforeComm { rank }),
+        _ => bail!("--inject-fault takes panic:RANK or hang:RANK"),
+    }
+}
+
+/// The lengths of packed sequences from `cu_seqlens`.
+fn lengths(name: &str, t: &HostTensor) -> Result<Vec<u64>, RuntimeError> {
+    let Values::Int(cu) = &t.values else {
+        return Err(RuntimeError::Input { name: name.into(), message: "must be an int32 tensor".into() });
+    };
+    if cu.len() < 2 || cu[0] != 0 || cu.windows(2).any(|w| w[1] <= w[0]) {
+        return Err(RuntimeError::Input {
+            name: name.into(),
+            message: format!("must start at 0 and increase strictly, found {cu:?}"),
+        });
+    }
+    Ok(cu.windows(2).map(|w| (w[1] - w[0]) as u64).collect())
+}
+
+/// Loads a plan artifact and checks it was compiled for this layout's problem.
+fn load_artifact(path: &PathBuf, layout: &Layout, compiled: &passes::LayerClass, backward: bool) -> Result<Vec<Plan>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read `{}`", path.display()))?;
+    let json: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("`{}` is not JSON", path.display()))?;
+    let classes =
+        json["classes"].as_array().with_context(|| format!("`{}`: not a plan file (no `classes`)", path.display()))?;
+    let want = passes::display_layers(&compiled.layers);
+    let class = classes
+        .iter()
+        .find(|c| c["forward"]["header"]["layers"] == serde_json::to_value(&compiled.layers).unwrap_or_default())
+        .with_context(|| format!("`{}` has no plan for layers {want}", path.display()))?;
+    let mut plans = Vec::new();
+    for key in ["forward", "backward"].into_iter().take(if backward { 2 } else { 1 }) {
+        let value = class.get(key).filter(|v| !v.is_null()).with_context(|| {
+            format!("`{}` has no {key} plan; compile it with `attnc plan --backward --emit json`", path.display())
+        })?;
+        let a: artifact::Artifact = serde_json::from_value(value.clone())
+            .with_context(|| format!("`{}`: malformed {key} plan", path.display()))?;
+        let plan = artifact::to_plan(&a).map_err(|e| anyhow::anyhow!("`{}`: {e}", path.display()))?;
+        let expected = &compiled.forward;
+        if plan.header.cp != expected.header.cp {
+            bail!(
+                "`{}`: the plan has cp = {}, layout `{}` has cp = {}",
+                path.display(),
+                plan.header.cp,
+                layout.name,
+                expected.header.cp
+            );
+        }
+        if plan.problem != expected.problem {
+            bail!(
+                "`{}`: the plan was compiled for a different problem than layout `{}` (sizes, mask or lengths)",
+                path.display(),
+                layout.name
+            );
+        }
+        plans.push(plan);
+    }
+    Ok(plans)
+}
+
+/// Runs the layout; `Ok(false)` when the run failed or a check did not pass (already reported).
+pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
+    let file = match &request.inputs {
+        Some(path) => Some(tensor::read_file(path).map_err(|e| anyhow::anyhow!("{e}"))?),
+        None => None,
+    };
+    let thd = matches!(layout.format, Format::Thd { .. });
+    let (seqlens, padded) = match (&file, thd) {
+        (Some(f), true) => {
+            let cu = f.get("cu_seqlens").context("input file: a thd layout needs `cu_seqlens` (int32)")?;
+            let lens = lengths("cu_seqlens", cu).map_err(|e| anyhow::anyhow!("{e}"))?;
+            (Some(lens), f.contains_key("cu_seqlens_padded"))
+        }
+        (None, true) if request.seqlens.is_empty() => {
+            bail!("--seqlens: layout `{}` is thd; give the packed lengths, e.g. --seqlens 100,4000,37", layout.name)
+        }
+        (None, true) => (Some(request.seqlens.clone()), false),
+        (_, false) if !request.seqlens.is_empty() => bail!("--seqlens applies to thd layouts only"),
+        (_, false) => (None, false),
+    };
+    let options = PlanOptions { seqlens: seqlens.clone(), backward: request.backward, verify: false };
+    let set = match passes::compile(layout, &options) {
+        Ok(set) => set,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(false);
+        }
+    };
+    let Some(class) =
+        set.classes.iter().find(|c| c.layers.iter().any(|r| r.start <= request.layer && request.layer < r.end))
+    else {
+        bail!("--layer {}: model `{}` has layers 0..{}", request.layer, layout.model.name, layout.layers.len() - 1);
+    };
+    let plans: Vec<Plan> = match &request.plan {
+        Some(path) => load_artifact(path, layout, class, request.backward)?,
+        None => std::iter::once(class.forward.clone()).chain(class.backward.clone()).collect(),
+    };
+    let proofs: Vec<Verified> =
+        plans.iter().map(|p| verify::verify(p, Stage::Scheduled)).collect::<Result<_, _>>().map_err(|errors| {
+            anyhow::anyhow!(
+                "the plan does not verify:\n{}",
+                errors.iter().map(|e| format!("  {e}")).collect::<Vec<_>>().join("\n")
+            )
+        })?;
+    let problem = &plans[0].problem;
+    let tensor_layout = match layout.format {
+        Format::Sbhd => TensorLayout::Sbhd,
+        Format::Bshd => TensorLayout::Bshd,
+        Format::Thd { .. } => {
+            let lens = seqlens.clone().unwrap_or_default();
+            let mut cu = vec![0u64];
+            for l in &lens {
+                cu.push(cu[cu.len() - 1] + l);
+            }
+            TensorLayout::Thd { cu_seqlens: cu, padded }
+        }
+    };
+    if padded {
+        let given = file.as_ref().and_then(|f| f.get("cu_seqlens_padded")).map(|t| match &t.values {
+            Values::Int(v) => v.iter().map(|&x| x as u64).collect::<Vec<_>>(),
+            Values::Float(_) => Vec::new(),
+        });
+        let planned: Vec<u64> = std::iter::once(0).chain(problem.docs.iter().map(|d| d.end)).collect();
+        if given.as_ref() != Some(&planned) {
+            eprintln!(
+                "error: input `cu_seqlens_padded` is {:?}, but cp = {} pads the sequences to {planned:?}",
+                given.unwrap_or_default(),
+                plans[0].header.cp
+            );
+            eprintln!(
+                "help: pad each sequence to a multiple of 2*cp (TransformerEngine's rule), or pass unpadded tensors"
+            );
+            return Ok(false);
+        }
+    }
+    let inputs = match &file {
+        Some(f) => {
+            let get = |name: &str, heads: u32| -> Result<Vec<f32>, RuntimeError> {
+                let t = f.get(name).ok_or_else(|| RuntimeError::Input {
+                    name: name.to_string(),
+                    message: format!(
+                        "is missing from `{}` (the layout needs q, k, v{})",
+                        request.inputs.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
+                        if request.backward { " and do" } else { "" }
+                    ),
+                })?;
+                tensor::to_canonical(problem, &tensor_layout, name, t, heads as usize)
+            };
+            let load = || -> Result<tensor::Canonical, RuntimeError> {
+                Ok(tensor::Canonical {
+                    q: get("q", problem.heads)?,
+                    k: get("k", problem.kv_heads)?,
+                    v: get("v", problem.kv_heads)?,
+                    d_out: if request.backward { Some(get("do", problem.heads)?) } else { None },
+                })
+            };
+            match load() {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return Ok(false);
+                }
+            }
+        }
+        None => tensor::random(problem, request.seed, request.backward),
+    };
+    let run_options = RunOptions {
+        timeout: Duration::from_secs_f64(request.timeout),
+        fault: request.inject_fault.as_deref().map(fault).transpose()?,
+    };
+    let progress = Progress::start(&plans);
+    let result =
+        attnc_runtime::run((&plans[0], &proofs[0]), plans.get(1).zip(proofs.get(1)), &Reference, &inputs, &run_options);
+    progress.finish();
+    let result = match result {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(false);
+        }
+    };
+    let out = &result.outputs;
+    if let Some(path) = &request.out {
+        let dtype = tensor::st_dtype(problem.dtype);
+        let mut tensors = BTreeMap::new();
+        let (shape, o) = tensor::from_canonical(problem, &tensor_layout, &out.o, problem.heads as usize);
+        tensors.insert("o".to_string(), HostTensor::float(shape, dtype, o));
+        let (shape, lse) = tensor::lse_from_canonical(problem, &tensor_layout, &out.lse);
+        tensors.insert("lse".to_string(), HostTensor::float(shape, tensor::StDtype::F32, lse));
+        if request.backward {
+            for (name, values, heads) in
+                [("dq", &out.dq, problem.heads), ("dk", &out.dk, problem.kv_heads), ("dv", &out.dv, problem.kv_heads)]
+            {
+                let (shape, v) = tensor::from_canonical(problem, &tensor_layout, values, heads as usize);
+                tensors.insert(name.to_string(), HostTensor::float(shape, dtype, v));
+            }
+        }
+        if let TensorLayout::Thd { cu_seqlens, padded } = &tensor_layout {
+            let cu: Vec<i32> = cu_seqlens.iter().map(|&x| x as i32).collect();
+            tensors.insert("cu_seqlens".to_string(), HostTensor::int(vec![cu.len()], cu));
+            if *padded {
+                let cu: Vec<i32> = std::iter::once(0).chain(problem.docs.iter().map(|d| d.end as i32)).collect();
+                tensors.insert("cu_seqlens_padded".to_string(), HostTensor::int(vec![cu.len()], cu));
+            }
+        }
+        tensor::write_file(path, &tensors).map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
+    if request.timings {
+        for (name, spans, plan) in
+            [("forward", &result.forward_spans, plans.first()), ("backward", &result.backward_spans, plans.get(1))]
+        {
+            let Some(plan) = plan else { continue };
+            println!(
+                "timings ({name}): per rank, seconds on each stream; hidden = communication overlapped by compute"
+            );
+            println!("  {:>4} {:>10} {:>10} {:>10} {:>7}", "rank", "compute", "comm", "hidden", "hidden%");
+            for t in timings(spans, plan.header.cp) {
+                let pct = if t.comm_s > 0.0 { 100.0 * t.hidden_s / t.comm_s } else { 0.0 };
+                println!("  {:>4} {:>10.6} {:>10.6} {:>10.6} {:>6.1}%", t.rank, t.compute_s, t.comm_s, t.hidden_s, pct);
+            }
+        }
+    }
+    if request.check {
+        let reference = reference::full_attention(problem, &inputs, request.backward);
+        let rows = reference::check(problem, out, &reference, request.backward);
+        println!("check against fp64 full attention ({:?} inputs):", problem.dtype);
+        println!("  {:<6} {:>12} {:>12} {:>10}  result", "tensor", "max abs", "max rel", "tolerance");
+        for r in &rows {
+            let verdict = if r.passed() {
+                "ok".to_string()
+            } else if r.non_finite > 0 {
+                format!("FAIL ({} non-finite)", r.non_finite)
+            } else {
+                "FAIL".to_string()
+            };
+            println!("  {:<6} {:>12.3e} {:>12.3e} {:>10.1e}  {verdict}", r.tensor, r.max_abs, r.max_rel, r.tolerance);
+        }
+        if rows.iter().any(|r| !r.passed()) {
+            eprintln!("error: the run exceeds its tolerances (docs/numerics.md)");
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// A progress bar for runs longer than a second, on a terminal only.
+struct Progress {
+    done: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    handle: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Progress {
+    fn start(plans: &[Plan]) -> Progress {
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let ops: u64 = plans.iter().map(|p| p.op_ids().count() as u64).sum();
+        let handle = std::io::stderr().is_terminal().then(|| {
+            let done = done.clone();
+            std::thread::spawn(move || {
+                let start = std::time::Instant::now();
+                let mut bar: Option<indicatif::ProgressBar> = None;
+                while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                    if bar.is_none() && start.elapsed() > Duration::from_secs(1) {
+                        let b = indicatif::ProgressBar::new_spinner();
+                        b.set_message(format!("running {ops} ops on CPU ranks"));
+                        b.enable_steady_tick(Duration::from_millis(100));
+                        bar = Some(b);
+                    }
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                if let Some(b) = bar {
+                    b.finish_and_clear();
+                }
+            })
+        });
+        Progress { done, handle }
+    }
+
+    fn finish(self) {
+        self.done.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(h) = self.handle {
+            let _ = h.join();
+        }
+    }
+}
