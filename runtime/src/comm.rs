@@ -199,3 +199,61 @@ impl Communicator for CpuComm {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn comm(n: u32) -> CpuComm {
+        CpuComm::new(n, Arc::new(AtomicBool::new(false)), Duration::from_secs(5))
+    }
+
+    #[test]
+    fn grouped_ring_exchange_and_collectives() {
+        let c = comm(3);
+        let results: Vec<(Vec<f32>, Vec<Vec<f32>>, Vec<f32>)> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..3u32)
+                .map(|me| {
+                    let c = &c;
+                    s.spawn(move || {
+                        // Ring: send to the next rank, receive from the previous one, in one group.
+                        let mine = vec![me as f32; 2];
+                        let mut got = vec![0.0; 2];
+                        let sends = [Send { peer: (me + 1) % 3, data: &mine }];
+                        let mut recvs = [Recv { peer: (me + 2) % 3, data: &mut got }];
+                        c.send_recv(me, "p2p", &sends, &mut recvs).unwrap();
+                        let gathered = c.all_gather(me, "ag", &[0, 1, 2], &[me as f32 * 10.0]).unwrap();
+                        let chunks = (0..3).map(|j| vec![(me * 3 + j) as f32]).collect();
+                        let sum = c.reduce_scatter(me, "rs", &[0, 1, 2], chunks).unwrap();
+                        (got, gathered, sum)
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        for (me, (got, gathered, sum)) in results.into_iter().enumerate() {
+            assert_eq!(got, vec![((me + 2) % 3) as f32; 2]);
+            assert_eq!(gathered, vec![vec![0.0], vec![10.0], vec![20.0]]);
+            // Member `me` receives chunk `me` of every member: Σ_r (3r + me).
+            assert_eq!(sum, vec![(0..3).map(|r| (3 * r + me) as f32).sum::<f32>()]);
+        }
+    }
+
+    #[test]
+    fn a_recv_nobody_sends_times_out_naming_the_peer() {
+        let c = CpuComm::new(2, Arc::new(AtomicBool::new(false)), Duration::from_millis(100));
+        let mut buf = vec![0.0; 1];
+        let err = c.send_recv(0, "p2p", &[], &mut [Recv { peer: 1, data: &mut buf }]).unwrap_err();
+        assert!(matches!(err, CommError::Timeout { peer: 1, .. }), "{err}");
+        assert!(err.to_string().contains("for rank 1 (to send p2p)"), "{err}");
+    }
+
+    #[test]
+    fn mismatched_tags_are_reported() {
+        let c = comm(2);
+        c.send_recv(1, "all_gather", &[Send { peer: 0, data: &[1.0] }], &mut []).unwrap();
+        let mut buf = vec![0.0; 1];
+        let err = c.send_recv(0, "p2p", &[], &mut [Recv { peer: 1, data: &mut buf }]).unwrap_err();
+        assert_eq!(err.to_string(), "expected p2p from rank 1, received all_gather");
+    }
+}
