@@ -211,7 +211,9 @@ mod tests {
     #[test]
     fn grouped_ring_exchange_and_collectives() {
         let c = comm(3);
-        let results: Vec<(Vec<f32>, Vec<Vec<f32>>, Vec<f32>)> = std::thread::scope(|s| {
+        /// What one rank got: from the ring, from the gather, from the reduce-scatter.
+        type Got = (Vec<f32>, Vec<Vec<f32>>, Vec<f32>);
+        let results: Vec<Got> = std::thread::scope(|s| {
             let handles: Vec<_> = (0..3u32)
                 .map(|me| {
                     let c = &c;
