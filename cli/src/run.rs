@@ -30,6 +30,114 @@ pub struct Request {
     pub layer: u64,
     pub timeout: f64,
     pub inject_fault: Option<String>,
+    pub kernels: crate::KernelChoice,
+}
+
+/// The kernel set of `--kernels`.
+fn kernel_set(
+    choice: crate::KernelChoice,
+    dtype: attnc_compiler::sema::spec::Dtype,
+) -> Box<dyn attnc_runtime::kernels::Kernels> {
+    use attnc_runtime::generated::{Cranelift, Interpreter, Tiled};
+    match choice {
+        crate::KernelChoice::Reference => Box::new(Reference),
+        crate::KernelChoice::Interpreter => Box::new(Tiled { backend: Interpreter, dtype }),
+        crate::KernelChoice::Cranelift => Box::new(Tiled { backend: Cranelift::default(), dtype }),
+    }
+}
+
+/// `attnc compile`: every kernel the layout's plans need, JIT-compiled.
+pub fn compile(layout: &Layout, target: &str, seqlens: &[u64], timings: bool, emit_ir: bool) -> Result<crate::Outcome> {
+    if target != "cpu" {
+        bail!("--target {target}: this attnc compiles for `cpu` (Cranelift); GPU targets come with the LLVM backend");
+    }
+    let options =
+        PlanOptions { seqlens: (!seqlens.is_empty()).then(|| seqlens.to_vec()), backward: true, verify: false };
+    let set = match passes::compile(layout, &options) {
+        Ok(set) => set,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(crate::Outcome::InputErrors);
+        }
+    };
+    let mut specs = Vec::new();
+    for class in &set.classes {
+        for plan in std::iter::once(&class.forward).chain(&class.backward) {
+            for spec in attnc_compiler::kernel::specs_of(plan) {
+                // Run pairs inside a block may need the fully allowed variant too.
+                for mask in [spec.mask, attnc_compiler::kernel::KernelMask::None] {
+                    let s = attnc_compiler::kernel::KernelSpec { mask, ..spec };
+                    if !specs.contains(&s) {
+                        specs.push(s);
+                    }
+                }
+            }
+        }
+    }
+    let jit = attnc_compiler::back::cranelift::Jit::new();
+    let mut total = 0.0;
+    for spec in &specs {
+        let compiled = jit.get(spec).map_err(|e| anyhow::anyhow!("{e}"))?;
+        total += compiled.compile_time.as_secs_f64();
+        if emit_ir {
+            print!("{}", attnc_compiler::kernel::print(spec));
+        }
+        if timings {
+            println!("{:<48} {:>8.1} ms", spec.name(), compiled.compile_time.as_secs_f64() * 1e3);
+        }
+    }
+    println!("{} kernels compiled for the cpu in {:.1} ms", specs.len(), total * 1e3);
+    Ok(crate::Outcome::Clean)
+}
+
+/// `attnc bench kernels`.
+pub fn bench(seqs: &[usize], head_dims: &[usize], heads: usize, causal: Option<bool>, json: bool) -> Result<()> {
+    use attnc_runtime::bench::{Shape3, sweep};
+    use attnc_runtime::generated::{Cranelift, Tiled};
+    let seqs = if seqs.is_empty() { vec![1024, 4096, 8192] } else { seqs.to_vec() };
+    let dims = if head_dims.is_empty() { vec![64, 128] } else { head_dims.to_vec() };
+    let causals: Vec<bool> = causal.map_or(vec![true, false], |c| vec![c]);
+    let mut shapes = Vec::new();
+    for &seq in &seqs {
+        for &head_dim in &dims {
+            for &causal in &causals {
+                shapes.push(Shape3 { seq, head_dim, heads, causal });
+            }
+        }
+    }
+    let cranelift = Tiled { backend: Cranelift::default(), dtype: attnc_compiler::sema::spec::Dtype::Fp32 };
+    let generated: Vec<(&str, &dyn attnc_runtime::kernels::Kernels)> = vec![("cranelift", &cranelift)];
+    let mut peak128 = None;
+    if !json {
+        println!(
+            "{:<8} {:<10} {:>6} {:>4} {:>6} {:>7} {:>10} {:>9}",
+            "kernel", "backend", "seq", "d", "heads", "causal", "GFLOP/s", "of peak128"
+        );
+    }
+    sweep(&shapes, &generated, |r| {
+        if r.kernel == "peak128" {
+            peak128 = Some(r.gflops);
+        }
+        if json {
+            println!("{}", serde_json::to_string(&r).unwrap_or_default());
+        } else {
+            let of = peak128.map(|p| format!("{:.0}%", 100.0 * r.gflops / p)).unwrap_or_default();
+            let opt = |v: Option<usize>| v.map(|x| x.to_string()).unwrap_or_default();
+            let c = r.causal.map(|c| c.to_string()).unwrap_or_default();
+            println!(
+                "{:<8} {:<10} {:>6} {:>4} {:>6} {:>7} {:>10.2} {:>9}",
+                r.kernel,
+                r.backend,
+                opt(r.seq),
+                opt(r.head_dim),
+                opt(r.heads),
+                c,
+                r.gflops,
+                of
+            );
+        }
+    })
+    .map_err(|e| anyhow::anyhow!("{e}"))
 }
 
 fn fault(text: &str) -> Result<Fault> {
@@ -208,9 +316,15 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
         timeout: Duration::from_secs_f64(request.timeout),
         fault: request.inject_fault.as_deref().map(fault).transpose()?,
     };
+    let kernels = kernel_set(request.kernels, problem.dtype);
     let progress = Progress::start(&plans);
-    let result =
-        attnc_runtime::run((&plans[0], &proofs[0]), plans.get(1).zip(proofs.get(1)), &Reference, &inputs, &run_options);
+    let result = attnc_runtime::run(
+        (&plans[0], &proofs[0]),
+        plans.get(1).zip(proofs.get(1)),
+        kernels.as_ref(),
+        &inputs,
+        &run_options,
+    );
     progress.finish();
     let result = match result {
         Ok(r) => r,

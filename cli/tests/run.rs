@@ -273,3 +273,32 @@ fn timings_show_overlap() {
     let stdout = run_small(&["--timings"], 0, "timings (forward)", "");
     assert!(stdout.contains("hidden%"), "{stdout}");
 }
+
+#[test]
+fn generated_kernels_run_compile_and_bench() {
+    run_small(&["--kernels", "cranelift", "--backward", "--check"], 0, " ok", "");
+    run_small(&["--kernels", "interpreter", "--backward", "--check"], 0, " ok", "");
+    check(
+        &["compile", "dsl-examples/llama3_8b_128k.attn", "--layout", "pretrain", "--timings"],
+        0,
+        "attn_fwd_d128_causal_bf16_g4_t2x16",
+        "",
+    );
+    check(
+        &["compile", "dsl-examples/llama3_8b_128k.attn", "--layout", "pretrain", "--target", "sm_80"],
+        2,
+        "",
+        "--target sm_80",
+    );
+    let out = check(
+        &["bench", "kernels", "--seq", "64", "--head-dim", "8", "--heads", "1", "--causal", "true", "--json"],
+        0,
+        "\"kernel\":\"peak128\"",
+        "",
+    );
+    for line in out.lines() {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(r["gflops"].as_f64().unwrap() > 0.0, "{line}");
+    }
+    assert!(out.contains("\"backend\":\"cranelift\"") && out.contains("\"kernel\":\"bwd\""), "{out}");
+}

@@ -9,9 +9,11 @@
 // once per problem, so their size on the `Err` path does not matter.
 #![allow(clippy::result_large_err)]
 
+pub mod back;
 pub mod diag;
 pub mod front;
 pub mod ir;
+pub mod kernel;
 pub mod passes;
 pub mod plan;
 pub mod sema;

@@ -598,7 +598,11 @@ impl Exec<'_> {
                 };
                 let part_shape = self.shape(*part);
                 let out = w.get_mut(&plan.buf(*part).storage).expect("locked");
-                self.kernels.forward(&block, out, part_shape);
+                self.kernels.forward(&block, out, part_shape).map_err(|message| RuntimeError::Rank {
+                    rank,
+                    op: self.describe(id),
+                    message,
+                })?;
             }
             OpKind::Merge { acc, part, rows } => {
                 let shape = self.shape(*acc);
@@ -646,7 +650,9 @@ impl Exec<'_> {
                 let [Some(dq_data), Some(dkv_data)] = w.get_disjoint_mut([&sq, &skv]) else {
                     unreachable!("dq and dkv are distinct storages");
                 };
-                self.kernels.backward(&block, dq_data, dq_shape, dkv_data, dkv_shape);
+                self.kernels
+                    .backward(&block, dq_data, dq_shape, dkv_data, dkv_shape)
+                    .map_err(|message| RuntimeError::Rank { rank, op: self.describe(id), message })?;
             }
             OpKind::Barrier { group } => {
                 let members = plan.group(*group).members.clone();

@@ -87,10 +87,17 @@ pub struct Block<'a> {
 /// Attention kernels; every implementation computes the same function as [`Reference`].
 pub trait Kernels: Sync {
     /// O and LSE of the block's query rows into `part` (`[.., o(d), lse]`), fully masked rows O = 0, LSE = −inf.
-    fn forward(&self, block: &Block<'_>, part: &mut [f32], part_shape: Shape);
+    fn forward(&self, block: &Block<'_>, part: &mut [f32], part_shape: Shape) -> Result<(), String>;
     /// Adds the block's dQ into `dq` (`[.., d]`) and dK, dV into `dkv` (`[.., dk(d), dv(d)]`).
     /// The query buffer holds q, o, do (each `d`) and lse.
-    fn backward(&self, block: &Block<'_>, dq: &mut [f32], dq_shape: Shape, dkv: &mut [f32], dkv_shape: Shape);
+    fn backward(
+        &self,
+        block: &Block<'_>,
+        dq: &mut [f32],
+        dq_shape: Shape,
+        dkv: &mut [f32],
+        dkv_shape: Shape,
+    ) -> Result<(), String>;
 }
 
 /// Plain loops, fp32 accumulation: the oracle.
@@ -101,7 +108,7 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 }
 
 impl Kernels for Reference {
-    fn forward(&self, blk: &Block<'_>, part: &mut [f32], ps: Shape) {
+    fn forward(&self, blk: &Block<'_>, part: &mut [f32], ps: Shape) -> Result<(), String> {
         let d = blk.head_dim;
         let (nq, nk) = (blk.q_shape.heads, blk.kv_shape.heads);
         let group = nq / nk;
@@ -146,9 +153,17 @@ impl Kernels for Reference {
                 }
             }
         }
+        Ok(())
     }
 
-    fn backward(&self, blk: &Block<'_>, dq: &mut [f32], dqs: Shape, dkv: &mut [f32], dkvs: Shape) {
+    fn backward(
+        &self,
+        blk: &Block<'_>,
+        dq: &mut [f32],
+        dqs: Shape,
+        dkv: &mut [f32],
+        dkvs: Shape,
+    ) -> Result<(), String> {
         let d = blk.head_dim;
         let (nq, nk) = (blk.q_shape.heads, blk.kv_shape.heads);
         let group = nq / nk;
@@ -187,5 +202,6 @@ impl Kernels for Reference {
                 }
             }
         }
+        Ok(())
     }
 }

@@ -8,8 +8,10 @@
 //!
 //! [`run`] executes a forward plan and, if given, its backward plan on the forward's outputs.
 
+pub mod bench;
 pub mod comm;
 pub mod exec;
+pub mod generated;
 pub mod kernels;
 pub mod reference;
 pub mod tensor;

@@ -7,7 +7,8 @@ use attnc_compiler::ir::{OpKind, Plan, artifact};
 use attnc_compiler::passes::{self, PlanOptions};
 use attnc_compiler::verify::{self, Stage};
 use attnc_runtime::exec::RunOptions;
-use attnc_runtime::kernels::Reference;
+use attnc_runtime::generated::{Cranelift, Interpreter, Tiled};
+use attnc_runtime::kernels::{Kernels, Reference};
 use attnc_runtime::{reference, run, tensor};
 
 /// One case of the matrix.
@@ -51,11 +52,28 @@ fn plans(c: &Case) -> Result<(Plan, Plan), String> {
     Ok((class.forward, class.backward.ok_or("no backward plan")?))
 }
 
+/// The kernel sets every case runs with: the reference, the kernel IR interpreter, Cranelift.
+fn kernel_sets(dtype: attnc_compiler::sema::spec::Dtype) -> Vec<(&'static str, Box<dyn Kernels>)> {
+    vec![
+        ("reference", Box::new(Reference)),
+        ("interpreter", Box::new(Tiled { backend: Interpreter, dtype })),
+        ("cranelift", Box::new(Tiled { backend: Cranelift::default(), dtype })),
+    ]
+}
+
 fn check_case(c: &Case) -> Result<(), String> {
+    let dtype = layout_of(&spec(c)).map(|l| l.dtype).map_err(|e| format!("{c:?}: {e}"))?;
+    for (name, kernels) in kernel_sets(dtype) {
+        check_case_with(c, kernels.as_ref()).map_err(|e| format!("{name}: {e}"))?;
+    }
+    Ok(())
+}
+
+fn check_case_with(c: &Case, kernels: &dyn Kernels) -> Result<(), String> {
     let (fwd, bwd) = plans(c).map_err(|e| format!("{c:?}: {e}"))?;
     let (pf, pb) = (verify::verify(&fwd, Stage::Scheduled).unwrap(), verify::verify(&bwd, Stage::Scheduled).unwrap());
     let inputs = tensor::random(&fwd.problem, 7, true);
-    let result = run((&fwd, &pf), Some((&bwd, &pb)), &Reference, &inputs, &RunOptions::default())
+    let result = run((&fwd, &pf), Some((&bwd, &pb)), kernels, &inputs, &RunOptions::default())
         .map_err(|e| format!("{c:?}: {e}"))?;
     let oracle = reference::full_attention(&fwd.problem, &inputs, true);
     let failed: Vec<String> = reference::check(&fwd.problem, &result.outputs, &oracle, true)

@@ -77,7 +77,7 @@ pub enum Format {
     Thd { max_seqlen: u64, max_tokens: u64 },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Dtype {
     Fp32,

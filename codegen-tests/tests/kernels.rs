@@ -1,0 +1,52 @@
+//! Snapshots of the kernel stages: the kernel IR of each kind and the CLIF Cranelift receives
+//! for small specs (`codegen-tests/snapshots/kernel/`), plus the specs the examples need.
+
+use attnc_codegen_tests::{check_all, check_golden, check_spec_file, files_in};
+use attnc_compiler::back::cranelift::Jit;
+use attnc_compiler::kernel::{self, KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
+use attnc_compiler::passes::{self, PlanOptions};
+use attnc_compiler::sema::spec::Dtype;
+
+fn spec(kind: KernelKind, head_dim: u32, mask: KernelMask) -> KernelSpec {
+    KernelSpec { kind, head_dim, dtype: Dtype::Fp32, group: 1, mask, tile_q: TILE_Q, tile_kv: TILE_KV }
+}
+
+#[test]
+fn kernel_ir_and_clif_snapshots() {
+    let cases = [
+        (spec(KernelKind::Forward, 8, KernelMask::Causal), "fwd_d8_causal"),
+        (spec(KernelKind::Forward, 8, KernelMask::Window { window: 5 }), "fwd_d8_window5"),
+        (spec(KernelKind::Backward, 8, KernelMask::Causal), "bwd_d8_causal"),
+    ];
+    let items: Vec<String> = cases.iter().map(|(_, n)| n.to_string()).collect();
+    check_all(&items, |name| {
+        let (s, _) = cases.iter().find(|(_, n)| *n == name).expect("case");
+        let mut text = kernel::print(s);
+        text.push('\n');
+        text.push_str(&Jit::clif(s).map_err(|e| e.to_string())?);
+        check_golden(&format!("codegen-tests/snapshots/kernel/{name}.clif"), &text)
+    });
+}
+
+/// Every kernel the examples' plans need compiles with Cranelift.
+#[test]
+fn every_example_kernel_compiles() {
+    let jit = Jit::new();
+    check_all(&files_in("dsl-examples", "attn"), |path| {
+        let (_, unit) = check_spec_file(path, &[]);
+        let spec = unit.spec.ok_or("does not check")?;
+        for layout in &spec.layouts {
+            let thd = matches!(layout.format, attnc_compiler::sema::spec::Format::Thd { .. });
+            let options = PlanOptions { seqlens: thd.then(|| vec![100, 37]), backward: true, verify: false };
+            let Ok(set) = passes::compile(layout, &options) else { continue };
+            for class in &set.classes {
+                for plan in std::iter::once(&class.forward).chain(&class.backward) {
+                    for s in kernel::specs_of(plan) {
+                        jit.get(&s).map_err(|e| format!("{path}: {e}"))?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    });
+}

@@ -1,0 +1,628 @@
+//! Kernel IR → CLIF: one function per step of `kernel::program`, sharing loop and vector helpers.
+
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::types::{F32, F32X4, I32, I32X4, I64};
+use cranelift_codegen::ir::{AbiParam, Function, InstBuilder, MemFlags, Signature, Type, UserFuncName, Value};
+use cranelift_codegen::isa::CallConv;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+
+use crate::kernel::offsets::*;
+use crate::kernel::{KernelKind, KernelMask, KernelSpec, Step, program};
+
+const TQ: usize = 2;
+const TK: usize = 16;
+/// Vectors per KV tile.
+const VK: usize = TK / 4;
+
+struct Cx<'a> {
+    b: FunctionBuilder<'a>,
+    mem: MemFlags,
+    le: MemFlags,
+}
+
+impl Cx<'_> {
+    fn i64(&mut self, v: i64) -> Value {
+        self.b.ins().iconst(I64, v)
+    }
+
+    fn f32(&mut self, v: f32) -> Value {
+        self.b.ins().f32const(v)
+    }
+
+    fn splat_f(&mut self, v: f32) -> Value {
+        let x = self.f32(v);
+        self.b.ins().splat(F32X4, x)
+    }
+
+    /// `base + index·scale + offset` bytes.
+    fn addr(&mut self, base: Value, index: Value, scale: i64, offset: i64) -> Value {
+        let scaled = self.b.ins().imul_imm(index, scale);
+        let a = self.b.ins().iadd(base, scaled);
+        if offset == 0 { a } else { self.b.ins().iadd_imm(a, offset) }
+    }
+
+    fn load(&mut self, ty: Type, p: Value, offset: i64) -> Value {
+        self.b.ins().load(ty, self.mem, p, offset as i32)
+    }
+
+    fn store(&mut self, v: Value, p: Value, offset: i64) {
+        self.b.ins().store(self.mem, v, p, offset as i32);
+    }
+
+    fn splat_load(&mut self, p: Value, offset: i64) -> Value {
+        let x = self.load(F32, p, offset);
+        self.b.ins().splat(F32X4, x)
+    }
+
+    fn min(&mut self, a: Value, b: Value) -> Value {
+        self.b.ins().smin(a, b)
+    }
+
+    fn max(&mut self, a: Value, b: Value) -> Value {
+        self.b.ins().smax(a, b)
+    }
+
+    fn clamp(&mut self, v: Value, lo: Value, hi: Value) -> Value {
+        let v = self.max(v, lo);
+        self.min(v, hi)
+    }
+
+    /// `for i in (start..end).step_by(step) { body(i) }`.
+    fn for_loop(&mut self, start: Value, end: Value, step: i64, mut body: impl FnMut(&mut Self, Value)) {
+        let var = self.b.declare_var(I64);
+        self.b.def_var(var, start);
+        let (header, body_block, exit) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        self.b.ins().jump(header, &[]);
+        self.b.switch_to_block(header);
+        let i = self.b.use_var(var);
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, i, end);
+        self.b.ins().brif(more, body_block, &[], exit, &[]);
+        self.b.switch_to_block(body_block);
+        body(self, i);
+        let i = self.b.use_var(var);
+        let next = self.b.ins().iadd_imm(i, step);
+        self.b.def_var(var, next);
+        self.b.ins().jump(header, &[]);
+        self.b.switch_to_block(exit);
+    }
+
+    /// `if cond { then() } else { otherwise() }`.
+    fn if_else(&mut self, cond: Value, then: impl FnOnce(&mut Self), otherwise: impl FnOnce(&mut Self)) {
+        let (t, e, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(cond, t, &[], e, &[]);
+        self.b.switch_to_block(t);
+        then(self);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(e);
+        otherwise(self);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+    }
+
+    fn var(&mut self, ty: Type, init: Value) -> Variable {
+        let v = self.b.declare_var(ty);
+        self.b.def_var(v, init);
+        v
+    }
+
+    fn hmax(&mut self, v: Value) -> Value {
+        let lanes: Vec<Value> = (0..4u8).map(|i| self.b.ins().extractlane(v, i)).collect();
+        let a = self.b.ins().fmax(lanes[0], lanes[1]);
+        let c = self.b.ins().fmax(lanes[2], lanes[3]);
+        self.b.ins().fmax(a, c)
+    }
+
+    fn hsum(&mut self, v: Value) -> Value {
+        let lanes: Vec<Value> = (0..4u8).map(|i| self.b.ins().extractlane(v, i)).collect();
+        let a = self.b.ins().fadd(lanes[0], lanes[1]);
+        let c = self.b.ins().fadd(lanes[2], lanes[3]);
+        self.b.ins().fadd(a, c)
+    }
+
+    /// Vectorised exp (see the module doc of `back/cranelift`).
+    fn exp(&mut self, x: Value) -> Value {
+        let lo = self.splat_f(-87.0);
+        let small = self.b.ins().fcmp(FloatCC::LessThan, x, lo);
+        let xc = self.b.ins().fmax(x, lo);
+        let hi = self.splat_f(88.0);
+        let xc = self.b.ins().fmin(xc, hi);
+        let log2e = self.splat_f(std::f32::consts::LOG2_E);
+        let t = self.b.ins().fmul(xc, log2e);
+        let n = self.b.ins().nearest(t);
+        let ln2_hi = self.splat_f(-0.693_145_75);
+        let ln2_lo = self.splat_f(-1.428_606_8e-6);
+        let r = self.b.ins().fma(n, ln2_hi, xc);
+        let r = self.b.ins().fma(n, ln2_lo, r);
+        // exp(r) on [−ln2/2, ln2/2]: Taylor coefficients to degree 6, Horner.
+        let coefficients = [1.0 / 720.0, 1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0, 1.0];
+        let mut p = self.splat_f(coefficients[0]);
+        for &c in &coefficients[1..] {
+            let c = self.splat_f(c);
+            p = self.b.ins().fma(p, r, c);
+        }
+        let ni = self.b.ins().fcvt_to_sint_sat(I32X4, n);
+        let bias = self.b.ins().iconst(I32, 127);
+        let bias = self.b.ins().splat(I32X4, bias);
+        let e = self.b.ins().iadd(ni, bias);
+        let e = self.b.ins().ishl_imm(e, 23);
+        let two_n = self.b.ins().bitcast(F32X4, self.le, e);
+        let y = self.b.ins().fmul(p, two_n);
+        let zero = self.splat_f(0.0);
+        let small = self.b.ins().bitcast(F32X4, self.le, small);
+        self.b.ins().bitselect(small, zero, y)
+    }
+}
+
+/// Builds the kernel's function: `fn(args: *const Args)` with the system calling convention.
+pub fn build(spec: &KernelSpec, func: &mut Function, pointer: Type) -> Result<(), String> {
+    let mut sig = Signature::new(CallConv::SystemV);
+    sig.params.push(AbiParam::new(pointer));
+    func.signature = sig;
+    func.name = UserFuncName::testcase(spec.name());
+    let mut fctx = FunctionBuilderContext::new();
+    let b = FunctionBuilder::new(func, &mut fctx);
+    let mut cx = Cx {
+        b,
+        mem: MemFlags::new().with_notrap(),
+        le: MemFlags::new().with_endianness(cranelift_codegen::ir::Endianness::Little),
+    };
+    let entry = cx.b.create_block();
+    cx.b.append_block_params_for_function_params(entry);
+    cx.b.switch_to_block(entry);
+    let args = cx.b.block_params(entry)[0];
+    match spec.kind {
+        KernelKind::Forward => forward(&mut cx, spec, args)?,
+        KernelKind::Backward => backward(&mut cx, spec, args)?,
+    }
+    cx.b.ins().return_(&[]);
+    cx.b.seal_all_blocks();
+    cx.b.finalize();
+    Ok(())
+}
+
+fn forward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), String> {
+    let d = spec.head_dim as usize;
+    let steps = program(KernelKind::Forward);
+    let [Step::ForKvTiles(kv_body)] = steps.as_slice() else {
+        return Err("unexpected forward program".into());
+    };
+    let q = cx.load(I64, args, FWD_Q as i64);
+    let k = cx.load(I64, args, FWD_K as i64);
+    let state = cx.load(I64, args, FWD_STATE as i64);
+    let kt = cx.load(I64, args, FWD_SCRATCH as i64);
+    let pbuf = cx.b.ins().iadd_imm(kt, (d * TK * 4) as i64);
+    let kv_stride = cx.load(I64, args, FWD_KV_STRIDE as i64);
+    let kv_row_bytes = cx.b.ins().imul_imm(kv_stride, 4);
+    let n_q = cx.load(I64, args, FWD_N_Q as i64);
+    let n_kv = cx.load(I64, args, FWD_N_KV as i64);
+    let q_pos = cx.load(I64, args, FWD_Q_POS as i64);
+    let kv_pos = cx.load(I64, args, FWD_KV_POS as i64);
+    let scale = cx.load(F32, args, FWD_SCALE as i64);
+    let scale_v = cx.b.ins().splat(F32X4, scale);
+    let zero = cx.i64(0);
+    let row_state = ((d + 2) * 4) as i64;
+    cx.for_loop(zero, n_kv, TK as i64, |cx, c0| {
+        let left = cx.b.ins().isub(n_kv, c0);
+        let tk = cx.i64(TK as i64);
+        let cols = cx.min(left, tk);
+        let partial = cx.b.ins().icmp_imm(IntCC::SignedLessThan, cols, TK as i64);
+        let k_lo = cx.b.ins().iadd(kv_pos, c0);
+        let k_hi = cx.b.ins().iadd(k_lo, cols);
+        let k_hi = cx.b.ins().iadd_imm(k_hi, -1);
+        let k_tile = cx.b.ins().imul(c0, kv_row_bytes);
+        let k_tile = cx.b.ins().iadd(k, k_tile);
+        for step in kv_body {
+            match step {
+                Step::TransposeKeys => transpose(cx, d, k_tile, kv_row_bytes, kt, cols, partial),
+                Step::ForQueryTiles(tile_body) => {
+                    let (r_lo, r_hi) = query_bounds(cx, spec.mask, k_lo, k_hi, q_pos, n_q);
+                    cx.for_loop(r_lo, r_hi, TQ as i64, |cx, r0| {
+                        let q_tile = cx.addr(q, r0, (d * 4) as i64, 0);
+                        let st = cx.addr(state, r0, row_state, 0);
+                        let mut s: Vec<Variable> = Vec::new();
+                        let mut alpha: Vec<Value> = Vec::new();
+                        for step in tile_body {
+                            match step {
+                                Step::Scores => s = scores(cx, d, q_tile, kt, scale_v),
+                                Step::MaskEdge => mask_edge(cx, spec.mask, &s, q_pos, r0, k_lo, k_hi, cols, partial),
+                                Step::OnlineSoftmax => alpha = softmax(cx, d, &s, st, pbuf),
+                                Step::AccumulatePv => {
+                                    accumulate_pv(cx, d, &alpha, st, pbuf, k_tile, kv_row_bytes, cols, partial)
+                                }
+                                other => panic!("{other:?} is not a query-tile step"),
+                            }
+                        }
+                    });
+                }
+                other => panic!("{other:?} is not a kv-tile step"),
+            }
+        }
+    });
+    Ok(())
+}
+
+fn transpose(cx: &mut Cx<'_>, d: usize, k_tile: Value, row_bytes: Value, kt: Value, cols: Value, partial: Value) {
+    let one_row = |cx: &mut Cx<'_>, c: Value| {
+        let row = cx.b.ins().imul(c, row_bytes);
+        let row = cx.b.ins().iadd(k_tile, row);
+        let dst = cx.addr(kt, c, 4, 0);
+        for e in 0..d {
+            let x = cx.load(F32, row, (e * 4) as i64);
+            cx.store(x, dst, (e * TK * 4) as i64);
+        }
+    };
+    cx.if_else(
+        partial,
+        |cx| {
+            let zero = cx.i64(0);
+            cx.for_loop(zero, cols, 1, |cx, c| one_row(cx, c));
+        },
+        |cx| {
+            for c in 0..TK {
+                let c = cx.i64(c as i64);
+                one_row(cx, c);
+            }
+        },
+    );
+}
+
+/// Query rows `[lo, hi)` (multiples of the tile) that may see key positions `k_lo..=k_hi`.
+fn query_bounds(
+    cx: &mut Cx<'_>,
+    mask: KernelMask,
+    k_lo: Value,
+    k_hi: Value,
+    q_pos: Value,
+    n_q: Value,
+) -> (Value, Value) {
+    let zero = cx.i64(0);
+    let lo = match mask {
+        KernelMask::None => zero,
+        _ => {
+            let lo = cx.b.ins().isub(k_lo, q_pos);
+            let lo = cx.clamp(lo, zero, n_q);
+            cx.b.ins().band_imm(lo, !(TQ as i64 - 1))
+        }
+    };
+    let hi = match mask {
+        KernelMask::Window { window } => {
+            let hi = cx.b.ins().iadd_imm(k_hi, window as i64);
+            let hi = cx.b.ins().isub(hi, q_pos);
+            let hi = cx.clamp(hi, zero, n_q);
+            let hi = cx.b.ins().iadd_imm(hi, TQ as i64 - 1);
+            cx.b.ins().band_imm(hi, !(TQ as i64 - 1))
+        }
+        _ => n_q,
+    };
+    (lo, hi)
+}
+
+/// S = Q Kᵀ · scale for a 2×16 tile: 8 accumulators, one FMA chain each.
+fn scores(cx: &mut Cx<'_>, d: usize, q_tile: Value, kt: Value, scale: Value) -> Vec<Variable> {
+    let zero = cx.splat_f(0.0);
+    let mut acc = vec![zero; TQ * VK];
+    for e in 0..d {
+        let kv: Vec<Value> =
+            (0..VK).map(|v| cx.b.ins().load(F32X4, cx.mem, kt, ((e * TK + 4 * v) * 4) as i32)).collect();
+        for r in 0..TQ {
+            let a = cx.splat_load(q_tile, ((r * d + e) * 4) as i64);
+            for v in 0..VK {
+                acc[r * VK + v] = cx.b.ins().fma(a, kv[v], acc[r * VK + v]);
+            }
+        }
+    }
+    acc.into_iter()
+        .map(|a| {
+            let s = cx.b.ins().fmul(a, scale);
+            cx.var(F32X4, s)
+        })
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn mask_edge(
+    cx: &mut Cx<'_>,
+    mask: KernelMask,
+    s: &[Variable],
+    q_pos: Value,
+    r0: Value,
+    k_lo: Value,
+    k_hi: Value,
+    cols: Value,
+    partial: Value,
+) {
+    let q_lo = cx.b.ins().iadd(q_pos, r0);
+    let q_hi = cx.b.ins().iadd_imm(q_lo, TQ as i64 - 1);
+    let edge = match mask {
+        KernelMask::None => partial,
+        KernelMask::Causal => {
+            let straddles = cx.b.ins().icmp(IntCC::SignedGreaterThan, k_hi, q_lo);
+            cx.b.ins().bor(partial, straddles)
+        }
+        KernelMask::Window { window } => {
+            let straddles = cx.b.ins().icmp(IntCC::SignedGreaterThan, k_hi, q_lo);
+            let span = cx.b.ins().isub(q_hi, k_lo);
+            let outside = cx.b.ins().icmp_imm(IntCC::SignedGreaterThanOrEqual, span, window as i64);
+            let any = cx.b.ins().bor(straddles, outside);
+            cx.b.ins().bor(partial, any)
+        }
+    };
+    cx.if_else(
+        edge,
+        |cx| {
+            let neg_inf = cx.splat_f(f32::NEG_INFINITY);
+            let k_lo32 = cx.b.ins().ireduce(I32, k_lo);
+            let cols32 = cx.b.ins().ireduce(I32, cols);
+            let cols_v = cx.b.ins().splat(I32X4, cols32);
+            for v in 0..VK {
+                // Column indices 4v..4v+3 of the tile and their positions.
+                let mut idx = cx.b.ins().iconst(I32, (4 * v) as i64);
+                idx = cx.b.ins().splat(I32X4, idx);
+                let lanes =
+                    cx.b.func
+                        .dfg
+                        .constants
+                        .insert([0u32, 1, 2, 3].iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>().into());
+                let iota = cx.b.ins().vconst(I32X4, lanes);
+                let col = cx.b.ins().iadd(idx, iota);
+                let in_run = cx.b.ins().icmp(IntCC::SignedLessThan, col, cols_v);
+                let base = cx.b.ins().splat(I32X4, k_lo32);
+                let kpos = cx.b.ins().iadd(base, col);
+                for r in 0..TQ {
+                    let qp = cx.b.ins().iadd_imm(q_lo, r as i64);
+                    let qp = cx.b.ins().ireduce(I32, qp);
+                    let qp = cx.b.ins().splat(I32X4, qp);
+                    let mut ok = in_run;
+                    if mask != KernelMask::None {
+                        let causal = cx.b.ins().icmp(IntCC::SignedLessThanOrEqual, kpos, qp);
+                        ok = cx.b.ins().band(ok, causal);
+                    }
+                    if let KernelMask::Window { window } = mask {
+                        let dist = cx.b.ins().isub(qp, kpos);
+                        let w = cx.b.ins().iconst(I32, window.min(i32::MAX as u64) as i64);
+                        let w = cx.b.ins().splat(I32X4, w);
+                        let inside = cx.b.ins().icmp(IntCC::SignedLessThan, dist, w);
+                        ok = cx.b.ins().band(ok, inside);
+                    }
+                    let ok = cx.b.ins().bitcast(F32X4, cx.le, ok);
+                    let cur = cx.b.use_var(s[r * VK + v]);
+                    let masked = cx.b.ins().bitselect(ok, cur, neg_inf);
+                    cx.b.def_var(s[r * VK + v], masked);
+                }
+            }
+        },
+        |_| {},
+    );
+}
+
+/// Online softmax of each row of the tile; returns the rescale factor of each row's accumulator.
+fn softmax(cx: &mut Cx<'_>, d: usize, s: &[Variable], st: Value, pbuf: Value) -> Vec<Value> {
+    let row_state = ((d + 2) * 4) as i64;
+    let mut alphas = Vec::new();
+    for r in 0..TQ {
+        let sv: Vec<Value> = (0..VK).map(|v| cx.b.use_var(s[r * VK + v])).collect();
+        let m_old = cx.load(F32, st, r as i64 * row_state);
+        let l_old = cx.load(F32, st, r as i64 * row_state + 4);
+        let a = cx.b.ins().fmax(sv[0], sv[1]);
+        let c = cx.b.ins().fmax(sv[2], sv[3]);
+        let vmax = cx.b.ins().fmax(a, c);
+        let tile_max = cx.hmax(vmax);
+        let m_new = cx.b.ins().fmax(m_old, tile_max);
+        let neg_inf = cx.f32(f32::NEG_INFINITY);
+        let none = cx.b.ins().fcmp(FloatCC::Equal, m_new, neg_inf);
+        let zero = cx.f32(0.0);
+        let base = cx.b.ins().select(none, zero, m_new);
+        let base_v = cx.b.ins().splat(F32X4, base);
+        let mut sum = cx.splat_f(0.0);
+        for (v, &x) in sv.iter().enumerate() {
+            let shifted = cx.b.ins().fsub(x, base_v);
+            let p = cx.exp(shifted);
+            sum = cx.b.ins().fadd(sum, p);
+            cx.b.ins().store(cx.mem, p, pbuf, ((r * TK + 4 * v) * 4) as i32);
+        }
+        let total = cx.hsum(sum);
+        let diff = cx.b.ins().fsub(m_old, base);
+        let diff = cx.b.ins().splat(F32X4, diff);
+        let alpha_v = cx.exp(diff);
+        let alpha = cx.b.ins().extractlane(alpha_v, 0);
+        let l_new = cx.b.ins().fma(l_old, alpha, total);
+        cx.store(m_new, st, r as i64 * row_state);
+        cx.store(l_new, st, r as i64 * row_state + 4);
+        alphas.push(cx.b.ins().splat(F32X4, alpha));
+    }
+    alphas
+}
+
+/// acc = acc·alpha + P V, 16 head columns at a time: a 2×16 register tile per chunk.
+#[allow(clippy::too_many_arguments)]
+fn accumulate_pv(
+    cx: &mut Cx<'_>,
+    d: usize,
+    alpha: &[Value],
+    st: Value,
+    pbuf: Value,
+    k_tile: Value,
+    row_bytes: Value,
+    cols: Value,
+    partial: Value,
+) {
+    let row_state = ((d + 2) * 4) as i64;
+    let mut e0 = 0;
+    while e0 < d {
+        let width = ((d - e0) / 4).min(4);
+        let acc_at = |r: usize, w: usize| r as i64 * row_state + 8 + ((e0 + 4 * w) * 4) as i64;
+        let mut init = Vec::new();
+        for (r, &alpha_r) in alpha.iter().enumerate().take(TQ) {
+            for w in 0..width {
+                let a = cx.b.ins().load(F32X4, cx.mem, st, acc_at(r, w) as i32);
+                init.push(cx.b.ins().fmul(a, alpha_r));
+            }
+        }
+        let vars: Vec<Variable> = init.iter().map(|&a| cx.var(F32X4, a)).collect();
+        let v_off = ((d + e0) * 4) as i64;
+        let step = |cx: &mut Cx<'_>, row: Value, j_bytes: i64, j: Option<Value>| {
+            for r in 0..TQ {
+                let p = match j {
+                    Some(j) => {
+                        let at = cx.addr(pbuf, j, 4, (r * TK * 4) as i64);
+                        cx.splat_load(at, 0)
+                    }
+                    None => cx.splat_load(pbuf, (r * TK * 4) as i64 + j_bytes),
+                };
+                for w in 0..width {
+                    // x64's FMA overwrites its first multiplicand: give it a fresh, single-use
+                    // load of V (a load µop) rather than a register copy of a shared one.
+                    let v = cx.b.ins().load(F32X4, cx.mem, row, (v_off + (w * 16) as i64) as i32);
+                    let cur = cx.b.use_var(vars[r * width + w]);
+                    let next = cx.b.ins().fma(v, p, cur);
+                    cx.b.def_var(vars[r * width + w], next);
+                }
+            }
+        };
+        cx.if_else(
+            partial,
+            |cx| {
+                let zero = cx.i64(0);
+                cx.for_loop(zero, cols, 1, |cx, j| {
+                    let row = cx.b.ins().imul(j, row_bytes);
+                    let row = cx.b.ins().iadd(k_tile, row);
+                    step(cx, row, 0, Some(j));
+                });
+            },
+            |cx| {
+                let mut row = k_tile;
+                for j in 0..TK {
+                    step(cx, row, (j * 4) as i64, None);
+                    row = cx.b.ins().iadd(row, row_bytes);
+                }
+            },
+        );
+        for r in 0..TQ {
+            for w in 0..width {
+                let a = cx.b.use_var(vars[r * width + w]);
+                cx.b.ins().store(cx.mem, a, st, acc_at(r, w) as i32);
+            }
+        }
+        e0 += 4 * width;
+    }
+}
+
+fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), String> {
+    let d = spec.head_dim as usize;
+    let nv = d / 4;
+    let steps = program(KernelKind::Backward);
+    let [Step::ForQueryRows(row_body)] = steps.as_slice() else {
+        return Err("unexpected backward program".into());
+    };
+    let [Step::ForAllowedKeys(pair_body)] = row_body.as_slice() else {
+        return Err("unexpected backward program".into());
+    };
+    let q = cx.load(I64, args, BWD_Q as i64);
+    let k = cx.load(I64, args, BWD_K as i64);
+    let dq = cx.load(I64, args, BWD_DQ as i64);
+    let dkv = cx.load(I64, args, BWD_DKV as i64);
+    let delta = cx.load(I64, args, BWD_DELTA as i64);
+    let q_stride = cx.load(I64, args, BWD_Q_STRIDE as i64);
+    let kv_stride = cx.load(I64, args, BWD_KV_STRIDE as i64);
+    let dq_stride = cx.load(I64, args, BWD_DQ_STRIDE as i64);
+    let dkv_stride = cx.load(I64, args, BWD_DKV_STRIDE as i64);
+    let n_q = cx.load(I64, args, BWD_N_Q as i64);
+    let n_kv = cx.load(I64, args, BWD_N_KV as i64);
+    let q_pos = cx.load(I64, args, BWD_Q_POS as i64);
+    let kv_pos = cx.load(I64, args, BWD_KV_POS as i64);
+    let scale = cx.load(F32, args, BWD_SCALE as i64);
+    let zero = cx.i64(0);
+    cx.for_loop(zero, n_q, 1, |cx, i| {
+        let qi_off = cx.b.ins().imul(i, q_stride);
+        let qi = cx.addr(q, qi_off, 4, 0);
+        let dqi_off = cx.b.ins().imul(i, dq_stride);
+        let dqi = cx.addr(dq, dqi_off, 4, 0);
+        let lse = cx.load(F32, qi, (3 * d * 4) as i64);
+        let di = cx.addr(delta, i, 4, 0);
+        let delta_i = cx.load(F32, di, 0);
+        // Keys the mask allows for this query: causal stops at the diagonal, a window starts late.
+        let qp = cx.b.ins().iadd(q_pos, i);
+        let (j_lo, j_hi) = match spec.mask {
+            KernelMask::None => (zero, n_kv),
+            KernelMask::Causal | KernelMask::Window { .. } => {
+                let hi = cx.b.ins().isub(qp, kv_pos);
+                let hi = cx.b.ins().iadd_imm(hi, 1);
+                let hi = cx.clamp(hi, zero, n_kv);
+                let lo = match spec.mask {
+                    KernelMask::Window { window } => {
+                        let lo = cx.b.ins().isub(qp, kv_pos);
+                        let lo = cx.b.ins().iadd_imm(lo, 1 - window as i64);
+                        cx.clamp(lo, zero, n_kv)
+                    }
+                    _ => zero,
+                };
+                (lo, hi)
+            }
+        };
+        let neg_inf = cx.f32(f32::NEG_INFINITY);
+        let live = cx.b.ins().fcmp(FloatCC::NotEqual, lse, neg_inf);
+        let (j_lo, j_hi) = {
+            let hi = cx.b.ins().select(live, j_hi, zero);
+            (j_lo, hi)
+        };
+        cx.for_loop(j_lo, j_hi, 1, |cx, j| {
+            let kj_off = cx.b.ins().imul(j, kv_stride);
+            let kj = cx.addr(k, kj_off, 4, 0);
+            let dkvj_off = cx.b.ins().imul(j, dkv_stride);
+            let dkvj = cx.addr(dkv, dkvj_off, 4, 0);
+            let (mut p, mut ds) = (None, None);
+            for step in pair_body {
+                match step {
+                    Step::RecomputeP => {
+                        let dot = dot_rows(cx, nv, qi, 0, kj, 0);
+                        let s = cx.b.ins().fmul(dot, scale);
+                        let x = cx.b.ins().fsub(s, lse);
+                        let xv = cx.b.ins().splat(F32X4, x);
+                        let e = cx.exp(xv);
+                        p = Some(cx.b.ins().extractlane(e, 0));
+                    }
+                    Step::Ds => {
+                        let dot = dot_rows(cx, nv, qi, (2 * d * 4) as i64, kj, (d * 4) as i64);
+                        let diff = cx.b.ins().fsub(dot, delta_i);
+                        ds = Some(cx.b.ins().fmul(p.expect("p first"), diff));
+                    }
+                    Step::AccumulateGrads => {
+                        let ds_s = cx.b.ins().fmul(ds.expect("ds first"), scale);
+                        let ds_v = cx.b.ins().splat(F32X4, ds_s);
+                        let p_v = cx.b.ins().splat(F32X4, p.expect("p first"));
+                        for v in 0..nv {
+                            let o = (v * 16) as i32;
+                            let kk = cx.b.ins().load(F32X4, cx.mem, kj, o);
+                            let qq = cx.b.ins().load(F32X4, cx.mem, qi, o);
+                            let dd = cx.b.ins().load(F32X4, cx.mem, qi, o + (2 * d * 4) as i32);
+                            let g = cx.b.ins().load(F32X4, cx.mem, dqi, o);
+                            let g = cx.b.ins().fma(ds_v, kk, g);
+                            cx.b.ins().store(cx.mem, g, dqi, o);
+                            let gk = cx.b.ins().load(F32X4, cx.mem, dkvj, o);
+                            let gk = cx.b.ins().fma(ds_v, qq, gk);
+                            cx.b.ins().store(cx.mem, gk, dkvj, o);
+                            let gv = cx.b.ins().load(F32X4, cx.mem, dkvj, o + (d * 4) as i32);
+                            let gv = cx.b.ins().fma(p_v, dd, gv);
+                            cx.b.ins().store(cx.mem, gv, dkvj, o + (d * 4) as i32);
+                        }
+                    }
+                    other => panic!("{other:?} is not a key-pair step"),
+                }
+            }
+        });
+    });
+    Ok(())
+}
+
+/// Dot product of `nv` vectors at `a + a_off` and `b + b_off`, with two accumulators.
+fn dot_rows(cx: &mut Cx<'_>, nv: usize, a: Value, a_off: i64, b: Value, b_off: i64) -> Value {
+    let zero = cx.splat_f(0.0);
+    let mut acc = [zero, zero];
+    for v in 0..nv {
+        let x = cx.b.ins().load(F32X4, cx.mem, a, (a_off + (v * 16) as i64) as i32);
+        let y = cx.b.ins().load(F32X4, cx.mem, b, (b_off + (v * 16) as i64) as i32);
+        acc[v % 2] = cx.b.ins().fma(x, y, acc[v % 2]);
+    }
+    let s = cx.b.ins().fadd(acc[0], acc[1]);
+    cx.hsum(s)
+}

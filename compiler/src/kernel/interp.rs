@@ -1,0 +1,169 @@
+//! The kernel IR interpreter: runs a kernel's steps in scalar fp32, following the same tiles,
+//! bounds and edge masking a backend generates. It is the oracle of the backends' differential
+//! tests and a kernel set of its own for the runtime.
+
+use super::{BwdArgs, FwdArgs, KernelSpec, Step, allows, needs_mask, program, q_bounds};
+
+/// Runs the forward kernel.
+///
+/// # Safety
+/// `args` must describe valid memory: `q` has `n_q × head_dim` floats, `k` (and `k + head_dim`)
+/// `n_kv` rows of `kv_stride`, `state` `n_q × (head_dim + 2)`, `scratch` `spec.scratch_floats()`.
+pub unsafe fn forward(spec: &KernelSpec, args: &FwdArgs) {
+    let d = spec.head_dim as usize;
+    let (tq, tk) = (spec.tile_q as i64, spec.tile_kv as i64);
+    // SAFETY: the caller guarantees the extents above.
+    let (q, state, kt, p) = unsafe {
+        (
+            std::slice::from_raw_parts(args.q, args.n_q as usize * d),
+            std::slice::from_raw_parts_mut(args.state, args.n_q as usize * (d + 2)),
+            std::slice::from_raw_parts_mut(args.scratch, d * tk as usize),
+            std::slice::from_raw_parts_mut(args.scratch.add(d * tk as usize), (tq * tk) as usize),
+        )
+    };
+    let kv = |j: i64, e: usize| -> f32 {
+        // SAFETY: j < n_kv and e < 2·head_dim, within the caller's extents.
+        unsafe { *args.k.add(j as usize * args.kv_stride as usize + e) }
+    };
+    let Step::ForKvTiles(kv_body) = &program(spec.kind)[0] else { unreachable!("forward program") };
+    let mut c0 = 0i64;
+    while c0 < args.n_kv {
+        let cols = tk.min(args.n_kv - c0);
+        let (k_lo, k_hi) = (args.kv_pos + c0, args.kv_pos + c0 + cols - 1);
+        for step in kv_body {
+            match step {
+                Step::TransposeKeys => {
+                    for c in 0..cols {
+                        for e in 0..d {
+                            kt[e * tk as usize + c as usize] = kv(c0 + c, e);
+                        }
+                    }
+                }
+                Step::ForQueryTiles(tile_body) => {
+                    let (r_lo, r_hi) = q_bounds(spec.mask, k_lo, k_hi, args.q_pos, args.n_q, tq);
+                    let mut r0 = r_lo;
+                    while r0 < r_hi {
+                        let mut s = vec![0.0f32; (tq * tk) as usize];
+                        let mut alpha = vec![1.0f32; tq as usize];
+                        for step in tile_body {
+                            match step {
+                                Step::Scores => {
+                                    for r in 0..tq as usize {
+                                        for c in 0..tk as usize {
+                                            let mut acc = 0.0f32;
+                                            for e in 0..d {
+                                                acc += q[(r0 as usize + r) * d + e] * kt[e * tk as usize + c];
+                                            }
+                                            s[r * tk as usize + c] = acc * args.scale;
+                                        }
+                                    }
+                                }
+                                Step::MaskEdge => {
+                                    let (q_lo, q_hi) = (args.q_pos + r0, args.q_pos + r0 + tq - 1);
+                                    if needs_mask(spec.mask, q_lo, q_hi, k_lo, k_hi, cols < tk) {
+                                        for r in 0..tq {
+                                            for c in 0..tk {
+                                                if c >= cols || !allows(spec.mask, q_lo + r, k_lo + c) {
+                                                    s[(r * tk + c) as usize] = f32::NEG_INFINITY;
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                                Step::OnlineSoftmax => {
+                                    for r in 0..tq as usize {
+                                        let row = &mut state[(r0 as usize + r) * (d + 2)..][..2];
+                                        let tile_max = s[r * tk as usize..][..tk as usize]
+                                            .iter()
+                                            .cloned()
+                                            .fold(f32::NEG_INFINITY, f32::max);
+                                        let m_new = row[0].max(tile_max);
+                                        let base = if m_new == f32::NEG_INFINITY { 0.0 } else { m_new };
+                                        let mut sum = 0.0;
+                                        for c in 0..tk as usize {
+                                            let e = (s[r * tk as usize + c] - base).exp();
+                                            p[r * tk as usize + c] = e;
+                                            sum += e;
+                                        }
+                                        alpha[r] = (row[0] - base).exp();
+                                        row[1] = row[1] * alpha[r] + sum;
+                                        row[0] = m_new;
+                                    }
+                                }
+                                Step::AccumulatePv => {
+                                    for r in 0..tq as usize {
+                                        let acc = &mut state[(r0 as usize + r) * (d + 2) + 2..][..d];
+                                        for (e, a) in acc.iter_mut().enumerate() {
+                                            let mut x = *a * alpha[r];
+                                            for c in 0..cols as usize {
+                                                x += p[r * tk as usize + c] * kv(c0 + c as i64, d + e);
+                                            }
+                                            *a = x;
+                                        }
+                                    }
+                                }
+                                other => unreachable!("{other:?} in a query tile"),
+                            }
+                        }
+                        r0 += tq;
+                    }
+                }
+                other => unreachable!("{other:?} in a kv tile"),
+            }
+        }
+        c0 += tk;
+    }
+}
+
+/// Runs the backward kernel.
+///
+/// # Safety
+/// `args` must describe valid memory: `n_q` query rows of `q_stride` holding q, o, do and lse,
+/// `n_kv` KV rows of `kv_stride`, `dq` and `dkv` rows of their strides, `delta` `n_q` floats.
+pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
+    let d = spec.head_dim as usize;
+    let Step::ForQueryRows(row_body) = &program(spec.kind)[0] else { unreachable!("backward program") };
+    let Step::ForAllowedKeys(pair_body) = &row_body[0] else { unreachable!("backward program") };
+    for i in 0..args.n_q {
+        // SAFETY: i < n_q, j < n_kv; offsets stay within the rows the caller describes.
+        unsafe {
+            let q = args.q.add(i as usize * args.q_stride as usize);
+            let d_o = q.add(2 * d);
+            let lse = *q.add(3 * d);
+            if lse == f32::NEG_INFINITY {
+                continue;
+            }
+            let delta = *args.delta.add(i as usize);
+            let dq = args.dq.add(i as usize * args.dq_stride as usize);
+            for j in 0..args.n_kv {
+                if !allows(spec.mask, args.q_pos + i, args.kv_pos + j) {
+                    continue;
+                }
+                let k = args.k.add(j as usize * args.kv_stride as usize);
+                let v = k.add(d);
+                let dkv = args.dkv.add(j as usize * args.dkv_stride as usize);
+                let (mut p, mut ds) = (0.0f32, 0.0f32);
+                for step in pair_body {
+                    match step {
+                        Step::RecomputeP => {
+                            let dot: f32 = (0..d).map(|e| *q.add(e) * *k.add(e)).sum();
+                            p = (dot * args.scale - lse).exp();
+                        }
+                        Step::Ds => {
+                            let dot: f32 = (0..d).map(|e| *d_o.add(e) * *v.add(e)).sum();
+                            ds = p * (dot - delta);
+                        }
+                        Step::AccumulateGrads => {
+                            for e in 0..d {
+                                *dq.add(e) += ds * *k.add(e) * args.scale;
+                                *dkv.add(e) += ds * *q.add(e) * args.scale;
+                                *dkv.add(d + e) += p * *d_o.add(e);
+                            }
+                        }
+                        other => unreachable!("{other:?} in a key pair"),
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,298 @@
+//! Kernel specs and the tile-level kernel IR: what one attention kernel computes, and the steps
+//! of its algorithm, described once for every backend.
+//!
+//! A kernel works on one query head against one KV head, on one run of query rows and one run of
+//! KV rows of the same sequence (the runtime splits blocks into such runs, so documents and
+//! padding never reach a kernel). Masking inside a run pair is by absolute positions: causal,
+//! optionally windowed. The ABI ([`FwdArgs`], [`BwdArgs`]) is shared by the interpreter
+//! (`interp.rs`, the oracle every backend is tested against) and the backends (`back/`).
+
+pub mod interp;
+
+use serde::{Deserialize, Serialize};
+
+use crate::ir::{MaskClass, OpKind, Plan};
+use crate::sema::spec::Dtype;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KernelKind {
+    /// O and LSE of query rows by online softmax, accumulated across calls in a state buffer.
+    Forward,
+    /// dQ, dK, dV of a run pair from q, o, do, lse and D = rowsum(dO ∘ O).
+    Backward,
+}
+
+/// The mask a kernel applies inside one run pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum KernelMask {
+    /// Every pair allowed (full blocks, and documents once split into run pairs).
+    None,
+    /// Key position ≤ query position, with runtime Q/KV offsets.
+    Causal,
+    /// Causal and `q − k < window`.
+    Window { window: u64 },
+}
+
+/// What one generated kernel computes. Backends specialise on every field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct KernelSpec {
+    pub kind: KernelKind,
+    pub head_dim: u32,
+    /// Input dtype; the runtime rounds inputs on load, kernels accumulate in fp32.
+    pub dtype: Dtype,
+    /// Query heads per KV head (the runtime maps heads; the kernel serves one pair).
+    pub group: u32,
+    pub mask: KernelMask,
+    /// Query rows per register tile.
+    pub tile_q: u32,
+    /// KV columns per tile.
+    pub tile_kv: u32,
+}
+
+impl KernelSpec {
+    pub fn name(&self) -> String {
+        let kind = match self.kind {
+            KernelKind::Forward => "fwd",
+            KernelKind::Backward => "bwd",
+        };
+        let mask = match self.mask {
+            KernelMask::None => "full".to_string(),
+            KernelMask::Causal => "causal".to_string(),
+            KernelMask::Window { window } => format!("window{window}"),
+        };
+        format!(
+            "attn_{kind}_d{}_{mask}_{:?}_g{}_t{}x{}",
+            self.head_dim, self.dtype, self.group, self.tile_q, self.tile_kv
+        )
+        .to_lowercase()
+    }
+
+    /// Floats of scratch memory the caller provides per call.
+    pub fn scratch_floats(&self) -> usize {
+        (self.head_dim * self.tile_kv + self.tile_q * self.tile_kv) as usize
+    }
+}
+
+pub const TILE_Q: u32 = 2;
+pub const TILE_KV: u32 = 16;
+
+/// The spec of a mask class under the plan's mask.
+pub fn spec_of(plan: &Plan, kind: KernelKind, class: MaskClass) -> KernelSpec {
+    let p = &plan.problem;
+    let mask = match (class, p.causal, p.window) {
+        (MaskClass::Full | MaskClass::Document, _, _) | (_, false, _) => KernelMask::None,
+        (_, true, None) => KernelMask::Causal,
+        (_, true, Some(window)) => KernelMask::Window { window },
+    };
+    KernelSpec {
+        kind,
+        head_dim: p.head_dim,
+        dtype: p.dtype,
+        group: p.group_size(),
+        mask,
+        tile_q: TILE_Q,
+        tile_kv: TILE_KV,
+    }
+}
+
+/// Every distinct kernel a plan needs, in first-use order.
+pub fn specs_of(plan: &Plan) -> Vec<KernelSpec> {
+    let mut out: Vec<KernelSpec> = Vec::new();
+    for id in plan.op_ids() {
+        let spec = match &plan.op(id).kind {
+            OpKind::AttnFwd { class, .. } => spec_of(plan, KernelKind::Forward, *class),
+            OpKind::AttnBwd { class, .. } => spec_of(plan, KernelKind::Backward, *class),
+            _ => continue,
+        };
+        if !out.contains(&spec) {
+            out.push(spec);
+        }
+    }
+    out
+}
+
+/// Forward kernel arguments. `state` holds per query row `[m, l, acc(head_dim)]`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct FwdArgs {
+    /// Queries, `n_q` rows of `head_dim`, contiguous; `n_q` is a multiple of `tile_q`.
+    pub q: *const f32,
+    /// Keys; values are at `k + head_dim` in each row.
+    pub k: *const f32,
+    pub state: *mut f32,
+    pub scratch: *mut f32,
+    /// Floats between consecutive K (and V) rows.
+    pub kv_stride: i64,
+    pub n_q: i64,
+    pub n_kv: i64,
+    /// Positions of the first query and key row (same sequence).
+    pub q_pos: i64,
+    pub kv_pos: i64,
+    pub scale: f32,
+}
+
+/// Backward kernel arguments. Query rows hold `[q, o, do (head_dim each), lse]`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct BwdArgs {
+    pub q: *const f32,
+    pub k: *const f32,
+    /// dQ rows (`head_dim`), accumulated.
+    pub dq: *mut f32,
+    /// dK and dV rows (`2·head_dim`), accumulated.
+    pub dkv: *mut f32,
+    /// D = rowsum(dO ∘ O) per query row, contiguous.
+    pub delta: *const f32,
+    pub q_stride: i64,
+    pub kv_stride: i64,
+    pub dq_stride: i64,
+    pub dkv_stride: i64,
+    pub n_q: i64,
+    pub n_kv: i64,
+    pub q_pos: i64,
+    pub kv_pos: i64,
+    pub scale: f32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn abi_offsets_match_the_structs() {
+        assert_eq!(std::mem::offset_of!(FwdArgs, kv_stride) as i32, offsets::FWD_KV_STRIDE);
+        assert_eq!(std::mem::offset_of!(FwdArgs, scale) as i32, offsets::FWD_SCALE);
+        assert_eq!(std::mem::offset_of!(FwdArgs, kv_pos) as i32, offsets::FWD_KV_POS);
+        assert_eq!(std::mem::offset_of!(BwdArgs, delta) as i32, offsets::BWD_DELTA);
+        assert_eq!(std::mem::offset_of!(BwdArgs, kv_pos) as i32, offsets::BWD_KV_POS);
+        assert_eq!(std::mem::offset_of!(BwdArgs, scale) as i32, offsets::BWD_SCALE);
+    }
+}
+
+/// Byte offsets of the argument fields, for backends that load them.
+pub mod offsets {
+    pub const FWD_Q: i32 = 0;
+    pub const FWD_K: i32 = 8;
+    pub const FWD_STATE: i32 = 16;
+    pub const FWD_SCRATCH: i32 = 24;
+    pub const FWD_KV_STRIDE: i32 = 32;
+    pub const FWD_N_Q: i32 = 40;
+    pub const FWD_N_KV: i32 = 48;
+    pub const FWD_Q_POS: i32 = 56;
+    pub const FWD_KV_POS: i32 = 64;
+    pub const FWD_SCALE: i32 = 72;
+    pub const BWD_Q: i32 = 0;
+    pub const BWD_K: i32 = 8;
+    pub const BWD_DQ: i32 = 16;
+    pub const BWD_DKV: i32 = 24;
+    pub const BWD_DELTA: i32 = 32;
+    pub const BWD_Q_STRIDE: i32 = 40;
+    pub const BWD_KV_STRIDE: i32 = 48;
+    pub const BWD_DQ_STRIDE: i32 = 56;
+    pub const BWD_DKV_STRIDE: i32 = 64;
+    pub const BWD_N_Q: i32 = 72;
+    pub const BWD_N_KV: i32 = 80;
+    pub const BWD_Q_POS: i32 = 88;
+    pub const BWD_KV_POS: i32 = 96;
+    pub const BWD_SCALE: i32 = 104;
+}
+
+/// One step of a kernel's algorithm. Loops nest; backends lower each step, the interpreter runs it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    /// For each tile of `tile_q` query rows that the mask lets see the KV tile (causal and
+    /// window bounds come from the positions, so hidden tiles are never visited).
+    ForQueryTiles(Vec<Step>),
+    /// For each tile of `tile_kv` KV rows (the last may be partial).
+    ForKvTiles(Vec<Step>),
+    /// Kᵀ of the KV tile into scratch (`head_dim × tile_kv`).
+    TransposeKeys,
+    /// S = Q Kᵀ · scale for the query tile × KV tile.
+    Scores,
+    /// Only on tiles that straddle the mask edge or the end of the run: S = −inf where masked,
+    /// by comparing row and column positions.
+    MaskEdge,
+    /// m' = max(m, rowmax S); P = exp(S − m'); l' = l·exp(m − m') + rowsum P; rescale factor.
+    OnlineSoftmax,
+    /// acc = acc·exp(m − m') + P V.
+    AccumulatePv,
+    /// For each query row (backward).
+    ForQueryRows(Vec<Step>),
+    /// For each key row the mask allows for the query row (backward).
+    ForAllowedKeys(Vec<Step>),
+    /// p = exp(q·k·scale − lse).
+    RecomputeP,
+    /// dS = p (dO·v − D).
+    Ds,
+    /// dQ += dS·k·scale; dK += dS·q·scale; dV += p·dO.
+    AccumulateGrads,
+}
+
+/// The algorithm of a kernel kind.
+pub fn program(kind: KernelKind) -> Vec<Step> {
+    use Step::*;
+    match kind {
+        KernelKind::Forward => {
+            vec![ForKvTiles(vec![TransposeKeys, ForQueryTiles(vec![Scores, MaskEdge, OnlineSoftmax, AccumulatePv])])]
+        }
+        KernelKind::Backward => vec![ForQueryRows(vec![ForAllowedKeys(vec![RecomputeP, Ds, AccumulateGrads])])],
+    }
+}
+
+/// The kernel IR as text, for `ATTNC_DUMP` and snapshots.
+pub fn print(spec: &KernelSpec) -> String {
+    fn go(steps: &[Step], depth: usize, out: &mut String) {
+        for s in steps {
+            let pad = "  ".repeat(depth);
+            let (name, body): (String, Option<&Vec<Step>>) = match s {
+                Step::ForQueryTiles(b) => ("for query tiles within the mask".into(), Some(b)),
+                Step::ForKvTiles(b) => ("for kv tiles".into(), Some(b)),
+                Step::ForQueryRows(b) => ("for query rows".into(), Some(b)),
+                Step::ForAllowedKeys(b) => ("for allowed keys".into(), Some(b)),
+                other => (format!("{other:?}"), None),
+            };
+            out.push_str(&format!("{pad}{name}\n"));
+            if let Some(b) = body {
+                go(b, depth + 1, out);
+            }
+        }
+    }
+    let mut out = format!("kernel {} ({:?})\n", spec.name(), spec);
+    go(&program(spec.kind), 1, &mut out);
+    out
+}
+
+/// The query rows `[lo, hi)` (rounded out to `tile`) that may see key positions `k_lo..=k_hi`.
+pub fn q_bounds(mask: KernelMask, k_lo: i64, k_hi: i64, q_pos: i64, n_q: i64, tile: i64) -> (i64, i64) {
+    let lo = match mask {
+        KernelMask::None => 0,
+        KernelMask::Causal | KernelMask::Window { .. } => (k_lo - q_pos).clamp(0, n_q),
+    };
+    let hi = match mask {
+        KernelMask::Window { window } => (k_hi + window as i64 - q_pos).clamp(0, n_q),
+        _ => n_q,
+    };
+    (lo / tile * tile, (hi + tile - 1) / tile * tile)
+}
+
+/// Whether a query tile (positions `q_lo..=q_hi`) × KV tile (`k_lo..=k_hi`, `cols` of
+/// `tile_kv`) needs elementwise masking: a partial tile or one that straddles the mask edge.
+pub fn needs_mask(mask: KernelMask, q_lo: i64, q_hi: i64, k_lo: i64, k_hi: i64, partial: bool) -> bool {
+    partial
+        || match mask {
+            KernelMask::None => false,
+            KernelMask::Causal => k_hi > q_lo,
+            KernelMask::Window { window } => k_hi > q_lo || q_hi - k_lo >= window as i64,
+        }
+}
+
+/// Whether query position `q` may see key position `k`.
+pub fn allows(mask: KernelMask, q: i64, k: i64) -> bool {
+    match mask {
+        KernelMask::None => true,
+        KernelMask::Causal => k <= q,
+        KernelMask::Window { window } => k <= q && q - k < window as i64,
+    }
+}

@@ -1,0 +1,218 @@
+//! `attnc bench kernels`: GFLOP/s of the attention kernels against the reference kernels and the
+//! machine's FMA peak, all measured in the same run.
+//!
+//! FLOPs are mask-aware: 4·s_q·s_kv·d·h forward, halved for causal (exactly: the allowed pairs),
+//! backward counted as 2.5× forward. The peak comes from FMA loops at 128-bit and 256-bit width
+//! with ten independent accumulators. The reference kernels are slow, so they are timed on the
+//! last 256 query rows (the most expensive under a causal mask) and their rate extrapolated.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::kernels::{Block, Kernels, Mask, Reference, Shape, rows_of};
+use attnc_compiler::ir::{Doc, Problem};
+use attnc_compiler::sema::spec::Dtype;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Record {
+    pub kernel: String,
+    pub backend: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seq: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub head_dim: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heads: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub causal: Option<bool>,
+    pub threads: usize,
+    pub gflops: f64,
+    /// Compile time of the generated kernels this record used, seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compile_s: Option<f64>,
+}
+
+/// FMA throughput at 128-bit and 256-bit width, GFLOP/s on one thread.
+pub fn peaks() -> Vec<Record> {
+    let mut out = Vec::new();
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::is_x86_feature_detected!("fma") {
+            let rec = |kernel: &str, gflops| Record {
+                kernel: kernel.into(),
+                backend: "fma-loop".into(),
+                seq: None,
+                head_dim: None,
+                heads: None,
+                causal: None,
+                threads: 1,
+                gflops,
+                compile_s: None,
+            };
+            // SAFETY: the FMA feature was detected above.
+            out.push(rec("peak128", unsafe { peak::fma128() }));
+            if std::is_x86_feature_detected!("avx2") {
+                // SAFETY: AVX2 and FMA were detected.
+                out.push(rec("peak256", unsafe { peak::fma256() }));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(target_arch = "x86_64")]
+mod peak {
+    use std::arch::x86_64::*;
+    use std::time::Instant;
+
+    const ITERS: usize = 20_000_000;
+
+    /// # Safety
+    /// The CPU must support FMA.
+    #[target_feature(enable = "fma")]
+    pub unsafe fn fma128() -> f64 {
+        let mut acc = [_mm_set1_ps(0.0); 10];
+        let (a, b) = (_mm_set1_ps(1.000_000_1), _mm_set1_ps(0.999_999_9));
+        let start = Instant::now();
+        for _ in 0..ITERS {
+            for x in acc.iter_mut() {
+                *x = _mm_fmadd_ps(*x, a, b);
+            }
+        }
+        let secs = start.elapsed().as_secs_f64();
+        std::hint::black_box(acc);
+        (ITERS * 10 * 4 * 2) as f64 / secs / 1e9
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2 and FMA.
+    #[target_feature(enable = "avx2,fma")]
+    pub unsafe fn fma256() -> f64 {
+        let mut acc = [_mm256_set1_ps(0.0); 10];
+        let (a, b) = (_mm256_set1_ps(1.000_000_1), _mm256_set1_ps(0.999_999_9));
+        let start = Instant::now();
+        for _ in 0..ITERS {
+            for x in acc.iter_mut() {
+                *x = _mm256_fmadd_ps(*x, a, b);
+            }
+        }
+        let secs = start.elapsed().as_secs_f64();
+        std::hint::black_box(acc);
+        (ITERS * 10 * 8 * 2) as f64 / secs / 1e9
+    }
+}
+
+/// One shape of the sweep.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape3 {
+    pub seq: usize,
+    pub head_dim: usize,
+    pub heads: usize,
+    pub causal: bool,
+}
+
+fn problem(s: Shape3) -> Problem {
+    Problem {
+        tokens: s.seq as u64,
+        docs: vec![Doc { start: 0, end: s.seq as u64, len: s.seq as u64 }],
+        causal: s.causal,
+        window: None,
+        heads: s.heads as u32,
+        kv_heads: s.heads as u32,
+        head_dim: s.head_dim as u32,
+        batch: 1,
+        dtype: Dtype::Fp32,
+        thd: false,
+        rope_theta: None,
+    }
+}
+
+/// Times forward or backward of `kernels` on `q_rows` query rows (of `seq`); returns GFLOP/s.
+pub fn time(kernels: &dyn Kernels, s: Shape3, backward: bool, q_rows: std::ops::Range<usize>) -> Result<f64, String> {
+    let p = problem(s);
+    let d = s.head_dim;
+    let n_q = q_rows.len();
+    let q_shape = Shape { batch: 1, rows: s.seq, heads: s.heads, elems: if backward { 3 * d + 1 } else { d } };
+    let kv_shape = Shape { batch: 1, rows: s.seq, heads: s.heads, elems: 2 * d };
+    let mut seed = 1u32;
+    let mut next = move || {
+        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        (seed >> 9) as f32 / (1u32 << 23) as f32 - 0.5
+    };
+    let mut q: Vec<f32> = (0..q_shape.len()).map(|_| next()).collect();
+    let kv: Vec<f32> = (0..kv_shape.len()).map(|_| next()).collect();
+    if backward {
+        // A plausible LSE per row so that exp stays finite.
+        for row in 0..s.seq {
+            for h in 0..s.heads {
+                q[q_shape.at(0, row, h) + 3 * d] = (row as f32 + 1.0).ln();
+            }
+        }
+    }
+    let mask = Mask::of(&p);
+    let q_list = rows_of(&p, q_rows.clone().map(|r| (r, r as u64)));
+    let kv_list = rows_of(&p, (0..s.seq).map(|r| (r, r as u64)));
+    let block = Block {
+        head_dim: d,
+        scale: 1.0 / (d as f32).sqrt(),
+        mask: &mask,
+        q: &q,
+        q_shape,
+        q_rows: &q_list,
+        kv: &kv,
+        kv_shape,
+        kv_rows: &kv_list,
+    };
+    let pairs: f64 = if s.causal { q_rows.clone().map(|r| (r + 1) as f64).sum() } else { (n_q * s.seq) as f64 };
+    let flops = 4.0 * pairs * d as f64 * s.heads as f64 * if backward { 2.5 } else { 1.0 };
+    let start = Instant::now();
+    if backward {
+        let dq_shape = Shape { batch: 1, rows: s.seq, heads: s.heads, elems: d };
+        let mut dq = vec![0.0f32; dq_shape.len()];
+        let mut dkv = vec![0.0f32; kv_shape.len()];
+        kernels.backward(&block, &mut dq, dq_shape, &mut dkv, kv_shape)?;
+        std::hint::black_box((&dq, &dkv));
+    } else {
+        let part_shape = Shape { batch: 1, rows: s.seq, heads: s.heads, elems: d + 1 };
+        let mut part = vec![0.0f32; part_shape.len()];
+        kernels.forward(&block, &mut part, part_shape)?;
+        std::hint::black_box(&part);
+    }
+    Ok(flops / start.elapsed().as_secs_f64() / 1e9)
+}
+
+/// The sweep: for each shape, forward and backward, generated kernels and the reference.
+pub fn sweep(
+    shapes: &[Shape3],
+    generated: &[(&str, &dyn Kernels)],
+    mut report: impl FnMut(Record),
+) -> Result<(), String> {
+    for rec in peaks() {
+        report(rec);
+    }
+    for &s in shapes {
+        for backward in [false, true] {
+            let kernel = if backward { "bwd" } else { "fwd" };
+            let record = |backend: &str, gflops: f64| Record {
+                kernel: kernel.into(),
+                backend: backend.into(),
+                seq: Some(s.seq),
+                head_dim: Some(s.head_dim),
+                heads: Some(s.heads),
+                causal: Some(s.causal),
+                threads: 1,
+                gflops,
+                compile_s: None,
+            };
+            let tail = s.seq.saturating_sub(256)..s.seq;
+            report(record("reference", time(&Reference, s, backward, tail)?));
+            for (name, k) in generated {
+                // Warm up (compiles the kernels), then time the whole problem.
+                time(*k, Shape3 { seq: 64.min(s.seq), ..s }, backward, 0..64.min(s.seq))?;
+                report(record(name, time(*k, s, backward, 0..s.seq)?));
+            }
+        }
+    }
+    Ok(())
+}

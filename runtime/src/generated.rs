@@ -1,0 +1,249 @@
+//! Generated kernels behind the runtime's [`Kernels`] interface.
+//!
+//! A block's rows are split into runs (consecutive rows of consecutive tokens of one sequence,
+//! padding excluded); each query run meets each KV run of its sequence through one kernel call
+//! per head, with a mask spec chosen per run pair (no masking when the pair is fully allowed, no
+//! call when it is fully hidden). The adapter gathers each query run into a contiguous buffer
+//! padded to the query tile and owns the softmax state, so kernels never allocate. The kernel
+//! IR interpreter and the Cranelift JIT are two [`Backend`]s of the same adapter.
+
+use attnc_compiler::back::cranelift::Jit;
+use attnc_compiler::kernel::{self, BwdArgs, FwdArgs, KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
+use attnc_compiler::sema::spec::Dtype;
+
+use crate::kernels::{Block, Kernels, Mask, Row, Shape};
+
+/// Runs kernels of the ABI in `compiler::kernel`.
+pub trait Backend: Sync {
+    /// # Safety
+    /// `args` must satisfy the forward ABI for `spec`.
+    unsafe fn forward(&self, spec: &KernelSpec, args: &FwdArgs) -> Result<(), String>;
+    /// # Safety
+    /// `args` must satisfy the backward ABI for `spec`.
+    unsafe fn backward(&self, spec: &KernelSpec, args: &BwdArgs) -> Result<(), String>;
+}
+
+/// The kernel IR interpreter (scalar, the oracle of generated code).
+pub struct Interpreter;
+
+impl Backend for Interpreter {
+    unsafe fn forward(&self, spec: &KernelSpec, args: &FwdArgs) -> Result<(), String> {
+        // SAFETY: forwarded from the caller.
+        unsafe { kernel::interp::forward(spec, args) };
+        Ok(())
+    }
+
+    unsafe fn backward(&self, spec: &KernelSpec, args: &BwdArgs) -> Result<(), String> {
+        // SAFETY: forwarded from the caller.
+        unsafe { kernel::interp::backward(spec, args) };
+        Ok(())
+    }
+}
+
+/// Kernels compiled by Cranelift on first use, cached by spec.
+#[derive(Default)]
+pub struct Cranelift {
+    pub jit: Jit,
+}
+
+impl Backend for Cranelift {
+    unsafe fn forward(&self, spec: &KernelSpec, args: &FwdArgs) -> Result<(), String> {
+        let k = self.jit.get(spec).map_err(|e| e.to_string())?;
+        // SAFETY: forwarded from the caller; `k` is a forward kernel of `spec`.
+        unsafe { k.forward(args) };
+        Ok(())
+    }
+
+    unsafe fn backward(&self, spec: &KernelSpec, args: &BwdArgs) -> Result<(), String> {
+        let k = self.jit.get(spec).map_err(|e| e.to_string())?;
+        // SAFETY: as above.
+        unsafe { k.backward(args) };
+        Ok(())
+    }
+}
+
+/// A run of rows: `len` rows from `row`, tokens from `token`, in sequence `doc`.
+#[derive(Clone, Copy, Debug)]
+struct RowRun {
+    row: usize,
+    token: u64,
+    len: usize,
+    doc: usize,
+}
+
+fn runs(rows: &[Row]) -> Vec<RowRun> {
+    let mut out: Vec<RowRun> = Vec::new();
+    for r in rows.iter().filter(|r| !r.pad) {
+        match out.last_mut() {
+            Some(run) if run.doc == r.doc && run.row + run.len == r.row && run.token + run.len as u64 == r.token => {
+                run.len += 1
+            }
+            _ => out.push(RowRun { row: r.row, token: r.token, len: 1, doc: r.doc }),
+        }
+    }
+    out
+}
+
+/// The mask of a run pair: `None` when fully hidden, else the spec mask it needs.
+fn pair_mask(mask: &Mask, q: &RowRun, k: &RowRun) -> Option<KernelMask> {
+    if q.doc != k.doc {
+        return None;
+    }
+    if !mask.causal {
+        return Some(KernelMask::None);
+    }
+    let (q_lo, q_hi) = (q.token as i64, (q.token + q.len as u64 - 1) as i64);
+    let (k_lo, k_hi) = (k.token as i64, (k.token + k.len as u64 - 1) as i64);
+    let window = mask.window.map(|w| w as i64);
+    // Hidden: every key after every query, or every key before every query's window.
+    if k_lo > q_hi || window.is_some_and(|w| q_lo - k_hi >= w) {
+        return None;
+    }
+    let full = k_hi <= q_lo && window.is_none_or(|w| q_hi - k_lo < w);
+    Some(match (full, window) {
+        (true, _) => KernelMask::None,
+        (false, None) => KernelMask::Causal,
+        (false, Some(w)) => KernelMask::Window { window: w as u64 },
+    })
+}
+
+/// The runtime's kernel interface over a generated-kernel backend.
+pub struct Tiled<B> {
+    pub backend: B,
+    pub dtype: Dtype,
+}
+
+impl<B: Backend> Tiled<B> {
+    fn spec(&self, kind: KernelKind, head_dim: usize, group: usize, mask: KernelMask) -> KernelSpec {
+        KernelSpec {
+            kind,
+            head_dim: head_dim as u32,
+            dtype: self.dtype,
+            group: group as u32,
+            mask,
+            tile_q: TILE_Q,
+            tile_kv: TILE_KV,
+        }
+    }
+}
+
+impl<B: Backend> Kernels for Tiled<B> {
+    fn forward(&self, blk: &Block<'_>, part: &mut [f32], ps: Shape) -> Result<(), String> {
+        let d = blk.head_dim;
+        let (nq, nk) = (blk.q_shape.heads, blk.kv_shape.heads);
+        let group = nq / nk;
+        let (q_runs, kv_runs) = (runs(blk.q_rows), runs(blk.kv_rows));
+        let tq = TILE_Q as usize;
+        let mut scratch = vec![0.0f32; (d * TILE_KV as usize) + tq * TILE_KV as usize];
+        let longest = q_runs.iter().map(|r| r.len.div_ceil(tq) * tq).max().unwrap_or(0);
+        let mut qc = vec![0.0f32; longest * d];
+        let mut state = vec![0.0f32; longest * (d + 2)];
+        for b in 0..blk.q_shape.batch {
+            for h in 0..nq {
+                let kh = h / group;
+                for qr in blk.q_rows.iter().filter(|r| r.pad) {
+                    let at = ps.at(b, qr.row, h);
+                    part[at..at + d].fill(0.0);
+                    part[at + d] = f32::NEG_INFINITY;
+                }
+                for qr in &q_runs {
+                    let n_pad = qr.len.div_ceil(tq) * tq;
+                    qc[..n_pad * d].fill(0.0);
+                    for i in 0..qr.len {
+                        let src = blk.q_shape.at(b, qr.row + i, h);
+                        qc[i * d..(i + 1) * d].copy_from_slice(&blk.q[src..src + d]);
+                    }
+                    for row in state[..n_pad * (d + 2)].chunks_mut(d + 2) {
+                        row.fill(0.0);
+                        row[0] = f32::NEG_INFINITY;
+                    }
+                    for kr in &kv_runs {
+                        let Some(mask) = pair_mask(blk.mask, qr, kr) else { continue };
+                        let spec = self.spec(KernelKind::Forward, d, group, mask);
+                        let args = FwdArgs {
+                            q: qc.as_ptr(),
+                            k: blk.kv[blk.kv_shape.at(b, kr.row, kh)..].as_ptr(),
+                            state: state.as_mut_ptr(),
+                            scratch: scratch.as_mut_ptr(),
+                            kv_stride: (blk.kv_shape.heads * blk.kv_shape.elems) as i64,
+                            n_q: n_pad as i64,
+                            n_kv: kr.len as i64,
+                            q_pos: qr.token as i64,
+                            kv_pos: kr.token as i64,
+                            scale: blk.scale,
+                        };
+                        // SAFETY: qc holds n_pad rows, state n_pad rows of d + 2, scratch the
+                        // spec's floats; the KV rows kr.row..kr.row + len exist in the buffer.
+                        unsafe { self.backend.forward(&spec, &args)? };
+                    }
+                    for i in 0..qr.len {
+                        let st = &state[i * (d + 2)..(i + 1) * (d + 2)];
+                        let at = ps.at(b, qr.row + i, h);
+                        let out = &mut part[at..at + d + 1];
+                        if st[1] == 0.0 || st[0] == f32::NEG_INFINITY {
+                            out[..d].fill(0.0);
+                            out[d] = f32::NEG_INFINITY;
+                        } else {
+                            for e in 0..d {
+                                out[e] = st[2 + e] / st[1];
+                            }
+                            out[d] = st[0] + st[1].ln();
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn backward(
+        &self,
+        blk: &Block<'_>,
+        dq: &mut [f32],
+        dqs: Shape,
+        dkv: &mut [f32],
+        dkvs: Shape,
+    ) -> Result<(), String> {
+        let d = blk.head_dim;
+        let (nq, nk) = (blk.q_shape.heads, blk.kv_shape.heads);
+        let group = nq / nk;
+        let (q_runs, kv_runs) = (runs(blk.q_rows), runs(blk.kv_rows));
+        let longest = q_runs.iter().map(|r| r.len).max().unwrap_or(0);
+        let mut delta = vec![0.0f32; longest];
+        for b in 0..blk.q_shape.batch {
+            for h in 0..nq {
+                let kh = h / group;
+                for qr in &q_runs {
+                    for (i, di) in delta[..qr.len].iter_mut().enumerate() {
+                        let at = blk.q_shape.at(b, qr.row + i, h);
+                        let (o, d_o) = (&blk.q[at + d..at + 2 * d], &blk.q[at + 2 * d..at + 3 * d]);
+                        *di = o.iter().zip(d_o).map(|(x, y)| x * y).sum();
+                    }
+                    for kr in &kv_runs {
+                        let Some(mask) = pair_mask(blk.mask, qr, kr) else { continue };
+                        let spec = self.spec(KernelKind::Backward, d, group, mask);
+                        let args = BwdArgs {
+                            q: blk.q[blk.q_shape.at(b, qr.row, h)..].as_ptr(),
+                            k: blk.kv[blk.kv_shape.at(b, kr.row, kh)..].as_ptr(),
+                            dq: dq[dqs.at(b, qr.row, h)..].as_mut_ptr(),
+                            dkv: dkv[dkvs.at(b, kr.row, kh)..].as_mut_ptr(),
+                            delta: delta.as_ptr(),
+                            q_stride: (blk.q_shape.heads * blk.q_shape.elems) as i64,
+                            kv_stride: (blk.kv_shape.heads * blk.kv_shape.elems) as i64,
+                            dq_stride: (dqs.heads * dqs.elems) as i64,
+                            dkv_stride: (dkvs.heads * dkvs.elems) as i64,
+                            n_q: qr.len as i64,
+                            n_kv: kr.len as i64,
+                            q_pos: qr.token as i64,
+                            kv_pos: kr.token as i64,
+                            scale: blk.scale,
+                        };
+                        // SAFETY: every pointer starts a run of rows that exists in its buffer.
+                        unsafe { self.backend.backward(&spec, &args)? };
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
