@@ -152,6 +152,7 @@ proptest! {
 }
 
 /// A block over documents with padding, GQA, masks; tiled kernels against the reference.
+#[allow(clippy::too_many_arguments)]
 fn check_block(
     d: usize,
     heads: usize,
