@@ -803,11 +803,8 @@ fn copy_round(dst: &mut [f32], src: &[f32], dtype: attnc_compiler::sema::spec::D
 /// Rotates the halves of `x` by `sign` × the RoPE angles of `position` (rotate-half convention).
 pub fn rope(x: &mut [f32], position: u64, theta: Option<f64>, sign: f64) {
     let Some(theta) = theta else { return };
-    let d = x.len();
-    let half = d / 2;
-    for i in 0..half {
-        let angle = sign * position as f64 * theta.powf(-2.0 * i as f64 / d as f64);
-        let (s, c) = angle.sin_cos();
+    let half = x.len() / 2;
+    for (i, c, s) in crate::kernels::rope_rotation(x.len(), position, theta, sign) {
         let (a, b) = (x[i] as f64, x[i + half] as f64);
         x[i] = (a * c - b * s) as f32;
         x[i + half] = (b * c + a * s) as f32;

@@ -22,11 +22,8 @@ pub struct Reference {
 
 fn rotate(x: &mut [f64], position: u64, theta: Option<f64>, sign: f64) {
     let Some(theta) = theta else { return };
-    let d = x.len();
-    let half = d / 2;
-    for i in 0..half {
-        let angle = sign * position as f64 * theta.powf(-2.0 * i as f64 / d as f64);
-        let (s, c) = angle.sin_cos();
+    let half = x.len() / 2;
+    for (i, c, s) in crate::kernels::rope_rotation(x.len(), position, theta, sign) {
         let (a, b) = (x[i], x[i + half]);
         x[i] = a * c - b * s;
         x[i + half] = b * c + a * s;
