@@ -302,3 +302,28 @@ fn generated_kernels_run_compile_and_bench() {
     }
     assert!(out.contains("\"backend\":\"cranelift\"") && out.contains("\"kernel\":\"bwd\""), "{out}");
 }
+
+#[test]
+fn attnc_dump_writes_the_plan_after_each_pass() {
+    let dir = temp("dump");
+    let _ = std::fs::remove_dir_all(&dir);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_attnc"))
+        .args(["plan", "dsl-examples/qwen2_gqa_ulysses.attn", "--layout", "ulysses"])
+        .env("ATTNC_DUMP", &dir)
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let mut names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "ulysses.0-28.fwd.01-after-lower.txt",
+            "ulysses.0-28.fwd.02-after-assign_slots.txt",
+            "ulysses.0-28.fwd.03-after-schedule.txt"
+        ]
+    );
+}

@@ -131,11 +131,15 @@ pub fn compile(layout: &Layout, options: &PlanOptions) -> Result<PlanSet, PlanEr
                     errors,
                 })
             };
+            let dump = |plan: &Plan, index: usize, pass: &str| dump_after(plan, index, pass);
             let mut plan = lower::run(&setup, header, &strategy);
+            dump(&plan, 1, "lower");
             check(&plan, "lower", Stage::Lowered, false)?;
             assign_slots::run(&mut plan);
+            dump(&plan, 2, "assign_slots");
             check(&plan, "assign_slots", Stage::Lowered, false)?;
             schedule::run(&mut plan);
+            dump(&plan, 3, "schedule");
             check(&plan, "schedule", Stage::Scheduled, true)?;
             plans.push(plan);
         }
@@ -144,6 +148,21 @@ pub fn compile(layout: &Layout, options: &PlanOptions) -> Result<PlanSet, PlanEr
         classes.push(LayerClass { layers, strategy, mask, forward, backward: plans.next() });
     }
     Ok(PlanSet { layout: layout.name.clone(), classes })
+}
+
+/// With `ATTNC_DUMP=DIR`, writes the plan's text after each pass to
+/// `DIR/<layout>.<layers>.<direction>.<NN>-after-<pass>.txt`, so a broken pass shows as the diff
+/// of two neighbouring files. Dumping is best effort: a directory that cannot be written is skipped.
+fn dump_after(plan: &Plan, index: usize, pass: &str) {
+    let Some(dir) = std::env::var_os("ATTNC_DUMP") else { return };
+    let h = &plan.header;
+    let layers = display_layers(&h.layers).replace([' ', ','], "").replace("..", "-");
+    let direction = if h.direction == Direction::Forward { "fwd" } else { "bwd" };
+    let name = format!("{}.{layers}.{direction}.{index:02}-after-{pass}.txt", h.layout);
+    let dir = std::path::PathBuf::from(dir);
+    if std::fs::create_dir_all(&dir).is_ok() {
+        let _ = std::fs::write(dir.join(name), crate::ir::print::text(plan, None));
+    }
 }
 
 pub fn mask_name(mask: Mask) -> String {
