@@ -107,6 +107,14 @@ fn pair_mask(mask: &Mask, q: &RowRun, k: &RowRun) -> Option<KernelMask> {
     })
 }
 
+/// Copies `width` elements of head `head` of each row of `run` into `dst`, contiguous.
+fn gather(src: &[f32], shape: Shape, b: usize, run: &RowRun, head: usize, width: usize, dst: &mut [f32]) {
+    for i in 0..run.len {
+        let at = shape.at(b, run.row + i, head);
+        dst[i * width..(i + 1) * width].copy_from_slice(&src[at..at + width]);
+    }
+}
+
 /// The runtime's kernel interface over a generated-kernel backend.
 pub struct Tiled<B> {
     pub backend: B,
@@ -138,9 +146,17 @@ impl<B: Backend> Kernels for Tiled<B> {
         let longest = q_runs.iter().map(|r| r.len.div_ceil(tq) * tq).max().unwrap_or(0);
         let mut qc = vec![0.0f32; longest * d];
         let mut state = vec![0.0f32; longest * (d + 2)];
+        let mut kc: Vec<Vec<f32>> = kv_runs.iter().map(|r| vec![0.0f32; r.len * 2 * d]).collect();
         for b in 0..blk.q_shape.batch {
             for h in 0..nq {
                 let kh = h / group;
+                if h % group == 0 {
+                    // This KV head's rows, contiguous: rows of one head sit a whole row of heads
+                    // apart in the buffer, a stride that maps every row to the same cache sets.
+                    for (run, dst) in kv_runs.iter().zip(kc.iter_mut()) {
+                        gather(blk.kv, blk.kv_shape, b, run, kh, 2 * d, dst);
+                    }
+                }
                 for qr in blk.q_rows.iter().filter(|r| r.pad) {
                     let at = ps.at(b, qr.row, h);
                     part[at..at + d].fill(0.0);
@@ -157,15 +173,15 @@ impl<B: Backend> Kernels for Tiled<B> {
                         row.fill(0.0);
                         row[0] = f32::NEG_INFINITY;
                     }
-                    for kr in &kv_runs {
+                    for (kr, kc) in kv_runs.iter().zip(&kc) {
                         let Some(mask) = pair_mask(blk.mask, qr, kr) else { continue };
                         let spec = self.spec(KernelKind::Forward, d, group, mask);
                         let args = FwdArgs {
                             q: qc.as_ptr(),
-                            k: blk.kv[blk.kv_shape.at(b, kr.row, kh)..].as_ptr(),
+                            k: kc.as_ptr(),
                             state: state.as_mut_ptr(),
                             scratch: scratch.as_mut_ptr(),
-                            kv_stride: (blk.kv_shape.heads * blk.kv_shape.elems) as i64,
+                            kv_stride: (2 * d) as i64,
                             n_q: n_pad as i64,
                             n_kv: kr.len as i64,
                             q_pos: qr.token as i64,
@@ -173,7 +189,7 @@ impl<B: Backend> Kernels for Tiled<B> {
                             scale: blk.scale,
                         };
                         // SAFETY: qc holds n_pad rows, state n_pad rows of d + 2, scratch the
-                        // spec's floats; the KV rows kr.row..kr.row + len exist in the buffer.
+                        // spec's floats, kc the run's len rows of k and v.
                         unsafe { self.backend.forward(&spec, &args)? };
                     }
                     for i in 0..qr.len {
