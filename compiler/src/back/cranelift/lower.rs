@@ -11,6 +11,8 @@ use crate::kernel::{KernelKind, KernelMask, KernelSpec, Step, program};
 
 const TQ: usize = 2;
 const TK: usize = 16;
+/// KV rows per cache block of the backward kernel.
+const KB: i64 = 64;
 /// Vectors per KV tile.
 const VK: usize = TK / 4;
 
@@ -532,86 +534,189 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
     let kv_pos = cx.load(I64, args, BWD_KV_POS as i64);
     let scale = cx.load(F32, args, BWD_SCALE as i64);
     let zero = cx.i64(0);
-    cx.for_loop(zero, n_q, 1, |cx, i| {
-        let qi_off = cx.b.ins().imul(i, q_stride);
-        let qi = cx.addr(q, qi_off, 4, 0);
-        let dqi_off = cx.b.ins().imul(i, dq_stride);
-        let dqi = cx.addr(dq, dqi_off, 4, 0);
-        let lse = cx.load(F32, qi, (3 * d * 4) as i64);
-        let di = cx.addr(delta, i, 4, 0);
-        let delta_i = cx.load(F32, di, 0);
-        // Keys the mask allows for this query: causal stops at the diagonal, a window starts late.
-        let qp = cx.b.ins().iadd(q_pos, i);
-        let (j_lo, j_hi) = match spec.mask {
-            KernelMask::None => (zero, n_kv),
-            KernelMask::Causal | KernelMask::Window { .. } => {
-                let hi = cx.b.ins().isub(qp, kv_pos);
-                let hi = cx.b.ins().iadd_imm(hi, 1);
-                let hi = cx.clamp(hi, zero, n_kv);
-                let lo = match spec.mask {
-                    KernelMask::Window { window } => {
-                        let lo = cx.b.ins().isub(qp, kv_pos);
-                        let lo = cx.b.ins().iadd_imm(lo, 1 - window as i64);
-                        cx.clamp(lo, zero, n_kv)
-                    }
-                    _ => zero,
-                };
-                (lo, hi)
-            }
-        };
-        let neg_inf = cx.f32(f32::NEG_INFINITY);
-        let live = cx.b.ins().fcmp(FloatCC::NotEqual, lse, neg_inf);
-        let (j_lo, j_hi) = {
-            let hi = cx.b.ins().select(live, j_hi, zero);
-            (j_lo, hi)
-        };
-        cx.for_loop(j_lo, j_hi, 1, |cx, j| {
-            let kj_off = cx.b.ins().imul(j, kv_stride);
-            let kj = cx.addr(k, kj_off, 4, 0);
-            let dkvj_off = cx.b.ins().imul(j, dkv_stride);
-            let dkvj = cx.addr(dkv, dkvj_off, 4, 0);
-            let (mut p, mut ds) = (None, None);
-            for step in pair_body {
-                match step {
-                    Step::RecomputeP => {
-                        let dot = dot_rows(cx, nv, qi, 0, kj, 0);
-                        let s = cx.b.ins().fmul(dot, scale);
-                        let x = cx.b.ins().fsub(s, lse);
-                        let xv = cx.b.ins().splat(F32X4, x);
-                        let e = cx.exp(xv);
-                        p = Some(cx.b.ins().extractlane(e, 0));
-                    }
-                    Step::Ds => {
-                        let dot = dot_rows(cx, nv, qi, (2 * d * 4) as i64, kj, (d * 4) as i64);
-                        let diff = cx.b.ins().fsub(dot, delta_i);
-                        ds = Some(cx.b.ins().fmul(p.expect("p first"), diff));
-                    }
-                    Step::AccumulateGrads => {
-                        let ds_s = cx.b.ins().fmul(ds.expect("ds first"), scale);
-                        let ds_v = cx.b.ins().splat(F32X4, ds_s);
-                        let p_v = cx.b.ins().splat(F32X4, p.expect("p first"));
-                        for v in 0..nv {
-                            let o = (v * 16) as i32;
-                            let kk = cx.b.ins().load(F32X4, cx.mem, kj, o);
-                            let qq = cx.b.ins().load(F32X4, cx.mem, qi, o);
-                            let dd = cx.b.ins().load(F32X4, cx.mem, qi, o + (2 * d * 4) as i32);
-                            let g = cx.b.ins().load(F32X4, cx.mem, dqi, o);
-                            let g = cx.b.ins().fma(ds_v, kk, g);
-                            cx.b.ins().store(cx.mem, g, dqi, o);
-                            let gk = cx.b.ins().load(F32X4, cx.mem, dkvj, o);
-                            let gk = cx.b.ins().fma(ds_v, qq, gk);
-                            cx.b.ins().store(cx.mem, gk, dkvj, o);
-                            let gv = cx.b.ins().load(F32X4, cx.mem, dkvj, o + (d * 4) as i32);
-                            let gv = cx.b.ins().fma(p_v, dd, gv);
-                            cx.b.ins().store(cx.mem, gv, dkvj, o + (d * 4) as i32);
+    // KV blocks of KB rows outer, query rows inner: a block's K, V, dK and dV stay in cache
+    // while every query row passes over it.
+    cx.for_loop(zero, n_kv, KB, |cx, jb| {
+        let jb_end = cx.b.ins().iadd_imm(jb, KB);
+        let jb_end = cx.min(jb_end, n_kv);
+        cx.for_loop(zero, n_q, 1, |cx, i| {
+            let qi_off = cx.b.ins().imul(i, q_stride);
+            let qi = cx.addr(q, qi_off, 4, 0);
+            let dqi_off = cx.b.ins().imul(i, dq_stride);
+            let dqi = cx.addr(dq, dqi_off, 4, 0);
+            let lse = cx.load(F32, qi, (3 * d * 4) as i64);
+            let di = cx.addr(delta, i, 4, 0);
+            let delta_i = cx.load(F32, di, 0);
+            // Keys the mask allows for this query: causal stops at the diagonal, a window starts late.
+            let qp = cx.b.ins().iadd(q_pos, i);
+            let (j_lo, j_hi) = match spec.mask {
+                KernelMask::None => (zero, n_kv),
+                KernelMask::Causal | KernelMask::Window { .. } => {
+                    let hi = cx.b.ins().isub(qp, kv_pos);
+                    let hi = cx.b.ins().iadd_imm(hi, 1);
+                    let hi = cx.clamp(hi, zero, n_kv);
+                    let lo = match spec.mask {
+                        KernelMask::Window { window } => {
+                            let lo = cx.b.ins().isub(qp, kv_pos);
+                            let lo = cx.b.ins().iadd_imm(lo, 1 - window as i64);
+                            cx.clamp(lo, zero, n_kv)
                         }
-                    }
-                    other => panic!("{other:?} is not a key-pair step"),
+                        _ => zero,
+                    };
+                    (lo, hi)
                 }
-            }
+            };
+            let neg_inf = cx.f32(f32::NEG_INFINITY);
+            let live = cx.b.ins().fcmp(FloatCC::NotEqual, lse, neg_inf);
+            let (j_lo, j_hi) = {
+                let hi = cx.b.ins().select(live, j_hi, zero);
+                (cx.max(j_lo, jb), cx.min(hi, jb_end))
+            };
+            // Keys four at a time: one vector exp and one reduction per four pairs, and dQ kept in
+            // registers across them; the remaining keys one by one.
+            let count = cx.b.ins().isub(j_hi, j_lo);
+            let count = cx.max(count, zero);
+            let quads = cx.b.ins().band_imm(count, !3);
+            let mid = cx.b.ins().iadd(j_lo, quads);
+            let rows = QuadRows { qi, dqi, lse, delta: delta_i, scale, k, kv_stride, dkv, dkv_stride };
+            cx.for_loop(j_lo, mid, 4, |cx, j0| backward_quad(cx, d, &rows, j0));
+            cx.for_loop(mid, j_hi, 1, |cx, j| {
+                let kj_off = cx.b.ins().imul(j, kv_stride);
+                let kj = cx.addr(k, kj_off, 4, 0);
+                let dkvj_off = cx.b.ins().imul(j, dkv_stride);
+                let dkvj = cx.addr(dkv, dkvj_off, 4, 0);
+                let (mut p, mut ds) = (None, None);
+                for step in pair_body {
+                    match step {
+                        Step::RecomputeP => {
+                            let dot = dot_rows(cx, nv, qi, 0, kj, 0);
+                            let s = cx.b.ins().fmul(dot, scale);
+                            let x = cx.b.ins().fsub(s, lse);
+                            let xv = cx.b.ins().splat(F32X4, x);
+                            let e = cx.exp(xv);
+                            p = Some(cx.b.ins().extractlane(e, 0));
+                        }
+                        Step::Ds => {
+                            let dot = dot_rows(cx, nv, qi, (2 * d * 4) as i64, kj, (d * 4) as i64);
+                            let diff = cx.b.ins().fsub(dot, delta_i);
+                            ds = Some(cx.b.ins().fmul(p.expect("p first"), diff));
+                        }
+                        Step::AccumulateGrads => {
+                            let ds_s = cx.b.ins().fmul(ds.expect("ds first"), scale);
+                            let ds_v = cx.b.ins().splat(F32X4, ds_s);
+                            let p_v = cx.b.ins().splat(F32X4, p.expect("p first"));
+                            for v in 0..nv {
+                                let o = (v * 16) as i32;
+                                let kk = cx.b.ins().load(F32X4, cx.mem, kj, o);
+                                let qq = cx.b.ins().load(F32X4, cx.mem, qi, o);
+                                let dd = cx.b.ins().load(F32X4, cx.mem, qi, o + (2 * d * 4) as i32);
+                                let g = cx.b.ins().load(F32X4, cx.mem, dqi, o);
+                                let g = cx.b.ins().fma(ds_v, kk, g);
+                                cx.b.ins().store(cx.mem, g, dqi, o);
+                                let gk = cx.b.ins().load(F32X4, cx.mem, dkvj, o);
+                                let gk = cx.b.ins().fma(ds_v, qq, gk);
+                                cx.b.ins().store(cx.mem, gk, dkvj, o);
+                                let gv = cx.b.ins().load(F32X4, cx.mem, dkvj, o + (d * 4) as i32);
+                                let gv = cx.b.ins().fma(p_v, dd, gv);
+                                cx.b.ins().store(cx.mem, gv, dkvj, o + (d * 4) as i32);
+                            }
+                        }
+                        other => panic!("{other:?} is not a key-pair step"),
+                    }
+                }
+            });
         });
     });
     Ok(())
+}
+
+/// What the four-key body of the backward kernel reads for one query row.
+struct QuadRows {
+    qi: Value,
+    dqi: Value,
+    lse: Value,
+    delta: Value,
+    scale: Value,
+    k: Value,
+    kv_stride: Value,
+    dkv: Value,
+    dkv_stride: Value,
+}
+
+/// Backward for one query row against keys `j0..j0 + 4` (all allowed): the steps of
+/// `ForAllowedKeys` with the four pairs in the lanes of one vector.
+fn backward_quad(cx: &mut Cx<'_>, d: usize, r: &QuadRows, j0: Value) {
+    let nv = d / 4;
+    let rows: Vec<(Value, Value)> = (0..4)
+        .map(|c| {
+            let j = cx.b.ins().iadd_imm(j0, c);
+            let k_off = cx.b.ins().imul(j, r.kv_stride);
+            let kj = cx.addr(r.k, k_off, 4, 0);
+            let g_off = cx.b.ins().imul(j, r.dkv_stride);
+            (kj, cx.addr(r.dkv, g_off, 4, 0))
+        })
+        .collect();
+    let zero = cx.splat_f(0.0);
+    let (mut acc_s, mut acc_p) = ([zero; 4], [zero; 4]);
+    for v in 0..nv {
+        let o = (v * 16) as i32;
+        let q = cx.b.ins().load(F32X4, cx.mem, r.qi, o);
+        let d_o = cx.b.ins().load(F32X4, cx.mem, r.qi, o + (2 * d * 4) as i32);
+        for c in 0..4 {
+            // Fresh single-use loads of K and V as the multiplicands x64's FMA overwrites.
+            let kk = cx.b.ins().load(F32X4, cx.mem, rows[c].0, o);
+            acc_s[c] = cx.b.ins().fma(kk, q, acc_s[c]);
+            let vv = cx.b.ins().load(F32X4, cx.mem, rows[c].0, o + (d * 4) as i32);
+            acc_p[c] = cx.b.ins().fma(vv, d_o, acc_p[c]);
+        }
+    }
+    let (mut s, mut dp) = (zero, zero);
+    for c in 0..4u8 {
+        let x = cx.hsum(acc_s[c as usize]);
+        s = cx.b.ins().insertlane(s, x, c);
+        let y = cx.hsum(acc_p[c as usize]);
+        dp = cx.b.ins().insertlane(dp, y, c);
+    }
+    let scale = cx.b.ins().splat(F32X4, r.scale);
+    let lse = cx.b.ins().splat(F32X4, r.lse);
+    let x = cx.b.ins().fmul(s, scale);
+    let x = cx.b.ins().fsub(x, lse);
+    let p = cx.exp(x);
+    let delta = cx.b.ins().splat(F32X4, r.delta);
+    let diff = cx.b.ins().fsub(dp, delta);
+    let ds = cx.b.ins().fmul(p, diff);
+    let ds = cx.b.ins().fmul(ds, scale);
+    let ds_c: Vec<Value> = (0..4u8)
+        .map(|c| {
+            let x = cx.b.ins().extractlane(ds, c);
+            cx.b.ins().splat(F32X4, x)
+        })
+        .collect();
+    let p_c: Vec<Value> = (0..4u8)
+        .map(|c| {
+            let x = cx.b.ins().extractlane(p, c);
+            cx.b.ins().splat(F32X4, x)
+        })
+        .collect();
+    for v in 0..nv {
+        let o = (v * 16) as i32;
+        let mut g = cx.b.ins().load(F32X4, cx.mem, r.dqi, o);
+        for c in 0..4 {
+            let kk = cx.b.ins().load(F32X4, cx.mem, rows[c].0, o);
+            g = cx.b.ins().fma(kk, ds_c[c], g);
+        }
+        cx.b.ins().store(cx.mem, g, r.dqi, o);
+        for c in 0..4 {
+            let q = cx.b.ins().load(F32X4, cx.mem, r.qi, o);
+            let gk = cx.b.ins().load(F32X4, cx.mem, rows[c].1, o);
+            let gk = cx.b.ins().fma(q, ds_c[c], gk);
+            cx.b.ins().store(cx.mem, gk, rows[c].1, o);
+            let d_o = cx.b.ins().load(F32X4, cx.mem, r.qi, o + (2 * d * 4) as i32);
+            let gv = cx.b.ins().load(F32X4, cx.mem, rows[c].1, o + (d * 4) as i32);
+            let gv = cx.b.ins().fma(d_o, p_c[c], gv);
+            cx.b.ins().store(cx.mem, gv, rows[c].1, o + (d * 4) as i32);
+        }
+    }
 }
 
 /// Dot product of `nv` vectors at `a + a_off` and `b + b_off`, with two accumulators.
