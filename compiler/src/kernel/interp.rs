@@ -2,7 +2,7 @@
 //! bounds and edge masking a backend generates. It is the oracle of the backends' differential
 //! tests and a kernel set of its own for the runtime.
 
-use super::{BwdArgs, FwdArgs, KernelSpec, Step, allows, needs_mask, program, q_bounds};
+use super::{BLOCK_Q, BwdArgs, FwdArgs, KernelSpec, Step, allows, kv_bounds, needs_mask, program, q_bounds};
 
 /// Runs the forward kernel.
 ///
@@ -25,93 +25,102 @@ pub unsafe fn forward(spec: &KernelSpec, args: &FwdArgs) {
         // SAFETY: j < n_kv and e < 2·head_dim, within the caller's extents.
         unsafe { *args.k.add(j as usize * args.kv_stride as usize + e) }
     };
-    let Step::ForKvTiles(kv_body) = &program(spec.kind)[0] else { unreachable!("forward program") };
-    let mut c0 = 0i64;
-    while c0 < args.n_kv {
-        let cols = tk.min(args.n_kv - c0);
-        let (k_lo, k_hi) = (args.kv_pos + c0, args.kv_pos + c0 + cols - 1);
-        for step in kv_body {
-            match step {
-                Step::TransposeKeys => {
-                    for c in 0..cols {
-                        for e in 0..d {
-                            kt[e * tk as usize + c as usize] = kv(c0 + c, e);
+    let steps = program(spec.kind);
+    let Step::ForQueryBlocks(block_body) = &steps[0] else { unreachable!("forward program") };
+    let Step::ForKvTiles(kv_body) = &block_body[0] else { unreachable!("forward program") };
+    let mut rb0 = 0i64;
+    while rb0 < args.n_q {
+        let rb1 = (rb0 + BLOCK_Q).min(args.n_q);
+        let (kv_lo, kv_hi) = kv_bounds(spec.mask, args.q_pos + rb0, args.q_pos + rb1 - 1, args.kv_pos, args.n_kv);
+        let mut c0 = kv_lo;
+        while c0 < kv_hi {
+            let cols = tk.min(kv_hi - c0);
+            let (k_lo, k_hi) = (args.kv_pos + c0, args.kv_pos + c0 + cols - 1);
+            for step in kv_body {
+                match step {
+                    Step::TransposeKeys => {
+                        for c in 0..cols {
+                            for e in 0..d {
+                                kt[e * tk as usize + c as usize] = kv(c0 + c, e);
+                            }
                         }
                     }
-                }
-                Step::ForQueryTiles(tile_body) => {
-                    let (r_lo, r_hi) = q_bounds(spec.mask, k_lo, k_hi, args.q_pos, args.n_q, tq);
-                    let mut r0 = r_lo;
-                    while r0 < r_hi {
-                        let mut s = vec![0.0f32; (tq * tk) as usize];
-                        let mut alpha = vec![1.0f32; tq as usize];
-                        for step in tile_body {
-                            match step {
-                                Step::Scores => {
-                                    for r in 0..tq as usize {
-                                        for c in 0..tk as usize {
-                                            let mut acc = 0.0f32;
-                                            for e in 0..d {
-                                                acc += q[(r0 as usize + r) * d + e] * kt[e * tk as usize + c];
+                    Step::ForQueryTiles(tile_body) => {
+                        let (r_lo, r_hi) = q_bounds(spec.mask, k_lo, k_hi, args.q_pos, args.n_q, tq);
+                        let (r_lo, r_hi) = (r_lo.max(rb0), r_hi.min(rb1));
+                        let mut r0 = r_lo;
+                        while r0 < r_hi {
+                            let mut s = vec![0.0f32; (tq * tk) as usize];
+                            let mut alpha = vec![1.0f32; tq as usize];
+                            for step in tile_body {
+                                match step {
+                                    Step::Scores => {
+                                        for r in 0..tq as usize {
+                                            for c in 0..tk as usize {
+                                                let mut acc = 0.0f32;
+                                                for e in 0..d {
+                                                    acc += q[(r0 as usize + r) * d + e] * kt[e * tk as usize + c];
+                                                }
+                                                s[r * tk as usize + c] = acc * args.scale;
                                             }
-                                            s[r * tk as usize + c] = acc * args.scale;
                                         }
                                     }
-                                }
-                                Step::MaskEdge => {
-                                    let (q_lo, q_hi) = (args.q_pos + r0, args.q_pos + r0 + tq - 1);
-                                    if needs_mask(spec.mask, q_lo, q_hi, k_lo, k_hi, cols < tk) {
-                                        for r in 0..tq {
-                                            for c in 0..tk {
-                                                if c >= cols || !allows(spec.mask, q_lo + r, k_lo + c) {
-                                                    s[(r * tk + c) as usize] = f32::NEG_INFINITY;
+                                    Step::MaskEdge => {
+                                        let (q_lo, q_hi) = (args.q_pos + r0, args.q_pos + r0 + tq - 1);
+                                        if needs_mask(spec.mask, q_lo, q_hi, k_lo, k_hi, cols < tk) {
+                                            for r in 0..tq {
+                                                for c in 0..tk {
+                                                    if c >= cols || !allows(spec.mask, q_lo + r, k_lo + c) {
+                                                        s[(r * tk + c) as usize] = f32::NEG_INFINITY;
+                                                    }
                                                 }
                                             }
                                         }
                                     }
-                                }
-                                Step::OnlineSoftmax => {
-                                    for r in 0..tq as usize {
-                                        let row = &mut state[(r0 as usize + r) * (d + 2)..][..2];
-                                        let tile_max = s[r * tk as usize..][..tk as usize]
-                                            .iter()
-                                            .cloned()
-                                            .fold(f32::NEG_INFINITY, f32::max);
-                                        let m_new = row[0].max(tile_max);
-                                        let base = if m_new == f32::NEG_INFINITY { 0.0 } else { m_new };
-                                        let mut sum = 0.0;
-                                        for c in 0..tk as usize {
-                                            let e = (s[r * tk as usize + c] - base).exp();
-                                            p[r * tk as usize + c] = e;
-                                            sum += e;
-                                        }
-                                        alpha[r] = (row[0] - base).exp();
-                                        row[1] = row[1] * alpha[r] + sum;
-                                        row[0] = m_new;
-                                    }
-                                }
-                                Step::AccumulatePv => {
-                                    for r in 0..tq as usize {
-                                        let acc = &mut state[(r0 as usize + r) * (d + 2) + 2..][..d];
-                                        for (e, a) in acc.iter_mut().enumerate() {
-                                            let mut x = *a * alpha[r];
-                                            for c in 0..cols as usize {
-                                                x += p[r * tk as usize + c] * kv(c0 + c as i64, d + e);
+                                    Step::OnlineSoftmax => {
+                                        for r in 0..tq as usize {
+                                            let row = &mut state[(r0 as usize + r) * (d + 2)..][..2];
+                                            let tile_max = s[r * tk as usize..][..tk as usize]
+                                                .iter()
+                                                .cloned()
+                                                .fold(f32::NEG_INFINITY, f32::max);
+                                            let m_new = row[0].max(tile_max);
+                                            let base = if m_new == f32::NEG_INFINITY { 0.0 } else { m_new };
+                                            let mut sum = 0.0;
+                                            for c in 0..tk as usize {
+                                                let e = (s[r * tk as usize + c] - base).exp();
+                                                p[r * tk as usize + c] = e;
+                                                sum += e;
                                             }
-                                            *a = x;
+                                            alpha[r] = (row[0] - base).exp();
+                                            row[1] = row[1] * alpha[r] + sum;
+                                            row[0] = m_new;
                                         }
                                     }
+                                    Step::AccumulatePv => {
+                                        for r in 0..tq as usize {
+                                            let acc = &mut state[(r0 as usize + r) * (d + 2) + 2..][..d];
+                                            for (e, a) in acc.iter_mut().enumerate() {
+                                                let mut x = *a * alpha[r];
+                                                for c in 0..cols as usize {
+                                                    x += p[r * tk as usize + c] * kv(c0 + c as i64, d + e);
+                                                }
+                                                *a = x;
+                                            }
+                                        }
+                                    }
+                                    other => unreachable!("{other:?} in a query tile"),
                                 }
-                                other => unreachable!("{other:?} in a query tile"),
                             }
+                            r0 += tq;
                         }
-                        r0 += tq;
                     }
+                    other => unreachable!("{other:?} in a kv tile"),
                 }
-                other => unreachable!("{other:?} in a kv tile"),
             }
+            c0 += tk;
         }
-        c0 += tk;
+        rb0 = rb1;
     }
 }
 

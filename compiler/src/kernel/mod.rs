@@ -76,6 +76,8 @@ impl KernelSpec {
 }
 
 pub const TILE_Q: u32 = 2;
+/// Query rows per cache block of the forward kernel (a multiple of `TILE_Q`).
+pub const BLOCK_Q: i64 = 256;
 pub const TILE_KV: u32 = 16;
 
 /// The spec of a mask class under the plan's mask.
@@ -205,7 +207,9 @@ pub enum Step {
     /// For each tile of `tile_q` query rows that the mask lets see the KV tile (causal and
     /// window bounds come from the positions, so hidden tiles are never visited).
     ForQueryTiles(Vec<Step>),
-    /// For each tile of `tile_kv` KV rows (the last may be partial).
+    /// For each block of `BLOCK_Q` query rows (its Q rows and softmax state stay in cache).
+    ForQueryBlocks(Vec<Step>),
+    /// For each tile of `tile_kv` KV rows the query block may see (the last may be partial).
     ForKvTiles(Vec<Step>),
     /// Kᵀ of the KV tile into scratch (`head_dim × tile_kv`).
     TransposeKeys,
@@ -235,7 +239,10 @@ pub fn program(kind: KernelKind) -> Vec<Step> {
     use Step::*;
     match kind {
         KernelKind::Forward => {
-            vec![ForKvTiles(vec![TransposeKeys, ForQueryTiles(vec![Scores, MaskEdge, OnlineSoftmax, AccumulatePv])])]
+            vec![ForQueryBlocks(vec![ForKvTiles(vec![
+                TransposeKeys,
+                ForQueryTiles(vec![Scores, MaskEdge, OnlineSoftmax, AccumulatePv]),
+            ])])]
         }
         KernelKind::Backward => vec![ForQueryRows(vec![ForAllowedKeys(vec![RecomputeP, Ds, AccumulateGrads])])],
     }
@@ -248,7 +255,8 @@ pub fn print(spec: &KernelSpec) -> String {
             let pad = "  ".repeat(depth);
             let (name, body): (String, Option<&Vec<Step>>) = match s {
                 Step::ForQueryTiles(b) => ("for query tiles within the mask".into(), Some(b)),
-                Step::ForKvTiles(b) => ("for kv tiles".into(), Some(b)),
+                Step::ForKvTiles(b) => ("for kv tiles within the mask".into(), Some(b)),
+                Step::ForQueryBlocks(b) => ("for query blocks".into(), Some(b)),
                 Step::ForQueryRows(b) => ("for query rows".into(), Some(b)),
                 Step::ForAllowedKeys(b) => ("for allowed keys".into(), Some(b)),
                 other => (format!("{other:?}"), None),
@@ -262,6 +270,17 @@ pub fn print(spec: &KernelSpec) -> String {
     let mut out = format!("kernel {} ({:?})\n", spec.name(), spec);
     go(&program(spec.kind), 1, &mut out);
     out
+}
+
+/// The KV rows `[lo, hi)` that query positions `q_lo..=q_hi` may see.
+pub fn kv_bounds(mask: KernelMask, q_lo: i64, q_hi: i64, kv_pos: i64, n_kv: i64) -> (i64, i64) {
+    match mask {
+        KernelMask::None => (0, n_kv),
+        KernelMask::Causal => (0, (q_hi + 1 - kv_pos).clamp(0, n_kv)),
+        KernelMask::Window { window } => {
+            ((q_lo + 1 - window as i64 - kv_pos).clamp(0, n_kv), (q_hi + 1 - kv_pos).clamp(0, n_kv))
+        }
+    }
 }
 
 /// The query rows `[lo, hi)` (rounded out to `tile`) that may see key positions `k_lo..=k_hi`.

@@ -7,7 +7,7 @@ use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 
 use crate::kernel::offsets::*;
-use crate::kernel::{KernelKind, KernelMask, KernelSpec, Step, program};
+use crate::kernel::{BLOCK_Q, KernelKind, KernelMask, KernelSpec, Step, program};
 
 const TQ: usize = 2;
 const TK: usize = 16;
@@ -185,7 +185,10 @@ pub fn build(spec: &KernelSpec, func: &mut Function, pointer: Type) -> Result<()
 fn forward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), String> {
     let d = spec.head_dim as usize;
     let steps = program(KernelKind::Forward);
-    let [Step::ForKvTiles(kv_body)] = steps.as_slice() else {
+    let [Step::ForQueryBlocks(block_body)] = steps.as_slice() else {
+        return Err("unexpected forward program".into());
+    };
+    let [Step::ForKvTiles(kv_body)] = block_body.as_slice() else {
         return Err("unexpected forward program".into());
     };
     let q = cx.load(I64, args, FWD_Q as i64);
@@ -203,44 +206,81 @@ fn forward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), String
     let scale_v = cx.b.ins().splat(F32X4, scale);
     let zero = cx.i64(0);
     let row_state = ((d + 2) * 4) as i64;
-    cx.for_loop(zero, n_kv, TK as i64, |cx, c0| {
-        let left = cx.b.ins().isub(n_kv, c0);
-        let tk = cx.i64(TK as i64);
-        let cols = cx.min(left, tk);
-        let partial = cx.b.ins().icmp_imm(IntCC::SignedLessThan, cols, TK as i64);
-        let k_lo = cx.b.ins().iadd(kv_pos, c0);
-        let k_hi = cx.b.ins().iadd(k_lo, cols);
-        let k_hi = cx.b.ins().iadd_imm(k_hi, -1);
-        let k_tile = cx.b.ins().imul(c0, kv_row_bytes);
-        let k_tile = cx.b.ins().iadd(k, k_tile);
-        for step in kv_body {
-            match step {
-                Step::TransposeKeys => transpose(cx, d, k_tile, kv_row_bytes, kt, cols, partial),
-                Step::ForQueryTiles(tile_body) => {
-                    let (r_lo, r_hi) = query_bounds(cx, spec.mask, k_lo, k_hi, q_pos, n_q);
-                    cx.for_loop(r_lo, r_hi, TQ as i64, |cx, r0| {
-                        let q_tile = cx.addr(q, r0, (d * 4) as i64, 0);
-                        let st = cx.addr(state, r0, row_state, 0);
-                        let mut s: Vec<Variable> = Vec::new();
-                        let mut alpha: Vec<Value> = Vec::new();
-                        for step in tile_body {
-                            match step {
-                                Step::Scores => s = scores(cx, d, q_tile, kt, scale_v),
-                                Step::MaskEdge => mask_edge(cx, spec.mask, &s, q_pos, r0, k_lo, k_hi, cols, partial),
-                                Step::OnlineSoftmax => alpha = softmax(cx, d, &s, st, pbuf),
-                                Step::AccumulatePv => {
-                                    accumulate_pv(cx, d, &alpha, st, pbuf, k_tile, kv_row_bytes, cols, partial)
+    cx.for_loop(zero, n_q, BLOCK_Q, |cx, rb0| {
+        let rb1 = cx.b.ins().iadd_imm(rb0, BLOCK_Q);
+        let rb1 = cx.min(rb1, n_q);
+        let (kv_lo, kv_hi) = kv_range(cx, spec.mask, q_pos, rb0, rb1, kv_pos, n_kv);
+        cx.for_loop(kv_lo, kv_hi, TK as i64, |cx, c0| {
+            let left = cx.b.ins().isub(kv_hi, c0);
+            let tk = cx.i64(TK as i64);
+            let cols = cx.min(left, tk);
+            let partial = cx.b.ins().icmp_imm(IntCC::SignedLessThan, cols, TK as i64);
+            let k_lo = cx.b.ins().iadd(kv_pos, c0);
+            let k_hi = cx.b.ins().iadd(k_lo, cols);
+            let k_hi = cx.b.ins().iadd_imm(k_hi, -1);
+            let k_tile = cx.b.ins().imul(c0, kv_row_bytes);
+            let k_tile = cx.b.ins().iadd(k, k_tile);
+            for step in kv_body {
+                match step {
+                    Step::TransposeKeys => transpose(cx, d, k_tile, kv_row_bytes, kt, cols, partial),
+                    Step::ForQueryTiles(tile_body) => {
+                        let (r_lo, r_hi) = query_bounds(cx, spec.mask, k_lo, k_hi, q_pos, n_q);
+                        let (r_lo, r_hi) = (cx.max(r_lo, rb0), cx.min(r_hi, rb1));
+                        cx.for_loop(r_lo, r_hi, TQ as i64, |cx, r0| {
+                            let q_tile = cx.addr(q, r0, (d * 4) as i64, 0);
+                            let st = cx.addr(state, r0, row_state, 0);
+                            let mut s: Vec<Variable> = Vec::new();
+                            let mut alpha: Vec<Value> = Vec::new();
+                            for step in tile_body {
+                                match step {
+                                    Step::Scores => s = scores(cx, d, q_tile, kt, scale_v),
+                                    Step::MaskEdge => {
+                                        mask_edge(cx, spec.mask, &s, q_pos, r0, k_lo, k_hi, cols, partial)
+                                    }
+                                    Step::OnlineSoftmax => alpha = softmax(cx, d, &s, st, pbuf),
+                                    Step::AccumulatePv => {
+                                        accumulate_pv(cx, d, &alpha, st, pbuf, k_tile, kv_row_bytes, cols, partial)
+                                    }
+                                    other => panic!("{other:?} is not a query-tile step"),
                                 }
-                                other => panic!("{other:?} is not a query-tile step"),
                             }
-                        }
-                    });
+                        });
+                    }
+                    other => panic!("{other:?} is not a kv-tile step"),
                 }
-                other => panic!("{other:?} is not a kv-tile step"),
             }
-        }
+        });
     });
     Ok(())
+}
+
+/// KV rows `[lo, hi)` the query rows `rb0..rb1` may see (`kernel::kv_bounds`).
+fn kv_range(
+    cx: &mut Cx<'_>,
+    mask: KernelMask,
+    q_pos: Value,
+    rb0: Value,
+    rb1: Value,
+    kv_pos: Value,
+    n_kv: Value,
+) -> (Value, Value) {
+    let zero = cx.i64(0);
+    if mask == KernelMask::None {
+        return (zero, n_kv);
+    }
+    let q_hi = cx.b.ins().iadd(q_pos, rb1);
+    let hi = cx.b.ins().isub(q_hi, kv_pos);
+    let hi = cx.clamp(hi, zero, n_kv);
+    let lo = match mask {
+        KernelMask::Window { window } => {
+            let q_lo = cx.b.ins().iadd(q_pos, rb0);
+            let lo = cx.b.ins().iadd_imm(q_lo, 1 - window as i64);
+            let lo = cx.b.ins().isub(lo, kv_pos);
+            cx.clamp(lo, zero, n_kv)
+        }
+        _ => zero,
+    };
+    (lo, hi)
 }
 
 fn transpose(cx: &mut Cx<'_>, d: usize, k_tile: Value, row_bytes: Value, kt: Value, cols: Value, partial: Value) {
