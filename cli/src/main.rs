@@ -123,6 +123,9 @@ enum Command {
         layer: u64,
         #[arg(long, value_enum, default_value_t = KernelChoice::Reference)]
         kernels: KernelChoice,
+        /// Threads per kernel call within a rank (generated kernels), across batch × KV heads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
         /// Seconds any rank may wait before the watchdog fails the run.
         #[arg(long, default_value_t = 60.0)]
         timeout: f64,
@@ -164,6 +167,9 @@ enum Command {
         /// Only causal (`true`) or only unmasked (`false`) shapes.
         #[arg(long)]
         causal: Option<bool>,
+        /// Threads per generated kernel call (the reference runs on one).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
         /// One JSON record per measurement.
         #[arg(long)]
         json: bool,
@@ -281,6 +287,7 @@ fn run(cli: Cli) -> Result<Outcome> {
             plan,
             layer,
             kernels,
+            threads,
             timeout,
             inject_fault,
         } => {
@@ -297,6 +304,7 @@ fn run(cli: Cli) -> Result<Outcome> {
                 timeout,
                 inject_fault,
                 kernels,
+                threads,
             };
             let loaded = match load_checked(&spec)? {
                 Ok(loaded) => loaded,
@@ -313,11 +321,11 @@ fn run(cli: Cli) -> Result<Outcome> {
             let layout = find_layout(&loaded, &layout)?;
             run::compile(layout, &target, &seqlens, timings, emit_kernel_ir)
         }
-        Command::Bench { what, seq, head_dim, heads, causal, json } => {
+        Command::Bench { what, seq, head_dim, heads, causal, threads, json } => {
             if what != "kernels" {
                 anyhow::bail!("bench `{what}`: the benchmarks are `kernels`");
             }
-            run::bench(&seq, &head_dim, heads, causal, json)?;
+            run::bench(&seq, &head_dim, heads, causal, threads, json)?;
             Ok(Outcome::Clean)
         }
         Command::Groups { world, tp, cp, pp, ep, order, hierarchy, hybrid, emit: _ } => {

@@ -31,18 +31,20 @@ pub struct Request {
     pub timeout: f64,
     pub inject_fault: Option<String>,
     pub kernels: crate::KernelChoice,
+    pub threads: usize,
 }
 
 /// The kernel set of `--kernels`.
 fn kernel_set(
     choice: crate::KernelChoice,
     dtype: attnc_compiler::sema::spec::Dtype,
+    threads: usize,
 ) -> Box<dyn attnc_runtime::kernels::Kernels> {
     use attnc_runtime::generated::{Cranelift, Interpreter, Tiled};
     match choice {
         crate::KernelChoice::Reference => Box::new(Reference),
-        crate::KernelChoice::Interpreter => Box::new(Tiled { backend: Interpreter, dtype }),
-        crate::KernelChoice::Cranelift => Box::new(Tiled { backend: Cranelift::default(), dtype }),
+        crate::KernelChoice::Interpreter => Box::new(Tiled { backend: Interpreter, dtype, threads }),
+        crate::KernelChoice::Cranelift => Box::new(Tiled { backend: Cranelift::default(), dtype, threads }),
     }
 }
 
@@ -91,7 +93,14 @@ pub fn compile(layout: &Layout, target: &str, seqlens: &[u64], timings: bool, em
 }
 
 /// `attnc bench kernels`.
-pub fn bench(seqs: &[usize], head_dims: &[usize], heads: usize, causal: Option<bool>, json: bool) -> Result<()> {
+pub fn bench(
+    seqs: &[usize],
+    head_dims: &[usize],
+    heads: usize,
+    causal: Option<bool>,
+    threads: usize,
+    json: bool,
+) -> Result<()> {
     use attnc_runtime::bench::{Shape3, sweep};
     use attnc_runtime::generated::{Cranelift, Tiled};
     let seqs = if seqs.is_empty() { vec![1024, 4096, 8192] } else { seqs.to_vec() };
@@ -105,7 +114,7 @@ pub fn bench(seqs: &[usize], head_dims: &[usize], heads: usize, causal: Option<b
             }
         }
     }
-    let cranelift = Tiled { backend: Cranelift::default(), dtype: attnc_compiler::sema::spec::Dtype::Fp32 };
+    let cranelift = Tiled { backend: Cranelift::default(), dtype: attnc_compiler::sema::spec::Dtype::Fp32, threads };
     let generated: Vec<(&str, &dyn attnc_runtime::kernels::Kernels)> = vec![("cranelift", &cranelift)];
     let mut peak128 = None;
     if !json {
@@ -114,7 +123,7 @@ pub fn bench(seqs: &[usize], head_dims: &[usize], heads: usize, causal: Option<b
             "kernel", "backend", "seq", "d", "heads", "causal", "GFLOP/s", "of peak128"
         );
     }
-    sweep(&shapes, &generated, |r| {
+    sweep(&shapes, &generated, threads, |r| {
         if r.kernel == "peak128" {
             peak128 = Some(r.gflops);
         }
@@ -316,7 +325,7 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
         timeout: Duration::from_secs_f64(request.timeout),
         fault: request.inject_fault.as_deref().map(fault).transpose()?,
     };
-    let kernels = kernel_set(request.kernels, problem.dtype);
+    let kernels = kernel_set(request.kernels, problem.dtype, request.threads);
     let progress = Progress::start(&plans);
     let result = attnc_runtime::run(
         (&plans[0], &proofs[0]),

@@ -278,6 +278,7 @@ fn timings_show_overlap() {
 fn generated_kernels_run_compile_and_bench() {
     run_small(&["--kernels", "cranelift", "--backward", "--check"], 0, " ok", "");
     run_small(&["--kernels", "interpreter", "--backward", "--check"], 0, " ok", "");
+    run_small(&["--kernels", "cranelift", "--threads", "2", "--backward", "--check"], 0, " ok", "");
     check(
         &["compile", "dsl-examples/llama3_8b_128k.attn", "--layout", "pretrain", "--timings"],
         0,

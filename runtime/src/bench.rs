@@ -184,9 +184,11 @@ pub fn time(kernels: &dyn Kernels, s: Shape3, backward: bool, q_rows: std::ops::
 }
 
 /// The sweep: for each shape, forward and backward, generated kernels and the reference.
+/// `threads` is what the generated kernel sets were built with; the reference runs on one.
 pub fn sweep(
     shapes: &[Shape3],
     generated: &[(&str, &dyn Kernels)],
+    threads: usize,
     mut report: impl FnMut(Record),
 ) -> Result<(), String> {
     for rec in peaks() {
@@ -195,19 +197,19 @@ pub fn sweep(
     for &s in shapes {
         for backward in [false, true] {
             let kernel = if backward { "bwd" } else { "fwd" };
-            let record = |backend: &str, gflops: f64| Record {
+            let record = |backend: &str, gflops: f64, record_threads: usize| Record {
                 kernel: kernel.into(),
                 backend: backend.into(),
                 seq: Some(s.seq),
                 head_dim: Some(s.head_dim),
                 heads: Some(s.heads),
                 causal: Some(s.causal),
-                threads: 1,
+                threads: record_threads,
                 gflops,
                 compile_s: None,
             };
             let tail = s.seq.saturating_sub(256)..s.seq;
-            report(record("reference", time(&Reference, s, backward, tail)?));
+            report(record("reference", time(&Reference, s, backward, tail)?, 1));
             for (name, k) in generated {
                 // Warm up (compiles the kernels), then time the whole problem.
                 time(*k, Shape3 { seq: 64.min(s.seq), ..s }, backward, 0..64.min(s.seq))?;
@@ -216,7 +218,7 @@ pub fn sweep(
                 for _ in 0..3 {
                     best = best.max(time(*k, s, backward, 0..s.seq)?);
                 }
-                report(record(name, best));
+                report(record(name, best, threads));
             }
         }
     }

@@ -119,6 +119,8 @@ fn gather(src: &[f32], shape: Shape, b: usize, run: &RowRun, head: usize, width:
 pub struct Tiled<B> {
     pub backend: B,
     pub dtype: Dtype,
+    /// Threads per kernel call, across batch × KV-head groups (1: the calling thread only).
+    pub threads: usize,
 }
 
 impl<B: Backend> Tiled<B> {
@@ -135,6 +137,47 @@ impl<B: Backend> Tiled<B> {
     }
 }
 
+/// An output buffer several threads write, each to its own heads.
+#[derive(Clone, Copy)]
+struct Out(*mut f32);
+
+// SAFETY: threads write through `Out` only at elements of the heads they own (see `for_groups`).
+unsafe impl Send for Out {}
+unsafe impl Sync for Out {}
+
+impl Out {
+    /// The element `i` floats in (a method, so closures capture the whole `Out`, which is `Sync`).
+    fn at(self, i: usize) -> *mut f32 {
+        self.0.wrapping_add(i)
+    }
+}
+
+impl<B: Backend> Tiled<B> {
+    /// Runs `work(b, kh)` for every batch element and KV head, on up to `threads` threads. Work
+    /// items touch disjoint heads: query heads `kh·group..(kh+1)·group` and KV head `kh`.
+    fn for_groups(
+        &self,
+        batch: usize,
+        kv_heads: usize,
+        work: impl Fn(usize, usize) -> Result<(), String> + Sync,
+    ) -> Result<(), String> {
+        let items: Vec<(usize, usize)> = (0..batch).flat_map(|b| (0..kv_heads).map(move |kh| (b, kh))).collect();
+        let threads = self.threads.clamp(1, items.len().max(1));
+        if threads == 1 {
+            return items.iter().try_for_each(|&(b, kh)| work(b, kh));
+        }
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|t| {
+                    let (items, work) = (&items, &work);
+                    scope.spawn(move || items.iter().skip(t).step_by(threads).try_for_each(|&(b, kh)| work(b, kh)))
+                })
+                .collect();
+            handles.into_iter().try_for_each(|h| h.join().map_err(|_| "a kernel thread panicked".to_string())?)
+        })
+    }
+}
+
 impl<B: Backend> Kernels for Tiled<B> {
     fn forward(&self, blk: &Block<'_>, part: &mut [f32], ps: Shape) -> Result<(), String> {
         let d = blk.head_dim;
@@ -142,25 +185,33 @@ impl<B: Backend> Kernels for Tiled<B> {
         let group = nq / nk;
         let (q_runs, kv_runs) = (runs(blk.q_rows), runs(blk.kv_rows));
         let tq = TILE_Q as usize;
-        let mut scratch = vec![0.0f32; (d * TILE_KV as usize) + tq * TILE_KV as usize];
         let longest = q_runs.iter().map(|r| r.len.div_ceil(tq) * tq).max().unwrap_or(0);
-        let mut qc = vec![0.0f32; longest * d];
-        let mut state = vec![0.0f32; longest * (d + 2)];
-        let mut kc: Vec<Vec<f32>> = kv_runs.iter().map(|r| vec![0.0f32; r.len * 2 * d]).collect();
-        for b in 0..blk.q_shape.batch {
-            for h in 0..nq {
-                let kh = h / group;
-                if h % group == 0 {
-                    // This KV head's rows, contiguous: rows of one head sit a whole row of heads
-                    // apart in the buffer, a stride that maps every row to the same cache sets.
-                    for (run, dst) in kv_runs.iter().zip(kc.iter_mut()) {
-                        gather(blk.kv, blk.kv_shape, b, run, kh, 2 * d, dst);
-                    }
-                }
+        assert!(part.len() >= ps.len(), "part buffer too small");
+        let out = Out(part.as_mut_ptr());
+        self.for_groups(blk.q_shape.batch, nk, |b, kh| {
+            let row_out = |at: usize| -> &mut [f32] {
+                // SAFETY: `at` is a row of a query head of group `kh`, owned by this work item;
+                // rows of d + 1 floats never overlap.
+                unsafe { std::slice::from_raw_parts_mut(out.at(at), d + 1) }
+            };
+            let mut scratch = vec![0.0f32; (d * TILE_KV as usize) + tq * TILE_KV as usize];
+            let mut qc = vec![0.0f32; longest * d];
+            let mut state = vec![0.0f32; longest * (d + 2)];
+            // This KV head's rows, contiguous: rows of one head sit a whole row of heads apart in
+            // the buffer, a stride that maps every row to the same cache sets.
+            let kc: Vec<Vec<f32>> = kv_runs
+                .iter()
+                .map(|run| {
+                    let mut dst = vec![0.0f32; run.len * 2 * d];
+                    gather(blk.kv, blk.kv_shape, b, run, kh, 2 * d, &mut dst);
+                    dst
+                })
+                .collect();
+            for h in kh * group..(kh + 1) * group {
                 for qr in blk.q_rows.iter().filter(|r| r.pad) {
-                    let at = ps.at(b, qr.row, h);
-                    part[at..at + d].fill(0.0);
-                    part[at + d] = f32::NEG_INFINITY;
+                    let o = row_out(ps.at(b, qr.row, h));
+                    o[..d].fill(0.0);
+                    o[d] = f32::NEG_INFINITY;
                 }
                 for qr in &q_runs {
                     let n_pad = qr.len.div_ceil(tq) * tq;
@@ -194,22 +245,21 @@ impl<B: Backend> Kernels for Tiled<B> {
                     }
                     for i in 0..qr.len {
                         let st = &state[i * (d + 2)..(i + 1) * (d + 2)];
-                        let at = ps.at(b, qr.row + i, h);
-                        let out = &mut part[at..at + d + 1];
+                        let o = row_out(ps.at(b, qr.row + i, h));
                         if st[1] == 0.0 || st[0] == f32::NEG_INFINITY {
-                            out[..d].fill(0.0);
-                            out[d] = f32::NEG_INFINITY;
+                            o[..d].fill(0.0);
+                            o[d] = f32::NEG_INFINITY;
                         } else {
                             for e in 0..d {
-                                out[e] = st[2 + e] / st[1];
+                                o[e] = st[2 + e] / st[1];
                             }
-                            out[d] = st[0] + st[1].ln();
+                            o[d] = st[0] + st[1].ln();
                         }
                     }
                 }
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     fn backward(
@@ -225,10 +275,11 @@ impl<B: Backend> Kernels for Tiled<B> {
         let group = nq / nk;
         let (q_runs, kv_runs) = (runs(blk.q_rows), runs(blk.kv_rows));
         let longest = q_runs.iter().map(|r| r.len).max().unwrap_or(0);
-        let mut delta = vec![0.0f32; longest];
-        for b in 0..blk.q_shape.batch {
-            for h in 0..nq {
-                let kh = h / group;
+        assert!(dq.len() >= dqs.len() && dkv.len() >= dkvs.len(), "gradient buffers too small");
+        let (dq_out, dkv_out) = (Out(dq.as_mut_ptr()), Out(dkv.as_mut_ptr()));
+        self.for_groups(blk.q_shape.batch, nk, |b, kh| {
+            let mut delta = vec![0.0f32; longest];
+            for h in kh * group..(kh + 1) * group {
                 for qr in &q_runs {
                     for (i, di) in delta[..qr.len].iter_mut().enumerate() {
                         let at = blk.q_shape.at(b, qr.row + i, h);
@@ -241,8 +292,10 @@ impl<B: Backend> Kernels for Tiled<B> {
                         let args = BwdArgs {
                             q: blk.q[blk.q_shape.at(b, qr.row, h)..].as_ptr(),
                             k: blk.kv[blk.kv_shape.at(b, kr.row, kh)..].as_ptr(),
-                            dq: dq[dqs.at(b, qr.row, h)..].as_mut_ptr(),
-                            dkv: dkv[dkvs.at(b, kr.row, kh)..].as_mut_ptr(),
+                            // Rows inside the buffers; this work item alone writes query head h
+                            // (of group kh) and KV head kh.
+                            dq: dq_out.at(dqs.at(b, qr.row, h)),
+                            dkv: dkv_out.at(dkvs.at(b, kr.row, kh)),
                             delta: delta.as_ptr(),
                             q_stride: (blk.q_shape.heads * blk.q_shape.elems) as i64,
                             kv_stride: (blk.kv_shape.heads * blk.kv_shape.elems) as i64,
@@ -259,7 +312,7 @@ impl<B: Backend> Kernels for Tiled<B> {
                     }
                 }
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 }

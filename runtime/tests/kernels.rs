@@ -240,8 +240,8 @@ fn check_block(
     };
     let (rdq, rdkv) = backward(&Reference);
     let tiled: Vec<(&str, Box<dyn Kernels>)> = vec![
-        ("interpreter", Box::new(Tiled { backend: Interpreter, dtype })),
-        ("cranelift", Box::new(Tiled { backend: Cranelift::default(), dtype })),
+        ("interpreter", Box::new(Tiled { backend: Interpreter, dtype, threads: 1 })),
+        ("cranelift", Box::new(Tiled { backend: Cranelift::default(), dtype, threads: 3 })),
     ];
     for (name, k) in tiled {
         let part = forward(k.as_ref(), &q);

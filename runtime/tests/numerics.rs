@@ -56,8 +56,9 @@ fn plans(c: &Case) -> Result<(Plan, Plan), String> {
 fn kernel_sets(dtype: attnc_compiler::sema::spec::Dtype) -> Vec<(&'static str, Box<dyn Kernels>)> {
     vec![
         ("reference", Box::new(Reference)),
-        ("interpreter", Box::new(Tiled { backend: Interpreter, dtype })),
-        ("cranelift", Box::new(Tiled { backend: Cranelift::default(), dtype })),
+        ("interpreter", Box::new(Tiled { backend: Interpreter, dtype, threads: 1 })),
+        // Two threads per kernel call, so the threaded path runs the whole matrix too.
+        ("cranelift", Box::new(Tiled { backend: Cranelift::default(), dtype, threads: 2 })),
     ]
 }
 
