@@ -205,66 +205,47 @@ fn bad_inputs_name_the_tensor() {
 #[test]
 fn a_plan_for_another_cp_size_is_refused() {
     let plan = temp("plan-cp4.json");
-    let args = [
-        "plan",
-        "dsl-examples/llama3_8b_128k.attn",
-        "--layout",
-        "pretrain",
-        "--set",
-        "pretrain.seq=64",
-        "--set",
-        "pretrain.cp=4",
-        "--set",
-        "llama3_8b.head_dim=8",
-        "--set",
-        "llama3_8b.heads=4",
-        "--set",
-        "llama3_8b.kv_heads=2",
-        "--emit",
-        "json",
-    ];
-    let json = check(&args, 0, "\"version\":1", "");
+    // The small layout at cp 4 instead of 2.
+    let cp4 = |head: &[&str], tail: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = head.iter().map(|s| s.to_string()).collect();
+        v.extend(SMALL.iter().map(|s| s.replace("pretrain.cp=2", "pretrain.cp=4")));
+        v.extend(tail.iter().map(|s| s.to_string()));
+        v
+    };
+    let layout = ["dsl-examples/llama3_8b_128k.attn", "--layout", "pretrain"];
+    let args = cp4(&[&["plan"], &layout[..]].concat(), &["--emit", "json"]);
+    let json = check(&args.iter().map(String::as_str).collect::<Vec<_>>(), 0, "\"version\":1", "");
     std::fs::write(&plan, json).unwrap();
     run_small(&["--plan", plan.to_str().unwrap()], 2, "", "the plan has cp = 4, layout `pretrain` has cp = 2");
     // The same plan runs when the layout matches, and passes.
-    let same = [
-        "run",
-        "dsl-examples/llama3_8b_128k.attn",
-        "--layout",
-        "pretrain",
-        "--set",
-        "pretrain.seq=64",
-        "--set",
-        "pretrain.cp=4",
-        "--set",
-        "llama3_8b.head_dim=8",
-        "--set",
-        "llama3_8b.heads=4",
-        "--set",
-        "llama3_8b.kv_heads=2",
-        "--plan",
-        plan.to_str().unwrap(),
-        "--check",
-    ];
+    let same = cp4(&[&["run"], &layout[..]].concat(), &["--plan", plan.to_str().unwrap(), "--check"]);
+    let same: Vec<&str> = same.iter().map(String::as_str).collect();
     check(&same, 0, " ok", "");
+}
+
+/// Runs the small layout once; exit `code` and every one of `stderr_has` in stderr.
+fn run_small_stderr(extra: &[&str], code: i32, stderr_has: &[&str]) {
+    let args = small(extra);
+    let out = attnc(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "attnc {args:?}\nstderr:\n{stderr}");
+    for want in stderr_has {
+        assert!(stderr.contains(want), "attnc {args:?}: stderr lacks {want:?}:\n{stderr}");
+    }
 }
 
 #[test]
 fn a_rank_that_panics_fails_the_run_with_its_op() {
-    run_small(&["--inject-fault", "panic:1"], 1, "", "error: rank 1, op %");
-    run_small(&["--inject-fault", "panic:1"], 1, "", "(attn_fwd ");
-    run_small(&["--inject-fault", "panic:1"], 1, "", "panicked: injected fault in an attention kernel");
+    let message = ["error: rank 1, op %", "(attn_fwd ", "panicked: injected fault in an attention kernel"];
+    run_small_stderr(&["--inject-fault", "panic:1"], 1, &message);
 }
 
 #[test]
 fn a_stuck_rank_trips_the_watchdog() {
     let started = std::time::Instant::now();
     // Some rank waits on its transfer with rank 1 or on the event that transfer records.
-    let stderr = run_small(&["--inject-fault", "hang:1", "--timeout", "0.5"], 1, "", "error: watchdog: rank ");
-    let _ = stderr;
-    run_small(&["--inject-fault", "hang:1", "--timeout", "0.5"], 1, "", "waited 0.5 s for ");
-    run_small(&["--inject-fault", "hang:1", "--timeout", "0.5"], 1, "", "every rank:\n  rank 0 compute: %");
-    run_small(&["--inject-fault", "hang:1", "--timeout", "0.5"], 1, "", "  rank 1 cp: %");
+    let report = ["error: watchdog: rank ", "waited 0.5 s for ", "every rank:\n  rank 0 compute: %", "  rank 1 cp: %"];
+    run_small_stderr(&["--inject-fault", "hang:1", "--timeout", "0.5"], 1, &report);
     assert!(started.elapsed().as_secs() < 30, "the watchdog must end the run");
 }
 

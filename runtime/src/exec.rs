@@ -155,11 +155,10 @@ pub fn execute(
     let p = &plan.problem;
     let d = p.head_dim as usize;
     let mut sizes = vec![0usize; plan.buffers.len()];
-    for (i, b) in plan.buffers.iter().enumerate() {
+    for b in &plan.buffers {
         let len = p.batch as usize * b.rows as usize * b.heads as usize * elems(b.kind, d);
         let s = &mut sizes[b.storage as usize];
         *s = (*s).max(len);
-        let _ = i;
     }
     let abort = Arc::new(AtomicBool::new(false));
     let mut collectives: HashMap<(GroupId, u32), Vec<OpId>> = HashMap::new();
@@ -426,19 +425,16 @@ impl Exec<'_> {
             }
             OpKind::AllGather { group, src, dst, .. } => {
                 let members = plan.group(*group).members.clone();
-                let mine = get(*src)[..self.shape(*src).len()].to_vec();
+                let mine = &get(*src)[..self.shape(*src).len()];
                 let got = self
                     .comm
-                    .all_gather(rank, "all_gather", &members, &mine)
+                    .all_gather(rank, "all_gather", &members, mine)
                     .map_err(|e| self.comm_error(rank, id, e))?;
                 let dst_shape = self.shape(*dst);
                 let index = RowIndex::new(&plan.buf(*dst).tokens);
                 let out = w.get_mut(&plan.buf(*dst).storage).expect("locked");
                 for (m, chunk) in members.iter().zip(got) {
-                    let peer_src = self.peer_op_buf(id, *group, *m, |k| match k {
-                        OpKind::AllGather { src, .. } => *src,
-                        _ => unreachable!("collective order is verified"),
-                    });
+                    let peer_src = self.peer_buffers(id, *group, *m).0;
                     let src_shape = self.shape(peer_src);
                     self.place(
                         &chunk,
@@ -459,10 +455,7 @@ impl Exec<'_> {
                 let chunks: Vec<Vec<f32>> = members
                     .iter()
                     .map(|&m| {
-                        let peer_dst = self.peer_op_buf(id, *group, m, |k| match k {
-                            OpKind::ReduceScatter { dst, .. } => *dst,
-                            _ => unreachable!("collective order is verified"),
-                        });
+                        let peer_dst = self.peer_buffers(id, *group, m).1;
                         self.gather_rows(
                             data,
                             src_shape,
@@ -488,7 +481,6 @@ impl Exec<'_> {
                 let data = get(*src);
                 let src_tokens = tokens_in_order(&plan.buf(*src).tokens);
                 let src_index = RowIndex::new(&plan.buf(*src).tokens);
-                let me = members.iter().position(|&m| m == rank).expect("member");
                 match dir {
                     A2aDir::SeqToHeads { .. } => {
                         let c = src_shape.heads / n;
@@ -502,10 +494,7 @@ impl Exec<'_> {
                         let index = RowIndex::new(&plan.buf(*dst).tokens);
                         let out = w.get_mut(&plan.buf(*dst).storage).expect("locked");
                         for (&m, chunk) in members.iter().zip(got) {
-                            let peer_src = self.peer_op_buf(id, *group, m, |k| match k {
-                                OpKind::AllToAll { src, .. } => *src,
-                                _ => unreachable!("collective order is verified"),
-                            });
+                            let peer_src = self.peer_buffers(id, *group, m).0;
                             let shape = Shape { heads: c, ..self.shape(peer_src) };
                             self.place(
                                 &chunk,
@@ -523,10 +512,7 @@ impl Exec<'_> {
                         let chunks = members
                             .iter()
                             .map(|&m| {
-                                let peer_dst = self.peer_op_buf(id, *group, m, |k| match k {
-                                    OpKind::AllToAll { dst, .. } => *dst,
-                                    _ => unreachable!("collective order is verified"),
-                                });
+                                let peer_dst = self.peer_buffers(id, *group, m).1;
                                 self.gather_rows(
                                     data,
                                     src_shape,
@@ -544,7 +530,6 @@ impl Exec<'_> {
                         let dst_tokens = tokens_in_order(&plan.buf(*dst).tokens);
                         let index = RowIndex::new(&plan.buf(*dst).tokens);
                         let out = w.get_mut(&plan.buf(*dst).storage).expect("locked");
-                        let _ = me;
                         for (j, chunk) in got.into_iter().enumerate() {
                             let shape = Shape { rows: dst_tokens.len(), heads: c, ..dst_shape };
                             self.place(&chunk, shape, &dst_tokens, &index, out, dst_shape, j * c);
@@ -554,7 +539,7 @@ impl Exec<'_> {
             }
             OpKind::RepeatKv { src, dst, factor } => {
                 let (ss, ds) = (self.shape(*src), self.shape(*dst));
-                let input = get(*src).to_vec();
+                let input = get(*src);
                 let out = w.get_mut(&plan.buf(*dst).storage).expect("locked");
                 for b in 0..ss.batch {
                     for row in 0..ss.rows {
@@ -567,7 +552,7 @@ impl Exec<'_> {
             }
             OpKind::SumHeads { src, dst, factor } => {
                 let (ss, ds) = (self.shape(*src), self.shape(*dst));
-                let input = get(*src).to_vec();
+                let input = get(*src);
                 let out = w.get_mut(&plan.buf(*dst).storage).expect("locked");
                 out[..ds.len()].fill(0.0);
                 for b in 0..ss.batch {
@@ -606,7 +591,7 @@ impl Exec<'_> {
             }
             OpKind::Merge { acc, part, rows } => {
                 let shape = self.shape(*acc);
-                let part_data = get(*part).to_vec();
+                let part_data = get(*part);
                 let out = w.get_mut(&plan.buf(*acc).storage).expect("locked");
                 for i in &rows.0 {
                     for row in i.start as usize..i.end as usize {
@@ -621,7 +606,7 @@ impl Exec<'_> {
             }
             OpKind::Normalize { acc, dst } => {
                 let shape = self.shape(*acc);
-                let input = get(*acc).to_vec();
+                let input = get(*acc);
                 let out = w.get_mut(&plan.buf(*dst).storage).expect("locked");
                 for (i, chunk) in input[..shape.len()].chunks(d + 1).enumerate() {
                     for e in 0..d {
@@ -668,11 +653,12 @@ impl Exec<'_> {
         Ok(())
     }
 
-    /// The buffer another member uses in the same collective instance as `id`.
-    fn peer_op_buf(&self, id: OpId, group: GroupId, member: u32, pick: impl Fn(&OpKind) -> BufId) -> BufId {
+    /// The (source, destination) buffers another member uses in the same collective instance as `id`.
+    fn peer_buffers(&self, id: OpId, group: GroupId, member: u32) -> (BufId, BufId) {
         let rank = self.plan.op(id).rank;
         let k = self.collectives[&(group, rank)].iter().position(|&o| o == id).expect("collective");
-        pick(&self.plan.op(self.collectives[&(group, member)][k]).kind)
+        let peer = &self.plan.op(self.collectives[&(group, member)][k]).kind;
+        peer.collective_buffers().expect("verified: members enter the same collective")
     }
 
     /// Rows of `tokens` (in that order), heads `h0..h0+n` of a buffer, as `[b][rows][n][elems]`.

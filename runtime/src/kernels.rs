@@ -62,8 +62,8 @@ impl Mask {
 /// The rows of a buffer, with their tokens' sequences.
 pub fn rows_of(p: &Problem, rows: impl Iterator<Item = (usize, u64)>) -> Vec<Row> {
     rows.map(|(row, token)| {
-        let doc = p.docs.partition_point(|d| d.end <= token);
-        let d = p.docs[doc.min(p.docs.len() - 1)];
+        let doc = p.doc_index(token);
+        let d = p.docs[doc];
         Row { row, token, doc, pad: token >= d.start + d.len }
     })
     .collect()

@@ -366,6 +366,16 @@ impl OpKind {
         }
     }
 
+    /// A data collective's source and destination buffers (all_gather, reduce_scatter, all_to_all).
+    pub fn collective_buffers(&self) -> Option<(BufId, BufId)> {
+        match self {
+            OpKind::AllGather { src, dst, .. }
+            | OpKind::ReduceScatter { src, dst, .. }
+            | OpKind::AllToAll { src, dst, .. } => Some((*src, *dst)),
+            _ => None,
+        }
+    }
+
     /// The collective's group, for ops every member of a group must enter together.
     pub fn collective_group(&self) -> Option<GroupId> {
         match self {
@@ -459,10 +469,14 @@ pub struct Problem {
 }
 
 impl Problem {
-    /// The sequence a token belongs to (tokens are always inside one).
+    /// The index of the sequence a token belongs to (tokens are always inside one).
+    pub fn doc_index(&self, token: u64) -> usize {
+        self.docs.partition_point(|d| d.end <= token).min(self.docs.len() - 1)
+    }
+
+    /// The sequence a token belongs to.
     pub fn doc_of(&self, token: u64) -> Doc {
-        let i = self.docs.partition_point(|d| d.end <= token);
-        self.docs[i.min(self.docs.len() - 1)]
+        self.docs[self.doc_index(token)]
     }
 
     /// The RoPE position of a token: its index inside its sequence.

@@ -9,15 +9,18 @@ use std::fmt::Write as _;
 use petgraph::dot::{Config, Dot};
 use petgraph::visit::NodeFiltered;
 
-use super::{A2aDir, BufId, Dep, Op, OpId, OpKind, Plan, Stream, Transfer};
+use super::{A2aDir, BufId, Dep, GroupId, Op, OpId, OpKind, Plan, Stream, Transfer};
 use crate::passes::display_layers;
 
 fn buf_name(plan: &Plan, id: BufId) -> String {
     plan.buffers.get(id.0 as usize).map_or_else(|| format!("b{}?", id.0), |b| b.name.clone())
 }
 
-fn runs(plan: &Plan, runs: &[super::Run]) -> String {
-    let _ = plan;
+fn group_name(plan: &Plan, group: GroupId) -> &str {
+    plan.groups.get(group.0 as usize).map_or("?", |g| g.name.as_str())
+}
+
+fn runs(runs: &[super::Run]) -> String {
     runs.iter()
         .map(|r| {
             if r.position == r.token {
@@ -42,7 +45,7 @@ pub fn describe(plan: &Plan, id: OpId) -> String {
     let n = |b: BufId| buf_name(plan, b);
     let body = match &op.kind {
         OpKind::Load { input, dst, runs: r } => {
-            format!("load {} <- {:?} tokens {}", n(*dst), input, runs(plan, r)).to_lowercase()
+            format!("load {} <- {:?} tokens {}", n(*dst), input, runs(r)).to_lowercase()
         }
         OpKind::Zero { dst, like } => format!("zero {} like {}", n(*dst), n(*like)),
         OpKind::SendRecv { sends, recvs } => {
@@ -59,16 +62,12 @@ pub fn describe(plan: &Plan, id: OpId) -> String {
             "all_gather {} -> {} over {}{}",
             n(*src),
             n(*dst),
-            plan.groups.get(group.0 as usize).map_or("?", |g| g.name.as_str()),
+            group_name(plan, *group),
             if *natural { " (sequence order)" } else { "" }
         ),
-        OpKind::ReduceScatter { group, src, dst, like } => format!(
-            "reduce_scatter {} -> {} like {} over {}",
-            n(*src),
-            n(*dst),
-            n(*like),
-            plan.groups.get(group.0 as usize).map_or("?", |g| g.name.as_str())
-        ),
+        OpKind::ReduceScatter { group, src, dst, like } => {
+            format!("reduce_scatter {} -> {} like {} over {}", n(*src), n(*dst), n(*like), group_name(plan, *group))
+        }
         OpKind::AllToAll { group, src, dst, dir } => {
             let how = match dir {
                 A2aDir::SeqToHeads { natural } => {
@@ -76,7 +75,7 @@ pub fn describe(plan: &Plan, id: OpId) -> String {
                 }
                 A2aDir::HeadsToSeq { like } => format!("heads->seq like {}", n(*like)),
             };
-            let group = plan.groups.get(group.0 as usize).map_or("?", |g| g.name.as_str());
+            let group = group_name(plan, *group);
             format!("all_to_all {} -> {} {how} over {group}", n(*src), n(*dst))
         }
         OpKind::RepeatKv { src, dst, factor } => format!("repeat_kv {} -> {} x{factor}", n(*src), n(*dst)),
@@ -90,7 +89,7 @@ pub fn describe(plan: &Plan, id: OpId) -> String {
             format!("attn_bwd {} {}[{q_rows}] x {}[{kv_rows}] -> {}, {}", class.name(), n(*q), n(*kv), n(*dq), n(*dkv))
         }
         OpKind::Barrier { group } => {
-            format!("barrier over {}", plan.groups.get(group.0 as usize).map_or("?", |g| g.name.as_str()))
+            format!("barrier over {}", group_name(plan, *group))
         }
         OpKind::Store { output, src } => format!("store {:?} <- {}", output, n(*src)).to_lowercase(),
     };

@@ -6,13 +6,12 @@
 use super::PlanError;
 use crate::ir::{Doc, Group, Interval, Problem, Run, TokenMap};
 use crate::plan::groups::{self, GroupSizes};
-use crate::plan::partition::{self, Partition};
+use crate::plan::partition;
 use crate::sema::spec::{Balance, Cp, Format, Layout, Mask};
 
 /// A layout's problem and partition, before any strategy is chosen.
 pub struct Setup {
     pub problem: Problem,
-    pub partition: Partition,
     /// Per rank, its tokens in local order.
     pub maps: Vec<TokenMap>,
     /// Per rank, its load runs with RoPE positions.
@@ -85,7 +84,7 @@ pub fn setup(layout: &Layout, mask: Mask, seqlens: Option<&[u64]>) -> Result<Set
         .unwrap_or_else(|| (0..cp).collect());
     let cp_group = Group { name: "cp".to_string(), members: (0..cp).collect(), global };
     let zigzag = thd || layout.balance == Balance::Zigzag;
-    Ok(Setup { problem, partition, maps, runs, cp_group, cp, zigzag })
+    Ok(Setup { problem, maps, runs, cp_group, cp, zigzag })
 }
 
 /// Maximal runs of consecutive token indices.

@@ -377,15 +377,8 @@ impl Sim<'_, '_, '_> {
     fn collective(&mut self, ops: &[OpId]) {
         let plan = self.plan;
         let n = ops.len();
-        let srcs: Vec<Option<Content>> = ops
-            .iter()
-            .map(|&o| match plan.op(o).kind {
-                OpKind::AllGather { src, .. } | OpKind::ReduceScatter { src, .. } | OpKind::AllToAll { src, .. } => {
-                    self.read(o, src)
-                }
-                _ => None,
-            })
-            .collect();
+        let srcs: Vec<Option<Content>> =
+            ops.iter().map(|&o| plan.op(o).kind.collective_buffers().and_then(|(src, _)| self.read(o, src))).collect();
         if matches!(plan.op(ops[0]).kind, OpKind::Barrier { .. }) {
             return;
         }
