@@ -150,3 +150,53 @@ fn plan_command() {
     assert!(class["backward"]["ops"].as_array().unwrap().iter().any(|op| op["op"] == "attn_bwd"));
     assert!(class["stats"]["forward"]["balance"].as_f64().unwrap() < 1.05);
 }
+
+#[test]
+fn schedule_command() {
+    let lengths = "dsl-examples/lengths/sft_batch.txt";
+    let base = ["schedule", "--lengths", lengths, "--dp-cp", "16", "--max-seqlen-per-rank", "8192"];
+    let with = |extra: &[&'static str]| -> Vec<&str> { base.iter().copied().chain(extra.iter().copied()).collect() };
+    check_cases(&[
+        (&with(&[]), 0, "GPUs 0-15   cp 16", ""),
+        (&with(&["--algorithm", "megatron"]), 0, "algorithm megatron", ""),
+        (&with(&["--emit", "json"]), 0, "\"imbalance\"", ""),
+        (&["schedule", "--lengths", lengths, "--dp-cp", "12", "--max-seqlen-per-rank", "8192"], 1, "", "power of two"),
+        (
+            &["schedule", "--lengths", lengths, "--dp-cp", "4", "--max-seqlen-per-rank", "8192"],
+            1,
+            "",
+            "sub-sample 3 (length 46864) needs 8 GPUs",
+        ),
+        (
+            &["schedule", "--lengths", "no/such/file", "--dp-cp", "4", "--max-seqlen-per-rank", "8192"],
+            2,
+            "",
+            "--lengths no/such/file",
+        ),
+    ]);
+    // JSON: one record per step, GPUs × sample ids, per-GPU workload, max/mean imbalance.
+    let out = attnc(&with(&["--emit", "json"]));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let steps = json["steps"].as_array().unwrap();
+    assert!(!steps.is_empty());
+    for step in steps {
+        assert_eq!(step["gpus"].as_array().unwrap().len(), 16);
+        let load: Vec<f64> = serde_json::from_value(step["workload"].clone()).unwrap();
+        let mean = load.iter().sum::<f64>() / 16.0;
+        let max = load.iter().cloned().fold(0.0, f64::max);
+        assert!((step["imbalance"].as_f64().unwrap() - max / mean).abs() < 1e-9);
+    }
+    // A bad line names the file, line and column.
+    let bad = std::env::temp_dir().join(format!("attnc-lengths-{}.txt", std::process::id()));
+    std::fs::write(&bad, "100\n  12x\n").unwrap();
+    let bad_path = bad.to_string_lossy().to_string();
+    let expected = format!("{bad_path}:2:3: `12x` is not a sub-sample length");
+    check(&["schedule", "--lengths", &bad_path, "--dp-cp", "4", "--max-seqlen-per-rank", "8192"], 1, "", &expected);
+    check(
+        &["schedule", "--lengths", &bad_path, "--dp-cp", "4", "--max-seqlen-per-rank", "8192"],
+        1,
+        "",
+        "help: one positive",
+    );
+    std::fs::remove_file(bad).unwrap();
+}

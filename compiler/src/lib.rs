@@ -12,6 +12,7 @@
 pub mod back;
 pub mod diag;
 pub mod front;
+pub mod hybrid;
 pub mod ir;
 pub mod kernel;
 pub mod passes;
