@@ -18,6 +18,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod run;
 mod schedule;
+mod simulate;
 
 #[derive(Parser)]
 #[command(name = "attnc", version, about = "A compiler for context-parallel attention")]
@@ -130,6 +131,9 @@ enum Command {
         /// Seconds any rank may wait before the watchdog fails the run.
         #[arg(long, default_value_t = 60.0)]
         timeout: f64,
+        /// Write the measured timeline as a Chrome/Perfetto trace (the format of `attnc simulate --trace`).
+        #[arg(long)]
+        trace: Option<PathBuf>,
         /// Testing only: `panic:RANK` or `hang:RANK`.
         #[arg(long, hide = true)]
         inject_fault: Option<String>,
@@ -174,6 +178,43 @@ enum Command {
         /// One JSON record per measurement.
         #[arg(long)]
         json: bool,
+    },
+    /// Play a layout's plans on the cost model: step time, exposed communication, idle time per rank.
+    Simulate {
+        #[command(flatten)]
+        spec: SpecArgs,
+        #[arg(long)]
+        layout: String,
+        /// Also play the backward pass.
+        #[arg(long)]
+        backward: bool,
+        /// Only the layer class that contains this layer.
+        #[arg(long)]
+        layer: Option<u64>,
+        /// THD sub-sequence lengths (required for thd layouts).
+        #[arg(long, value_delimiter = ',')]
+        seqlens: Vec<u64>,
+        /// Write a Chrome/Perfetto trace (one track per rank and stream).
+        #[arg(long)]
+        trace: Option<PathBuf>,
+        /// A device profile from `attnc calibrate` instead of the cluster GPU's preset.
+        #[arg(long)]
+        profile: Option<PathBuf>,
+    },
+    /// Evaluate every valid strategy per layer class on the cost model and choose the fastest.
+    Tune {
+        #[command(flatten)]
+        spec: SpecArgs,
+        #[arg(long)]
+        layout: String,
+        /// THD sub-sequence lengths (required for thd layouts).
+        #[arg(long, value_delimiter = ',')]
+        seqlens: Vec<u64>,
+        #[arg(long)]
+        profile: Option<PathBuf>,
+        /// `text` (the table), `spec` (layer blocks with the chosen strategies) or `megatron` (flags).
+        #[arg(long, value_enum, default_value_t = TuneEmitArg::Text)]
+        emit: TuneEmitArg,
     },
     /// Hybrid CP: assign sub-samples to power-of-two CP groups, step by step.
     Schedule {
@@ -250,6 +291,13 @@ pub enum KernelChoice {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TuneEmitArg {
+    Text,
+    Spec,
+    Megatron,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum ScheduleAlgorithm {
     /// attnc's scheduler: capacity-bounded steps, aligned blocks, LPT.
     Buddy,
@@ -315,6 +363,7 @@ fn run(cli: Cli) -> Result<Outcome> {
             kernels,
             threads,
             timeout,
+            trace,
             inject_fault,
         } => {
             let request = run::Request {
@@ -331,6 +380,7 @@ fn run(cli: Cli) -> Result<Outcome> {
                 inject_fault,
                 kernels,
                 threads,
+                trace,
             };
             let loaded = match load_checked(&spec)? {
                 Ok(loaded) => loaded,
@@ -353,6 +403,38 @@ fn run(cli: Cli) -> Result<Outcome> {
             }
             run::bench(&seq, &head_dim, heads, causal, threads, json)?;
             Ok(Outcome::Clean)
+        }
+        Command::Simulate { spec, layout, backward, layer, seqlens, trace, profile } => {
+            let loaded = match load_checked(&spec)? {
+                Ok(loaded) => loaded,
+                Err(outcome) => return Ok(outcome),
+            };
+            let layout = find_layout(&loaded, &layout)?;
+            let request = simulate::SimulateRequest {
+                backward,
+                layer,
+                seqlens: &seqlens,
+                trace: trace.as_deref(),
+                profile: profile.as_deref(),
+            };
+            Ok(if simulate::simulate(layout, &request)? { Outcome::Clean } else { Outcome::InputErrors })
+        }
+        Command::Tune { spec, layout, seqlens, profile, emit } => {
+            let loaded = match load_checked(&spec)? {
+                Ok(loaded) => loaded,
+                Err(outcome) => return Ok(outcome),
+            };
+            let layout = find_layout(&loaded, &layout)?;
+            let emit = match emit {
+                TuneEmitArg::Text => simulate::TuneEmit::Text,
+                TuneEmitArg::Spec => simulate::TuneEmit::Spec,
+                TuneEmitArg::Megatron => simulate::TuneEmit::Megatron,
+            };
+            Ok(if simulate::tune(layout, &seqlens, profile.as_deref(), emit)? {
+                Outcome::Clean
+            } else {
+                Outcome::InputErrors
+            })
         }
         Command::Schedule { lengths, dp_cp, max_seqlen_per_rank, algorithm, emit } => {
             let algorithm = match algorithm {

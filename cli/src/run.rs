@@ -32,6 +32,7 @@ pub struct Request {
     pub inject_fault: Option<String>,
     pub kernels: crate::KernelChoice,
     pub threads: usize,
+    pub trace: Option<PathBuf>,
 }
 
 /// The kernel set of `--kernels`.
@@ -383,6 +384,27 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
             }
         }
     }
+    if let Some(path) = &request.trace {
+        use attnc_compiler::cost::{timeline, trace};
+        let mut events = Vec::new();
+        let mut offset = 0.0;
+        for (spans, plan) in [(&result.forward_spans, plans.first()), (&result.backward_spans, plans.get(1))] {
+            let Some(plan) = plan else { continue };
+            let spans: Vec<timeline::Span> = spans
+                .iter()
+                .map(|s| timeline::Span { rank: s.rank, stream: s.stream, op: s.op, start: s.start, end: s.end })
+                .collect();
+            let start = spans.iter().map(|s| s.start).fold(f64::INFINITY, f64::min);
+            let start = if start.is_finite() { start } else { 0.0 };
+            events.extend(trace::events(plan, &spans, offset - start));
+            offset += spans.iter().map(|s| s.end).fold(0.0, f64::max) - start;
+        }
+        let n_ranks = plans.first().map_or(0, |p| p.header.cp);
+        let document = trace::document(&events, n_ranks, &format!("attnc run {} (measured)", layout_name_of(&plans)));
+        std::fs::write(path, serde_json::to_string(&document)?)
+            .with_context(|| format!("--trace {}", path.display()))?;
+        eprintln!("wrote {} ({} events; open in https://ui.perfetto.dev)", path.display(), events.len());
+    }
     if request.check {
         let reference = reference::full_attention(problem, &inputs, request.backward);
         let rows = reference::check(problem, out, &reference, request.backward);
@@ -444,4 +466,8 @@ impl Progress {
             let _ = h.join();
         }
     }
+}
+
+fn layout_name_of(plans: &[attnc_compiler::ir::Plan]) -> String {
+    plans.first().map_or_else(String::new, |p| p.header.layout.clone())
 }

@@ -135,7 +135,7 @@ fn plan_command() {
             "",
             "--layer 40: model `llama3_8b` has layers 0..31",
         ),
-        (&["plan", LLAMA, "--layout", "pretrain", "--set", "pretrain.strategy=auto"], 1, "", "use `strategy = auto`"),
+        (&["plan", LLAMA, "--layout", "pretrain", "--set", "pretrain.strategy=auto"], 0, "a2a+p2p [8,2]", ""),
         (&["plan", SFT, "--layout", "sft"], 1, "", "give the packed sequence lengths"),
         (&["plan", SFT, "--layout", "sft", "--seqlens", "100,4000,37", "--verify", "--rank", "1"], 0, "padding", ""),
         (&["plan", "dsl-examples/mixed_per_layer.attn", "--layout", "mixed", "--layer", "35"], 0, "all_gather", ""),

@@ -309,3 +309,78 @@ fn attnc_dump_writes_the_plan_after_each_pass() {
         ]
     );
 }
+
+/// The Chrome trace-event format as Perfetto reads it (the same check as the simulator's traces).
+fn assert_trace_format(document: &serde_json::Value) -> usize {
+    let events = document["traceEvents"].as_array().expect("traceEvents is an array");
+    let mut complete = 0;
+    for event in events {
+        assert!(event["name"].is_string() && event["pid"].is_u64() && event["tid"].is_u64(), "{event}");
+        match event["ph"].as_str() {
+            Some("X") => {
+                assert!(event["ts"].as_f64().is_some_and(|t| t >= 0.0), "{event}");
+                assert!(event["dur"].as_f64().is_some_and(|d| d >= 0.0), "{event}");
+                complete += 1;
+            }
+            Some("M") => assert!(event["args"].is_object(), "{event}"),
+            other => panic!("unexpected phase {other:?}"),
+        }
+    }
+    complete
+}
+
+/// `run --trace` (measured) and `simulate --trace` (predicted) write the same format, one
+/// complete event per op, forward then backward.
+#[test]
+fn measured_and_simulated_traces() {
+    let measured = temp("measured.json");
+    run_small(&["--backward", "--trace", measured.to_str().unwrap()], 0, "", "wrote");
+    let document: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&measured).unwrap()).unwrap();
+    let measured_events = assert_trace_format(&document);
+    let simulated = temp("simulated.json");
+    let mut args: Vec<&str> =
+        vec!["simulate", "dsl-examples/llama3_8b_128k.attn", "--layout", "pretrain", "--backward"];
+    args.extend(SMALL);
+    args.extend(["--trace", simulated.to_str().unwrap()]);
+    let out = check(&args, 0, "backward: step", "wrote");
+    assert!(out.contains("exposed") && out.contains("idle"), "{out}");
+    let document: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&simulated).unwrap()).unwrap();
+    assert_eq!(assert_trace_format(&document), measured_events, "one event per op in both");
+}
+
+/// `tune` on every example: a table and a choice per layer class (thd with lengths; hybrid is
+/// an error pointing at `attnc schedule`); and the spec and Megatron renderings.
+#[test]
+fn tune_every_example() {
+    for path in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().join("dsl-examples")).unwrap()
+    {
+        let path = path.unwrap().path();
+        if path.extension().is_none_or(|e| e != "attn") {
+            continue;
+        }
+        let file = format!("dsl-examples/{}", path.file_name().unwrap().to_string_lossy());
+        let text = std::fs::read_to_string(&path).unwrap();
+        for layout in text.lines().filter_map(|l| l.strip_prefix("layout ")).map(|l| l.trim_end_matches(" {").trim()) {
+            let mut args = vec!["tune", file.as_str(), "--layout", layout];
+            if text.contains("format   = thd") || text.contains("format = thd") {
+                args.extend(["--seqlens", "1000,30000,2000,100"]);
+            }
+            if text.contains("hybrid {") {
+                check(&args, 1, "", "attnc schedule");
+                continue;
+            }
+            let out = check(&args, 0, "choice:", "");
+            assert!(out.contains("fwd+bwd") && out.contains("* "), "{file} {layout}:\n{out}");
+        }
+    }
+    let gemma = ["tune", "dsl-examples/gemma2_alternating.attn", "--layout", "alternating"];
+    let spec = check(&[&gemma[..], &["--emit", "spec"]].concat(), 0, "layer 0..41 step 2 { strategy = ", "");
+    assert!(spec.contains("layer 1..42 step 2 { strategy = "), "{spec}");
+    check(&[&gemma[..], &["--emit", "megatron"]].concat(), 0, "--context-parallel-size 8 --cp-comm-type ", "");
+    check(
+        &["tune", "dsl-examples/llama3_70b_1m.attn", "--layout", "pretrain_1m", "--emit", "megatron"],
+        0,
+        "--hierarchical-context-parallel-sizes",
+        "",
+    );
+}

@@ -116,12 +116,6 @@ fn planning_errors() {
         let err = passes::compile(&layout, &PlanOptions { seqlens, ..Default::default() }).unwrap_err().to_string();
         assert!(err.contains(expect), "{fields}: {err}");
     };
-    check("  seq = 64\n  cp = 2\n  dp = 1\n  strategy = auto", None, "layers 0..2 use `strategy = auto`");
-    check(
-        "  seq = 64\n  cp = 2\n  dp = 1\n  layer 1..2 { strategy = auto }",
-        None,
-        "layers 1..2 use `strategy = auto`",
-    );
     check("  format = thd { max_tokens = 64 }\n  cp = 2\n  dp = 1", None, "give the packed sequence lengths");
     check("  seq = 64\n  cp = 2\n  dp = 1", Some(vec![10]), "applies to thd layouts only");
     check(

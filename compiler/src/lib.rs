@@ -10,6 +10,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod back;
+pub mod cost;
 pub mod diag;
 pub mod front;
 pub mod hybrid;
@@ -19,6 +20,7 @@ pub mod passes;
 pub mod plan;
 pub mod sema;
 mod suggest;
+pub mod tune;
 pub mod verify;
 
 use diag::Diagnostic;

@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::mask::{MaskRule, Side, allowed};
-use super::{OpKind, Plan, RowSet};
+use super::{OpId, OpKind, Plan, RowSet};
 
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct RankStats {
@@ -32,20 +32,30 @@ pub struct Stats {
     pub balance: f64,
 }
 
-pub fn stats(plan: &Plan) -> Stats {
+/// Mask-aware FLOPs of one attention op (0 for any other op): 4·pairs·head_dim per query head
+/// and batch entry, 2.5× that backward.
+pub fn op_flops(plan: &Plan, id: OpId) -> f64 {
     let p = &plan.problem;
+    let (q, q_rows, kv, kv_rows, factor) = match &plan.op(id).kind {
+        OpKind::AttnFwd { q, q_rows, kv, kv_rows, .. } => (q, q_rows, kv, kv_rows, 1.0),
+        OpKind::AttnBwd { q, q_rows, kv, kv_rows, .. } => (q, q_rows, kv, kv_rows, 2.5),
+        _ => return 0.0,
+    };
+    let q_tokens = plan.buf(*q).tokens.tokens_of(q_rows);
+    let kv_tokens = RowSet::from_intervals(plan.buf(*kv).tokens.tokens_of(kv_rows));
+    let pairs = allowed(p, MaskRule::of(p), Side::Q, &q_tokens, &kv_tokens) as f64;
+    let heads = plan.buf(*q).heads as f64;
+    4.0 * pairs * p.head_dim as f64 * heads * p.batch as f64 * factor
+}
+
+pub fn stats(plan: &Plan) -> Stats {
     let mut ranks: Vec<RankStats> = (0..plan.header.cp).map(|rank| RankStats { rank, ..Default::default() }).collect();
-    let factor = |kind: &OpKind| if matches!(kind, OpKind::AttnBwd { .. }) { 2.5 } else { 1.0 };
     for id in plan.op_ids() {
         let op = plan.op(id);
         let r = &mut ranks[op.rank as usize];
         match &op.kind {
-            OpKind::AttnFwd { q, q_rows, kv, kv_rows, .. } | OpKind::AttnBwd { q, q_rows, kv, kv_rows, .. } => {
-                let q_tokens = plan.buf(*q).tokens.tokens_of(q_rows);
-                let kv_tokens = RowSet::from_intervals(plan.buf(*kv).tokens.tokens_of(kv_rows));
-                let pairs = allowed(p, MaskRule::of(p), Side::Q, &q_tokens, &kv_tokens) as f64;
-                let heads = plan.buf(*q).heads as f64;
-                r.flops += 4.0 * pairs * p.head_dim as f64 * heads * p.batch as f64 * factor(&op.kind);
+            OpKind::AttnFwd { .. } | OpKind::AttnBwd { .. } => {
+                r.flops += op_flops(plan, id);
                 r.blocks += 1;
             }
             OpKind::SendRecv { sends, recvs } => {

@@ -26,7 +26,7 @@ use crate::verify::{self, Stage, VerifyError};
 #[derive(Debug, Error)]
 pub enum PlanError {
     #[error(
-        "layout `{layout}`: layers {layers} use `strategy = auto`, which the cost model chooses; it is not available yet\n  help: write a concrete strategy (p2p, all_gather, a2a or a2a+p2p), e.g. `--set {layout}.strategy=p2p`"
+        "layout `{layout}`: layers {layers}: no strategy could be planned for `strategy = auto`\n  help: write a concrete strategy (p2p, all_gather, a2a or a2a+p2p), e.g. `--set {layout}.strategy=p2p`"
     )]
     Auto { layout: String, layers: String },
     #[error(
@@ -93,61 +93,99 @@ pub fn display_layers(layers: &[Interval]) -> String {
     layers.iter().map(|l| format!("{}..{}", l.start, l.end)).collect::<Vec<_>>().join(", ")
 }
 
-/// The pipeline.
+/// The pipeline: per layer class, `lower` → `assign_slots` → `schedule`, each followed by the
+/// verifier when verification is on (the final plan is always verified). Layers with
+/// `strategy = auto` get the strategy the cost model predicts fastest ([`crate::tune`]).
 pub fn compile(layout: &Layout, options: &PlanOptions) -> Result<PlanSet, PlanError> {
-    let verify_each = options.verify || cfg!(debug_assertions);
-    let mut classes = Vec::new();
+    let mut classes: Vec<LayerClass> = Vec::new();
     for (layers, strategy, mask) in layer_classes(layout) {
-        if strategy == Strategy::Auto {
-            return Err(PlanError::Auto { layout: layout.name.clone(), layers: display_layers(&layers) });
-        }
-        let setup = setup::setup(layout, mask, options.seqlens.as_deref())?;
-        let mut plans = Vec::new();
-        let directions: &[Direction] =
-            if options.backward { &[Direction::Forward, Direction::Backward] } else { &[Direction::Forward] };
-        for &direction in directions {
-            let header = Header {
-                layout: layout.name.clone(),
-                layers: layers.clone(),
-                strategy: strategy.name().to_string(),
-                hierarchy: match &strategy {
-                    Strategy::A2aP2p { hierarchy } => hierarchy.clone(),
-                    _ => Vec::new(),
-                },
-                mask: mask_name(mask),
-                direction,
-                cp: setup.cp,
-                gpus_per_node: layout.cluster.gpus_per_node,
-            };
-            let check = |plan: &Plan, pass: &'static str, stage: Stage, always: bool| {
-                if !(verify_each || always) {
-                    return Ok(());
+        let strategy = if strategy == Strategy::Auto {
+            let profile = crate::cost::DeviceProfile::of_cluster(&layout.cluster, layout.dtype);
+            crate::tune::tune_class(layout, &layers, mask, options.seqlens.as_deref(), &profile)?.chosen().clone()
+        } else {
+            strategy
+        };
+        let class = compile_class(layout, layers, strategy, mask, options)?;
+        // Auto layers may resolve to a strategy other layers name: one class, one plan.
+        match classes.iter_mut().find(|c| c.strategy == class.strategy && c.mask == class.mask) {
+            Some(existing) => {
+                existing.layers.extend(class.layers);
+                existing.layers.sort_by_key(|l| l.start);
+                existing.layers = existing.layers.iter().fold(Vec::new(), |mut merged: Vec<Interval>, l| {
+                    match merged.last_mut() {
+                        Some(last) if last.end == l.start => last.end = l.end,
+                        _ => merged.push(*l),
+                    }
+                    merged
+                });
+                existing.forward.header.layers = existing.layers.clone();
+                if let Some(backward) = &mut existing.backward {
+                    backward.header.layers = existing.layers.clone();
                 }
-                verify::verify(plan, stage).map(|_| ()).map_err(|errors| PlanError::Verify {
-                    layout: layout.name.clone(),
-                    layers: display_layers(&layers),
-                    direction,
-                    pass,
-                    errors,
-                })
-            };
-            let dump = |plan: &Plan, index: usize, pass: &str| dump_after(plan, index, pass);
-            let mut plan = lower::run(&setup, header, &strategy);
-            dump(&plan, 1, "lower");
-            check(&plan, "lower", Stage::Lowered, false)?;
-            assign_slots::run(&mut plan);
-            dump(&plan, 2, "assign_slots");
-            check(&plan, "assign_slots", Stage::Lowered, false)?;
-            schedule::run(&mut plan);
-            dump(&plan, 3, "schedule");
-            check(&plan, "schedule", Stage::Scheduled, true)?;
-            plans.push(plan);
+            }
+            None => classes.push(class),
         }
-        let mut plans = plans.into_iter();
-        let forward = plans.next().expect("the forward plan is always built");
-        classes.push(LayerClass { layers, strategy, mask, forward, backward: plans.next() });
     }
     Ok(PlanSet { layout: layout.name.clone(), classes })
+}
+
+/// Plans one layer class with a concrete strategy.
+pub fn compile_class(
+    layout: &Layout,
+    layers: Vec<Interval>,
+    strategy: Strategy,
+    mask: Mask,
+    options: &PlanOptions,
+) -> Result<LayerClass, PlanError> {
+    let verify_each = options.verify || cfg!(debug_assertions);
+    if strategy == Strategy::Auto {
+        return Err(PlanError::Auto { layout: layout.name.clone(), layers: display_layers(&layers) });
+    }
+    let setup = setup::setup(layout, mask, options.seqlens.as_deref())?;
+    let mut plans = Vec::new();
+    let directions: &[Direction] =
+        if options.backward { &[Direction::Forward, Direction::Backward] } else { &[Direction::Forward] };
+    for &direction in directions {
+        let header = Header {
+            layout: layout.name.clone(),
+            layers: layers.clone(),
+            strategy: strategy.name().to_string(),
+            hierarchy: match &strategy {
+                Strategy::A2aP2p { hierarchy } => hierarchy.clone(),
+                _ => Vec::new(),
+            },
+            mask: mask_name(mask),
+            direction,
+            cp: setup.cp,
+            gpus_per_node: layout.cluster.gpus_per_node,
+        };
+        let check = |plan: &Plan, pass: &'static str, stage: Stage, always: bool| {
+            if !(verify_each || always) {
+                return Ok(());
+            }
+            verify::verify(plan, stage).map(|_| ()).map_err(|errors| PlanError::Verify {
+                layout: layout.name.clone(),
+                layers: display_layers(&layers),
+                direction,
+                pass,
+                errors,
+            })
+        };
+        let dump = |plan: &Plan, index: usize, pass: &str| dump_after(plan, index, pass);
+        let mut plan = lower::run(&setup, header, &strategy);
+        dump(&plan, 1, "lower");
+        check(&plan, "lower", Stage::Lowered, false)?;
+        assign_slots::run(&mut plan);
+        dump(&plan, 2, "assign_slots");
+        check(&plan, "assign_slots", Stage::Lowered, false)?;
+        schedule::run(&mut plan);
+        dump(&plan, 3, "schedule");
+        check(&plan, "schedule", Stage::Scheduled, true)?;
+        plans.push(plan);
+    }
+    let mut plans = plans.into_iter();
+    let forward = plans.next().expect("the forward plan is always built");
+    Ok(LayerClass { layers, strategy, mask, forward, backward: plans.next() })
 }
 
 /// With `ATTNC_DUMP=DIR`, writes the plan's text after each pass to

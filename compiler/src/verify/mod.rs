@@ -103,3 +103,12 @@ pub fn verify(plan: &Plan, stage: Stage) -> Result<Verified, Vec<VerifyError>> {
     }
     if errors.is_empty() { Ok(Verified(())) } else { Err(errors.list) }
 }
+
+pub use comm::Pairs;
+
+/// The matching of a verified plan's sends to recvs and of its collectives, for consumers that
+/// replay the plan (the timeline simulator). Verification proved the matching complete.
+pub fn pairs(plan: &Plan, _proof: &Verified) -> Pairs {
+    let mut errors = Errors::new(plan);
+    comm::check(plan, &mut errors)
+}

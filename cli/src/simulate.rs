@@ -1,0 +1,250 @@
+//! `attnc simulate` and `attnc tune`: the cost model's timeline of a layout's plans, and the
+//! per-layer choice of strategy, as text, a Chrome/Perfetto trace, a spec or Megatron flags.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{Context as _, Result};
+use attnc_compiler::cost::timeline::{Timeline, simulate as play};
+use attnc_compiler::cost::{DeviceProfile, trace};
+use attnc_compiler::ir::{Interval, Plan};
+use attnc_compiler::passes::{self, PlanError, mask_name};
+use attnc_compiler::sema::spec::{Cp, Layout, Strategy};
+use attnc_compiler::tune::{self, strategy_text};
+use attnc_compiler::verify::{self, Stage};
+
+/// The device profile: a file written by `attnc calibrate`, or the preset of the cluster's GPU.
+pub fn profile(layout: &Layout, path: Option<&Path>) -> Result<(DeviceProfile, String)> {
+    match path {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("--profile {}", path.display()))?;
+            let profile: DeviceProfile = serde_json::from_str(&text).with_context(|| {
+                format!("--profile {}: not a device profile (write one with `attnc calibrate`)", path.display())
+            })?;
+            Ok((profile, format!("profile {}", path.display())))
+        }
+        None => {
+            let profile = DeviceProfile::of_cluster(&layout.cluster, layout.dtype);
+            let what = format!("{} preset", profile.name);
+            Ok((profile, what))
+        }
+    }
+}
+
+fn ms(seconds: f64) -> String {
+    format!("{:.3} ms", seconds * 1e3)
+}
+
+fn timeline_text(out: &mut String, plan: &Plan, timeline: &Timeline) {
+    let direction = format!("{:?}", plan.header.direction).to_lowercase();
+    let _ = writeln!(out, "  {direction}: step {}", ms(timeline.step_s));
+    let _ = writeln!(out, "    rank     compute        comm     exposed        idle");
+    for r in &timeline.ranks {
+        let _ = writeln!(
+            out,
+            "    {:<4} {:>11} {:>11} {:>11} {:>11}",
+            r.rank,
+            ms(r.compute_s),
+            ms(r.comm_s),
+            ms(r.exposed_comm_s),
+            ms(r.idle_s)
+        );
+    }
+}
+
+/// Reports a planning error as an input error.
+fn report(error: PlanError) -> Result<bool> {
+    if let PlanError::Verify { .. } = error {
+        anyhow::bail!("{error}");
+    }
+    eprintln!("error: {error}");
+    Ok(false)
+}
+
+pub struct SimulateRequest<'a> {
+    pub backward: bool,
+    pub layer: Option<u64>,
+    pub seqlens: &'a [u64],
+    pub trace: Option<&'a Path>,
+    pub profile: Option<&'a Path>,
+}
+
+pub fn simulate(layout: &Layout, request: &SimulateRequest<'_>) -> Result<bool> {
+    let (profile, source) = profile(layout, request.profile)?;
+    let options = passes::PlanOptions {
+        seqlens: (!request.seqlens.is_empty()).then(|| request.seqlens.to_vec()),
+        backward: request.backward,
+        verify: false,
+    };
+    let set = match passes::compile(layout, &options) {
+        Ok(set) => set,
+        Err(error) => return report(error),
+    };
+    let mut out = String::new();
+    let mut events = Vec::new();
+    let mut offset = 0.0;
+    let mut n_ranks = 0;
+    let _ = writeln!(out, "layout `{}` on {source}", layout.name);
+    for class in &set.classes {
+        if request.layer.is_some_and(|l| !class.layers.iter().any(|r| r.start <= l && l < r.end)) {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "layers {} ({}, {}), cp {}",
+            layer_blocks(&class.layers).join(", "),
+            strategy_text(&class.strategy),
+            mask_name(class.mask),
+            class.forward.header.cp
+        );
+        for plan in std::iter::once(&class.forward).chain(class.backward.as_ref()) {
+            let proof = verify::verify(plan, Stage::Scheduled)
+                .map_err(|errors| anyhow::anyhow!("internal error: a compiled plan fails verification: {errors:?}"))?;
+            let timeline = play(plan, &proof, &profile);
+            timeline_text(&mut out, plan, &timeline);
+            let spans: Vec<_> = timeline.spans.clone();
+            events.extend(trace::events(plan, &spans, offset));
+            offset += timeline.step_s;
+            n_ranks = n_ranks.max(plan.header.cp);
+        }
+    }
+    print!("{out}");
+    if let Some(path) = request.trace {
+        let document = trace::document(&events, n_ranks, &format!("attnc simulate {}", layout.name));
+        std::fs::write(path, serde_json::to_string(&document)?)
+            .with_context(|| format!("--trace {}", path.display()))?;
+        eprintln!("wrote {} ({} events; open in https://ui.perfetto.dev)", path.display(), events.len());
+    }
+    Ok(true)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum TuneEmit {
+    Text,
+    Spec,
+    Megatron,
+}
+
+/// `layer` blocks for a set of layers: runs of single layers with a constant step are one block.
+fn layer_blocks(layers: &[Interval]) -> Vec<String> {
+    let singles: Vec<u64> = layers.iter().flat_map(|l| l.start..l.end).collect();
+    if singles.len() > 2 {
+        let step = singles[1] - singles[0];
+        if step > 1 && singles.windows(2).all(|w| w[1] - w[0] == step) {
+            return vec![format!("{}..{} step {step}", singles[0], singles.last().unwrap() + 1)];
+        }
+    }
+    layers.iter().map(|l| format!("{}..{}", l.start, l.end)).collect()
+}
+
+fn strategy_spec(strategy: &Strategy) -> String {
+    match strategy {
+        Strategy::A2aP2p { hierarchy } => format!(
+            "a2a+p2p {{ hierarchy = [{}] }}",
+            hierarchy.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+        ),
+        other => other.name().to_string(),
+    }
+}
+
+pub fn tune(layout: &Layout, seqlens: &[u64], profile_path: Option<&Path>, emit: TuneEmit) -> Result<bool> {
+    let (profile, source) = profile(layout, profile_path)?;
+    if matches!(layout.cp, Cp::Hybrid { .. }) {
+        eprintln!(
+            "error: layout `{}` uses hybrid CP: each sub-sample gets its own power-of-two group\n  help: tune a fixed-size layout (`--set {}.cp=8`), or schedule the batch with `attnc schedule`",
+            layout.name, layout.name
+        );
+        return Ok(false);
+    }
+    let seqlens = (!seqlens.is_empty()).then_some(seqlens);
+    let classes = match tune::tune(layout, seqlens, &profile) {
+        Ok(classes) => classes,
+        Err(error) => return report(error),
+    };
+    let gb = |bytes: u64| format!("{:.3} GB", bytes as f64 / 1e9);
+    match emit {
+        TuneEmit::Text => {
+            let mut out = String::new();
+            let _ = writeln!(out, "layout `{}` on {source}; times per layer, forward + backward", layout.name);
+            for class in &classes {
+                let _ = writeln!(out, "layers {} ({})", layer_blocks(&class.layers).join(", "), mask_name(class.mask));
+                let _ = writeln!(
+                    out,
+                    "  {:<20} {:>11} {:>11} {:>11} {:>12} {:>12} {:>11}",
+                    "strategy", "fwd+bwd", "fwd", "exposed", "intra/rank", "inter/rank", "memory"
+                );
+                for (index, e) in class.evaluations.iter().enumerate() {
+                    let mark = if index == class.choice { "*" } else { " " };
+                    let _ = writeln!(
+                        out,
+                        "{mark} {:<20} {:>11} {:>11} {:>11} {:>12} {:>12} {:>11}{}",
+                        strategy_text(&e.strategy),
+                        ms(e.total_s()),
+                        ms(e.forward_s),
+                        ms(e.exposed_comm_s),
+                        gb(e.intra_bytes),
+                        gb(e.inter_bytes),
+                        gb(e.memory_bytes),
+                        if e.fits { "" } else { "  (over memory)" }
+                    );
+                }
+                for (strategy, why) in &class.rejected {
+                    let _ = writeln!(
+                        out,
+                        "  {:<20} not plannable: {}",
+                        strategy_text(strategy),
+                        why.lines().next().unwrap_or("")
+                    );
+                }
+                let _ = writeln!(out, "  choice: {} — {}", strategy_text(class.chosen()), class.reason);
+            }
+            print!("{out}");
+        }
+        TuneEmit::Spec => {
+            let mut out = format!("# attnc tune: strategies for layout `{}` ({source})\n", layout.name);
+            for class in &classes {
+                for block in layer_blocks(&class.layers) {
+                    let _ = writeln!(out, "layer {block} {{ strategy = {} }}", strategy_spec(class.chosen()));
+                }
+            }
+            print!("{out}");
+        }
+        TuneEmit::Megatron => {
+            let mut per_layer = vec![String::new(); layout.layers.len()];
+            let mut hierarchy: Option<Vec<u32>> = None;
+            for class in &classes {
+                for l in class.layers.iter().flat_map(|l| l.start..l.end) {
+                    per_layer[l as usize] = class.chosen().name().to_string();
+                }
+                if let Strategy::A2aP2p { hierarchy: h } = class.chosen() {
+                    if hierarchy.as_ref().is_some_and(|prev| prev != h) {
+                        eprintln!(
+                            "warning: layers want different a2a+p2p hierarchies; Megatron takes one, printing the first"
+                        );
+                    } else {
+                        hierarchy = Some(h.clone());
+                    }
+                }
+            }
+            let Cp::Fixed { size } = layout.cp else { unreachable!("hybrid layouts return above") };
+            let mut flags = format!("--context-parallel-size {size} --cp-comm-type");
+            let all_same = per_layer.windows(2).all(|w| w[0] == w[1]);
+            if all_same {
+                let _ = write!(flags, " {}", per_layer[0]);
+            } else {
+                for s in &per_layer {
+                    let _ = write!(flags, " {s}");
+                }
+            }
+            if let Some(h) = hierarchy {
+                let _ = write!(
+                    flags,
+                    " --hierarchical-context-parallel-sizes {}",
+                    h.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
+                );
+            }
+            println!("{flags}");
+        }
+    }
+    Ok(true)
+}

@@ -1,0 +1,202 @@
+//! The cost model, the timeline simulator, traces and autotuning: hand-computed timelines,
+//! the trace-event format, the tuner's choice, and `strategy = auto`.
+
+use attnc_codegen_tests::{layout_of, small_spec};
+use attnc_compiler::cost::timeline::simulate;
+use attnc_compiler::cost::{DeviceProfile, LinkCost, trace};
+use attnc_compiler::passes::{self, PlanOptions};
+use attnc_compiler::sema::spec::{Layout, Strategy};
+use attnc_compiler::tune;
+use attnc_compiler::verify::{self, Stage};
+use serde_json::Value;
+
+/// A device whose element-wise ops and launches cost nothing, so only attention and links count.
+fn ideal(peak_flops: f64, link_bytes_per_s: f64, alpha_s: f64) -> DeviceProfile {
+    DeviceProfile {
+        name: "ideal".into(),
+        peak_flops,
+        fwd_efficiency: 1.0,
+        bwd_efficiency: 1.0,
+        memory_bytes_per_s: 1e30,
+        launch_s: 0.0,
+        intra: LinkCost { alpha_s, bytes_per_s: link_bytes_per_s },
+        inter: LinkCost { alpha_s, bytes_per_s: link_bytes_per_s },
+        memory_bytes: u64::MAX,
+    }
+}
+
+fn layout(heads: u32, kv_heads: u32, fields: &str) -> Layout {
+    layout_of(&small_spec(heads, kv_heads, fields)).unwrap()
+}
+
+/// Ring of 2, no mask, S tokens: each rank runs its local block while the KV of the other
+/// travels, then the remote block. With block time F and transfer time T the forward step is
+/// max(F, T) + F, whichever of compute and the link is longer.
+#[test]
+fn two_rank_ring_by_hand() {
+    let (seq, heads, kv_heads, d) = (1024.0, 8.0, 2.0, 8.0);
+    let l = layout(8, 2, "  seq = 1024\n  cp = 2\n  dp = 1\n  mask = none\n  strategy = p2p");
+    let set = passes::compile(&l, &PlanOptions::default()).unwrap();
+    let plan = &set.classes[0].forward;
+    let proof = verify::verify(plan, Stage::Scheduled).unwrap();
+    let peak = 1e9;
+    let block_flops = 4.0 * (seq / 2.0) * (seq / 2.0) * d * heads;
+    let f = block_flops / peak;
+    let kv_bytes = (seq / 2.0) * kv_heads * 2.0 * d * 4.0; // k and v, fp32
+    for (bandwidth, alpha) in [(1e9, 1e-5), (1e6, 2e-4)] {
+        let t = alpha + kv_bytes / bandwidth;
+        let timeline = simulate(plan, &proof, &ideal(peak, bandwidth, alpha));
+        let expected = f.max(t) + f;
+        assert!((timeline.step_s - expected).abs() < 1e-12, "β {bandwidth}: {} vs {expected}", timeline.step_s);
+        for rank in &timeline.ranks {
+            assert!((rank.compute_s - 2.0 * f).abs() < 1e-12);
+            assert!((rank.comm_s - t).abs() < 1e-12);
+            // The transfer overlaps the local block: only what outlasts it is exposed.
+            assert!((rank.exposed_comm_s - (t - f).max(0.0)).abs() < 1e-12);
+        }
+    }
+}
+
+/// Every op of every rank is played exactly once, streams never overlap themselves, and an op
+/// starts no earlier than its dependencies finish.
+#[test]
+fn timelines_respect_streams_and_dependencies() {
+    for (fields, heads, kv) in [
+        ("  seq = 256\n  cp = 4\n  dp = 1\n  mask = causal\n  strategy = p2p", 8, 8),
+        ("  seq = 256\n  cp = 4\n  dp = 1\n  mask = causal\n  strategy = a2a", 8, 4),
+        ("  seq = 256\n  cp = 4\n  dp = 1\n  mask = causal\n  strategy = all_gather", 8, 8),
+        ("  seq = 256\n  cp = 4\n  dp = 1\n  mask = causal\n  strategy = a2a+p2p { hierarchy = [2, 2] }", 8, 8),
+    ] {
+        let l = layout(heads, kv, fields);
+        let set = passes::compile(&l, &PlanOptions { backward: true, ..Default::default() }).unwrap();
+        let class = &set.classes[0];
+        for plan in std::iter::once(&class.forward).chain(&class.backward) {
+            let proof = verify::verify(plan, Stage::Scheduled).unwrap();
+            let timeline = simulate(plan, &proof, &DeviceProfile::of_cluster(&l.cluster, l.dtype));
+            assert_eq!(timeline.spans.len(), plan.op_ids().count(), "{fields}");
+            let end_of = |op| timeline.spans.iter().find(|s| s.op == op).unwrap().end;
+            for span in &timeline.spans {
+                for (dep, _) in plan.deps_of(span.op) {
+                    assert!(span.start >= end_of(dep) - 1e-15, "{fields}: op starts before its dependency ends");
+                }
+            }
+            for rank in 0..plan.header.cp {
+                for stream in [attnc_compiler::ir::Stream::Compute, attnc_compiler::ir::Stream::Cp] {
+                    let mut own: Vec<_> =
+                        timeline.spans.iter().filter(|s| s.rank == rank && s.stream == stream).collect();
+                    own.sort_by(|a, b| a.start.total_cmp(&b.start));
+                    assert!(
+                        own.windows(2).all(|w| w[1].start >= w[0].end - 1e-15),
+                        "{fields}: a stream overlaps itself"
+                    );
+                }
+            }
+            assert!(timeline.step_s > 0.0);
+        }
+    }
+}
+
+/// The Chrome trace-event format as Perfetto reads it: a `traceEvents` array of complete events
+/// (`ph: X`, numeric `ts` and `dur` ≥ 0 in µs, integer `pid`/`tid`) and metadata events naming
+/// processes and threads.
+pub fn assert_trace_format(document: &Value) {
+    let events = document["traceEvents"].as_array().expect("traceEvents is an array");
+    let mut complete = 0;
+    for event in events {
+        assert!(event["name"].is_string(), "{event}");
+        assert!(event["pid"].is_u64() && event["tid"].is_u64(), "{event}");
+        match event["ph"].as_str() {
+            Some("X") => {
+                assert!(event["ts"].as_f64().is_some_and(|t| t >= 0.0), "{event}");
+                assert!(event["dur"].as_f64().is_some_and(|d| d >= 0.0), "{event}");
+                complete += 1;
+            }
+            Some("M") => assert!(event["args"].is_object(), "{event}"),
+            other => panic!("unexpected phase {other:?}"),
+        }
+    }
+    assert!(complete > 0);
+}
+
+#[test]
+fn simulated_traces_are_trace_event_json() {
+    let l = layout(8, 8, "  seq = 256\n  cp = 4\n  dp = 1\n  mask = causal\n  strategy = p2p");
+    let set = passes::compile(&l, &PlanOptions { backward: true, ..Default::default() }).unwrap();
+    let mut events = Vec::new();
+    let mut offset = 0.0;
+    for plan in std::iter::once(&set.classes[0].forward).chain(&set.classes[0].backward) {
+        let proof = verify::verify(plan, Stage::Scheduled).unwrap();
+        let timeline = simulate(plan, &proof, &DeviceProfile::of_cluster(&l.cluster, l.dtype));
+        events.extend(trace::events(plan, &timeline.spans, offset));
+        offset += timeline.step_s;
+    }
+    let text = serde_json::to_string(&trace::document(&events, 4, "test")).unwrap();
+    let document: Value = serde_json::from_str(&text).unwrap();
+    assert_trace_format(&document);
+    // One process per rank, two named threads each.
+    let names: Vec<&str> = document["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["name"] == "thread_name")
+        .map(|e| e["args"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), 8);
+    assert!(names.contains(&"cp stream") && names.contains(&"compute stream"));
+}
+
+/// The tuner lists every candidate the checker allows and chooses the fastest that fits.
+#[test]
+fn tuner_chooses_the_fastest_that_fits() {
+    let l = layout(8, 8, "  seq = 512\n  cp = 4\n  dp = 1\n  mask = causal\n  strategy = p2p");
+    let profile = DeviceProfile::of_cluster(&l.cluster, l.dtype);
+    let classes = tune::tune(&l, None, &profile).unwrap();
+    assert_eq!(classes.len(), 1);
+    let class = &classes[0];
+    let names: Vec<String> = class.evaluations.iter().map(|e| tune::strategy_text(&e.strategy)).collect();
+    assert_eq!(names, ["p2p", "all_gather", "a2a", "a2a+p2p [2, 2]"]);
+    let best = class.evaluations.iter().map(|e| e.total_s()).fold(f64::INFINITY, f64::min);
+    assert_eq!(class.evaluations[class.choice].total_s(), best);
+    assert!(!class.reason.is_empty());
+    // With memory for the smallest plan only, the tuner takes the one that fits.
+    let smallest = class.evaluations.iter().map(|e| e.memory_bytes).min().unwrap();
+    let tight = DeviceProfile { memory_bytes: smallest, ..profile.clone() };
+    let tight_class = &tune::tune(&l, None, &tight).unwrap()[0];
+    assert_eq!(tight_class.evaluations[tight_class.choice].memory_bytes, smallest);
+    assert!(tight_class.evaluations.iter().any(|e| !e.fits));
+    // KV heads that neither split nor replicate over 4 rule out a2a at 4 (3 KV heads).
+    let odd = layout(12, 3, "  seq = 512\n  cp = 4\n  dp = 1\n  mask = causal\n  strategy = p2p");
+    let odd_names: Vec<String> = tune::candidates(&odd).iter().map(tune::strategy_text).collect();
+    assert_eq!(odd_names, ["p2p", "all_gather"]);
+}
+
+/// `strategy = auto` plans with the tuner's choice, per layer class; auto layers that resolve
+/// to another class's strategy share its plan.
+#[test]
+fn auto_strategy_takes_the_tuners_choice() {
+    let l = layout(8, 8, "  seq = 512\n  cp = 4\n  dp = 1\n  mask = causal\n  strategy = auto");
+    let profile = DeviceProfile::of_cluster(&l.cluster, l.dtype);
+    let choice = tune::tune(&l, None, &profile).unwrap()[0].chosen().clone();
+    let set = passes::compile(&l, &PlanOptions::default()).unwrap();
+    assert_eq!(set.classes.len(), 1);
+    assert_eq!(set.classes[0].strategy, choice);
+    assert_ne!(choice, Strategy::Auto);
+    let mixed = layout(
+        8,
+        8,
+        &format!(
+            "  seq = 512\n  cp = 4\n  dp = 1\n  mask = causal\n  strategy = {}\n  layer 1..2 {{ strategy = auto }}",
+            {
+                match &choice {
+                    Strategy::A2aP2p { hierarchy } => {
+                        format!("a2a+p2p {{ hierarchy = [{}, {}] }}", hierarchy[0], hierarchy[1])
+                    }
+                    other => other.name().to_string(),
+                }
+            }
+        ),
+    );
+    let set = passes::compile(&mixed, &PlanOptions::default()).unwrap();
+    assert_eq!(set.classes.len(), 1, "layer 1 resolves to layer 0's strategy and shares its plan");
+    assert_eq!(passes::display_layers(&set.classes[0].layers), "0..2");
+}

@@ -1,0 +1,203 @@
+//! Autotuning: every valid CP strategy for a layer class, planned, verified and played by the
+//! timeline simulator; the fastest that fits in memory wins, with the reason.
+//!
+//! Candidates for a fixed CP size `n`: `p2p`, `all_gather`, `a2a` (when the heads split or the
+//! KV heads replicate over `n`, as the checker requires), and `a2a+p2p` with every hierarchy
+//! `[a, n/a]`, `1 < a < n`, whose first level is such a degree. Each is planned forward and
+//! backward; a candidate that fails to plan is listed with its error, not chosen. The balance
+//! (zigzag or contiguous) is the layout's: it fixes the token split every layer shares.
+
+use crate::cost::DeviceProfile;
+use crate::cost::timeline::simulate;
+use crate::ir::Interval;
+use crate::ir::stats::stats;
+use crate::passes::{PlanError, PlanOptions, compile_class, display_layers};
+use crate::sema::spec::{Cp, Layout, Mask, Strategy};
+use crate::verify::{self, Stage};
+
+/// One strategy's predicted costs for one layer (forward + backward).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    pub strategy: Strategy,
+    pub forward_s: f64,
+    pub backward_s: f64,
+    /// Communication not hidden behind compute, max over ranks, forward + backward.
+    pub exposed_comm_s: f64,
+    /// Bytes one rank sends and receives per step, intra- and inter-node (max over ranks).
+    pub intra_bytes: u64,
+    pub inter_bytes: u64,
+    /// Plan buffers per rank (max over ranks and directions).
+    pub memory_bytes: u64,
+    pub fits: bool,
+}
+
+impl Evaluation {
+    pub fn total_s(&self) -> f64 {
+        self.forward_s + self.backward_s
+    }
+}
+
+/// The tuning of one layer class.
+#[derive(Clone, Debug)]
+pub struct ClassTuning {
+    pub layers: Vec<Interval>,
+    pub mask: Mask,
+    pub evaluations: Vec<Evaluation>,
+    /// Candidates that could not be planned, with why.
+    pub rejected: Vec<(Strategy, String)>,
+    pub choice: usize,
+    pub reason: String,
+}
+
+impl ClassTuning {
+    pub fn chosen(&self) -> &Strategy {
+        &self.evaluations[self.choice].strategy
+    }
+}
+
+/// Whether an all-to-all of `degree` can split the heads (or replicate the KV heads) per TP rank.
+fn a2a_degree_ok(layout: &Layout, degree: u32) -> bool {
+    let tp = layout.tp.max(1);
+    let (heads, kv) = (layout.model.heads / tp, layout.model.kv_heads / tp);
+    heads % degree == 0 && (kv % degree == 0 || (kv < degree && degree % kv == 0))
+}
+
+pub fn candidates(layout: &Layout) -> Vec<Strategy> {
+    let n = match layout.cp {
+        Cp::Fixed { size } => size,
+        Cp::Hybrid { .. } => return vec![Strategy::P2p, Strategy::A2a],
+    };
+    let mut out = vec![Strategy::P2p, Strategy::AllGather];
+    if n > 1 && a2a_degree_ok(layout, n) {
+        out.push(Strategy::A2a);
+    }
+    for a in 2..n {
+        if n % a == 0 && a2a_degree_ok(layout, a) {
+            out.push(Strategy::A2aP2p { hierarchy: vec![a, n / a] });
+        }
+    }
+    out
+}
+
+pub fn strategy_text(strategy: &Strategy) -> String {
+    match strategy {
+        Strategy::A2aP2p { hierarchy } => {
+            format!("a2a+p2p [{}]", hierarchy.iter().map(u32::to_string).collect::<Vec<_>>().join(", "))
+        }
+        other => other.name().to_string(),
+    }
+}
+
+fn evaluate(
+    layout: &Layout,
+    layers: &[Interval],
+    mask: Mask,
+    strategy: &Strategy,
+    seqlens: Option<&[u64]>,
+    profile: &DeviceProfile,
+) -> Result<Evaluation, PlanError> {
+    let options = PlanOptions { seqlens: seqlens.map(<[u64]>::to_vec), backward: true, verify: false };
+    let class = compile_class(layout, layers.to_vec(), strategy.clone(), mask, &options)?;
+    let mut evaluation = Evaluation {
+        strategy: strategy.clone(),
+        forward_s: 0.0,
+        backward_s: 0.0,
+        exposed_comm_s: 0.0,
+        intra_bytes: 0,
+        inter_bytes: 0,
+        memory_bytes: 0,
+        fits: true,
+    };
+    for (index, plan) in std::iter::once(&class.forward).chain(class.backward.as_ref()).enumerate() {
+        let proof = verify::verify(plan, Stage::Scheduled).map_err(|errors| PlanError::Verify {
+            layout: layout.name.clone(),
+            layers: display_layers(layers),
+            direction: plan.header.direction,
+            pass: "tune",
+            errors,
+        })?;
+        let timeline = simulate(plan, &proof, profile);
+        if index == 0 {
+            evaluation.forward_s = timeline.step_s
+        } else {
+            evaluation.backward_s = timeline.step_s
+        }
+        evaluation.exposed_comm_s += timeline.ranks.iter().map(|r| r.exposed_comm_s).fold(0.0, f64::max);
+        let s = stats(plan);
+        let max = |f: &dyn Fn(&crate::ir::stats::RankStats) -> u64| s.ranks.iter().map(f).max().unwrap_or(0);
+        evaluation.intra_bytes += max(&|r| r.sent_intra_bytes + r.received_intra_bytes);
+        evaluation.inter_bytes += max(&|r| r.sent_inter_bytes + r.received_inter_bytes);
+        evaluation.memory_bytes = evaluation.memory_bytes.max(max(&|r| r.buffer_bytes));
+    }
+    evaluation.fits = evaluation.memory_bytes <= profile.memory_bytes;
+    Ok(evaluation)
+}
+
+/// Evaluates every candidate for one layer class and chooses.
+pub fn tune_class(
+    layout: &Layout,
+    layers: &[Interval],
+    mask: Mask,
+    seqlens: Option<&[u64]>,
+    profile: &DeviceProfile,
+) -> Result<ClassTuning, PlanError> {
+    if matches!(layout.cp, Cp::Hybrid { .. }) {
+        return Err(PlanError::Hybrid { layout: layout.name.clone() });
+    }
+    let mut evaluations = Vec::new();
+    let mut rejected = Vec::new();
+    for strategy in candidates(layout) {
+        match evaluate(layout, layers, mask, &strategy, seqlens, profile) {
+            Ok(evaluation) => evaluations.push(evaluation),
+            Err(error @ (PlanError::NeedSeqlens { .. } | PlanError::SeqlensNotThd { .. })) => return Err(error),
+            Err(error) => rejected.push((strategy, error.to_string())),
+        }
+    }
+    let mut order: Vec<usize> = (0..evaluations.len()).filter(|&i| evaluations[i].fits).collect();
+    order.sort_by(|&a, &b| evaluations[a].total_s().total_cmp(&evaluations[b].total_s()));
+    let Some(&choice) = order.first() else {
+        return Err(PlanError::Auto { layout: layout.name.clone(), layers: display_layers(layers) });
+    };
+    let chosen = &evaluations[choice];
+    let ms = |s: f64| format!("{:.3} ms", s * 1e3);
+    let reason = match order.get(1) {
+        Some(&second) => {
+            let runner = &evaluations[second];
+            let why = if (runner.exposed_comm_s - chosen.exposed_comm_s) > 0.5 * (runner.total_s() - chosen.total_s()) {
+                format!(
+                    "it exposes {} of communication against {}",
+                    ms(chosen.exposed_comm_s),
+                    ms(runner.exposed_comm_s)
+                )
+            } else {
+                "its kernels and transfers are shorter".to_string()
+            };
+            format!(
+                "{} takes {} per layer (fwd+bwd), {:.1}% less than {} at {}: {why}",
+                strategy_text(&chosen.strategy),
+                ms(chosen.total_s()),
+                100.0 * (1.0 - chosen.total_s() / runner.total_s()),
+                strategy_text(&runner.strategy),
+                ms(runner.total_s())
+            )
+        }
+        None => format!("{} is the only candidate that fits", strategy_text(&chosen.strategy)),
+    };
+    Ok(ClassTuning { layers: layers.to_vec(), mask, evaluations, rejected, choice, reason })
+}
+
+/// Tunes every mask class of a layout (whatever strategies its layers name).
+pub fn tune(layout: &Layout, seqlens: Option<&[u64]>, profile: &DeviceProfile) -> Result<Vec<ClassTuning>, PlanError> {
+    let mut classes: Vec<(Vec<Interval>, Mask)> = Vec::new();
+    for (i, setting) in layout.layers.iter().enumerate() {
+        let i = i as u64;
+        match classes.iter_mut().find(|(_, mask)| *mask == setting.mask) {
+            Some((layers, _)) => match layers.last_mut() {
+                Some(last) if last.end == i => last.end = i + 1,
+                _ => layers.push(Interval::new(i, i + 1)),
+            },
+            None => classes.push((vec![Interval::new(i, i + 1)], setting.mask)),
+        }
+    }
+    classes.into_iter().map(|(layers, mask)| tune_class(layout, &layers, mask, seqlens, profile)).collect()
+}
