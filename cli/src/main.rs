@@ -216,6 +216,23 @@ enum Command {
         #[arg(long, value_enum, default_value_t = TuneEmitArg::Text)]
         emit: TuneEmitArg,
     },
+    /// Measure this machine's kernels, memory and communicator; write a device profile for `--profile`.
+    Calibrate {
+        #[arg(long, value_enum, default_value_t = KernelChoice::Cranelift)]
+        kernels: KernelChoice,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        #[arg(long, default_value_t = 128)]
+        head_dim: usize,
+        #[arg(long, default_value_t = 8)]
+        heads: usize,
+        /// Tokens per attention block measured (query and key rows).
+        #[arg(long, default_value_t = 1024)]
+        block: usize,
+        /// The profile to write (JSON).
+        #[arg(short, long)]
+        out: PathBuf,
+    },
     /// Hybrid CP: assign sub-samples to power-of-two CP groups, step by step.
     Schedule {
         /// One sub-sample length per line; the sample id is the line number from 0.
@@ -435,6 +452,10 @@ fn run(cli: Cli) -> Result<Outcome> {
             } else {
                 Outcome::InputErrors
             })
+        }
+        Command::Calibrate { kernels, threads, head_dim, heads, block, out } => {
+            run::calibrate(kernels, threads, head_dim, heads, block, &out)?;
+            Ok(Outcome::Clean)
         }
         Command::Schedule { lengths, dp_cp, max_seqlen_per_rank, algorithm, emit } => {
             let algorithm = match algorithm {

@@ -377,6 +377,9 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
             println!(
                 "timings ({name}): per rank, seconds on each stream; hidden = communication overlapped by compute"
             );
+            let first = spans.iter().map(|s| s.start).fold(f64::INFINITY, f64::min);
+            let last = spans.iter().map(|s| s.end).fold(0.0, f64::max);
+            println!("  step: {:.6} s (first op start to last op end, all ranks)", (last - first).max(0.0));
             println!("  {:>4} {:>10} {:>10} {:>10} {:>7}", "rank", "compute", "comm", "hidden", "hidden%");
             for t in timings(spans, plan.header.cp) {
                 let pct = if t.comm_s > 0.0 { 100.0 * t.hidden_s / t.comm_s } else { 0.0 };
@@ -470,4 +473,30 @@ impl Progress {
 
 fn layout_name_of(plans: &[attnc_compiler::ir::Plan]) -> String {
     plans.first().map_or_else(String::new, |p| p.header.layout.clone())
+}
+
+/// `attnc calibrate`: measures this machine and writes a device profile.
+pub fn calibrate(
+    kernels: crate::KernelChoice,
+    threads: usize,
+    head_dim: usize,
+    heads: usize,
+    block: usize,
+    out: &std::path::Path,
+) -> Result<()> {
+    use attnc_runtime::calibrate::{self, Request};
+    let set = kernel_set(kernels, attnc_compiler::sema::spec::Dtype::Fp32, threads);
+    let name = match kernels {
+        crate::KernelChoice::Reference => "reference",
+        crate::KernelChoice::Interpreter => "interpreter",
+        crate::KernelChoice::Cranelift => "cranelift",
+    };
+    let request = Request { kernels: set.as_ref(), kernels_name: name, head_dim, heads, block };
+    let (profile, notes) = calibrate::calibrate(&request).map_err(|e| anyhow::anyhow!("calibrate: {e}"))?;
+    for note in notes {
+        println!("{note}");
+    }
+    std::fs::write(out, serde_json::to_string_pretty(&profile)?).with_context(|| format!("-o {}", out.display()))?;
+    println!("wrote {}", out.display());
+    Ok(())
 }

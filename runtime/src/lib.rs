@@ -9,6 +9,7 @@
 //! [`run`] executes a forward plan and, if given, its backward plan on the forward's outputs.
 
 pub mod bench;
+pub mod calibrate;
 pub mod comm;
 pub mod exec;
 pub mod generated;

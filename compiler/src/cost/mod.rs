@@ -2,7 +2,8 @@
 //!
 //! Attention kernels take mask-aware FLOPs over `peak × efficiency` (one efficiency per kernel
 //! kind); element-wise ops (load, merge, normalize, …) take the bytes they touch over memory
-//! bandwidth; every kernel adds a launch overhead. Communication is `α + bytes/β` on the link
+//! bandwidth (plus RoPE rotations where the profile prices them apart); every kernel adds a
+//! launch overhead. Communication is `α + bytes/β` on the link
 //! it crosses (intra-node when every peer or member shares the rank's node, else inter-node):
 //! a grouped send/recv moves both directions at once, so it takes its larger direction per link
 //! level; ring all-gather and reduce-scatter take `(n−1)·α + (n−1)/n · bytes/β`, all-to-all
@@ -19,7 +20,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use crate::ir::stats::op_flops;
-use crate::ir::{OpId, OpKind, Plan};
+use crate::ir::{MaskClass, OpId, OpKind, Output, Plan};
 use crate::sema::spec::{Cluster, Dtype};
 
 /// One link level: latency and one-direction bandwidth.
@@ -45,14 +46,29 @@ pub struct DeviceProfile {
     /// Achieved fraction of the peak: forward and backward attention kernels.
     pub fwd_efficiency: f64,
     pub bwd_efficiency: f64,
+    /// The same for blocks a mask edge cuts (causal diagonal, window edge, documents): their
+    /// FLOPs count only allowed pairs, but the kernel also works on the masked part of its tiles.
+    /// Missing in a profile: the full-block figures.
+    #[serde(default)]
+    pub fwd_masked_efficiency: Option<f64>,
+    #[serde(default)]
+    pub bwd_masked_efficiency: Option<f64>,
     /// Memory bandwidth for element-wise ops, bytes/s.
     pub memory_bytes_per_s: f64,
     /// Fixed cost of every kernel call.
     pub launch_s: f64,
+    /// RoPE rotations (one pair of elements each) per second where loads and stores rotate
+    /// separately from the copy (the CPU runtime); missing when it is fused into the copy.
+    #[serde(default)]
+    pub rope_pairs_per_s: Option<f64>,
     pub intra: LinkCost,
     pub inter: LinkCost,
     /// Memory per rank, bytes (the limit autotuning respects).
     pub memory_bytes: u64,
+    /// Ranks that can compute at once (CPU runs: the cores); 0 when every rank has its own
+    /// device. With more ranks than that, compute ops take `ranks / cores` times as long.
+    #[serde(default)]
+    pub cores: u32,
 }
 
 /// Assumed kernel efficiencies per GPU family, forward and backward. They are FlashAttention-2
@@ -76,11 +92,15 @@ impl DeviceProfile {
             peak_flops: peak_tflops * 1e12,
             fwd_efficiency: fwd,
             bwd_efficiency: bwd,
+            fwd_masked_efficiency: None,
+            bwd_masked_efficiency: None,
             memory_bytes_per_s: gpu.hbm_bytes_per_s * 0.8,
             launch_s: 5e-6,
+            rope_pairs_per_s: None,
             intra: LinkCost { alpha_s: cluster.intra.latency_s, bytes_per_s: cluster.intra.bandwidth_bytes_per_s },
             inter: LinkCost { alpha_s: cluster.inter.latency_s, bytes_per_s: cluster.inter.bandwidth_bytes_per_s },
             memory_bytes: gpu.memory_bytes,
+            cores: 0,
         }
     }
 }
@@ -104,19 +124,40 @@ impl CostModel<'_> {
     pub fn op(&self, plan: &Plan, id: OpId) -> OpCost {
         let profile = self.profile;
         let op = plan.op(id);
-        let compute = |seconds: f64, flops: f64| OpCost { seconds, flops, link_bytes: 0.0, inter_node: false };
+        // Ranks beyond the cores that can compute at once share them.
+        let sharing = if profile.cores == 0 { 1.0 } else { (plan.header.cp as f64 / profile.cores as f64).max(1.0) };
+        let compute =
+            |seconds: f64, flops: f64| OpCost { seconds: seconds * sharing, flops, link_bytes: 0.0, inter_node: false };
         let memory = |bytes: u64| compute(profile.launch_s + bytes as f64 / profile.memory_bytes_per_s, 0.0);
         match &op.kind {
-            OpKind::AttnFwd { .. } => {
+            OpKind::AttnFwd { class, .. } => {
                 let flops = op_flops(plan, id);
-                compute(profile.launch_s + flops / (profile.peak_flops * profile.fwd_efficiency), flops)
+                let efficiency = match class {
+                    MaskClass::Full => profile.fwd_efficiency,
+                    _ => profile.fwd_masked_efficiency.unwrap_or(profile.fwd_efficiency),
+                };
+                compute(profile.launch_s + flops / (profile.peak_flops * efficiency), flops)
             }
-            OpKind::AttnBwd { .. } => {
+            OpKind::AttnBwd { class, .. } => {
                 let flops = op_flops(plan, id);
-                compute(profile.launch_s + flops / (profile.peak_flops * profile.bwd_efficiency), flops)
+                let efficiency = match class {
+                    MaskClass::Full => profile.bwd_efficiency,
+                    _ => profile.bwd_masked_efficiency.unwrap_or(profile.bwd_efficiency),
+                };
+                compute(profile.launch_s + flops / (profile.peak_flops * efficiency), flops)
             }
-            OpKind::Load { dst, .. } | OpKind::Zero { dst, .. } => memory(2 * plan.bytes_of(*dst)),
-            OpKind::Store { src, .. } => memory(2 * plan.bytes_of(*src)),
+            OpKind::Load { dst, .. } | OpKind::Store { src: dst, .. } => {
+                let mut cost = memory(2 * plan.bytes_of(*dst));
+                let rotates = !matches!(op.kind, OpKind::Store { output: Output::O, .. });
+                if let (Some(rate), Some(_), true) = (profile.rope_pairs_per_s, plan.problem.rope_theta, rotates) {
+                    let buf = plan.buf(*dst);
+                    let pairs =
+                        buf.rows * buf.heads as u64 * plan.problem.batch as u64 * plan.problem.head_dim as u64 / 2;
+                    cost.seconds += sharing * pairs as f64 / rate;
+                }
+                cost
+            }
+            OpKind::Zero { dst, .. } => memory(2 * plan.bytes_of(*dst)),
             OpKind::RepeatKv { dst, .. } => memory(2 * plan.bytes_of(*dst)),
             OpKind::SumHeads { src, .. } => memory(2 * plan.bytes_of(*src)),
             OpKind::Merge { part, .. } => memory(3 * plan.bytes_of(*part)),
