@@ -669,6 +669,9 @@ fn plan(spec: &SpecArgs, layout_name: &str, request: &PlanRequest) -> Result<Out
             anyhow::bail!("--layer {layer}: model `{}` has layers 0..{}", layout.model.name, layout.layers.len() - 1);
         }
     }
+    if matches!(layout.cp, Cp::Hybrid { .. }) && !request.seqlens.is_empty() {
+        return plan_hybrid(layout, request);
+    }
     let options = passes::PlanOptions {
         seqlens: (!request.seqlens.is_empty()).then(|| request.seqlens.clone()),
         backward: request.backward,
@@ -745,6 +748,50 @@ fn plan(spec: &SpecArgs, layout_name: &str, request: &PlanRequest) -> Result<Out
 }
 
 /// A class's forward plan, then its backward plan if built.
+/// A hybrid layout for one batch: the schedule's steps and each sub-sample's verified plans.
+fn plan_hybrid(layout: &Layout, request: &PlanRequest) -> Result<Outcome> {
+    if request.emit != PlanEmit::Text {
+        anyhow::bail!("--emit: hybrid layouts print as text (one fixed-CP plan per sub-sample: plan one with --set)");
+    }
+    let algorithm = attnc_compiler::hybrid::Algorithm::Buddy;
+    let classes = match passes::hybrid::compile_hybrid(layout, &request.seqlens, algorithm, request.backward) {
+        Ok(classes) => classes,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return Ok(Outcome::InputErrors);
+        }
+    };
+    for class in &classes {
+        println!(
+            "plan `{}` layers {}: hybrid CP over {} GPUs, {}, mask {}, {} steps with a barrier over the pool after each",
+            layout.name,
+            passes::display_layers(&class.layers),
+            class.schedule.dp_cp,
+            class.strategy.name(),
+            passes::mask_name(class.mask),
+            class.steps.len()
+        );
+        for (step_idx, groups) in class.steps.iter().enumerate() {
+            println!("step {step_idx}");
+            for group in groups {
+                for sample in &group.samples {
+                    let last = group.first_gpu + group.size - 1;
+                    let ops: usize = std::iter::once(&sample.forward)
+                        .chain(sample.backward.as_ref())
+                        .map(|p| p.op_ids().count())
+                        .sum();
+                    println!(
+                        "  GPUs {}-{last} (cp {}): sample {} of {} tokens, {ops} ops, verified",
+                        group.first_gpu, group.size, sample.id, sample.len
+                    );
+                }
+            }
+            println!("  barrier over GPUs 0-{}", class.schedule.dp_cp - 1);
+        }
+    }
+    Ok(Outcome::Clean)
+}
+
 fn class_plans(class: &passes::LayerClass) -> Vec<&ir::Plan> {
     std::iter::once(&class.forward).chain(class.backward.as_ref()).collect()
 }

@@ -218,6 +218,9 @@ fn load_artifact(path: &PathBuf, layout: &Layout, compiled: &passes::LayerClass,
 
 /// Runs the layout; `Ok(false)` when the run failed or a check did not pass (already reported).
 pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
+    if matches!(layout.cp, attnc_compiler::sema::spec::Cp::Hybrid { .. }) {
+        return run_hybrid(layout, request);
+    }
     let file = match &request.inputs {
         Some(path) => Some(tensor::read_file(path).map_err(|e| anyhow::anyhow!("{e}"))?),
         None => None,
@@ -499,4 +502,134 @@ pub fn calibrate(
     std::fs::write(out, serde_json::to_string_pretty(&profile)?).with_context(|| format!("-o {}", out.display()))?;
     println!("wrote {}", out.display());
     Ok(())
+}
+
+/// What one sub-sample of a hybrid run produced.
+struct SampleResult {
+    id: u32,
+    len: u64,
+    outcome: Result<Vec<reference::Comparison>, String>,
+}
+
+/// A hybrid-CP layout: schedule the `--seqlens` sub-samples, then per step run every group at
+/// once (each sub-sample on its group's ranks, one after another), and wait for all groups
+/// before the next step: the barrier. With `--check`, each sub-sample against fp64 attention.
+fn run_hybrid(layout: &Layout, request: &Request) -> Result<bool> {
+    if request.inputs.is_some() || request.out.is_some() || request.plan.is_some() || request.trace.is_some() {
+        bail!(
+            "layout `{}` is hybrid CP: --inputs, --out, --plan and --trace take fixed-CP layouts; hybrid runs use random inputs per sub-sample (--seed)",
+            layout.name
+        );
+    }
+    if request.seqlens.is_empty() {
+        bail!(
+            "--seqlens: layout `{}` is hybrid CP; give the sub-sample lengths of the batch, e.g. --seqlens 100,40000,2000",
+            layout.name
+        );
+    }
+    let classes = match passes::hybrid::compile_hybrid(
+        layout,
+        &request.seqlens,
+        attnc_compiler::hybrid::Algorithm::Buddy,
+        request.backward,
+    ) {
+        Ok(classes) => classes,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(false);
+        }
+    };
+    let Some(class) =
+        classes.iter().find(|c| c.layers.iter().any(|r| r.start <= request.layer && request.layer < r.end))
+    else {
+        bail!("--layer {}: model `{}` has layers 0..{}", request.layer, layout.model.name, layout.layers.len() - 1);
+    };
+    let summary = class.schedule.summary();
+    println!(
+        "hybrid CP: {} sub-samples on {} GPUs in {} steps (buddy schedule, mean imbalance {:.3}); {}, {}",
+        class.schedule.lengths.len(),
+        class.schedule.dp_cp,
+        summary.steps,
+        summary.mean_imbalance,
+        class.strategy.name(),
+        passes::mask_name(class.mask)
+    );
+    let run_options = RunOptions { timeout: Duration::from_secs_f64(request.timeout), fault: None };
+    let dtype = layout.dtype;
+    let kernels = kernel_set(request.kernels, dtype, request.threads);
+    let kernels = kernels.as_ref();
+    let mut all_ok = true;
+    for (step_idx, groups) in class.steps.iter().enumerate() {
+        let results: Vec<(u32, u32, Vec<SampleResult>)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = groups
+                .iter()
+                .map(|group| {
+                    let run_options = &run_options;
+                    scope.spawn(move || {
+                        let mut results = Vec::new();
+                        for sample in &group.samples {
+                            let outcome = run_sample(sample, kernels, run_options, request);
+                            results.push(SampleResult { id: sample.id, len: sample.len, outcome });
+                        }
+                        (group.first_gpu, group.size, results)
+                    })
+                })
+                .collect();
+            // The barrier: the next step starts when every group of this one is done.
+            handles.into_iter().map(|h| h.join().expect("a group thread panicked")).collect()
+        });
+        println!("step {step_idx}:");
+        for (first, size, samples) in results {
+            let gpus = if size == 1 { format!("GPU {first}") } else { format!("GPUs {first}-{}", first + size - 1) };
+            for sample in samples {
+                let verdict = match &sample.outcome {
+                    Err(e) => {
+                        all_ok = false;
+                        format!("FAILED: {e}")
+                    }
+                    Ok(rows) if rows.is_empty() => "ran".to_string(),
+                    Ok(rows) => {
+                        let ok = rows.iter().all(reference::Comparison::passed);
+                        all_ok &= ok;
+                        let worst: Vec<String> = rows
+                            .iter()
+                            .map(|r| format!("{} {:.1e}/{:.0e}", r.tensor, r.max_abs, r.tolerance))
+                            .collect();
+                        format!("{} (max abs / tolerance: {})", if ok { "ok" } else { "FAIL" }, worst.join(", "))
+                    }
+                };
+                println!("  {gpus:<11} cp {size:<3} sample {} (length {}): {verdict}", sample.id, sample.len);
+            }
+        }
+    }
+    Ok(all_ok)
+}
+
+fn run_sample(
+    sample: &passes::hybrid::SamplePlan,
+    kernels: &dyn attnc_runtime::kernels::Kernels,
+    run_options: &RunOptions,
+    request: &Request,
+) -> Result<Vec<reference::Comparison>, String> {
+    let plans: Vec<&Plan> = std::iter::once(&sample.forward).chain(sample.backward.as_ref()).collect();
+    let proofs: Vec<Verified> = plans
+        .iter()
+        .map(|p| verify::verify(p, Stage::Scheduled))
+        .collect::<Result<_, _>>()
+        .map_err(|errors| format!("the plan does not verify: {errors:?}"))?;
+    let problem = &sample.forward.problem;
+    let inputs = tensor::random(problem, request.seed ^ (sample.id as u64).wrapping_mul(0x9e37_79b9), request.backward);
+    let result = attnc_runtime::run(
+        (plans[0], &proofs[0]),
+        plans.get(1).copied().zip(proofs.get(1)),
+        kernels,
+        &inputs,
+        run_options,
+    )
+    .map_err(|e| e.to_string())?;
+    if !request.check {
+        return Ok(Vec::new());
+    }
+    let reference = reference::full_attention(problem, &inputs, request.backward);
+    Ok(reference::check(problem, &result.outputs, &reference, request.backward))
 }

@@ -116,8 +116,52 @@ fn every_example_passes_check() {
         let stdout = check(&full, 0, "check against fp64 full attention", "");
         assert!(stdout.lines().filter(|l| l.trim_end().ends_with(" ok")).count() == 5, "{stdout}");
     }
-    // Hybrid CP is planned per batch by the scheduler (a later issue): a clear error until then.
-    check(&["run", "dsl-examples/hybrid_cp.attn", "--layout", "dynamic", "--seqlens", "100"], 1, "", "hybrid CP");
+    // Hybrid CP: each sub-sample on its own power-of-two group, groups switching per step,
+    // every sub-sample checked against fp64 attention of that sub-sample.
+    let hybrid = [
+        "run",
+        "dsl-examples/hybrid_cp.attn",
+        "--layout",
+        "dynamic",
+        "--set",
+        "dynamic.cp.max_seqlen_per_rank=64",
+        "--set",
+        "dynamic.format=thd { max_seqlen = 1024, max_tokens = 4096 }",
+        "--set",
+        "llama3_8b.head_dim=16",
+        "--set",
+        "llama3_8b.heads=16",
+        "--set",
+        "llama3_8b.kv_heads=4",
+        "--seqlens",
+        "500,40,1000,130,64,300,20,7,90",
+        "--backward",
+        "--check",
+        "--kernels",
+        "cranelift",
+    ];
+    let stdout = check(&hybrid, 0, "hybrid CP: 9 sub-samples on 16 GPUs", "");
+    let samples: Vec<&str> = stdout.lines().filter(|l| l.contains(" sample ")).collect();
+    assert_eq!(samples.len(), 9, "{stdout}");
+    assert!(samples.iter().all(|l| l.contains(": ok (")), "{stdout}");
+    for size in ["cp 16 ", "cp 8 ", "cp 4 ", "cp 2 ", "cp 1 "] {
+        assert!(stdout.contains(size), "no group of {size}:\n{stdout}");
+    }
+    check(&["run", "dsl-examples/hybrid_cp.attn", "--layout", "dynamic"], 2, "", "give the sub-sample lengths");
+    check(
+        &["run", "dsl-examples/hybrid_cp.attn", "--layout", "dynamic", "--seqlens", "300000"],
+        1,
+        "",
+        "needs 64 GPUs at 8192 tokens per rank, but the DP×CP pool has 16",
+    );
+    let plan = check(
+        &["plan", "dsl-examples/hybrid_cp.attn", "--layout", "dynamic", "--seqlens", "100000,3000,20000,9000,500"],
+        0,
+        "hybrid CP over 16 GPUs",
+        "",
+    );
+    assert_eq!(plan.matches("barrier over GPUs 0-15").count(), 2, "{plan}");
+    assert_eq!(plan.matches(", verified").count(), 5, "{plan}");
 }
 
 const SMALL: &[&str] = &[

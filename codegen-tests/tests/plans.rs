@@ -9,6 +9,9 @@ use attnc_compiler::verify::{self, Stage};
 /// THD examples are planned with these lengths.
 const SEQLENS: &[u64] = &[100, 4000, 37];
 
+/// Hybrid examples are scheduled with these sub-sample lengths.
+const HYBRID_LENGTHS: &[u64] = &[40000, 9000, 3000, 500];
+
 fn options(thd: bool) -> PlanOptions {
     PlanOptions { seqlens: thd.then(|| SEQLENS.to_vec()), backward: true, verify: true }
 }
@@ -41,7 +44,31 @@ fn examples_plan_and_verify() {
                         }
                     }
                 }
-                // Hybrid CP is planned by the scheduler issue; the error is the snapshot.
+                // Hybrid CP is planned per batch: the steps for HYBRID_LENGTHS, and each sub-sample's plan.
+                Err(passes::PlanError::Hybrid { .. }) => {
+                    let algorithm = attnc_compiler::hybrid::Algorithm::Buddy;
+                    let classes = passes::hybrid::compile_hybrid(layout, HYBRID_LENGTHS, algorithm, true)
+                        .map_err(|e| format!("{path}: {e}"))?;
+                    for class in &classes {
+                        for (step_idx, groups) in class.steps.iter().enumerate() {
+                            text.push_str(&format!("step {step_idx}\n"));
+                            for group in groups {
+                                for sample in &group.samples {
+                                    text.push_str(&format!(
+                                        "  GPUs {}..{} sample {} ({} tokens)\n",
+                                        group.first_gpu,
+                                        group.first_gpu + group.size,
+                                        sample.id,
+                                        sample.len
+                                    ));
+                                    for plan in std::iter::once(&sample.forward).chain(&sample.backward) {
+                                        text.push_str(&print::text(plan, Some(0)));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
                 Err(e) => text = format!("error: {e}\n"),
             }
             check_golden(&format!("codegen-tests/snapshots/plan/{stem}.{}.txt", layout.name), &text)?;

@@ -9,9 +9,9 @@
 //! sub-samples go largest CP first (then largest load); each joins a group of its size (the
 //! fullest that stays under the capacity, or the emptiest) or opens a new aligned block of free
 //! GPUs (buddy allocation: with sizes non-increasing, lowest-index-first never fragments), or
-//! waits for the next step. Any group whose buddy block stays empty doubles into it (its
-//! sub-samples then run at twice the CP), most loaded first, so no GPU idles beside a neighbour's
-//! work. Of all candidates, the fastest (Σ over steps of the step's max load) wins; within 1% of
+//! waits for the next step. While GPUs are idle, the most loaded group that can doubles: into its
+//! buddy block if free, else by moving to any free aligned block of twice its size (its
+//! sub-samples then run at twice the CP). Of all candidates, the fastest (Σ over steps of the step's max load) wins; within 1% of
 //! it, the one with the lowest mean max/mean imbalance. Groups are aligned blocks, hence always
 //! among the pre-built hybrid subgroups. Comparison with Megatron: `docs/hybrid-cp.md`.
 
@@ -146,21 +146,30 @@ fn fill_step(items: Vec<&Item>, n_gpus: usize, capacity: f64, fit: Fit) -> (Step
 
 /// Doubles groups into their empty buddy blocks, most loaded first, until none can grow.
 fn expand(blocks: &mut [Block], owner: &mut [Option<usize>]) {
+    let n_gpus = owner.len();
+    // Where block `idx` could grow to twice its size: its buddy if free, else any free aligned
+    // block of twice the size (the group moves there: placement within a step is free).
+    let target = |blocks: &[Block], owner: &[Option<usize>], idx: usize| -> Option<usize> {
+        let block = &blocks[idx];
+        let size = block.size * 2;
+        if size > n_gpus {
+            return None;
+        }
+        let free_or_own = |first: usize| owner[first..first + size].iter().all(|o| o.is_none_or(|o| o == idx));
+        let home = block.first & !(size - 1);
+        if free_or_own(home) {
+            return Some(home);
+        }
+        (0..n_gpus).step_by(size).find(|&first| owner[first..first + size].iter().all(Option::is_none))
+    };
     loop {
-        let n_gpus = owner.len();
-        let candidate = blocks
-            .iter()
-            .enumerate()
-            .filter(|(_, block)| {
-                let buddy = block.first ^ block.size;
-                block.size * 2 <= n_gpus && owner[buddy..buddy + block.size].iter().all(Option::is_none)
-            })
-            .max_by(|a, b| a.1.load.total_cmp(&b.1.load).then(b.0.cmp(&a.0)))
-            .map(|(idx, _)| idx);
-        let Some(idx) = candidate else { return };
+        let candidate = (0..blocks.len())
+            .filter_map(|idx| target(blocks, owner, idx).map(|first| (idx, first)))
+            .max_by(|a, b| blocks[a.0].load.total_cmp(&blocks[b.0].load).then(b.0.cmp(&a.0)));
+        let Some((idx, first)) = candidate else { return };
         let block = &mut blocks[idx];
-        let buddy = block.first ^ block.size;
-        block.first = block.first.min(buddy);
+        owner[block.first..block.first + block.size].iter_mut().for_each(|o| *o = None);
+        block.first = first;
         block.size *= 2;
         block.load = block.lens.iter().map(|&len| workload(len, block.size as u64)).sum();
         owner[block.first..block.first + block.size].iter_mut().for_each(|o| *o = Some(idx));

@@ -8,6 +8,7 @@
 
 pub mod assign_slots;
 pub mod blocks;
+pub mod hybrid;
 pub mod lower;
 pub mod lower_a2a;
 pub mod lower_all_gather;
@@ -30,9 +31,17 @@ pub enum PlanError {
     )]
     Auto { layout: String, layers: String },
     #[error(
-        "layout `{layout}` uses hybrid CP, which is planned per batch from its sample lengths by the hybrid scheduler; it is not available yet\n  help: plan a fixed-size layout, e.g. `--set {layout}.cp=8`"
+        "layout `{layout}` uses hybrid CP, which is planned per batch from its sub-sample lengths\n  help: give them with `--seqlens`, e.g. `--seqlens 100,40000,2000`, or plan a fixed-size layout (`--set {layout}.cp=8`)"
     )]
     Hybrid { layout: String },
+    #[error("layout `{layout}` is not a hybrid-CP layout")]
+    NotHybrid { layout: String },
+    #[error("layout `{layout}`: {error}")]
+    Schedule { layout: String, error: crate::hybrid::ScheduleError },
+    #[error(
+        "layout `{layout}`: step {step} puts a group on GPUs {first}..={last}, which is not one of the pre-built aligned hybrid subgroups\n  help: use the buddy scheduler (`--algorithm buddy`), whose groups are always aligned"
+    )]
+    UnalignedGroup { layout: String, step: usize, first: u32, last: u32 },
     #[error("layout `{layout}` is thd: give the packed sequence lengths\n  help: add e.g. `--seqlens 100,4000,37`")]
     NeedSeqlens { layout: String },
     #[error("--seqlens applies to thd layouts only; `{layout}` is not thd")]
@@ -74,7 +83,7 @@ pub struct PlanSet {
 }
 
 /// Groups consecutive and non-consecutive layers with equal settings, in order of first use.
-fn layer_classes(layout: &Layout) -> Vec<(Vec<Interval>, Strategy, Mask)> {
+pub(crate) fn layer_classes(layout: &Layout) -> Vec<(Vec<Interval>, Strategy, Mask)> {
     let mut classes: Vec<(Vec<Interval>, Strategy, Mask)> = Vec::new();
     for (i, s) in layout.layers.iter().enumerate() {
         let i = i as u64;
