@@ -391,18 +391,14 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
         }
     }
     if let Some(path) = &request.trace {
-        use attnc_compiler::cost::{timeline, trace};
+        use attnc_compiler::cost::trace;
         let mut events = Vec::new();
         let mut offset = 0.0;
         for (spans, plan) in [(&result.forward_spans, plans.first()), (&result.backward_spans, plans.get(1))] {
             let Some(plan) = plan else { continue };
-            let spans: Vec<timeline::Span> = spans
-                .iter()
-                .map(|s| timeline::Span { rank: s.rank, stream: s.stream, op: s.op, start: s.start, end: s.end })
-                .collect();
             let start = spans.iter().map(|s| s.start).fold(f64::INFINITY, f64::min);
             let start = if start.is_finite() { start } else { 0.0 };
-            events.extend(trace::events(plan, &spans, offset - start));
+            events.extend(trace::events(plan, spans, offset - start));
             offset += spans.iter().map(|s| s.end).fold(0.0, f64::max) - start;
         }
         let n_ranks = plans.first().map_or(0, |p| p.header.cp);

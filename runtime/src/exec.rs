@@ -66,15 +66,9 @@ impl Default for RunOptions {
     }
 }
 
-/// When an op ran, relative to the start of the run.
-#[derive(Clone, Copy, Debug)]
-pub struct Span {
-    pub rank: u32,
-    pub stream: Stream,
-    pub op: OpId,
-    pub start: f64,
-    pub end: f64,
-}
+/// When an op ran, relative to the start of the run: the simulator's span type, so measured
+/// and predicted timelines share summaries and traces.
+pub use attnc_compiler::cost::timeline::Span;
 
 /// Elements per row and head of a buffer kind in the CPU layout (all fp32).
 pub fn elems(kind: BufKind, d: usize) -> usize {

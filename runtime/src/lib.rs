@@ -95,35 +95,17 @@ pub struct RankTimings {
     pub hidden_s: f64,
 }
 
-/// Merges spans into disjoint intervals.
-fn union(mut spans: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
-    spans.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut out: Vec<(f64, f64)> = Vec::new();
-    for (s, e) in spans {
-        match out.last_mut() {
-            Some(last) if s <= last.1 => last.1 = last.1.max(e),
-            _ => out.push((s, e)),
-        }
-    }
-    out
-}
-
 pub fn timings(spans: &[Span], cp: u32) -> Vec<RankTimings> {
-    use attnc_compiler::ir::Stream;
+    let step = spans.iter().map(|s| s.end).fold(0.0, f64::max);
     (0..cp)
         .map(|rank| {
-            let of = |stream: Stream| {
-                union(spans.iter().filter(|s| s.rank == rank && s.stream == stream).map(|s| (s.start, s.end)).collect())
-            };
-            let (compute, comm) = (of(Stream::Compute), of(Stream::Cp));
-            let total = |v: &[(f64, f64)]| v.iter().map(|(s, e)| e - s).sum::<f64>();
-            let mut hidden = 0.0;
-            for &(a, b) in &comm {
-                for &(c, d) in &compute {
-                    hidden += (b.min(d) - a.max(c)).max(0.0);
-                }
+            let summary = attnc_compiler::cost::timeline::summarize(spans, rank, step);
+            RankTimings {
+                rank,
+                compute_s: summary.compute_s,
+                comm_s: summary.comm_s,
+                hidden_s: summary.comm_s - summary.exposed_comm_s,
             }
-            RankTimings { rank, compute_s: total(&compute), comm_s: total(&comm), hidden_s: hidden }
         })
         .collect()
 }
