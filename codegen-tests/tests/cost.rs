@@ -233,3 +233,38 @@ fn published_ring_flash_attention_order() {
         }
     }
 }
+
+/// cache-dit's FLUX comparison (`bench/published/cache_dit_flux.attn`): on 2 PCIe GPUs
+/// p2p < a2a < all_gather, on 4 a2a < p2p < all_gather, as published.
+#[test]
+fn published_orders() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/published/cache_dit_flux.attn");
+    let (_, unit) = attnc_codegen_tests::check_spec_file(path, &[]);
+    let spec = unit.spec.expect("the published configuration checks");
+    for (name, expected) in [("flux_cp2", ["p2p", "a2a", "all_gather"]), ("flux_cp4", ["a2a", "p2p", "all_gather"])] {
+        let layout = spec.layouts.iter().find(|l| l.name == name).unwrap();
+        let profile = DeviceProfile::of_cluster(&layout.cluster, layout.dtype);
+        let mut times: Vec<(f64, &str)> = [Strategy::P2p, Strategy::AllGather, Strategy::A2a]
+            .into_iter()
+            .map(|strategy| {
+                let class = passes::compile_class(
+                    layout,
+                    set_layers(layout),
+                    strategy.clone(),
+                    layout.mask,
+                    &PlanOptions::default(),
+                )
+                .unwrap();
+                let proof = verify::verify(&class.forward, Stage::Scheduled).unwrap();
+                (simulate(&class.forward, &proof, &profile).step_s, strategy.name())
+            })
+            .collect();
+        times.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let order: Vec<&str> = times.iter().map(|t| t.1).collect();
+        assert_eq!(order, expected, "{name}: {times:?}");
+    }
+}
+
+fn set_layers(layout: &Layout) -> Vec<attnc_compiler::ir::Interval> {
+    vec![attnc_compiler::ir::Interval::new(0, layout.layers.len() as u64)]
+}
