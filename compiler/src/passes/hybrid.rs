@@ -55,6 +55,23 @@ pub fn compile_hybrid(
     };
     let schedule = hybrid::schedule(lengths, dp_cp, max_seqlen_per_rank, algorithm)
         .map_err(|error| PlanError::Schedule { layout: layout.name.clone(), error })?;
+    // How the sub-plans interleave on the pool: rendezvous per group, a barrier per step.
+    let problems = crate::verify::hybrid::check(&crate::verify::hybrid::sequences(&schedule, true));
+    if let Some(first) = problems.first() {
+        if first.contains("not a pre-built") {
+            let step = schedule.steps.iter().position(|s| s.groups().iter().any(|g| g.first_gpu % g.size != 0));
+            let group = step.and_then(|s| schedule.steps[s].groups().into_iter().find(|g| g.first_gpu % g.size != 0));
+            if let (Some(step), Some(group)) = (step, group) {
+                return Err(PlanError::UnalignedGroup {
+                    layout: layout.name.clone(),
+                    step,
+                    first: group.first_gpu,
+                    last: group.first_gpu + group.size - 1,
+                });
+            }
+        }
+        return Err(PlanError::HybridVerify { layout: layout.name.clone(), problems });
+    }
     let mut classes = Vec::new();
     for (layers, strategy, mask) in super::layer_classes(layout) {
         let mut steps = Vec::new();

@@ -42,6 +42,11 @@ pub enum PlanError {
         "layout `{layout}`: step {step} puts a group on GPUs {first}..={last}, which is not one of the pre-built aligned hybrid subgroups\n  help: use the buddy scheduler (`--algorithm buddy`), whose groups are always aligned"
     )]
     UnalignedGroup { layout: String, step: usize, first: u32, last: u32 },
+    #[error(
+        "internal compiler error: the hybrid batch of layout `{layout}` does not run on the pool:\n{}",
+        problems.iter().map(|p| format!("  {p}")).collect::<Vec<_>>().join("\n")
+    )]
+    HybridVerify { layout: String, problems: Vec<String> },
     #[error("layout `{layout}` is thd: give the packed sequence lengths\n  help: add e.g. `--seqlens 100,4000,37`")]
     NeedSeqlens { layout: String },
     #[error("--seqlens applies to thd layouts only; `{layout}` is not thd")]

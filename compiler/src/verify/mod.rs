@@ -17,6 +17,7 @@
 mod comm;
 mod coverage;
 mod hazards;
+pub mod hybrid;
 mod partition;
 mod simulate;
 mod structure;
