@@ -198,6 +198,19 @@ pub fn tune(layout: &Layout, seqlens: &[u64], profile_path: Option<&Path>, emit:
                 }
                 let _ = writeln!(out, "  choice: {} — {}", strategy_text(class.chosen()), class.reason);
             }
+            if let Some([(mine, mine_s), (other, other_s)]) = tune::balances(layout, &classes, &profile) {
+                let name = |b: attnc_compiler::sema::spec::Balance| format!("{b:?}").to_lowercase();
+                let verdict = if mine_s <= other_s { "keep it" } else { "switch" };
+                let _ = writeln!(
+                    out,
+                    "balance (whole layout, chosen strategies): {} {} vs {} {} for all {} layers — {verdict}",
+                    name(mine),
+                    ms(mine_s),
+                    name(other),
+                    ms(other_s),
+                    layout.layers.len()
+                );
+            }
             print!("{out}");
         }
         TuneEmit::Spec => {

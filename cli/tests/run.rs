@@ -415,6 +415,8 @@ fn tune_every_example() {
             }
             let out = check(&args, 0, "choice:", "");
             assert!(out.contains("fwd+bwd") && out.contains("* "), "{file} {layout}:\n{out}");
+            let thd = args.contains(&"--seqlens");
+            assert_eq!(out.contains("balance (whole layout, chosen strategies)"), !thd, "{file} {layout}:\n{out}");
         }
     }
     let gemma = ["tune", "dsl-examples/gemma2_alternating.attn", "--layout", "alternating"];

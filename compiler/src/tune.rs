@@ -5,7 +5,8 @@
 //! KV heads replicate over `n`, as the checker requires), and `a2a+p2p` with every hierarchy
 //! `[a, n/a]`, `1 < a < n`, whose first level is such a degree. Each is planned forward and
 //! backward; a candidate that fails to plan is listed with its error, not chosen. The balance
-//! (zigzag or contiguous) is the layout's: it fixes the token split every layer shares.
+//! (zigzag or contiguous) fixes the token split every layer shares, so it is compared for the
+//! whole layout ([`balances`]), not per layer.
 
 use crate::cost::DeviceProfile;
 use crate::cost::timeline::simulate;
@@ -184,6 +185,34 @@ pub fn tune_class(
         None => format!("{} is the only candidate that fits", strategy_text(&chosen.strategy)),
     };
     Ok(ClassTuning { layers: layers.to_vec(), mask, evaluations, rejected, choice, reason })
+}
+
+/// The layout's balance against the other one, for the chosen strategies: forward + backward
+/// time per layer summed over every layer, with the layout's balance first. `None` for thd
+/// (always zigzag per sequence) and for layouts the other balance cannot split.
+pub fn balances(
+    layout: &Layout,
+    classes: &[ClassTuning],
+    profile: &DeviceProfile,
+) -> Option<[(crate::sema::spec::Balance, f64); 2]> {
+    use crate::sema::spec::{Balance, Format};
+    if matches!(layout.format, Format::Thd { .. }) {
+        return None;
+    }
+    let other = match layout.balance {
+        Balance::Zigzag => Balance::Contiguous,
+        Balance::Contiguous => Balance::Zigzag,
+    };
+    let mut flipped = layout.clone();
+    flipped.balance = other;
+    let mut totals = [0.0f64; 2];
+    for class in classes {
+        let layers: u64 = class.layers.iter().map(|l| l.end - l.start).sum();
+        totals[0] += layers as f64 * class.evaluations[class.choice].total_s();
+        let e = evaluate(&flipped, &class.layers, class.mask, class.chosen(), None, profile).ok()?;
+        totals[1] += layers as f64 * e.total_s();
+    }
+    Some([(layout.balance, totals[0]), (other, totals[1])])
 }
 
 /// Tunes every mask class of a layout (whatever strategies its layers name).
