@@ -69,8 +69,94 @@ pub struct SimulateRequest<'a> {
     pub profile: Option<&'a Path>,
 }
 
+/// A hybrid layout for one batch: every sub-sample's plans on its group, groups side by side,
+/// steps one after another (the barrier), ranks numbered across the pool in the trace.
+fn simulate_hybrid(
+    layout: &Layout,
+    request: &SimulateRequest<'_>,
+    profile: &DeviceProfile,
+    source: &str,
+) -> Result<bool> {
+    let algorithm = attnc_compiler::hybrid::Algorithm::Buddy;
+    let classes = match passes::hybrid::compile_hybrid(layout, request.seqlens, algorithm, request.backward) {
+        Ok(classes) => classes,
+        Err(error) => return report(error),
+    };
+    let mut out = String::new();
+    let mut events = Vec::new();
+    let mut start = 0.0;
+    let _ =
+        writeln!(out, "layout `{}` on {source}: hybrid CP batch of {} sub-samples", layout.name, request.seqlens.len());
+    for class in &classes {
+        if request.layer.is_some_and(|l| !class.layers.iter().any(|r| r.start <= l && l < r.end)) {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "layers {} ({}, {})",
+            layer_blocks(&class.layers).join(", "),
+            class.strategy.name(),
+            mask_name(class.mask)
+        );
+        for (step_idx, groups) in class.steps.iter().enumerate() {
+            let mut step_s: f64 = 0.0;
+            let mut lines = Vec::new();
+            for group in groups {
+                let mut t = start;
+                for sample in &group.samples {
+                    for plan in std::iter::once(&sample.forward).chain(sample.backward.as_ref()) {
+                        let proof = verify::verify(plan, Stage::Scheduled).map_err(|errors| {
+                            anyhow::anyhow!("internal error: a compiled plan fails verification: {errors:?}")
+                        })?;
+                        let timeline = play(plan, &proof, profile);
+                        let mut spans = timeline.spans.clone();
+                        for span in &mut spans {
+                            span.rank += group.first_gpu;
+                        }
+                        // The plan's ops, on the pool's ranks.
+                        let mut shifted = trace::events(plan, &timeline.spans, t);
+                        for (event, span) in shifted.iter_mut().zip(&spans) {
+                            event.rank = span.rank;
+                        }
+                        events.extend(shifted);
+                        t += timeline.step_s;
+                    }
+                }
+                let busy = t - start;
+                step_s = step_s.max(busy);
+                lines.push(format!(
+                    "    GPUs {}-{} (cp {}): {} sub-sample(s), {}",
+                    group.first_gpu,
+                    group.first_gpu + group.size - 1,
+                    group.size,
+                    group.samples.len(),
+                    ms(busy)
+                ));
+            }
+            let _ = writeln!(out, "  step {step_idx}: {} (its slowest group), then the barrier", ms(step_s));
+            for line in lines {
+                let _ = writeln!(out, "{line}");
+            }
+            start += step_s;
+        }
+        let _ = writeln!(out, "  batch: {}", ms(start));
+    }
+    print!("{out}");
+    if let Some(path) = request.trace {
+        let n_ranks = classes.first().map_or(0, |c| c.schedule.dp_cp);
+        let document = trace::document(&events, n_ranks, &format!("attnc simulate {} (hybrid batch)", layout.name));
+        std::fs::write(path, serde_json::to_string(&document)?)
+            .with_context(|| format!("--trace {}", path.display()))?;
+        eprintln!("wrote {} ({} events; open in https://ui.perfetto.dev)", path.display(), events.len());
+    }
+    Ok(true)
+}
+
 pub fn simulate(layout: &Layout, request: &SimulateRequest<'_>) -> Result<bool> {
     let (profile, source) = profile(layout, request.profile)?;
+    if matches!(layout.cp, Cp::Hybrid { .. }) && !request.seqlens.is_empty() {
+        return simulate_hybrid(layout, request, &profile, &source);
+    }
     let options = passes::PlanOptions {
         seqlens: (!request.seqlens.is_empty()).then(|| request.seqlens.to_vec()),
         backward: request.backward,

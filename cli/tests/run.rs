@@ -161,6 +161,25 @@ fn every_example_passes_check() {
         "",
     );
     assert_eq!(plan.matches("barrier over GPUs 0-15").count(), 2, "{plan}");
+    let trace = temp("hybrid.json");
+    let sim = check(
+        &[
+            "simulate",
+            "dsl-examples/hybrid_cp.attn",
+            "--layout",
+            "dynamic",
+            "--seqlens",
+            "100000,3000,20000,9000,500",
+            "--trace",
+            trace.to_str().unwrap(),
+        ],
+        0,
+        "then the barrier",
+        "wrote",
+    );
+    assert!(sim.contains("step 1:") && sim.contains("batch:"), "{sim}");
+    let document: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    assert!(assert_trace_format(&document) > 0);
     assert_eq!(plan.matches(", verified").count(), 5, "{plan}");
 }
 
