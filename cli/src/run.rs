@@ -256,13 +256,20 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
         Some(path) => load_artifact(path, layout, class, request.backward)?,
         None => std::iter::once(class.forward.clone()).chain(class.backward.clone()).collect(),
     };
-    let proofs: Vec<Verified> =
-        plans.iter().map(|p| verify::verify(p, Stage::Scheduled)).collect::<Result<_, _>>().map_err(|errors| {
-            anyhow::anyhow!(
-                "the plan does not verify:\n{}",
-                errors.iter().map(|e| format!("  {e}")).collect::<Vec<_>>().join("\n")
-            )
-        })?;
+    // A loaded artifact is verified here; compiled plans come with their proofs.
+    let loaded: Vec<Verified> = match &request.plan {
+        Some(_) => {
+            plans.iter().map(|p| verify::verify(p, Stage::Scheduled)).collect::<Result<_, _>>().map_err(|errors| {
+                anyhow::anyhow!(
+                    "the plan does not verify:\n{}",
+                    errors.iter().map(|e| format!("  {e}")).collect::<Vec<_>>().join("\n")
+                )
+            })?
+        }
+        None => Vec::new(),
+    };
+    let proofs: Vec<&Verified> =
+        if request.plan.is_some() { loaded.iter().collect() } else { class.proofs.iter().collect() };
     let problem = &plans[0].problem;
     let tensor_layout = match layout.format {
         Format::Sbhd => TensorLayout::Sbhd,
@@ -332,8 +339,8 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
     let kernels = kernel_set(request.kernels, problem.dtype, request.threads);
     let progress = Progress::start(&plans);
     let result = attnc_runtime::run(
-        (&plans[0], &proofs[0]),
-        plans.get(1).zip(proofs.get(1)),
+        (&plans[0], proofs[0]),
+        plans.get(1).zip(proofs.get(1).copied()),
         kernels.as_ref(),
         &inputs,
         &run_options,
@@ -402,7 +409,8 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
             offset += spans.iter().map(|s| s.end).fold(0.0, f64::max) - start;
         }
         let n_ranks = plans.first().map_or(0, |p| p.header.cp);
-        let document = trace::document(&events, n_ranks, &format!("attnc run {} (measured)", layout_name_of(&plans)));
+        let layout_name = plans.first().map_or("", |p| p.header.layout.as_str());
+        let document = trace::document(&events, n_ranks, &format!("attnc run {layout_name} (measured)"));
         std::fs::write(path, serde_json::to_string(&document)?)
             .with_context(|| format!("--trace {}", path.display()))?;
         eprintln!("wrote {} ({} events; open in https://ui.perfetto.dev)", path.display(), events.len());
@@ -468,10 +476,6 @@ impl Progress {
             let _ = h.join();
         }
     }
-}
-
-fn layout_name_of(plans: &[attnc_compiler::ir::Plan]) -> String {
-    plans.first().map_or_else(String::new, |p| p.header.layout.clone())
 }
 
 /// `attnc calibrate`: measures this machine and writes a device profile.
@@ -607,22 +611,11 @@ fn run_sample(
     run_options: &RunOptions,
     request: &Request,
 ) -> Result<Vec<reference::Comparison>, String> {
-    let plans: Vec<&Plan> = std::iter::once(&sample.forward).chain(sample.backward.as_ref()).collect();
-    let proofs: Vec<Verified> = plans
-        .iter()
-        .map(|p| verify::verify(p, Stage::Scheduled))
-        .collect::<Result<_, _>>()
-        .map_err(|errors| format!("the plan does not verify: {errors:?}"))?;
+    let mut plans = sample.verified();
+    let forward = plans.next().expect("the forward plan is always built");
     let problem = &sample.forward.problem;
     let inputs = tensor::random(problem, request.seed ^ (sample.id as u64).wrapping_mul(0x9e37_79b9), request.backward);
-    let result = attnc_runtime::run(
-        (plans[0], &proofs[0]),
-        plans.get(1).copied().zip(proofs.get(1)),
-        kernels,
-        &inputs,
-        run_options,
-    )
-    .map_err(|e| e.to_string())?;
+    let result = attnc_runtime::run(forward, plans.next(), kernels, &inputs, run_options).map_err(|e| e.to_string())?;
     if !request.check {
         return Ok(Vec::new());
     }

@@ -11,7 +11,6 @@ use attnc_compiler::ir::{Interval, Plan};
 use attnc_compiler::passes::{self, PlanError, mask_name};
 use attnc_compiler::sema::spec::{Cp, Layout, Strategy};
 use attnc_compiler::tune::{self, strategy_text};
-use attnc_compiler::verify::{self, Stage};
 
 /// The device profile: a file written by `attnc calibrate`, or the preset of the cluster's GPU.
 pub fn profile(layout: &Layout, path: Option<&Path>) -> Result<(DeviceProfile, String)> {
@@ -104,21 +103,13 @@ fn simulate_hybrid(
             for group in groups {
                 let mut t = start;
                 for sample in &group.samples {
-                    for plan in std::iter::once(&sample.forward).chain(sample.backward.as_ref()) {
-                        let proof = verify::verify(plan, Stage::Scheduled).map_err(|errors| {
-                            anyhow::anyhow!("internal error: a compiled plan fails verification: {errors:?}")
-                        })?;
-                        let timeline = play(plan, &proof, profile);
-                        let mut spans = timeline.spans.clone();
-                        for span in &mut spans {
+                    for (plan, proof) in sample.verified() {
+                        let mut timeline = play(plan, proof, profile);
+                        // The plan's ranks are its group's: number them across the pool.
+                        for span in &mut timeline.spans {
                             span.rank += group.first_gpu;
                         }
-                        // The plan's ops, on the pool's ranks.
-                        let mut shifted = trace::events(plan, &timeline.spans, t);
-                        for (event, span) in shifted.iter_mut().zip(&spans) {
-                            event.rank = span.rank;
-                        }
-                        events.extend(shifted);
+                        events.extend(trace::events(plan, &timeline.spans, t));
                         t += timeline.step_s;
                     }
                 }
@@ -183,13 +174,10 @@ pub fn simulate(layout: &Layout, request: &SimulateRequest<'_>) -> Result<bool> 
             mask_name(class.mask),
             class.forward.header.cp
         );
-        for plan in std::iter::once(&class.forward).chain(class.backward.as_ref()) {
-            let proof = verify::verify(plan, Stage::Scheduled)
-                .map_err(|errors| anyhow::anyhow!("internal error: a compiled plan fails verification: {errors:?}"))?;
-            let timeline = play(plan, &proof, &profile);
+        for (plan, proof) in class.verified() {
+            let timeline = play(plan, proof, &profile);
             timeline_text(&mut out, plan, &timeline);
-            let spans: Vec<_> = timeline.spans.clone();
-            events.extend(trace::events(plan, &spans, offset));
+            events.extend(trace::events(plan, &timeline.spans, offset));
             offset += timeline.step_s;
             n_ranks = n_ranks.max(plan.header.cp);
         }

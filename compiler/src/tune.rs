@@ -14,7 +14,6 @@ use crate::ir::Interval;
 use crate::ir::stats::stats;
 use crate::passes::{PlanError, PlanOptions, compile_class, display_layers};
 use crate::sema::spec::{Cp, Layout, Mask, Strategy};
-use crate::verify::{self, Stage};
 
 /// One strategy's predicted costs for one layer (forward + backward).
 #[derive(Clone, Debug, PartialEq)]
@@ -109,15 +108,8 @@ fn evaluate(
         memory_bytes: 0,
         fits: true,
     };
-    for (index, plan) in std::iter::once(&class.forward).chain(class.backward.as_ref()).enumerate() {
-        let proof = verify::verify(plan, Stage::Scheduled).map_err(|errors| PlanError::Verify {
-            layout: layout.name.clone(),
-            layers: display_layers(layers),
-            direction: plan.header.direction,
-            pass: "tune",
-            errors,
-        })?;
-        let timeline = simulate(plan, &proof, profile);
+    for (index, (plan, proof)) in class.verified().enumerate() {
+        let timeline = simulate(plan, proof, profile);
         if index == 0 {
             evaluation.forward_s = timeline.step_s
         } else {

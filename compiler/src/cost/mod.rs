@@ -105,30 +105,19 @@ impl DeviceProfile {
     }
 }
 
-/// What an op costs and on what resource.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct OpCost {
-    pub seconds: f64,
-    /// FLOPs for attention ops, else 0.
-    pub flops: f64,
-    /// Bytes over links (sent + received by this rank) for communication, else 0.
-    pub link_bytes: f64,
-    pub inter_node: bool,
-}
-
 pub struct CostModel<'a> {
     pub profile: &'a DeviceProfile,
 }
 
 impl CostModel<'_> {
-    pub fn op(&self, plan: &Plan, id: OpId) -> OpCost {
+    /// Seconds the op takes on its stream once it has started.
+    pub fn op(&self, plan: &Plan, id: OpId) -> f64 {
         let profile = self.profile;
         let op = plan.op(id);
         // Ranks beyond the cores that can compute at once share them.
         let sharing = if profile.cores == 0 { 1.0 } else { (plan.header.cp as f64 / profile.cores as f64).max(1.0) };
-        let compute =
-            |seconds: f64, flops: f64| OpCost { seconds: seconds * sharing, flops, link_bytes: 0.0, inter_node: false };
-        let memory = |bytes: u64| compute(profile.launch_s + bytes as f64 / profile.memory_bytes_per_s, 0.0);
+        let compute = |seconds: f64| seconds * sharing;
+        let memory = |bytes: u64| compute(profile.launch_s + bytes as f64 / profile.memory_bytes_per_s);
         match &op.kind {
             OpKind::AttnFwd { class, .. } => {
                 let flops = op_flops(plan, id);
@@ -136,7 +125,7 @@ impl CostModel<'_> {
                     MaskClass::Full => profile.fwd_efficiency,
                     _ => profile.fwd_masked_efficiency.unwrap_or(profile.fwd_efficiency),
                 };
-                compute(profile.launch_s + flops / (profile.peak_flops * efficiency), flops)
+                compute(profile.launch_s + flops / (profile.peak_flops * efficiency))
             }
             OpKind::AttnBwd { class, .. } => {
                 let flops = op_flops(plan, id);
@@ -144,18 +133,18 @@ impl CostModel<'_> {
                     MaskClass::Full => profile.bwd_efficiency,
                     _ => profile.bwd_masked_efficiency.unwrap_or(profile.bwd_efficiency),
                 };
-                compute(profile.launch_s + flops / (profile.peak_flops * efficiency), flops)
+                compute(profile.launch_s + flops / (profile.peak_flops * efficiency))
             }
             OpKind::Load { dst, .. } | OpKind::Store { src: dst, .. } => {
-                let mut cost = memory(2 * plan.bytes_of(*dst));
+                let mut seconds = memory(2 * plan.bytes_of(*dst));
                 let rotates = !matches!(op.kind, OpKind::Store { output: Output::O, .. });
                 if let (Some(rate), Some(_), true) = (profile.rope_pairs_per_s, plan.problem.rope_theta, rotates) {
                     let buf = plan.buf(*dst);
                     let pairs =
                         buf.rows * buf.heads as u64 * plan.problem.batch as u64 * plan.problem.head_dim as u64 / 2;
-                    cost.seconds += sharing * pairs as f64 / rate;
+                    seconds += sharing * pairs as f64 / rate;
                 }
-                cost
+                seconds
             }
             OpKind::Zero { dst, .. } => memory(2 * plan.bytes_of(*dst)),
             OpKind::RepeatKv { dst, .. } => memory(2 * plan.bytes_of(*dst)),
@@ -173,9 +162,7 @@ impl CostModel<'_> {
                     }
                 }
                 let link = [profile.intra, profile.inter];
-                let seconds = (0..2).map(|l| link[l].time(levels[l][0].max(levels[l][1]) as f64)).fold(0.0, f64::max);
-                let total: u64 = levels.iter().flatten().sum();
-                OpCost { seconds, flops: 0.0, link_bytes: total as f64, inter_node: levels[1] != [0, 0] }
+                (0..2).map(|l| link[l].time(levels[l][0].max(levels[l][1]) as f64)).fold(0.0, f64::max)
             }
             OpKind::AllGather { group, dst: buf, .. }
             | OpKind::ReduceScatter { group, src: buf, .. }
@@ -186,15 +173,14 @@ impl CostModel<'_> {
                 let inter = nodes.len() > 1;
                 let link = if inter { profile.inter } else { profile.intra };
                 let moved = plan.bytes_of(*buf) as f64 * (n - 1.0) / n;
-                let seconds = if n <= 1.0 { 0.0 } else { (n - 1.0) * link.alpha_s + moved / link.bytes_per_s };
-                OpCost { seconds, flops: 0.0, link_bytes: 2.0 * moved, inter_node: inter }
+                if n <= 1.0 { 0.0 } else { (n - 1.0) * link.alpha_s + moved / link.bytes_per_s }
             }
             OpKind::Barrier { group } => {
                 let members = &plan.group(*group).members;
                 let nodes: BTreeSet<u32> = members.iter().map(|&m| plan.node_of(m)).collect();
                 let link = if nodes.len() > 1 { profile.inter } else { profile.intra };
                 let rounds = (members.len() as f64).log2().ceil().max(0.0);
-                OpCost { seconds: rounds * link.alpha_s, flops: 0.0, link_bytes: 0.0, inter_node: nodes.len() > 1 }
+                rounds * link.alpha_s
             }
         }
     }

@@ -104,7 +104,7 @@ pub fn simulate(plan: &Plan, proof: &Verified, profile: &DeviceProfile) -> Timel
                     else {
                         break;
                     };
-                    let end = start + model.op(plan, id).seconds;
+                    let end = start + model.op(plan, id);
                     finished.insert(id, end);
                     if let Some(e) = op.record {
                         recorded.insert(e.0, end);

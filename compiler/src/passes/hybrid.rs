@@ -13,6 +13,7 @@
 use crate::hybrid::{self, Algorithm, Schedule};
 use crate::ir::{Interval, Plan};
 use crate::sema::spec::{Cp, Format, Layout, Mask, Strategy};
+use crate::verify::Verified;
 
 use super::{LayerClass, PlanError, PlanOptions, compile_class};
 
@@ -23,6 +24,15 @@ pub struct SamplePlan {
     pub len: u64,
     pub forward: Plan,
     pub backward: Option<Plan>,
+    /// The final verification of each plan (forward, then backward).
+    pub proofs: Vec<Verified>,
+}
+
+impl SamplePlan {
+    /// Each plan with its proof: forward, then backward if planned.
+    pub fn verified(&self) -> impl Iterator<Item = (&Plan, &Verified)> {
+        std::iter::once(&self.forward).chain(&self.backward).zip(&self.proofs)
+    }
 }
 
 /// A group of one step: GPUs `first_gpu..first_gpu + size`, its sub-samples in order.
@@ -55,42 +65,38 @@ pub fn compile_hybrid(
     };
     let schedule = hybrid::schedule(lengths, dp_cp, max_seqlen_per_rank, algorithm)
         .map_err(|error| PlanError::Schedule { layout: layout.name.clone(), error })?;
+    for (step_idx, step) in schedule.steps.iter().enumerate() {
+        if let Some(group) = step.groups().into_iter().find(|g| g.first_gpu % g.size != 0) {
+            return Err(PlanError::UnalignedGroup {
+                layout: layout.name.clone(),
+                step: step_idx,
+                first: group.first_gpu,
+                last: group.first_gpu + group.size - 1,
+            });
+        }
+    }
     // How the sub-plans interleave on the pool: rendezvous per group, a barrier per step.
     let problems = crate::verify::hybrid::check(&crate::verify::hybrid::sequences(&schedule, true));
-    if let Some(first) = problems.first() {
-        if first.contains("not a pre-built") {
-            let step = schedule.steps.iter().position(|s| s.groups().iter().any(|g| g.first_gpu % g.size != 0));
-            let group = step.and_then(|s| schedule.steps[s].groups().into_iter().find(|g| g.first_gpu % g.size != 0));
-            if let (Some(step), Some(group)) = (step, group) {
-                return Err(PlanError::UnalignedGroup {
-                    layout: layout.name.clone(),
-                    step,
-                    first: group.first_gpu,
-                    last: group.first_gpu + group.size - 1,
-                });
-            }
-        }
+    if !problems.is_empty() {
         return Err(PlanError::HybridVerify { layout: layout.name.clone(), problems });
     }
     let mut classes = Vec::new();
     for (layers, strategy, mask) in super::layer_classes(layout) {
         let mut steps = Vec::new();
-        for (step_idx, step) in schedule.steps.iter().enumerate() {
+        for step in &schedule.steps {
             let mut groups = Vec::new();
             for group in step.groups() {
-                if group.first_gpu % group.size != 0 {
-                    return Err(PlanError::UnalignedGroup {
-                        layout: layout.name.clone(),
-                        step: step_idx,
-                        first: group.first_gpu,
-                        last: group.first_gpu + group.size - 1,
-                    });
-                }
                 let mut samples = Vec::new();
                 for &id in &group.samples {
                     let len = lengths[id as usize];
                     let class = plan_sample(layout, &layers, &strategy, mask, group.size, len, backward)?;
-                    samples.push(SamplePlan { id, len, forward: class.forward, backward: class.backward });
+                    samples.push(SamplePlan {
+                        id,
+                        len,
+                        forward: class.forward,
+                        backward: class.backward,
+                        proofs: class.proofs,
+                    });
                 }
                 groups.push(GroupPlan { first_gpu: group.first_gpu, size: group.size, samples });
             }

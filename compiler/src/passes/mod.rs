@@ -22,7 +22,7 @@ use thiserror::Error;
 use crate::ir::{Direction, Header, Interval, Plan};
 use crate::plan::partition::PartitionError;
 use crate::sema::spec::{Layout, Mask, Strategy};
-use crate::verify::{self, Stage, VerifyError};
+use crate::verify::{self, Stage, Verified, VerifyError};
 
 #[derive(Debug, Error)]
 pub enum PlanError {
@@ -78,6 +78,16 @@ pub struct LayerClass {
     pub mask: Mask,
     pub forward: Plan,
     pub backward: Option<Plan>,
+    /// The final verification of each plan (forward, then backward), for consumers that play
+    /// or run them without verifying again.
+    pub proofs: Vec<Verified>,
+}
+
+impl LayerClass {
+    /// Each plan with its proof: forward, then backward if planned.
+    pub fn verified(&self) -> impl Iterator<Item = (&Plan, &Verified)> {
+        std::iter::once(&self.forward).chain(&self.backward).zip(&self.proofs)
+    }
 }
 
 /// Every plan of one layout.
@@ -157,6 +167,7 @@ pub fn compile_class(
     }
     let setup = setup::setup(layout, mask, options.seqlens.as_deref())?;
     let mut plans = Vec::new();
+    let mut proofs = Vec::new();
     let directions: &[Direction] =
         if options.backward { &[Direction::Forward, Direction::Backward] } else { &[Direction::Forward] };
     for &direction in directions {
@@ -175,9 +186,9 @@ pub fn compile_class(
         };
         let check = |plan: &Plan, pass: &'static str, stage: Stage, always: bool| {
             if !(verify_each || always) {
-                return Ok(());
+                return Ok(None);
             }
-            verify::verify(plan, stage).map(|_| ()).map_err(|errors| PlanError::Verify {
+            verify::verify(plan, stage).map(Some).map_err(|errors| PlanError::Verify {
                 layout: layout.name.clone(),
                 layers: display_layers(&layers),
                 direction,
@@ -194,12 +205,12 @@ pub fn compile_class(
         check(&plan, "assign_slots", Stage::Lowered, false)?;
         schedule::run(&mut plan);
         dump(&plan, 3, "schedule");
-        check(&plan, "schedule", Stage::Scheduled, true)?;
+        proofs.push(check(&plan, "schedule", Stage::Scheduled, true)?.expect("the final plan is always verified"));
         plans.push(plan);
     }
     let mut plans = plans.into_iter();
     let forward = plans.next().expect("the forward plan is always built");
-    Ok(LayerClass { layers, strategy, mask, forward, backward: plans.next() })
+    Ok(LayerClass { layers, strategy, mask, forward, backward: plans.next(), proofs })
 }
 
 /// With `ATTNC_DUMP=DIR`, writes the plan's text after each pass to
