@@ -51,11 +51,8 @@ pub fn json_of(schedule: &Schedule) -> serde_json::Value {
         .steps
         .iter()
         .map(|step| {
-            json!({
-                "gpus": step.gpus,
-                "workload": step.workload(&schedule.lengths),
-                "imbalance": step.imbalance(&schedule.lengths),
-            })
+            let load = step.workload(&schedule.lengths);
+            json!({ "gpus": step.gpus, "imbalance": hybrid::imbalance(&load), "workload": load })
         })
         .collect();
     let summary = schedule.summary();
@@ -84,7 +81,7 @@ pub fn text_of(schedule: &Schedule, per_rank: u64, algorithm: Algorithm) -> Stri
     );
     for (step_idx, step) in schedule.steps.iter().enumerate() {
         let load = step.workload(&schedule.lengths);
-        let _ = writeln!(out, "step {step_idx}: imbalance {:.3} (max/mean)", step.imbalance(&schedule.lengths));
+        let _ = writeln!(out, "step {step_idx}: imbalance {:.3} (max/mean)", hybrid::imbalance(&load));
         for group in step.groups() {
             let last = group.first_gpu + group.size - 1;
             let gpus = if group.size == 1 {

@@ -192,7 +192,8 @@ pub fn simulate(layout: &Layout, request: &SimulateRequest<'_>) -> Result<bool> 
     Ok(true)
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// `--emit` of `attnc tune`: the table, `layer` blocks with the choices, or Megatron's flags.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum TuneEmit {
     Text,
     Spec,

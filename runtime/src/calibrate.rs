@@ -29,12 +29,18 @@ pub struct Request<'a> {
     pub block: usize,
 }
 
-fn best_of(n: usize, mut f: impl FnMut() -> Result<f64, String>) -> Result<f64, String> {
+/// The least of `n` measurements (times).
+fn least_of(n: usize, mut f: impl FnMut() -> Result<f64, String>) -> Result<f64, String> {
     let mut best = f64::INFINITY;
     for _ in 0..n {
         best = best.min(f()?);
     }
     Ok(best)
+}
+
+/// The greatest of `n` measurements (rates).
+fn most_of(n: usize, mut f: impl FnMut() -> Result<f64, String>) -> Result<f64, String> {
+    least_of(n, || f().map(|x| -x)).map(|x| -x)
 }
 
 /// Seconds for both ranks of a two-rank `send_recv` exchange of `floats` each way.
@@ -138,13 +144,13 @@ pub fn calibrate(request: &Request<'_>) -> Result<(DeviceProfile, Vec<String>), 
             Ok(rates.iter().sum::<f64>() / rates.len() as f64)
         })
     };
-    let fwd = -best_of(3, || concurrent(shape, false).map(|g| -g))?;
-    let bwd = -best_of(3, || concurrent(shape, true).map(|g| -g))?;
+    let fwd = most_of(3, || concurrent(shape, false))?;
+    let bwd = most_of(3, || concurrent(shape, true))?;
     // A block the causal diagonal cuts: FLOPs of the allowed pairs only.
     let diagonal = Shape3 { causal: true, ..shape };
     bench::time(request.kernels, diagonal, false, 0..request.block)?;
-    let fwd_masked = -best_of(3, || concurrent(diagonal, false).map(|g| -g))?;
-    let bwd_masked = -best_of(3, || concurrent(diagonal, true).map(|g| -g))?;
+    let fwd_masked = most_of(3, || concurrent(diagonal, false))?;
+    let bwd_masked = most_of(3, || concurrent(diagonal, true))?;
     notes.push(format!(
         "{} kernels, {} tokens x {} heads x d {}, on {cores} cores at once: forward {fwd:.1} GFLOP/s ({:.0}% of peak), backward {bwd:.1} ({:.0}%)",
         request.kernels_name,
@@ -158,7 +164,7 @@ pub fn calibrate(request: &Request<'_>) -> Result<(DeviceProfile, Vec<String>), 
         "  a block the causal diagonal cuts: forward {fwd_masked:.1} GFLOP/s, backward {bwd_masked:.1} (allowed pairs only)"
     ));
     let tiny = Shape3 { seq: 1, head_dim: request.head_dim, heads: 1, causal: false };
-    let launch = best_of(20, || {
+    let launch = least_of(20, || {
         let start = Instant::now();
         bench::time(request.kernels, tiny, false, 0..1)?;
         Ok(start.elapsed().as_secs_f64())
@@ -168,9 +174,9 @@ pub fn calibrate(request: &Request<'_>) -> Result<(DeviceProfile, Vec<String>), 
     notes.push(format!("RoPE: {:.1} M rotations/s", rope_pairs_per_s / 1e6));
     let memory_bytes_per_s = copy_bandwidth();
     notes.push(format!("copy bandwidth: {:.1} GB/s", memory_bytes_per_s / 1e9));
-    let small = best_of(3, || exchange(1, 200).map_err(|e| e.to_string()))?;
+    let small = least_of(3, || exchange(1, 200).map_err(|e| e.to_string()))?;
     let large_floats = 4 << 20;
-    let large = best_of(3, || exchange(large_floats, 4).map_err(|e| e.to_string()))?;
+    let large = least_of(3, || exchange(large_floats, 4).map_err(|e| e.to_string()))?;
     let bytes_per_s = (large_floats * 4) as f64 / (large - small).max(1e-9);
     notes.push(format!(
         "CPU communicator: latency {:.1} µs, bandwidth {:.2} GB/s per direction",

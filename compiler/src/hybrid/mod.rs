@@ -142,11 +142,15 @@ impl Step {
 
     /// max/mean of the per-GPU workload (1 for an empty step).
     pub fn imbalance(&self, lengths: &[u64]) -> f64 {
-        let load = self.workload(lengths);
-        let max = load.iter().cloned().fold(0.0, f64::max);
-        let mean = load.iter().sum::<f64>() / load.len() as f64;
-        if mean > 0.0 { max / mean } else { 1.0 }
+        imbalance(&self.workload(lengths))
     }
+}
+
+/// max/mean of per-GPU loads (1 when all are zero).
+pub fn imbalance(load: &[f64]) -> f64 {
+    let max = load.iter().cloned().fold(0.0, f64::max);
+    let mean = load.iter().sum::<f64>() / load.len() as f64;
+    if mean > 0.0 { max / mean } else { 1.0 }
 }
 
 /// Figures of merit of a whole schedule.
@@ -168,7 +172,7 @@ impl Schedule {
             let load = step.workload(&self.lengths);
             makespan += load.iter().cloned().fold(0.0, f64::max);
             total += load.iter().sum::<f64>();
-            imbalance += step.imbalance(&self.lengths);
+            imbalance += self::imbalance(&load);
         }
         let ideal = total / self.dp_cp as f64;
         Summary {
