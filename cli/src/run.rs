@@ -41,11 +41,12 @@ fn kernel_set(
     dtype: attnc_compiler::sema::spec::Dtype,
     threads: usize,
 ) -> Box<dyn attnc_runtime::kernels::Kernels> {
-    use attnc_runtime::generated::{Cranelift, Interpreter, Tiled};
+    use attnc_runtime::generated::{Cranelift, Interpreter, LlvmCpu, Tiled};
     match choice {
         crate::KernelChoice::Reference => Box::new(Reference),
         crate::KernelChoice::Interpreter => Box::new(Tiled { backend: Interpreter, dtype, threads }),
         crate::KernelChoice::Cranelift => Box::new(Tiled { backend: Cranelift::default(), dtype, threads }),
+        crate::KernelChoice::LlvmCpu => Box::new(Tiled { backend: LlvmCpu::default(), dtype, threads }),
     }
 }
 
@@ -98,12 +99,12 @@ pub fn bench(
     seqs: &[usize],
     head_dims: &[usize],
     heads: usize,
+    kernels: &[crate::KernelChoice],
     causal: Option<bool>,
     threads: usize,
     json: bool,
 ) -> Result<()> {
     use attnc_runtime::bench::{Shape3, sweep};
-    use attnc_runtime::generated::{Cranelift, Tiled};
     let seqs = if seqs.is_empty() { vec![1024, 4096, 8192] } else { seqs.to_vec() };
     let dims = if head_dims.is_empty() { vec![64, 128] } else { head_dims.to_vec() };
     let causals: Vec<bool> = causal.map_or(vec![true, false], |c| vec![c]);
@@ -115,8 +116,10 @@ pub fn bench(
             }
         }
     }
-    let cranelift = Tiled { backend: Cranelift::default(), dtype: attnc_compiler::sema::spec::Dtype::Fp32, threads };
-    let generated: Vec<(&str, &dyn attnc_runtime::kernels::Kernels)> = vec![("cranelift", &cranelift)];
+    let sets: Vec<(&str, Box<dyn attnc_runtime::kernels::Kernels>)> =
+        kernels.iter().map(|&k| (k.name(), kernel_set(k, attnc_compiler::sema::spec::Dtype::Fp32, threads))).collect();
+    let generated: Vec<(&str, &dyn attnc_runtime::kernels::Kernels)> =
+        sets.iter().map(|(n, k)| (*n, k.as_ref())).collect();
     let mut peak128 = None;
     if !json {
         println!(
@@ -489,11 +492,7 @@ pub fn calibrate(
 ) -> Result<()> {
     use attnc_runtime::calibrate::{self, Request};
     let set = kernel_set(kernels, attnc_compiler::sema::spec::Dtype::Fp32, threads);
-    let name = match kernels {
-        crate::KernelChoice::Reference => "reference",
-        crate::KernelChoice::Interpreter => "interpreter",
-        crate::KernelChoice::Cranelift => "cranelift",
-    };
+    let name = kernels.name();
     let request = Request { kernels: set.as_ref(), kernels_name: name, head_dim, heads, block };
     let (profile, notes) = calibrate::calibrate(&request).map_err(|e| anyhow::anyhow!("calibrate: {e}"))?;
     for note in notes {

@@ -5,7 +5,7 @@
 //! per head, with a mask spec chosen per run pair (no masking when the pair is fully allowed, no
 //! call when it is fully hidden). The adapter gathers each query run into a contiguous buffer
 //! padded to the query tile and owns the softmax state, so kernels never allocate. The kernel
-//! IR interpreter and the Cranelift JIT are two [`Backend`]s of the same adapter.
+//! IR interpreter, the Cranelift JIT and LLVM's host kernels are [`Backend`]s of the same adapter.
 
 use attnc_compiler::back::cranelift::Jit;
 use attnc_compiler::kernel::{self, BwdArgs, FwdArgs, KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
@@ -47,6 +47,30 @@ pub struct Cranelift {
 }
 
 impl Backend for Cranelift {
+    unsafe fn forward(&self, spec: &KernelSpec, args: &FwdArgs) -> Result<(), String> {
+        let k = self.jit.get(spec).map_err(|e| e.to_string())?;
+        // SAFETY: forwarded from the caller; `k` is a forward kernel of `spec`.
+        unsafe { k.forward(args) };
+        Ok(())
+    }
+
+    unsafe fn backward(&self, spec: &KernelSpec, args: &BwdArgs) -> Result<(), String> {
+        let k = self.jit.get(spec).map_err(|e| e.to_string())?;
+        // SAFETY: as above.
+        unsafe { k.backward(args) };
+        Ok(())
+    }
+}
+
+/// Host kernels compiled by LLVM (x86-64, AVX2 + FMA) on first use, cached by spec.
+#[cfg(feature = "llvm")]
+#[derive(Default)]
+pub struct LlvmCpu {
+    pub jit: attnc_compiler::back::llvm::HostJit,
+}
+
+#[cfg(feature = "llvm")]
+impl Backend for LlvmCpu {
     unsafe fn forward(&self, spec: &KernelSpec, args: &FwdArgs) -> Result<(), String> {
         let k = self.jit.get(spec).map_err(|e| e.to_string())?;
         // SAFETY: forwarded from the caller; `k` is a forward kernel of `spec`.

@@ -1,14 +1,15 @@
-//! Differential tests of generated kernels: Cranelift against the kernel IR interpreter at the
-//! ABI, and the runtime's tiled kernels (Cranelift, interpreter) against the reference kernels on
+//! Differential tests of generated kernels: Cranelift and LLVM's host kernels against the kernel
+//! IR interpreter at the ABI, and the runtime's tiled kernels (Cranelift, LLVM, interpreter) against the reference kernels on
 //! random blocks: head_dims 8…256, lengths that are not multiples of the tiles, causal offsets on
 //! both sides of the diagonal, windows, documents, padding, GQA groups 1/4/8, fully masked rows,
 //! bf16-rounded inputs.
 
 use attnc_compiler::back::cranelift::Jit;
+use attnc_compiler::back::llvm::HostJit;
 use attnc_compiler::ir::{Doc, Problem};
 use attnc_compiler::kernel::{self, BwdArgs, FwdArgs, KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
 use attnc_compiler::sema::spec::Dtype;
-use attnc_runtime::generated::{Cranelift, Interpreter, Tiled};
+use attnc_runtime::generated::{Cranelift, Interpreter, LlvmCpu, Tiled};
 use attnc_runtime::kernels::{Block, Kernels, Mask, Reference, Shape, rows_of};
 use attnc_runtime::tensor::round;
 use proptest::prelude::*;
@@ -29,9 +30,25 @@ fn max_diff(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| if x == y { 0.0 } else { (x - y).abs() }).fold(0.0, f32::max)
 }
 
-/// Cranelift and the interpreter agree at the kernel ABI (forward state and backward grads).
+/// Cranelift, LLVM's host kernels and the interpreter agree at the kernel ABI (forward state and
+/// backward grads).
 fn check_abi(d: usize, n_q: usize, n_kv: usize, q_pos: i64, kv_pos: i64, mask: KernelMask, seed: u64) {
-    let jit = Jit::new();
+    check_abi_with("cranelift", d, n_q, n_kv, q_pos, kv_pos, mask, seed);
+    check_abi_with("llvm-cpu", d, n_q, n_kv, q_pos, kv_pos, mask, seed);
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_abi_with(
+    backend: &str,
+    d: usize,
+    n_q: usize,
+    n_kv: usize,
+    q_pos: i64,
+    kv_pos: i64,
+    mask: KernelMask,
+    seed: u64,
+) {
+    let (jit, llvm) = (Jit::new(), HostJit::new());
     let spec = |kind| KernelSpec {
         kind,
         head_dim: d as u32,
@@ -70,19 +87,22 @@ fn check_abi(d: usize, n_q: usize, n_kv: usize, q_pos: i64, kv_pos: i64, mask: K
     // SAFETY: every buffer has the extent the ABI asks for.
     unsafe {
         kernel::interp::forward(&f, &args(&mut s1, &mut scratch));
-        jit.get(&f).unwrap().forward(&args(&mut s2, &mut scratch));
+        match backend {
+            "cranelift" => jit.get(&f).unwrap().forward(&args(&mut s2, &mut scratch)),
+            _ => llvm.get(&f).unwrap().forward(&args(&mut s2, &mut scratch)),
+        }
     }
     for (r, (a, b)) in s1.chunks(d + 2).zip(s2.chunks(d + 2)).enumerate() {
-        assert!(a[0] == b[0] || (a[0] - b[0]).abs() < 1e-4, "row {r}: m {} vs {}", a[0], b[0]);
+        assert!(a[0] == b[0] || (a[0] - b[0]).abs() < 1e-4, "{backend} row {r}: m {} vs {}", a[0], b[0]);
         if a[1] > 0.0 {
             let rel = (a[1] - b[1]).abs() / a[1];
-            assert!(rel < 1e-4, "row {r}: l {} vs {}", a[1], b[1]);
+            assert!(rel < 1e-4, "{backend} row {r}: l {} vs {}", a[1], b[1]);
             let acc = max_diff(&a[2..], &b[2..]) / a[1];
-            assert!(acc < 1e-4, "row {r}: acc differs by {acc}");
+            assert!(acc < 1e-4, "{backend} row {r}: acc differs by {acc}");
         } else {
-            assert_eq!(b[1], 0.0, "row {r}: fully masked");
+            assert_eq!(b[1], 0.0, "{backend} row {r}: fully masked");
         }
-        assert!(b.iter().all(|x| !x.is_nan()), "row {r}: NaN");
+        assert!(b.iter().all(|x| !x.is_nan()), "{backend} row {r}: NaN");
     }
     // Backward: rows of q, o, do, lse.
     let q_stride = 3 * d + 1;
@@ -113,11 +133,14 @@ fn check_abi(d: usize, n_q: usize, n_kv: usize, q_pos: i64, kv_pos: i64, mask: K
     // SAFETY: as above.
     unsafe {
         kernel::interp::backward(&b, &bargs(&mut dq1, &mut dkv1));
-        jit.get(&b).unwrap().backward(&bargs(&mut dq2, &mut dkv2));
+        match backend {
+            "cranelift" => jit.get(&b).unwrap().backward(&bargs(&mut dq2, &mut dkv2)),
+            _ => llvm.get(&b).unwrap().backward(&bargs(&mut dq2, &mut dkv2)),
+        }
     }
     let scale = dq1.iter().chain(&dkv1).fold(1.0f32, |m, x| m.max(x.abs()));
-    assert!(max_diff(&dq1, &dq2) / scale < 1e-4, "dq differs");
-    assert!(max_diff(&dkv1, &dkv2) / scale < 1e-4, "dkv differs");
+    assert!(max_diff(&dq1, &dq2) / scale < 1e-4, "{backend}: dq differs");
+    assert!(max_diff(&dkv1, &dkv2) / scale < 1e-4, "{backend}: dkv differs");
 }
 
 #[test]
@@ -136,7 +159,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     #[test]
-    fn cranelift_matches_the_interpreter(
+    fn generated_kernels_match_the_interpreter(
         d4 in 2usize..65,
         n_q in 1usize..70,
         n_kv in 1usize..70,
@@ -242,6 +265,7 @@ fn check_block(
     let tiled: Vec<(&str, Box<dyn Kernels>)> = vec![
         ("interpreter", Box::new(Tiled { backend: Interpreter, dtype, threads: 1 })),
         ("cranelift", Box::new(Tiled { backend: Cranelift::default(), dtype, threads: 3 })),
+        ("llvm-cpu", Box::new(Tiled { backend: LlvmCpu::default(), dtype, threads: 2 })),
     ];
     for (name, k) in tiled {
         let part = forward(k.as_ref(), &q);

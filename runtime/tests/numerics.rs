@@ -7,7 +7,7 @@ use attnc_compiler::ir::{OpKind, Plan, artifact};
 use attnc_compiler::passes::{self, PlanOptions};
 use attnc_compiler::verify::{self, Stage};
 use attnc_runtime::exec::RunOptions;
-use attnc_runtime::generated::{Cranelift, Interpreter, Tiled};
+use attnc_runtime::generated::{Cranelift, Interpreter, LlvmCpu, Tiled};
 use attnc_runtime::kernels::{Kernels, Reference};
 use attnc_runtime::{reference, run, tensor};
 
@@ -52,13 +52,15 @@ fn plans(c: &Case) -> Result<(Plan, Plan), String> {
     Ok((class.forward, class.backward.ok_or("no backward plan")?))
 }
 
-/// The kernel sets every case runs with: the reference, the kernel IR interpreter, Cranelift.
+/// The kernel sets every case runs with: the reference, the kernel IR interpreter, Cranelift,
+/// LLVM's host kernels.
 fn kernel_sets(dtype: attnc_compiler::sema::spec::Dtype) -> Vec<(&'static str, Box<dyn Kernels>)> {
     vec![
         ("reference", Box::new(Reference)),
         ("interpreter", Box::new(Tiled { backend: Interpreter, dtype, threads: 1 })),
         // Two threads per kernel call, so the threaded path runs the whole matrix too.
         ("cranelift", Box::new(Tiled { backend: Cranelift::default(), dtype, threads: 2 })),
+        ("llvm-cpu", Box::new(Tiled { backend: LlvmCpu::default(), dtype, threads: 1 })),
     ]
 }
 

@@ -1,0 +1,594 @@
+//! The host lowering of the kernel IR: x86-64 with 256-bit vectors (AVX2 + FMA), the ABI of
+//! `kernel::FwdArgs` / `kernel::BwdArgs`, so the runtime calls it exactly like Cranelift's code.
+//!
+//! Forward, per step of `kernel::program`: for each query block of `BLOCK_Q` rows, for each KV
+//! tile of `tile_kv` (16) keys within the mask, `TransposeKeys` writes Kᵀ into scratch; the query
+//! tiles within the mask then run as tiles of 4 rows (a 2-row tile ends an odd pair count).
+//! `Scores` is a 4×16 register tile (8 accumulators: one broadcast of q per row and two loads of
+//! Kᵀ per head element, fully unrolled over the head); `MaskEdge` runs only when the tile straddles
+//! the mask edge or ends the run (integer compares of column offsets); `OnlineSoftmax` keeps m and
+//! l in the state rows; `AccumulatePv` walks the head in 16-wide chunks of 4 rows (8 accumulators,
+//! the rescale folded into the load of the accumulator) over the 16 keys, unrolled for full tiles
+//! and a counted loop for the partial last tile (so no key beyond the run is read).
+//! Backward: for each query row, for each key the mask allows, p, dS and the three gradient
+//! updates vectorised over the head (8 lanes, a 4-lane tail when head_dim is not a multiple of 8).
+//! Vectorised exp as in the Cranelift backend (range reduction, degree-6 polynomial).
+
+use std::fmt::Write;
+
+use super::text::{Fn, V, f32c, i32c, i64c, round_down, round_up};
+use crate::kernel::{BLOCK_Q, KernelKind, KernelMask, KernelSpec, offsets};
+
+const TK: i64 = 16;
+
+/// The attributes every host function carries: AVX2 + FMA code, no frame pointer games.
+pub const ATTRS: &str = "\"target-cpu\"=\"x86-64-v3\" \"target-features\"=\"+avx2,+fma\" nounwind";
+
+/// The module text of a spec's host kernel, with entry point `spec.name()`.
+pub fn module(spec: &KernelSpec) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "; attnc host kernel {}", spec.name());
+    let _ = writeln!(out, "target triple = \"x86_64-unknown-linux-gnu\"");
+    out.push_str(DECLS);
+    match spec.kind {
+        KernelKind::Forward => {
+            out.push_str(&exp_fn());
+            out.push_str(&tile_fn(spec, 4));
+            out.push_str(&tile_fn(spec, 2));
+            out.push_str(&forward_fn(spec));
+        }
+        KernelKind::Backward => {
+            out.push_str(&exp_fn());
+            out.push_str(&backward_fn(spec));
+        }
+    }
+    out
+}
+
+const DECLS: &str = "
+declare <8 x float> @llvm.fma.v8f32(<8 x float>, <8 x float>, <8 x float>)
+declare <4 x float> @llvm.fma.v4f32(<4 x float>, <4 x float>, <4 x float>)
+declare <8 x float> @llvm.maxnum.v8f32(<8 x float>, <8 x float>)
+declare <8 x float> @llvm.minnum.v8f32(<8 x float>, <8 x float>)
+declare <8 x float> @llvm.rint.v8f32(<8 x float>)
+declare float @llvm.vector.reduce.fmax.v8f32(<8 x float>)
+declare float @llvm.vector.reduce.fadd.v8f32(float, <8 x float>)
+declare float @llvm.vector.reduce.fadd.v4f32(float, <4 x float>)
+declare float @llvm.maxnum.f32(float, float)
+declare float @llvm.fma.f32(float, float, float)
+declare i64 @llvm.smin.i64(i64, i64)
+declare i64 @llvm.smax.i64(i64, i64)
+";
+
+const V8: &str = "<8 x float>";
+
+fn splat8(x: f32) -> V {
+    let c = f32c(x).name;
+    V::new(format!("<float {c}, float {c}, float {c}, float {c}, float {c}, float {c}, float {c}, float {c}>"), V8)
+}
+
+/// `@exp8`: the vectorised exp.
+fn exp_fn() -> String {
+    let mut f = Fn::default();
+    let x = V::new("%x", V8);
+    let small = f.fcmp("olt", &x, &splat8(-87.0));
+    let xc = f.call(V8, "llvm.maxnum.v8f32", &[&x, &splat8(-87.0)]);
+    let xc = f.call(V8, "llvm.minnum.v8f32", &[&xc, &splat8(88.0)]);
+    let t = f.fast("fmul", &xc, &splat8(std::f32::consts::LOG2_E));
+    let n = f.call(V8, "llvm.rint.v8f32", &[&t]);
+    let r = f.call(V8, "llvm.fma.v8f32", &[&n, &splat8(-0.693_145_75), &xc]);
+    let r = f.call(V8, "llvm.fma.v8f32", &[&n, &splat8(-1.428_606_8e-6), &r]);
+    let coefficients = [1.0 / 720.0, 1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0, 1.0];
+    let mut p = splat8(coefficients[0]);
+    for &c in &coefficients[1..] {
+        p = f.call(V8, "llvm.fma.v8f32", &[&p, &r, &splat8(c)]);
+    }
+    let ni = f.cast("fptosi", &n, "<8 x i32>");
+    let e = f.bin("add", &ni, &V::new("<i32 127, i32 127, i32 127, i32 127, i32 127, i32 127, i32 127, i32 127>", ""));
+    let e = f.bin("shl", &e, &V::new("<i32 23, i32 23, i32 23, i32 23, i32 23, i32 23, i32 23, i32 23>", ""));
+    let two_n = f.cast("bitcast", &e, V8);
+    let y = f.fast("fmul", &p, &two_n);
+    let out = f.select(&small, &splat8(0.0), &y);
+    f.op(format!("ret {}", out.t()));
+    format!("\ndefine internal {V8} @exp8({V8} %x) alwaysinline {ATTRS} {{\n{}}}\n", f.finish())
+}
+
+fn exp1(f: &mut Fn, x: &V) -> V {
+    let v = f.splat(x, 8);
+    let e = f.call(V8, "exp8", &[&v]);
+    f.extract(&e, 0)
+}
+
+/// Loads an i64 or f32 field of the argument struct.
+fn field(f: &mut Fn, args: &V, offset: i32, ty: &str) -> V {
+    let p = f.gep("i8", args, &i64c(offset as i64));
+    f.load(ty, &p, if ty == "i64" || ty == "ptr" { 8 } else { 4 })
+}
+
+/// The vector widths covering `d` head elements: 8s, then a 4 (head_dim is a multiple of 4).
+fn lanes(d: i64) -> Vec<(i64, u32)> {
+    let mut out: Vec<(i64, u32)> = (0..d / 8).map(|i| (8 * i, 8)).collect();
+    if d % 8 != 0 {
+        out.push((d / 8 * 8, 4));
+    }
+    out
+}
+
+fn vty(w: u32) -> String {
+    format!("<{w} x float>")
+}
+
+fn fma(f: &mut Fn, a: &V, b: &V, c: &V) -> V {
+    if a.ty == "float" {
+        return f.call("float", "llvm.fma.f32", &[a, b, c]);
+    }
+    let w = if a.ty.starts_with("<8") { 8 } else { 4 };
+    f.call(&vty(w), &format!("llvm.fma.v{w}f32"), &[a, b, c])
+}
+
+fn vload(f: &mut Fn, base: &V, at: i64, w: u32) -> V {
+    let p = f.gep("float", base, &i64c(at));
+    f.load(&vty(w), &p, 4)
+}
+
+fn vload_dyn(f: &mut Fn, base: &V, at: &V, w: u32) -> V {
+    let p = f.gep("float", base, at);
+    f.load(&vty(w), &p, 4)
+}
+
+fn vstore(f: &mut Fn, v: &V, base: &V, at: i64) {
+    let p = f.gep("float", base, &i64c(at));
+    f.store(v, &p, 4);
+}
+
+/// `@tileR`: one query tile of `r` rows × one KV tile: scores, edge mask, online softmax, P·V.
+///
+/// Arguments: q rows (contiguous, head_dim), state rows (head_dim + 2), Kᵀ (head_dim × 16),
+/// V of the tile's first key, KV stride, columns in the tile, the first query position minus the
+/// first key position (clamped to ±2³⁰), whether to mask, scale.
+fn tile_fn(spec: &KernelSpec, r: usize) -> String {
+    let d = spec.head_dim as i64;
+    let mut f = Fn::default();
+    let q = V::new("%q", "ptr");
+    let state = V::new("%state", "ptr");
+    let kt = V::new("%kt", "ptr");
+    let v = V::new("%v", "ptr");
+    let stride = V::new("%stride", "i64");
+    let cols = V::new("%cols", "i64");
+    let diff = V::new("%diff", "i64");
+    let masked = V::new("%masked", "i1");
+    let scale = V::new("%scale", "float");
+    let p_buf = f.alloca(&format!("[{} x float]", r as i64 * TK), 32);
+
+    // Scores: r × 16 in 2r accumulators, the head unrolled.
+    let zero = splat8(0.0);
+    let mut acc: Vec<[V; 2]> = (0..r).map(|_| [zero.clone(), zero.clone()]).collect();
+    for e in 0..d {
+        let k0 = vload(&mut f, &kt, e * TK, 8);
+        let k1 = vload(&mut f, &kt, e * TK + 8, 8);
+        for (row, a) in acc.iter_mut().enumerate() {
+            let p = f.gep("float", &q, &i64c(row as i64 * d + e));
+            let qs = f.load("float", &p, 4);
+            let qb = f.splat(&qs, 8);
+            a[0] = fma(&mut f, &qb, &k0, &a[0]);
+            a[1] = fma(&mut f, &qb, &k1, &a[1]);
+        }
+    }
+    let sc = f.splat(&scale, 8);
+    let mut s: Vec<[V; 2]> = acc.iter().map(|a| [f.fast("fmul", &a[0], &sc), f.fast("fmul", &a[1], &sc)]).collect();
+
+    // MaskEdge: only when asked (tiles on the mask edge or partial).
+    {
+        let (yes, done, entry) = (f.label("mask"), f.label("masked"), f.label("nomask"));
+        f.br(&entry);
+        f.place(&entry);
+        f.cond_br(&masked, &yes, &done);
+        f.place(&yes);
+        let cols32 = f.cast("trunc", &cols, "i32");
+        let cols_v = f.splat(&cols32, 8);
+        let diff32 = f.cast("trunc", &diff, "i32");
+        let mut masked_s = Vec::new();
+        for (row, pair) in s.iter().enumerate() {
+            let base = f.bin("add", &diff32, &i32c(row as i64));
+            let base_v = f.splat(&base, 8);
+            let mut out = Vec::new();
+            for (h, sv) in pair.iter().enumerate() {
+                let iota: Vec<String> = (0..8).map(|c| format!("i32 {}", c + 8 * h)).collect();
+                let c = V::new(format!("<{}>", iota.join(", ")), "<8 x i32>");
+                let mut ok = f.icmp("slt", &c, &cols_v);
+                if !matches!(spec.mask, KernelMask::None) {
+                    let causal = f.icmp("sle", &c, &base_v);
+                    ok = f.bin("and", &ok, &causal);
+                }
+                if let KernelMask::Window { window } = spec.mask {
+                    // q − k < window ⇔ c > base − window.
+                    let lo = f.bin("sub", &base, &i32c(window.min(1 << 30) as i64));
+                    let lo_v = f.splat(&lo, 8);
+                    let inside = f.icmp("sgt", &c, &lo_v);
+                    ok = f.bin("and", &ok, &inside);
+                }
+                out.push(f.select(&ok, sv, &splat8(f32::NEG_INFINITY)));
+            }
+            masked_s.push(out);
+        }
+        f.br(&done);
+        f.place(&done);
+        for (row, pair) in s.iter_mut().enumerate() {
+            for h in 0..2 {
+                let m = &masked_s[row][h];
+                let phi = f.let_(V8, format!("phi {V8} [ {}, %{entry} ], [ {}, %{yes} ]", pair[h].name, m.name));
+                pair[h] = phi;
+            }
+        }
+    }
+
+    // OnlineSoftmax: per row, m and l in the state row; P into the stack tile.
+    let mut alpha = Vec::new();
+    for (row, pair) in s.iter().enumerate() {
+        let row_at = row as i64 * (d + 2);
+        let mx = f.call(V8, "llvm.maxnum.v8f32", &[&pair[0], &pair[1]]);
+        let tile_max = f.call("float", "llvm.vector.reduce.fmax.v8f32", &[&mx]);
+        let mp = f.gep("float", &state, &i64c(row_at));
+        let m_old = f.load("float", &mp, 4);
+        let m_new = f.call("float", "llvm.maxnum.f32", &[&m_old, &tile_max]);
+        let is_inf = f.fcmp("oeq", &m_new, &f32c(f32::NEG_INFINITY));
+        let base = f.select(&is_inf, &f32c(0.0), &m_new);
+        let bv = f.splat(&base, 8);
+        let mut sum = splat8(0.0);
+        for (h, sv) in pair.iter().enumerate() {
+            let x = f.fast("fsub", sv, &bv);
+            let p = f.call(V8, "exp8", &[&x]);
+            vstore(&mut f, &p, &p_buf, row as i64 * TK + 8 * h as i64);
+            sum = f.fast("fadd", &sum, &p);
+        }
+        let total = f.call("float", "llvm.vector.reduce.fadd.v8f32", &[&f32c(0.0), &sum]);
+        let dm = f.fast("fsub", &m_old, &base);
+        let a = exp1(&mut f, &dm);
+        let lp = f.gep("float", &state, &i64c(row_at + 1));
+        let l = f.load("float", &lp, 4);
+        let l = fma(&mut f, &l, &a, &total);
+        f.store(&l, &lp, 4);
+        f.store(&m_new, &mp, 4);
+        alpha.push(f.splat(&a, 8));
+    }
+
+    // AccumulatePv: chunks of the head × all rows, over the tile's keys.
+    let per_chunk = if r >= 4 { 2 } else { 4 };
+    let ls = lanes(d);
+    let chunks: Vec<&[(i64, u32)]> = ls.chunks(per_chunk).collect();
+    let full = f.icmp("eq", &cols, &i64c(TK));
+    let (unrolled, looped, done) = (f.label("pv_full"), f.label("pv_part"), f.label("pv_done"));
+    f.cond_br(&full, &unrolled, &looped);
+    for is_full in [true, false] {
+        f.place(if is_full { &unrolled } else { &looped });
+        for chunk in &chunks {
+            let mut accs: Vec<Vec<V>> = Vec::new();
+            for (row, a) in alpha.iter().enumerate() {
+                let mut rv = Vec::new();
+                for &(off, w) in chunk.iter() {
+                    let x = vload(&mut f, &state, row as i64 * (d + 2) + 2 + off, w);
+                    let aw = if w == 8 { a.clone() } else { f.shuffle(a, a, &[0, 1, 2, 3]) };
+                    rv.push(f.fast("fmul", &x, &aw));
+                }
+                accs.push(rv);
+            }
+            let step = |f: &mut Fn, c: &V, accs: &mut Vec<Vec<V>>| {
+                let krow = f.bin("mul", c, &stride);
+                let vs: Vec<V> = chunk
+                    .iter()
+                    .map(|&(off, w)| {
+                        let at = f.bin("add", &krow, &i64c(off));
+                        vload_dyn(f, &v, &at, w)
+                    })
+                    .collect();
+                for (row, rv) in accs.iter_mut().enumerate() {
+                    let pa = f.bin("add", c, &i64c(row as i64 * TK));
+                    let pp = f.gep("float", &p_buf, &pa);
+                    let ps = f.load("float", &pp, 4);
+                    let p8 = f.splat(&ps, 8);
+                    for (i, &(_, w)) in chunk.iter().enumerate() {
+                        let pw = if w == 8 { p8.clone() } else { f.shuffle(&p8, &p8, &[0, 1, 2, 3]) };
+                        rv[i] = fma(f, &pw, &vs[i], &rv[i]);
+                    }
+                }
+            };
+            if is_full {
+                for c in 0..TK {
+                    step(&mut f, &i64c(c), &mut accs);
+                }
+            } else {
+                // A counted loop whose accumulators live in a stack copy (partial tiles are rare).
+                let tmp = f.alloca(&format!("[{} x float]", r * 8 * per_chunk), 32);
+                for (row, rv) in accs.iter().enumerate() {
+                    for (i, x) in rv.iter().enumerate() {
+                        vstore(&mut f, x, &tmp, ((row * per_chunk + i) * 8) as i64);
+                    }
+                }
+                f.for_range(&i64c(0), &cols, 1, |f, c| {
+                    let mut cur: Vec<Vec<V>> = (0..r)
+                        .map(|row| {
+                            chunk
+                                .iter()
+                                .enumerate()
+                                .map(|(i, &(_, w))| vload(f, &tmp, ((row * per_chunk + i) * 8) as i64, w))
+                                .collect()
+                        })
+                        .collect();
+                    step(f, c, &mut cur);
+                    for (row, rv) in cur.iter().enumerate() {
+                        for (i, x) in rv.iter().enumerate() {
+                            vstore(f, x, &tmp, ((row * per_chunk + i) * 8) as i64);
+                        }
+                    }
+                });
+                accs = (0..r)
+                    .map(|row| {
+                        chunk
+                            .iter()
+                            .enumerate()
+                            .map(|(i, &(_, w))| vload(&mut f, &tmp, ((row * per_chunk + i) * 8) as i64, w))
+                            .collect()
+                    })
+                    .collect();
+            }
+            for (row, rv) in accs.iter().enumerate() {
+                for (i, &(off, _)) in chunk.iter().enumerate() {
+                    vstore(&mut f, &rv[i], &state, row as i64 * (d + 2) + 2 + off);
+                }
+            }
+        }
+        f.br(&done);
+    }
+    f.place(&done);
+    f.op("ret void");
+    format!(
+        "\ndefine internal void @tile{r}(ptr noalias %q, ptr noalias %state, ptr noalias %kt, ptr noalias %v, \
+         i64 %stride, i64 %cols, i64 %diff, i1 %masked, float %scale) {ATTRS} {{\n{}}}\n",
+        f.finish()
+    )
+}
+
+/// `kernel::kv_bounds` in IR.
+pub fn kv_bounds(f: &mut Fn, mask: KernelMask, q_lo: &V, q_hi: &V, kv_pos: &V, n_kv: &V) -> (V, V) {
+    let zero = i64c(0);
+    match mask {
+        KernelMask::None => (zero, n_kv.clone()),
+        KernelMask::Causal | KernelMask::Window { .. } => {
+            let h = f.bin("add", q_hi, &i64c(1));
+            let h = f.bin("sub", &h, kv_pos);
+            let hi = f.clamp_i64(&h, &zero, n_kv);
+            let lo = match mask {
+                KernelMask::Window { window } => {
+                    let l = f.bin("add", q_lo, &i64c(1 - window as i64));
+                    let l = f.bin("sub", &l, kv_pos);
+                    f.clamp_i64(&l, &zero, n_kv)
+                }
+                _ => zero,
+            };
+            (lo, hi)
+        }
+    }
+}
+
+/// `kernel::q_bounds` in IR.
+pub fn q_bounds(f: &mut Fn, mask: KernelMask, k_lo: &V, k_hi: &V, q_pos: &V, n_q: &V, tile: i64) -> (V, V) {
+    let zero = i64c(0);
+    let lo = match mask {
+        KernelMask::None => zero.clone(),
+        _ => {
+            let l = f.bin("sub", k_lo, q_pos);
+            f.clamp_i64(&l, &zero, n_q)
+        }
+    };
+    let hi = match mask {
+        KernelMask::Window { window } => {
+            let h = f.bin("add", k_hi, &i64c(window as i64));
+            let h = f.bin("sub", &h, q_pos);
+            f.clamp_i64(&h, &zero, n_q)
+        }
+        _ => n_q.clone(),
+    };
+    (round_down(f, &lo, tile), round_up(f, &hi, tile))
+}
+
+/// `kernel::needs_mask` in IR.
+pub fn needs_mask(f: &mut Fn, mask: KernelMask, q_lo: &V, q_hi: &V, k_lo: &V, k_hi: &V, partial: &V) -> V {
+    match mask {
+        KernelMask::None => partial.clone(),
+        KernelMask::Causal => {
+            let c = f.icmp("sgt", k_hi, q_lo);
+            f.bin("or", partial, &c)
+        }
+        KernelMask::Window { window } => {
+            let c = f.icmp("sgt", k_hi, q_lo);
+            let span = f.bin("sub", q_hi, k_lo);
+            let w = f.icmp("sge", &span, &i64c(window as i64));
+            let a = f.bin("or", partial, &c);
+            f.bin("or", &a, &w)
+        }
+    }
+}
+
+fn forward_fn(spec: &KernelSpec) -> String {
+    let d = spec.head_dim as i64;
+    let tq = spec.tile_q as i64;
+    let mut f = Fn::default();
+    let args = V::new("%args", "ptr");
+    let q = field(&mut f, &args, offsets::FWD_Q, "ptr");
+    let k = field(&mut f, &args, offsets::FWD_K, "ptr");
+    let state = field(&mut f, &args, offsets::FWD_STATE, "ptr");
+    let kt = field(&mut f, &args, offsets::FWD_SCRATCH, "ptr");
+    let stride = field(&mut f, &args, offsets::FWD_KV_STRIDE, "i64");
+    let n_q = field(&mut f, &args, offsets::FWD_N_Q, "i64");
+    let n_kv = field(&mut f, &args, offsets::FWD_N_KV, "i64");
+    let q_pos = field(&mut f, &args, offsets::FWD_Q_POS, "i64");
+    let kv_pos = field(&mut f, &args, offsets::FWD_KV_POS, "i64");
+    let scale = field(&mut f, &args, offsets::FWD_SCALE, "float");
+    let v_base = f.gep("float", &k, &i64c(d));
+    let mask = spec.mask;
+    f.for_range(&i64c(0), &n_q, BLOCK_Q, |f, rb0| {
+        let e = f.bin("add", rb0, &i64c(BLOCK_Q));
+        let rb1 = f.min_i64(&e, &n_q);
+        let q_lo = f.bin("add", &q_pos, rb0);
+        let q_hi0 = f.bin("add", &q_pos, &rb1);
+        let q_hi = f.bin("sub", &q_hi0, &i64c(1));
+        let (kv_lo, kv_hi) = kv_bounds(f, mask, &q_lo, &q_hi, &kv_pos, &n_kv);
+        f.for_range(&kv_lo, &kv_hi, TK, |f, c0| {
+            let left = f.bin("sub", &kv_hi, c0);
+            let cols = f.min_i64(&left, &i64c(TK));
+            // TransposeKeys.
+            f.for_range(&i64c(0), &cols, 1, |f, c| {
+                let row = f.bin("add", c0, c);
+                let at = f.bin("mul", &row, &stride);
+                let src = f.gep("float", &k, &at);
+                for e in 0..d {
+                    let x = {
+                        let p = f.gep("float", &src, &i64c(e));
+                        f.load("float", &p, 4)
+                    };
+                    let dst_at = f.bin("add", c, &i64c(e * TK));
+                    let p = f.gep("float", &kt, &dst_at);
+                    f.store(&x, &p, 4);
+                }
+            });
+            let k_lo = f.bin("add", &kv_pos, c0);
+            let k_hi0 = f.bin("add", &k_lo, &cols);
+            let k_hi = f.bin("sub", &k_hi0, &i64c(1));
+            let (r_lo, r_hi) = q_bounds(f, mask, &k_lo, &k_hi, &q_pos, &n_q, tq);
+            let r_lo = f.max_i64(&r_lo, rb0);
+            let r_hi = f.min_i64(&r_hi, &rb1);
+            let partial = f.icmp("slt", &cols, &i64c(TK));
+            let krow = f.bin("mul", c0, &stride);
+            let vptr = f.gep("float", &v_base, &krow);
+            // Query tiles: 4 rows while they fit, then 2 (tq) rows.
+            let call_tile = |f: &mut Fn, r0: &V, rows: i64| {
+                let ql = f.bin("add", &q_pos, r0);
+                let qh0 = f.bin("add", &ql, &i64c(rows));
+                let qh = f.bin("sub", &qh0, &i64c(1));
+                let m = needs_mask(f, mask, &ql, &qh, &k_lo, &k_hi, &partial);
+                let diff = f.bin("sub", &ql, &k_lo);
+                let diff = f.clamp_i64(&diff, &i64c(-(1 << 30)), &i64c(1 << 30));
+                let qa = f.bin("mul", r0, &i64c(d));
+                let qp = f.gep("float", &q, &qa);
+                let sa = f.bin("mul", r0, &i64c(d + 2));
+                let sp = f.gep("float", &state, &sa);
+                f.call_void(&format!("tile{rows}"), &[&qp, &sp, &kt, &vptr, &stride, &cols, &diff, &m, &scale]);
+            };
+            let span = f.bin("sub", &r_hi, &r_lo);
+            let span = f.max_i64(&span, &i64c(0));
+            let fours = round_down(f, &span, 4);
+            let four_end = f.bin("add", &r_lo, &fours);
+            f.for_range(&r_lo, &four_end, 4, |f, r0| call_tile(f, r0, 4));
+            f.for_range(&four_end, &r_hi, tq, |f, r0| call_tile(f, r0, tq));
+        });
+    });
+    f.op("ret void");
+    format!("\ndefine void @{}(ptr noalias %args) {ATTRS} {{\n{}}}\n", spec.name(), f.finish())
+}
+
+fn backward_fn(spec: &KernelSpec) -> String {
+    let d = spec.head_dim as i64;
+    let mut f = Fn::default();
+    let args = V::new("%args", "ptr");
+    let q = field(&mut f, &args, offsets::BWD_Q, "ptr");
+    let k = field(&mut f, &args, offsets::BWD_K, "ptr");
+    let dq = field(&mut f, &args, offsets::BWD_DQ, "ptr");
+    let dkv = field(&mut f, &args, offsets::BWD_DKV, "ptr");
+    let delta = field(&mut f, &args, offsets::BWD_DELTA, "ptr");
+    let q_stride = field(&mut f, &args, offsets::BWD_Q_STRIDE, "i64");
+    let kv_stride = field(&mut f, &args, offsets::BWD_KV_STRIDE, "i64");
+    let dq_stride = field(&mut f, &args, offsets::BWD_DQ_STRIDE, "i64");
+    let dkv_stride = field(&mut f, &args, offsets::BWD_DKV_STRIDE, "i64");
+    let n_q = field(&mut f, &args, offsets::BWD_N_Q, "i64");
+    let n_kv = field(&mut f, &args, offsets::BWD_N_KV, "i64");
+    let q_pos = field(&mut f, &args, offsets::BWD_Q_POS, "i64");
+    let kv_pos = field(&mut f, &args, offsets::BWD_KV_POS, "i64");
+    let scale = field(&mut f, &args, offsets::BWD_SCALE, "float");
+    let mask = spec.mask;
+    let ls = lanes(d);
+    f.for_range(&i64c(0), &n_q, 1, |f, i| {
+        let qa = f.bin("mul", i, &q_stride);
+        let qr = f.gep("float", &q, &qa);
+        let dor = f.gep("float", &qr, &i64c(2 * d));
+        let lp = f.gep("float", &qr, &i64c(3 * d));
+        let lse = f.load("float", &lp, 4);
+        let live = f.fcmp("one", &lse, &f32c(f32::NEG_INFINITY));
+        f.if_(&live, |f| {
+            let dp = f.gep("float", &delta, i);
+            let dl = f.load("float", &dp, 4);
+            let dqa = f.bin("mul", i, &dq_stride);
+            let dqr = f.gep("float", &dq, &dqa);
+            let qi = f.bin("add", &q_pos, i);
+            let (lo, hi) = kv_bounds(f, mask, &qi, &qi, &kv_pos, &n_kv);
+            // The row's q and dO stay in registers across its keys.
+            let qv: Vec<V> = ls.iter().map(|&(o, w)| vload(f, &qr, o, w)).collect();
+            let dov: Vec<V> = ls.iter().map(|&(o, w)| vload(f, &dor, o, w)).collect();
+            let dq_tmp = f.alloca(&format!("[{} x float]", d), 32);
+            for &(o, w) in &ls {
+                let z = if w == 8 { splat8(0.0) } else { V::new("zeroinitializer", vty(4)) };
+                vstore(f, &z, &dq_tmp, o);
+            }
+            f.for_range(&lo, &hi, 1, |f, j| {
+                let ka = f.bin("mul", j, &kv_stride);
+                let kr = f.gep("float", &k, &ka);
+                let vr = f.gep("float", &kr, &i64c(d));
+                let da = f.bin("mul", j, &dkv_stride);
+                let dkr = f.gep("float", &dkv, &da);
+                let dvr = f.gep("float", &dkr, &i64c(d));
+                let kv: Vec<V> = ls.iter().map(|&(o, w)| vload(f, &kr, o, w)).collect();
+                let dot = |f: &mut Fn, a: &[V], b: &[V]| {
+                    let mut s8 = splat8(0.0);
+                    let mut s4: Option<V> = None;
+                    for (x, y) in a.iter().zip(b) {
+                        if x.ty.starts_with("<8") {
+                            s8 = fma(f, x, y, &s8);
+                        } else {
+                            let z = V::new("zeroinitializer", vty(4));
+                            s4 = Some(fma(f, x, y, s4.as_ref().unwrap_or(&z)));
+                        }
+                    }
+                    let t = f.call("float", "llvm.vector.reduce.fadd.v8f32", &[&f32c(0.0), &s8]);
+                    match s4 {
+                        Some(s4) => f.call("float", "llvm.vector.reduce.fadd.v4f32", &[&t, &s4]),
+                        None => t,
+                    }
+                };
+                let qk = dot(f, &qv, &kv);
+                let vv: Vec<V> = ls.iter().map(|&(o, w)| vload(f, &vr, o, w)).collect();
+                let dov_v = dot(f, &dov, &vv);
+                let x = f.fast("fmul", &qk, &scale);
+                let x = f.fast("fsub", &x, &lse);
+                let p = exp1(f, &x);
+                let t = f.fast("fsub", &dov_v, &dl);
+                let ds = f.fast("fmul", &p, &t);
+                let dss = f.fast("fmul", &ds, &scale);
+                let ds8 = f.splat(&dss, 8);
+                let p8 = f.splat(&p, 8);
+                for (n, &(o, w)) in ls.iter().enumerate() {
+                    let (dsw, pw) = if w == 8 {
+                        (ds8.clone(), p8.clone())
+                    } else {
+                        (f.shuffle(&ds8, &ds8, &[0, 1, 2, 3]), f.shuffle(&p8, &p8, &[0, 1, 2, 3]))
+                    };
+                    let a = vload(f, &dq_tmp, o, w);
+                    let a = fma(f, &dsw, &kv[n], &a);
+                    vstore(f, &a, &dq_tmp, o);
+                    let b = vload(f, &dkr, o, w);
+                    let b = fma(f, &dsw, &qv[n], &b);
+                    vstore(f, &b, &dkr, o);
+                    let c = vload(f, &dvr, o, w);
+                    let c = fma(f, &pw, &dov[n], &c);
+                    vstore(f, &c, &dvr, o);
+                }
+            });
+            for &(o, w) in &ls {
+                let a = vload(f, &dq_tmp, o, w);
+                let b = vload(f, &dqr, o, w);
+                let s = f.fast("fadd", &b, &a);
+                vstore(f, &s, &dqr, o);
+            }
+        });
+    });
+    f.op("ret void");
+    format!("\ndefine void @{}(ptr noalias %args) {ATTRS} {{\n{}}}\n", spec.name(), f.finish())
+}

@@ -1,0 +1,335 @@
+//! The LLVM backend (feature `llvm`): the kernel IR of a [`KernelSpec`] as LLVM IR, optimised and
+//! lowered by LLVM 19 to PTX for NVIDIA GPUs (`sm_80`, `sm_90a`) or to x86-64 with AVX2 + FMA.
+//!
+//! One pipeline for every target ([`compile`]): the lowering (`host.rs` for x86-64, `nvptx.rs` for
+//! GPUs) writes LLVM IR text, LLVM parses and verifies it, `default<O3>` optimises it, and the
+//! target machine emits assembly (PTX, or x86 assembly and an object file). `ATTNC_DUMP=DIR`
+//! writes every stage: the kernel IR, the IR as lowered, the IR as optimised, the assembly.
+//! Host kernels also run in process through MCJIT ([`HostJit`]), the `llvm-cpu` kernels of the
+//! runtime. `ptxas.rs` assembles PTX with NVIDIA's ptxas and reads its resource report.
+
+mod host;
+mod nvptx;
+pub mod ptxas;
+mod text;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Mutex, Once};
+use std::time::{Duration, Instant};
+
+use inkwell::OptimizationLevel;
+use inkwell::context::Context;
+use inkwell::execution_engine::ExecutionEngine;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::Module;
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{
+    CodeModel, FileType, InitializationConfig, RelocMode, Target as LlvmTarget, TargetMachine, TargetTriple,
+};
+use serde::Serialize;
+
+use crate::kernel::{self, BwdArgs, FwdArgs, KernelKind, KernelSpec};
+
+pub use nvptx::{GpuKernel, Launch, gpu_kernels};
+
+#[derive(Debug, thiserror::Error)]
+pub enum LlvmError {
+    #[error("LLVM has no target {target}: {message}")]
+    Target { target: String, message: String },
+    #[error("kernel {kernel} for {target}: LLVM rejected the lowered IR: {message}")]
+    Ir { kernel: String, target: String, message: String },
+    #[error("kernel {kernel} for {target}: {stage}: {message}")]
+    Codegen { kernel: String, target: String, stage: &'static str, message: String },
+    #[error("kernel {kernel}: {message}")]
+    Unsupported { kernel: String, message: String },
+    #[error("ATTNC_DUMP: cannot write {path}: {message}")]
+    Dump { path: String, message: String },
+}
+
+/// What the backend compiles for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Target {
+    /// Ampere: mma.sync, ldmatrix, cp.async.
+    Sm80,
+    /// Hopper with its architecture-specific instructions (wgmma).
+    Sm90a,
+    /// x86-64 with AVX2 and FMA (256-bit vectors).
+    X86_64,
+}
+
+impl Target {
+    pub const ALL: [Target; 3] = [Target::Sm80, Target::Sm90a, Target::X86_64];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Sm80 => "sm_80",
+            Target::Sm90a => "sm_90a",
+            Target::X86_64 => "x86-64",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Target> {
+        Target::ALL.into_iter().find(|t| t.name() == s)
+    }
+
+    pub fn is_gpu(self) -> bool {
+        !matches!(self, Target::X86_64)
+    }
+
+    fn triple(self) -> &'static str {
+        match self {
+            Target::Sm80 | Target::Sm90a => "nvptx64-nvidia-cuda",
+            Target::X86_64 => "x86_64-unknown-linux-gnu",
+        }
+    }
+
+    fn cpu_features(self) -> (&'static str, &'static str) {
+        match self {
+            Target::Sm80 => ("sm_80", "+ptx75"),
+            Target::Sm90a => ("sm_90a", "+ptx80"),
+            Target::X86_64 => ("x86-64-v3", "+avx2,+fma"),
+        }
+    }
+
+    /// The extension of its assembly.
+    pub fn asm_ext(self) -> &'static str {
+        if self.is_gpu() { "ptx" } else { "s" }
+    }
+}
+
+/// Wall time of each stage of one compile.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Timings {
+    pub lower_s: f64,
+    pub parse_s: f64,
+    pub optimize_s: f64,
+    pub codegen_s: f64,
+}
+
+impl Timings {
+    pub fn total_s(&self) -> f64 {
+        self.lower_s + self.parse_s + self.optimize_s + self.codegen_s
+    }
+}
+
+/// One compiled kernel.
+#[derive(Clone, Debug)]
+pub struct Output {
+    /// The entry point's symbol.
+    pub entry: String,
+    /// The IR as the lowering wrote it.
+    pub llvm_ir: String,
+    /// The IR after `default<O3>`.
+    pub optimized_ir: String,
+    /// PTX, or x86 assembly.
+    pub asm: String,
+    /// The relocatable object (host targets).
+    pub object: Option<Vec<u8>>,
+    /// How GPU kernels are launched.
+    pub launch: Option<Launch>,
+    pub timings: Timings,
+}
+
+static INIT: Once = Once::new();
+
+fn init() {
+    INIT.call_once(|| {
+        LlvmTarget::initialize_nvptx(&InitializationConfig::default());
+        LlvmTarget::initialize_x86(&InitializationConfig::default());
+        ExecutionEngine::link_in_mc_jit();
+    });
+}
+
+fn machine(target: Target) -> Result<TargetMachine, LlvmError> {
+    init();
+    let triple = TargetTriple::create(target.triple());
+    let t = LlvmTarget::from_triple(&triple)
+        .map_err(|e| LlvmError::Target { target: target.name().into(), message: e.to_string() })?;
+    let (cpu, features) = target.cpu_features();
+    t.create_target_machine(&triple, cpu, features, OptimizationLevel::Aggressive, RelocMode::PIC, CodeModel::Default)
+        .ok_or_else(|| LlvmError::Target { target: target.name().into(), message: "no target machine".into() })
+}
+
+/// The lowered IR text of a spec's kernel for a target (what `--emit llvm-ir` prints).
+pub fn lower(spec: &KernelSpec, target: Target) -> Result<(String, Option<Launch>), LlvmError> {
+    if spec.head_dim % 4 != 0 {
+        return Err(LlvmError::Unsupported {
+            kernel: spec.name(),
+            message: format!("head_dim {} is not a multiple of 4", spec.head_dim),
+        });
+    }
+    if target.is_gpu() {
+        let k = nvptx::module(spec, target)?;
+        Ok((k.ir, Some(k.launch)))
+    } else {
+        Ok((host::module(spec), None))
+    }
+}
+
+/// Parses, verifies and optimises lowered IR in `ctx`.
+fn optimise<'c>(
+    ctx: &'c Context,
+    spec: &KernelSpec,
+    target: Target,
+    ir: &str,
+    tm: &TargetMachine,
+    t: &mut Timings,
+) -> Result<Module<'c>, LlvmError> {
+    let start = Instant::now();
+    let buf = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), &spec.name());
+    let module = ctx.create_module_from_ir(buf).map_err(|e| LlvmError::Ir {
+        kernel: spec.name(),
+        target: target.name().into(),
+        message: e.to_string(),
+    })?;
+    module.verify().map_err(|e| LlvmError::Ir {
+        kernel: spec.name(),
+        target: target.name().into(),
+        message: e.to_string(),
+    })?;
+    t.parse_s = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    module.set_triple(&tm.get_triple());
+    module.set_data_layout(&tm.get_target_data().get_data_layout());
+    module.run_passes("default<O3>", tm, PassBuilderOptions::create()).map_err(|e| LlvmError::Codegen {
+        kernel: spec.name(),
+        target: target.name().into(),
+        stage: "optimising",
+        message: e.to_string(),
+    })?;
+    t.optimize_s = start.elapsed().as_secs_f64();
+    Ok(module)
+}
+
+/// Compiles a spec's kernel for a target, through every stage; dumps them when `ATTNC_DUMP` is set.
+pub fn compile(spec: &KernelSpec, target: Target) -> Result<Output, LlvmError> {
+    let mut timings = Timings::default();
+    let start = Instant::now();
+    let (llvm_ir, launch) = lower(spec, target)?;
+    timings.lower_s = start.elapsed().as_secs_f64();
+    let tm = machine(target)?;
+    let ctx = Context::create();
+    let module = optimise(&ctx, spec, target, &llvm_ir, &tm, &mut timings)?;
+    let optimized_ir = module.print_to_string().to_string();
+    let start = Instant::now();
+    let cg = |kind: FileType| {
+        tm.write_to_memory_buffer(&module, kind).map_err(|e| LlvmError::Codegen {
+            kernel: spec.name(),
+            target: target.name().into(),
+            stage: "code generation",
+            message: e.to_string(),
+        })
+    };
+    let asm = String::from_utf8_lossy(cg(FileType::Assembly)?.as_slice()).into_owned();
+    let object = if target.is_gpu() { None } else { Some(cg(FileType::Object)?.as_slice().to_vec()) };
+    timings.codegen_s = start.elapsed().as_secs_f64();
+    let out = Output { entry: spec.name(), llvm_ir, optimized_ir, asm, object, launch, timings };
+    if let Ok(dir) = std::env::var("ATTNC_DUMP") {
+        dump(Path::new(&dir), spec, target, &out)?;
+    }
+    Ok(out)
+}
+
+fn dump(dir: &Path, spec: &KernelSpec, target: Target, out: &Output) -> Result<(), LlvmError> {
+    let stem = format!("{}.{}", spec.name(), target.name());
+    let files = [
+        (format!("{stem}.0.kernel-ir.txt"), kernel::print(spec)),
+        (format!("{stem}.1.lowered.ll"), out.llvm_ir.clone()),
+        (format!("{stem}.2.optimized.ll"), out.optimized_ir.clone()),
+        (format!("{stem}.3.{}", target.asm_ext()), out.asm.clone()),
+    ];
+    std::fs::create_dir_all(dir)
+        .map_err(|e| LlvmError::Dump { path: dir.display().to_string(), message: e.to_string() })?;
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::write(&path, text)
+            .map_err(|e| LlvmError::Dump { path: path.display().to_string(), message: e.to_string() })?;
+    }
+    Ok(())
+}
+
+/// A host kernel compiled by MCJIT: its entry point and compile time.
+#[derive(Clone, Copy, Debug)]
+pub struct HostKernel {
+    code: usize,
+    pub compile_time: Duration,
+    pub kind: KernelKind,
+}
+
+impl HostKernel {
+    /// # Safety
+    /// `args` must satisfy the forward ABI (see `kernel::interp::forward`) and this must be a
+    /// forward kernel.
+    pub unsafe fn forward(&self, args: &FwdArgs) {
+        debug_assert_eq!(self.kind, KernelKind::Forward);
+        // SAFETY: `code` is the entry of a finalized function `void(ptr)` with the C convention.
+        let f: extern "C" fn(*const FwdArgs) = unsafe { std::mem::transmute(self.code) };
+        f(args);
+    }
+
+    /// # Safety
+    /// `args` must satisfy the backward ABI and this must be a backward kernel.
+    pub unsafe fn backward(&self, args: &BwdArgs) {
+        debug_assert_eq!(self.kind, KernelKind::Backward);
+        // SAFETY: as above.
+        let f: extern "C" fn(*const BwdArgs) = unsafe { std::mem::transmute(self.code) };
+        f(args);
+    }
+}
+
+/// An execution engine kept alive for its code; never touched again once its function is found.
+struct Engine(#[allow(dead_code)] ExecutionEngine<'static>);
+
+// SAFETY: after the function address is taken the engine is only kept (its code memory stays
+// mapped); no thread calls into it.
+unsafe impl Send for Engine {}
+
+/// The process-wide cache of host kernels compiled by LLVM (MCJIT). Each kernel's LLVM context
+/// lives as long as the process (the code it owns must), as do Cranelift's modules.
+#[derive(Default)]
+pub struct HostJit {
+    cache: Mutex<HashMap<KernelSpec, HostKernel>>,
+    engines: Mutex<Vec<Engine>>,
+}
+
+impl HostJit {
+    pub fn new() -> HostJit {
+        HostJit::default()
+    }
+
+    /// The host kernel of `spec`, compiled on first use. Needs AVX2 and FMA.
+    pub fn get(&self, spec: &KernelSpec) -> Result<HostKernel, LlvmError> {
+        if let Some(k) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(spec) {
+            return Ok(*k);
+        }
+        #[cfg(target_arch = "x86_64")]
+        let supported = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma");
+        #[cfg(not(target_arch = "x86_64"))]
+        let supported = false;
+        if !supported {
+            return Err(LlvmError::Unsupported {
+                kernel: spec.name(),
+                message: "the llvm-cpu kernels need an x86-64 host with AVX2 and FMA".into(),
+            });
+        }
+        let start = Instant::now();
+        let (ir, _) = lower(spec, Target::X86_64)?;
+        let tm = machine(Target::X86_64)?;
+        let ctx: &'static Context = Box::leak(Box::new(Context::create()));
+        let module = optimise(ctx, spec, Target::X86_64, &ir, &tm, &mut Timings::default())?;
+        let err = |stage, message: String| LlvmError::Codegen {
+            kernel: spec.name(),
+            target: Target::X86_64.name().into(),
+            stage,
+            message,
+        };
+        let engine =
+            module.create_jit_execution_engine(OptimizationLevel::Aggressive).map_err(|e| err("jit", e.to_string()))?;
+        let code = engine.get_function_address(&spec.name()).map_err(|e| err("jit", e.to_string()))?;
+        let k = HostKernel { code, compile_time: start.elapsed(), kind: spec.kind };
+        self.engines.lock().unwrap_or_else(|e| e.into_inner()).push(Engine(engine));
+        self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(*spec, k);
+        Ok(k)
+    }
+}
