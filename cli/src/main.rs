@@ -16,6 +16,7 @@ use attnc_compiler::sema::spec::{Balance, Cp, Format, Layout};
 use attnc_compiler::{Frontend, compile_file, front, ir, passes};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+mod compile;
 mod run;
 mod schedule;
 mod simulate;
@@ -144,9 +145,19 @@ enum Command {
         spec: SpecArgs,
         #[arg(long)]
         layout: String,
-        /// `cpu`: Cranelift for this machine.
+        /// `cpu`: Cranelift for this machine (JIT, nothing written); `sm_80`, `sm_90a`: PTX through
+        /// LLVM; `x86-64`: AVX2 object files through LLVM.
         #[arg(long, default_value = "cpu")]
         target: String,
+        /// Output directory: plans, kernels (.ptx or .o), manifest.json.
+        #[arg(short = 'o', long)]
+        out: Option<std::path::PathBuf>,
+        /// Print a stage of every kernel to stdout.
+        #[arg(long, value_enum)]
+        emit: Option<compile::Emit>,
+        /// Assemble every PTX with ptxas and record registers, spills and shared memory.
+        #[arg(long)]
+        ptxas: bool,
         /// THD sub-sequence lengths (required for thd layouts).
         #[arg(long, value_delimiter = ',')]
         seqlens: Vec<u64>,
@@ -416,13 +427,20 @@ fn run(cli: Cli) -> Result<Outcome> {
             let layout = find_layout(&loaded, &layout)?;
             Ok(if run::run(layout, &request)? { Outcome::Clean } else { Outcome::InputErrors })
         }
-        Command::Compile { spec, layout, target, seqlens, timings, emit_kernel_ir } => {
+        Command::Compile { spec, layout, target, out, emit, ptxas, seqlens, timings, emit_kernel_ir } => {
             let loaded = match load_checked(&spec)? {
                 Ok(loaded) => loaded,
                 Err(outcome) => return Ok(outcome),
             };
             let layout = find_layout(&loaded, &layout)?;
-            run::compile(layout, &target, &seqlens, timings, emit_kernel_ir)
+            if target == "cpu" {
+                return run::compile(layout, &seqlens, timings, emit_kernel_ir);
+            }
+            let Some(target) = attnc_compiler::back::llvm::Target::parse(&target) else {
+                anyhow::bail!("--target {target}: the targets are cpu, sm_80, sm_90a, x86-64");
+            };
+            let request = compile::Request { layout, target, seqlens: &seqlens, out: out.as_deref(), emit, timings, ptxas };
+            compile::compile(&request)
         }
         Command::Bench { what, seq, head_dim, heads, kernels, causal, threads, json } => {
             if what != "kernels" {

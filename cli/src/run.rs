@@ -51,10 +51,7 @@ fn kernel_set(
 }
 
 /// `attnc compile`: every kernel the layout's plans need, JIT-compiled.
-pub fn compile(layout: &Layout, target: &str, seqlens: &[u64], timings: bool, emit_ir: bool) -> Result<crate::Outcome> {
-    if target != "cpu" {
-        bail!("--target {target}: this attnc compiles for `cpu` (Cranelift); GPU targets come with the LLVM backend");
-    }
+pub fn compile(layout: &Layout, seqlens: &[u64], timings: bool, emit_ir: bool) -> Result<crate::Outcome> {
     let options =
         PlanOptions { seqlens: (!seqlens.is_empty()).then(|| seqlens.to_vec()), backward: true, verify: false };
     let set = match passes::compile(layout, &options) {
@@ -64,20 +61,7 @@ pub fn compile(layout: &Layout, target: &str, seqlens: &[u64], timings: bool, em
             return Ok(crate::Outcome::InputErrors);
         }
     };
-    let mut specs = Vec::new();
-    for class in &set.classes {
-        for plan in std::iter::once(&class.forward).chain(&class.backward) {
-            for spec in attnc_compiler::kernel::specs_of(plan) {
-                // Run pairs inside a block may need the fully allowed variant too.
-                for mask in [spec.mask, attnc_compiler::kernel::KernelMask::None] {
-                    let s = attnc_compiler::kernel::KernelSpec { mask, ..spec };
-                    if !specs.contains(&s) {
-                        specs.push(s);
-                    }
-                }
-            }
-        }
-    }
+    let specs = crate::compile::kernel_specs(&set);
     let jit = attnc_compiler::back::cranelift::Jit::new();
     let mut total = 0.0;
     for spec in &specs {

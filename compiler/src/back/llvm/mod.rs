@@ -31,7 +31,7 @@ use serde::Serialize;
 
 use crate::kernel::{self, BwdArgs, FwdArgs, KernelKind, KernelSpec};
 
-pub use nvptx::{GpuKernel, Launch, gpu_kernels};
+pub use nvptx::Launch;
 
 #[derive(Debug, thiserror::Error)]
 pub enum LlvmError {
@@ -96,6 +96,16 @@ impl Target {
     pub fn asm_ext(self) -> &'static str {
         if self.is_gpu() { "ptx" } else { "s" }
     }
+}
+
+/// Compiles the merge kernel of a head dim for a GPU target.
+pub fn compile_merge(head_dim: u32, target: Target) -> Result<Output, LlvmError> {
+    let mut timings = Timings::default();
+    let start = Instant::now();
+    let k = nvptx::merge_module(head_dim, target);
+    timings.lower_s = start.elapsed().as_secs_f64();
+    let name = format!("attn_merge_d{head_dim}");
+    finish(&name, None, target, k.ir, Some(k.launch), timings)
 }
 
 /// Wall time of each stage of one compile.
@@ -170,30 +180,23 @@ pub fn lower(spec: &KernelSpec, target: Target) -> Result<(String, Option<Launch
 /// Parses, verifies and optimises lowered IR in `ctx`.
 fn optimise<'c>(
     ctx: &'c Context,
-    spec: &KernelSpec,
+    name: &str,
     target: Target,
     ir: &str,
     tm: &TargetMachine,
     t: &mut Timings,
 ) -> Result<Module<'c>, LlvmError> {
     let start = Instant::now();
-    let buf = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), &spec.name());
-    let module = ctx.create_module_from_ir(buf).map_err(|e| LlvmError::Ir {
-        kernel: spec.name(),
-        target: target.name().into(),
-        message: e.to_string(),
-    })?;
-    module.verify().map_err(|e| LlvmError::Ir {
-        kernel: spec.name(),
-        target: target.name().into(),
-        message: e.to_string(),
-    })?;
+    let ir_err = |e: String| LlvmError::Ir { kernel: name.to_string(), target: target.name().into(), message: e };
+    let buf = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), name);
+    let module = ctx.create_module_from_ir(buf).map_err(|e| ir_err(e.to_string()))?;
+    module.verify().map_err(|e| ir_err(e.to_string()))?;
     t.parse_s = start.elapsed().as_secs_f64();
     let start = Instant::now();
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
     module.run_passes("default<O3>", tm, PassBuilderOptions::create()).map_err(|e| LlvmError::Codegen {
-        kernel: spec.name(),
+        kernel: name.to_string(),
         target: target.name().into(),
         stage: "optimising",
         message: e.to_string(),
@@ -208,14 +211,25 @@ pub fn compile(spec: &KernelSpec, target: Target) -> Result<Output, LlvmError> {
     let start = Instant::now();
     let (llvm_ir, launch) = lower(spec, target)?;
     timings.lower_s = start.elapsed().as_secs_f64();
+    finish(&spec.name(), Some(spec), target, llvm_ir, launch, timings)
+}
+
+fn finish(
+    name: &str,
+    spec: Option<&KernelSpec>,
+    target: Target,
+    llvm_ir: String,
+    launch: Option<Launch>,
+    mut timings: Timings,
+) -> Result<Output, LlvmError> {
     let tm = machine(target)?;
     let ctx = Context::create();
-    let module = optimise(&ctx, spec, target, &llvm_ir, &tm, &mut timings)?;
+    let module = optimise(&ctx, name, target, &llvm_ir, &tm, &mut timings)?;
     let optimized_ir = module.print_to_string().to_string();
     let start = Instant::now();
     let cg = |kind: FileType| {
         tm.write_to_memory_buffer(&module, kind).map_err(|e| LlvmError::Codegen {
-            kernel: spec.name(),
+            kernel: name.to_string(),
             target: target.name().into(),
             stage: "code generation",
             message: e.to_string(),
@@ -224,17 +238,17 @@ pub fn compile(spec: &KernelSpec, target: Target) -> Result<Output, LlvmError> {
     let asm = String::from_utf8_lossy(cg(FileType::Assembly)?.as_slice()).into_owned();
     let object = if target.is_gpu() { None } else { Some(cg(FileType::Object)?.as_slice().to_vec()) };
     timings.codegen_s = start.elapsed().as_secs_f64();
-    let out = Output { entry: spec.name(), llvm_ir, optimized_ir, asm, object, launch, timings };
+    let out = Output { entry: name.to_string(), llvm_ir, optimized_ir, asm, object, launch, timings };
     if let Ok(dir) = std::env::var("ATTNC_DUMP") {
-        dump(Path::new(&dir), spec, target, &out)?;
+        dump(Path::new(&dir), name, spec, target, &out)?;
     }
     Ok(out)
 }
 
-fn dump(dir: &Path, spec: &KernelSpec, target: Target, out: &Output) -> Result<(), LlvmError> {
-    let stem = format!("{}.{}", spec.name(), target.name());
+fn dump(dir: &Path, name: &str, spec: Option<&KernelSpec>, target: Target, out: &Output) -> Result<(), LlvmError> {
+    let stem = format!("{name}.{}", target.name());
     let files = [
-        (format!("{stem}.0.kernel-ir.txt"), kernel::print(spec)),
+        (format!("{stem}.0.kernel-ir.txt"), spec.map(kernel::print).unwrap_or_else(|| format!("kernel {name}\n"))),
         (format!("{stem}.1.lowered.ll"), out.llvm_ir.clone()),
         (format!("{stem}.2.optimized.ll"), out.optimized_ir.clone()),
         (format!("{stem}.3.{}", target.asm_ext()), out.asm.clone()),
@@ -317,7 +331,7 @@ impl HostJit {
         let (ir, _) = lower(spec, Target::X86_64)?;
         let tm = machine(Target::X86_64)?;
         let ctx: &'static Context = Box::leak(Box::new(Context::create()));
-        let module = optimise(ctx, spec, Target::X86_64, &ir, &tm, &mut Timings::default())?;
+        let module = optimise(ctx, &spec.name(), Target::X86_64, &ir, &tm, &mut Timings::default())?;
         let err = |stage, message: String| LlvmError::Codegen {
             kernel: spec.name(),
             target: Target::X86_64.name().into(),

@@ -31,6 +31,16 @@ pub fn f32c(x: f32) -> V {
     V::new(format!("0x{:016X}", (x as f64).to_bits()), "float")
 }
 
+/// An open loop of [`Fn::begin_for`].
+pub struct Loop {
+    pub i: V,
+    next: String,
+    step: i64,
+    latch: String,
+    head: String,
+    done: String,
+}
+
 /// The body of one function being written.
 #[derive(Default)]
 pub struct Fn {
@@ -160,6 +170,29 @@ impl Fn {
         self.op(format!("{next} = add i64 {i}, {step}"));
         self.br(&head);
         self.place(&done);
+    }
+    /// Opens a counted loop `for i in start..end step`; the body follows until [`Fn::end_for`].
+    pub fn begin_for(&mut self, start: &V, end: &V, step: i64) -> Loop {
+        let (pre, head, work, latch, done) =
+            (self.label("pre"), self.label("head"), self.label("body"), self.label("latch"), self.label("done"));
+        self.br(&pre);
+        self.place(&pre);
+        self.br(&head);
+        self.place(&head);
+        let (i, next) = (self.fresh("i"), self.fresh("inext"));
+        self.op(format!("{i} = phi i64 [ {}, %{pre} ], [ {next}, %{latch} ]", start.name));
+        let iv = V::new(i, "i64");
+        let c = self.icmp("slt", &iv, end);
+        self.cond_br(&c, &work, &done);
+        self.place(&work);
+        Loop { i: iv, next, step, latch, head, done }
+    }
+    pub fn end_for(&mut self, l: Loop) {
+        self.br(&l.latch);
+        self.place(&l.latch);
+        self.op(format!("{} = add i64 {}, {}", l.next, l.i.name, l.step));
+        self.br(&l.head);
+        self.place(&l.done);
     }
     /// `if c { body }`.
     pub fn if_(&mut self, c: &V, body: impl FnOnce(&mut Fn)) {

@@ -1,0 +1,180 @@
+//! `attnc compile --target sm_80|sm_90a|x86-64 -o DIR`: ahead-of-time compilation of a layout's
+//! plans and every kernel they need through the LLVM backend, with a manifest.
+//!
+//! DIR gets `plan.<class>.<forward|backward>.json` (the plan artifacts), one `.ptx` (GPU) or `.o`
+//! (host) per distinct kernel, and `manifest.json`: for each kernel its entry point, file, spec,
+//! launch configuration (GPU: grid as formulas, block, dynamic shared memory, parameters) and,
+//! where ptxas is found, the registers, spills and shared memory it reports.
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use attnc_compiler::back::llvm::{self, Target, ptxas};
+use attnc_compiler::ir::artifact;
+use attnc_compiler::kernel::{self, KernelMask, KernelSpec};
+use attnc_compiler::passes::{self, PlanOptions};
+use attnc_compiler::sema::spec::Layout;
+use serde_json::json;
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Emit {
+    /// The kernel IR of each kernel.
+    KernelIr,
+    /// The LLVM IR as lowered.
+    LlvmIr,
+    /// The LLVM IR after optimisation.
+    OptimizedIr,
+    /// PTX (GPU targets).
+    Ptx,
+    /// x86 assembly (host target).
+    Asm,
+}
+
+/// Every kernel spec a layout's plans need, with the fully allowed variant of each masked one
+/// (run pairs inside a block may need it).
+pub fn kernel_specs(set: &passes::PlanSet) -> Vec<KernelSpec> {
+    let mut specs = Vec::new();
+    for class in &set.classes {
+        for plan in std::iter::once(&class.forward).chain(&class.backward) {
+            for spec in kernel::specs_of(plan) {
+                for mask in [spec.mask, KernelMask::None] {
+                    let s = KernelSpec { mask, ..spec };
+                    if !specs.contains(&s) {
+                        specs.push(s);
+                    }
+                }
+            }
+        }
+    }
+    specs
+}
+
+pub struct Request<'a> {
+    pub layout: &'a Layout,
+    pub target: Target,
+    pub seqlens: &'a [u64],
+    pub out: Option<&'a Path>,
+    pub emit: Option<Emit>,
+    pub timings: bool,
+    /// Assemble each PTX with ptxas and record its resources in the manifest.
+    pub ptxas: bool,
+}
+
+pub fn compile(r: &Request) -> Result<crate::Outcome> {
+    let wall = Instant::now();
+    let options =
+        PlanOptions { seqlens: (!r.seqlens.is_empty()).then(|| r.seqlens.to_vec()), backward: true, verify: false };
+    let set = match passes::compile(r.layout, &options) {
+        Ok(set) => set,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(crate::Outcome::InputErrors);
+        }
+    };
+    let plan_s = wall.elapsed().as_secs_f64();
+    let specs = kernel_specs(&set);
+    let mut outputs = Vec::new();
+    for spec in &specs {
+        outputs.push((spec.name(), Some(*spec), llvm::compile(spec, r.target)?));
+    }
+    if r.target.is_gpu() {
+        let mut dims: Vec<u32> = specs.iter().map(|s| s.head_dim).collect();
+        dims.dedup();
+        for d in dims {
+            let out = llvm::compile_merge(d, r.target)?;
+            outputs.push((out.entry.clone(), None, out));
+        }
+    }
+    let compile_s = wall.elapsed().as_secs_f64();
+
+    if let Some(emit) = r.emit {
+        for (name, spec, out) in &outputs {
+            let text = match emit {
+                Emit::KernelIr => spec.map(|s| kernel::print(&s)).unwrap_or_else(|| format!("kernel {name} (merge)\n")),
+                Emit::LlvmIr => out.llvm_ir.clone(),
+                Emit::OptimizedIr => out.optimized_ir.clone(),
+                Emit::Ptx if r.target.is_gpu() => out.asm.clone(),
+                Emit::Asm if !r.target.is_gpu() => out.asm.clone(),
+                Emit::Ptx | Emit::Asm => bail!("--emit: {} writes {}", r.target.name(), r.target.asm_ext()),
+            };
+            print!("{text}");
+        }
+    }
+
+    let ptxas_path = if r.ptxas && r.target.is_gpu() {
+        Some(ptxas::find().context("--ptxas: no ptxas (run scripts/setup, or set ATTNC_PTXAS)")?)
+    } else {
+        None
+    };
+    let mut kernels = Vec::new();
+    for (name, spec, out) in &outputs {
+        let file = format!("{name}.{}", if r.target.is_gpu() { "ptx" } else { "o" });
+        let resources = match (&ptxas_path, r.target.is_gpu()) {
+            (Some(p), true) => Some(ptxas::assemble(p, &out.asm, r.target).with_context(|| format!("ptxas on {name}"))?),
+            _ => None,
+        };
+        kernels.push(json!({
+            "name": name,
+            "entry": out.entry,
+            "file": file,
+            "spec": spec,
+            "launch": out.launch,
+            "resources": resources,
+            "compile_s": out.timings,
+        }));
+        if r.timings {
+            let t = out.timings;
+            println!(
+                "{name:<52} lower {:>6.2} ms  parse {:>6.2} ms  optimise {:>6.2} ms  codegen {:>6.2} ms",
+                t.lower_s * 1e3,
+                t.parse_s * 1e3,
+                t.optimize_s * 1e3,
+                t.codegen_s * 1e3
+            );
+        }
+    }
+    if let Some(dir) = r.out {
+        std::fs::create_dir_all(dir).with_context(|| format!("-o {}", dir.display()))?;
+        let mut plans = Vec::new();
+        for (i, class) in set.classes.iter().enumerate() {
+            for (which, plan) in std::iter::once(("forward", &class.forward)).chain(class.backward.iter().map(|b| ("backward", b))) {
+                let file = format!("plan.{i}.{which}.json");
+                let text = serde_json::to_string_pretty(&artifact::from_plan(plan))?;
+                std::fs::write(dir.join(&file), text).with_context(|| format!("writing {file}"))?;
+                let layers: Vec<String> = class.layers.iter().map(|l| format!("{l:?}")).collect();
+                plans.push(json!({ "class": i, "layers": layers, "strategy": format!("{:?}", class.strategy), "pass": which, "file": file }));
+            }
+        }
+        for ((name, _, out), k) in outputs.iter().zip(&kernels) {
+            let file = k["file"].as_str().unwrap_or(name);
+            match &out.object {
+                Some(obj) if !r.target.is_gpu() => std::fs::write(dir.join(file), obj),
+                _ => std::fs::write(dir.join(file), &out.asm),
+            }
+            .with_context(|| format!("writing {file}"))?;
+        }
+        let manifest = json!({
+            "version": 1,
+            "target": r.target.name(),
+            "layout": r.layout.name,
+            "plans": plans,
+            "kernels": kernels,
+        });
+        std::fs::write(dir.join("manifest.json"), serde_json::to_string_pretty(&manifest)?)
+            .context("writing manifest.json")?;
+    }
+    let total = wall.elapsed().as_secs_f64();
+    if r.timings {
+        println!("plans {:.1} ms, kernels {:.1} ms, total wall {:.1} ms", plan_s * 1e3, (compile_s - plan_s) * 1e3, total * 1e3);
+    }
+    if r.emit.is_none() {
+        println!(
+            "{} kernels for {}{}",
+            outputs.len(),
+            r.target.name(),
+            r.out.map(|d| format!(" in {}", d.display())).unwrap_or_default()
+        );
+    }
+    Ok(crate::Outcome::Clean)
+}
