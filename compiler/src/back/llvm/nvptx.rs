@@ -49,7 +49,7 @@ const THREADS: u32 = 128;
 const BM: i64 = 64;
 
 fn bn(d: i64) -> i64 {
-    if d > 128 { 32 } else { 64 }
+    if d > 128 { 16 } else { 64 }
 }
 
 const FWD_PARAMS: &[(&str, &str)] = &[
@@ -132,7 +132,7 @@ pub fn module(spec: &KernelSpec, target: Target) -> Result<GpuKernel, LlvmError>
     if d % 64 != 0 || d > 256 {
         return Err(unsupported(format!("GPU kernels need head_dim 64, 128, 192 or 256, not {d}")));
     }
-    let mut g = Gen { spec: *spec, target, d, f: Fn::default() };
+    let mut g = Gen { spec: *spec, d, f: Fn::default() };
     let (body, params, smem, grid0) = match spec.kind {
         KernelKind::Forward => {
             if target == Target::Sm90a {
@@ -267,7 +267,6 @@ const P3: &str = "ptr addrspace(3)";
 
 struct Gen {
     spec: KernelSpec,
-    target: Target,
     d: i64,
     f: Fn,
 }
@@ -551,10 +550,6 @@ impl Gen {
         let scale2 = self.f.fast("fmul", &scale, &f32c(std::f32::consts::LOG2_E));
         let warp_row = self.f.bin("mul", &ids.warp, &i64c(16));
         let row_g = self.f.bin("add", &warp_row, &ids.g);
-        let qrow_abs = [self.f.bin("add", &q_lo, &row_g), {
-            let r = self.f.bin("add", &q_lo, &row_g);
-            self.f.bin("add", &r, &i64c(8))
-        }];
         // ldmatrix lane addressing: matrix i = lane / 8, row j = lane % 8.
         let mi = self.f.bin("lshr", &ids.lane, &i64c(3));
         let mj = self.f.bin("and", &ids.lane, &i64c(7));
@@ -649,13 +644,32 @@ impl Gen {
             let (mk, mdone) = (g.f.label("edge"), g.f.label("edgedone"));
             g.f.cond_br(&edge, &mk, &mdone);
             g.f.place(&mk);
+            // In 32-bit offsets from the tile: column c is allowed iff c < kv_len − j, and (causal)
+            // c − r ≤ q_lo − kv_pos − j, and (window) r − c + that < window, r the row in the CTA.
+            let lim = g.f.bin("sub", &fr.kv_len, &j);
+            let lim = g.f.clamp_i64(&lim, &i64c(0), &i64c(bn));
+            let lim = g.f.cast("trunc", &lim, "i32");
+            let delta = g.f.bin("sub", &q_lo, &k_lo);
+            let delta = g.f.clamp_i64(&delta, &i64c(-(1 << 30)), &i64c(1 << 30));
+            let delta = g.f.cast("trunc", &delta, "i32");
+            let t2 = g.f.cast("trunc", &ids.t, "i32");
+            let t2 = g.f.bin("shl", &t2, &i32c(1));
+            let rg = g.f.cast("trunc", &row_g, "i32");
             for n in 0..nb {
                 for e in 0..4 {
-                    let col = g.f.bin("mul", &ids.t, &i64c(2));
-                    let col = g.f.bin("add", &col, &i64c(n as i64 * 8 + (e % 2) as i64));
-                    let k_rel = g.f.bin("add", &j, &col);
-                    let k = g.f.bin("add", &fr.kv_pos, &k_rel);
-                    let ok = g.allowed(&qrow_abs[e / 2], &k, &k_rel, &fr.kv_len);
+                    let c = g.f.bin("add", &t2, &i32c(n as i64 * 8 + (e % 2) as i64));
+                    let r = g.f.bin("add", &rg, &i32c(8 * (e / 2) as i64));
+                    let mut ok = g.f.icmp("slt", &c, &lim);
+                    if !matches!(mask, KernelMask::None) {
+                        let cr = g.f.bin("sub", &c, &r);
+                        let vis = g.f.icmp("sle", &cr, &delta);
+                        ok = g.f.bin("and", &ok, &vis);
+                        if let KernelMask::Window { window } = mask {
+                            let back = g.f.bin("sub", &delta, &cr);
+                            let near = g.f.icmp("slt", &back, &i32c(window.min(1 << 30) as i64));
+                            ok = g.f.bin("and", &ok, &near);
+                        }
+                    }
                     let p = g.f.gep("float", &slot, &i64c((n * 4 + e) as i64));
                     let x = g.f.load("float", &p, 4);
                     let y = g.f.select(&ok, &x, &f32c(f32::NEG_INFINITY));
@@ -710,7 +724,9 @@ impl Gen {
                 }
             }
             // AccumulatePv: P (the S accumulators, packed) as A; V through ldmatrix.trans.
-            if hopper {
+            // At head_dim 256 the m64n256 accumulators of one wgmma leave too few registers: P·V
+            // then uses mma.sync (which Hopper runs too) on the same shared-memory layout.
+            if hopper && d <= 128 {
                 g.wgmma_pv(&p, &vt, &acc, bn);
             } else {
                 for kk in 0..(bn / 16) as usize {
@@ -822,6 +838,12 @@ impl Gen {
             let p = self.smem_at(kt, &off);
             let desc = self.descriptor(&p, 128, d * 16);
             acc = self.wgmma(&format!("wgmma.mma_async.sync.aligned.m64n{bn}k16.f32.{dt}.{dt}"), &a, &desc, &acc, kk > 0, false);
+            if d > 128 {
+                // An async wgmma keeps its A registers until it completes: at head_dim 256 waiting
+                // only at the end would hold all 16 slabs of Q fragments (64 registers).
+                self.f.op("call void asm sideeffect \"wgmma.commit_group.sync.aligned;\", \"~{memory}\"()");
+                self.f.op("call void asm sideeffect \"wgmma.wait_group.sync.aligned 0;\", \"~{memory}\"()");
+            }
         }
         self.f.op("call void asm sideeffect \"wgmma.commit_group.sync.aligned;\", \"~{memory}\"()");
         self.f.op("call void asm sideeffect \"wgmma.wait_group.sync.aligned 0;\", \"~{memory}\"()");
