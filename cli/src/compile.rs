@@ -111,7 +111,9 @@ pub fn compile(r: &Request) -> Result<crate::Outcome> {
     for (name, spec, out) in &outputs {
         let file = format!("{name}.{}", if r.target.is_gpu() { "ptx" } else { "o" });
         let resources = match (&ptxas_path, r.target.is_gpu()) {
-            (Some(p), true) => Some(ptxas::assemble(p, &out.asm, r.target).with_context(|| format!("ptxas on {name}"))?),
+            (Some(p), true) => {
+                Some(ptxas::assemble(p, &out.asm, r.target).with_context(|| format!("ptxas on {name}"))?)
+            }
             _ => None,
         };
         kernels.push(json!({
@@ -138,7 +140,9 @@ pub fn compile(r: &Request) -> Result<crate::Outcome> {
         std::fs::create_dir_all(dir).with_context(|| format!("-o {}", dir.display()))?;
         let mut plans = Vec::new();
         for (i, class) in set.classes.iter().enumerate() {
-            for (which, plan) in std::iter::once(("forward", &class.forward)).chain(class.backward.iter().map(|b| ("backward", b))) {
+            for (which, plan) in
+                std::iter::once(("forward", &class.forward)).chain(class.backward.iter().map(|b| ("backward", b)))
+            {
                 let file = format!("plan.{i}.{which}.json");
                 let text = serde_json::to_string_pretty(&artifact::from_plan(plan))?;
                 std::fs::write(dir.join(&file), text).with_context(|| format!("writing {file}"))?;
@@ -166,7 +170,12 @@ pub fn compile(r: &Request) -> Result<crate::Outcome> {
     }
     let total = wall.elapsed().as_secs_f64();
     if r.timings {
-        println!("plans {:.1} ms, kernels {:.1} ms, total wall {:.1} ms", plan_s * 1e3, (compile_s - plan_s) * 1e3, total * 1e3);
+        println!(
+            "plans {:.1} ms, kernels {:.1} ms, total wall {:.1} ms",
+            plan_s * 1e3,
+            (compile_s - plan_s) * 1e3,
+            total * 1e3
+        );
     }
     if r.emit.is_none() {
         println!(

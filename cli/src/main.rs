@@ -439,7 +439,8 @@ fn run(cli: Cli) -> Result<Outcome> {
             let Some(target) = attnc_compiler::back::llvm::Target::parse(&target) else {
                 anyhow::bail!("--target {target}: the targets are cpu, sm_80, sm_90a, x86-64");
             };
-            let request = compile::Request { layout, target, seqlens: &seqlens, out: out.as_deref(), emit, timings, ptxas };
+            let request =
+                compile::Request { layout, target, seqlens: &seqlens, out: out.as_deref(), emit, timings, ptxas };
             compile::compile(&request)
         }
         Command::Bench { what, seq, head_dim, heads, kernels, causal, threads, json } => {

@@ -19,7 +19,10 @@ use std::fmt::Write;
 use super::text::{Fn, V, f32c, i32c, i64c, round_down, round_up};
 use crate::kernel::{BLOCK_Q, KernelKind, KernelMask, KernelSpec, offsets};
 
+/// Keys per KV tile (the kernel's own Kᵀ buffer; the spec's `tile_kv` sizes only the scratch).
 const TK: i64 = 16;
+/// Query rows of the main tile.
+const MAIN_ROWS: i64 = 4;
 
 /// The attributes every host function carries: AVX2 + FMA code, no frame pointer games.
 pub const ATTRS: &str = "\"target-cpu\"=\"x86-64-v3\" \"target-features\"=\"+avx2,+fma\" nounwind";
@@ -33,6 +36,9 @@ pub fn module(spec: &KernelSpec) -> String {
     match spec.kind {
         KernelKind::Forward => {
             out.push_str(&exp_fn());
+            if MAIN_ROWS != 4 {
+                out.push_str(&tile_fn(spec, MAIN_ROWS as usize));
+            }
             out.push_str(&tile_fn(spec, 4));
             out.push_str(&tile_fn(spec, 2));
             out.push_str(&forward_fn(spec));
@@ -160,22 +166,30 @@ fn tile_fn(spec: &KernelSpec, r: usize) -> String {
     let scale = V::new("%scale", "float");
     let p_buf = f.alloca(&format!("[{} x float]", r as i64 * TK), 32);
 
-    // Scores: r × 16 in 2r accumulators, the head unrolled.
+    // Scores: r × TK in passes of 16 columns (2r accumulators each), the head unrolled.
     let zero = splat8(0.0);
-    let mut acc: Vec<[V; 2]> = (0..r).map(|_| [zero.clone(), zero.clone()]).collect();
-    for e in 0..d {
-        let k0 = vload(&mut f, &kt, e * TK, 8);
-        let k1 = vload(&mut f, &kt, e * TK + 8, 8);
-        for (row, a) in acc.iter_mut().enumerate() {
-            let p = f.gep("float", &q, &i64c(row as i64 * d + e));
-            let qs = f.load("float", &p, 4);
-            let qb = f.splat(&qs, 8);
-            a[0] = fma(&mut f, &qb, &k0, &a[0]);
-            a[1] = fma(&mut f, &qb, &k1, &a[1]);
+    let mut acc: Vec<Vec<V>> = (0..r).map(|_| Vec::new()).collect();
+    for half in 0..TK / 16 {
+        // Q is re-read for each pass: keep LLVM from holding its broadcasts across passes.
+        f.op(format!("call void asm sideeffect \"\", \"r,~{{memory}}\"({})", q.t()));
+        let mut part: Vec<[V; 2]> = (0..r).map(|_| [zero.clone(), zero.clone()]).collect();
+        for e in 0..d {
+            let k0 = vload(&mut f, &kt, e * TK + 16 * half, 8);
+            let k1 = vload(&mut f, &kt, e * TK + 16 * half + 8, 8);
+            for (row, a) in part.iter_mut().enumerate() {
+                let p = f.gep("float", &q, &i64c(row as i64 * d + e));
+                let qs = f.load("float", &p, 4);
+                let qb = f.splat(&qs, 8);
+                a[0] = fma(&mut f, &qb, &k0, &a[0]);
+                a[1] = fma(&mut f, &qb, &k1, &a[1]);
+            }
+        }
+        for (row, a) in part.into_iter().enumerate() {
+            acc[row].extend(a);
         }
     }
     let sc = f.splat(&scale, 8);
-    let mut s: Vec<[V; 2]> = acc.iter().map(|a| [f.fast("fmul", &a[0], &sc), f.fast("fmul", &a[1], &sc)]).collect();
+    let mut s: Vec<Vec<V>> = acc.iter().map(|a| a.iter().map(|x| f.fast("fmul", x, &sc)).collect()).collect();
 
     // MaskEdge: only when asked (tiles on the mask edge or partial).
     {
@@ -214,7 +228,7 @@ fn tile_fn(spec: &KernelSpec, r: usize) -> String {
         f.br(&done);
         f.place(&done);
         for (row, pair) in s.iter_mut().enumerate() {
-            for h in 0..2 {
+            for h in 0..(TK / 8) as usize {
                 let m = &masked_s[row][h];
                 let phi = f.let_(V8, format!("phi {V8} [ {}, %{entry} ], [ {}, %{yes} ]", pair[h].name, m.name));
                 pair[h] = phi;
@@ -226,7 +240,10 @@ fn tile_fn(spec: &KernelSpec, r: usize) -> String {
     let mut alpha = Vec::new();
     for (row, pair) in s.iter().enumerate() {
         let row_at = row as i64 * (d + 2);
-        let mx = f.call(V8, "llvm.maxnum.v8f32", &[&pair[0], &pair[1]]);
+        let mut mx = pair[0].clone();
+        for x in &pair[1..] {
+            mx = f.call(V8, "llvm.maxnum.v8f32", &[&mx, x]);
+        }
         let tile_max = f.call("float", "llvm.vector.reduce.fmax.v8f32", &[&mx]);
         let mp = f.gep("float", &state, &i64c(row_at));
         let m_old = f.load("float", &mp, 4);
@@ -262,6 +279,9 @@ fn tile_fn(spec: &KernelSpec, r: usize) -> String {
     for is_full in [true, false] {
         f.place(if is_full { &unrolled } else { &looped });
         for chunk in &chunks {
+            // An empty asm that may write P: without it LLVM keeps every broadcast of P from the
+            // first chunk for the others (64 live vectors, spilled to the stack).
+            f.op(format!("call void asm sideeffect \"\", \"r,~{{memory}}\"({})", p_buf.t()));
             let mut accs: Vec<Vec<V>> = Vec::new();
             for (row, a) in alpha.iter().enumerate() {
                 let mut rv = Vec::new();
@@ -417,7 +437,8 @@ fn forward_fn(spec: &KernelSpec) -> String {
     let q = field(&mut f, &args, offsets::FWD_Q, "ptr");
     let k = field(&mut f, &args, offsets::FWD_K, "ptr");
     let state = field(&mut f, &args, offsets::FWD_STATE, "ptr");
-    let kt = field(&mut f, &args, offsets::FWD_SCRATCH, "ptr");
+    // Kᵀ of a KV tile in the kernel's own stack buffer (TK keys; the ABI's scratch holds 16).
+    let kt = f.alloca(&format!("[{} x float]", d * TK), 32);
     let stride = field(&mut f, &args, offsets::FWD_KV_STRIDE, "i64");
     let n_q = field(&mut f, &args, offsets::FWD_N_Q, "i64");
     let n_kv = field(&mut f, &args, offsets::FWD_N_KV, "i64");
@@ -476,9 +497,14 @@ fn forward_fn(spec: &KernelSpec) -> String {
             };
             let span = f.bin("sub", &r_hi, &r_lo);
             let span = f.max_i64(&span, &i64c(0));
-            let fours = round_down(f, &span, 4);
-            let four_end = f.bin("add", &r_lo, &fours);
-            f.for_range(&r_lo, &four_end, 4, |f, r0| call_tile(f, r0, 4));
+            let sixes = f.bin("sdiv", &span, &i64c(MAIN_ROWS));
+            let sixes = f.bin("mul", &sixes, &i64c(MAIN_ROWS));
+            let six_end = f.bin("add", &r_lo, &sixes);
+            f.for_range(&r_lo, &six_end, MAIN_ROWS, |f, r0| call_tile(f, r0, MAIN_ROWS));
+            let rest = f.bin("sub", &r_hi, &six_end);
+            let fours = round_down(f, &rest, 4);
+            let four_end = f.bin("add", &six_end, &fours);
+            f.for_range(&six_end, &four_end, 4, |f, r0| call_tile(f, r0, 4));
             f.for_range(&four_end, &r_hi, tq, |f, r0| call_tile(f, r0, tq));
         });
     });

@@ -251,9 +251,15 @@ pub fn merge_module(d: u32, target: Target) -> GpuKernel {
         grid: ["ceil(tokens * heads_q / 128)".into(), "1".into(), "1".into()],
         block: [THREADS, 1, 1],
         dynamic_shared_bytes: 0,
-        params: ["out: global pointer", "out_lse: global pointer", "part: global pointer", "part_lse: global pointer", "rows: i64"]
-            .map(String::from)
-            .to_vec(),
+        params: [
+            "out: global pointer",
+            "out_lse: global pointer",
+            "part: global pointer",
+            "part_lse: global pointer",
+            "rows: i64",
+        ]
+        .map(String::from)
+        .to_vec(),
     };
     GpuKernel { ir, launch }
 }
@@ -427,11 +433,7 @@ impl Gen {
     fn quad_reduce(&mut self, x: &V, max: bool) -> V {
         let mut x = x.clone();
         for m in [1, 2] {
-            let y = self.f.call(
-                "float",
-                "llvm.nvvm.shfl.sync.bfly.f32",
-                &[&i32c(-1), &x, &i32c(m), &i32c(31)],
-            );
+            let y = self.f.call("float", "llvm.nvvm.shfl.sync.bfly.f32", &[&i32c(-1), &x, &i32c(m), &i32c(31)]);
             x = if max { self.f.call("float", "llvm.maxnum.f32", &[&x, &y]) } else { self.f.fast("fadd", &x, &y) };
         }
         x
@@ -837,7 +839,14 @@ impl Gen {
             let off = self.offset(kt, &i64c(0), &i64c(kk * 16));
             let p = self.smem_at(kt, &off);
             let desc = self.descriptor(&p, 128, d * 16);
-            acc = self.wgmma(&format!("wgmma.mma_async.sync.aligned.m64n{bn}k16.f32.{dt}.{dt}"), &a, &desc, &acc, kk > 0, false);
+            acc = self.wgmma(
+                &format!("wgmma.mma_async.sync.aligned.m64n{bn}k16.f32.{dt}.{dt}"),
+                &a,
+                &desc,
+                &acc,
+                kk > 0,
+                false,
+            );
             if d > 128 {
                 // An async wgmma keeps its A registers until it completes: at head_dim 256 waiting
                 // only at the end would hold all 16 slabs of Q fragments (64 registers).
@@ -869,7 +878,14 @@ impl Gen {
             let ptr = self.smem_at(vt, &off);
             // Along K (keys) core matrices are d·16 bytes apart; along N (head) 128 bytes.
             let desc = self.descriptor(&ptr, d * 16, 128);
-            c = self.wgmma(&format!("wgmma.mma_async.sync.aligned.m64n{d}k16.f32.{dt}.{dt}"), &a, &desc, &c, true, true);
+            c = self.wgmma(
+                &format!("wgmma.mma_async.sync.aligned.m64n{d}k16.f32.{dt}.{dt}"),
+                &a,
+                &desc,
+                &c,
+                true,
+                true,
+            );
         }
         self.f.op("call void asm sideeffect \"wgmma.commit_group.sync.aligned;\", \"~{memory}\"()");
         self.f.op("call void asm sideeffect \"wgmma.wait_group.sync.aligned 0;\", \"~{memory}\"()");
@@ -1043,7 +1059,8 @@ impl Gen {
         let dot = Tile { base: at(f, 3 * tb), width: d, core: false };
         let dst = Tile { base: at(f, 4 * tb), width: BM, core: false };
         let stats = at(f, 4 * tb + BM * BM * 2);
-        let (q_row, kv_row, dkv_row) = (self.param("q_row", "i64"), self.param("kv_row", "i64"), self.param("dkv_row", "i64"));
+        let (q_row, kv_row, dkv_row) =
+            (self.param("q_row", "i64"), self.param("kv_row", "i64"), self.param("dkv_row", "i64"));
         let kn = self.f.bin("add", &fr.kv0, &n0);
         let kb = self.head_base(&self.param("k", P1), &kn, &kv_row, &fr.kv_head, d);
         let vb = self.head_base(&self.param("v", P1), &kn, &kv_row, &fr.kv_head, d);
@@ -1245,4 +1262,3 @@ struct Frame {
     q_pos: V,
     kv_pos: V,
 }
-

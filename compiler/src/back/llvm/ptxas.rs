@@ -48,8 +48,7 @@ pub fn find() -> Option<PathBuf> {
             }
         }
     }
-    let local =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../.tools/cuda-nvcc-12.9.86/nvidia/cuda_nvcc/bin/ptxas");
+    let local = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.tools/cuda-nvcc-12.9.86/nvidia/cuda_nvcc/bin/ptxas");
     local.is_file().then_some(local)
 }
 

@@ -1,0 +1,199 @@
+//! The LLVM backend's output: every kernel the examples need, for sm_80 and sm_90a, assembled by
+//! ptxas (zero spills in forward kernels; registers and shared memory per kernel in a snapshot),
+//! PTX goldens of representative specs with what must and must not be in them, and the host
+//! target's object code for every example kernel.
+
+use std::collections::BTreeSet;
+
+use attnc_codegen_tests::{check_all, check_golden, check_spec_file, files_in};
+use attnc_compiler::back::llvm::{self, Output, Target, ptxas};
+use attnc_compiler::kernel::{self, KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
+use attnc_compiler::passes::{self, PlanOptions};
+use attnc_compiler::sema::spec::Dtype;
+
+fn spec(kind: KernelKind, head_dim: u32, dtype: Dtype, group: u32, mask: KernelMask) -> KernelSpec {
+    KernelSpec { kind, head_dim, dtype, group, mask, tile_q: TILE_Q, tile_kv: TILE_KV }
+}
+
+/// Every distinct kernel spec of every example's plans (and the unmasked variant of each).
+fn example_specs() -> Vec<KernelSpec> {
+    let mut out: Vec<KernelSpec> = Vec::new();
+    for path in files_in("dsl-examples", "attn") {
+        let (_, unit) = check_spec_file(&path, &[]);
+        let Some(spec) = unit.spec else { continue };
+        for layout in &spec.layouts {
+            let thd = matches!(layout.format, attnc_compiler::sema::spec::Format::Thd { .. });
+            let options = PlanOptions { seqlens: thd.then(|| vec![100, 37]), backward: true, verify: false };
+            let Ok(set) = passes::compile(layout, &options) else { continue };
+            for class in &set.classes {
+                for plan in std::iter::once(&class.forward).chain(&class.backward) {
+                    for s in kernel::specs_of(plan) {
+                        for mask in [s.mask, KernelMask::None] {
+                            let s = KernelSpec { mask, ..s };
+                            if !out.contains(&s) {
+                                out.push(s);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn ptxas_path() -> std::path::PathBuf {
+    ptxas::find().expect("ptxas not found: run scripts/setup (it installs nvidia-cuda-nvcc-cu12 into .tools/)")
+}
+
+/// What every PTX must and must not contain.
+fn check_ptx(name: &str, target: Target, out: &Output, forward: bool) -> Result<(), String> {
+    let ptx = &out.asm;
+    let must: &[&str] = match (target, forward) {
+        (Target::Sm80, true) => {
+            &["mma.sync.aligned.m16n8k16", "cp.async.cg.shared.global", "ldmatrix.sync.aligned", ".maxntid 128"]
+        }
+        (Target::Sm90a, true) => {
+            &["wgmma.mma_async.sync.aligned", "wgmma.fence", "cp.async.cg.shared.global", ".maxntid 128"]
+        }
+        _ => &[".maxntid 128"],
+    };
+    for m in must {
+        if !ptx.contains(m) {
+            return Err(format!("{name} for {}: no `{m}` in the PTX", target.name()));
+        }
+    }
+    if !ptx.contains(&format!(".visible .entry {}(", out.entry)) {
+        return Err(format!("{name}: no entry `{}`", out.entry));
+    }
+    // A misspelt intrinsic becomes a call to an external function: no calls at all.
+    for bad in [".extern .func", "call.uni", "call ("] {
+        if ptx.contains(bad) {
+            return Err(format!("{name} for {}: `{bad}` in the PTX (an unknown intrinsic?)", target.name()));
+        }
+    }
+    if forward && (ptx.contains("ld.local") || ptx.contains("st.local")) {
+        return Err(format!("{name} for {}: local-memory traffic in a forward kernel", target.name()));
+    }
+    Ok(())
+}
+
+/// Every example kernel, both GPU targets: LLVM compiles it, ptxas accepts it, forward kernels do
+/// not spill; the resources table is a snapshot.
+#[test]
+fn every_example_kernel_assembles_with_ptxas() {
+    let ptxas = ptxas_path();
+    let specs = example_specs();
+    assert!(!specs.is_empty(), "the examples need kernels");
+    let mut table = String::from("# kernel target registers spill_stores spill_loads stack_bytes dynamic_smem_bytes\n");
+    let mut failures = Vec::new();
+    for target in [Target::Sm80, Target::Sm90a] {
+        let mut jobs: Vec<(String, bool, Output)> = Vec::new();
+        for s in &specs {
+            match llvm::compile(s, target) {
+                Ok(out) => jobs.push((s.name(), s.kind == KernelKind::Forward, out)),
+                Err(e) => failures.push(e.to_string()),
+            }
+        }
+        let dims: BTreeSet<u32> = specs.iter().map(|s| s.head_dim).collect();
+        for d in dims {
+            match llvm::compile_merge(d, target) {
+                Ok(out) => jobs.push((out.entry.clone(), false, out)),
+                Err(e) => failures.push(e.to_string()),
+            }
+        }
+        for (name, forward, out) in &jobs {
+            if let Err(e) = check_ptx(name, target, out, *forward) {
+                failures.push(e);
+            }
+            match ptxas::assemble(&ptxas, &out.asm, target) {
+                Ok(rs) => {
+                    for r in rs {
+                        if *forward && (r.spill_stores > 0 || r.spill_loads > 0) {
+                            failures.push(format!(
+                                "{name} for {}: {} bytes spill stores, {} bytes spill loads",
+                                target.name(),
+                                r.spill_stores,
+                                r.spill_loads
+                            ));
+                        }
+                        let smem = out.launch.as_ref().map_or(0, |l| l.dynamic_shared_bytes);
+                        table.push_str(&format!(
+                            "{} {} {} {} {} {} {}\n",
+                            r.function,
+                            target.name(),
+                            r.registers,
+                            r.spill_stores,
+                            r.spill_loads,
+                            r.stack_bytes,
+                            smem
+                        ));
+                    }
+                }
+                Err(e) => failures.push(format!("{name}: {e}")),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    check_golden("codegen-tests/snapshots/llvm/ptxas_resources.txt", &table).unwrap();
+}
+
+/// PTX goldens of representative kernels (`ATTNC_BLESS=1` rewrites them).
+#[test]
+fn ptx_snapshots() {
+    let cases = [
+        ("fwd_d64_causal_bf16_sm_80", spec(KernelKind::Forward, 64, Dtype::Bf16, 1, KernelMask::Causal), Target::Sm80),
+        (
+            "fwd_d64_causal_bf16_sm_90a",
+            spec(KernelKind::Forward, 64, Dtype::Bf16, 1, KernelMask::Causal),
+            Target::Sm90a,
+        ),
+        (
+            "fwd_d64_window128_fp16_g4_sm_80",
+            spec(KernelKind::Forward, 64, Dtype::Fp16, 4, KernelMask::Window { window: 128 }),
+            Target::Sm80,
+        ),
+    ];
+    let items: Vec<String> = cases.iter().map(|c| c.0.to_string()).chain(["merge_d64_sm_80".to_string()]).collect();
+    check_all(&items, |name| {
+        let out = match cases.iter().find(|c| c.0 == name) {
+            Some((_, s, t)) => {
+                let out = llvm::compile(s, *t).map_err(|e| e.to_string())?;
+                check_ptx(name, *t, &out, true)?;
+                out
+            }
+            None => llvm::compile_merge(64, Target::Sm80).map_err(|e| e.to_string())?,
+        };
+        check_golden(&format!("codegen-tests/snapshots/llvm/{name}.ptx"), &out.asm)
+    });
+}
+
+/// The lowered IR of a small host kernel (the x86-64 lowering as LLVM receives it).
+#[test]
+fn host_ir_snapshot() {
+    let s = spec(KernelKind::Forward, 8, Dtype::Fp32, 1, KernelMask::Causal);
+    let (ir, launch) = llvm::lower(&s, Target::X86_64).unwrap();
+    assert!(launch.is_none());
+    check_golden("codegen-tests/snapshots/llvm/host_fwd_d8_causal.ll", &ir).unwrap();
+}
+
+/// Every example kernel compiles for the host: an object file with the entry symbol, AVX2 code.
+#[test]
+fn every_example_kernel_compiles_for_the_host() {
+    for s in example_specs() {
+        let out = llvm::compile(&s, Target::X86_64).unwrap_or_else(|e| panic!("{e}"));
+        let obj = out.object.as_ref().expect("an object file");
+        assert!(obj.starts_with(b"\x7fELF"), "{}: not an ELF object", s.name());
+        assert!(out.asm.contains(&s.name()), "{}: entry symbol missing", s.name());
+        assert!(out.asm.contains("vfmadd"), "{}: no 256-bit FMA in the host code", s.name());
+    }
+}
+
+/// GPU kernels refuse what they cannot serve, with the kernel named.
+#[test]
+fn unsupported_specs_are_errors() {
+    let e = llvm::compile(&spec(KernelKind::Forward, 64, Dtype::Fp32, 1, KernelMask::None), Target::Sm80).unwrap_err();
+    assert!(e.to_string().contains("bf16 or fp16"), "{e}");
+    let e = llvm::compile(&spec(KernelKind::Forward, 96, Dtype::Bf16, 1, KernelMask::None), Target::Sm90a).unwrap_err();
+    assert!(e.to_string().contains("head_dim"), "{e}");
+}
