@@ -12,12 +12,12 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use attnc_compiler::back::llvm::{self, Target, ptxas};
 use attnc_compiler::ir::artifact;
-use attnc_compiler::kernel::{self, KernelMask, KernelSpec};
+use attnc_compiler::kernel::{self, KernelSpec};
 use attnc_compiler::passes::{self, PlanOptions};
 use attnc_compiler::sema::spec::Layout;
 use serde_json::json;
 
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Emit {
     /// The kernel IR of each kernel.
     KernelIr,
@@ -31,23 +31,17 @@ pub enum Emit {
     Asm,
 }
 
-/// Every kernel spec a layout's plans need, with the fully allowed variant of each masked one
-/// (run pairs inside a block may need it).
-pub fn kernel_specs(set: &passes::PlanSet) -> Vec<KernelSpec> {
-    let mut specs = Vec::new();
-    for class in &set.classes {
-        for plan in std::iter::once(&class.forward).chain(&class.backward) {
-            for spec in kernel::specs_of(plan) {
-                for mask in [spec.mask, KernelMask::None] {
-                    let s = KernelSpec { mask, ..spec };
-                    if !specs.contains(&s) {
-                        specs.push(s);
-                    }
-                }
-            }
-        }
+impl Emit {
+    pub fn parse(s: &str) -> Result<Emit> {
+        Ok(match s {
+            "kernel-ir" => Emit::KernelIr,
+            "llvm-ir" => Emit::LlvmIr,
+            "optimized-ir" => Emit::OptimizedIr,
+            "ptx" => Emit::Ptx,
+            "asm" => Emit::Asm,
+            other => bail!("--emit {other}: one of kernel-ir, llvm-ir, optimized-ir, ptx, asm"),
+        })
     }
-    specs
 }
 
 pub struct Request<'a> {
@@ -73,18 +67,38 @@ pub fn compile(r: &Request) -> Result<crate::Outcome> {
         }
     };
     let plan_s = wall.elapsed().as_secs_f64();
-    let specs = kernel_specs(&set);
-    let mut outputs = Vec::new();
-    for spec in &specs {
-        outputs.push((spec.name(), Some(*spec), llvm::compile(spec, r.target)?));
-    }
+    let specs = kernel::specs_of_set(&set);
+    // Every kernel compiles in its own LLVM context: one worker per core, results in order.
+    let mut jobs: Vec<(Option<KernelSpec>, u32)> = specs.iter().map(|s| (Some(*s), s.head_dim)).collect();
     if r.target.is_gpu() {
         let mut dims: Vec<u32> = specs.iter().map(|s| s.head_dim).collect();
+        dims.sort();
         dims.dedup();
-        for d in dims {
-            let out = llvm::compile_merge(d, r.target)?;
-            outputs.push((out.entry.clone(), None, out));
+        jobs.extend(dims.into_iter().map(|d| (None, d)));
+    }
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(jobs.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<Result<llvm::Output, llvm::LlvmError>>>> =
+        jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(&(spec, d)) = jobs.get(i) else { break };
+                    let out = match spec {
+                        Some(s) => llvm::compile(&s, r.target),
+                        None => llvm::compile_merge(d, r.target),
+                    };
+                    *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(out);
+                }
+            });
         }
+    });
+    let mut outputs = Vec::new();
+    for ((spec, _), result) in jobs.iter().zip(results) {
+        let out = result.into_inner().unwrap_or_else(|e| e.into_inner()).context("a compile worker failed")??;
+        outputs.push((out.entry.clone(), *spec, out));
     }
     let compile_s = wall.elapsed().as_secs_f64();
 

@@ -41,11 +41,14 @@ fn kernel_set(
     dtype: attnc_compiler::sema::spec::Dtype,
     threads: usize,
 ) -> Box<dyn attnc_runtime::kernels::Kernels> {
-    use attnc_runtime::generated::{Cranelift, Interpreter, LlvmCpu, Tiled};
+    #[cfg(feature = "llvm")]
+    use attnc_runtime::generated::LlvmCpu;
+    use attnc_runtime::generated::{Cranelift, Interpreter, Tiled};
     match choice {
         crate::KernelChoice::Reference => Box::new(Reference),
         crate::KernelChoice::Interpreter => Box::new(Tiled { backend: Interpreter, dtype, threads }),
         crate::KernelChoice::Cranelift => Box::new(Tiled { backend: Cranelift::default(), dtype, threads }),
+        #[cfg(feature = "llvm")]
         crate::KernelChoice::LlvmCpu => Box::new(Tiled { backend: LlvmCpu::default(), dtype, threads }),
     }
 }
@@ -61,7 +64,7 @@ pub fn compile(layout: &Layout, seqlens: &[u64], timings: bool, emit_ir: bool) -
             return Ok(crate::Outcome::InputErrors);
         }
     };
-    let specs = crate::compile::kernel_specs(&set);
+    let specs = attnc_compiler::kernel::specs_of_set(&set);
     let jit = attnc_compiler::back::cranelift::Jit::new();
     let mut total = 0.0;
     for spec in &specs {

@@ -329,12 +329,56 @@ fn generated_kernels_run_compile_and_bench() {
         "attn_fwd_d128_causal_bf16_g4_t2x16",
         "",
     );
+    run_small(&["--kernels", "llvm-cpu", "--backward", "--check"], 0, " ok", "");
     check(
-        &["compile", "dsl-examples/llama3_8b_128k.attn", "--layout", "pretrain", "--target", "sm_80"],
+        &["compile", "dsl-examples/llama3_8b_128k.attn", "--layout", "pretrain", "--target", "sm_81"],
         2,
         "",
-        "--target sm_80",
+        "--target sm_81: the targets are cpu, sm_80, sm_90a, x86-64",
     );
+    check(
+        &["compile", "dsl-examples/llama3_8b_128k.attn", "--layout", "pretrain", "--target", "sm_80", "--emit", "ptx"],
+        0,
+        "mma.sync.aligned.m16n8k16",
+        "",
+    );
+    // Ahead of time: plans, one file per kernel, a manifest naming entries and launches.
+    for (target, ext) in [("sm_90a", "ptx"), ("x86-64", "o")] {
+        let dir = temp(&format!("aot-{target}"));
+        let d = dir.to_str().unwrap();
+        check(
+            &[
+                "compile",
+                "dsl-examples/llama3_8b_128k.attn",
+                "--layout",
+                "pretrain",
+                "--target",
+                target,
+                "-o",
+                d,
+                "--ptxas",
+            ],
+            0,
+            &format!("kernels for {target} in"),
+            "",
+        );
+        let manifest: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+        assert_eq!(manifest["target"], target);
+        let kernels = manifest["kernels"].as_array().unwrap();
+        assert!(kernels.len() >= 4, "{manifest}");
+        for k in kernels {
+            let file = k["file"].as_str().unwrap();
+            assert!(file.ends_with(ext) && dir.join(file).is_file(), "{k}");
+            if target == "sm_90a" {
+                assert_eq!(k["launch"]["block"], serde_json::json!([128, 1, 1]), "{k}");
+                assert!(k["resources"][0]["registers"].as_u64().unwrap() > 0, "{k}");
+            }
+        }
+        for p in manifest["plans"].as_array().unwrap() {
+            assert!(dir.join(p["file"].as_str().unwrap()).is_file(), "{p}");
+        }
+    }
     let out = check(
         &["bench", "kernels", "--seq", "64", "--head-dim", "8", "--heads", "1", "--causal", "true", "--json"],
         0,
@@ -346,6 +390,7 @@ fn generated_kernels_run_compile_and_bench() {
         assert!(r["gflops"].as_f64().unwrap() > 0.0, "{line}");
     }
     assert!(out.contains("\"backend\":\"cranelift\"") && out.contains("\"kernel\":\"bwd\""), "{out}");
+    assert!(out.contains("\"backend\":\"llvm-cpu\""), "{out}");
 }
 
 #[test]

@@ -42,6 +42,7 @@ define internal void @tile4(ptr noalias %q, ptr noalias %state, ptr noalias %kt,
 entry:
   %slot1 = alloca [64 x float], align 32
   %slot887 = alloca [64 x float], align 32
+  call void asm sideeffect "", "r,~{memory}"(ptr %q)
   %v2 = getelementptr inbounds float, ptr %kt, i64 0
   %v3 = load <8 x float>, ptr %v2, align 4
   %v4 = getelementptr inbounds float, ptr %kt, i64 8
@@ -469,6 +470,7 @@ masked237:
   %v407 = icmp eq i64 %cols, 16
   br i1 %v407, label %pv_full408, label %pv_part409
 pv_full408:
+  call void asm sideeffect "", "r,~{memory}"(ptr %slot1)
   %v411 = getelementptr inbounds float, ptr %state, i64 2
   %v412 = load <8 x float>, ptr %v411, align 4
   %v413 = fmul <8 x float> %v412, %v322
@@ -939,6 +941,7 @@ pv_full408:
   store <8 x float> %v870, ptr %v874, align 4
   br label %pv_done410
 pv_part409:
+  call void asm sideeffect "", "r,~{memory}"(ptr %slot1)
   %v875 = getelementptr inbounds float, ptr %state, i64 2
   %v876 = load <8 x float>, ptr %v875, align 4
   %v877 = fmul <8 x float> %v876, %v322
@@ -1041,6 +1044,7 @@ define internal void @tile2(ptr noalias %q, ptr noalias %state, ptr noalias %kt,
 entry:
   %slot1 = alloca [32 x float], align 32
   %slot499 = alloca [64 x float], align 32
+  call void asm sideeffect "", "r,~{memory}"(ptr %q)
   %v2 = getelementptr inbounds float, ptr %kt, i64 0
   %v3 = load <8 x float>, ptr %v2, align 4
   %v4 = getelementptr inbounds float, ptr %kt, i64 8
@@ -1278,6 +1282,7 @@ masked137:
   %v225 = icmp eq i64 %cols, 16
   br i1 %v225, label %pv_full226, label %pv_part227
 pv_full226:
+  call void asm sideeffect "", "r,~{memory}"(ptr %slot1)
   %v229 = getelementptr inbounds float, ptr %state, i64 2
   %v230 = load <8 x float>, ptr %v229, align 4
   %v231 = fmul <8 x float> %v230, %v196
@@ -1546,6 +1551,7 @@ pv_full226:
   store <8 x float> %v490, ptr %v492, align 4
   br label %pv_done228
 pv_part227:
+  call void asm sideeffect "", "r,~{memory}"(ptr %slot1)
   %v493 = getelementptr inbounds float, ptr %state, i64 2
   %v494 = load <8 x float>, ptr %v493, align 4
   %v495 = fmul <8 x float> %v494, %v196
@@ -1608,192 +1614,191 @@ pv_done228:
 
 define void @attn_fwd_d8_causal_fp32_g1_t2x16(ptr noalias %args) "target-cpu"="x86-64-v3" "target-features"="+avx2,+fma" nounwind {
 entry:
+  %slot7 = alloca [128 x float], align 32
   %v1 = getelementptr inbounds i8, ptr %args, i64 0
   %v2 = load ptr, ptr %v1, align 8
   %v3 = getelementptr inbounds i8, ptr %args, i64 8
   %v4 = load ptr, ptr %v3, align 8
   %v5 = getelementptr inbounds i8, ptr %args, i64 16
   %v6 = load ptr, ptr %v5, align 8
-  %v7 = getelementptr inbounds i8, ptr %args, i64 24
-  %v8 = load ptr, ptr %v7, align 8
-  %v9 = getelementptr inbounds i8, ptr %args, i64 32
-  %v10 = load i64, ptr %v9, align 8
-  %v11 = getelementptr inbounds i8, ptr %args, i64 40
-  %v12 = load i64, ptr %v11, align 8
-  %v13 = getelementptr inbounds i8, ptr %args, i64 48
-  %v14 = load i64, ptr %v13, align 8
-  %v15 = getelementptr inbounds i8, ptr %args, i64 56
-  %v16 = load i64, ptr %v15, align 8
-  %v17 = getelementptr inbounds i8, ptr %args, i64 64
-  %v18 = load i64, ptr %v17, align 8
-  %v19 = getelementptr inbounds i8, ptr %args, i64 72
-  %v20 = load float, ptr %v19, align 4
-  %v21 = getelementptr inbounds float, ptr %v4, i64 8
-  br label %pre25
-pre25:
-  br label %head22
-head22:
-  %i26 = phi i64 [ 0, %pre25 ], [ %inext27, %latch28 ]
-  %v29 = icmp slt i64 %i26, %v12
-  br i1 %v29, label %body23, label %done24
-body23:
-  %v30 = add i64 %i26, 256
-  %v31 = call i64 @llvm.smin.i64(i64 %v30, i64 %v12)
-  %v32 = add i64 %v16, %i26
-  %v33 = add i64 %v16, %v31
-  %v34 = sub i64 %v33, 1
-  %v35 = add i64 %v34, 1
-  %v36 = sub i64 %v35, %v18
-  %v37 = call i64 @llvm.smax.i64(i64 %v36, i64 0)
-  %v38 = call i64 @llvm.smin.i64(i64 %v37, i64 %v14)
-  br label %pre42
-pre42:
-  br label %head39
-head39:
-  %i43 = phi i64 [ 0, %pre42 ], [ %inext44, %latch45 ]
-  %v46 = icmp slt i64 %i43, %v38
-  br i1 %v46, label %body40, label %done41
-body40:
-  %v47 = sub i64 %v38, %i43
-  %v48 = call i64 @llvm.smin.i64(i64 %v47, i64 16)
-  br label %pre52
-pre52:
-  br label %head49
-head49:
-  %i53 = phi i64 [ 0, %pre52 ], [ %inext54, %latch55 ]
-  %v56 = icmp slt i64 %i53, %v48
-  br i1 %v56, label %body50, label %done51
-body50:
-  %v57 = add i64 %i43, %i53
-  %v58 = mul i64 %v57, %v10
-  %v59 = getelementptr inbounds float, ptr %v4, i64 %v58
-  %v60 = getelementptr inbounds float, ptr %v59, i64 0
-  %v61 = load float, ptr %v60, align 4
-  %v62 = add i64 %i53, 0
-  %v63 = getelementptr inbounds float, ptr %v8, i64 %v62
-  store float %v61, ptr %v63, align 4
-  %v64 = getelementptr inbounds float, ptr %v59, i64 1
-  %v65 = load float, ptr %v64, align 4
-  %v66 = add i64 %i53, 16
-  %v67 = getelementptr inbounds float, ptr %v8, i64 %v66
-  store float %v65, ptr %v67, align 4
-  %v68 = getelementptr inbounds float, ptr %v59, i64 2
-  %v69 = load float, ptr %v68, align 4
-  %v70 = add i64 %i53, 32
-  %v71 = getelementptr inbounds float, ptr %v8, i64 %v70
-  store float %v69, ptr %v71, align 4
-  %v72 = getelementptr inbounds float, ptr %v59, i64 3
-  %v73 = load float, ptr %v72, align 4
-  %v74 = add i64 %i53, 48
-  %v75 = getelementptr inbounds float, ptr %v8, i64 %v74
-  store float %v73, ptr %v75, align 4
-  %v76 = getelementptr inbounds float, ptr %v59, i64 4
-  %v77 = load float, ptr %v76, align 4
-  %v78 = add i64 %i53, 64
-  %v79 = getelementptr inbounds float, ptr %v8, i64 %v78
-  store float %v77, ptr %v79, align 4
-  %v80 = getelementptr inbounds float, ptr %v59, i64 5
-  %v81 = load float, ptr %v80, align 4
-  %v82 = add i64 %i53, 80
-  %v83 = getelementptr inbounds float, ptr %v8, i64 %v82
-  store float %v81, ptr %v83, align 4
-  %v84 = getelementptr inbounds float, ptr %v59, i64 6
-  %v85 = load float, ptr %v84, align 4
-  %v86 = add i64 %i53, 96
-  %v87 = getelementptr inbounds float, ptr %v8, i64 %v86
-  store float %v85, ptr %v87, align 4
-  %v88 = getelementptr inbounds float, ptr %v59, i64 7
-  %v89 = load float, ptr %v88, align 4
-  %v90 = add i64 %i53, 112
-  %v91 = getelementptr inbounds float, ptr %v8, i64 %v90
-  store float %v89, ptr %v91, align 4
-  br label %latch55
-latch55:
-  %inext54 = add i64 %i53, 1
-  br label %head49
-done51:
-  %v92 = add i64 %v18, %i43
-  %v93 = add i64 %v92, %v48
-  %v94 = sub i64 %v93, 1
-  %v95 = sub i64 %v92, %v16
-  %v96 = call i64 @llvm.smax.i64(i64 %v95, i64 0)
-  %v97 = call i64 @llvm.smin.i64(i64 %v96, i64 %v12)
-  %v98 = sdiv i64 %v97, 2
-  %v99 = mul i64 %v98, 2
-  %v100 = add i64 %v12, 1
-  %v101 = sdiv i64 %v100, 2
-  %v102 = mul i64 %v101, 2
-  %v103 = call i64 @llvm.smax.i64(i64 %v99, i64 %i26)
-  %v104 = call i64 @llvm.smin.i64(i64 %v102, i64 %v31)
-  %v105 = icmp slt i64 %v48, 16
-  %v106 = mul i64 %i43, %v10
-  %v107 = getelementptr inbounds float, ptr %v21, i64 %v106
-  %v108 = sub i64 %v104, %v103
-  %v109 = call i64 @llvm.smax.i64(i64 %v108, i64 0)
-  %v110 = sdiv i64 %v109, 4
-  %v111 = mul i64 %v110, 4
-  %v112 = add i64 %v103, %v111
-  br label %pre116
-pre116:
-  br label %head113
-head113:
-  %i117 = phi i64 [ %v103, %pre116 ], [ %inext118, %latch119 ]
-  %v120 = icmp slt i64 %i117, %v112
-  br i1 %v120, label %body114, label %done115
-body114:
-  %v121 = add i64 %v16, %i117
-  %v122 = add i64 %v121, 4
-  %v123 = sub i64 %v122, 1
-  %v124 = icmp sgt i64 %v94, %v121
-  %v125 = or i1 %v105, %v124
-  %v126 = sub i64 %v121, %v92
-  %v127 = call i64 @llvm.smax.i64(i64 %v126, i64 -1073741824)
-  %v128 = call i64 @llvm.smin.i64(i64 %v127, i64 1073741824)
-  %v129 = mul i64 %i117, 8
-  %v130 = getelementptr inbounds float, ptr %v2, i64 %v129
-  %v131 = mul i64 %i117, 10
-  %v132 = getelementptr inbounds float, ptr %v6, i64 %v131
-  call void @tile4(ptr %v130, ptr %v132, ptr %v8, ptr %v107, i64 %v10, i64 %v48, i64 %v128, i1 %v125, float %v20)
-  br label %latch119
-latch119:
-  %inext118 = add i64 %i117, 4
-  br label %head113
-done115:
-  br label %pre136
-pre136:
-  br label %head133
-head133:
-  %i137 = phi i64 [ %v112, %pre136 ], [ %inext138, %latch139 ]
-  %v140 = icmp slt i64 %i137, %v104
-  br i1 %v140, label %body134, label %done135
-body134:
-  %v141 = add i64 %v16, %i137
-  %v142 = add i64 %v141, 2
-  %v143 = sub i64 %v142, 1
-  %v144 = icmp sgt i64 %v94, %v141
-  %v145 = or i1 %v105, %v144
-  %v146 = sub i64 %v141, %v92
-  %v147 = call i64 @llvm.smax.i64(i64 %v146, i64 -1073741824)
-  %v148 = call i64 @llvm.smin.i64(i64 %v147, i64 1073741824)
-  %v149 = mul i64 %i137, 8
-  %v150 = getelementptr inbounds float, ptr %v2, i64 %v149
-  %v151 = mul i64 %i137, 10
-  %v152 = getelementptr inbounds float, ptr %v6, i64 %v151
-  call void @tile2(ptr %v150, ptr %v152, ptr %v8, ptr %v107, i64 %v10, i64 %v48, i64 %v148, i1 %v145, float %v20)
-  br label %latch139
-latch139:
-  %inext138 = add i64 %i137, 2
-  br label %head133
-done135:
-  br label %latch45
-latch45:
-  %inext44 = add i64 %i43, 16
-  br label %head39
-done41:
-  br label %latch28
-latch28:
-  %inext27 = add i64 %i26, 256
-  br label %head22
-done24:
+  %v8 = getelementptr inbounds i8, ptr %args, i64 32
+  %v9 = load i64, ptr %v8, align 8
+  %v10 = getelementptr inbounds i8, ptr %args, i64 40
+  %v11 = load i64, ptr %v10, align 8
+  %v12 = getelementptr inbounds i8, ptr %args, i64 48
+  %v13 = load i64, ptr %v12, align 8
+  %v14 = getelementptr inbounds i8, ptr %args, i64 56
+  %v15 = load i64, ptr %v14, align 8
+  %v16 = getelementptr inbounds i8, ptr %args, i64 64
+  %v17 = load i64, ptr %v16, align 8
+  %v18 = getelementptr inbounds i8, ptr %args, i64 72
+  %v19 = load float, ptr %v18, align 4
+  %v20 = getelementptr inbounds float, ptr %v4, i64 8
+  br label %pre24
+pre24:
+  br label %head21
+head21:
+  %i25 = phi i64 [ 0, %pre24 ], [ %inext26, %latch27 ]
+  %v28 = icmp slt i64 %i25, %v11
+  br i1 %v28, label %body22, label %done23
+body22:
+  %v29 = add i64 %i25, 256
+  %v30 = call i64 @llvm.smin.i64(i64 %v29, i64 %v11)
+  %v31 = add i64 %v15, %i25
+  %v32 = add i64 %v15, %v30
+  %v33 = sub i64 %v32, 1
+  %v34 = add i64 %v33, 1
+  %v35 = sub i64 %v34, %v17
+  %v36 = call i64 @llvm.smax.i64(i64 %v35, i64 0)
+  %v37 = call i64 @llvm.smin.i64(i64 %v36, i64 %v13)
+  br label %pre41
+pre41:
+  br label %head38
+head38:
+  %i42 = phi i64 [ 0, %pre41 ], [ %inext43, %latch44 ]
+  %v45 = icmp slt i64 %i42, %v37
+  br i1 %v45, label %body39, label %done40
+body39:
+  %v46 = sub i64 %v37, %i42
+  %v47 = call i64 @llvm.smin.i64(i64 %v46, i64 16)
+  br label %pre51
+pre51:
+  br label %head48
+head48:
+  %i52 = phi i64 [ 0, %pre51 ], [ %inext53, %latch54 ]
+  %v55 = icmp slt i64 %i52, %v47
+  br i1 %v55, label %body49, label %done50
+body49:
+  %v56 = add i64 %i42, %i52
+  %v57 = mul i64 %v56, %v9
+  %v58 = getelementptr inbounds float, ptr %v4, i64 %v57
+  %v59 = getelementptr inbounds float, ptr %v58, i64 0
+  %v60 = load float, ptr %v59, align 4
+  %v61 = add i64 %i52, 0
+  %v62 = getelementptr inbounds float, ptr %slot7, i64 %v61
+  store float %v60, ptr %v62, align 4
+  %v63 = getelementptr inbounds float, ptr %v58, i64 1
+  %v64 = load float, ptr %v63, align 4
+  %v65 = add i64 %i52, 16
+  %v66 = getelementptr inbounds float, ptr %slot7, i64 %v65
+  store float %v64, ptr %v66, align 4
+  %v67 = getelementptr inbounds float, ptr %v58, i64 2
+  %v68 = load float, ptr %v67, align 4
+  %v69 = add i64 %i52, 32
+  %v70 = getelementptr inbounds float, ptr %slot7, i64 %v69
+  store float %v68, ptr %v70, align 4
+  %v71 = getelementptr inbounds float, ptr %v58, i64 3
+  %v72 = load float, ptr %v71, align 4
+  %v73 = add i64 %i52, 48
+  %v74 = getelementptr inbounds float, ptr %slot7, i64 %v73
+  store float %v72, ptr %v74, align 4
+  %v75 = getelementptr inbounds float, ptr %v58, i64 4
+  %v76 = load float, ptr %v75, align 4
+  %v77 = add i64 %i52, 64
+  %v78 = getelementptr inbounds float, ptr %slot7, i64 %v77
+  store float %v76, ptr %v78, align 4
+  %v79 = getelementptr inbounds float, ptr %v58, i64 5
+  %v80 = load float, ptr %v79, align 4
+  %v81 = add i64 %i52, 80
+  %v82 = getelementptr inbounds float, ptr %slot7, i64 %v81
+  store float %v80, ptr %v82, align 4
+  %v83 = getelementptr inbounds float, ptr %v58, i64 6
+  %v84 = load float, ptr %v83, align 4
+  %v85 = add i64 %i52, 96
+  %v86 = getelementptr inbounds float, ptr %slot7, i64 %v85
+  store float %v84, ptr %v86, align 4
+  %v87 = getelementptr inbounds float, ptr %v58, i64 7
+  %v88 = load float, ptr %v87, align 4
+  %v89 = add i64 %i52, 112
+  %v90 = getelementptr inbounds float, ptr %slot7, i64 %v89
+  store float %v88, ptr %v90, align 4
+  br label %latch54
+latch54:
+  %inext53 = add i64 %i52, 1
+  br label %head48
+done50:
+  %v91 = add i64 %v17, %i42
+  %v92 = add i64 %v91, %v47
+  %v93 = sub i64 %v92, 1
+  %v94 = sub i64 %v91, %v15
+  %v95 = call i64 @llvm.smax.i64(i64 %v94, i64 0)
+  %v96 = call i64 @llvm.smin.i64(i64 %v95, i64 %v11)
+  %v97 = sdiv i64 %v96, 2
+  %v98 = mul i64 %v97, 2
+  %v99 = add i64 %v11, 1
+  %v100 = sdiv i64 %v99, 2
+  %v101 = mul i64 %v100, 2
+  %v102 = call i64 @llvm.smax.i64(i64 %v98, i64 %i25)
+  %v103 = call i64 @llvm.smin.i64(i64 %v101, i64 %v30)
+  %v104 = icmp slt i64 %v47, 16
+  %v105 = mul i64 %i42, %v9
+  %v106 = getelementptr inbounds float, ptr %v20, i64 %v105
+  %v107 = sub i64 %v103, %v102
+  %v108 = call i64 @llvm.smax.i64(i64 %v107, i64 0)
+  %v109 = sdiv i64 %v108, 4
+  %v110 = mul i64 %v109, 4
+  %v111 = add i64 %v102, %v110
+  br label %pre115
+pre115:
+  br label %head112
+head112:
+  %i116 = phi i64 [ %v102, %pre115 ], [ %inext117, %latch118 ]
+  %v119 = icmp slt i64 %i116, %v111
+  br i1 %v119, label %body113, label %done114
+body113:
+  %v120 = add i64 %v15, %i116
+  %v121 = add i64 %v120, 4
+  %v122 = sub i64 %v121, 1
+  %v123 = icmp sgt i64 %v93, %v120
+  %v124 = or i1 %v104, %v123
+  %v125 = sub i64 %v120, %v91
+  %v126 = call i64 @llvm.smax.i64(i64 %v125, i64 -1073741824)
+  %v127 = call i64 @llvm.smin.i64(i64 %v126, i64 1073741824)
+  %v128 = mul i64 %i116, 8
+  %v129 = getelementptr inbounds float, ptr %v2, i64 %v128
+  %v130 = mul i64 %i116, 10
+  %v131 = getelementptr inbounds float, ptr %v6, i64 %v130
+  call void @tile4(ptr %v129, ptr %v131, ptr %slot7, ptr %v106, i64 %v9, i64 %v47, i64 %v127, i1 %v124, float %v19)
+  br label %latch118
+latch118:
+  %inext117 = add i64 %i116, 4
+  br label %head112
+done114:
+  br label %pre135
+pre135:
+  br label %head132
+head132:
+  %i136 = phi i64 [ %v111, %pre135 ], [ %inext137, %latch138 ]
+  %v139 = icmp slt i64 %i136, %v103
+  br i1 %v139, label %body133, label %done134
+body133:
+  %v140 = add i64 %v15, %i136
+  %v141 = add i64 %v140, 2
+  %v142 = sub i64 %v141, 1
+  %v143 = icmp sgt i64 %v93, %v140
+  %v144 = or i1 %v104, %v143
+  %v145 = sub i64 %v140, %v91
+  %v146 = call i64 @llvm.smax.i64(i64 %v145, i64 -1073741824)
+  %v147 = call i64 @llvm.smin.i64(i64 %v146, i64 1073741824)
+  %v148 = mul i64 %i136, 8
+  %v149 = getelementptr inbounds float, ptr %v2, i64 %v148
+  %v150 = mul i64 %i136, 10
+  %v151 = getelementptr inbounds float, ptr %v6, i64 %v150
+  call void @tile2(ptr %v149, ptr %v151, ptr %slot7, ptr %v106, i64 %v9, i64 %v47, i64 %v147, i1 %v144, float %v19)
+  br label %latch138
+latch138:
+  %inext137 = add i64 %i136, 2
+  br label %head132
+done134:
+  br label %latch44
+latch44:
+  %inext43 = add i64 %i42, 16
+  br label %head38
+done40:
+  br label %latch27
+latch27:
+  %inext26 = add i64 %i25, 256
+  br label %head21
+done23:
   ret void
 }

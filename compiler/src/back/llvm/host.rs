@@ -497,14 +497,19 @@ fn forward_fn(spec: &KernelSpec) -> String {
             };
             let span = f.bin("sub", &r_hi, &r_lo);
             let span = f.max_i64(&span, &i64c(0));
-            let sixes = f.bin("sdiv", &span, &i64c(MAIN_ROWS));
-            let sixes = f.bin("mul", &sixes, &i64c(MAIN_ROWS));
-            let six_end = f.bin("add", &r_lo, &sixes);
-            f.for_range(&r_lo, &six_end, MAIN_ROWS, |f, r0| call_tile(f, r0, MAIN_ROWS));
-            let rest = f.bin("sub", &r_hi, &six_end);
-            let fours = round_down(f, &rest, 4);
-            let four_end = f.bin("add", &six_end, &fours);
-            f.for_range(&six_end, &four_end, 4, |f, r0| call_tile(f, r0, 4));
+            let mains = f.bin("sdiv", &span, &i64c(MAIN_ROWS));
+            let mains = f.bin("mul", &mains, &i64c(MAIN_ROWS));
+            let main_end = f.bin("add", &r_lo, &mains);
+            f.for_range(&r_lo, &main_end, MAIN_ROWS, |f, r0| call_tile(f, r0, MAIN_ROWS));
+            let four_end = if MAIN_ROWS == 4 {
+                main_end
+            } else {
+                let rest = f.bin("sub", &r_hi, &main_end);
+                let fours = round_down(f, &rest, 4);
+                let four_end = f.bin("add", &main_end, &fours);
+                f.for_range(&main_end, &four_end, 4, |f, r0| call_tile(f, r0, 4));
+                four_end
+            };
             f.for_range(&four_end, &r_hi, tq, |f, r0| call_tile(f, r0, tq));
         });
     });

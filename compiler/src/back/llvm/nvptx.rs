@@ -553,10 +553,8 @@ impl Gen {
         let warp_row = self.f.bin("mul", &ids.warp, &i64c(16));
         let row_g = self.f.bin("add", &warp_row, &ids.g);
         // ldmatrix lane addressing: matrix i = lane / 8, row j = lane % 8.
-        let mi = self.f.bin("lshr", &ids.lane, &i64c(3));
-        let mj = self.f.bin("and", &ids.lane, &i64c(7));
-        let mi_lo = self.f.bin("and", &mi, &i64c(1));
-        let mi_hi = self.f.bin("lshr", &mi, &i64c(1));
+        let lanes = self.lanes(&ids);
+        let (mi_lo, mi_hi, mj) = (lanes.mi_lo.clone(), lanes.mi_hi.clone(), lanes.mj.clone());
         let buf_slot = self.f.alloca("i64", 8);
         self.f.store(&i64c(0), &buf_slot, 8);
         let kv_tiles2 = kv_tiles.clone();
@@ -603,7 +601,7 @@ impl Gen {
             let nb = (bn / 8) as usize;
             let mut s: Vec<V> = vec![f32c(0.0); nb * 4];
             if hopper {
-                s = g.wgmma_scores(&q_tile, &kt, &ids, &mi_lo, &mi_hi, &mj, bn);
+                s = g.wgmma_scores(&q_tile, &kt, &ids, &lanes, bn);
             } else {
                 for kk in 0..d / 16 {
                     let arow = g.f.bin("mul", &mi_lo, &i64c(8));
@@ -821,7 +819,8 @@ impl Gen {
     /// (ldmatrix, as on sm_80), Kᵀ from shared memory through a matrix descriptor (K-major, no
     /// swizzle: core matrices of 8 keys × 16 bytes, 128 bytes apart along the head, d·16 bytes
     /// apart along the keys).
-    fn wgmma_scores(&mut self, q: &Tile, kt: &Tile, ids: &Ids, mi_lo: &V, mi_hi: &V, mj: &V, bn: i64) -> Vec<V> {
+    fn wgmma_scores(&mut self, q: &Tile, kt: &Tile, ids: &Ids, l: &Lanes, bn: i64) -> Vec<V> {
+        let (mi_lo, mi_hi, mj) = (&l.mi_lo, &l.mi_hi, &l.mj);
         let d = self.d;
         let n_out = (bn / 2) as usize; // bn·64 / 128 floats per thread.
         let warp_row = self.f.bin("mul", &ids.warp, &i64c(16));
