@@ -25,16 +25,9 @@ fn example_specs() -> Vec<KernelSpec> {
             let thd = matches!(layout.format, attnc_compiler::sema::spec::Format::Thd { .. });
             let options = PlanOptions { seqlens: thd.then(|| vec![100, 37]), backward: true, verify: false };
             let Ok(set) = passes::compile(layout, &options) else { continue };
-            for class in &set.classes {
-                for plan in std::iter::once(&class.forward).chain(&class.backward) {
-                    for s in kernel::specs_of(plan) {
-                        for mask in [s.mask, KernelMask::None] {
-                            let s = KernelSpec { mask, ..s };
-                            if !out.contains(&s) {
-                                out.push(s);
-                            }
-                        }
-                    }
+            for s in kernel::specs_of_set(&set) {
+                if !out.contains(&s) {
+                    out.push(s);
                 }
             }
         }

@@ -16,13 +16,14 @@ mod lower;
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{Linkage, Module};
 
-use crate::kernel::{BwdArgs, FwdArgs, KernelKind, KernelSpec};
+pub use super::Compiled;
+use crate::kernel::KernelSpec;
 
 #[derive(Debug, thiserror::Error)]
 pub enum JitError {
@@ -40,39 +41,6 @@ struct Owned(#[allow(dead_code)] JITModule);
 // SAFETY: after `finalize_definitions` the module is never used again except to keep its
 // memory mapped; no thread touches its internals.
 unsafe impl Send for Owned {}
-
-/// A compiled kernel: its entry point and how long compiling took.
-#[derive(Clone, Copy, Debug)]
-pub struct Compiled {
-    code: usize,
-    pub compile_time: Duration,
-    pub kind: KernelKind,
-}
-
-impl Compiled {
-    /// Runs a forward kernel.
-    ///
-    /// # Safety
-    /// `args` must satisfy the forward ABI (see `kernel::interp::forward`), and this must be a
-    /// forward kernel.
-    pub unsafe fn forward(&self, args: &FwdArgs) {
-        debug_assert_eq!(self.kind, KernelKind::Forward);
-        // SAFETY: `code` is the entry of a finalized function with signature `fn(*const FwdArgs)`.
-        let f: extern "C" fn(*const FwdArgs) = unsafe { std::mem::transmute(self.code) };
-        f(args);
-    }
-
-    /// Runs a backward kernel.
-    ///
-    /// # Safety
-    /// `args` must satisfy the backward ABI, and this must be a backward kernel.
-    pub unsafe fn backward(&self, args: &BwdArgs) {
-        debug_assert_eq!(self.kind, KernelKind::Backward);
-        // SAFETY: as above, with `fn(*const BwdArgs)`.
-        let f: extern "C" fn(*const BwdArgs) = unsafe { std::mem::transmute(self.code) };
-        f(args);
-    }
-}
 
 /// The process-wide cache of compiled kernels.
 #[derive(Default)]
@@ -93,7 +61,7 @@ impl Jit {
         }
         let start = Instant::now();
         let (module, code) = compile(spec)?;
-        let compiled = Compiled { code, compile_time: start.elapsed(), kind: spec.kind };
+        let compiled = Compiled::new(code, start.elapsed(), spec.kind);
         self.modules.lock().unwrap_or_else(|e| e.into_inner()).push(Owned(module));
         self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(*spec, compiled);
         Ok(compiled)

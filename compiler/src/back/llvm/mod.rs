@@ -16,7 +16,7 @@ mod text;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Mutex, Once};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use inkwell::OptimizationLevel;
 use inkwell::context::Context;
@@ -29,7 +29,7 @@ use inkwell::targets::{
 };
 use serde::Serialize;
 
-use crate::kernel::{self, BwdArgs, FwdArgs, KernelKind, KernelSpec};
+use crate::kernel::{self, KernelSpec};
 
 pub use nvptx::Launch;
 
@@ -263,34 +263,8 @@ fn dump(dir: &Path, name: &str, spec: Option<&KernelSpec>, target: Target, out: 
     Ok(())
 }
 
-/// A host kernel compiled by MCJIT: its entry point and compile time.
-#[derive(Clone, Copy, Debug)]
-pub struct HostKernel {
-    code: usize,
-    pub compile_time: Duration,
-    pub kind: KernelKind,
-}
-
-impl HostKernel {
-    /// # Safety
-    /// `args` must satisfy the forward ABI (see `kernel::interp::forward`) and this must be a
-    /// forward kernel.
-    pub unsafe fn forward(&self, args: &FwdArgs) {
-        debug_assert_eq!(self.kind, KernelKind::Forward);
-        // SAFETY: `code` is the entry of a finalized function `void(ptr)` with the C convention.
-        let f: extern "C" fn(*const FwdArgs) = unsafe { std::mem::transmute(self.code) };
-        f(args);
-    }
-
-    /// # Safety
-    /// `args` must satisfy the backward ABI and this must be a backward kernel.
-    pub unsafe fn backward(&self, args: &BwdArgs) {
-        debug_assert_eq!(self.kind, KernelKind::Backward);
-        // SAFETY: as above.
-        let f: extern "C" fn(*const BwdArgs) = unsafe { std::mem::transmute(self.code) };
-        f(args);
-    }
-}
+/// A host kernel compiled by MCJIT (the entry point type all host backends share).
+pub type HostKernel = super::Compiled;
 
 /// An execution engine kept alive for its code; never touched again once its function is found.
 struct Engine(#[allow(dead_code)] ExecutionEngine<'static>);
@@ -341,7 +315,7 @@ impl HostJit {
         let engine =
             module.create_jit_execution_engine(OptimizationLevel::Aggressive).map_err(|e| err("jit", e.to_string()))?;
         let code = engine.get_function_address(&spec.name()).map_err(|e| err("jit", e.to_string()))?;
-        let k = HostKernel { code, compile_time: start.elapsed(), kind: spec.kind };
+        let k = HostKernel::new(code, start.elapsed(), spec.kind);
         self.engines.lock().unwrap_or_else(|e| e.into_inner()).push(Engine(engine));
         self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(*spec, k);
         Ok(k)

@@ -554,7 +554,6 @@ impl Gen {
         let row_g = self.f.bin("add", &warp_row, &ids.g);
         // ldmatrix lane addressing: matrix i = lane / 8, row j = lane % 8.
         let lanes = self.lanes(&ids);
-        let (mi_lo, mi_hi, mj) = (lanes.mi_lo.clone(), lanes.mi_hi.clone(), lanes.mj.clone());
         let buf_slot = self.f.alloca("i64", 8);
         self.f.store(&i64c(0), &buf_slot, 8);
         let kv_tiles2 = kv_tiles.clone();
@@ -604,20 +603,10 @@ impl Gen {
                 s = g.wgmma_scores(&q_tile, &kt, &ids, &lanes, bn);
             } else {
                 for kk in 0..d / 16 {
-                    let arow = g.f.bin("mul", &mi_lo, &i64c(8));
-                    let arow = g.f.bin("add", &arow, &mj);
-                    let arow = g.f.bin("add", &arow, &warp_row);
-                    let acol = g.f.bin("mul", &mi_hi, &i64c(8));
-                    let acol = g.f.bin("add", &acol, &i64c(kk * 16));
-                    let a = g.ldmatrix(&q_tile, &arow, &acol, false);
+                    let a = g.frag_a(&q_tile, &lanes, &warp_row, kk * 16);
                     for pair in 0..nb / 2 {
                         // Keys pair·16 + (mi/2)·8 + j, head elements kk·16 + (mi%2)·8.
-                        let brow = g.f.bin("mul", &mi_hi, &i64c(8));
-                        let brow = g.f.bin("add", &brow, &mj);
-                        let brow = g.f.bin("add", &brow, &i64c(pair as i64 * 16));
-                        let bcol = g.f.bin("mul", &mi_lo, &i64c(8));
-                        let bcol = g.f.bin("add", &bcol, &i64c(kk * 16));
-                        let b = g.ldmatrix(&kt, &brow, &bcol, false);
+                        let b = g.frag_b_nk(&kt, &lanes, pair as i64 * 16, kk * 16);
                         for h in 0..2 {
                             let n = pair * 2 + h;
                             let c = s[n * 4..n * 4 + 4].to_vec();
@@ -738,12 +727,7 @@ impl Gen {
                     ];
                     for pair in 0..(d / 16) as usize {
                         // Keys kk·16 + (mi%2)·8 + j, head elements pair·16 + (mi/2)·8.
-                        let brow = g.f.bin("mul", &mi_lo, &i64c(8));
-                        let brow = g.f.bin("add", &brow, &mj);
-                        let brow = g.f.bin("add", &brow, &i64c(kk as i64 * 16));
-                        let bcol = g.f.bin("mul", &mi_hi, &i64c(8));
-                        let bcol = g.f.bin("add", &bcol, &i64c(pair as i64 * 16));
-                        let b = g.ldmatrix(&vt, &brow, &bcol, true);
+                        let b = g.frag_b_kn(&vt, &lanes, kk as i64 * 16, pair as i64 * 16);
                         for h in 0..2 {
                             let n = pair * 2 + h;
                             let c: Vec<V> = (0..4).map(|e| g.get(&acc, n * 4 + e)).collect();
@@ -820,7 +804,6 @@ impl Gen {
     /// swizzle: core matrices of 8 keys × 16 bytes, 128 bytes apart along the head, d·16 bytes
     /// apart along the keys).
     fn wgmma_scores(&mut self, q: &Tile, kt: &Tile, ids: &Ids, l: &Lanes, bn: i64) -> Vec<V> {
-        let (mi_lo, mi_hi, mj) = (&l.mi_lo, &l.mi_hi, &l.mj);
         let d = self.d;
         let n_out = (bn / 2) as usize; // bn·64 / 128 floats per thread.
         let warp_row = self.f.bin("mul", &ids.warp, &i64c(16));
@@ -828,12 +811,7 @@ impl Gen {
         self.f.op("call void asm sideeffect \"wgmma.fence.sync.aligned;\", \"~{memory}\"()");
         let dt = if self.spec.dtype == Dtype::Fp16 { "f16" } else { "bf16" };
         for kk in 0..d / 16 {
-            let arow = self.f.bin("mul", mi_lo, &i64c(8));
-            let arow = self.f.bin("add", &arow, mj);
-            let arow = self.f.bin("add", &arow, &warp_row);
-            let acol = self.f.bin("mul", mi_hi, &i64c(8));
-            let acol = self.f.bin("add", &acol, &i64c(kk * 16));
-            let a = self.ldmatrix(q, &arow, &acol, false);
+            let a = self.frag_a(q, l, &warp_row, kk * 16);
             // Descriptor of the 16-column slab kk of Kᵀ: start, LBO (along K) 128 B, SBO (along N).
             let off = self.offset(kt, &i64c(0), &i64c(kk * 16));
             let p = self.smem_at(kt, &off);
@@ -931,44 +909,36 @@ impl Gen {
         (0..n).map(|i| self.f.let_("float", format!("extractvalue {ty} {}, {i}", r.name))).collect()
     }
 
-    /// A-operand fragments (16 rows × 16 columns at `row0`, `col0`) by ldmatrix.
-    fn frag_a(&mut self, tile: &Tile, l: &Lanes, row0: &V, col0: i64) -> [V; 4] {
-        let r = self.f.bin("mul", &l.mi_lo, &i64c(8));
+    /// ldmatrix.x4 with lane addresses `row = row_sel·8 + lane % 8 + row0`, `col = col_sel·8 + col0`
+    /// (`row_sel`, `col_sel`: one bit each of the lane's matrix index).
+    fn frag(&mut self, tile: &Tile, l: &Lanes, rows: (bool, &V), cols: (bool, &V), trans: bool) -> [V; 4] {
+        let pick = |hi: bool| if hi { l.mi_hi.clone() } else { l.mi_lo.clone() };
+        let r = self.f.bin("mul", &pick(rows.0), &i64c(8));
         let r = self.f.bin("add", &r, &l.mj);
-        let r = self.f.bin("add", &r, row0);
-        let c = self.f.bin("mul", &l.mi_hi, &i64c(8));
-        let c = self.f.bin("add", &c, &i64c(col0));
-        self.ldmatrix(tile, &r, &c, false)
+        let r = self.f.bin("add", &r, rows.1);
+        let c = self.f.bin("mul", &pick(cols.0), &i64c(8));
+        let c = self.f.bin("add", &c, cols.1);
+        self.ldmatrix(tile, &r, &c, trans)
+    }
+
+    /// A-operand fragments (16 rows × 16 columns at `row0`, `col0`) of a row-major tile.
+    fn frag_a(&mut self, tile: &Tile, l: &Lanes, row0: &V, col0: i64) -> [V; 4] {
+        self.frag(tile, l, (false, row0), (true, &i64c(col0)), false)
     }
 
     /// B-operand fragments of two n-blocks from a row-major [n][k] tile (n rows at `n0`, k at `k0`).
     fn frag_b_nk(&mut self, tile: &Tile, l: &Lanes, n0: i64, k0: i64) -> [V; 4] {
-        let r = self.f.bin("mul", &l.mi_hi, &i64c(8));
-        let r = self.f.bin("add", &r, &l.mj);
-        let r = self.f.bin("add", &r, &i64c(n0));
-        let c = self.f.bin("mul", &l.mi_lo, &i64c(8));
-        let c = self.f.bin("add", &c, &i64c(k0));
-        self.ldmatrix(tile, &r, &c, false)
+        self.frag(tile, l, (true, &i64c(n0)), (false, &i64c(k0)), false)
     }
 
     /// B-operand fragments of two n-blocks from a row-major [k][n] tile (ldmatrix.trans).
     fn frag_b_kn(&mut self, tile: &Tile, l: &Lanes, k0: i64, n0: i64) -> [V; 4] {
-        let r = self.f.bin("mul", &l.mi_lo, &i64c(8));
-        let r = self.f.bin("add", &r, &l.mj);
-        let r = self.f.bin("add", &r, &i64c(k0));
-        let c = self.f.bin("mul", &l.mi_hi, &i64c(8));
-        let c = self.f.bin("add", &c, &i64c(n0));
-        self.ldmatrix(tile, &r, &c, true)
+        self.frag(tile, l, (false, &i64c(k0)), (true, &i64c(n0)), true)
     }
 
     /// A-operand fragments of the transpose of a row-major [k][m] tile: rows m at `m0`, k at `k0`.
     fn frag_a_t(&mut self, tile: &Tile, l: &Lanes, m0: &V, k0: i64) -> [V; 4] {
-        let r = self.f.bin("mul", &l.mi_hi, &i64c(8));
-        let r = self.f.bin("add", &r, &l.mj);
-        let r = self.f.bin("add", &r, &i64c(k0));
-        let c = self.f.bin("mul", &l.mi_lo, &i64c(8));
-        let c = self.f.bin("add", &c, m0);
-        self.ldmatrix(tile, &r, &c, true)
+        self.frag(tile, l, (true, &i64c(k0)), (false, m0), true)
     }
 
     fn lanes(&mut self, ids: &Ids) -> Lanes {
