@@ -18,7 +18,8 @@
 
 use std::fmt::Write;
 
-use super::text::{Fn, V, f32c, i32c, i64c, round_down, round_up};
+use super::bounds::{kv_bounds, needs_mask, q_bounds};
+use super::text::{Fn, V, f32c, i32c, i64c, round_down};
 use crate::kernel::{BLOCK_Q, KernelKind, KernelMask, KernelSpec, offsets};
 
 /// Keys per KV tile (the kernel's own Kᵀ buffer; the spec's `tile_kv` sizes only the scratch).
@@ -26,8 +27,6 @@ const TK: i64 = 16;
 /// Score vectors per pass over the head (2 × 8 keys × 4 rows: 8 accumulators; 3 with 24-key
 /// tiles and 2 passes of 32 keys both measured slower).
 const SCORE_VECTORS: usize = 2;
-/// Query rows of the main tile.
-const MAIN_ROWS: i64 = 4;
 
 /// The attributes every host function carries: AVX2 + FMA code, no unwinding.
 pub const ATTRS: &str = "\"target-cpu\"=\"x86-64-v3\" \"target-features\"=\"+avx2,+fma\" nounwind";
@@ -41,9 +40,6 @@ pub fn module(spec: &KernelSpec) -> String {
     match spec.kind {
         KernelKind::Forward => {
             out.push_str(&exp_fn());
-            if MAIN_ROWS != 4 {
-                out.push_str(&tile_fn(spec, MAIN_ROWS as usize));
-            }
             out.push_str(&tile_fn(spec, 4));
             out.push_str(&tile_fn(spec, 2));
             out.push_str(&forward_fn(spec));
@@ -404,67 +400,6 @@ fn tile_fn(spec: &KernelSpec, r: usize) -> String {
     )
 }
 
-/// `kernel::kv_bounds` in IR.
-pub fn kv_bounds(f: &mut Fn, mask: KernelMask, q_lo: &V, q_hi: &V, kv_pos: &V, n_kv: &V) -> (V, V) {
-    let zero = i64c(0);
-    match mask {
-        KernelMask::None => (zero, n_kv.clone()),
-        KernelMask::Causal | KernelMask::Window { .. } => {
-            let h = f.bin("add", q_hi, &i64c(1));
-            let h = f.bin("sub", &h, kv_pos);
-            let hi = f.clamp_i64(&h, &zero, n_kv);
-            let lo = match mask {
-                KernelMask::Window { window } => {
-                    let l = f.bin("add", q_lo, &i64c(1 - window as i64));
-                    let l = f.bin("sub", &l, kv_pos);
-                    f.clamp_i64(&l, &zero, n_kv)
-                }
-                _ => zero,
-            };
-            (lo, hi)
-        }
-    }
-}
-
-/// `kernel::q_bounds` in IR.
-pub fn q_bounds(f: &mut Fn, mask: KernelMask, k_lo: &V, k_hi: &V, q_pos: &V, n_q: &V, tile: i64) -> (V, V) {
-    let zero = i64c(0);
-    let lo = match mask {
-        KernelMask::None => zero.clone(),
-        _ => {
-            let l = f.bin("sub", k_lo, q_pos);
-            f.clamp_i64(&l, &zero, n_q)
-        }
-    };
-    let hi = match mask {
-        KernelMask::Window { window } => {
-            let h = f.bin("add", k_hi, &i64c(window as i64));
-            let h = f.bin("sub", &h, q_pos);
-            f.clamp_i64(&h, &zero, n_q)
-        }
-        _ => n_q.clone(),
-    };
-    (round_down(f, &lo, tile), round_up(f, &hi, tile))
-}
-
-/// `kernel::needs_mask` in IR.
-pub fn needs_mask(f: &mut Fn, mask: KernelMask, q_lo: &V, q_hi: &V, k_lo: &V, k_hi: &V, partial: &V) -> V {
-    match mask {
-        KernelMask::None => partial.clone(),
-        KernelMask::Causal => {
-            let c = f.icmp("sgt", k_hi, q_lo);
-            f.bin("or", partial, &c)
-        }
-        KernelMask::Window { window } => {
-            let c = f.icmp("sgt", k_hi, q_lo);
-            let span = f.bin("sub", q_hi, k_lo);
-            let w = f.icmp("sge", &span, &i64c(window as i64));
-            let a = f.bin("or", partial, &c);
-            f.bin("or", &a, &w)
-        }
-    }
-}
-
 fn forward_fn(spec: &KernelSpec) -> String {
     let d = spec.head_dim as i64;
     let tq = spec.tile_q as i64;
@@ -533,19 +468,9 @@ fn forward_fn(spec: &KernelSpec) -> String {
             };
             let span = f.bin("sub", &r_hi, &r_lo);
             let span = f.max_i64(&span, &i64c(0));
-            let mains = f.bin("sdiv", &span, &i64c(MAIN_ROWS));
-            let mains = f.bin("mul", &mains, &i64c(MAIN_ROWS));
-            let main_end = f.bin("add", &r_lo, &mains);
-            f.for_range(&r_lo, &main_end, MAIN_ROWS, |f, r0| call_tile(f, r0, MAIN_ROWS));
-            let four_end = if MAIN_ROWS == 4 {
-                main_end
-            } else {
-                let rest = f.bin("sub", &r_hi, &main_end);
-                let fours = round_down(f, &rest, 4);
-                let four_end = f.bin("add", &main_end, &fours);
-                f.for_range(&main_end, &four_end, 4, |f, r0| call_tile(f, r0, 4));
-                four_end
-            };
+            let fours = round_down(f, &span, 4);
+            let four_end = f.bin("add", &r_lo, &fours);
+            f.for_range(&r_lo, &four_end, 4, |f, r0| call_tile(f, r0, 4));
             f.for_range(&four_end, &r_hi, tq, |f, r0| call_tile(f, r0, tq));
         });
     });

@@ -8,6 +8,7 @@
 //! Host kernels also run in process through MCJIT ([`HostJit`]), the `llvm-cpu` kernels of the
 //! runtime. `ptxas.rs` assembles PTX with NVIDIA's ptxas and reads its resource report.
 
+mod bounds;
 mod host;
 mod nvptx;
 pub mod ptxas;

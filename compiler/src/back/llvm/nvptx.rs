@@ -198,7 +198,6 @@ pub fn merge_module(d: u32, target: Target) -> GpuKernel {
         // lse = max + log(exp(a − max) + exp(b − max)); a side at −inf has weight 0.
         let m = f.call("float", "llvm.maxnum.f32", &[&a, &b]);
         let dead = f.fcmp("oeq", &m, &f32c(f32::NEG_INFINITY));
-        f.if_(&dead.clone(), |_| {});
         let live = f.bin("xor", &dead, &V::new("true", "i1"));
         f.if_(&live, |f| {
             let log2e = f32c(std::f32::consts::LOG2_E);
@@ -262,6 +261,22 @@ pub fn merge_module(d: u32, target: Target) -> GpuKernel {
         .to_vec(),
     };
     GpuKernel { ir, launch }
+}
+
+/// Element offset of column `2t + col` of head `head` of token `token` in a [tokens, heads, d]
+/// tensor with `row_stride` elements per token (`t`: the thread's lane % 4, as in C fragments).
+fn frag_offset(f: &mut Fn, token: &V, row_stride: &V, head: &V, d: i64, t: &V, col: i64) -> V {
+    let a = f.bin("mul", token, row_stride);
+    let hd = f.bin("mul", head, &i64c(d));
+    let a = f.bin("add", &a, &hd);
+    let c = f.bin("mul", t, &i64c(2));
+    let c = f.bin("add", &c, &i64c(col));
+    f.bin("add", &a, &c)
+}
+
+/// `*p += x` in global fp32, atomically (relaxed).
+fn atomic_add(f: &mut Fn, p: &V, x: &V) {
+    f.op(format!("atomicrmw fadd {}, {} monotonic", p.t(), x.t()));
 }
 
 fn param(name: &str, ty: &str) -> V {
@@ -515,7 +530,7 @@ impl Gen {
         let rows = f.min_i64(&rows_left, &i64c(BM));
         let q_hi = f.bin("add", &q_lo, &rows);
         let q_hi = f.bin("sub", &q_hi, &i64c(1));
-        let (lo, hi) = super::host::kv_bounds(f, mask, &q_lo, &q_hi, &fr.kv_pos, &fr.kv_len);
+        let (lo, hi) = super::bounds::kv_bounds(f, mask, &q_lo, &q_hi, &fr.kv_pos, &fr.kv_len);
         let lo = super::text::round_down(f, &lo, bn);
         // Shared memory: Q, then K and V double-buffered.
         let smem = V::new("@smem", P3);
@@ -624,7 +639,7 @@ impl Gen {
             let k_hi = g.f.bin("add", &k_lo, &i64c(bn - 1));
             let end = g.f.bin("add", &j, &i64c(bn));
             let partial = g.f.icmp("sgt", &end, &fr.kv_len);
-            let edge = super::host::needs_mask(&mut g.f, mask, &q_lo, &q_hi, &k_lo, &k_hi, &partial);
+            let edge = super::bounds::needs_mask(&mut g.f, mask, &q_lo, &q_hi, &k_lo, &k_hi, &partial);
             let slot = g.f.alloca(&format!("[{} x float]", nb * 4), 4);
             for (i, x) in s.iter().enumerate() {
                 let p = g.f.gep("float", &slot, &i64c(i as i64));
@@ -1017,7 +1032,7 @@ impl Gen {
         let k_lo = f.bin("add", &fr.kv_pos, &n0);
         let k_hi = f.bin("add", &k_lo, &keys);
         let k_hi = f.bin("sub", &k_hi, &i64c(1));
-        let (qlo, qhi) = super::host::q_bounds(f, mask, &k_lo, &k_hi, &fr.q_pos, &fr.q_len, 1);
+        let (qlo, qhi) = super::bounds::q_bounds(f, mask, &k_lo, &k_hi, &fr.q_pos, &fr.q_len, 1);
         let qlo = super::text::round_down(f, &qlo, BM);
         let smem = V::new("@smem", P3);
         let at = |f: &mut Fn, off: i64| f.gep("i8", &smem, &i64c(off));
@@ -1163,16 +1178,9 @@ impl Gen {
                     let qr = f.bin("add", &m0, &qr);
                     let ok = f.icmp("slt", &qr, &fr.q_len);
                     let tok = f.bin("add", &fr.q0, &qr);
-                    let a = f.bin("mul", &tok, &q_row);
-                    let hd = f.bin("mul", &fr.head, &i64c(d));
-                    let a = f.bin("add", &a, &hd);
-                    let c = f.bin("mul", &ids.t, &i64c(2));
-                    let c = f.bin("add", &c, &i64c(n as i64 * 8 + (e % 2) as i64));
-                    let a = f.bin("add", &a, &c);
+                    let a = frag_offset(f, &tok, &q_row, &fr.head, d, &ids.t, n as i64 * 8 + (e % 2) as i64);
                     let ptr = f.gep("float", &dq, &a);
-                    f.if_(&ok, |f| {
-                        f.op(format!("atomicrmw fadd {}, {} monotonic", ptr.t(), x.t()));
-                    });
+                    f.if_(&ok, |f| atomic_add(f, &ptr, &x));
                 }
             }
         }
@@ -1188,17 +1196,12 @@ impl Gen {
                 let kr = f.bin("add", &n0, &key_rel[e / 2]);
                 let ok = f.icmp("slt", &kr, &fr.kv_len);
                 let tok = f.bin("add", &fr.kv0, &kr);
-                let a = f.bin("mul", &tok, &dkv_row);
-                let hd = f.bin("mul", &fr.kv_head, &i64c(d));
-                let a = f.bin("add", &a, &hd);
-                let c = f.bin("mul", &ids.t, &i64c(2));
-                let c = f.bin("add", &c, &i64c(n as i64 * 8 + (e % 2) as i64));
-                let a = f.bin("add", &a, &c);
+                let a = frag_offset(f, &tok, &dkv_row, &fr.kv_head, d, &ids.t, n as i64 * 8 + (e % 2) as i64);
                 let pk = f.gep("float", &dkp, &a);
                 let pv = f.gep("float", &dvp, &a);
                 f.if_(&ok, |f| {
-                    f.op(format!("atomicrmw fadd {}, {} monotonic", pk.t(), xk.t()));
-                    f.op(format!("atomicrmw fadd {}, {} monotonic", pv.t(), xv.t()));
+                    atomic_add(f, &pk, &xk);
+                    atomic_add(f, &pv, &xv);
                 });
             }
         }
