@@ -64,4 +64,3 @@ pub fn needs_mask(f: &mut Fn, mask: KernelMask, q_lo: &V, q_hi: &V, k_lo: &V, k_
         }
     }
 }
-
