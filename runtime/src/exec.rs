@@ -792,7 +792,7 @@ pub fn rope(x: &mut [f32], position: u64, theta: Option<f64>, sign: f64) {
 }
 
 /// LSE-weighted combine of a partial (o, lse) into an accumulator (o, lse).
-fn merge(acc: &mut [f32], part: &[f32]) {
+pub(crate) fn merge(acc: &mut [f32], part: &[f32]) {
     let d = acc.len() - 1;
     let (la, lp) = (acc[d], part[d]);
     if lp == f32::NEG_INFINITY {

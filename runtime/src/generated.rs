@@ -88,14 +88,14 @@ impl Backend for LlvmCpu {
 
 /// A run of rows: `len` rows from `row`, tokens from `token`, in sequence `doc`.
 #[derive(Clone, Copy, Debug)]
-struct RowRun {
-    row: usize,
-    token: u64,
-    len: usize,
-    doc: usize,
+pub(crate) struct RowRun {
+    pub row: usize,
+    pub token: u64,
+    pub len: usize,
+    pub doc: usize,
 }
 
-fn runs(rows: &[Row]) -> Vec<RowRun> {
+pub(crate) fn runs(rows: &[Row]) -> Vec<RowRun> {
     let mut out: Vec<RowRun> = Vec::new();
     for r in rows.iter().filter(|r| !r.pad) {
         match out.last_mut() {
@@ -109,7 +109,7 @@ fn runs(rows: &[Row]) -> Vec<RowRun> {
 }
 
 /// The mask of a run pair: `None` when fully hidden, else the spec mask it needs.
-fn pair_mask(mask: &Mask, q: &RowRun, k: &RowRun) -> Option<KernelMask> {
+pub(crate) fn pair_mask(mask: &Mask, q: &RowRun, k: &RowRun) -> Option<KernelMask> {
     if q.doc != k.doc {
         return None;
     }

@@ -4,7 +4,10 @@
 //! - `exec.rs`: the executor, a compute thread and a CP-stream thread per rank, events, faults;
 //! - `kernels.rs`: the kernel interface and the fp32 reference kernels (the oracle);
 //! - `tensor.rs`: safetensors in and out, formats, dtypes, random inputs;
-//! - `reference.rs`: fp64 full attention and the tolerances a run is checked against.
+//! - `reference.rs`: fp64 full attention and the tolerances a run is checked against;
+//! - `packed.rs`: blocks as launches of the GPU kernel ABI, and a CPU emulation of that ABI;
+//! - `rendezvous.rs`: torchrun's environment and a TCP rendezvous (NCCL unique ids);
+//! - `cuda/` (feature `cuda`): the CUDA driver, PTX kernels and NCCL through cudarc.
 //!
 //! [`run`] executes a forward plan and, if given, its backward plan on the forward's outputs.
 
@@ -14,6 +17,8 @@ pub mod comm;
 pub mod exec;
 pub mod generated;
 pub mod kernels;
+pub mod matrix;
+pub mod packed;
 pub mod reference;
 pub mod tensor;
 

@@ -1,0 +1,150 @@
+//! The numerics matrix: every strategy × mask × format × GQA × cp (and hierarchy), forward and
+//! backward, against fp64 full attention with RoPE, at the tolerances of `docs/numerics.md`.
+//!
+//! One definition of the cases, run by the test suite (`runtime/tests/numerics.rs`, every CPU
+//! kernel set) and by `attnc matrix` (any kernel set, including the GPU's: `scripts/gpu-check.sh`
+//! runs it on a GPU with the same cases). A case is a small spec text compiled through the whole
+//! front end and pipeline, so the matrix tests exactly what users run.
+
+use attnc_compiler::diag;
+use attnc_compiler::front::span::Sources;
+use attnc_compiler::ir::Plan;
+use attnc_compiler::passes::{self, PlanOptions};
+use attnc_compiler::sema::spec::{Dtype, Layout};
+use attnc_compiler::verify::{self, Stage};
+
+use crate::exec::RunOptions;
+use crate::kernels::Kernels;
+use crate::{reference, run, tensor};
+
+/// One case of the matrix.
+#[derive(Clone, Debug)]
+pub struct Case {
+    pub cp: u32,
+    pub strategy: String,
+    pub mask: &'static str,
+    pub format: &'static str,
+    pub heads: u32,
+    pub kv_heads: u32,
+    pub head_dim: u32,
+    pub dtype: &'static str,
+}
+
+impl Case {
+    /// A one-line name: `cp4 p2p causal bshd h8/2 d8 bf16`.
+    pub fn name(&self) -> String {
+        format!(
+            "cp{} {} {} {} h{}/{} d{} {}",
+            self.cp, self.strategy, self.mask, self.format, self.heads, self.kv_heads, self.head_dim, self.dtype
+        )
+    }
+
+    /// The case as a spec text with one layout `l`.
+    pub fn spec(&self) -> String {
+        let cp = self.cp as u64;
+        let format = match self.format {
+            "thd" => format!("  format = thd {{ max_tokens = {} }}", 2 * cp * 64),
+            f => format!("  format = {f}\n  seq = {}\n  batch = 2", 2 * cp * 8),
+        };
+        format!(
+            "model m {{\n  layers = 1\n  heads = {}\n  kv_heads = {}\n  head_dim = {}\n  rope {{ theta = 10000 }}\n}}\n\
+             cluster c {{\n  nodes = 2\n  gpus_per_node = 8\n  gpu = h100_sxm\n}}\n\
+             layout l {{\n  model = m\n  cluster = c\n  dtype = {}\n{format}\n  cp = {}\n  dp = 1\n  mask = {}\n  strategy = {}\n}}\n",
+            self.heads, self.kv_heads, self.head_dim, self.dtype, self.cp, self.mask, self.strategy
+        )
+    }
+
+    pub fn layout(&self) -> Result<Layout, String> {
+        let mut sources = Sources::new();
+        let file = sources.add("case.attn", self.spec());
+        let unit = attnc_compiler::compile_file(&sources, file, &[]);
+        match unit.spec {
+            Some(spec) if !spec.layouts.is_empty() => Ok(spec.layouts[0].clone()),
+            _ => Err(diag::render(&sources, &unit.diagnostics)),
+        }
+    }
+
+    /// The forward and backward plans of the case's one layer class.
+    pub fn plans(&self) -> Result<(Plan, Plan), String> {
+        let layout = self.layout()?;
+        let seqlens = (self.format == "thd").then(|| seqlens(self.cp));
+        let set = passes::compile(&layout, &PlanOptions { seqlens, backward: true, verify: true })
+            .map_err(|e| e.to_string())?;
+        let class = set.classes.into_iter().next().ok_or("no plan")?;
+        Ok((class.forward, class.backward.ok_or("no backward plan")?))
+    }
+
+    /// Runs the case forward and backward with `kernels` and compares with fp64 attention;
+    /// `Err` names every tensor out of tolerance.
+    pub fn check(&self, kernels: &dyn Kernels) -> Result<(), String> {
+        let (fwd, bwd) = self.plans()?;
+        let proof = |p: &Plan| verify::verify(p, Stage::Scheduled).map_err(|e| format!("{e:?}"));
+        let (pf, pb) = (proof(&fwd)?, proof(&bwd)?);
+        let inputs = tensor::random(&fwd.problem, 7, true);
+        let result =
+            run((&fwd, &pf), Some((&bwd, &pb)), kernels, &inputs, &RunOptions::default()).map_err(|e| e.to_string())?;
+        let oracle = reference::full_attention(&fwd.problem, &inputs, true);
+        let failed: Vec<String> = reference::check(&fwd.problem, &result.outputs, &oracle, true)
+            .into_iter()
+            .filter(|r| !r.passed())
+            .map(|r| {
+                format!("{} max abs {:.3e} > {:.1e} ({} non-finite)", r.tensor, r.max_abs, r.tolerance, r.non_finite)
+            })
+            .collect();
+        if failed.is_empty() { Ok(()) } else { Err(failed.join("; ")) }
+    }
+}
+
+/// Uneven THD lengths: not multiples of 2·cp, and a length-1 sequence.
+pub fn seqlens(cp: u32) -> Vec<u64> {
+    let unit = 2 * cp as u64;
+    vec![3 * unit + 1, 1, unit - 1 + (unit == 1) as u64, 5, 2 * unit]
+}
+
+/// Every strategy a CP size admits, with the hierarchies that multiply to it.
+pub fn strategies(cp: u32) -> Vec<String> {
+    let mut s = vec!["p2p".to_string(), "all_gather".to_string(), "a2a".to_string()];
+    for h in [[2, 2], [2, 4], [4, 2]] {
+        if h[0] * h[1] == cp {
+            s.push(format!("a2a+p2p {{ hierarchy = [{}, {}] }}", h[0], h[1]));
+        }
+    }
+    s
+}
+
+pub const MASKS: [(&str, &str); 6] = [
+    ("none", "sbhd"),
+    ("causal", "bshd"),
+    ("causal { window = 5 }", "sbhd"),
+    ("padding_causal", "thd"),
+    ("padding", "thd"),
+    ("padding_causal { window = 6 }", "thd"),
+];
+
+/// The matrix at one dtype and head dim: cp 1, 2, 3, 4, 8 × every strategy × every mask (each
+/// with its format), GQA rotating through MHA, group 4 and MQA.
+pub fn cases(dtype: &'static str, head_dim: u32) -> Vec<Case> {
+    let mut cases = Vec::new();
+    let mut rotation = 0usize;
+    for cp in [1u32, 2, 3, 4, 8] {
+        let heads = if cp == 3 { 12 } else { 8 };
+        let gqa = [heads, heads / 4, 1];
+        for strategy in strategies(cp) {
+            for (mask, format) in MASKS {
+                rotation += 1;
+                let kv_heads = gqa[rotation % 3];
+                cases.push(Case { cp, strategy: strategy.clone(), mask, format, heads, kv_heads, head_dim, dtype });
+            }
+        }
+    }
+    cases
+}
+
+/// The dtype's name as the spec language writes it.
+pub fn dtype_name(dtype: Dtype) -> &'static str {
+    match dtype {
+        Dtype::Fp32 => "fp32",
+        Dtype::Bf16 => "bf16",
+        Dtype::Fp16 => "fp16",
+    }
+}
