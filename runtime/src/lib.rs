@@ -14,12 +14,15 @@
 pub mod bench;
 pub mod calibrate;
 pub mod comm;
+#[cfg(feature = "cuda")]
+pub mod cuda;
 pub mod exec;
 pub mod generated;
 pub mod kernels;
 pub mod matrix;
 pub mod packed;
 pub mod reference;
+pub mod rendezvous;
 pub mod tensor;
 
 /// The compiler crate this runtime executes plans of.

@@ -1,0 +1,123 @@
+//! Kernel throughput on the device: forward and backward launches of one long sequence, inputs
+//! resident on the GPU, timed by CUDA events around repeated launches (after one warm-up).
+//!
+//! FLOPs are counted as `attnc bench kernels` counts them: 4 · allowed pairs · head_dim · heads,
+//! backward 2.5× forward, so GPU and CPU figures compare directly.
+
+use attnc_compiler::kernel::{KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
+use attnc_compiler::sema::spec::Dtype;
+use cudarc::driver::sys::CUevent_flags;
+use rand::{Rng, SeedableRng};
+
+use super::kernels::CudaLauncher;
+use super::{CudaError, driver};
+use crate::packed::{BwdLaunch, FwdLaunch, to_bits};
+
+/// One measured kernel.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct GpuBench {
+    pub kernel: &'static str,
+    pub backend: &'static str,
+    pub seq: usize,
+    pub head_dim: usize,
+    pub heads: usize,
+    pub causal: bool,
+    pub ms: f64,
+    pub tflops: f64,
+}
+
+fn spec(kind: KernelKind, head_dim: usize, dtype: Dtype, causal: bool) -> KernelSpec {
+    KernelSpec {
+        kind,
+        head_dim: head_dim as u32,
+        dtype,
+        group: 1,
+        mask: if causal { KernelMask::Causal } else { KernelMask::None },
+        tile_q: TILE_Q,
+        tile_kv: TILE_KV,
+    }
+}
+
+/// The specs a benchmark run needs (so they can be compiled ahead of time).
+pub fn specs(head_dims: &[usize], causal: &[bool], dtype: Dtype) -> Vec<KernelSpec> {
+    let mut out = Vec::new();
+    for &d in head_dims {
+        for &c in causal {
+            out.push(spec(KernelKind::Forward, d, dtype, c));
+            out.push(spec(KernelKind::Backward, d, dtype, c));
+        }
+    }
+    out
+}
+
+/// Measures forward and backward on one sequence of `seq` tokens and `heads` heads.
+pub fn measure(
+    launcher: &CudaLauncher,
+    seq: usize,
+    head_dim: usize,
+    heads: usize,
+    causal: bool,
+    dtype: Dtype,
+    repeats: usize,
+) -> Result<Vec<GpuBench>, CudaError> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    let mut random =
+        |n: usize| -> Vec<u16> { (0..n).map(|_| to_bits(dtype, rng.random_range(-1.0f32..1.0))).collect() };
+    let n = seq * heads * head_dim;
+    let fwd = FwdLaunch {
+        heads_q: heads,
+        heads_kv: heads,
+        head_dim,
+        q: random(n),
+        k: random(n),
+        v: random(n),
+        cu_q: vec![0, seq as i32],
+        cu_kv: vec![0, seq as i32],
+        pos_q: vec![0],
+        pos_kv: vec![0],
+        scale: 1.0 / (head_dim as f32).sqrt(),
+    };
+    let pairs = if causal { seq * (seq + 1) / 2 } else { seq * seq } as f64;
+    let flops = 4.0 * pairs * head_dim as f64 * heads as f64;
+    let s = launcher.gpu.compute.clone();
+    let ctx = launcher.gpu.ctx.clone();
+    let time = |run: &mut dyn FnMut() -> Result<(), CudaError>| -> Result<f64, CudaError> {
+        run()?;
+        let start = driver("cuEventCreate", ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)))?;
+        let end = driver("cuEventCreate", ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)))?;
+        driver("cuEventRecord", start.record(&s))?;
+        for _ in 0..repeats {
+            run()?;
+        }
+        driver("cuEventRecord", end.record(&s))?;
+        driver("cuEventSynchronize", end.synchronize())?;
+        Ok(driver("cuEventElapsedTime", start.elapsed_ms(&end))? as f64 / repeats as f64)
+    };
+    let fspec = spec(KernelKind::Forward, head_dim, dtype, causal);
+    let mut fb = launcher.upload_fwd(&fwd)?;
+    let fwd_ms = time(&mut || launcher.launch_fwd(&fspec, &fwd, &mut fb))?;
+    // The backward pass needs the forward's LSE and D = rowsum(dO ∘ O).
+    let lse = driver("read lse", s.clone_dtoh(&fb.lse))?;
+    let o = driver("read o", s.clone_dtoh(&fb.o))?;
+    let d_out = random(n);
+    let delta = o
+        .chunks(head_dim)
+        .zip(d_out.chunks(head_dim))
+        .map(|(o, g)| o.iter().zip(g).map(|(a, &b)| a * crate::packed::from_bits(dtype, b)).sum())
+        .collect();
+    let bwd = BwdLaunch { fwd, d_out, lse, delta };
+    let bspec = spec(KernelKind::Backward, head_dim, dtype, causal);
+    let mut bb = launcher.upload_bwd(&bwd)?;
+    let bwd_ms = time(&mut || launcher.launch_bwd(&bspec, &bwd, &mut bb))?;
+    let row = |kernel, ms: f64, f: f64| GpuBench {
+        kernel,
+        backend: "cuda",
+        seq,
+        head_dim,
+        heads,
+        causal,
+        ms,
+        tflops: f / (ms * 1e-3) / 1e12,
+    };
+    Ok(vec![row("fwd", fwd_ms, flops), row("bwd", bwd_ms, 2.5 * flops)])
+}

@@ -1,0 +1,337 @@
+//! PTX kernels compiled ahead of time, read from a kernel directory, launched as the GPU kernel ABI.
+//!
+//! A kernel directory is what `attnc compile --target sm_80|sm_90a -o DIR` (or `attnc matrix
+//! --compile-kernels DIR`) writes: one `.ptx` per kernel and `manifest.json` naming each kernel's
+//! entry point, block size and dynamic shared memory. The runtime never compiles: a machine with a
+//! GPU needs neither LLVM nor ptxas. Kernels are found by their spec's name and loaded on first use
+//! (above 48 KiB of dynamic shared memory the function's limit is raised first). [`CudaLauncher`]
+//! implements `packed::Launcher` by uploading a launch's arrays, launching on the compute stream
+//! and reading the results back: the one-GPU path of `attnc run --kernels cuda`, where every rank of
+//! a plan runs on the same device and ranks exchange data through the CPU communicator.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use attnc_compiler::kernel::{KernelKind, KernelSpec};
+use cudarc::driver::sys::CUfunction_attribute_enum;
+use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
+use cudarc::nvrtc::Ptx;
+use serde::Deserialize;
+
+use super::{CudaError, Gpu, driver};
+use crate::packed::{BwdLaunch, BwdResult, FwdLaunch, FwdResult, Launcher};
+
+/// Query (forward) or key (backward) rows per CTA: the `64` of the manifest's grid formulas.
+pub const ROWS_PER_CTA: usize = 64;
+
+#[derive(Clone, Debug, Deserialize)]
+struct Manifest {
+    version: u32,
+    target: String,
+    kernels: Vec<ManifestKernel>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct ManifestKernel {
+    pub name: String,
+    pub entry: String,
+    pub file: String,
+    pub launch: Option<ManifestLaunch>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct ManifestLaunch {
+    pub grid: [String; 3],
+    pub block: [u32; 3],
+    pub dynamic_shared_bytes: u32,
+}
+
+/// The kernels of one directory, by name.
+#[derive(Debug)]
+pub struct KernelDir {
+    pub dir: PathBuf,
+    pub target: String,
+    kernels: HashMap<String, ManifestKernel>,
+}
+
+impl KernelDir {
+    pub fn open(dir: &Path) -> Result<KernelDir, CudaError> {
+        let err = |message: String| CudaError::KernelDir { dir: dir.display().to_string(), message };
+        let path = dir.join("manifest.json");
+        let text = std::fs::read_to_string(&path).map_err(|e| err(format!("reading manifest.json: {e}")))?;
+        let manifest: Manifest = serde_json::from_str(&text).map_err(|e| err(format!("manifest.json: {e}")))?;
+        if manifest.version != 1 {
+            return Err(err(format!("manifest version {} (this runtime reads version 1)", manifest.version)));
+        }
+        if !matches!(manifest.target.as_str(), "sm_80" | "sm_90a") {
+            return Err(err(format!("kernels for {}, not a GPU target (sm_80, sm_90a)", manifest.target)));
+        }
+        let kernels = manifest.kernels.into_iter().map(|k| (k.name.clone(), k)).collect();
+        Ok(KernelDir { dir: dir.to_path_buf(), target: manifest.target, kernels })
+    }
+
+    /// The kernel of a spec, with its PTX text.
+    pub fn get(&self, spec: &KernelSpec) -> Result<(&ManifestKernel, String), CudaError> {
+        let name = spec.name();
+        let err = |message: String| CudaError::KernelDir { dir: self.dir.display().to_string(), message };
+        let k = self.kernels.get(&name).ok_or_else(|| {
+            err(format!(
+                "no kernel {name} (compile the kernels a run needs ahead of time: `attnc compile FILE --layout L \
+                 --target {t} -o DIR`, or `attnc matrix --compile-kernels DIR --target {t}`)",
+                t = self.target
+            ))
+        })?;
+        let want = match spec.kind {
+            KernelKind::Forward => "ceil(max_seqlen_q / 64)",
+            KernelKind::Backward => "ceil(max_seqlen_kv / 64)",
+        };
+        match &k.launch {
+            Some(l) if l.grid[0] == want && l.grid[1] == "heads_q" && l.grid[2] == "sequences" => {}
+            other => return Err(err(format!("kernel {name}: launch {other:?} is not the grid this runtime computes"))),
+        }
+        let ptx = std::fs::read_to_string(self.dir.join(&k.file)).map_err(|e| err(format!("{}: {e}", k.file)))?;
+        Ok((k, ptx))
+    }
+
+    pub fn len(&self) -> usize {
+        self.kernels.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.kernels.is_empty()
+    }
+}
+
+/// A loaded kernel and how to launch it.
+#[derive(Clone)]
+pub struct Loaded {
+    pub function: CudaFunction,
+    pub block: [u32; 3],
+    pub shared: u32,
+}
+
+/// Device-resident arrays of one forward launch (inputs and outputs), for repeated launches.
+pub struct FwdBuffers {
+    q: CudaSlice<u16>,
+    k: CudaSlice<u16>,
+    v: CudaSlice<u16>,
+    pub o: CudaSlice<f32>,
+    pub lse: CudaSlice<f32>,
+    cu_q: CudaSlice<i32>,
+    cu_kv: CudaSlice<i32>,
+    pos_q: CudaSlice<i64>,
+    pos_kv: CudaSlice<i64>,
+}
+
+/// Device-resident arrays of one backward launch.
+pub struct BwdBuffers {
+    fwd: FwdBuffers,
+    d_out: CudaSlice<u16>,
+    lse: CudaSlice<f32>,
+    delta: CudaSlice<f32>,
+    pub dq: CudaSlice<f32>,
+    pub dk: CudaSlice<f32>,
+    pub dv: CudaSlice<f32>,
+}
+
+/// Launches the GPU kernel ABI with kernels from a directory, on one device's compute stream.
+pub struct CudaLauncher {
+    pub gpu: Gpu,
+    pub dir: KernelDir,
+    loaded: Mutex<HashMap<String, Loaded>>,
+    /// Ranks of a plan share the device: their launches (upload, kernel, read-back) take turns.
+    turn: Mutex<()>,
+}
+
+impl CudaLauncher {
+    pub fn new(gpu: Gpu, dir: KernelDir) -> Result<CudaLauncher, CudaError> {
+        let cc = gpu.info.compute_capability;
+        let ok = match dir.target.as_str() {
+            "sm_90a" => cc == (9, 0),
+            _ => cc.0 >= 8,
+        };
+        if !ok {
+            return Err(CudaError::KernelDir {
+                dir: dir.dir.display().to_string(),
+                message: format!(
+                    "kernels for {} cannot run on {} (compute capability {}.{}; compile for {})",
+                    dir.target,
+                    gpu.info.name,
+                    cc.0,
+                    cc.1,
+                    gpu.info.target()
+                ),
+            });
+        }
+        Ok(CudaLauncher { gpu, dir, loaded: Mutex::new(HashMap::new()), turn: Mutex::new(()) })
+    }
+
+    /// The kernel of a spec, loaded into the context on first use.
+    pub fn function(&self, spec: &KernelSpec) -> Result<Loaded, CudaError> {
+        let name = spec.name();
+        if let Some(k) = self.loaded.lock().unwrap_or_else(|e| e.into_inner()).get(&name) {
+            return Ok(k.clone());
+        }
+        let (k, ptx) = self.dir.get(spec)?;
+        let launch = k.launch.clone().expect("checked by KernelDir::get");
+        let module = driver(&format!("cuModuleLoadData ({})", k.file), self.gpu.ctx.load_module(Ptx::from_src(ptx)))?;
+        let function = driver(&format!("cuModuleGetFunction ({})", k.entry), module.load_function(&k.entry))?;
+        if launch.dynamic_shared_bytes > 48 * 1024 {
+            driver(
+                &format!("cuFuncSetAttribute MAX_DYNAMIC_SHARED_SIZE_BYTES ({})", k.entry),
+                function.set_attribute(
+                    CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    launch.dynamic_shared_bytes as i32,
+                ),
+            )?;
+        }
+        let loaded = Loaded { function, block: launch.block, shared: launch.dynamic_shared_bytes };
+        self.loaded.lock().unwrap_or_else(|e| e.into_inner()).insert(name, loaded.clone());
+        Ok(loaded)
+    }
+
+    /// Copies a forward launch's arrays to the device, with zeroed outputs.
+    pub fn upload_fwd(&self, l: &FwdLaunch) -> Result<FwdBuffers, CudaError> {
+        let s = &self.gpu.compute;
+        Ok(FwdBuffers {
+            q: driver("upload q", s.clone_htod(&l.q))?,
+            k: driver("upload k", s.clone_htod(&l.k))?,
+            v: driver("upload v", s.clone_htod(&l.v))?,
+            o: driver("alloc o", s.alloc_zeros::<f32>(l.tokens_q() * l.heads_q * l.head_dim))?,
+            lse: driver("alloc lse", s.alloc_zeros::<f32>(l.tokens_q() * l.heads_q))?,
+            cu_q: driver("upload cu_q", s.clone_htod(&l.cu_q))?,
+            cu_kv: driver("upload cu_kv", s.clone_htod(&l.cu_kv))?,
+            pos_q: driver("upload pos_q", s.clone_htod(&l.pos_q))?,
+            pos_kv: driver("upload pos_kv", s.clone_htod(&l.pos_kv))?,
+        })
+    }
+
+    pub fn upload_bwd(&self, b: &BwdLaunch) -> Result<BwdBuffers, CudaError> {
+        let s = &self.gpu.compute;
+        let l = &b.fwd;
+        Ok(BwdBuffers {
+            fwd: self.upload_fwd(l)?,
+            d_out: driver("upload do", s.clone_htod(&b.d_out))?,
+            lse: driver("upload lse", s.clone_htod(&b.lse))?,
+            delta: driver("upload delta", s.clone_htod(&b.delta))?,
+            dq: driver("alloc dq", s.alloc_zeros::<f32>(l.tokens_q() * l.heads_q * l.head_dim))?,
+            dk: driver("alloc dk", s.alloc_zeros::<f32>(l.tokens_kv() * l.heads_kv * l.head_dim))?,
+            dv: driver("alloc dv", s.alloc_zeros::<f32>(l.tokens_kv() * l.heads_kv * l.head_dim))?,
+        })
+    }
+
+    fn config(k: &Loaded, rows: usize, l: &FwdLaunch) -> LaunchConfig {
+        LaunchConfig {
+            grid_dim: (rows.div_ceil(ROWS_PER_CTA) as u32, l.heads_q as u32, l.sequences() as u32),
+            block_dim: (k.block[0], k.block[1], k.block[2]),
+            shared_mem_bytes: k.shared,
+        }
+    }
+
+    /// Enqueues the forward kernel on the compute stream.
+    pub fn launch_fwd(&self, spec: &KernelSpec, l: &FwdLaunch, b: &mut FwdBuffers) -> Result<(), CudaError> {
+        let k = self.function(spec)?;
+        let (q_row, kv_row) = ((l.heads_q * l.head_dim) as i64, (l.heads_kv * l.head_dim) as i64);
+        let o_row = q_row;
+        let cfg = Self::config(&k, l.max_seqlen_q(), l);
+        let mut a = self.gpu.compute.launch_builder(&k.function);
+        a.arg(&b.q).arg(&b.k).arg(&b.v).arg(&mut b.o).arg(&mut b.lse);
+        a.arg(&b.cu_q).arg(&b.cu_kv).arg(&b.pos_q).arg(&b.pos_kv);
+        a.arg(&q_row).arg(&kv_row).arg(&o_row).arg(&l.scale);
+        // SAFETY: the arguments follow the forward ABI of `docs/llvm-backend.md` in order and type;
+        // every array holds the rows `cu_q`/`cu_kv` name, with the strides passed.
+        driver(&format!("launch {}", spec.name()), unsafe { a.launch(cfg) }).map(|_| ())
+    }
+
+    /// Enqueues the backward kernel on the compute stream (dQ, dK, dV accumulate).
+    pub fn launch_bwd(&self, spec: &KernelSpec, l: &BwdLaunch, b: &mut BwdBuffers) -> Result<(), CudaError> {
+        let k = self.function(spec)?;
+        let f = &l.fwd;
+        let (q_row, kv_row) = ((f.heads_q * f.head_dim) as i64, (f.heads_kv * f.head_dim) as i64);
+        let dkv_row = kv_row;
+        let cfg = Self::config(&k, f.max_seqlen_kv(), f);
+        let mut a = self.gpu.compute.launch_builder(&k.function);
+        a.arg(&b.fwd.q).arg(&b.fwd.k).arg(&b.fwd.v).arg(&b.d_out).arg(&b.lse).arg(&b.delta);
+        a.arg(&mut b.dq).arg(&mut b.dk).arg(&mut b.dv);
+        a.arg(&b.fwd.cu_q).arg(&b.fwd.cu_kv).arg(&b.fwd.pos_q).arg(&b.fwd.pos_kv);
+        a.arg(&q_row).arg(&kv_row).arg(&dkv_row).arg(&f.scale);
+        // SAFETY: as in `launch_fwd`, for the backward ABI.
+        driver(&format!("launch {}", spec.name()), unsafe { a.launch(cfg) }).map(|_| ())
+    }
+
+    fn run_fwd(&self, spec: &KernelSpec, l: &FwdLaunch) -> Result<FwdResult, CudaError> {
+        let _turn = self.turn.lock().unwrap_or_else(|e| e.into_inner());
+        let mut b = self.upload_fwd(l)?;
+        self.launch_fwd(spec, l, &mut b)?;
+        let s = &self.gpu.compute;
+        let result =
+            FwdResult { o: driver("read o", s.clone_dtoh(&b.o))?, lse: driver("read lse", s.clone_dtoh(&b.lse))? };
+        driver("cuStreamSynchronize", s.synchronize())?;
+        Ok(result)
+    }
+
+    fn run_bwd(&self, spec: &KernelSpec, l: &BwdLaunch) -> Result<BwdResult, CudaError> {
+        let _turn = self.turn.lock().unwrap_or_else(|e| e.into_inner());
+        let mut b = self.upload_bwd(l)?;
+        self.launch_bwd(spec, l, &mut b)?;
+        let s = &self.gpu.compute;
+        let result = BwdResult {
+            dq: driver("read dq", s.clone_dtoh(&b.dq))?,
+            dk: driver("read dk", s.clone_dtoh(&b.dk))?,
+            dv: driver("read dv", s.clone_dtoh(&b.dv))?,
+        };
+        driver("cuStreamSynchronize", s.synchronize())?;
+        Ok(result)
+    }
+}
+
+impl Launcher for CudaLauncher {
+    fn forward(&self, spec: &KernelSpec, l: &FwdLaunch) -> Result<FwdResult, String> {
+        if l.sequences() == 0 {
+            return Ok(FwdResult::default());
+        }
+        self.run_fwd(spec, l).map_err(|e| format!("GPU {}: {e}", self.gpu.info.ordinal))
+    }
+
+    fn backward(&self, spec: &KernelSpec, l: &BwdLaunch) -> Result<BwdResult, String> {
+        if l.fwd.sequences() == 0 {
+            return Ok(BwdResult::default());
+        }
+        self.run_bwd(spec, l).map_err(|e| format!("GPU {}: {e}", self.gpu.info.ordinal))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, manifest: &str) {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(dir.join("manifest.json"), manifest).unwrap();
+    }
+
+    #[test]
+    fn kernel_directories_are_checked_before_any_device_call() {
+        let base = std::env::temp_dir().join(format!("attnc-kdir-{}", std::process::id()));
+        let missing = KernelDir::open(&base.join("nowhere")).unwrap_err().to_string();
+        assert!(missing.contains("nowhere: reading manifest.json"), "{missing}");
+        write(&base.join("host"), r#"{"version": 1, "target": "x86-64", "kernels": []}"#);
+        let host = KernelDir::open(&base.join("host")).unwrap_err().to_string();
+        assert!(host.ends_with("kernels for x86-64, not a GPU target (sm_80, sm_90a)"), "{host}");
+        write(&base.join("empty"), r#"{"version": 1, "target": "sm_90a", "kernels": []}"#);
+        let dir = KernelDir::open(&base.join("empty")).unwrap();
+        let spec = attnc_compiler::kernel::KernelSpec {
+            kind: KernelKind::Forward,
+            head_dim: 64,
+            dtype: attnc_compiler::sema::spec::Dtype::Bf16,
+            group: 1,
+            mask: attnc_compiler::kernel::KernelMask::Causal,
+            tile_q: attnc_compiler::kernel::TILE_Q,
+            tile_kv: attnc_compiler::kernel::TILE_KV,
+        };
+        let e = dir.get(&spec).unwrap_err().to_string();
+        assert!(e.contains("no kernel attn_fwd_d64_causal_bf16_g1") && e.contains("--target sm_90a"), "{e}");
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+}
