@@ -15,7 +15,7 @@ use attnc_compiler::ir::artifact;
 use attnc_compiler::kernel::{self, KernelSpec};
 use attnc_compiler::passes::{self, PlanOptions};
 use attnc_compiler::sema::spec::Layout;
-use serde_json::json;
+use serde_json::{Value, json};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Emit {
@@ -68,38 +68,7 @@ pub fn compile(r: &Request) -> Result<crate::Outcome> {
     };
     let plan_s = wall.elapsed().as_secs_f64();
     let specs = kernel::specs_of_set(&set);
-    // Every kernel compiles in its own LLVM context: one worker per core, results in order.
-    let mut jobs: Vec<(Option<KernelSpec>, u32)> = specs.iter().map(|s| (Some(*s), s.head_dim)).collect();
-    if r.target.is_gpu() {
-        let mut dims: Vec<u32> = specs.iter().map(|s| s.head_dim).collect();
-        dims.sort();
-        dims.dedup();
-        jobs.extend(dims.into_iter().map(|d| (None, d)));
-    }
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(jobs.len().max(1));
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Option<Result<llvm::Output, llvm::LlvmError>>>> =
-        jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(&(spec, d)) = jobs.get(i) else { break };
-                    let out = match spec {
-                        Some(s) => llvm::compile(&s, r.target),
-                        None => llvm::compile_merge(d, r.target),
-                    };
-                    *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(out);
-                }
-            });
-        }
-    });
-    let mut outputs = Vec::new();
-    for ((spec, _), result) in jobs.iter().zip(results) {
-        let out = result.into_inner().unwrap_or_else(|e| e.into_inner()).context("a compile worker failed")??;
-        outputs.push((out.entry.clone(), *spec, out));
-    }
+    let outputs = compile_kernels(&specs, r.target)?;
     let compile_s = wall.elapsed().as_secs_f64();
 
     if let Some(emit) = r.emit {
@@ -116,40 +85,7 @@ pub fn compile(r: &Request) -> Result<crate::Outcome> {
         }
     }
 
-    let ptxas_path = if r.ptxas && r.target.is_gpu() {
-        Some(ptxas::find().context("--ptxas: no ptxas (run scripts/setup, or set ATTNC_PTXAS)")?)
-    } else {
-        None
-    };
-    let mut kernels = Vec::new();
-    for (name, spec, out) in &outputs {
-        let file = format!("{name}.{}", if r.target.is_gpu() { "ptx" } else { "o" });
-        let resources = match (&ptxas_path, r.target.is_gpu()) {
-            (Some(p), true) => {
-                Some(ptxas::assemble(p, &out.asm, r.target).with_context(|| format!("ptxas on {name}"))?)
-            }
-            _ => None,
-        };
-        kernels.push(json!({
-            "name": name,
-            "entry": out.entry,
-            "file": file,
-            "spec": spec,
-            "launch": out.launch,
-            "resources": resources,
-            "compile_s": out.timings,
-        }));
-        if r.timings {
-            let t = out.timings;
-            println!(
-                "{name:<52} lower {:>6.2} ms  parse {:>6.2} ms  optimise {:>6.2} ms  codegen {:>6.2} ms",
-                t.lower_s * 1e3,
-                t.parse_s * 1e3,
-                t.optimize_s * 1e3,
-                t.codegen_s * 1e3
-            );
-        }
-    }
+    let kernels = kernel_records(&outputs, r.target, r.ptxas, r.timings)?;
     if let Some(dir) = r.out {
         std::fs::create_dir_all(dir).with_context(|| format!("-o {}", dir.display()))?;
         let mut plans = Vec::new();
@@ -164,14 +100,7 @@ pub fn compile(r: &Request) -> Result<crate::Outcome> {
                 plans.push(json!({ "class": i, "layers": layers, "strategy": format!("{:?}", class.strategy), "pass": which, "file": file }));
             }
         }
-        for ((name, _, out), k) in outputs.iter().zip(&kernels) {
-            let file = k["file"].as_str().unwrap_or(name);
-            match &out.object {
-                Some(obj) if !r.target.is_gpu() => std::fs::write(dir.join(file), obj),
-                _ => std::fs::write(dir.join(file), &out.asm),
-            }
-            .with_context(|| format!("writing {file}"))?;
-        }
+        write_kernels(dir, &outputs, &kernels, r.target)?;
         let manifest = json!({
             "version": 1,
             "target": r.target.name(),
@@ -200,4 +129,94 @@ pub fn compile(r: &Request) -> Result<crate::Outcome> {
         );
     }
     Ok(crate::Outcome::Clean)
+}
+
+/// A compiled kernel: its name, its spec (`None` for the merge kernel) and the backend's output.
+pub type Compiled = (String, Option<KernelSpec>, llvm::Output);
+
+/// Compiles `specs` (and, for GPU targets, the merge kernel of each head dim) for `target`, each
+/// kernel in its own LLVM context, one worker per core; results in order.
+pub fn compile_kernels(specs: &[KernelSpec], target: Target) -> Result<Vec<Compiled>> {
+    let mut jobs: Vec<(Option<KernelSpec>, u32)> = specs.iter().map(|s| (Some(*s), s.head_dim)).collect();
+    if target.is_gpu() {
+        let mut dims: Vec<u32> = specs.iter().map(|s| s.head_dim).collect();
+        dims.sort();
+        dims.dedup();
+        jobs.extend(dims.into_iter().map(|d| (None, d)));
+    }
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(jobs.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<Result<llvm::Output, llvm::LlvmError>>>> =
+        jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(&(spec, d)) = jobs.get(i) else { break };
+                    let out = match spec {
+                        Some(s) => llvm::compile(&s, target),
+                        None => llvm::compile_merge(d, target),
+                    };
+                    *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(out);
+                }
+            });
+        }
+    });
+    let mut outputs = Vec::new();
+    for ((spec, _), result) in jobs.iter().zip(results) {
+        let out = result.into_inner().unwrap_or_else(|e| e.into_inner()).context("a compile worker failed")??;
+        outputs.push((out.entry.clone(), *spec, out));
+    }
+    Ok(outputs)
+}
+
+/// The manifest's record of each kernel (assembled by ptxas for its resources when asked).
+pub fn kernel_records(outputs: &[Compiled], target: Target, ptxas: bool, timings: bool) -> Result<Vec<Value>> {
+    let ptxas_path = if ptxas && target.is_gpu() {
+        Some(ptxas::find().context("--ptxas: no ptxas (run scripts/setup, or set ATTNC_PTXAS)")?)
+    } else {
+        None
+    };
+    let mut kernels = Vec::new();
+    for (name, spec, out) in outputs {
+        let file = format!("{name}.{}", if target.is_gpu() { "ptx" } else { "o" });
+        let resources = match &ptxas_path {
+            Some(p) => Some(ptxas::assemble(p, &out.asm, target).with_context(|| format!("ptxas on {name}"))?),
+            None => None,
+        };
+        kernels.push(json!({
+            "name": name,
+            "entry": out.entry,
+            "file": file,
+            "spec": spec,
+            "launch": out.launch,
+            "resources": resources,
+            "compile_s": out.timings,
+        }));
+        if timings {
+            let t = out.timings;
+            println!(
+                "{name:<52} lower {:>6.2} ms  parse {:>6.2} ms  optimise {:>6.2} ms  codegen {:>6.2} ms",
+                t.lower_s * 1e3,
+                t.parse_s * 1e3,
+                t.optimize_s * 1e3,
+                t.codegen_s * 1e3
+            );
+        }
+    }
+    Ok(kernels)
+}
+
+/// Writes each kernel's PTX (or object) into `dir` under its record's file name.
+pub fn write_kernels(dir: &Path, outputs: &[Compiled], records: &[Value], target: Target) -> Result<()> {
+    for ((name, _, out), k) in outputs.iter().zip(records) {
+        let file = k["file"].as_str().unwrap_or(name);
+        match &out.object {
+            Some(obj) if !target.is_gpu() => std::fs::write(dir.join(file), obj),
+            _ => std::fs::write(dir.join(file), &out.asm),
+        }
+        .with_context(|| format!("writing {file}"))?;
+    }
+    Ok(())
 }

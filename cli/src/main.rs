@@ -18,6 +18,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 #[cfg(feature = "llvm")]
 mod compile;
+mod gpu;
 mod run;
 mod schedule;
 mod simulate;
@@ -127,6 +128,15 @@ enum Command {
         layer: u64,
         #[arg(long, value_enum, default_value_t = KernelChoice::Reference)]
         kernels: KernelChoice,
+        /// `cuda`: run on a GPU (implies the CUDA kernels of --kernel-dir).
+        #[arg(long, value_enum, default_value_t = Device::Cpu)]
+        device: Device,
+        /// A directory of GPU kernels compiled ahead of time (`attnc compile -o`, `attnc kernels -o`).
+        #[arg(long)]
+        kernel_dir: Option<PathBuf>,
+        /// The CUDA device ordinal.
+        #[arg(long, default_value_t = 0)]
+        gpu: usize,
         /// Threads per kernel call within a rank (generated kernels), across batch × KV heads.
         #[arg(long, default_value_t = 1)]
         threads: usize,
@@ -194,6 +204,66 @@ enum Command {
         /// One JSON record per measurement.
         #[arg(long)]
         json: bool,
+        /// With `--kernels cuda`: the directory of AOT kernels (`attnc kernels -o DIR`).
+        #[arg(long)]
+        kernel_dir: Option<PathBuf>,
+        /// With `--kernels cuda`: the device ordinal.
+        #[arg(long, default_value_t = 0)]
+        gpu: usize,
+    },
+    /// Report the CUDA driver, every device and NCCL's version.
+    Devices {
+        /// Also join an NCCL communicator (one rank, or the ranks of `attnc launch`/torchrun) and
+        /// check all-gather, reduce-scatter, grouped send/recv and all-to-all on known data.
+        #[arg(long)]
+        nccl_test: bool,
+    },
+    /// Start one process per local rank with torchrun's environment (RANK, LOCAL_RANK,
+    /// WORLD_SIZE, MASTER_ADDR, MASTER_PORT): `attnc launch --nproc-per-node 8 -- attnc ...`.
+    Launch {
+        #[arg(long, default_value_t = 1)]
+        nproc_per_node: u32,
+        #[arg(long, default_value_t = 1)]
+        nnodes: u32,
+        #[arg(long, default_value_t = 0)]
+        node_rank: u32,
+        #[arg(long, default_value = "127.0.0.1")]
+        master_addr: String,
+        #[arg(long, default_value_t = 29500)]
+        master_port: u16,
+        /// The command each rank runs.
+        #[arg(last = true, required = true)]
+        command: Vec<String>,
+    },
+    /// Run the numerics matrix (every strategy × mask × format × GQA × cp, forward and backward)
+    /// against fp64 attention with one kernel set; exit 1 if a case fails.
+    Matrix {
+        #[arg(long, value_enum, default_value_t = KernelChoice::Reference)]
+        kernels: KernelChoice,
+        /// Head dim of every case (the GPU kernels take 64, 128, 192, 256).
+        #[arg(long, default_value_t = 8)]
+        head_dim: u32,
+        /// Only cases whose name contains this text.
+        #[arg(long)]
+        filter: Option<String>,
+        #[arg(long)]
+        kernel_dir: Option<PathBuf>,
+        #[arg(long, default_value_t = 0)]
+        gpu: usize,
+    },
+    /// Compile, ahead of time, every GPU kernel the numerics matrix and the GPU benchmarks need.
+    Kernels {
+        /// sm_80 or sm_90a.
+        #[arg(long)]
+        target: String,
+        #[arg(short = 'o', long)]
+        out: PathBuf,
+        /// The head dim of the matrix's cases.
+        #[arg(long, default_value_t = 64)]
+        matrix_head_dim: u32,
+        /// The head dims of the benchmarks.
+        #[arg(long, value_delimiter = ',', default_values_t = [64, 128])]
+        bench_head_dims: Vec<usize>,
     },
     /// Play a layout's plans on the cost model: step time, exposed communication, idle time per rank.
     Simulate {
@@ -325,6 +395,13 @@ pub enum KernelChoice {
     #[cfg(feature = "llvm")]
     #[value(name = "llvm-cpu")]
     LlvmCpu,
+    /// The GPU kernel ABI emulated on the CPU: blocks packed into THD launches, 16-bit inputs.
+    #[value(name = "gpu-emulated")]
+    GpuEmulated,
+    /// The PTX kernels of --kernel-dir on a CUDA device (ranks share it; transfers go through the
+    /// CPU communicator).
+    #[cfg(feature = "cuda")]
+    Cuda,
 }
 
 impl KernelChoice {
@@ -335,8 +412,28 @@ impl KernelChoice {
             KernelChoice::Cranelift => "cranelift",
             #[cfg(feature = "llvm")]
             KernelChoice::LlvmCpu => "llvm-cpu",
+            KernelChoice::GpuEmulated => "gpu-emulated",
+            #[cfg(feature = "cuda")]
+            KernelChoice::Cuda => "cuda",
         }
     }
+
+    pub fn is_cuda(self) -> bool {
+        #[cfg(feature = "cuda")]
+        if self == KernelChoice::Cuda {
+            return true;
+        }
+        false
+    }
+}
+
+/// Where `attnc run` executes.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Device {
+    /// CPU ranks with the kernels of --kernels.
+    Cpu,
+    /// Every rank on one CUDA device (--gpu) with the PTX kernels of --kernel-dir.
+    Cuda,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -403,12 +500,21 @@ fn run(cli: Cli) -> Result<Outcome> {
             plan,
             layer,
             kernels,
+            device,
+            kernel_dir,
+            gpu,
             threads,
             timeout,
             trace,
             inject_fault,
         } => {
+            #[cfg(feature = "cuda")]
+            let kernels = if device == Device::Cuda { KernelChoice::Cuda } else { kernels };
+            if device == Device::Cuda && !kernels.is_cuda() {
+                anyhow::bail!("--device cuda: this attnc was built without the CUDA runtime (feature `cuda`)");
+            }
             let request = run::Request {
+                gpu: gpu::GpuArgs { kernel_dir, gpu },
                 inputs,
                 out,
                 backward,
@@ -456,12 +562,29 @@ fn run(cli: Cli) -> Result<Outcome> {
                 anyhow::bail!("--target {target}: this attnc was built without the LLVM backend (feature `llvm`)")
             }
         }
-        Command::Bench { what, seq, head_dim, heads, kernels, causal, threads, json } => {
+        Command::Bench { what, seq, head_dim, heads, kernels, causal, threads, json, kernel_dir, gpu } => {
             if what != "kernels" {
                 anyhow::bail!("bench `{what}`: the benchmarks are `kernels`");
             }
-            run::bench(&seq, &head_dim, heads, &kernels, causal, threads, json)?;
+            if kernels.iter().any(|k| k.is_cuda()) {
+                if kernels.len() > 1 {
+                    anyhow::bail!("--kernels cuda: GPU kernels are measured on their own (no other --kernels)");
+                }
+                gpu::bench(&seq, &head_dim, heads, causal, json, &gpu::GpuArgs { kernel_dir, gpu })?;
+            } else {
+                run::bench(&seq, &head_dim, heads, &kernels, causal, threads, json)?;
+            }
             Ok(Outcome::Clean)
+        }
+        Command::Devices { nccl_test } => gpu::devices(nccl_test),
+        Command::Launch { nproc_per_node, nnodes, node_rank, master_addr, master_port, command } => {
+            gpu::launch(&gpu::LaunchRequest { nproc_per_node, nnodes, node_rank, master_addr, master_port, command })
+        }
+        Command::Matrix { kernels, head_dim, filter, kernel_dir, gpu } => {
+            gpu::run_matrix(&gpu::MatrixRequest { kernels, head_dim, filter, gpu: gpu::GpuArgs { kernel_dir, gpu } })
+        }
+        Command::Kernels { target, out, matrix_head_dim, bench_head_dims } => {
+            gpu::prebuild(&target, &out, matrix_head_dim, &bench_head_dims)
         }
         Command::Simulate { spec, layout, backward, layer, seqlens, trace, profile } => {
             let loaded = match load_checked(&spec)? {

@@ -31,26 +31,33 @@ pub struct Request {
     pub timeout: f64,
     pub inject_fault: Option<String>,
     pub kernels: crate::KernelChoice,
+    pub gpu: crate::gpu::GpuArgs,
     pub threads: usize,
     pub trace: Option<PathBuf>,
 }
 
-/// The kernel set of `--kernels`.
-fn kernel_set(
+/// The kernel set of `--kernels` (CUDA kernels fail here, naming the flag, without a device).
+pub fn kernel_set(
     choice: crate::KernelChoice,
     dtype: attnc_compiler::sema::spec::Dtype,
     threads: usize,
-) -> Box<dyn attnc_runtime::kernels::Kernels> {
+    gpu: &crate::gpu::GpuArgs,
+) -> Result<Box<dyn attnc_runtime::kernels::Kernels>> {
     #[cfg(feature = "llvm")]
     use attnc_runtime::generated::LlvmCpu;
     use attnc_runtime::generated::{Cranelift, Interpreter, Tiled};
-    match choice {
+    use attnc_runtime::packed::{Emulated, Packed};
+    let _ = gpu;
+    Ok(match choice {
         crate::KernelChoice::Reference => Box::new(Reference),
         crate::KernelChoice::Interpreter => Box::new(Tiled { backend: Interpreter, dtype, threads }),
         crate::KernelChoice::Cranelift => Box::new(Tiled { backend: Cranelift::default(), dtype, threads }),
         #[cfg(feature = "llvm")]
         crate::KernelChoice::LlvmCpu => Box::new(Tiled { backend: LlvmCpu::default(), dtype, threads }),
-    }
+        crate::KernelChoice::GpuEmulated => Box::new(Packed { launcher: Emulated, dtype }),
+        #[cfg(feature = "cuda")]
+        crate::KernelChoice::Cuda => crate::gpu::cuda_kernels(dtype, gpu)?,
+    })
 }
 
 /// `attnc compile`: every kernel the layout's plans need, JIT-compiled.
@@ -103,8 +110,13 @@ pub fn bench(
             }
         }
     }
-    let sets: Vec<(&str, Box<dyn attnc_runtime::kernels::Kernels>)> =
-        kernels.iter().map(|&k| (k.name(), kernel_set(k, attnc_compiler::sema::spec::Dtype::Fp32, threads))).collect();
+    let sets: Vec<(&str, Box<dyn attnc_runtime::kernels::Kernels>)> = kernels
+        .iter()
+        .map(|&k| {
+            let set = kernel_set(k, attnc_compiler::sema::spec::Dtype::Fp32, threads, &Default::default())?;
+            Ok((k.name(), set))
+        })
+        .collect::<Result<_>>()?;
     let generated: Vec<(&str, &dyn attnc_runtime::kernels::Kernels)> =
         sets.iter().map(|(n, k)| (*n, k.as_ref())).collect();
     let mut peak128 = None;
@@ -326,7 +338,7 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
         timeout: Duration::from_secs_f64(request.timeout),
         fault: request.inject_fault.as_deref().map(fault).transpose()?,
     };
-    let kernels = kernel_set(request.kernels, problem.dtype, request.threads);
+    let kernels = kernel_set(request.kernels, problem.dtype, request.threads, &request.gpu)?;
     let progress = Progress::start(&plans);
     let result = attnc_runtime::run(
         (&plans[0], proofs[0]),
@@ -478,7 +490,7 @@ pub fn calibrate(
     out: &std::path::Path,
 ) -> Result<()> {
     use attnc_runtime::calibrate::{self, Request};
-    let set = kernel_set(kernels, attnc_compiler::sema::spec::Dtype::Fp32, threads);
+    let set = kernel_set(kernels, attnc_compiler::sema::spec::Dtype::Fp32, threads, &Default::default())?;
     let name = kernels.name();
     let request = Request { kernels: set.as_ref(), kernels_name: name, head_dim, heads, block };
     let (profile, notes) = calibrate::calibrate(&request).map_err(|e| anyhow::anyhow!("calibrate: {e}"))?;
@@ -542,7 +554,7 @@ fn run_hybrid(layout: &Layout, request: &Request) -> Result<bool> {
     );
     let run_options = RunOptions { timeout: Duration::from_secs_f64(request.timeout), fault: None };
     let dtype = layout.dtype;
-    let kernels = kernel_set(request.kernels, dtype, request.threads);
+    let kernels = kernel_set(request.kernels, dtype, request.threads, &request.gpu)?;
     let kernels = kernels.as_ref();
     let mut all_ok = true;
     for (step_idx, groups) in class.steps.iter().enumerate() {

@@ -140,6 +140,15 @@ pub fn cases(dtype: &'static str, head_dim: u32) -> Vec<Case> {
     cases
 }
 
+/// The matrix as the GPU kernels run it (16-bit inputs only): bf16, and fp16 on every third case.
+pub fn gpu_cases(head_dim: u32) -> Vec<Case> {
+    let mut cases = cases("bf16", head_dim);
+    for c in cases.iter_mut().step_by(3) {
+        c.dtype = "fp16";
+    }
+    cases
+}
+
 /// The dtype's name as the spec language writes it.
 pub fn dtype_name(dtype: Dtype) -> &'static str {
     match dtype {

@@ -95,6 +95,16 @@ pub trait Launcher: Sync {
     fn backward(&self, spec: &KernelSpec, launch: &BwdLaunch) -> Result<BwdResult, String>;
 }
 
+impl<L: Launcher + ?Sized> Launcher for &L {
+    fn forward(&self, spec: &KernelSpec, launch: &FwdLaunch) -> Result<FwdResult, String> {
+        (**self).forward(spec, launch)
+    }
+
+    fn backward(&self, spec: &KernelSpec, launch: &BwdLaunch) -> Result<BwdResult, String> {
+        (**self).backward(spec, launch)
+    }
+}
+
 /// 16-bit bits of a value already rounded to `dtype` (exact).
 pub fn to_bits(dtype: Dtype, x: f32) -> u16 {
     match dtype {
@@ -117,6 +127,32 @@ fn visible(mask: KernelMask, q: i64, k: i64) -> bool {
         KernelMask::Causal => k <= q,
         KernelMask::Window { window } => k <= q && q - k < window as i64,
     }
+}
+
+/// The spec of a GPU benchmark kernel: one sequence, MHA, causal or unmasked.
+pub fn bench_spec(kind: KernelKind, head_dim: usize, dtype: Dtype, causal: bool) -> KernelSpec {
+    KernelSpec {
+        kind,
+        head_dim: head_dim as u32,
+        dtype,
+        group: 1,
+        mask: if causal { KernelMask::Causal } else { KernelMask::None },
+        tile_q: TILE_Q,
+        tile_kv: TILE_KV,
+    }
+}
+
+/// The specs a GPU benchmark run needs (so that they can be compiled ahead of time).
+pub fn bench_specs(head_dims: &[usize], dtype: Dtype) -> Vec<KernelSpec> {
+    let mut out = Vec::new();
+    for &d in head_dims {
+        for causal in [true, false] {
+            for kind in [KernelKind::Forward, KernelKind::Backward] {
+                out.push(bench_spec(kind, d, dtype, causal));
+            }
+        }
+    }
+    out
 }
 
 /// The GPU kernel ABI in plain Rust (fp32 arithmetic on the 16-bit inputs): the semantics the
@@ -204,6 +240,43 @@ impl Launcher for Emulated {
             }
         });
         Ok(out)
+    }
+}
+
+/// A launcher that records every spec it is asked for, then runs it with another launcher: how
+/// `attnc kernels` learns which kernels a set of runs needs before compiling them ahead of time.
+pub struct Recording<L> {
+    pub inner: L,
+    pub specs: std::sync::Mutex<Vec<KernelSpec>>,
+}
+
+impl<L: Launcher> Recording<L> {
+    pub fn new(inner: L) -> Recording<L> {
+        Recording { inner, specs: std::sync::Mutex::new(Vec::new()) }
+    }
+
+    fn record(&self, spec: &KernelSpec) {
+        let mut specs = self.specs.lock().unwrap_or_else(|e| e.into_inner());
+        if !specs.contains(spec) {
+            specs.push(*spec);
+        }
+    }
+
+    /// The specs asked for, in first-use order.
+    pub fn take(&self) -> Vec<KernelSpec> {
+        std::mem::take(&mut *self.specs.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+}
+
+impl<L: Launcher> Launcher for Recording<L> {
+    fn forward(&self, spec: &KernelSpec, launch: &FwdLaunch) -> Result<FwdResult, String> {
+        self.record(spec);
+        self.inner.forward(spec, launch)
+    }
+
+    fn backward(&self, spec: &KernelSpec, launch: &BwdLaunch) -> Result<BwdResult, String> {
+        self.record(spec);
+        self.inner.backward(spec, launch)
     }
 }
 

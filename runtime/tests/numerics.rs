@@ -64,10 +64,7 @@ fn matrix_against_fp64_full_attention() {
 /// `attnc matrix --kernels cuda` runs these cases with the PTX kernels.
 #[test]
 fn gpu_abi_matrix_against_fp64_full_attention() {
-    let mut cases = matrix::cases("bf16", 8);
-    for c in cases.iter_mut().step_by(3) {
-        c.dtype = "fp16";
-    }
+    let cases = matrix::gpu_cases(8);
     let failures: Vec<String> = cases
         .iter()
         .filter_map(|c| {

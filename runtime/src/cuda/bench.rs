@@ -4,14 +4,14 @@
 //! FLOPs are counted as `attnc bench kernels` counts them: 4 · allowed pairs · head_dim · heads,
 //! backward 2.5× forward, so GPU and CPU figures compare directly.
 
-use attnc_compiler::kernel::{KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
+use attnc_compiler::kernel::KernelKind;
 use attnc_compiler::sema::spec::Dtype;
 use cudarc::driver::sys::CUevent_flags;
 use rand::{Rng, SeedableRng};
 
 use super::kernels::CudaLauncher;
 use super::{CudaError, driver};
-use crate::packed::{BwdLaunch, FwdLaunch, to_bits};
+use crate::packed::{BwdLaunch, FwdLaunch, bench_spec as spec, to_bits};
 
 /// One measured kernel.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -24,30 +24,6 @@ pub struct GpuBench {
     pub causal: bool,
     pub ms: f64,
     pub tflops: f64,
-}
-
-fn spec(kind: KernelKind, head_dim: usize, dtype: Dtype, causal: bool) -> KernelSpec {
-    KernelSpec {
-        kind,
-        head_dim: head_dim as u32,
-        dtype,
-        group: 1,
-        mask: if causal { KernelMask::Causal } else { KernelMask::None },
-        tile_q: TILE_Q,
-        tile_kv: TILE_KV,
-    }
-}
-
-/// The specs a benchmark run needs (so they can be compiled ahead of time).
-pub fn specs(head_dims: &[usize], causal: &[bool], dtype: Dtype) -> Vec<KernelSpec> {
-    let mut out = Vec::new();
-    for &d in head_dims {
-        for &c in causal {
-            out.push(spec(KernelKind::Forward, d, dtype, c));
-            out.push(spec(KernelKind::Backward, d, dtype, c));
-        }
-    }
-    out
 }
 
 /// Measures forward and backward on one sequence of `seq` tokens and `heads` heads.

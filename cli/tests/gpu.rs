@@ -1,0 +1,163 @@
+//! The GPU commands on a machine without a GPU (CI): what runs without a device runs here —
+//! NCCL's version from the library scripts/setup installs, the no-driver errors, `attnc launch`,
+//! the matrix through the emulated GPU ABI, and ahead-of-time kernel directories.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()
+}
+
+fn attnc_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_attnc"));
+    c.args(args).current_dir(root());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("attnc runs")
+}
+
+fn check_env(args: &[&str], env: &[(&str, &str)], code: i32, stdout_has: &[&str], stderr_has: &str) -> String {
+    let out = attnc_env(args, env);
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(code), "attnc {args:?}\nstdout:\n{stdout}\nstderr:\n{stderr}");
+    for s in stdout_has {
+        assert!(stdout.contains(s), "attnc {args:?}: stdout lacks {s:?}:\n{stdout}");
+    }
+    assert!(stderr.contains(stderr_has), "attnc {args:?}: stderr lacks {stderr_has:?}:\n{stderr}");
+    stdout.to_string()
+}
+
+fn check(args: &[&str], code: i32, stdout_has: &[&str], stderr_has: &str) -> String {
+    check_env(args, &[], code, stdout_has, stderr_has)
+}
+
+/// The lib directory of the NCCL that scripts/setup installs under .tools/.
+fn nccl_lib() -> PathBuf {
+    let tools = root().join(".tools");
+    let dir = std::fs::read_dir(&tools)
+        .ok()
+        .and_then(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("nccl-")))
+        })
+        .unwrap_or_else(|| panic!("no NCCL under {}: run scripts/setup", tools.display()));
+    dir.join("nvidia/nccl/lib")
+}
+
+fn no_driver() -> bool {
+    !Path::new("/dev/nvidiactl").exists()
+}
+
+#[test]
+fn devices_reports_the_driver_and_nccls_version() {
+    let lib = nccl_lib();
+    let stdout = check_env(&["devices"], &[("LD_LIBRARY_PATH", lib.to_str().unwrap())], 0, &["CUDA driver: "], "");
+    assert!(stdout.lines().any(|l| l.starts_with("NCCL: 2.")), "{stdout}");
+    if no_driver() {
+        assert!(stdout.contains("CUDA driver: none (no CUDA driver found: libcuda.so could not be loaded"), "{stdout}");
+        check_env(
+            &["devices", "--nccl-test"],
+            &[("LD_LIBRARY_PATH", lib.to_str().unwrap())],
+            2,
+            &[],
+            "error: --nccl-test needs a CUDA driver",
+        );
+    }
+}
+
+#[test]
+fn cuda_runs_without_a_driver_are_clear_errors() {
+    if !no_driver() {
+        return;
+    }
+    let run = [
+        "run",
+        "dsl-examples/llama3_8b_128k.attn",
+        "--layout",
+        "pretrain",
+        "--set",
+        "pretrain.seq=512",
+        "--set",
+        "llama3_8b.head_dim=64",
+        "--device",
+        "cuda",
+    ];
+    check(&run, 2, &[], "error: --device cuda: no CUDA driver found: ");
+    check(&["bench", "kernels", "--kernels", "cuda"], 2, &[], "error: --kernels cuda: no CUDA driver found: ");
+    check(&["matrix", "--kernels", "cuda"], 2, &[], "no CUDA driver found: ");
+}
+
+#[test]
+fn launch_starts_ranks_with_torchruns_environment() {
+    let script = "echo rank=$RANK local=$LOCAL_RANK world=$WORLD_SIZE master=$MASTER_ADDR:$MASTER_PORT";
+    let stdout = check(
+        &[
+            "launch",
+            "--nproc-per-node",
+            "2",
+            "--nnodes",
+            "2",
+            "--node-rank",
+            "1",
+            "--master-port",
+            "29611",
+            "--",
+            "sh",
+            "-c",
+            script,
+        ],
+        0,
+        &[],
+        "",
+    );
+    let mut lines: Vec<&str> = stdout.lines().collect();
+    lines.sort();
+    assert_eq!(
+        lines,
+        ["rank=2 local=0 world=4 master=127.0.0.1:29611", "rank=3 local=1 world=4 master=127.0.0.1:29611"]
+    );
+    check(
+        &["launch", "--nproc-per-node", "3", "--", "sh", "-c", "exit $((RANK == 1))"],
+        1,
+        &[],
+        "error: rank 1 failed",
+    );
+    check(&["launch", "--nproc-per-node", "1", "--", "/nonexistent/program"], 2, &[], "starting rank 0");
+}
+
+#[test]
+fn matrix_through_the_emulated_gpu_abi() {
+    check(
+        &["matrix", "--kernels", "gpu-emulated", "--filter", "cp2 a2a"],
+        0,
+        &["ok    cp2 a2a causal bshd", "6 passed, 0 failed"],
+        "",
+    );
+    check(&["matrix", "--kernels", "reference", "--filter", "cp3 p2p"], 0, &["fp32", "6 passed, 0 failed"], "");
+}
+
+/// `attnc kernels` writes every kernel the GPU matrix needs; the runtime's reader accepts the
+/// directory and finds each of them.
+#[test]
+fn ahead_of_time_kernels_for_the_gpu_matrix() {
+    let dir = std::env::temp_dir().join(format!("attnc-gpu-kernels-{}", std::process::id()));
+    let out = dir.to_str().unwrap();
+    check(&["kernels", "--target", "sm_80", "-o", out, "--bench-head-dims", "128"], 0, &["kernels for sm_80 in"], "");
+    let kdir = attnc_runtime::cuda::kernels::KernelDir::open(&dir).unwrap();
+    assert!(kdir.len() >= 20, "{} kernels", kdir.len());
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    for k in manifest["kernels"].as_array().unwrap() {
+        let name = k["name"].as_str().unwrap();
+        let ptx = std::fs::read_to_string(dir.join(k["file"].as_str().unwrap())).unwrap();
+        assert!(ptx.contains(&format!(".entry {name}")), "{name}");
+        if let Ok(spec) = serde_json::from_value::<attnc_compiler::kernel::KernelSpec>(k["spec"].clone()) {
+            kdir.get(&spec).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
