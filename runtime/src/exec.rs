@@ -106,11 +106,11 @@ impl RowIndex {
 }
 
 /// The tokens of a buffer's rows, in row order.
-fn tokens_in_order(map: &TokenMap) -> Vec<u64> {
+pub(crate) fn tokens_in_order(map: &TokenMap) -> Vec<u64> {
     map.runs.iter().flat_map(|r| r.start..r.end).collect()
 }
 
-fn row_tokens(map: &TokenMap, rows: &RowSet) -> Vec<(usize, u64)> {
+pub(crate) fn row_tokens(map: &TokenMap, rows: &RowSet) -> Vec<(usize, u64)> {
     let all = tokens_in_order(map);
     rows.0.iter().flat_map(|i| (i.start as usize..i.end as usize).map(|r| (r, all[r]))).collect::<Vec<_>>()
 }
@@ -701,68 +701,92 @@ impl Exec<'_> {
     }
 
     fn load(&self, input: Input, runs: &[attnc_compiler::ir::Run], shape: Shape, out: &mut [f32]) {
-        let p = &self.plan.problem;
-        let (t, d) = (p.tokens as usize, p.head_dim as usize);
-        let (h, hk) = (p.heads as usize, p.kv_heads as usize);
-        let mut row = 0;
-        for run in runs {
-            for i in 0..run.len {
-                let (token, position) = ((run.token + i) as usize, run.position + i);
-                for b in 0..shape.batch {
-                    for head in 0..shape.heads {
-                        let at = shape.at(b, row, head);
-                        let dst = &mut out[at..at + shape.elems];
-                        match input {
-                            Input::Q | Input::QBundle => {
-                                let src = ((b * t + token) * h + head) * d;
-                                copy_round(&mut dst[..d], &self.inputs.q[src..src + d], p.dtype);
-                                rope(&mut dst[..d], position, p.rope_theta, 1.0);
-                                if input == Input::QBundle {
-                                    let o = self.inputs.o.expect("backward has o");
-                                    let d_out = self.inputs.d_out.expect("backward has do");
-                                    dst[d..2 * d].copy_from_slice(&o[src..src + d]);
-                                    copy_round(&mut dst[2 * d..3 * d], &d_out[src..src + d], p.dtype);
-                                    dst[3 * d] = self.inputs.lse.expect("backward has lse")[(b * h + head) * t + token];
-                                }
-                            }
-                            Input::Kv => {
-                                let src = ((b * t + token) * hk + head) * d;
-                                copy_round(&mut dst[..d], &self.inputs.k[src..src + d], p.dtype);
-                                rope(&mut dst[..d], position, p.rope_theta, 1.0);
-                                copy_round(&mut dst[d..2 * d], &self.inputs.v[src..src + d], p.dtype);
-                            }
-                        }
-                    }
-                }
-                row += 1;
-            }
-        }
+        load_rows(&self.plan.problem, self.inputs, input, runs, shape, out);
     }
 
     fn store(&self, output: Output, data: &[f32], shape: Shape, tokens: &[u64]) {
-        let p = &self.plan.problem;
-        let (t, d) = (p.tokens as usize, p.head_dim as usize);
         let mut out = self.outputs.lock().unwrap_or_else(|e| e.into_inner());
-        for b in 0..shape.batch {
-            for (row, &token) in tokens.iter().enumerate() {
-                let position = p.position(token);
+        store_rows(&self.plan.problem, &mut out, output, data, shape, tokens);
+    }
+}
+
+/// Writes a load's rows (input dtype rounding, RoPE at each row's position) into `out` in the CPU
+/// layout `[b][rows][heads][elems]`; the device executor converts them to its planes.
+pub(crate) fn load_rows(
+    p: &attnc_compiler::ir::Problem,
+    inputs: &ExecInputs<'_>,
+    input: Input,
+    runs: &[attnc_compiler::ir::Run],
+    shape: Shape,
+    out: &mut [f32],
+) {
+    let (t, d) = (p.tokens as usize, p.head_dim as usize);
+    let (h, hk) = (p.heads as usize, p.kv_heads as usize);
+    let mut row = 0;
+    for run in runs {
+        for i in 0..run.len {
+            let (token, position) = ((run.token + i) as usize, run.position + i);
+            for b in 0..shape.batch {
                 for head in 0..shape.heads {
                     let at = shape.at(b, row, head);
-                    let dst = ((b * t + token as usize) * shape.heads + head) * d;
-                    match output {
-                        Output::O => {
-                            out.o[dst..dst + d].copy_from_slice(&data[at..at + d]);
-                            out.lse[(b * shape.heads + head) * t + token as usize] = data[at + d];
+                    let dst = &mut out[at..at + shape.elems];
+                    match input {
+                        Input::Q | Input::QBundle => {
+                            let src = ((b * t + token) * h + head) * d;
+                            copy_round(&mut dst[..d], &inputs.q[src..src + d], p.dtype);
+                            rope(&mut dst[..d], position, p.rope_theta, 1.0);
+                            if input == Input::QBundle {
+                                let o = inputs.o.expect("backward has o");
+                                let d_out = inputs.d_out.expect("backward has do");
+                                dst[d..2 * d].copy_from_slice(&o[src..src + d]);
+                                copy_round(&mut dst[2 * d..3 * d], &d_out[src..src + d], p.dtype);
+                                dst[3 * d] = inputs.lse.expect("backward has lse")[(b * h + head) * t + token];
+                            }
                         }
-                        Output::Dq => {
-                            out.dq[dst..dst + d].copy_from_slice(&data[at..at + d]);
-                            rope(&mut out.dq[dst..dst + d], position, p.rope_theta, -1.0);
+                        Input::Kv => {
+                            let src = ((b * t + token) * hk + head) * d;
+                            copy_round(&mut dst[..d], &inputs.k[src..src + d], p.dtype);
+                            rope(&mut dst[..d], position, p.rope_theta, 1.0);
+                            copy_round(&mut dst[d..2 * d], &inputs.v[src..src + d], p.dtype);
                         }
-                        Output::Dkv => {
-                            out.dk[dst..dst + d].copy_from_slice(&data[at..at + d]);
-                            rope(&mut out.dk[dst..dst + d], position, p.rope_theta, -1.0);
-                            out.dv[dst..dst + d].copy_from_slice(&data[at + d..at + 2 * d]);
-                        }
+                    }
+                }
+            }
+            row += 1;
+        }
+    }
+}
+
+/// Writes a store's rows (CPU layout) into the run's outputs: o and lse, or dq, dk and dv with the
+/// inverse RoPE at each row's position.
+pub(crate) fn store_rows(
+    p: &attnc_compiler::ir::Problem,
+    out: &mut ExecOutputs,
+    output: Output,
+    data: &[f32],
+    shape: Shape,
+    tokens: &[u64],
+) {
+    let (t, d) = (p.tokens as usize, p.head_dim as usize);
+    for b in 0..shape.batch {
+        for (row, &token) in tokens.iter().enumerate() {
+            let position = p.position(token);
+            for head in 0..shape.heads {
+                let at = shape.at(b, row, head);
+                let dst = ((b * t + token as usize) * shape.heads + head) * d;
+                match output {
+                    Output::O => {
+                        out.o[dst..dst + d].copy_from_slice(&data[at..at + d]);
+                        out.lse[(b * shape.heads + head) * t + token as usize] = data[at + d];
+                    }
+                    Output::Dq => {
+                        out.dq[dst..dst + d].copy_from_slice(&data[at..at + d]);
+                        rope(&mut out.dq[dst..dst + d], position, p.rope_theta, -1.0);
+                    }
+                    Output::Dkv => {
+                        out.dk[dst..dst + d].copy_from_slice(&data[at..at + d]);
+                        rope(&mut out.dk[dst..dst + d], position, p.rope_theta, -1.0);
+                        out.dv[dst..dst + d].copy_from_slice(&data[at + d..at + 2 * d]);
                     }
                 }
             }

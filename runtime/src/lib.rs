@@ -6,6 +6,8 @@
 //! - `tensor.rs`: safetensors in and out, formats, dtypes, random inputs;
 //! - `reference.rs`: fp64 full attention and the tolerances a run is checked against;
 //! - `packed.rs`: blocks as launches of the GPU kernel ABI, and a CPU emulation of that ABI;
+//! - `device/`: plans on device memory (planes, launch tables) and the device executor, with a
+//!   host-memory device for tests;
 //! - `rendezvous.rs`: torchrun's environment and a TCP rendezvous (NCCL unique ids);
 //! - `cuda/` (feature `cuda`): the CUDA driver, PTX kernels and NCCL through cudarc.
 //!
@@ -16,6 +18,7 @@ pub mod calibrate;
 pub mod comm;
 #[cfg(feature = "cuda")]
 pub mod cuda;
+pub mod device;
 pub mod exec;
 pub mod generated;
 pub mod kernels;
@@ -68,8 +71,30 @@ pub fn run(
     inputs: &Canonical,
     options: &RunOptions,
 ) -> Result<RunResult, RuntimeError> {
+    run_with(forward, backward, inputs, |plan, proof, i| exec::execute(plan, proof, kernels, i, options))
+}
+
+/// [`run`] on a device (`device::exec`): buffers in device memory, kernels of the GPU kernel ABI.
+pub fn run_on_device<D: device::Device>(
+    forward: (&Plan, &Verified),
+    backward: Option<(&Plan, &Verified)>,
+    device: &D,
+    inputs: &Canonical,
+    options: &RunOptions,
+) -> Result<RunResult, RuntimeError> {
+    run_with(forward, backward, inputs, |plan, proof, i| device::exec::execute(plan, proof, device, i, options))
+}
+
+type Executed = (ExecOutputs, Vec<Span>);
+
+fn run_with(
+    forward: (&Plan, &Verified),
+    backward: Option<(&Plan, &Verified)>,
+    inputs: &Canonical,
+    execute: impl Fn(&Plan, &Verified, &ExecInputs<'_>) -> Result<Executed, RuntimeError>,
+) -> Result<RunResult, RuntimeError> {
     let fwd_inputs = ExecInputs { q: &inputs.q, k: &inputs.k, v: &inputs.v, o: None, lse: None, d_out: None };
-    let (mut outputs, forward_spans) = exec::execute(forward.0, forward.1, kernels, &fwd_inputs, options)?;
+    let (mut outputs, forward_spans) = execute(forward.0, forward.1, &fwd_inputs)?;
     let mut backward_spans = Vec::new();
     if let Some((plan, proof)) = backward {
         let d_out = inputs.d_out.as_deref().ok_or_else(|| RuntimeError::Input {
@@ -84,7 +109,7 @@ pub fn run(
             lse: Some(&outputs.lse),
             d_out: Some(d_out),
         };
-        let (grads, spans) = exec::execute(plan, proof, kernels, &bwd_inputs, options)?;
+        let (grads, spans) = execute(plan, proof, &bwd_inputs)?;
         outputs.dq = grads.dq;
         outputs.dk = grads.dk;
         outputs.dv = grads.dv;

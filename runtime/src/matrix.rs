@@ -77,12 +77,27 @@ impl Case {
     /// Runs the case forward and backward with `kernels` and compares with fp64 attention;
     /// `Err` names every tensor out of tolerance.
     pub fn check(&self, kernels: &dyn Kernels) -> Result<(), String> {
+        self.check_with(|f, b, inputs| run(f, Some(b), kernels, inputs, &RunOptions::default()))
+    }
+
+    /// The same on a device, through the device executor.
+    pub fn check_on<D: crate::device::Device>(&self, device: &D) -> Result<(), String> {
+        self.check_with(|f, b, inputs| crate::run_on_device(f, Some(b), device, inputs, &RunOptions::default()))
+    }
+
+    fn check_with(
+        &self,
+        execute: impl FnOnce(
+            (&Plan, &verify::Verified),
+            (&Plan, &verify::Verified),
+            &tensor::Canonical,
+        ) -> Result<crate::RunResult, crate::RuntimeError>,
+    ) -> Result<(), String> {
         let (fwd, bwd) = self.plans()?;
         let proof = |p: &Plan| verify::verify(p, Stage::Scheduled).map_err(|e| format!("{e:?}"));
         let (pf, pb) = (proof(&fwd)?, proof(&bwd)?);
         let inputs = tensor::random(&fwd.problem, 7, true);
-        let result =
-            run((&fwd, &pf), Some((&bwd, &pb)), kernels, &inputs, &RunOptions::default()).map_err(|e| e.to_string())?;
+        let result = execute((&fwd, &pf), (&bwd, &pb), &inputs).map_err(|e| e.to_string())?;
         let oracle = reference::full_attention(&fwd.problem, &inputs, true);
         let failed: Vec<String> = reference::check(&fwd.problem, &result.outputs, &oracle, true)
             .into_iter()

@@ -76,6 +76,27 @@ fn gpu_abi_matrix_against_fp64_full_attention() {
     assert!(cases.len() >= 100, "the matrix has {} cases", cases.len());
 }
 
+/// The device executor (planes, launch tables, transfers between ranks' memory) on a host-memory
+/// device with the emulated GPU kernels: every ring (p2p) case of the GPU matrix; the strategies
+/// it does not run yet are refused with a reason.
+#[test]
+fn device_executor_on_host_memory_against_fp64() {
+    use attnc_runtime::device::host::HostDevice;
+    let cases: Vec<Case> = matrix::gpu_cases(8).into_iter().filter(|c| c.strategy == "p2p").collect();
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|c| {
+            let dtype = c.layout().ok()?.dtype;
+            c.check_on(&HostDevice { dtype }).err().map(|e| format!("{}: {e}", c.name()))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert_eq!(cases.len(), 30);
+    let a2a = matrix::gpu_cases(8).into_iter().find(|c| c.strategy == "a2a" && c.cp == 2).unwrap();
+    let e = a2a.check_on(&HostDevice { dtype: attnc_compiler::sema::spec::Dtype::Bf16 }).unwrap_err();
+    assert!(e.contains("all-to-all needs device gather and reduce kernels"), "{e}");
+}
+
 fn small(strategy: &str) -> Case {
     Case {
         cp: 4,

@@ -1,0 +1,615 @@
+//! The device executor: a verified plan on a [`Device`], every rank's two streams issued by two
+//! host threads.
+//!
+//! Setup allocates each storage once (plane layouts, `device::layout`), builds every attention
+//! op's launch tables and uploads them once per rank. Then each (rank, stream) thread walks its
+//! program in order: an op first waits for the events it names — on the host until the recording
+//! op has been *issued*, then on the device for the point it recorded — and, after issuing the
+//! op, records its own event. On a GPU the threads only enqueue; streams and events order the
+//! work, so the plan's overlap of transfers and compute is the device's. Loads prepare rows on the
+//! host (dtype rounding, RoPE, D = rowsum(dO ∘ O)) and upload them; stores download and scatter.
+//!
+//! Transfers between ranks of one device: the sender offers its buffer's planes and a signal of
+//! its CP stream; the receiver's CP stream waits for that signal, copies, and signals back; the
+//! sender's CP stream waits for the copy before it may overwrite the buffer (NCCL's semantics for
+//! grouped send/recv). Plans with collectives that reorder rows (all-gather, reduce-scatter,
+//! all-to-all) or with head repetition and head sums are refused before anything runs: those need
+//! device gather and reduce kernels, which attnc does not generate yet.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use attnc_compiler::ir::{BufId, Buffer, OpId, OpKind, Plan, Stream, print};
+use attnc_compiler::kernel::{KernelKind, KernelSpec, TILE_KV, TILE_Q};
+use attnc_compiler::verify::Verified;
+
+use super::{BwdCall, Device, FwdCall, LaunchTable, PlaneKind, buffer_bytes, launch_tables, plane};
+use crate::RuntimeError;
+use crate::exec::{
+    ExecInputs, ExecOutputs, RunOptions, Span, elems, load_rows, row_tokens, store_rows, tokens_in_order,
+};
+use crate::kernels::{Mask, Shape, rows_of};
+use crate::packed::{from_bits, to_bits};
+
+/// Why a plan cannot run on the device executor (`None`: it can).
+pub fn unsupported(plan: &Plan) -> Option<String> {
+    let kinds: Vec<&str> = plan
+        .graph
+        .node_weights()
+        .filter_map(|op| match op.kind {
+            OpKind::AllGather { .. } => Some("all-gather"),
+            OpKind::ReduceScatter { .. } => Some("reduce-scatter"),
+            OpKind::AllToAll { .. } => Some("all-to-all"),
+            OpKind::RepeatKv { .. } => Some("KV head repetition"),
+            OpKind::SumHeads { .. } => Some("head sums"),
+            OpKind::Barrier { .. } => Some("barriers"),
+            _ => None,
+        })
+        .collect();
+    let first = kinds.first()?;
+    Some(format!(
+        "the device executor runs ring (p2p) plans and local attention; this plan's {first} needs device \
+         gather and reduce kernels, which attnc does not generate yet (run it with --device cpu)"
+    ))
+}
+
+/// A launch of an attention op and where its table sits in the rank's table memory.
+struct Launch {
+    table: LaunchTable,
+    offsets: [usize; 4],
+}
+
+/// A send waiting for its receiver: the planes, the sender's ready point, and the receiver's
+/// answer (the point after its copy).
+struct Offer<D: Device> {
+    planes: Vec<(u32, usize, usize)>,
+    ready: D::Signal,
+    done: Arc<(Mutex<Option<D::Signal>>, Condvar)>,
+}
+
+struct Run<'a, D: Device> {
+    plan: &'a Plan,
+    device: &'a D,
+    inputs: &'a ExecInputs<'a>,
+    options: &'a RunOptions,
+    /// One allocation per storage.
+    storage: Vec<D::Mem>,
+    /// Per rank: its launch tables' memory, and a scratch partial output for second launches.
+    tables: Vec<Option<D::Mem>>,
+    scratch: Vec<Option<D::Mem>>,
+    launches: HashMap<OpId, Vec<Launch>>,
+    /// Per rank and event: the signal of its record, once issued.
+    events: Vec<Vec<Mutex<Option<Arc<D::Signal>>>>>,
+    issued: Condvar,
+    issued_lock: Mutex<()>,
+    mailbox: Mutex<HashMap<(u32, u32), VecDeque<Offer<D>>>>,
+    posted: Condvar,
+    abort: AtomicBool,
+    failure: Mutex<Option<RuntimeError>>,
+    outputs: Mutex<ExecOutputs>,
+    spans: Mutex<Vec<Span>>,
+    start: Instant,
+}
+
+pub fn execute<D: Device>(
+    plan: &Plan,
+    _proof: &Verified,
+    device: &D,
+    inputs: &ExecInputs<'_>,
+    options: &RunOptions,
+) -> Result<(ExecOutputs, Vec<Span>), RuntimeError> {
+    if let Some(why) = unsupported(plan) {
+        return Err(RuntimeError::Plan(why));
+    }
+    let p = &plan.problem;
+    let (batch, d) = (p.batch as usize, p.head_dim as usize);
+    let setup = |what: &str, e: String| RuntimeError::Plan(format!("device setup, {what}: {e}"));
+    // Storages: sized for the largest buffer they hold, on the rank of their buffers.
+    let n_storage = plan.buffers.iter().map(|b| b.storage as usize + 1).max().unwrap_or(0);
+    let mut sizes = vec![(0u32, 0usize); n_storage];
+    for b in &plan.buffers {
+        let s = &mut sizes[b.storage as usize];
+        *s = (b.rank, s.1.max(buffer_bytes(b, batch, d)));
+    }
+    let storage = sizes
+        .iter()
+        .map(|&(rank, bytes)| device.alloc(rank, bytes.max(256)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| setup("allocating buffers", e))?;
+    // Launch tables of every attention op, and scratch for blocks of several launches.
+    let cp = plan.header.cp as usize;
+    let mask = Mask::of(p);
+    let mut launches = HashMap::new();
+    let mut table_bytes: Vec<Vec<u8>> = vec![Vec::new(); cp];
+    let mut scratch_bytes = vec![0usize; cp];
+    for rank in 0..cp as u32 {
+        for id in plan.rank_ops(rank) {
+            let (kind, q, q_rows, kv, kv_rows) = match &plan.op(id).kind {
+                OpKind::AttnFwd { q, q_rows, kv, kv_rows, .. } => (KernelKind::Forward, *q, q_rows, *kv, kv_rows),
+                OpKind::AttnBwd { q, q_rows, kv, kv_rows, .. } => (KernelKind::Backward, *q, q_rows, *kv, kv_rows),
+                _ => continue,
+            };
+            let (qb, kb) = (plan.buf(q), plan.buf(kv));
+            let qr = rows_of(p, row_tokens(&qb.tokens, q_rows).into_iter());
+            let kr = rows_of(p, row_tokens(&kb.tokens, kv_rows).into_iter());
+            let spec = |m| KernelSpec {
+                kind,
+                head_dim: d as u32,
+                dtype: p.dtype,
+                group: qb.heads / kb.heads,
+                mask: m,
+                tile_q: TILE_Q,
+                tile_kv: TILE_KV,
+            };
+            let tables = launch_tables(&mask, batch, &qr, qb.rows as usize, &kr, kb.rows as usize, spec);
+            if let OpKind::AttnFwd { part, .. } = &plan.op(id).kind
+                && tables.len() > 1
+            {
+                let r = rank as usize;
+                scratch_bytes[r] = scratch_bytes[r].max(buffer_bytes(plan.buf(*part), batch, d));
+            }
+            let bytes = &mut table_bytes[rank as usize];
+            let encoded: Vec<Launch> = tables
+                .into_iter()
+                .map(|table| {
+                    let (b, offsets) = table.encode();
+                    let base = bytes.len();
+                    bytes.extend_from_slice(&b);
+                    Launch { table, offsets: offsets.map(|o| base + o) }
+                })
+                .collect();
+            launches.insert(id, encoded);
+        }
+    }
+    let mut tables = Vec::new();
+    let mut scratch = Vec::new();
+    for rank in 0..cp {
+        let t = if table_bytes[rank].is_empty() {
+            None
+        } else {
+            let mem = device.alloc(rank as u32, table_bytes[rank].len()).map_err(|e| setup("launch tables", e))?;
+            device.upload(rank as u32, 0, (&mem, 0), &table_bytes[rank]).map_err(|e| setup("launch tables", e))?;
+            Some(mem)
+        };
+        tables.push(t);
+        scratch.push(if scratch_bytes[rank] > 0 {
+            Some(device.alloc(rank as u32, scratch_bytes[rank]).map_err(|e| setup("scratch", e))?)
+        } else {
+            None
+        });
+    }
+    let (b, t, h, hk) = (batch, p.tokens as usize, p.heads as usize, p.kv_heads as usize);
+    let run = Run {
+        plan,
+        device,
+        inputs,
+        options,
+        storage,
+        tables,
+        scratch,
+        launches,
+        events: (0..cp).map(|_| (0..plan.n_events).map(|_| Mutex::new(None)).collect()).collect(),
+        issued: Condvar::new(),
+        issued_lock: Mutex::new(()),
+        mailbox: Mutex::new(HashMap::new()),
+        posted: Condvar::new(),
+        abort: AtomicBool::new(false),
+        failure: Mutex::new(None),
+        outputs: Mutex::new(ExecOutputs {
+            o: vec![0.0; b * t * h * d],
+            lse: vec![f32::NEG_INFINITY; b * h * t],
+            dq: vec![0.0; b * t * h * d],
+            dk: vec![0.0; b * t * hk * d],
+            dv: vec![0.0; b * t * hk * d],
+        }),
+        spans: Mutex::new(Vec::new()),
+        start: Instant::now(),
+    };
+    std::thread::scope(|scope| {
+        for rank in 0..plan.header.cp {
+            for stream in Stream::ALL {
+                let run = &run;
+                std::thread::Builder::new()
+                    .name(format!("device-rank{rank}-{}", stream.name()))
+                    .spawn_scoped(scope, move || run.worker(rank, stream))
+                    .expect("spawn a rank thread");
+            }
+        }
+    });
+    if let Some(error) = run.failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(error);
+    }
+    Ok((run.outputs.into_inner().unwrap_or_else(|e| e.into_inner()), run.spans.into_inner().unwrap_or_default()))
+}
+
+impl<D: Device> Run<'_, D> {
+    fn fail(&self, error: RuntimeError) {
+        let mut f = self.failure.lock().unwrap_or_else(|e| e.into_inner());
+        if f.is_none() {
+            *f = Some(error);
+        }
+        self.abort.store(true, Ordering::SeqCst);
+        self.issued.notify_all();
+        self.posted.notify_all();
+    }
+
+    fn describe(&self, id: OpId) -> String {
+        print::describe(self.plan, id)
+    }
+
+    fn worker(&self, rank: u32, stream: Stream) {
+        for &id in &self.plan.programs[rank as usize][stream.index()] {
+            if self.abort.load(Ordering::SeqCst) {
+                return;
+            }
+            let op = self.plan.op(id);
+            let begin = self.start.elapsed().as_secs_f64();
+            let result = op
+                .waits
+                .iter()
+                .try_for_each(|e| self.wait_event(rank, stream, id, e.0 as usize))
+                .and_then(|()| self.run_op(rank, stream, id))
+                .and_then(|()| match op.record {
+                    Some(e) => self.record_event(rank, stream, id, e.0 as usize),
+                    None => Ok(()),
+                });
+            if let Err(error) = result {
+                self.fail(error);
+                return;
+            }
+            let end = self.start.elapsed().as_secs_f64();
+            self.spans.lock().unwrap_or_else(|e| e.into_inner()).push(Span { rank, stream, op: id, start: begin, end });
+        }
+    }
+
+    fn op_error(&self, rank: u32, id: OpId) -> impl Fn(String) -> RuntimeError + '_ {
+        move |message| RuntimeError::Rank { rank, op: self.describe(id), message }
+    }
+
+    /// Blocks until `ready` holds, polling the abort flag; times out at the watchdog limit.
+    fn block<T>(
+        &self,
+        lock: &Mutex<T>,
+        cv: &Condvar,
+        what: impl Fn() -> String,
+        mut ready: impl FnMut(&mut T) -> bool,
+    ) -> Result<(), RuntimeError> {
+        let start = Instant::now();
+        let mut guard = lock.lock().unwrap_or_else(|e| e.into_inner());
+        while !ready(&mut guard) {
+            if self.abort.load(Ordering::SeqCst) {
+                return Err(RuntimeError::Aborted);
+            }
+            if start.elapsed() > self.options.timeout {
+                return Err(RuntimeError::Plan(format!(
+                    "watchdog: waited {:.1} s for {}",
+                    self.options.timeout.as_secs_f64(),
+                    what()
+                )));
+            }
+            guard = cv.wait_timeout(guard, Duration::from_millis(20)).unwrap_or_else(|e| e.into_inner()).0;
+        }
+        Ok(())
+    }
+
+    fn wait_event(&self, rank: u32, stream: Stream, id: OpId, event: usize) -> Result<(), RuntimeError> {
+        let slot = &self.events[rank as usize][event];
+        let mut signal = None;
+        self.block(
+            &self.issued_lock,
+            &self.issued,
+            || format!("rank {rank}, op {}: event e{event}", self.describe(id)),
+            |_| {
+                signal = slot.lock().unwrap_or_else(|e| e.into_inner()).clone();
+                signal.is_some()
+            },
+        )?;
+        let signal = signal.expect("ready");
+        self.device.wait(rank, stream.index(), &signal).map_err(self.op_error(rank, id))
+    }
+
+    fn record_event(&self, rank: u32, stream: Stream, id: OpId, event: usize) -> Result<(), RuntimeError> {
+        let signal = self.device.signal(rank, stream.index()).map_err(self.op_error(rank, id))?;
+        *self.events[rank as usize][event].lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(signal));
+        let _guard = self.issued_lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.issued.notify_all();
+        Ok(())
+    }
+
+    fn mem(&self, b: BufId) -> &D::Mem {
+        &self.storage[self.plan.buf(b).storage as usize]
+    }
+
+    fn at(&self, b: BufId, kind: PlaneKind) -> (&D::Mem, usize) {
+        let p = &self.plan.problem;
+        (self.mem(b), plane(self.plan.buf(b), p.batch as usize, p.head_dim as usize, kind).offset)
+    }
+
+    fn plane_bytes(&self, b: BufId, kind: PlaneKind) -> usize {
+        let p = &self.plan.problem;
+        plane(self.plan.buf(b), p.batch as usize, p.head_dim as usize, kind).bytes
+    }
+
+    fn cpu_shape(&self, buf: &Buffer) -> Shape {
+        let p = &self.plan.problem;
+        Shape {
+            batch: p.batch as usize,
+            rows: buf.rows as usize,
+            heads: buf.heads as usize,
+            elems: elems(buf.kind, p.head_dim as usize),
+        }
+    }
+
+    fn run_op(&self, rank: u32, stream: Stream, id: OpId) -> Result<(), RuntimeError> {
+        let plan = self.plan;
+        let p = &plan.problem;
+        let d = p.head_dim as usize;
+        let s = stream.index();
+        let err = self.op_error(rank, id);
+        match &plan.op(id).kind {
+            OpKind::Load { input, dst, runs } => {
+                let buf = plan.buf(*dst);
+                let shape = self.cpu_shape(buf);
+                let mut rows = vec![0.0f32; shape.len()];
+                load_rows(p, self.inputs, *input, runs, shape, &mut rows);
+                let n = shape.batch * shape.rows * shape.heads;
+                let (e, dtype) = (shape.elems, p.dtype);
+                let half = |off: usize| -> Vec<u8> {
+                    (0..n)
+                        .flat_map(|i| rows[i * e + off..i * e + off + d].iter().map(|&x| to_bits(dtype, x)))
+                        .flat_map(u16::to_le_bytes)
+                        .collect()
+                };
+                let f32s = |v: Vec<f32>| -> Vec<u8> { v.into_iter().flat_map(f32::to_le_bytes).collect() };
+                let data: Vec<(PlaneKind, Vec<u8>)> = match buf.kind {
+                    attnc_compiler::ir::BufKind::Q => vec![(PlaneKind::Q, half(0))],
+                    attnc_compiler::ir::BufKind::Kv => vec![(PlaneKind::K, half(0)), (PlaneKind::V, half(d))],
+                    _ => {
+                        let lse = (0..n).map(|i| rows[i * e + 3 * d]).collect();
+                        let delta = (0..n)
+                            .map(|i| (0..d).map(|j| rows[i * e + d + j] * rows[i * e + 2 * d + j]).sum())
+                            .collect();
+                        vec![
+                            (PlaneKind::Q, half(0)),
+                            (PlaneKind::DOut, half(2 * d)),
+                            (PlaneKind::Lse, f32s(lse)),
+                            (PlaneKind::Delta, f32s(delta)),
+                        ]
+                    }
+                };
+                for (kind, bytes) in data {
+                    self.device.upload(rank, s, self.at(*dst, kind), &bytes).map_err(&err)?;
+                }
+            }
+            OpKind::Zero { dst, .. } => {
+                let buf = plan.buf(*dst);
+                for &kind in super::planes(buf.kind) {
+                    let acc_lse = buf.kind == attnc_compiler::ir::BufKind::OAcc && kind == PlaneKind::Lse;
+                    let value = if acc_lse { f32::NEG_INFINITY } else { 0.0 };
+                    let count = self.plane_bytes(*dst, kind) / 4;
+                    self.device.fill(rank, s, self.at(*dst, kind), count, value).map_err(&err)?;
+                }
+            }
+            OpKind::SendRecv { sends, recvs } => {
+                let mut waiting = Vec::new();
+                for t in sends {
+                    let planes = super::planes(plan.buf(t.buf).kind)
+                        .iter()
+                        .map(|&k| (plan.buf(t.buf).storage, self.at(t.buf, k).1, self.plane_bytes(t.buf, k)))
+                        .collect();
+                    let done = Arc::new((Mutex::new(None), Condvar::new()));
+                    let ready = self.device.signal(rank, s).map_err(&err)?;
+                    let offer = Offer { planes, ready, done: done.clone() };
+                    self.mailbox
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .entry((rank, t.peer))
+                        .or_default()
+                        .push_back(offer);
+                    self.posted.notify_all();
+                    waiting.push((t.peer, done));
+                }
+                for t in recvs {
+                    let mut offer = None;
+                    self.block(
+                        &self.mailbox,
+                        &self.posted,
+                        || format!("rank {rank}, op {}: a send from rank {}", self.describe(id), t.peer),
+                        |m| {
+                            offer = m.get_mut(&(t.peer, rank)).and_then(VecDeque::pop_front);
+                            offer.is_some()
+                        },
+                    )?;
+                    let offer = offer.expect("ready");
+                    let kinds = super::planes(plan.buf(t.buf).kind);
+                    if offer.planes.len() != kinds.len() {
+                        return Err(err(format!(
+                            "rank {} sent {} planes, expected {}",
+                            t.peer,
+                            offer.planes.len(),
+                            kinds.len()
+                        )));
+                    }
+                    self.device.wait(rank, s, &offer.ready).map_err(&err)?;
+                    for (&(st, off, len), &k) in offer.planes.iter().zip(kinds) {
+                        if len != self.plane_bytes(t.buf, k) {
+                            return Err(err(format!(
+                                "rank {} sent {len} bytes of {k:?}, expected {}",
+                                t.peer,
+                                self.plane_bytes(t.buf, k)
+                            )));
+                        }
+                        self.device
+                            .copy(rank, s, (&self.storage[st as usize], off), self.at(t.buf, k), len)
+                            .map_err(&err)?;
+                    }
+                    let copied = self.device.signal(rank, s).map_err(&err)?;
+                    let (slot, cv) = &*offer.done;
+                    *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(copied);
+                    cv.notify_all();
+                }
+                for (peer, done) in waiting {
+                    let (slot, cv) = &*done;
+                    self.block(
+                        slot,
+                        cv,
+                        || format!("rank {rank}, op {}: rank {peer} to receive", self.describe(id)),
+                        |s| s.is_some(),
+                    )?;
+                    let signal = slot.lock().unwrap_or_else(|e| e.into_inner()).take().expect("ready");
+                    self.device.wait(rank, s, &signal).map_err(&err)?;
+                }
+            }
+            OpKind::AttnFwd { q, kv, part, .. } => {
+                let (qb, kb) = (plan.buf(*q), plan.buf(*kv));
+                let o_count = self.plane_bytes(*part, PlaneKind::O) / 4;
+                let lse_count = self.plane_bytes(*part, PlaneKind::Lse) / 4;
+                self.device.fill(rank, s, self.at(*part, PlaneKind::O), o_count, 0.0).map_err(&err)?;
+                self.device
+                    .fill(rank, s, self.at(*part, PlaneKind::Lse), lse_count, f32::NEG_INFINITY)
+                    .map_err(&err)?;
+                let tables = self.tables[rank as usize].as_ref();
+                for (i, l) in self.launches[&id].iter().enumerate() {
+                    let tm = tables.expect("a rank with attention ops has tables");
+                    let (o, lse) = if i == 0 {
+                        (self.at(*part, PlaneKind::O), self.at(*part, PlaneKind::Lse))
+                    } else {
+                        let scratch = self.scratch[rank as usize].as_ref().expect("sized for multi-launch blocks");
+                        ((scratch, self.at(*part, PlaneKind::O).1), (scratch, self.at(*part, PlaneKind::Lse).1))
+                    };
+                    let call = FwdCall {
+                        table: &l.table,
+                        arrays: l.offsets.map(|off| (tm, off)),
+                        q: self.at(*q, PlaneKind::Q),
+                        k: self.at(*kv, PlaneKind::K),
+                        v: self.at(*kv, PlaneKind::V),
+                        o,
+                        lse,
+                        heads_q: qb.heads as usize,
+                        heads_kv: kb.heads as usize,
+                        head_dim: d,
+                        scale: 1.0 / (d as f32).sqrt(),
+                    };
+                    self.device.forward(rank, s, &call).map_err(&err)?;
+                    if i > 0 {
+                        let h = qb.heads as usize;
+                        let (po, pl) = (self.at(*part, PlaneKind::O), self.at(*part, PlaneKind::Lse));
+                        for &(r0, r1) in &l.table.q_ranges {
+                            let rows = (r1 - r0) * h;
+                            let (oo, lo) = (r0 * h * d * 4, r0 * h * 4);
+                            self.device
+                                .merge(
+                                    rank,
+                                    s,
+                                    d,
+                                    (po.0, po.1 + oo),
+                                    (pl.0, pl.1 + lo),
+                                    (o.0, o.1 + oo),
+                                    (lse.0, lse.1 + lo),
+                                    rows,
+                                )
+                                .map_err(&err)?;
+                        }
+                    }
+                }
+            }
+            OpKind::Merge { acc, part, rows } => {
+                let buf = plan.buf(*acc);
+                let (h, n_rows) = (buf.heads as usize, buf.rows as usize);
+                let (ao, al) = (self.at(*acc, PlaneKind::O), self.at(*acc, PlaneKind::Lse));
+                let (po, pl) = (self.at(*part, PlaneKind::O), self.at(*part, PlaneKind::Lse));
+                for b in 0..p.batch as usize {
+                    for i in &rows.0 {
+                        let r0 = b * n_rows + i.start as usize;
+                        let count = (i.end - i.start) as usize * h;
+                        let (oo, lo) = (r0 * h * d * 4, r0 * h * 4);
+                        self.device
+                            .merge(
+                                rank,
+                                s,
+                                d,
+                                (ao.0, ao.1 + oo),
+                                (al.0, al.1 + lo),
+                                (po.0, po.1 + oo),
+                                (pl.0, pl.1 + lo),
+                                count,
+                            )
+                            .map_err(&err)?;
+                    }
+                }
+            }
+            OpKind::Normalize { acc, dst } => {
+                for kind in [PlaneKind::O, PlaneKind::Lse] {
+                    let len = self.plane_bytes(*acc, kind);
+                    self.device.copy(rank, s, self.at(*acc, kind), self.at(*dst, kind), len).map_err(&err)?;
+                }
+            }
+            OpKind::AttnBwd { q, kv, dq, dkv, .. } => {
+                let (qb, kb) = (plan.buf(*q), plan.buf(*kv));
+                let tm = self.tables[rank as usize].as_ref().expect("a rank with attention ops has tables");
+                for l in &self.launches[&id] {
+                    let call = BwdCall {
+                        fwd: FwdCall {
+                            table: &l.table,
+                            arrays: l.offsets.map(|off| (tm, off)),
+                            q: self.at(*q, PlaneKind::Q),
+                            k: self.at(*kv, PlaneKind::K),
+                            v: self.at(*kv, PlaneKind::V),
+                            o: self.at(*dq, PlaneKind::Dq),
+                            lse: self.at(*q, PlaneKind::Lse),
+                            heads_q: qb.heads as usize,
+                            heads_kv: kb.heads as usize,
+                            head_dim: d,
+                            scale: 1.0 / (d as f32).sqrt(),
+                        },
+                        d_out: self.at(*q, PlaneKind::DOut),
+                        delta: self.at(*q, PlaneKind::Delta),
+                        dq: self.at(*dq, PlaneKind::Dq),
+                        dk: self.at(*dkv, PlaneKind::Dk),
+                        dv: self.at(*dkv, PlaneKind::Dv),
+                    };
+                    self.device.backward(rank, s, &call).map_err(&err)?;
+                }
+            }
+            OpKind::Store { output, src } => {
+                let buf = plan.buf(*src);
+                let shape = self.cpu_shape(buf);
+                let n = shape.batch * shape.rows * shape.heads;
+                let mut rows = vec![0.0f32; shape.len()];
+                for (i, &kind) in super::planes(buf.kind).iter().enumerate() {
+                    let bytes = self
+                        .device
+                        .download(rank, s, self.at(*src, kind), self.plane_bytes(*src, kind))
+                        .map_err(&err)?;
+                    let w = kind.width(d);
+                    let values: Vec<f32> =
+                        bytes.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
+                    // Planes go back to the CPU layout: o (rounded to the input dtype) then lse;
+                    // dq; dk then dv.
+                    let off = if kind == PlaneKind::Lse { d } else { i * d };
+                    for r in 0..n {
+                        for j in 0..w {
+                            let x = values[r * w + j];
+                            rows[r * shape.elems + off + j] =
+                                if kind == PlaneKind::O { crate::tensor::round(p.dtype, x) } else { x };
+                        }
+                    }
+                }
+                let tokens = tokens_in_order(&buf.tokens);
+                let mut out = self.outputs.lock().unwrap_or_else(|e| e.into_inner());
+                store_rows(p, &mut out, *output, &rows, shape, &tokens);
+            }
+            other => {
+                return Err(err(format!("{other:?} is not supported by the device executor")));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// 16-bit plane bytes as values (for devices that read planes on the host).
+pub fn half_values(dtype: attnc_compiler::sema::spec::Dtype, bytes: &[u8]) -> Vec<f32> {
+    bytes.chunks_exact(2).map(|c| from_bits(dtype, u16::from_le_bytes([c[0], c[1]]))).collect()
+}

@@ -1,0 +1,376 @@
+//! Plans on device memory: buffer layouts as planes, attention blocks as launch tables, and the
+//! [`Device`] interface that the device executor (`exec.rs`) drives.
+//!
+//! On a GPU a plan's buffers live in device memory, allocated once per plan (one allocation per
+//! storage: the ring's two KV slots are two storages), in the layout the GPU kernel ABI reads:
+//! each buffer is a few *planes* `[batch][rows][heads][w]` (16-bit q, k, v, do; fp32 o, lse,
+//! delta, dq, dk, dv), so the kernels see a packed THD batch whose rows are the buffer's rows.
+//! An attention op becomes one or more launches over a table of sequences (`cu_q`, `cu_kv`,
+//! `pos_q`, `pos_kv`) built once when the plan is set up: every same-sequence pair of query and
+//! KV runs is a sequence; since the ABI's sequences are consecutive row ranges, pairs are laid out
+//! in chains whose query and KV runs both move forward, with empty filler sequences over the rows
+//! between them (a filler has no keys or no queries, so it writes `o = 0, lse = −inf` or nothing).
+//! A block that needs more than one launch merges the later launches' outputs into its partial
+//! with the merge kernel.
+//!
+//! Implementations: [`host::HostDevice`] (memory on the host, the ABI's CPU emulation as kernels;
+//! what CI runs) and, with the `cuda` feature, `cuda::device::CudaDevice` (every rank of a plan on
+//! one GPU, a compute and a CP stream per rank, CUDA events). This module touches no device.
+
+pub mod exec;
+pub mod host;
+
+use attnc_compiler::ir::{BufKind, Buffer};
+use attnc_compiler::kernel::KernelSpec;
+
+use crate::generated::{pair_mask, runs};
+use crate::kernels::{Mask, Row};
+
+/// The element type of a plane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Elem {
+    /// The input dtype's 16 bits (bf16 or fp16).
+    Half,
+    F32,
+}
+
+impl Elem {
+    pub fn bytes(self) -> usize {
+        match self {
+            Elem::Half => 2,
+            Elem::F32 => 4,
+        }
+    }
+}
+
+/// What a plane holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlaneKind {
+    Q,
+    K,
+    V,
+    DOut,
+    O,
+    Lse,
+    Delta,
+    Dq,
+    Dk,
+    Dv,
+}
+
+impl PlaneKind {
+    pub fn elem(self) -> Elem {
+        match self {
+            PlaneKind::Q | PlaneKind::K | PlaneKind::V | PlaneKind::DOut => Elem::Half,
+            _ => Elem::F32,
+        }
+    }
+
+    /// Values per row and head: head_dim, or one for the per-row statistics.
+    pub fn width(self, head_dim: usize) -> usize {
+        match self {
+            PlaneKind::Lse | PlaneKind::Delta => 1,
+            _ => head_dim,
+        }
+    }
+}
+
+/// The planes of a buffer kind, in storage order.
+pub fn planes(kind: BufKind) -> &'static [PlaneKind] {
+    match kind {
+        BufKind::Q => &[PlaneKind::Q],
+        BufKind::Kv => &[PlaneKind::K, PlaneKind::V],
+        BufKind::QBundle => &[PlaneKind::Q, PlaneKind::DOut, PlaneKind::Lse, PlaneKind::Delta],
+        BufKind::OPart | BufKind::OAcc | BufKind::Out => &[PlaneKind::O, PlaneKind::Lse],
+        BufKind::DqAcc => &[PlaneKind::Dq],
+        BufKind::DkvAcc => &[PlaneKind::Dk, PlaneKind::Dv],
+    }
+}
+
+/// Where one plane of a buffer sits in its storage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plane {
+    pub kind: PlaneKind,
+    /// Byte offset in the storage.
+    pub offset: usize,
+    pub bytes: usize,
+}
+
+/// The planes of a buffer with `batch` elements and `head_dim`, packed from offset 0.
+pub fn layout(buf: &Buffer, batch: usize, head_dim: usize) -> Vec<Plane> {
+    let rows_heads = batch * buf.rows as usize * buf.heads as usize;
+    let mut offset = 0;
+    planes(buf.kind)
+        .iter()
+        .map(|&kind| {
+            let bytes = rows_heads * kind.width(head_dim) * kind.elem().bytes();
+            let p = Plane { kind, offset, bytes };
+            // Every plane starts 256-byte aligned (vector loads and cp.async need 16).
+            offset += bytes.div_ceil(256) * 256;
+            p
+        })
+        .collect()
+}
+
+/// Bytes a buffer takes in its storage.
+pub fn buffer_bytes(buf: &Buffer, batch: usize, head_dim: usize) -> usize {
+    layout(buf, batch, head_dim).last().map_or(0, |p| (p.offset + p.bytes).div_ceil(256) * 256)
+}
+
+pub fn plane(buf: &Buffer, batch: usize, head_dim: usize, kind: PlaneKind) -> Plane {
+    *layout(buf, batch, head_dim).iter().find(|p| p.kind == kind).expect("the buffer kind has this plane")
+}
+
+/// One launch of an attention op: a table of sequences over the rows of the op's buffers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaunchTable {
+    pub spec: KernelSpec,
+    /// `sequences + 1` row starts (batch element `b`'s row `r` is row `b·rows + r`).
+    pub cu_q: Vec<i32>,
+    pub cu_kv: Vec<i32>,
+    /// Absolute position of each sequence's first row (fillers: 0).
+    pub pos_q: Vec<i64>,
+    pub pos_kv: Vec<i64>,
+    /// The real query row ranges (not fillers), for merging a later launch into the partial.
+    pub q_ranges: Vec<(usize, usize)>,
+}
+
+impl LaunchTable {
+    pub fn sequences(&self) -> usize {
+        self.pos_q.len()
+    }
+
+    pub fn max_seqlen_q(&self) -> usize {
+        self.cu_q.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0)
+    }
+
+    pub fn max_seqlen_kv(&self) -> usize {
+        self.cu_kv.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0)
+    }
+
+    /// The table as bytes: cu_q, cu_kv (i32), then pos_q, pos_kv (i64), each 8-byte aligned;
+    /// returns the bytes and the four offsets.
+    pub fn encode(&self) -> (Vec<u8>, [usize; 4]) {
+        let mut bytes = Vec::new();
+        let mut offsets = [0; 4];
+        let align = |b: &mut Vec<u8>| b.resize(b.len().div_ceil(8) * 8, 0);
+        offsets[0] = bytes.len();
+        bytes.extend(self.cu_q.iter().flat_map(|x| x.to_le_bytes()));
+        align(&mut bytes);
+        offsets[1] = bytes.len();
+        bytes.extend(self.cu_kv.iter().flat_map(|x| x.to_le_bytes()));
+        align(&mut bytes);
+        offsets[2] = bytes.len();
+        bytes.extend(self.pos_q.iter().flat_map(|x| x.to_le_bytes()));
+        offsets[3] = bytes.len();
+        bytes.extend(self.pos_kv.iter().flat_map(|x| x.to_le_bytes()));
+        align(&mut bytes);
+        (bytes, offsets)
+    }
+}
+
+/// A query or KV run at its packed row: `start` counts rows of every earlier batch element.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    start: usize,
+    len: usize,
+    pos: i64,
+}
+
+/// The launches of an attention block: its run pairs grouped by mask spec, each group laid out in
+/// chains of forward-moving pairs. `spec_of` gives the spec of a mask class.
+pub fn launch_tables(
+    mask: &Mask,
+    batch: usize,
+    q_rows: &[Row],
+    q_buffer_rows: usize,
+    kv_rows: &[Row],
+    kv_buffer_rows: usize,
+    spec_of: impl Fn(attnc_compiler::kernel::KernelMask) -> KernelSpec,
+) -> Vec<LaunchTable> {
+    let (q_runs, kv_runs) = (runs(q_rows), runs(kv_rows));
+    let mut groups: Vec<(attnc_compiler::kernel::KernelMask, Vec<(Span, Span)>)> = Vec::new();
+    for b in 0..batch {
+        for q in &q_runs {
+            for kv in &kv_runs {
+                let Some(m) = pair_mask(mask, q, kv) else { continue };
+                let qs = Span { start: b * q_buffer_rows + q.row, len: q.len, pos: q.token as i64 };
+                let ks = Span { start: b * kv_buffer_rows + kv.row, len: kv.len, pos: kv.token as i64 };
+                match groups.iter_mut().find(|g| g.0 == m) {
+                    Some(g) => g.1.push((qs, ks)),
+                    None => groups.push((m, vec![(qs, ks)])),
+                }
+            }
+        }
+    }
+    let mut tables = Vec::new();
+    for (m, mut pairs) in groups {
+        pairs.sort_by_key(|(q, k)| (q.start, k.start));
+        while !pairs.is_empty() {
+            // Greedy chain: the next pair starts at or after the end of the last one on both sides.
+            let mut chain = Vec::new();
+            let mut rest = Vec::new();
+            let (mut q_end, mut kv_end) = (0usize, 0usize);
+            for (q, k) in pairs {
+                if chain.is_empty() || (q.start >= q_end && k.start >= kv_end) {
+                    (q_end, kv_end) = (q.start + q.len, k.start + k.len);
+                    chain.push((q, k));
+                } else {
+                    rest.push((q, k));
+                }
+            }
+            pairs = rest;
+            let (q0, k0) = (chain[0].0.start as i32, chain[0].1.start as i32);
+            let mut t = LaunchTable {
+                spec: spec_of(m),
+                cu_q: vec![q0],
+                cu_kv: vec![k0],
+                pos_q: Vec::new(),
+                pos_kv: Vec::new(),
+                q_ranges: Vec::new(),
+            };
+            for (q, k) in chain {
+                let (qc, kc) = (*t.cu_q.last().unwrap() as usize, *t.cu_kv.last().unwrap() as usize);
+                // Fillers: query rows without keys, then key rows without queries.
+                if q.start > qc {
+                    t.cu_q.push(q.start as i32);
+                    t.cu_kv.push(kc as i32);
+                    t.pos_q.push(0);
+                    t.pos_kv.push(0);
+                }
+                if k.start > kc {
+                    t.cu_q.push(q.start as i32);
+                    t.cu_kv.push(k.start as i32);
+                    t.pos_q.push(0);
+                    t.pos_kv.push(0);
+                }
+                t.cu_q.push((q.start + q.len) as i32);
+                t.cu_kv.push((k.start + k.len) as i32);
+                t.pos_q.push(q.pos);
+                t.pos_kv.push(k.pos);
+                t.q_ranges.push((q.start, q.start + q.len));
+            }
+            tables.push(t);
+        }
+    }
+    tables
+}
+
+/// A device the executor can run plans on. Each call names the rank and stream it is issued on;
+/// calls are enqueued in order on that stream (a host device runs them at once). Regions are
+/// `(memory, byte offset)`.
+pub trait Device: Sync {
+    /// One allocation (a storage of a plan, or a rank's launch tables).
+    type Mem: Send + Sync;
+    /// A point in a stream that another stream (of any rank of the device) can wait for.
+    type Signal: Send + Sync;
+
+    fn alloc(&self, rank: u32, bytes: usize) -> Result<Self::Mem, String>;
+    /// Copies host bytes in; returns when the host buffer may be reused.
+    fn upload(&self, rank: u32, stream: usize, dst: (&Self::Mem, usize), data: &[u8]) -> Result<(), String>;
+    /// Copies device bytes out, after everything enqueued on the stream.
+    fn download(&self, rank: u32, stream: usize, src: (&Self::Mem, usize), len: usize) -> Result<Vec<u8>, String>;
+    /// Device-to-device copy (the source may be another rank's memory on the same device).
+    fn copy(
+        &self,
+        rank: u32,
+        stream: usize,
+        src: (&Self::Mem, usize),
+        dst: (&Self::Mem, usize),
+        len: usize,
+    ) -> Result<(), String>;
+    /// Sets `count` fp32 values to `value` (0 or −inf).
+    fn fill(&self, rank: u32, stream: usize, dst: (&Self::Mem, usize), count: usize, value: f32) -> Result<(), String>;
+    fn signal(&self, rank: u32, stream: usize) -> Result<Self::Signal, String>;
+    fn wait(&self, rank: u32, stream: usize, signal: &Self::Signal) -> Result<(), String>;
+    /// The forward kernel of `args.table.spec` over the table's sequences.
+    fn forward(&self, rank: u32, stream: usize, args: &FwdCall<'_, Self::Mem>) -> Result<(), String>;
+    /// The backward kernel (dQ, dK, dV accumulate).
+    fn backward(&self, rank: u32, stream: usize, args: &BwdCall<'_, Self::Mem>) -> Result<(), String>;
+    /// `out, out_lse ← merge(out, out_lse, part, part_lse)` over `rows` (token, head) rows of
+    /// `head_dim` floats.
+    #[allow(clippy::too_many_arguments)]
+    fn merge(
+        &self,
+        rank: u32,
+        stream: usize,
+        head_dim: usize,
+        out: (&Self::Mem, usize),
+        out_lse: (&Self::Mem, usize),
+        part: (&Self::Mem, usize),
+        part_lse: (&Self::Mem, usize),
+        rows: usize,
+    ) -> Result<(), String>;
+}
+
+/// The arguments of one forward launch: plane regions, the table's encoded arrays, the shape.
+pub struct FwdCall<'a, M> {
+    pub table: &'a LaunchTable,
+    /// cu_q, cu_kv, pos_q, pos_kv in the rank's table memory.
+    pub arrays: [(&'a M, usize); 4],
+    pub q: (&'a M, usize),
+    pub k: (&'a M, usize),
+    pub v: (&'a M, usize),
+    pub o: (&'a M, usize),
+    pub lse: (&'a M, usize),
+    pub heads_q: usize,
+    pub heads_kv: usize,
+    pub head_dim: usize,
+    pub scale: f32,
+}
+
+pub struct BwdCall<'a, M> {
+    pub fwd: FwdCall<'a, M>,
+    pub d_out: (&'a M, usize),
+    pub delta: (&'a M, usize),
+    pub dq: (&'a M, usize),
+    pub dk: (&'a M, usize),
+    pub dv: (&'a M, usize),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use attnc_compiler::kernel::{KernelKind, KernelMask, TILE_KV, TILE_Q};
+    use attnc_compiler::sema::spec::Dtype;
+
+    fn row(row: usize, token: u64, doc: usize) -> Row {
+        Row { row, token, doc, pad: false }
+    }
+
+    /// Zigzag at cp 2: a rank holds chunks 0 and 3 of a 16-token sequence, for queries and KV.
+    /// Of the four pairs, 0 × 3 is hidden, 0 × 0 and 3 × 3 straddle the diagonal (causal), 3 × 0 is
+    /// fully visible (no mask): two launches.
+    #[test]
+    fn pairs_become_forward_moving_chains_with_fillers() {
+        let q: Vec<Row> = (0..4).map(|i| row(i, i as u64, 0)).chain((4..8).map(|i| row(i, 8 + i as u64, 0))).collect();
+        let mask = Mask { causal: true, window: None };
+        let spec = |m| KernelSpec {
+            kind: KernelKind::Forward,
+            head_dim: 64,
+            dtype: Dtype::Bf16,
+            group: 1,
+            mask: m,
+            tile_q: TILE_Q,
+            tile_kv: TILE_KV,
+        };
+        let tables = launch_tables(&mask, 2, &q, 8, &q, 8, spec);
+        // The diagonal pairs of both batch elements form one chain...
+        let causal: Vec<&LaunchTable> = tables.iter().filter(|t| t.spec.mask == KernelMask::Causal).collect();
+        let full: Vec<&LaunchTable> = tables.iter().filter(|t| t.spec.mask == KernelMask::None).collect();
+        assert_eq!(causal.len(), 1, "{tables:#?}");
+        assert_eq!(causal[0].cu_q, [0, 4, 8, 12, 16]);
+        assert_eq!(causal[0].cu_kv, [0, 4, 8, 12, 16]);
+        assert_eq!(causal[0].pos_q, [0, 12, 0, 12]);
+        // ...and chunk 3 × chunk 0 fully visible, per batch element, with fillers between them:
+        // query rows 8..12 without keys, then key rows 4..8 without queries.
+        assert_eq!(full.len(), 1, "{tables:#?}");
+        assert_eq!(full[0].cu_q, [4, 8, 12, 12, 16]);
+        assert_eq!(full[0].cu_kv, [0, 4, 4, 8, 12]);
+        assert_eq!(full[0].pos_q, [12, 0, 0, 12]);
+        assert_eq!(full[0].q_ranges, [(4, 8), (12, 16)]);
+        let (bytes, offsets) = full[0].encode();
+        assert_eq!(offsets, [0, 24, 48, 80]);
+        assert_eq!(bytes.len(), 112);
+    }
+}
