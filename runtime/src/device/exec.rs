@@ -69,6 +69,11 @@ struct Offer<D: Device> {
     done: Arc<(Mutex<Option<D::Signal>>, Condvar)>,
 }
 
+/// A recorded event's signal, once its op has been issued.
+type EventSlot<D> = Mutex<Option<Arc<<D as Device>::Signal>>>;
+/// Offers waiting per (sender, receiver).
+type Mailbox<D> = Mutex<HashMap<(u32, u32), VecDeque<Offer<D>>>>;
+
 struct Run<'a, D: Device> {
     plan: &'a Plan,
     device: &'a D,
@@ -81,10 +86,10 @@ struct Run<'a, D: Device> {
     scratch: Vec<Option<D::Mem>>,
     launches: HashMap<OpId, Vec<Launch>>,
     /// Per rank and event: the signal of its record, once issued.
-    events: Vec<Vec<Mutex<Option<Arc<D::Signal>>>>>,
+    events: Vec<Vec<EventSlot<D>>>,
     issued: Condvar,
     issued_lock: Mutex<()>,
-    mailbox: Mutex<HashMap<(u32, u32), VecDeque<Offer<D>>>>,
+    mailbox: Mailbox<D>,
     posted: Condvar,
     abort: AtomicBool,
     failure: Mutex<Option<RuntimeError>>,
