@@ -5,8 +5,13 @@
 #   nccl        a single-rank NCCL communicator on the CP stream: all-gather, reduce-scatter,
 #               grouped send/recv both ways, all-to-all from grouped send/recv, checked on known data;
 #   matrix      the numerics matrix of the CPU runtime (every strategy × mask × format × GQA × cp,
-#               forward and backward), bf16/fp16 at head_dim 64, with the PTX kernels on the GPU and
-#               every rank on the one device, against fp64 full attention on the CPU;
+#               forward and backward), bf16/fp16 at head_dim 64, the PTX kernels on the GPU under the
+#               CPU executor (host buffers and transfers), against fp64 full attention on the CPU;
+#   device      the same matrix through the device executor (buffers in GPU memory, a compute and a
+#               CP stream per rank, events, device-to-device ring transfers, merge kernel): the
+#               ring (p2p) and single-rank cases; the rest are listed as not run;
+#   ring        a 4-rank 4K-token causal ring (8 heads, head_dim 128, bf16, forward and backward) on
+#               the device executor, checked against fp64, with per-rank stream timings;
 #   bench       forward and backward TFLOP/s (bf16, 16 heads, head_dim 64/128, seq 4K–32K,
 #               causal and not), inputs resident on the GPU, timed by CUDA events.
 # Each step has its own time limit; the whole check stays under 8 minutes. Logs go to $OUT (or
@@ -47,8 +52,12 @@ target=$(grep -o 'kernels for sm_[0-9a]*' "$out/devices.log" | head -n 1 | awk '
 target=${target:-sm_90a}
 kernels=dist/kernels-$target
 step nccl 90 "$attnc" devices --nccl-test
-step matrix 240 "$attnc" matrix --kernels cuda --kernel-dir "$kernels" --head-dim 64
-step bench 180 "$attnc" bench kernels --kernels cuda --kernel-dir "$kernels" --seq 4096,8192,16384,32768 --head-dim 64,128 --heads 16
+step matrix 150 "$attnc" matrix --kernels cuda --kernel-dir "$kernels" --head-dim 64
+step device 90 "$attnc" matrix --kernels cuda --device-executor --kernel-dir "$kernels" --head-dim 64
+step ring 90 "$attnc" run dsl-examples/llama3_8b_128k.attn --layout pretrain --device cuda --kernel-dir "$kernels" \
+    --set pretrain.seq=4096 --set pretrain.cp=4 --set pretrain.strategy=p2p --set llama3_8b.heads=8 \
+    --set llama3_8b.kv_heads=8 --set llama3_8b.head_dim=128 --set pretrain.dtype=bf16 --backward --check --timings
+step bench 150 "$attnc" bench kernels --kernels cuda --kernel-dir "$kernels" --seq 4096,8192,16384,32768 --head-dim 64,128 --heads 16
 
 echo
 echo "== summary ($target kernels)"

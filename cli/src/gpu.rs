@@ -36,18 +36,32 @@ fn with_help(e: attnc_runtime::cuda::CudaError) -> anyhow::Error {
     }
 }
 
-/// The one-GPU kernel set: every rank's blocks as launches of the AOT PTX kernels on device `gpu`.
+/// The launcher of the AOT PTX kernels of `--kernel-dir` on device `--gpu`.
+#[cfg(feature = "cuda")]
+fn cuda_launcher(args: &GpuArgs, flag: &str) -> Result<attnc_runtime::cuda::kernels::CudaLauncher> {
+    use attnc_runtime::cuda::{Gpu, kernels::CudaLauncher, kernels::KernelDir};
+    let gpu = Gpu::new(args.gpu).map_err(with_help).context(flag.to_string())?;
+    let dir = args.kernel_dir.as_deref().with_context(|| {
+        format!(
+            "{flag}: --kernel-dir DIR is required (compile the kernels ahead of time: `attnc compile FILE --layout L \
+             --target {t} -o DIR`, or `attnc kernels --target {t} -o DIR`)",
+            t = gpu.info.target()
+        )
+    })?;
+    Ok(CudaLauncher::new(gpu, KernelDir::open(dir)?)?)
+}
+
+/// The one-GPU kernel set: every rank's blocks as launches of the AOT PTX kernels, with the CPU
+/// executor (host buffers, CPU transfers) around them.
 #[cfg(feature = "cuda")]
 pub fn cuda_kernels(dtype: Dtype, args: &GpuArgs) -> Result<Box<dyn Kernels>> {
-    use attnc_runtime::cuda::{Gpu, kernels::CudaLauncher, kernels::KernelDir};
-    use attnc_runtime::packed::Packed;
-    let gpu = Gpu::new(args.gpu).map_err(with_help).context("--device cuda")?;
-    let dir = args.kernel_dir.as_deref().context(
-        "--kernel-dir DIR is required with CUDA kernels (compile them ahead of time: `attnc compile FILE --layout L \
-         --target sm_90a -o DIR` or `attnc kernels --target sm_90a -o DIR`)",
-    )?;
-    let dir = KernelDir::open(dir)?;
-    Ok(Box::new(Packed { launcher: CudaLauncher::new(gpu, dir)?, dtype }))
+    Ok(Box::new(attnc_runtime::packed::Packed { launcher: cuda_launcher(args, "--kernels cuda")?, dtype }))
+}
+
+/// Every rank of a plan on one GPU, for the device executor.
+#[cfg(feature = "cuda")]
+pub fn cuda_device(args: &GpuArgs) -> Result<attnc_runtime::cuda::device::CudaDevice> {
+    Ok(attnc_runtime::cuda::device::CudaDevice::new(cuda_launcher(args, "--device cuda")?))
 }
 
 /// `attnc devices`.
@@ -200,28 +214,63 @@ pub struct MatrixRequest {
     pub kernels: crate::KernelChoice,
     pub head_dim: u32,
     pub filter: Option<String>,
+    /// Run through the device executor: on host memory (gpu-emulated) or a GPU (cuda).
+    pub device_executor: bool,
     pub gpu: GpuArgs,
 }
 
+/// How one case runs.
+enum Runner {
+    Kernels(Vec<(Dtype, Box<dyn Kernels>)>),
+    Host,
+    #[cfg(feature = "cuda")]
+    Cuda(Box<attnc_runtime::cuda::device::CudaDevice>),
+}
+
 /// `attnc matrix`: the numerics matrix with one kernel set; exit 1 when a case fails. GPU kernel
-/// sets (cuda, gpu-emulated) run the 16-bit matrix, the CPU ones the fp32 matrix.
+/// sets (cuda, gpu-emulated) run the 16-bit matrix, the CPU ones the fp32 matrix. With
+/// `--device-executor`, cases whose plans it cannot run are listed as such and not counted.
 pub fn run_matrix(r: &MatrixRequest) -> Result<crate::Outcome> {
     let gpu_abi = matches!(r.kernels, crate::KernelChoice::GpuEmulated) || r.kernels.is_cuda();
     let mut cases = if gpu_abi { matrix::gpu_cases(r.head_dim) } else { matrix::cases("fp32", r.head_dim) };
     if let Some(f) = &r.filter {
         cases.retain(|c| c.name().contains(f.as_str()));
     }
-    let mut sets: Vec<(Dtype, Box<dyn Kernels>)> = Vec::new();
-    let (mut passed, mut failed) = (0, 0);
+    let mut runner = match (r.device_executor, r.kernels) {
+        (false, _) => Runner::Kernels(Vec::new()),
+        (true, crate::KernelChoice::GpuEmulated) => Runner::Host,
+        #[cfg(feature = "cuda")]
+        (true, crate::KernelChoice::Cuda) => Runner::Cuda(Box::new(cuda_device(&r.gpu)?)),
+        (true, other) => bail!("--device-executor runs the GPU kernels (gpu-emulated or cuda), not {}", other.name()),
+    };
+    let (mut passed, mut failed, mut unsupported) = (0, 0, 0);
     let start = Instant::now();
     for c in &cases {
         let dtype = c.layout().map_err(|e| anyhow::anyhow!("{}: {e}", c.name()))?.dtype;
-        if !sets.iter().any(|s| s.0 == dtype) {
-            sets.push((dtype, crate::run::kernel_set(r.kernels, dtype, 1, &r.gpu)?));
-        }
-        let kernels = &sets.iter().find(|s| s.0 == dtype).expect("made above").1;
         let t = Instant::now();
-        match c.check(kernels.as_ref()) {
+        let outcome = match &mut runner {
+            Runner::Kernels(sets) => {
+                if !sets.iter().any(|s| s.0 == dtype) {
+                    sets.push((dtype, crate::run::kernel_set(r.kernels, dtype, 1, &r.gpu)?));
+                }
+                c.check(sets.iter().find(|s| s.0 == dtype).expect("made above").1.as_ref())
+            }
+            device => {
+                let (fwd, _) = c.plans().map_err(|e| anyhow::anyhow!("{}: {e}", c.name()))?;
+                if let Some(why) = attnc_runtime::device::exec::unsupported(&fwd) {
+                    unsupported += 1;
+                    println!("n/a   {:<60} {why}", c.name());
+                    continue;
+                }
+                match device {
+                    Runner::Host => c.check_on(&attnc_runtime::device::host::HostDevice { dtype }),
+                    #[cfg(feature = "cuda")]
+                    Runner::Cuda(d) => c.check_on(d.as_ref()),
+                    Runner::Kernels(_) => unreachable!("matched above"),
+                }
+            }
+        };
+        match outcome {
             Ok(()) => {
                 passed += 1;
                 println!("ok    {:<60} {:>7.2} s", c.name(), t.elapsed().as_secs_f64());
@@ -232,8 +281,11 @@ pub fn run_matrix(r: &MatrixRequest) -> Result<crate::Outcome> {
             }
         }
     }
+    let executor = if r.device_executor { "device executor" } else { "CPU executor" };
+    let not_run =
+        if unsupported > 0 { format!(", {unsupported} not run by the device executor") } else { String::new() };
     println!(
-        "matrix ({}, head_dim {}): {passed} passed, {failed} failed in {:.1} s",
+        "matrix ({}, {executor}, head_dim {}): {passed} passed, {failed} failed{not_run} in {:.1} s",
         r.kernels.name(),
         r.head_dim,
         start.elapsed().as_secs_f64()
@@ -296,10 +348,8 @@ pub fn bench(
     json: bool,
     args: &GpuArgs,
 ) -> Result<()> {
-    use attnc_runtime::cuda::{Gpu, bench, kernels::CudaLauncher, kernels::KernelDir};
-    let gpu = Gpu::new(args.gpu).map_err(with_help).context("--kernels cuda")?;
-    let dir = KernelDir::open(args.kernel_dir.as_deref().context("--kernel-dir DIR is required with --kernels cuda")?)?;
-    let launcher = CudaLauncher::new(gpu, dir)?;
+    use attnc_runtime::cuda::bench;
+    let launcher = cuda_launcher(args, "--kernels cuda")?;
     let seqs = if seqs.is_empty() { vec![4096, 8192, 16384, 32768] } else { seqs.to_vec() };
     let dims = if head_dims.is_empty() { vec![64, 128] } else { head_dims.to_vec() };
     let causals: Vec<bool> = causal.map_or(vec![true, false], |c| vec![c]);

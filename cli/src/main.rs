@@ -128,7 +128,8 @@ enum Command {
         layer: u64,
         #[arg(long, value_enum, default_value_t = KernelChoice::Reference)]
         kernels: KernelChoice,
-        /// `cuda`: run on a GPU (implies the CUDA kernels of --kernel-dir).
+        /// `cuda`: every rank on one GPU (--gpu) through the device executor: buffers in device
+        /// memory, a compute and a CP stream per rank, the PTX kernels of --kernel-dir.
         #[arg(long, value_enum, default_value_t = Device::Cpu)]
         device: Device,
         /// A directory of GPU kernels compiled ahead of time (`attnc compile -o`, `attnc kernels -o`).
@@ -246,6 +247,10 @@ enum Command {
         /// Only cases whose name contains this text.
         #[arg(long)]
         filter: Option<String>,
+        /// Through the device executor (buffers in device memory, launch tables, events): on host
+        /// memory with `--kernels gpu-emulated`, on the GPU with `--kernels cuda`.
+        #[arg(long)]
+        device_executor: bool,
         #[arg(long)]
         kernel_dir: Option<PathBuf>,
         #[arg(long, default_value_t = 0)]
@@ -508,12 +513,8 @@ fn run(cli: Cli) -> Result<Outcome> {
             trace,
             inject_fault,
         } => {
-            #[cfg(feature = "cuda")]
-            let kernels = if device == Device::Cuda { KernelChoice::Cuda } else { kernels };
-            if device == Device::Cuda && !kernels.is_cuda() {
-                anyhow::bail!("--device cuda: this attnc was built without the CUDA runtime (feature `cuda`)");
-            }
             let request = run::Request {
+                on_device: device == Device::Cuda,
                 gpu: gpu::GpuArgs { kernel_dir, gpu },
                 inputs,
                 out,
@@ -580,8 +581,9 @@ fn run(cli: Cli) -> Result<Outcome> {
         Command::Launch { nproc_per_node, nnodes, node_rank, master_addr, master_port, command } => {
             gpu::launch(&gpu::LaunchRequest { nproc_per_node, nnodes, node_rank, master_addr, master_port, command })
         }
-        Command::Matrix { kernels, head_dim, filter, kernel_dir, gpu } => {
-            gpu::run_matrix(&gpu::MatrixRequest { kernels, head_dim, filter, gpu: gpu::GpuArgs { kernel_dir, gpu } })
+        Command::Matrix { kernels, head_dim, filter, device_executor, kernel_dir, gpu } => {
+            let gpu = gpu::GpuArgs { kernel_dir, gpu };
+            gpu::run_matrix(&gpu::MatrixRequest { kernels, head_dim, filter, device_executor, gpu })
         }
         Command::Kernels { target, out, matrix_head_dim, bench_head_dims } => {
             gpu::prebuild(&target, &out, matrix_head_dim, &bench_head_dims)

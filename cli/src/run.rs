@@ -31,6 +31,8 @@ pub struct Request {
     pub timeout: f64,
     pub inject_fault: Option<String>,
     pub kernels: crate::KernelChoice,
+    /// Run on a GPU through the device executor (`--device cuda`).
+    pub on_device: bool,
     pub gpu: crate::gpu::GpuArgs,
     pub threads: usize,
     pub trace: Option<PathBuf>,
@@ -221,6 +223,9 @@ fn load_artifact(path: &PathBuf, layout: &Layout, compiled: &passes::LayerClass,
 /// Runs the layout; `Ok(false)` when the run failed or a check did not pass (already reported).
 pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
     if matches!(layout.cp, attnc_compiler::sema::spec::Cp::Hybrid { .. }) {
+        if request.on_device {
+            bail!("--device cuda: hybrid-CP batches run on --device cpu (the device executor runs one plan at a time)");
+        }
         return run_hybrid(layout, request);
     }
     let file = match &request.inputs {
@@ -338,16 +343,28 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
         timeout: Duration::from_secs_f64(request.timeout),
         fault: request.inject_fault.as_deref().map(fault).transpose()?,
     };
-    let kernels = kernel_set(request.kernels, problem.dtype, request.threads, &request.gpu)?;
-    let progress = Progress::start(&plans);
-    let result = attnc_runtime::run(
-        (&plans[0], proofs[0]),
-        plans.get(1).zip(proofs.get(1).copied()),
-        kernels.as_ref(),
-        &inputs,
-        &run_options,
-    );
-    progress.finish();
+    let (forward, backward) = ((&plans[0], proofs[0]), plans.get(1).zip(proofs.get(1).copied()));
+    let result = if request.on_device {
+        #[cfg(feature = "cuda")]
+        {
+            if let Some(why) = attnc_runtime::device::exec::unsupported(&plans[0]) {
+                bail!("--device cuda: {why}");
+            }
+            let device = crate::gpu::cuda_device(&request.gpu)?;
+            let progress = Progress::start(&plans);
+            let result = attnc_runtime::run_on_device(forward, backward, &device, &inputs, &run_options);
+            progress.finish();
+            result
+        }
+        #[cfg(not(feature = "cuda"))]
+        bail!("--device cuda: this attnc was built without the CUDA runtime (feature `cuda`)")
+    } else {
+        let kernels = kernel_set(request.kernels, problem.dtype, request.threads, &request.gpu)?;
+        let progress = Progress::start(&plans);
+        let result = attnc_runtime::run(forward, backward, kernels.as_ref(), &inputs, &run_options);
+        progress.finish();
+        result
+    };
     let result = match result {
         Ok(r) => r,
         Err(e) => {

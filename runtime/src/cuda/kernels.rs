@@ -71,23 +71,19 @@ impl KernelDir {
         Ok(KernelDir { dir: dir.to_path_buf(), target: manifest.target, kernels })
     }
 
-    /// The kernel of a spec, with its PTX text.
-    pub fn get(&self, spec: &KernelSpec) -> Result<(&ManifestKernel, String), CudaError> {
-        let name = spec.name();
+    /// The kernel named `name` with its PTX text, checked to launch over `grid` (the manifest's
+    /// formulas; the runtime computes exactly these).
+    pub fn get(&self, name: &str, grid: [&str; 3]) -> Result<(&ManifestKernel, String), CudaError> {
         let err = |message: String| CudaError::KernelDir { dir: self.dir.display().to_string(), message };
-        let k = self.kernels.get(&name).ok_or_else(|| {
+        let k = self.kernels.get(name).ok_or_else(|| {
             err(format!(
                 "no kernel {name} (compile the kernels a run needs ahead of time: `attnc compile FILE --layout L \
-                 --target {t} -o DIR`, or `attnc matrix --compile-kernels DIR --target {t}`)",
+                 --target {t} -o DIR`, or `attnc kernels --target {t} -o DIR`)",
                 t = self.target
             ))
         })?;
-        let want = match spec.kind {
-            KernelKind::Forward => "ceil(max_seqlen_q / 64)",
-            KernelKind::Backward => "ceil(max_seqlen_kv / 64)",
-        };
         match &k.launch {
-            Some(l) if l.grid[0] == want && l.grid[1] == "heads_q" && l.grid[2] == "sequences" => {}
+            Some(l) if l.grid.iter().zip(grid).all(|(a, b)| a == b) => {}
             other => return Err(err(format!("kernel {name}: launch {other:?} is not the grid this runtime computes"))),
         }
         let ptx = std::fs::read_to_string(self.dir.join(&k.file)).map_err(|e| err(format!("{}: {e}", k.file)))?;
@@ -169,11 +165,23 @@ impl CudaLauncher {
 
     /// The kernel of a spec, loaded into the context on first use.
     pub fn function(&self, spec: &KernelSpec) -> Result<Loaded, CudaError> {
-        let name = spec.name();
-        if let Some(k) = self.loaded.lock().unwrap_or_else(|e| e.into_inner()).get(&name) {
+        let rows = match spec.kind {
+            KernelKind::Forward => "ceil(max_seqlen_q / 64)",
+            KernelKind::Backward => "ceil(max_seqlen_kv / 64)",
+        };
+        self.named(&spec.name(), [rows, "heads_q", "sequences"])
+    }
+
+    /// The merge kernel of a head dim.
+    pub fn merge_function(&self, head_dim: usize) -> Result<Loaded, CudaError> {
+        self.named(&format!("attn_merge_d{head_dim}"), ["ceil(tokens * heads_q / 128)", "1", "1"])
+    }
+
+    fn named(&self, name: &str, grid: [&str; 3]) -> Result<Loaded, CudaError> {
+        if let Some(k) = self.loaded.lock().unwrap_or_else(|e| e.into_inner()).get(name) {
             return Ok(k.clone());
         }
-        let (k, ptx) = self.dir.get(spec)?;
+        let (k, ptx) = self.dir.get(name, grid)?;
         let launch = k.launch.clone().expect("checked by KernelDir::get");
         let module = driver(&format!("cuModuleLoadData ({})", k.file), self.gpu.ctx.load_module(Ptx::from_src(ptx)))?;
         let function = driver(&format!("cuModuleGetFunction ({})", k.entry), module.load_function(&k.entry))?;
@@ -187,7 +195,7 @@ impl CudaLauncher {
             )?;
         }
         let loaded = Loaded { function, block: launch.block, shared: launch.dynamic_shared_bytes };
-        self.loaded.lock().unwrap_or_else(|e| e.into_inner()).insert(name, loaded.clone());
+        self.loaded.lock().unwrap_or_else(|e| e.into_inner()).insert(name.to_string(), loaded.clone());
         Ok(loaded)
     }
 
@@ -330,7 +338,7 @@ mod tests {
             tile_q: attnc_compiler::kernel::TILE_Q,
             tile_kv: attnc_compiler::kernel::TILE_KV,
         };
-        let e = dir.get(&spec).unwrap_err().to_string();
+        let e = dir.get(&spec.name(), ["ceil(max_seqlen_q / 64)", "heads_q", "sequences"]).unwrap_err().to_string();
         assert!(e.contains("no kernel attn_fwd_d64_causal_bf16_g1") && e.contains("--target sm_90a"), "{e}");
         std::fs::remove_dir_all(&base).unwrap();
     }

@@ -10,12 +10,15 @@
 //!   --compile-kernels`) and the launcher of the GPU kernel ABI (`packed::Launcher`);
 //! - `nccl.rs`: NCCL's version, communicators from a rendezvous, grouped send/recv, all-gather,
 //!   reduce-scatter and all-to-all (from grouped send/recv), and a self-test;
+//! - `device.rs`: every rank of a plan on one GPU (a compute and a CP stream per rank, events,
+//!   device-to-device transfers): the `device::Device` the device executor drives;
 //! - `bench.rs`: kernel throughput on the device, timed by CUDA events.
 //!
-//! Not here yet: executing whole plans with device-resident buffers, events between the two
-//! streams and NCCL transfers (`docs/cuda-runtime.md` says what exists and what does not).
+//! Not here yet: the device executor across processes with NCCL transfers (the communicator and
+//! its operations are here and self-tested; `docs/cuda-runtime.md` says what exists).
 
 pub mod bench;
+pub mod device;
 pub mod kernels;
 pub mod nccl;
 

@@ -1,0 +1,260 @@
+//! Every rank of a plan on one GPU: the [`Device`] the device executor drives, through cudarc.
+//!
+//! Each rank has its own compute stream and CP stream; events order them exactly where the plan
+//! says (cudarc's implicit tracking is off, `Gpu::new`). Transfers between ranks are
+//! device-to-device copies enqueued on the receiver's CP stream after the sender's ready event —
+//! the one-GPU stand-in for NCCL's grouped send/recv, so every multi-rank plan can be checked on a
+//! single GPU. Kernels come from a directory of PTX compiled ahead of time; the launch
+//! configurations are the manifest's. Memory is allocated once per storage and never freed while
+//! a plan runs.
+
+use std::sync::{Arc, Mutex};
+
+use cudarc::driver::result::{memcpy_dtod_async, memcpy_dtoh_async, memcpy_htod_async, memset_d8_async, stream};
+use cudarc::driver::{CudaEvent, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
+
+use super::driver;
+use super::kernels::{CudaLauncher, Loaded, ROWS_PER_CTA};
+use crate::device::{BwdCall, Device, FwdCall};
+
+/// One allocation and its device address.
+pub struct CudaMem {
+    slice: CudaSlice<u8>,
+    ptr: u64,
+}
+
+pub struct CudaDevice {
+    pub launcher: CudaLauncher,
+    /// Per rank: the compute and the CP stream.
+    streams: Mutex<Vec<[Arc<CudaStream>; 2]>>,
+    /// Buffers of −inf values for fills, grown on demand; the last is the largest (older ones
+    /// stay alive: copies in flight may still read them).
+    neg_inf: Mutex<Vec<CudaMem>>,
+}
+
+/// An event recorded on a stream.
+pub struct CudaSignal(CudaEvent);
+
+// SAFETY: a CUDA event handle may be recorded and waited on from any thread of the context.
+unsafe impl Send for CudaSignal {}
+unsafe impl Sync for CudaSignal {}
+
+fn err(e: super::CudaError) -> String {
+    e.to_string()
+}
+
+impl CudaDevice {
+    pub fn new(launcher: CudaLauncher) -> CudaDevice {
+        CudaDevice { launcher, streams: Mutex::new(Vec::new()), neg_inf: Mutex::new(Vec::new()) }
+    }
+
+    /// The rank's stream (`0` compute, `1` CP), created on first use.
+    fn stream(&self, rank: u32, which: usize) -> Result<Arc<CudaStream>, String> {
+        let mut streams = self.streams.lock().unwrap_or_else(|e| e.into_inner());
+        while streams.len() <= rank as usize {
+            let ctx = &self.launcher.gpu.ctx;
+            let compute = driver("cuStreamCreate (compute)", ctx.new_stream()).map_err(err)?;
+            let cp = driver("cuStreamCreate (cp)", ctx.new_stream()).map_err(err)?;
+            streams.push([compute, cp]);
+        }
+        Ok(streams[rank as usize][which].clone())
+    }
+
+    fn launch(
+        &self,
+        rank: u32,
+        which: usize,
+        k: &Loaded,
+        grid: (u32, u32, u32),
+        args: &[&dyn Arg],
+    ) -> Result<(), String> {
+        let s = self.stream(rank, which)?;
+        let mut b = s.launch_builder(&k.function);
+        for a in args {
+            a.push(&mut b);
+        }
+        let cfg = LaunchConfig {
+            grid_dim: grid,
+            block_dim: (k.block[0], k.block[1], k.block[2]),
+            shared_mem_bytes: k.shared,
+        };
+        // SAFETY: every caller passes the kernel's parameters in the order and types of the GPU
+        // kernel ABI (`docs/llvm-backend.md`), device addresses of live allocations for pointers.
+        driver("cuLaunchKernel", unsafe { b.launch(cfg) }).map(|_| ()).map_err(err)
+    }
+}
+
+/// A kernel argument pushed by value.
+trait Arg {
+    fn push<'a>(&'a self, b: &mut cudarc::driver::LaunchArgs<'a>);
+}
+
+impl Arg for u64 {
+    fn push<'a>(&'a self, b: &mut cudarc::driver::LaunchArgs<'a>) {
+        b.arg(self);
+    }
+}
+
+impl Arg for i64 {
+    fn push<'a>(&'a self, b: &mut cudarc::driver::LaunchArgs<'a>) {
+        b.arg(self);
+    }
+}
+
+impl Arg for f32 {
+    fn push<'a>(&'a self, b: &mut cudarc::driver::LaunchArgs<'a>) {
+        b.arg(self);
+    }
+}
+
+fn addr(region: (&CudaMem, usize)) -> u64 {
+    region.0.ptr + region.1 as u64
+}
+
+impl Device for CudaDevice {
+    type Mem = CudaMem;
+    type Signal = CudaSignal;
+
+    fn alloc(&self, rank: u32, bytes: usize) -> Result<CudaMem, String> {
+        let s = self.stream(rank, 0)?;
+        let slice = driver("cuMemAlloc", s.alloc_zeros::<u8>(bytes)).map_err(err)?;
+        // The zeroing is on this stream; every other stream may use the memory next.
+        driver("cuStreamSynchronize", s.synchronize()).map_err(err)?;
+        let ptr = slice.device_ptr(&s).0;
+        Ok(CudaMem { slice, ptr })
+    }
+
+    fn upload(&self, rank: u32, which: usize, dst: (&CudaMem, usize), data: &[u8]) -> Result<(), String> {
+        let s = self.stream(rank, which)?;
+        // SAFETY: `dst` lies inside a live allocation (the executor sizes every region); the host
+        // buffer outlives the copy, which completes before the synchronisation returns.
+        unsafe {
+            driver("cuMemcpyHtoDAsync", memcpy_htod_async(addr(dst), data, s.cu_stream())).map_err(err)?;
+            driver("cuStreamSynchronize", stream::synchronize(s.cu_stream())).map_err(err)
+        }
+    }
+
+    fn download(&self, rank: u32, which: usize, src: (&CudaMem, usize), len: usize) -> Result<Vec<u8>, String> {
+        let s = self.stream(rank, which)?;
+        let mut out = vec![0u8; len];
+        // SAFETY: as in `upload`.
+        unsafe {
+            driver("cuMemcpyDtoHAsync", memcpy_dtoh_async(&mut out, addr(src), s.cu_stream())).map_err(err)?;
+            driver("cuStreamSynchronize", stream::synchronize(s.cu_stream())).map_err(err)?;
+        }
+        Ok(out)
+    }
+
+    fn copy(
+        &self,
+        rank: u32,
+        which: usize,
+        src: (&CudaMem, usize),
+        dst: (&CudaMem, usize),
+        len: usize,
+    ) -> Result<(), String> {
+        let s = self.stream(rank, which)?;
+        // SAFETY: both regions lie inside live allocations of this context.
+        unsafe { driver("cuMemcpyDtoDAsync", memcpy_dtod_async(addr(dst), addr(src), len, s.cu_stream())).map_err(err) }
+    }
+
+    fn fill(&self, rank: u32, which: usize, dst: (&CudaMem, usize), count: usize, value: f32) -> Result<(), String> {
+        let s = self.stream(rank, which)?;
+        if value == 0.0 {
+            // SAFETY: the region lies inside a live allocation.
+            return unsafe {
+                driver("cuMemsetD8Async", memset_d8_async(addr(dst), 0, count * 4, s.cu_stream())).map_err(err)
+            };
+        }
+        if value != f32::NEG_INFINITY {
+            return Err(format!("fill with {value}: only 0 and −inf are used"));
+        }
+        let mut neg_inf = self.neg_inf.lock().unwrap_or_else(|e| e.into_inner());
+        if neg_inf.last().is_none_or(|m| m.slice.len() < count * 4) {
+            let mem = self.alloc(rank, count * 4)?;
+            let bytes: Vec<u8> = vec![f32::NEG_INFINITY; count].iter().flat_map(|x| x.to_le_bytes()).collect();
+            self.upload(rank, which, (&mem, 0), &bytes)?;
+            neg_inf.push(mem);
+        }
+        let src = neg_inf.last().expect("made above");
+        self.copy(rank, which, (src, 0), dst, count * 4)
+    }
+
+    fn signal(&self, rank: u32, which: usize) -> Result<CudaSignal, String> {
+        let s = self.stream(rank, which)?;
+        let event = driver("cuEventCreate", self.launcher.gpu.ctx.new_event(None)).map_err(err)?;
+        driver("cuEventRecord", event.record(&s)).map_err(err)?;
+        Ok(CudaSignal(event))
+    }
+
+    fn wait(&self, rank: u32, which: usize, signal: &CudaSignal) -> Result<(), String> {
+        let s = self.stream(rank, which)?;
+        driver("cuStreamWaitEvent", s.wait(&signal.0)).map_err(err)
+    }
+
+    fn forward(&self, rank: u32, which: usize, c: &FwdCall<'_, CudaMem>) -> Result<(), String> {
+        let t = c.table;
+        if t.sequences() == 0 {
+            return Ok(());
+        }
+        let k = self.launcher.function(&t.spec).map_err(err)?;
+        let (q_row, kv_row) = ((c.heads_q * c.head_dim) as i64, (c.heads_kv * c.head_dim) as i64);
+        let ptrs = [addr(c.q), addr(c.k), addr(c.v), addr(c.o), addr(c.lse)];
+        let arrays = c.arrays.map(addr);
+        let grid = (t.max_seqlen_q().div_ceil(ROWS_PER_CTA) as u32, c.heads_q as u32, t.sequences() as u32);
+        let args: [&dyn Arg; 13] = [
+            &ptrs[0], &ptrs[1], &ptrs[2], &ptrs[3], &ptrs[4], &arrays[0], &arrays[1], &arrays[2], &arrays[3], &q_row,
+            &kv_row, &q_row, &c.scale,
+        ];
+        self.launch(rank, which, &k, grid, &args)
+    }
+
+    fn backward(&self, rank: u32, which: usize, c: &BwdCall<'_, CudaMem>) -> Result<(), String> {
+        let f = &c.fwd;
+        let t = f.table;
+        if t.sequences() == 0 {
+            return Ok(());
+        }
+        let k = self.launcher.function(&t.spec).map_err(err)?;
+        let (q_row, kv_row) = ((f.heads_q * f.head_dim) as i64, (f.heads_kv * f.head_dim) as i64);
+        let ptrs = [
+            addr(f.q),
+            addr(f.k),
+            addr(f.v),
+            addr(c.d_out),
+            addr(f.lse),
+            addr(c.delta),
+            addr(c.dq),
+            addr(c.dk),
+            addr(c.dv),
+        ];
+        let arrays = f.arrays.map(addr);
+        let grid = (t.max_seqlen_kv().div_ceil(ROWS_PER_CTA) as u32, f.heads_q as u32, t.sequences() as u32);
+        let args: [&dyn Arg; 17] = [
+            &ptrs[0], &ptrs[1], &ptrs[2], &ptrs[3], &ptrs[4], &ptrs[5], &ptrs[6], &ptrs[7], &ptrs[8], &arrays[0],
+            &arrays[1], &arrays[2], &arrays[3], &q_row, &kv_row, &kv_row, &f.scale,
+        ];
+        self.launch(rank, which, &k, grid, &args)
+    }
+
+    fn merge(
+        &self,
+        rank: u32,
+        which: usize,
+        head_dim: usize,
+        out: (&CudaMem, usize),
+        out_lse: (&CudaMem, usize),
+        part: (&CudaMem, usize),
+        part_lse: (&CudaMem, usize),
+        rows: usize,
+    ) -> Result<(), String> {
+        if rows == 0 {
+            return Ok(());
+        }
+        let k = self.launcher.merge_function(head_dim).map_err(err)?;
+        let ptrs = [addr(out), addr(out_lse), addr(part), addr(part_lse)];
+        let n = rows as i64;
+        let grid = (rows.div_ceil(k.block[0] as usize) as u32, 1, 1);
+        self.launch(rank, which, &k, grid, &[&ptrs[0], &ptrs[1], &ptrs[2], &ptrs[3], &n])
+    }
+}
