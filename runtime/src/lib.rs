@@ -82,7 +82,23 @@ pub fn run_on_device<D: device::Device>(
     inputs: &Canonical,
     options: &RunOptions,
 ) -> Result<RunResult, RuntimeError> {
-    run_with(forward, backward, inputs, |plan, proof, i| device::exec::execute(plan, proof, device, i, options))
+    let all = device::exec::Ranks::All;
+    run_with(forward, backward, inputs, |plan, proof, i| device::exec::execute(plan, proof, device, i, options, &all))
+}
+
+/// [`run_on_device`] for one rank of a job of one process per rank: transfers through `remote`;
+/// the outputs hold the rows this rank stores.
+pub fn run_rank_on_device<D: device::Device>(
+    forward: (&Plan, &Verified),
+    backward: Option<(&Plan, &Verified)>,
+    device: &D,
+    inputs: &Canonical,
+    options: &RunOptions,
+    rank: u32,
+    remote: &dyn device::exec::Remote<D>,
+) -> Result<RunResult, RuntimeError> {
+    let one = device::exec::Ranks::One { rank, remote };
+    run_with(forward, backward, inputs, |plan, proof, i| device::exec::execute(plan, proof, device, i, options, &one))
 }
 
 type Executed = (ExecOutputs, Vec<Span>);

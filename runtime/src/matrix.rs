@@ -85,6 +85,46 @@ impl Case {
         self.check_with(|f, b, inputs| crate::run_on_device(f, Some(b), device, inputs, &RunOptions::default()))
     }
 
+    /// One process per rank, as `attnc launch` runs a plan: a thread per rank, each with its own
+    /// device (`device(rank)`), running only its rank, transfers through `remote`. Each rank's
+    /// outputs hold the rows it stores; together they must be full attention.
+    pub fn check_per_rank<D: crate::device::Device>(
+        &self,
+        device: impl Fn(u32) -> D + Sync,
+        remote: &dyn crate::device::exec::Remote<D>,
+    ) -> Result<(), String> {
+        self.check_with(|f, b, inputs| {
+            let cp = f.0.header.cp;
+            let results: Vec<Result<crate::RunResult, crate::RuntimeError>> = std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..cp)
+                    .map(|rank| {
+                        let device = &device;
+                        scope.spawn(move || {
+                            let d = device(rank);
+                            crate::run_rank_on_device(f, Some(b), &d, inputs, &RunOptions::default(), rank, remote)
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().expect("a rank thread panicked")).collect()
+            });
+            let mut all: Option<crate::RunResult> = None;
+            for r in results {
+                let r = r?;
+                match &mut all {
+                    None => all = Some(r),
+                    Some(acc) => {
+                        let (a, o) = (&mut acc.outputs, &r.outputs);
+                        for (x, y) in [(&mut a.o, &o.o), (&mut a.dq, &o.dq), (&mut a.dk, &o.dk), (&mut a.dv, &o.dv)] {
+                            x.iter_mut().zip(y).for_each(|(x, y)| *x += y);
+                        }
+                        a.lse.iter_mut().zip(&o.lse).for_each(|(x, y)| *x = x.max(*y));
+                    }
+                }
+            }
+            Ok(all.expect("a plan has at least one rank"))
+        })
+    }
+
     fn check_with(
         &self,
         execute: impl FnOnce(

@@ -97,6 +97,61 @@ fn device_executor_on_host_memory_against_fp64() {
     assert!(e.contains("all-to-all needs device gather and reduce kernels"), "{e}");
 }
 
+/// Transfers between "processes" (threads with their own host devices) through the CPU
+/// communicator: what NCCL does between GPUs, with the same grouping and pairing in order.
+struct Channels(attnc_runtime::comm::CpuComm);
+
+impl attnc_runtime::device::exec::Remote<attnc_runtime::device::host::HostDevice> for Channels {
+    fn send_recv(
+        &self,
+        device: &attnc_runtime::device::host::HostDevice,
+        rank: u32,
+        stream: usize,
+        sends: &[attnc_runtime::device::exec::Transfer<'_, attnc_runtime::device::host::HostMem>],
+        recvs: &[attnc_runtime::device::exec::Transfer<'_, attnc_runtime::device::host::HostMem>],
+    ) -> Result<(), String> {
+        use attnc_runtime::comm::{Communicator, Recv, Send};
+        use attnc_runtime::device::Device;
+        let words = |b: Vec<u8>| -> Vec<f32> {
+            b.chunks_exact(4).map(|c| f32::from_bits(u32::from_le_bytes(c.try_into().unwrap()))).collect()
+        };
+        let data: Vec<Vec<f32>> = sends
+            .iter()
+            .map(|(_, r, len)| device.download(rank, stream, *r, *len).map(words))
+            .collect::<Result<_, _>>()?;
+        let sends: Vec<Send<'_>> = sends.iter().zip(&data).map(|(t, d)| Send { peer: t.0, data: d }).collect();
+        let mut bufs: Vec<Vec<f32>> = recvs.iter().map(|t| vec![0.0; t.2 / 4]).collect();
+        let mut rs: Vec<Recv<'_>> =
+            recvs.iter().zip(bufs.iter_mut()).map(|(t, b)| Recv { peer: t.0, data: b }).collect();
+        self.0.send_recv(rank, "p2p", &sends, &mut rs).map_err(|e| e.to_string())?;
+        for (t, b) in recvs.iter().zip(&bufs) {
+            let bytes: Vec<u8> = b.iter().flat_map(|x| x.to_bits().to_le_bytes()).collect();
+            device.upload(rank, stream, t.1, &bytes)?;
+        }
+        Ok(())
+    }
+}
+
+/// One process per rank (each with its own device memory), transfers between them as NCCL would
+/// carry them: the ring cases of cp 2, 3 and 4.
+#[test]
+fn device_executor_one_rank_per_process() {
+    use attnc_runtime::device::host::HostDevice;
+    let cases: Vec<Case> =
+        matrix::gpu_cases(8).into_iter().filter(|c| c.strategy == "p2p" && (2..=4).contains(&c.cp)).collect();
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|c| {
+            let dtype = c.layout().ok()?.dtype;
+            let abort = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let remote = Channels(attnc_runtime::comm::CpuComm::new(c.cp, abort, std::time::Duration::from_secs(20)));
+            c.check_per_rank(|_| HostDevice { dtype }, &remote).err().map(|e| format!("{}: {e}", c.name()))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert_eq!(cases.len(), 18);
+}
+
 fn small(strategy: &str) -> Case {
     Case {
         cp: 4,

@@ -33,6 +33,41 @@ use crate::exec::{
 use crate::kernels::{Mask, Shape, rows_of};
 use crate::packed::{from_bits, to_bits};
 
+/// Which ranks of a plan this process runs, and how their transfers travel.
+pub enum Ranks<'a, D: Device> {
+    /// Every rank, on one device: transfers are device-to-device copies between ranks' memory.
+    All,
+    /// One rank of a job of one process per rank (`attnc launch`, torchrun): transfers go through
+    /// `remote` (NCCL on the rank's CP stream); only this rank's buffers are allocated.
+    One { rank: u32, remote: &'a dyn Remote<D> },
+}
+
+impl<D: Device> Ranks<'_, D> {
+    fn runs(&self, rank: u32) -> bool {
+        match self {
+            Ranks::All => true,
+            Ranks::One { rank: mine, .. } => *mine == rank,
+        }
+    }
+}
+
+/// A region to send or receive: the peer, the device memory and offset, the bytes.
+pub type Transfer<'a, M> = (u32, (&'a M, usize), usize);
+
+/// Transfers between processes: one SendRecv op's sends and recvs as one group, enqueued on the
+/// rank's CP stream (NCCL's `ncclGroupStart`/`ncclSend`/`ncclRecv`/`ncclGroupEnd`). Sends and
+/// recvs between two ranks pair up in order.
+pub trait Remote<D: Device>: Sync {
+    fn send_recv(
+        &self,
+        device: &D,
+        rank: u32,
+        stream: usize,
+        sends: &[Transfer<'_, D::Mem>],
+        recvs: &[Transfer<'_, D::Mem>],
+    ) -> Result<(), String>;
+}
+
 /// Why a plan cannot run on the device executor (`None`: it can).
 pub fn unsupported(plan: &Plan) -> Option<String> {
     let kinds: Vec<&str> = plan
@@ -77,10 +112,11 @@ type Mailbox<D> = Mutex<HashMap<(u32, u32), VecDeque<Offer<D>>>>;
 struct Run<'a, D: Device> {
     plan: &'a Plan,
     device: &'a D,
+    ranks: &'a Ranks<'a, D>,
     inputs: &'a ExecInputs<'a>,
     options: &'a RunOptions,
-    /// One allocation per storage.
-    storage: Vec<D::Mem>,
+    /// One allocation per storage of the ranks this process runs.
+    storage: Vec<Option<D::Mem>>,
     /// Per rank: its launch tables' memory, and a scratch partial output for second launches.
     tables: Vec<Option<D::Mem>>,
     scratch: Vec<Option<D::Mem>>,
@@ -98,12 +134,15 @@ struct Run<'a, D: Device> {
     start: Instant,
 }
 
+/// Runs the ranks `ranks` names; the outputs hold the rows those ranks store (zeros, and −inf
+/// LSE, elsewhere).
 pub fn execute<D: Device>(
     plan: &Plan,
     _proof: &Verified,
     device: &D,
     inputs: &ExecInputs<'_>,
     options: &RunOptions,
+    ranks: &Ranks<'_, D>,
 ) -> Result<(ExecOutputs, Vec<Span>), RuntimeError> {
     if let Some(why) = unsupported(plan) {
         return Err(RuntimeError::Plan(why));
@@ -120,7 +159,7 @@ pub fn execute<D: Device>(
     }
     let storage = sizes
         .iter()
-        .map(|&(rank, bytes)| device.alloc(rank, bytes.max(256)))
+        .map(|&(rank, bytes)| ranks.runs(rank).then(|| device.alloc(rank, bytes.max(256))).transpose())
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| setup("allocating buffers", e))?;
     // Launch tables of every attention op, and scratch for blocks of several launches.
@@ -129,7 +168,7 @@ pub fn execute<D: Device>(
     let mut launches = HashMap::new();
     let mut table_bytes: Vec<Vec<u8>> = vec![Vec::new(); cp];
     let mut scratch_bytes = vec![0usize; cp];
-    for rank in 0..cp as u32 {
+    for rank in (0..cp as u32).filter(|&r| ranks.runs(r)) {
         for id in plan.rank_ops(rank) {
             let (kind, q, q_rows, kv, kv_rows) = match &plan.op(id).kind {
                 OpKind::AttnFwd { q, q_rows, kv, kv_rows, .. } => (KernelKind::Forward, *q, q_rows, *kv, kv_rows),
@@ -171,7 +210,7 @@ pub fn execute<D: Device>(
     let mut tables = Vec::new();
     let mut scratch = Vec::new();
     for rank in 0..cp {
-        let t = if table_bytes[rank].is_empty() {
+        let t = if table_bytes[rank].is_empty() || !ranks.runs(rank as u32) {
             None
         } else {
             let mem = device.alloc(rank as u32, table_bytes[rank].len()).map_err(|e| setup("launch tables", e))?;
@@ -179,7 +218,7 @@ pub fn execute<D: Device>(
             Some(mem)
         };
         tables.push(t);
-        scratch.push(if scratch_bytes[rank] > 0 {
+        scratch.push(if scratch_bytes[rank] > 0 && ranks.runs(rank as u32) {
             Some(device.alloc(rank as u32, scratch_bytes[rank]).map_err(|e| setup("scratch", e))?)
         } else {
             None
@@ -189,6 +228,7 @@ pub fn execute<D: Device>(
     let run = Run {
         plan,
         device,
+        ranks,
         inputs,
         options,
         storage,
@@ -213,7 +253,7 @@ pub fn execute<D: Device>(
         start: Instant::now(),
     };
     std::thread::scope(|scope| {
-        for rank in 0..plan.header.cp {
+        for rank in (0..plan.header.cp).filter(|&r| ranks.runs(r)) {
             for stream in Stream::ALL {
                 let run = &run;
                 std::thread::Builder::new()
@@ -324,7 +364,7 @@ impl<D: Device> Run<'_, D> {
     }
 
     fn mem(&self, b: BufId) -> &D::Mem {
-        &self.storage[self.plan.buf(b).storage as usize]
+        self.storage[self.plan.buf(b).storage as usize].as_ref().expect("a buffer of a rank this process runs")
     }
 
     fn at(&self, b: BufId, kind: PlaneKind) -> (&D::Mem, usize) {
@@ -397,6 +437,20 @@ impl<D: Device> Run<'_, D> {
                     self.device.fill(rank, s, self.at(*dst, kind), count, value).map_err(&err)?;
                 }
             }
+            OpKind::SendRecv { sends, recvs } if matches!(self.ranks, Ranks::One { .. }) => {
+                let Ranks::One { remote, .. } = self.ranks else { unreachable!("matched") };
+                let regions = |transfers: &[attnc_compiler::ir::Transfer]| -> Vec<Transfer<'_, D::Mem>> {
+                    transfers
+                        .iter()
+                        .flat_map(|t| {
+                            super::planes(plan.buf(t.buf).kind)
+                                .iter()
+                                .map(move |&k| (t.peer, self.at(t.buf, k), self.plane_bytes(t.buf, k)))
+                        })
+                        .collect()
+                };
+                remote.send_recv(self.device, rank, s, &regions(sends), &regions(recvs)).map_err(&err)?;
+            }
             OpKind::SendRecv { sends, recvs } => {
                 let mut waiting = Vec::new();
                 for t in sends {
@@ -446,9 +500,8 @@ impl<D: Device> Run<'_, D> {
                                 self.plane_bytes(t.buf, k)
                             )));
                         }
-                        self.device
-                            .copy(rank, s, (&self.storage[st as usize], off), self.at(t.buf, k), len)
-                            .map_err(&err)?;
+                        let src = self.storage[st as usize].as_ref().expect("every rank runs in this process");
+                        self.device.copy(rank, s, (src, off), self.at(t.buf, k), len).map_err(&err)?;
                     }
                     let copied = self.device.signal(rank, s).map_err(&err)?;
                     let (slot, cv) = &*offer.done;
