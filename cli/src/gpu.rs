@@ -64,6 +64,41 @@ pub fn cuda_device(args: &GpuArgs) -> Result<attnc_runtime::cuda::device::CudaDe
     Ok(attnc_runtime::cuda::device::CudaDevice::new(cuda_launcher(args, "--device cuda")?))
 }
 
+/// The job this process belongs to, when `attnc launch` or torchrun started more than one rank.
+pub fn job() -> Result<Option<attnc_runtime::rendezvous::JobEnv>> {
+    if std::env::var_os("WORLD_SIZE").is_none() {
+        return Ok(None);
+    }
+    let env = attnc_runtime::rendezvous::JobEnv::from_env()?;
+    Ok((env.world_size > 1).then_some(env))
+}
+
+/// This process's rank of a plan on its GPU (`LOCAL_RANK`), transfers through NCCL: rank 0 makes
+/// the unique id and shares it through the rendezvous at MASTER_ADDR:MASTER_PORT.
+#[cfg(feature = "cuda")]
+pub fn run_rank(
+    env: &attnc_runtime::rendezvous::JobEnv,
+    forward: (&attnc_compiler::ir::Plan, &attnc_compiler::verify::Verified),
+    backward: Option<(&attnc_compiler::ir::Plan, &attnc_compiler::verify::Verified)>,
+    inputs: &attnc_runtime::tensor::Canonical,
+    options: &attnc_runtime::exec::RunOptions,
+    args: &GpuArgs,
+) -> Result<Result<attnc_runtime::RunResult, attnc_runtime::RuntimeError>> {
+    use attnc_runtime::cuda::nccl;
+    let cp = forward.0.header.cp;
+    if env.world_size != cp {
+        bail!(
+            "WORLD_SIZE is {}, but the plan has cp = {cp}: start one process per CP rank (`attnc launch --nproc-per-node {cp} -- ...`)",
+            env.world_size
+        );
+    }
+    let device = cuda_device(&GpuArgs { gpu: env.local_rank as usize, ..args.clone() })?;
+    let mine = if env.rank == 0 { Some(nccl::unique_id()?) } else { None };
+    let id = attnc_runtime::rendezvous::broadcast(env, mine.as_deref(), Duration::from_secs(120))?;
+    let remote = nccl::NcclRemote::new(env.rank as usize, env.world_size as usize, &id)?;
+    Ok(attnc_runtime::run_rank_on_device(forward, backward, &device, inputs, options, env.rank, &remote))
+}
+
 /// `attnc devices`.
 #[cfg(feature = "cuda")]
 pub fn devices(nccl_test: bool) -> Result<crate::Outcome> {

@@ -344,17 +344,23 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
         fault: request.inject_fault.as_deref().map(fault).transpose()?,
     };
     let (forward, backward) = ((&plans[0], proofs[0]), plans.get(1).zip(proofs.get(1).copied()));
+    // Under `attnc launch` (one process per rank), this process runs and checks its rank only.
+    let job = if request.on_device { crate::gpu::job()? } else { None };
     let result = if request.on_device {
         #[cfg(feature = "cuda")]
         {
             if let Some(why) = attnc_runtime::device::exec::unsupported(&plans[0]) {
                 bail!("--device cuda: {why}");
             }
-            let device = crate::gpu::cuda_device(&request.gpu)?;
-            let progress = Progress::start(&plans);
-            let result = attnc_runtime::run_on_device(forward, backward, &device, &inputs, &run_options);
-            progress.finish();
-            result
+            if let Some(env) = &job {
+                crate::gpu::run_rank(env, forward, backward, &inputs, &run_options, &request.gpu)?
+            } else {
+                let device = crate::gpu::cuda_device(&request.gpu)?;
+                let progress = Progress::start(&plans);
+                let result = attnc_runtime::run_on_device(forward, backward, &device, &inputs, &run_options);
+                progress.finish();
+                result
+            }
         }
         #[cfg(not(feature = "cuda"))]
         bail!("--device cuda: this attnc was built without the CUDA runtime (feature `cuda`)")
@@ -372,8 +378,20 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
             return Ok(false);
         }
     };
-    let out = &result.outputs;
-    if let Some(path) = &request.out {
+    let mut result = result;
+    let owned: Option<(u32, Vec<u64>)> = job.as_ref().map(|env| {
+        let stores = plans[0].rank_ops(env.rank).filter_map(|id| match &plans[0].op(id).kind {
+            attnc_compiler::ir::OpKind::Store { src, .. } => Some(plans[0].buf(*src).tokens.clone()),
+            _ => None,
+        });
+        (env.rank, stores.flat_map(|m| m.runs.into_iter().flat_map(|r| r.start..r.end)).collect())
+    });
+    let out_path = match (&request.out, &job) {
+        (Some(path), Some(env)) => Some(path.with_extension(format!("rank{}.safetensors", env.rank))),
+        (path, _) => path.clone(),
+    };
+    let out = &mut result.outputs;
+    if let Some(path) = &out_path {
         let dtype = tensor::st_dtype(problem.dtype);
         let mut tensors = BTreeMap::new();
         let (shape, o) = tensor::from_canonical(problem, &tensor_layout, &out.o, problem.heads as usize);
@@ -435,7 +453,11 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
         eprintln!("wrote {} ({} events; open in https://ui.perfetto.dev)", path.display(), events.len());
     }
     if request.check {
-        let reference = reference::full_attention(problem, &inputs, request.backward);
+        let mut reference = reference::full_attention(problem, &inputs, request.backward);
+        if let Some((rank, tokens)) = &owned {
+            println!("rank {rank}: checking the {} tokens this rank stores", tokens.len());
+            reference::restrict(problem, out, &mut reference, tokens);
+        }
         let rows = reference::check(problem, out, &reference, request.backward);
         println!("check against fp64 full attention ({:?} inputs):", problem.dtype);
         println!("  {:<6} {:>12} {:>12} {:>10}  result", "tensor", "max abs", "max rel", "tolerance");

@@ -135,6 +135,32 @@ fn launch_starts_ranks_with_torchruns_environment() {
         "error: rank 1 failed",
     );
     check(&["launch", "--nproc-per-node", "1", "--", "/nonexistent/program"], 2, &[], "starting rank 0");
+    // A job whose size is not the plan's CP size is refused by every rank before any device call.
+    let attnc = env!("CARGO_BIN_EXE_attnc");
+    check(
+        &[
+            "launch",
+            "--nproc-per-node",
+            "3",
+            "--master-port",
+            "29612",
+            "--",
+            attnc,
+            "run",
+            "dsl-examples/llama3_8b_128k.attn",
+            "--layout",
+            "pretrain",
+            "--set",
+            "pretrain.seq=512",
+            "--set",
+            "pretrain.cp=2",
+            "--device",
+            "cuda",
+        ],
+        1,
+        &[],
+        "error: WORLD_SIZE is 3, but the plan has cp = 2: start one process per CP rank",
+    );
 }
 
 #[test]

@@ -180,3 +180,40 @@ pub fn check(p: &Problem, out: &ExecOutputs, reference: &Reference, backward: bo
     }
     rows
 }
+
+/// Keeps only the rows of `tokens` in both a run's outputs and the reference (every other row is
+/// zeroed in both), so that a rank of a job of one process per rank checks what it stores.
+pub fn restrict(p: &Problem, out: &mut ExecOutputs, reference: &mut Reference, tokens: &[u64]) {
+    fn clear<T: Copy + Default>(x: &mut [T], at: usize, n: usize) {
+        if let Some(rows) = x.get_mut(at..at + n) {
+            rows.fill(T::default());
+        }
+    }
+    let dims = Dims::of(p);
+    let (b, t, h, hk, d) = (dims.batch, dims.tokens, dims.heads, dims.kv_heads, dims.head_dim);
+    let mut keep = vec![false; t];
+    for &tok in tokens {
+        keep[tok as usize] = true;
+    }
+    for bi in 0..b {
+        for tok in (0..t).filter(|&tok| !keep[tok]) {
+            let (q_at, kv_at) = ((bi * t + tok) * h * d, (bi * t + tok) * hk * d);
+            for x in [&mut out.o, &mut out.dq] {
+                clear(x, q_at, h * d);
+            }
+            for x in [&mut reference.o, &mut reference.dq] {
+                clear(x, q_at, h * d);
+            }
+            for x in [&mut out.dk, &mut out.dv] {
+                clear(x, kv_at, hk * d);
+            }
+            for x in [&mut reference.dk, &mut reference.dv] {
+                clear(x, kv_at, hk * d);
+            }
+            for head in 0..h {
+                clear(&mut out.lse, (bi * h + head) * t + tok, 1);
+                clear(&mut reference.lse, (bi * h + head) * t + tok, 1);
+            }
+        }
+    }
+}

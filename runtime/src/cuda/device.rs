@@ -49,7 +49,7 @@ impl CudaDevice {
     }
 
     /// The rank's stream (`0` compute, `1` CP), created on first use.
-    fn stream(&self, rank: u32, which: usize) -> Result<Arc<CudaStream>, String> {
+    pub fn stream(&self, rank: u32, which: usize) -> Result<Arc<CudaStream>, String> {
         let mut streams = self.streams.lock().unwrap_or_else(|e| e.into_inner());
         while streams.len() <= rank as usize {
             let ctx = &self.launcher.gpu.ctx;
@@ -107,7 +107,8 @@ impl Arg for f32 {
     }
 }
 
-fn addr(region: (&CudaMem, usize)) -> u64 {
+/// The device address of a region.
+pub fn address(region: (&CudaMem, usize)) -> u64 {
     region.0.ptr + region.1 as u64
 }
 
@@ -129,7 +130,7 @@ impl Device for CudaDevice {
         // SAFETY: `dst` lies inside a live allocation (the executor sizes every region); the host
         // buffer outlives the copy, which completes before the synchronisation returns.
         unsafe {
-            driver("cuMemcpyHtoDAsync", memcpy_htod_async(addr(dst), data, s.cu_stream())).map_err(err)?;
+            driver("cuMemcpyHtoDAsync", memcpy_htod_async(address(dst), data, s.cu_stream())).map_err(err)?;
             driver("cuStreamSynchronize", stream::synchronize(s.cu_stream())).map_err(err)
         }
     }
@@ -139,7 +140,7 @@ impl Device for CudaDevice {
         let mut out = vec![0u8; len];
         // SAFETY: as in `upload`.
         unsafe {
-            driver("cuMemcpyDtoHAsync", memcpy_dtoh_async(&mut out, addr(src), s.cu_stream())).map_err(err)?;
+            driver("cuMemcpyDtoHAsync", memcpy_dtoh_async(&mut out, address(src), s.cu_stream())).map_err(err)?;
             driver("cuStreamSynchronize", stream::synchronize(s.cu_stream())).map_err(err)?;
         }
         Ok(out)
@@ -155,7 +156,9 @@ impl Device for CudaDevice {
     ) -> Result<(), String> {
         let s = self.stream(rank, which)?;
         // SAFETY: both regions lie inside live allocations of this context.
-        unsafe { driver("cuMemcpyDtoDAsync", memcpy_dtod_async(addr(dst), addr(src), len, s.cu_stream())).map_err(err) }
+        unsafe {
+            driver("cuMemcpyDtoDAsync", memcpy_dtod_async(address(dst), address(src), len, s.cu_stream())).map_err(err)
+        }
     }
 
     fn fill(&self, rank: u32, which: usize, dst: (&CudaMem, usize), count: usize, value: f32) -> Result<(), String> {
@@ -163,7 +166,7 @@ impl Device for CudaDevice {
         if value == 0.0 {
             // SAFETY: the region lies inside a live allocation.
             return unsafe {
-                driver("cuMemsetD8Async", memset_d8_async(addr(dst), 0, count * 4, s.cu_stream())).map_err(err)
+                driver("cuMemsetD8Async", memset_d8_async(address(dst), 0, count * 4, s.cu_stream())).map_err(err)
             };
         }
         if value != f32::NEG_INFINITY {
@@ -199,8 +202,8 @@ impl Device for CudaDevice {
         }
         let k = self.launcher.function(&t.spec).map_err(err)?;
         let (q_row, kv_row) = ((c.heads_q * c.head_dim) as i64, (c.heads_kv * c.head_dim) as i64);
-        let ptrs = [addr(c.q), addr(c.k), addr(c.v), addr(c.o), addr(c.lse)];
-        let arrays = c.arrays.map(addr);
+        let ptrs = [address(c.q), address(c.k), address(c.v), address(c.o), address(c.lse)];
+        let arrays = c.arrays.map(address);
         let grid = (t.max_seqlen_q().div_ceil(ROWS_PER_CTA) as u32, c.heads_q as u32, t.sequences() as u32);
         let args: [&dyn Arg; 13] = [
             &ptrs[0], &ptrs[1], &ptrs[2], &ptrs[3], &ptrs[4], &arrays[0], &arrays[1], &arrays[2], &arrays[3], &q_row,
@@ -218,17 +221,17 @@ impl Device for CudaDevice {
         let k = self.launcher.function(&t.spec).map_err(err)?;
         let (q_row, kv_row) = ((f.heads_q * f.head_dim) as i64, (f.heads_kv * f.head_dim) as i64);
         let ptrs = [
-            addr(f.q),
-            addr(f.k),
-            addr(f.v),
-            addr(c.d_out),
-            addr(f.lse),
-            addr(c.delta),
-            addr(c.dq),
-            addr(c.dk),
-            addr(c.dv),
+            address(f.q),
+            address(f.k),
+            address(f.v),
+            address(c.d_out),
+            address(f.lse),
+            address(c.delta),
+            address(c.dq),
+            address(c.dk),
+            address(c.dv),
         ];
-        let arrays = f.arrays.map(addr);
+        let arrays = f.arrays.map(address);
         let grid = (t.max_seqlen_kv().div_ceil(ROWS_PER_CTA) as u32, f.heads_q as u32, t.sequences() as u32);
         let args: [&dyn Arg; 17] = [
             &ptrs[0], &ptrs[1], &ptrs[2], &ptrs[3], &ptrs[4], &ptrs[5], &ptrs[6], &ptrs[7], &ptrs[8], &arrays[0],
@@ -252,7 +255,7 @@ impl Device for CudaDevice {
             return Ok(());
         }
         let k = self.launcher.merge_function(head_dim).map_err(err)?;
-        let ptrs = [addr(out), addr(out_lse), addr(part), addr(part_lse)];
+        let ptrs = [address(out), address(out_lse), address(part), address(part_lse)];
         let n = rows as i64;
         let grid = (rows.div_ceil(k.block[0] as usize) as u32, 1, 1);
         self.launch(rank, which, &k, grid, &[&ptrs[0], &ptrs[1], &ptrs[2], &ptrs[3], &n])

@@ -127,6 +127,83 @@ impl NcclComm {
     }
 }
 
+/// A raw NCCL communicator for the device executor's transfers between processes: device
+/// addresses in, `ncclSend`/`ncclRecv` of bytes grouped per SendRecv op on the rank's CP stream.
+/// Destroyed (`ncclCommDestroy`) on drop.
+pub struct NcclRemote {
+    comm: cudarc::nccl::sys::ncclComm_t,
+    pub rank: usize,
+    pub world: usize,
+}
+
+// SAFETY: NCCL communicators may be used from any thread, one call at a time; the executor issues
+// a rank's transfers from its CP-stream thread alone.
+unsafe impl Send for NcclRemote {}
+unsafe impl Sync for NcclRemote {}
+
+impl NcclRemote {
+    /// Joins the job's communicator (every rank calls this with rank 0's id).
+    pub fn new(rank: usize, world: usize, id: &[u8]) -> Result<NcclRemote, CudaError> {
+        if !present() {
+            return Err(CudaError::NoNccl);
+        }
+        let bytes: [u8; 128] = id.try_into().map_err(|_| CudaError::Nccl {
+            operation: "ncclCommInitRank".into(),
+            message: format!("a unique id has 128 bytes, not {}", id.len()),
+        })?;
+        let id = cudarc::nccl::sys::ncclUniqueId { internal: bytes.map(|b| b as core::ffi::c_char) };
+        let mut comm = std::mem::MaybeUninit::uninit();
+        // SAFETY: `comm` is written by NCCL before it is read; the id came from ncclGetUniqueId.
+        let comm = unsafe {
+            cudarc::nccl::result::comm_init_rank(comm.as_mut_ptr(), world as i32, id, rank as i32)
+                .map_err(nccl_err("ncclCommInitRank"))?;
+            comm.assume_init()
+        };
+        Ok(NcclRemote { comm, rank, world })
+    }
+}
+
+impl Drop for NcclRemote {
+    fn drop(&mut self) {
+        // SAFETY: the communicator was initialised and is not used after this.
+        let _ = unsafe { cudarc::nccl::result::comm_destroy(self.comm) };
+    }
+}
+
+impl crate::device::exec::Remote<super::device::CudaDevice> for NcclRemote {
+    fn send_recv(
+        &self,
+        device: &super::device::CudaDevice,
+        rank: u32,
+        stream: usize,
+        sends: &[crate::device::exec::Transfer<'_, super::device::CudaMem>],
+        recvs: &[crate::device::exec::Transfer<'_, super::device::CudaMem>],
+    ) -> Result<(), String> {
+        use cudarc::nccl::result::{recv, send};
+        use cudarc::nccl::sys::ncclDataType_t::ncclUint8;
+        let s = device.stream(rank, stream)?;
+        let cu = s.cu_stream() as _;
+        group_start().map_err(|e| nccl_err("ncclGroupStart")(e).to_string())?;
+        let mut result = Ok(());
+        for (peer, region, len) in sends {
+            if result.is_ok() {
+                let ptr = super::device::address(*region) as *const core::ffi::c_void;
+                // SAFETY: the region lies inside a live allocation of this rank's device.
+                result = unsafe { send(ptr, *len, ncclUint8, *peer as i32, self.comm, cu) }.map(|_| ());
+            }
+        }
+        for (peer, region, len) in recvs {
+            if result.is_ok() {
+                let ptr = super::device::address(*region) as *mut core::ffi::c_void;
+                // SAFETY: as above.
+                result = unsafe { recv(ptr, *len, ncclUint8, *peer as i32, self.comm, cu) }.map(|_| ());
+            }
+        }
+        group_end().map_err(|e| nccl_err("ncclGroupEnd")(e).to_string())?;
+        result.map_err(|e| nccl_err("ncclSend/ncclRecv")(e).to_string())
+    }
+}
+
 /// Runs each operation on known data and checks what arrives: all-gather, reduce-scatter, a ring
 /// exchange (grouped send/recv, both directions) and all-to-all. Returns one line per operation.
 pub fn self_test(gpu: &Gpu, comm: &NcclComm) -> Result<Vec<String>, CudaError> {
