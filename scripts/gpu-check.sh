@@ -8,8 +8,8 @@
 #               forward and backward), bf16/fp16 at head_dim 64, the PTX kernels on the GPU under the
 #               CPU executor (host buffers and transfers), against fp64 full attention on the CPU;
 #   device      the same matrix through the device executor (buffers in GPU memory, a compute and a
-#               CP stream per rank, events, device-to-device ring transfers, merge kernel): the
-#               ring (p2p) and single-rank cases; the rest are listed as not run;
+#               CP stream per rank, events, device-to-device transfers and collectives, merge and
+#               add kernels): every case;
 #   ring        a 4-rank 4K-token causal ring (8 heads, head_dim 128, bf16, forward and backward) on
 #               the device executor, checked against fp64, with per-rank stream timings;
 #   bench       forward and backward TFLOP/s (bf16, 16 heads, head_dim 64/128, seq 4K–32K,

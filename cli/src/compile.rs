@@ -134,15 +134,18 @@ pub fn compile(r: &Request) -> Result<crate::Outcome> {
 /// A compiled kernel: its name, its spec (`None` for the merge kernel) and the backend's output.
 pub type Compiled = (String, Option<KernelSpec>, llvm::Output);
 
-/// Compiles `specs` (and, for GPU targets, the merge kernel of each head dim) for `target`, each
-/// kernel in its own LLVM context, one worker per core; results in order.
+/// Compiles `specs` (and, for GPU targets, the merge kernel of each head dim and the strided add
+/// kernel the device executor sums with) for `target`, each kernel in its own LLVM context, one
+/// worker per core; results in order.
 pub fn compile_kernels(specs: &[KernelSpec], target: Target) -> Result<Vec<Compiled>> {
+    // (spec, head dim): a spec's kernel; (None, d > 0): the merge kernel of d; (None, 0): add2d.
     let mut jobs: Vec<(Option<KernelSpec>, u32)> = specs.iter().map(|s| (Some(*s), s.head_dim)).collect();
     if target.is_gpu() {
         let mut dims: Vec<u32> = specs.iter().map(|s| s.head_dim).collect();
         dims.sort();
         dims.dedup();
         jobs.extend(dims.into_iter().map(|d| (None, d)));
+        jobs.push((None, 0));
     }
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(jobs.len().max(1));
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -154,9 +157,10 @@ pub fn compile_kernels(specs: &[KernelSpec], target: Target) -> Result<Vec<Compi
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(&(spec, d)) = jobs.get(i) else { break };
-                    let out = match spec {
-                        Some(s) => llvm::compile(&s, target),
-                        None => llvm::compile_merge(d, target),
+                    let out = match (spec, d) {
+                        (Some(s), _) => llvm::compile(&s, target),
+                        (None, 0) => llvm::compile_add2d(target),
+                        (None, d) => llvm::compile_merge(d, target),
                     };
                     *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(out);
                 }

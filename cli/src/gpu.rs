@@ -292,7 +292,7 @@ pub fn run_matrix(r: &MatrixRequest) -> Result<crate::Outcome> {
             }
             device => {
                 let (fwd, _) = c.plans().map_err(|e| anyhow::anyhow!("{}: {e}", c.name()))?;
-                if let Some(why) = attnc_runtime::device::exec::unsupported(&fwd) {
+                if let Some(why) = attnc_runtime::device::exec::unsupported(&fwd, false) {
                     unsupported += 1;
                     println!("n/a   {:<60} {why}", c.name());
                     continue;

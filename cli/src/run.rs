@@ -349,7 +349,7 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
     let result = if request.on_device {
         #[cfg(feature = "cuda")]
         {
-            if let Some(why) = attnc_runtime::device::exec::unsupported(&plans[0]) {
+            if let Some(why) = attnc_runtime::device::exec::unsupported(&plans[0], job.is_some()) {
                 bail!("--device cuda: {why}");
             }
             if let Some(env) = &job {

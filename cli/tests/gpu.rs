@@ -91,10 +91,10 @@ fn cuda_runs_without_a_driver_are_clear_errors() {
     let n = kernels_only.len();
     kernels_only[n - 2..].copy_from_slice(&["--kernels", "cuda"]);
     check(&kernels_only, 2, &[], "error: --kernels cuda: no CUDA driver found: ");
-    // A plan the device executor cannot run is refused before any device call, with the reason.
+    // Every strategy runs with all ranks on one GPU; without a driver that is the error.
     let mut a2a = run.to_vec();
     a2a.extend(["--set", "pretrain.strategy=a2a"]);
-    check(&a2a, 2, &[], "error: --device cuda: the device executor runs ring (p2p) plans and local attention");
+    check(&a2a, 2, &[], "error: --device cuda: no CUDA driver found: ");
     check(&["bench", "kernels", "--kernels", "cuda"], 2, &[], "error: --kernels cuda: no CUDA driver found: ");
     check(&["matrix", "--kernels", "cuda"], 2, &[], "no CUDA driver found: ");
 }
@@ -161,6 +161,33 @@ fn launch_starts_ranks_with_torchruns_environment() {
         &[],
         "error: WORLD_SIZE is 3, but the plan has cp = 2: start one process per CP rank",
     );
+    // Collectives between processes are not there yet: refused by every rank, with the reason.
+    check(
+        &[
+            "launch",
+            "--nproc-per-node",
+            "2",
+            "--master-port",
+            "29614",
+            "--",
+            attnc,
+            "run",
+            "dsl-examples/llama3_8b_128k.attn",
+            "--layout",
+            "pretrain",
+            "--set",
+            "pretrain.seq=512",
+            "--set",
+            "pretrain.cp=2",
+            "--set",
+            "pretrain.strategy=a2a",
+            "--device",
+            "cuda",
+        ],
+        1,
+        &[],
+        "with one process per rank the device executor runs ring (p2p) plans; this plan's all-to-all",
+    );
 }
 
 #[test]
@@ -172,14 +199,14 @@ fn matrix_through_the_emulated_gpu_abi() {
         "",
     );
     check(&["matrix", "--kernels", "reference", "--filter", "cp3 p2p"], 0, &["fp32", "6 passed, 0 failed"], "");
-    // The device executor on host memory: ring cases run, the others are listed as not run.
+    // The device executor on host memory: every strategy.
     check(
         &["matrix", "--kernels", "gpu-emulated", "--device-executor", "--filter", "cp4 "],
         0,
         &[
             "ok    cp4 p2p padding_causal thd",
-            "n/a   cp4 a2a causal bshd",
-            "6 passed, 0 failed, 18 not run by the device executor",
+            "ok    cp4 a2a+p2p { hierarchy = [2, 2] } none sbhd",
+            "24 passed, 0 failed in",
         ],
         "",
     );

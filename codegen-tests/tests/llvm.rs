@@ -95,6 +95,10 @@ fn every_example_kernel_assembles_with_ptxas() {
                 Err(e) => failures.push(e.to_string()),
             }
         }
+        match llvm::compile_add2d(target) {
+            Ok(out) => jobs.push((out.entry.clone(), false, out)),
+            Err(e) => failures.push(e.to_string()),
+        }
         for (name, forward, out) in &jobs {
             if let Err(e) = check_ptx(name, target, out, *forward) {
                 failures.push(e);
@@ -147,7 +151,11 @@ fn ptx_snapshots() {
             Target::Sm80,
         ),
     ];
-    let items: Vec<String> = cases.iter().map(|c| c.0.to_string()).chain(["merge_d64_sm_80".to_string()]).collect();
+    let items: Vec<String> = cases
+        .iter()
+        .map(|c| c.0.to_string())
+        .chain(["merge_d64_sm_80".to_string(), "add2d_sm_80".to_string()])
+        .collect();
     check_all(&items, |name| {
         let out = match cases.iter().find(|c| c.0 == name) {
             Some((_, s, t)) => {
@@ -155,6 +163,7 @@ fn ptx_snapshots() {
                 check_ptx(name, *t, &out, true)?;
                 out
             }
+            None if name == "add2d_sm_80" => llvm::compile_add2d(Target::Sm80).map_err(|e| e.to_string())?,
             None => llvm::compile_merge(64, Target::Sm80).map_err(|e| e.to_string())?,
         };
         check_golden(&format!("codegen-tests/snapshots/llvm/{name}.ptx"), &out.asm)

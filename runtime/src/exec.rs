@@ -81,13 +81,13 @@ pub fn elems(kind: BufKind, d: usize) -> usize {
 }
 
 /// Token → row lookup over a buffer's declared tokens.
-struct RowIndex {
+pub(crate) struct RowIndex {
     /// (first token, first row, length), sorted by token.
     runs: Vec<(u64, usize, usize)>,
 }
 
 impl RowIndex {
-    fn new(map: &TokenMap) -> RowIndex {
+    pub(crate) fn new(map: &TokenMap) -> RowIndex {
         let mut runs = Vec::new();
         let mut row = 0;
         for r in &map.runs {
@@ -98,7 +98,7 @@ impl RowIndex {
         RowIndex { runs }
     }
 
-    fn row(&self, token: u64) -> Option<usize> {
+    pub(crate) fn row(&self, token: u64) -> Option<usize> {
         let i = self.runs.partition_point(|r| r.0 <= token).checked_sub(1)?;
         let (t0, r0, n) = self.runs[i];
         (token < t0 + n as u64).then(|| r0 + (token - t0) as usize)

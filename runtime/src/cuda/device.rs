@@ -161,6 +161,60 @@ impl Device for CudaDevice {
         }
     }
 
+    fn copy_2d(
+        &self,
+        rank: u32,
+        which: usize,
+        src: (&CudaMem, usize),
+        src_pitch: usize,
+        dst: (&CudaMem, usize),
+        dst_pitch: usize,
+        width: usize,
+        height: usize,
+    ) -> Result<(), String> {
+        use cudarc::driver::sys::{CUDA_MEMCPY2D, CUmemorytype, cuMemcpy2DAsync_v2};
+        if width == 0 || height == 0 {
+            return Ok(());
+        }
+        let s = self.stream(rank, which)?;
+        // SAFETY: a plain-old-data descriptor; every field the driver reads for device-to-device
+        // copies is set below, the rest are zero (null host pointers and arrays).
+        let mut copy: CUDA_MEMCPY2D = unsafe { std::mem::zeroed() };
+        copy.srcMemoryType = CUmemorytype::CU_MEMORYTYPE_DEVICE;
+        copy.srcDevice = address(src);
+        copy.srcPitch = src_pitch;
+        copy.dstMemoryType = CUmemorytype::CU_MEMORYTYPE_DEVICE;
+        copy.dstDevice = address(dst);
+        copy.dstPitch = dst_pitch;
+        copy.WidthInBytes = width;
+        copy.Height = height;
+        // SAFETY: both regions (`height` rows of `width` bytes at their pitches) lie inside live
+        // allocations; the descriptor is read before the call returns.
+        let r = unsafe { cuMemcpy2DAsync_v2(&copy, s.cu_stream()) }.result();
+        driver("cuMemcpy2DAsync", r).map_err(err)
+    }
+
+    fn add_2d(
+        &self,
+        rank: u32,
+        which: usize,
+        src: (&CudaMem, usize),
+        src_pitch: usize,
+        dst: (&CudaMem, usize),
+        dst_pitch: usize,
+        width: usize,
+        height: usize,
+    ) -> Result<(), String> {
+        if width == 0 || height == 0 {
+            return Ok(());
+        }
+        let k = self.launcher.add2d_function().map_err(err)?;
+        let (d, sp) = (address(dst), address(src));
+        let (dpi, spi, w, h) = (dst_pitch as i64, src_pitch as i64, width as i64, height as i64);
+        let grid = ((width * height).div_ceil(k.block[0] as usize) as u32, 1, 1);
+        self.launch(rank, which, &k, grid, &[&d, &dpi, &sp, &spi, &w, &h])
+    }
+
     fn fill(&self, rank: u32, which: usize, dst: (&CudaMem, usize), count: usize, value: f32) -> Result<(), String> {
         let s = self.stream(rank, which)?;
         if value == 0.0 {

@@ -177,6 +177,11 @@ impl CudaLauncher {
         self.named(&format!("attn_merge_d{head_dim}"), ["ceil(tokens * heads_q / 128)", "1", "1"])
     }
 
+    /// The strided add kernel (reduce-scatter and head sums on one GPU).
+    pub fn add2d_function(&self) -> Result<Loaded, CudaError> {
+        self.named("attn_add2d", ["ceil(width * height / 128)", "1", "1"])
+    }
+
     fn named(&self, name: &str, grid: [&str; 3]) -> Result<Loaded, CudaError> {
         if let Some(k) = self.loaded.lock().unwrap_or_else(|e| e.into_inner()).get(name) {
             return Ok(k.clone());

@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use attnc_compiler::ir::{BufId, Buffer, OpId, OpKind, Plan, Stream, print};
+use attnc_compiler::ir::{A2aDir, BufId, Buffer, GroupId, OpId, OpKind, Plan, Stream, TokenMap, print};
 use attnc_compiler::kernel::{KernelKind, KernelSpec, TILE_KV, TILE_Q};
 use attnc_compiler::verify::Verified;
 
@@ -68,26 +68,29 @@ pub trait Remote<D: Device>: Sync {
     ) -> Result<(), String>;
 }
 
-/// Why a plan cannot run on the device executor (`None`: it can).
-pub fn unsupported(plan: &Plan) -> Option<String> {
+/// Why a plan cannot run on the device executor (`None`: it can), with every rank in this process
+/// or one rank per process.
+pub fn unsupported(plan: &Plan, one_rank_per_process: bool) -> Option<String> {
     let kinds: Vec<&str> = plan
         .graph
         .node_weights()
         .filter_map(|op| match op.kind {
-            OpKind::AllGather { .. } => Some("all-gather"),
-            OpKind::ReduceScatter { .. } => Some("reduce-scatter"),
-            OpKind::AllToAll { .. } => Some("all-to-all"),
-            OpKind::RepeatKv { .. } => Some("KV head repetition"),
-            OpKind::SumHeads { .. } => Some("head sums"),
-            OpKind::Barrier { .. } => Some("barriers"),
+            OpKind::AllGather { .. } if one_rank_per_process => Some("all-gather"),
+            OpKind::ReduceScatter { .. } if one_rank_per_process => Some("reduce-scatter"),
+            OpKind::AllToAll { .. } if one_rank_per_process => Some("all-to-all"),
+            OpKind::Barrier { .. } => Some("barrier"),
             _ => None,
         })
         .collect();
     let first = kinds.first()?;
-    Some(format!(
-        "the device executor runs ring (p2p) plans and local attention; this plan's {first} needs device \
-         gather and reduce kernels, which attnc does not generate yet (run it with --device cpu)"
-    ))
+    Some(if one_rank_per_process {
+        format!(
+            "with one process per rank the device executor runs ring (p2p) plans; this plan's {first} runs \
+             with every rank on one GPU (without `attnc launch`) or on --device cpu"
+        )
+    } else {
+        format!("the device executor does not run plans with a {first} (hybrid-CP steps); run it with --device cpu")
+    })
 }
 
 /// A launch of an attention op and where its table sits in the rank's table memory.
@@ -102,6 +105,13 @@ struct Offer<D: Device> {
     planes: Vec<(u32, usize, usize)>,
     ready: D::Signal,
     done: Arc<(Mutex<Option<D::Signal>>, Condvar)>,
+}
+
+/// One instance of a collective on one device: each member's signal when its source is ready, then
+/// when it has finished reading the others'.
+struct Meeting<D: Device> {
+    ready: Vec<Option<Arc<D::Signal>>>,
+    done: Vec<Option<Arc<D::Signal>>>,
 }
 
 /// A recorded event's signal, once its op has been issued.
@@ -127,6 +137,11 @@ struct Run<'a, D: Device> {
     issued_lock: Mutex<()>,
     mailbox: Mailbox<D>,
     posted: Condvar,
+    /// Per group and member: its collectives in program order (instance k of a collective is the
+    /// k-th entry of every member).
+    collectives: HashMap<(GroupId, u32), Vec<OpId>>,
+    meetings: Mutex<HashMap<(GroupId, usize), Meeting<D>>>,
+    met: Condvar,
     abort: AtomicBool,
     failure: Mutex<Option<RuntimeError>>,
     outputs: Mutex<ExecOutputs>,
@@ -144,8 +159,17 @@ pub fn execute<D: Device>(
     options: &RunOptions,
     ranks: &Ranks<'_, D>,
 ) -> Result<(ExecOutputs, Vec<Span>), RuntimeError> {
-    if let Some(why) = unsupported(plan) {
+    if let Some(why) = unsupported(plan, matches!(ranks, Ranks::One { .. })) {
         return Err(RuntimeError::Plan(why));
+    }
+    let mut collectives: HashMap<(GroupId, u32), Vec<OpId>> = HashMap::new();
+    for rank in 0..plan.header.cp {
+        let programs = &plan.programs[rank as usize];
+        for &id in programs[1].iter().chain(&programs[0]) {
+            if let Some(g) = plan.op(id).kind.collective_group() {
+                collectives.entry((g, rank)).or_default().push(id);
+            }
+        }
     }
     let p = &plan.problem;
     let (batch, d) = (p.batch as usize, p.head_dim as usize);
@@ -240,6 +264,9 @@ pub fn execute<D: Device>(
         issued_lock: Mutex::new(()),
         mailbox: Mutex::new(HashMap::new()),
         posted: Condvar::new(),
+        collectives,
+        meetings: Mutex::new(HashMap::new()),
+        met: Condvar::new(),
         abort: AtomicBool::new(false),
         failure: Mutex::new(None),
         outputs: Mutex::new(ExecOutputs {
@@ -278,6 +305,7 @@ impl<D: Device> Run<'_, D> {
         self.abort.store(true, Ordering::SeqCst);
         self.issued.notify_all();
         self.posted.notify_all();
+        self.met.notify_all();
     }
 
     fn describe(&self, id: OpId) -> String {
@@ -659,12 +687,275 @@ impl<D: Device> Run<'_, D> {
                 let mut out = self.outputs.lock().unwrap_or_else(|e| e.into_inner());
                 store_rows(p, &mut out, *output, &rows, shape, &tokens);
             }
+            OpKind::AllGather { group, dst, .. } => {
+                self.meet(rank, s, id, *group, || {
+                    for (_, m_src) in self.members(id, *group) {
+                        self.place_rows(rank, s, m_src, &tokens_in_order(&plan.buf(m_src).tokens), *dst, false)?;
+                    }
+                    Ok(())
+                })?;
+            }
+            OpKind::ReduceScatter { group, dst, .. } => {
+                self.meet(rank, s, id, *group, || {
+                    let mine = tokens_in_order(&plan.buf(*dst).tokens);
+                    for (i, (_, m_src)) in self.members(id, *group).into_iter().enumerate() {
+                        self.place_rows(rank, s, m_src, &mine, *dst, i > 0)?;
+                    }
+                    Ok(())
+                })?;
+            }
+            OpKind::AllToAll { group, dst, dir, .. } => {
+                let members = self.members(id, *group);
+                let n = members.len();
+                let me = members.iter().position(|m| m.0 == rank).expect("a member of its own group");
+                self.meet(rank, s, id, *group, || {
+                    for (j, &(_, m_src)) in members.iter().enumerate() {
+                        match dir {
+                            // Member j's rows, heads of my slice, into my rows of its tokens.
+                            A2aDir::SeqToHeads { .. } => {
+                                let c = plan.buf(m_src).heads as usize / n;
+                                let tokens = tokens_in_order(&plan.buf(m_src).tokens);
+                                self.place_heads(rank, s, m_src, &tokens, (me * c, c), *dst, (0, c))?;
+                            }
+                            // Member j's rows of my tokens, all its heads, into my head slice j.
+                            A2aDir::HeadsToSeq { .. } => {
+                                let c = plan.buf(m_src).heads as usize;
+                                let tokens = tokens_in_order(&plan.buf(*dst).tokens);
+                                self.place_heads(rank, s, m_src, &tokens, (0, c), *dst, (j * c, c))?;
+                            }
+                        }
+                    }
+                    Ok(())
+                })?;
+            }
+            OpKind::RepeatKv { src, dst, factor } => {
+                let (sb, db) = (plan.buf(*src), plan.buf(*dst));
+                let rows = p.batch as usize * sb.rows as usize;
+                for &kind in super::planes(db.kind) {
+                    let row = kind.width(d) * kind.elem().bytes();
+                    let (from, to) = (self.at(*src, kind), self.at(*dst, kind));
+                    for h in 0..db.heads as usize {
+                        let src_head = (from.0, from.1 + h / *factor as usize * row);
+                        let dst_head = (to.0, to.1 + h * row);
+                        let (sp, dp) = (sb.heads as usize * row, db.heads as usize * row);
+                        self.device.copy_2d(rank, s, src_head, sp, dst_head, dp, row, rows).map_err(&err)?;
+                    }
+                }
+            }
+            OpKind::SumHeads { src, dst, factor } => {
+                let (sb, db) = (plan.buf(*src), plan.buf(*dst));
+                let rows = p.batch as usize * sb.rows as usize;
+                for &kind in super::planes(db.kind) {
+                    if kind.elem() != super::Elem::F32 {
+                        return Err(err(format!("head sums of {kind:?} (16-bit) planes")));
+                    }
+                    let w = kind.width(d);
+                    let count = self.plane_bytes(*dst, kind) / 4;
+                    let (from, to) = (self.at(*src, kind), self.at(*dst, kind));
+                    self.device.fill(rank, s, to, count, 0.0).map_err(&err)?;
+                    for h in 0..sb.heads as usize {
+                        let src_head = (from.0, from.1 + h * w * 4);
+                        let dst_head = (to.0, to.1 + h / *factor as usize * w * 4);
+                        let (sp, dp) = (sb.heads as usize * w, db.heads as usize * w);
+                        self.device.add_2d(rank, s, src_head, sp, dst_head, dp, w, rows).map_err(&err)?;
+                    }
+                }
+            }
             other => {
                 return Err(err(format!("{other:?} is not supported by the device executor")));
             }
         }
         Ok(())
     }
+}
+
+impl<D: Device> Run<'_, D> {
+    /// Every member of `group` with its source buffer in the same collective instance as `id`.
+    fn members(&self, id: OpId, group: GroupId) -> Vec<(u32, BufId)> {
+        let rank = self.plan.op(id).rank;
+        let k = self.collectives[&(group, rank)].iter().position(|&o| o == id).expect("a collective");
+        self.plan
+            .group(group)
+            .members
+            .iter()
+            .map(|&m| {
+                let peer = self.plan.op(self.collectives[&(group, m)][k]).kind.collective_buffers();
+                (m, peer.expect("verified: members enter the same collective").0)
+            })
+            .collect()
+    }
+
+    /// A collective on one device: every member signals that its source is ready and waits for
+    /// the others', does its own reads (`work`, into its own destination), then signals that it
+    /// has read and waits until every member has, so no source is overwritten while read.
+    fn meet(
+        &self,
+        rank: u32,
+        s: usize,
+        id: OpId,
+        group: GroupId,
+        work: impl FnOnce() -> Result<(), RuntimeError>,
+    ) -> Result<(), RuntimeError> {
+        let mut work = Some(work);
+        self.meet_phases(rank, s, id, group, &mut || work.take().map_or(Ok(()), |w| w()))
+    }
+
+    fn meet_phases(
+        &self,
+        rank: u32,
+        s: usize,
+        id: OpId,
+        group: GroupId,
+        work: &mut dyn FnMut() -> Result<(), RuntimeError>,
+    ) -> Result<(), RuntimeError> {
+        let err = self.op_error(rank, id);
+        let members = self.plan.group(group).members.clone();
+        let me = members.iter().position(|&m| m == rank).expect("a member of its own group");
+        let k = self.collectives[&(group, rank)].iter().position(|&o| o == id).expect("a collective");
+        for phase in 0..2 {
+            let signal = Arc::new(self.device.signal(rank, s).map_err(&err)?);
+            {
+                let mut meetings = self.meetings.lock().unwrap_or_else(|e| e.into_inner());
+                let m = meetings.entry((group, k)).or_insert_with(|| Meeting {
+                    ready: (0..members.len()).map(|_| None).collect(),
+                    done: (0..members.len()).map(|_| None).collect(),
+                });
+                let slots = if phase == 0 { &mut m.ready } else { &mut m.done };
+                slots[me] = Some(signal);
+            }
+            self.met.notify_all();
+            let mut all = Vec::new();
+            self.block(
+                &self.meetings,
+                &self.met,
+                || {
+                    format!(
+                        "rank {rank}, op {}: the other members of {}",
+                        self.describe(id),
+                        self.plan.group(group).name
+                    )
+                },
+                |meetings| {
+                    let m = &meetings[&(group, k)];
+                    let list = if phase == 0 { &m.ready } else { &m.done };
+                    all = list.iter().flatten().cloned().collect();
+                    all.len() == members.len()
+                },
+            )?;
+            for (i, signal) in all.iter().enumerate() {
+                if i != me {
+                    self.device.wait(rank, s, signal).map_err(&err)?;
+                }
+            }
+            if phase == 0 {
+                work()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Copies (`add`: adds) the rows of `tokens` from buffer `src` into the rows of the same
+    /// tokens of `dst`, all heads.
+    fn place_rows(
+        &self,
+        rank: u32,
+        s: usize,
+        src: BufId,
+        tokens: &[u64],
+        dst: BufId,
+        add: bool,
+    ) -> Result<(), RuntimeError> {
+        if add {
+            return self.place_sum(rank, s, src, tokens, dst);
+        }
+        let heads = self.plan.buf(dst).heads as usize;
+        self.place_heads(rank, s, src, tokens, (0, heads), dst, (0, heads))
+    }
+
+    /// Adds the rows of `tokens` of `src` into the rows of the same tokens of `dst` (fp32 planes).
+    fn place_sum(&self, rank: u32, s: usize, src: BufId, tokens: &[u64], dst: BufId) -> Result<(), RuntimeError> {
+        let d = self.plan.problem.head_dim as usize;
+        let (sb, db) = (self.plan.buf(src), self.plan.buf(dst));
+        for &kind in super::planes(db.kind) {
+            let w = kind.width(d) * db.heads as usize;
+            let (from, to) = (self.at(src, kind), self.at(dst, kind));
+            for (_, s_row, d_row, len) in row_runs(
+                &sb.tokens,
+                sb.rows as usize,
+                &db.tokens,
+                db.rows as usize,
+                tokens,
+                self.plan.problem.batch as usize,
+            ) {
+                self.device
+                    .add_2d(rank, s, (from.0, from.1 + s_row * w * 4), w, (to.0, to.1 + d_row * w * 4), w, w * len, 1)
+                    .map_err(|m| RuntimeError::Rank { rank, op: format!("a sum into {}", db.name), message: m })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Copies heads `src_heads = (first, count)` of the rows of `tokens` in `src` to heads
+    /// `dst_heads` of the rows of the same tokens in `dst`, every plane.
+    #[allow(clippy::too_many_arguments)]
+    fn place_heads(
+        &self,
+        rank: u32,
+        s: usize,
+        src: BufId,
+        tokens: &[u64],
+        src_heads: (usize, usize),
+        dst: BufId,
+        dst_heads: (usize, usize),
+    ) -> Result<(), RuntimeError> {
+        let d = self.plan.problem.head_dim as usize;
+        let (sb, db) = (self.plan.buf(src), self.plan.buf(dst));
+        for &kind in super::planes(db.kind) {
+            let e = kind.width(d) * kind.elem().bytes();
+            let (sp, dp) = (sb.heads as usize * e, db.heads as usize * e);
+            let (from, to) = (self.at(src, kind), self.at(dst, kind));
+            for (_, s_row, d_row, len) in row_runs(
+                &sb.tokens,
+                sb.rows as usize,
+                &db.tokens,
+                db.rows as usize,
+                tokens,
+                self.plan.problem.batch as usize,
+            ) {
+                let from = (from.0, from.1 + s_row * sp + src_heads.0 * e);
+                let to = (to.0, to.1 + d_row * dp + dst_heads.0 * e);
+                self.device.copy_2d(rank, s, from, sp, to, dp, src_heads.1 * e, len).map_err(|m| {
+                    RuntimeError::Rank { rank, op: format!("a collective into {}", db.name), message: m }
+                })?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs of `tokens` (in that order) as (batch, first source row, first destination row, rows), rows
+/// counted over batch elements (`b · rows + row`), each run consecutive in both buffers.
+fn row_runs(
+    src: &TokenMap,
+    src_rows: usize,
+    dst: &TokenMap,
+    dst_rows: usize,
+    tokens: &[u64],
+    batch: usize,
+) -> Vec<(usize, usize, usize, usize)> {
+    let (si, di) = (crate::exec::RowIndex::new(src), crate::exec::RowIndex::new(dst));
+    let mut out: Vec<(usize, usize, usize, usize)> = Vec::new();
+    for b in 0..batch {
+        for &t in tokens {
+            let (Some(sr), Some(dr)) = (si.row(t), di.row(t)) else { continue };
+            let (sr, dr) = (b * src_rows + sr, b * dst_rows + dr);
+            match out.last_mut() {
+                Some(run) if run.0 == b && run.1 + run.3 == sr && run.2 + run.3 == dr => run.3 += 1,
+                _ => out.push((b, sr, dr, 1)),
+            }
+        }
+    }
+    out
 }
 
 /// 16-bit plane bytes as values (for devices that read planes on the host).

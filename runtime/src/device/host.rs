@@ -120,6 +120,42 @@ impl Device for HostDevice {
         write(dst, &data)
     }
 
+    fn copy_2d(
+        &self,
+        _rank: u32,
+        _stream: usize,
+        src: (&HostMem, usize),
+        src_pitch: usize,
+        dst: (&HostMem, usize),
+        dst_pitch: usize,
+        width: usize,
+        height: usize,
+    ) -> Result<(), String> {
+        for r in 0..height {
+            let row = read((src.0, src.1 + r * src_pitch), width)?;
+            write((dst.0, dst.1 + r * dst_pitch), &row)?;
+        }
+        Ok(())
+    }
+
+    fn add_2d(
+        &self,
+        _rank: u32,
+        _stream: usize,
+        src: (&HostMem, usize),
+        src_pitch: usize,
+        dst: (&HostMem, usize),
+        dst_pitch: usize,
+        width: usize,
+        height: usize,
+    ) -> Result<(), String> {
+        for r in 0..height {
+            let add = f32s(&read((src.0, src.1 + r * src_pitch * 4), width * 4)?);
+            accumulate((dst.0, dst.1 + r * dst_pitch * 4), &add, 0)?;
+        }
+        Ok(())
+    }
+
     fn fill(&self, _rank: u32, _stream: usize, dst: (&HostMem, usize), count: usize, value: f32) -> Result<(), String> {
         write(dst, &bytes_of(&vec![value; count]))
     }

@@ -279,6 +279,34 @@ pub trait Device: Sync {
         dst: (&Self::Mem, usize),
         len: usize,
     ) -> Result<(), String>;
+    /// `height` rows of `width` bytes, rows `src_pitch` and `dst_pitch` bytes apart (a head slice of
+    /// every row: all-to-all, KV head repetition).
+    #[allow(clippy::too_many_arguments)]
+    fn copy_2d(
+        &self,
+        rank: u32,
+        stream: usize,
+        src: (&Self::Mem, usize),
+        src_pitch: usize,
+        dst: (&Self::Mem, usize),
+        dst_pitch: usize,
+        width: usize,
+        height: usize,
+    ) -> Result<(), String>;
+    /// fp32 `dst += src` over `height` rows of `width` values, pitches in values (the sums of
+    /// reduce-scatter and GQA head sums).
+    #[allow(clippy::too_many_arguments)]
+    fn add_2d(
+        &self,
+        rank: u32,
+        stream: usize,
+        src: (&Self::Mem, usize),
+        src_pitch: usize,
+        dst: (&Self::Mem, usize),
+        dst_pitch: usize,
+        width: usize,
+        height: usize,
+    ) -> Result<(), String>;
     /// Sets `count` fp32 values to `value` (0 or −inf).
     fn fill(&self, rank: u32, stream: usize, dst: (&Self::Mem, usize), count: usize, value: f32) -> Result<(), String>;
     fn signal(&self, rank: u32, stream: usize) -> Result<Self::Signal, String>;

@@ -32,7 +32,7 @@ use serde::Serialize;
 
 use crate::kernel::{self, KernelSpec};
 
-pub use nvptx::Launch;
+pub use nvptx::{ADD2D, Launch};
 
 #[derive(Debug, thiserror::Error)]
 pub enum LlvmError {
@@ -107,6 +107,15 @@ pub fn compile_merge(head_dim: u32, target: Target) -> Result<Output, LlvmError>
     timings.lower_s = start.elapsed().as_secs_f64();
     let name = format!("attn_merge_d{head_dim}");
     finish(&name, None, target, k.ir, Some(k.launch), timings)
+}
+
+/// Compiles the strided add kernel (`nvptx::ADD2D`) for a GPU target.
+pub fn compile_add2d(target: Target) -> Result<Output, LlvmError> {
+    let mut timings = Timings::default();
+    let start = Instant::now();
+    let k = nvptx::add2d_module(target);
+    timings.lower_s = start.elapsed().as_secs_f64();
+    finish(nvptx::ADD2D, None, target, k.ir, Some(k.launch), timings)
 }
 
 /// Wall time of each stage of one compile.

@@ -263,6 +263,72 @@ pub fn merge_module(d: u32, target: Target) -> GpuKernel {
     GpuKernel { ir, launch }
 }
 
+/// The name of the strided add kernel.
+pub const ADD2D: &str = "attn_add2d";
+
+/// `dst[r·dst_pitch + c] += src[r·src_pitch + c]` for `r < height`, `c < width` (fp32, pitches in
+/// elements), one thread per element: the sums of the device executor's reduce-scatter and
+/// GQA head sums on one GPU.
+pub fn add2d_module(target: Target) -> GpuKernel {
+    let mut f = Fn::default();
+    let tid = f.call("i32", "llvm.nvvm.read.ptx.sreg.tid.x", &[]);
+    let cta = f.call("i32", "llvm.nvvm.read.ptx.sreg.ctaid.x", &[]);
+    let t = f.cast("zext", &tid, "i64");
+    let c = f.cast("zext", &cta, "i64");
+    let base = f.bin("mul", &c, &i64c(THREADS as i64));
+    let i = f.bin("add", &base, &t);
+    let (width, height) = (V::new("%width", "i64"), V::new("%height", "i64"));
+    let n = f.bin("mul", &width, &height);
+    let inside = f.icmp("slt", &i, &n);
+    f.if_(&inside, |f| {
+        let row = f.bin("udiv", &i, &width);
+        let col = f.bin("urem", &i, &width);
+        let at = |f: &mut Fn, pitch: &str| {
+            let r = f.bin("mul", &row, &V::new(pitch, "i64"));
+            f.bin("add", &r, &col)
+        };
+        let (sa, da) = (at(f, "%src_pitch"), at(f, "%dst_pitch"));
+        let ps = f.gep("float", &V::new("%src", "ptr addrspace(1)"), &sa);
+        let pd = f.gep("float", &V::new("%dst", "ptr addrspace(1)"), &da);
+        let x = f.load("float", &ps, 4);
+        let y = f.load("float", &pd, 4);
+        let z = f.fast("fadd", &x, &y);
+        f.store(&z, &pd, 4);
+    });
+    f.op("ret void");
+    let mut ir = String::new();
+    let _ = writeln!(ir, "; attnc GPU add kernel {ADD2D} for {}", target.name());
+    ir.push_str("target triple = \"nvptx64-nvidia-cuda\"\n");
+    ir.push_str(DECLS);
+    let _ = write!(
+        ir,
+        "\ndefine ptx_kernel void @{ADD2D}(ptr addrspace(1) noalias %dst, i64 %dst_pitch, ptr addrspace(1) noalias %src, \
+         i64 %src_pitch, i64 %width, i64 %height) {{\n{}}}\n",
+        f.finish()
+    );
+    let _ = write!(
+        ir,
+        "\n!nvvm.annotations = !{{!0, !1}}\n!0 = !{{ptr @{ADD2D}, !\"kernel\", i32 1}}\n\
+         !1 = !{{ptr @{ADD2D}, !\"maxntidx\", i32 {THREADS}}}\n"
+    );
+    let launch = Launch {
+        grid: ["ceil(width * height / 128)".into(), "1".into(), "1".into()],
+        block: [THREADS, 1, 1],
+        dynamic_shared_bytes: 0,
+        params: [
+            "dst: global pointer",
+            "dst_pitch: i64",
+            "src: global pointer",
+            "src_pitch: i64",
+            "width: i64",
+            "height: i64",
+        ]
+        .map(String::from)
+        .to_vec(),
+    };
+    GpuKernel { ir, launch }
+}
+
 /// Element offset of column `2t + col` of head `head` of token `token` in a [tokens, heads, d]
 /// tensor with `row_stride` elements per token (`t`: the thread's lane % 4, as in C fragments).
 fn frag_offset(f: &mut Fn, token: &V, row_stride: &V, head: &V, d: i64, t: &V, col: i64) -> V {
