@@ -161,7 +161,7 @@ fn launch_starts_ranks_with_torchruns_environment() {
         &[],
         "error: WORLD_SIZE is 3, but the plan has cp = 2: start one process per CP rank",
     );
-    // Collectives between processes are not there yet: refused by every rank, with the reason.
+    // Under launch, each rank needs its GPU (LOCAL_RANK): without a driver, every rank says so.
     check(
         &[
             "launch",
@@ -186,7 +186,7 @@ fn launch_starts_ranks_with_torchruns_environment() {
         ],
         1,
         &[],
-        "with one process per rank the device executor runs ring (p2p) plans; this plan's all-to-all",
+        "error: --device cuda: no CUDA driver found: ",
     );
 }
 

@@ -129,13 +129,12 @@ impl attnc_runtime::device::exec::Remote<attnc_runtime::device::host::HostDevice
     }
 }
 
-/// One process per rank (each with its own device memory), transfers between them as NCCL would
-/// carry them: the ring cases of cp 2, 3 and 4.
+/// One process per rank (each with its own device memory), transfers and collectives between
+/// them as NCCL would carry them (packed staging, grouped send/recv): every case with cp > 1.
 #[test]
 fn device_executor_one_rank_per_process() {
     use attnc_runtime::device::host::HostDevice;
-    let cases: Vec<Case> =
-        matrix::gpu_cases(8).into_iter().filter(|c| c.strategy == "p2p" && (2..=4).contains(&c.cp)).collect();
+    let cases: Vec<Case> = matrix::gpu_cases(8).into_iter().filter(|c| c.cp > 1).collect();
     let failures: Vec<String> = cases
         .iter()
         .filter_map(|c| {
@@ -146,16 +145,7 @@ fn device_executor_one_rank_per_process() {
         })
         .collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
-    assert_eq!(cases.len(), 18);
-    // Collectives between processes are not there yet: such plans are refused with the reason.
-    let a2a = matrix::gpu_cases(8).into_iter().find(|c| c.strategy == "a2a" && c.cp == 2).unwrap();
-    let abort = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let remote = Channels(attnc_runtime::comm::CpuComm::new(2, abort, std::time::Duration::from_secs(5)));
-    let e = a2a.check_per_rank(|_| HostDevice { dtype: attnc_compiler::sema::spec::Dtype::Bf16 }, &remote).unwrap_err();
-    assert!(
-        e.contains("with one process per rank the device executor runs ring (p2p) plans; this plan's all-to-all"),
-        "{e}"
-    );
+    assert_eq!(cases.len(), 90);
 }
 
 fn small(strategy: &str) -> Case {

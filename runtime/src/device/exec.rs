@@ -75,22 +75,15 @@ pub fn unsupported(plan: &Plan, one_rank_per_process: bool) -> Option<String> {
         .graph
         .node_weights()
         .filter_map(|op| match op.kind {
-            OpKind::AllGather { .. } if one_rank_per_process => Some("all-gather"),
-            OpKind::ReduceScatter { .. } if one_rank_per_process => Some("reduce-scatter"),
-            OpKind::AllToAll { .. } if one_rank_per_process => Some("all-to-all"),
             OpKind::Barrier { .. } => Some("barrier"),
             _ => None,
         })
         .collect();
     let first = kinds.first()?;
-    Some(if one_rank_per_process {
-        format!(
-            "with one process per rank the device executor runs ring (p2p) plans; this plan's {first} runs \
-             with every rank on one GPU (without `attnc launch`) or on --device cpu"
-        )
-    } else {
-        format!("the device executor does not run plans with a {first} (hybrid-CP steps); run it with --device cpu")
-    })
+    let how = if one_rank_per_process { "one process per rank" } else { "every rank on one device" };
+    Some(format!(
+        "the device executor ({how}) does not run plans with a {first} (hybrid-CP steps); run it with --device cpu"
+    ))
 }
 
 /// A launch of an attention op and where its table sits in the rank's table memory.
@@ -129,6 +122,8 @@ struct Run<'a, D: Device> {
     storage: Vec<Option<D::Mem>>,
     /// Per rank: its launch tables' memory, and a scratch partial output for second launches.
     tables: Vec<Option<D::Mem>>,
+    /// Per rank and stream: staging for collectives between processes.
+    staging_mem: Vec<[Option<D::Mem>; 2]>,
     scratch: Vec<Option<D::Mem>>,
     launches: HashMap<OpId, Vec<Launch>>,
     /// Per rank and event: the signal of its record, once issued.
@@ -249,7 +244,7 @@ pub fn execute<D: Device>(
         });
     }
     let (b, t, h, hk) = (batch, p.tokens as usize, p.heads as usize, p.kv_heads as usize);
-    let run = Run {
+    let mut run = Run {
         plan,
         device,
         ranks,
@@ -257,6 +252,7 @@ pub fn execute<D: Device>(
         options,
         storage,
         tables,
+        staging_mem: (0..cp).map(|_| [None, None]).collect(),
         scratch,
         launches,
         events: (0..cp).map(|_| (0..plan.n_events).map(|_| Mutex::new(None)).collect()).collect(),
@@ -279,6 +275,24 @@ pub fn execute<D: Device>(
         spans: Mutex::new(Vec::new()),
         start: Instant::now(),
     };
+    // Collectives between processes pack and receive through staging, one per rank and stream,
+    // sized for the largest of them.
+    if let Ranks::One { rank, .. } = ranks {
+        let mut sizes = [0usize; 2];
+        for id in plan.rank_ops(*rank) {
+            let (out, inc) = run.staging(id);
+            let bytes: usize = out.iter().chain(&inc).map(|(_, b)| buffer_bytes(b, batch, d)).sum();
+            let s = &mut sizes[plan.op(id).stream.index()];
+            *s = (*s).max(bytes);
+        }
+        for (stream, bytes) in sizes.into_iter().enumerate() {
+            if bytes > 0 {
+                let mem = device.alloc(*rank, bytes).map_err(|e| setup("collective staging", e))?;
+                run.staging_mem[*rank as usize][stream] = Some(mem);
+            }
+        }
+    }
+    let run = run;
     std::thread::scope(|scope| {
         for rank in (0..plan.header.cp).filter(|&r| ranks.runs(r)) {
             for stream in Stream::ALL {
@@ -687,10 +701,17 @@ impl<D: Device> Run<'_, D> {
                 let mut out = self.outputs.lock().unwrap_or_else(|e| e.into_inner());
                 store_rows(p, &mut out, *output, &rows, shape, &tokens);
             }
+            OpKind::AllGather { .. } | OpKind::ReduceScatter { .. } | OpKind::AllToAll { .. }
+                if matches!(self.ranks, Ranks::One { .. }) =>
+            {
+                let Ranks::One { remote, .. } = self.ranks else { unreachable!("matched") };
+                self.collective_remote(rank, s, id, *remote)?;
+            }
             OpKind::AllGather { group, dst, .. } => {
                 self.meet(rank, s, id, *group, || {
                     for (_, m_src) in self.members(id, *group) {
-                        self.place_rows(rank, s, m_src, &tokens_in_order(&plan.buf(m_src).tokens), *dst, false)?;
+                        let tokens = tokens_in_order(&plan.buf(m_src).tokens);
+                        self.place_rows(rank, s, &self.view(m_src), &tokens, &self.view(*dst), false)?;
                     }
                     Ok(())
                 })?;
@@ -699,7 +720,7 @@ impl<D: Device> Run<'_, D> {
                 self.meet(rank, s, id, *group, || {
                     let mine = tokens_in_order(&plan.buf(*dst).tokens);
                     for (i, (_, m_src)) in self.members(id, *group).into_iter().enumerate() {
-                        self.place_rows(rank, s, m_src, &mine, *dst, i > 0)?;
+                        self.place_rows(rank, s, &self.view(m_src), &mine, &self.view(*dst), i > 0)?;
                     }
                     Ok(())
                 })?;
@@ -715,13 +736,15 @@ impl<D: Device> Run<'_, D> {
                             A2aDir::SeqToHeads { .. } => {
                                 let c = plan.buf(m_src).heads as usize / n;
                                 let tokens = tokens_in_order(&plan.buf(m_src).tokens);
-                                self.place_heads(rank, s, m_src, &tokens, (me * c, c), *dst, (0, c))?;
+                                let (from, to) = (self.view(m_src), self.view(*dst));
+                                self.place_heads(rank, s, &from, &tokens, (me * c, c), &to, (0, c))?;
                             }
                             // Member j's rows of my tokens, all its heads, into my head slice j.
                             A2aDir::HeadsToSeq { .. } => {
                                 let c = plan.buf(m_src).heads as usize;
                                 let tokens = tokens_in_order(&plan.buf(*dst).tokens);
-                                self.place_heads(rank, s, m_src, &tokens, (0, c), *dst, (j * c, c))?;
+                                let (from, to) = (self.view(m_src), self.view(*dst));
+                                self.place_heads(rank, s, &from, &tokens, (0, c), &to, (j * c, c))?;
                             }
                         }
                     }
@@ -854,39 +877,50 @@ impl<D: Device> Run<'_, D> {
         Ok(())
     }
 
-    /// Copies (`add`: adds) the rows of `tokens` from buffer `src` into the rows of the same
-    /// tokens of `dst`, all heads.
+    /// A plan buffer where it lives.
+    fn view(&self, b: BufId) -> View<'_, D::Mem> {
+        View { mem: self.mem(b), base: 0, buf: self.plan.buf(b) }
+    }
+
+    fn plane_of<'v>(&self, v: &View<'v, D::Mem>, kind: PlaneKind) -> (&'v D::Mem, usize) {
+        let p = &self.plan.problem;
+        (v.mem, v.base + plane(v.buf, p.batch as usize, p.head_dim as usize, kind).offset)
+    }
+
+    /// Copies (`add`: adds) the rows of `tokens` from `src` into the rows of the same tokens of
+    /// `dst`, all heads.
     fn place_rows(
         &self,
         rank: u32,
         s: usize,
-        src: BufId,
+        src: &View<'_, D::Mem>,
         tokens: &[u64],
-        dst: BufId,
+        dst: &View<'_, D::Mem>,
         add: bool,
     ) -> Result<(), RuntimeError> {
         if add {
             return self.place_sum(rank, s, src, tokens, dst);
         }
-        let heads = self.plan.buf(dst).heads as usize;
+        let heads = dst.buf.heads as usize;
         self.place_heads(rank, s, src, tokens, (0, heads), dst, (0, heads))
     }
 
     /// Adds the rows of `tokens` of `src` into the rows of the same tokens of `dst` (fp32 planes).
-    fn place_sum(&self, rank: u32, s: usize, src: BufId, tokens: &[u64], dst: BufId) -> Result<(), RuntimeError> {
-        let d = self.plan.problem.head_dim as usize;
-        let (sb, db) = (self.plan.buf(src), self.plan.buf(dst));
+    fn place_sum(
+        &self,
+        rank: u32,
+        s: usize,
+        src: &View<'_, D::Mem>,
+        tokens: &[u64],
+        dst: &View<'_, D::Mem>,
+    ) -> Result<(), RuntimeError> {
+        let p = &self.plan.problem;
+        let (sb, db) = (src.buf, dst.buf);
         for &kind in super::planes(db.kind) {
-            let w = kind.width(d) * db.heads as usize;
-            let (from, to) = (self.at(src, kind), self.at(dst, kind));
-            for (_, s_row, d_row, len) in row_runs(
-                &sb.tokens,
-                sb.rows as usize,
-                &db.tokens,
-                db.rows as usize,
-                tokens,
-                self.plan.problem.batch as usize,
-            ) {
+            let w = kind.width(p.head_dim as usize) * db.heads as usize;
+            let (from, to) = (self.plane_of(src, kind), self.plane_of(dst, kind));
+            let runs = row_runs(&sb.tokens, sb.rows as usize, &db.tokens, db.rows as usize, tokens, p.batch as usize);
+            for (_, s_row, d_row, len) in runs {
                 self.device
                     .add_2d(rank, s, (from.0, from.1 + s_row * w * 4), w, (to.0, to.1 + d_row * w * 4), w, w * len, 1)
                     .map_err(|m| RuntimeError::Rank { rank, op: format!("a sum into {}", db.name), message: m })?;
@@ -902,26 +936,20 @@ impl<D: Device> Run<'_, D> {
         &self,
         rank: u32,
         s: usize,
-        src: BufId,
+        src: &View<'_, D::Mem>,
         tokens: &[u64],
         src_heads: (usize, usize),
-        dst: BufId,
+        dst: &View<'_, D::Mem>,
         dst_heads: (usize, usize),
     ) -> Result<(), RuntimeError> {
-        let d = self.plan.problem.head_dim as usize;
-        let (sb, db) = (self.plan.buf(src), self.plan.buf(dst));
+        let p = &self.plan.problem;
+        let (sb, db) = (src.buf, dst.buf);
         for &kind in super::planes(db.kind) {
-            let e = kind.width(d) * kind.elem().bytes();
+            let e = kind.width(p.head_dim as usize) * kind.elem().bytes();
             let (sp, dp) = (sb.heads as usize * e, db.heads as usize * e);
-            let (from, to) = (self.at(src, kind), self.at(dst, kind));
-            for (_, s_row, d_row, len) in row_runs(
-                &sb.tokens,
-                sb.rows as usize,
-                &db.tokens,
-                db.rows as usize,
-                tokens,
-                self.plan.problem.batch as usize,
-            ) {
+            let (from, to) = (self.plane_of(src, kind), self.plane_of(dst, kind));
+            let runs = row_runs(&sb.tokens, sb.rows as usize, &db.tokens, db.rows as usize, tokens, p.batch as usize);
+            for (_, s_row, d_row, len) in runs {
                 let from = (from.0, from.1 + s_row * sp + src_heads.0 * e);
                 let to = (to.0, to.1 + d_row * dp + dst_heads.0 * e);
                 self.device.copy_2d(rank, s, from, sp, to, dp, src_heads.1 * e, len).map_err(|m| {
@@ -931,6 +959,162 @@ impl<D: Device> Run<'_, D> {
         }
         Ok(())
     }
+
+    /// The staging layouts of a collective between processes: what this rank packs for each other
+    /// member, and what it receives from each, as buffers (kind, rows, heads, tokens).
+    fn staging(&self, id: OpId) -> (Vec<Staged>, Vec<Staged>) {
+        let plan = self.plan;
+        let op = plan.op(id);
+        let rank = op.rank;
+        let (group, src, dst) = match &op.kind {
+            OpKind::AllGather { group, src, dst, .. }
+            | OpKind::ReduceScatter { group, src, dst, .. }
+            | OpKind::AllToAll { group, src, dst, .. } => (*group, *src, *dst),
+            _ => return (Vec::new(), Vec::new()),
+        };
+        let (my_src, my_dst) = (plan.buf(src), plan.buf(dst));
+        let members = self.members(id, group);
+        let n = members.len() as u32;
+        let like = |b: &Buffer, heads: u32| Buffer {
+            heads,
+            name: format!("staging of {}", b.name),
+            rotating: false,
+            ..b.clone()
+        };
+        let shaped = |kind, rows_of: &Buffer, heads: u32| Buffer {
+            kind,
+            heads,
+            name: format!("staging for {}", rows_of.name),
+            rotating: false,
+            ..rows_of.clone()
+        };
+        let (mut out, mut inc) = (Vec::new(), Vec::new());
+        for &(m, m_src) in &members {
+            if m == rank {
+                continue;
+            }
+            let m_dst = plan.buf(self.peer_op(id, group, m).kind.collective_buffers().expect("a collective").1);
+            let m_src = plan.buf(m_src);
+            let (o, i) = match &op.kind {
+                OpKind::AllGather { .. } => (like(my_src, my_src.heads), like(m_src, m_src.heads)),
+                OpKind::ReduceScatter { .. } => {
+                    (shaped(my_src.kind, m_dst, m_dst.heads), shaped(my_src.kind, my_dst, my_dst.heads))
+                }
+                OpKind::AllToAll { dir: A2aDir::SeqToHeads { .. }, .. } => {
+                    let c = my_src.heads / n;
+                    (like(my_src, c), like(m_src, c))
+                }
+                _ => {
+                    let c = my_src.heads;
+                    (shaped(my_src.kind, m_dst, c), shaped(my_src.kind, my_dst, c))
+                }
+            };
+            out.push((m, o));
+            inc.push((m, i));
+        }
+        (out, inc)
+    }
+
+    /// The op of member `m` in the same collective instance as `id`.
+    fn peer_op(&self, id: OpId, group: GroupId, m: u32) -> &attnc_compiler::ir::Op {
+        let rank = self.plan.op(id).rank;
+        let k = self.collectives[&(group, rank)].iter().position(|&o| o == id).expect("a collective");
+        self.plan.op(self.collectives[&(group, m)][k])
+    }
+
+    /// A collective between processes: pack what each other member gets into staging, exchange
+    /// through `remote` as one group, unpack (or sum, in member order) into this rank's buffer.
+    fn collective_remote(&self, rank: u32, s: usize, id: OpId, remote: &dyn Remote<D>) -> Result<(), RuntimeError> {
+        let plan = self.plan;
+        let p = &plan.problem;
+        let (batch, d) = (p.batch as usize, p.head_dim as usize);
+        let err = self.op_error(rank, id);
+        let op = plan.op(id);
+        let (group, src, dst) = match &op.kind {
+            OpKind::AllGather { group, src, dst, .. }
+            | OpKind::ReduceScatter { group, src, dst, .. }
+            | OpKind::AllToAll { group, src, dst, .. } => (*group, *src, *dst),
+            other => return Err(err(format!("{other:?} is not a collective"))),
+        };
+        let mem = self.staging_mem[rank as usize][s].as_ref().expect("sized for this stream's collectives");
+        let (out, inc) = self.staging(id);
+        let mut offset = 0;
+        let mut place = |bufs: &[Staged]| -> Vec<usize> {
+            bufs.iter()
+                .map(|(_, b)| {
+                    let at = offset;
+                    offset += buffer_bytes(b, batch, d);
+                    at
+                })
+                .collect()
+        };
+        let (out_at, inc_at) = (place(&out), place(&inc));
+        let members = self.members(id, group);
+        let n = members.len();
+        let me = members.iter().position(|m| m.0 == rank).expect("a member of its own group");
+        let (my_src, my_dst) = (self.view(src), self.view(dst));
+        let mine = tokens_in_order(&plan.buf(dst).tokens);
+        // Pack.
+        for ((m, b), &at) in out.iter().zip(&out_at) {
+            let j = members.iter().position(|x| x.0 == *m).expect("a member");
+            let v = View { mem, base: at, buf: b };
+            let tokens = tokens_in_order(&b.tokens);
+            match &op.kind {
+                OpKind::AllGather { .. } | OpKind::ReduceScatter { .. } => {
+                    self.place_rows(rank, s, &my_src, &tokens, &v, false)?
+                }
+                OpKind::AllToAll { dir: A2aDir::SeqToHeads { .. }, .. } => {
+                    let c = b.heads as usize;
+                    self.place_heads(rank, s, &my_src, &tokens, (j * c, c), &v, (0, c))?
+                }
+                _ => {
+                    let c = b.heads as usize;
+                    self.place_heads(rank, s, &my_src, &tokens, (0, c), &v, (0, c))?
+                }
+            }
+        }
+        // Exchange.
+        let regions = |bufs: &[Staged], at: &[usize]| -> Vec<Transfer<'_, D::Mem>> {
+            bufs.iter()
+                .zip(at)
+                .flat_map(|((m, b), &base)| {
+                    super::layout(b, batch, d).into_iter().map(move |pl| (*m, (mem, base + pl.offset), pl.bytes))
+                })
+                .collect()
+        };
+        remote.send_recv(self.device, rank, s, &regions(&out, &out_at), &regions(&inc, &inc_at)).map_err(&err)?;
+        // Unpack, in member order.
+        for (i, &(m, _)) in members.iter().enumerate() {
+            let received =
+                inc.iter().zip(&inc_at).find(|((x, _), _)| *x == m).map(|((_, b), &at)| View { mem, base: at, buf: b });
+            let from = received.as_ref().unwrap_or(&my_src);
+            let from_tokens = tokens_in_order(&from.buf.tokens);
+            match &op.kind {
+                OpKind::AllGather { .. } => self.place_rows(rank, s, from, &from_tokens, &my_dst, false)?,
+                OpKind::ReduceScatter { .. } => self.place_rows(rank, s, from, &mine, &my_dst, i > 0)?,
+                OpKind::AllToAll { dir: A2aDir::SeqToHeads { .. }, .. } => {
+                    let c = plan.buf(src).heads as usize / n;
+                    let first = if received.is_some() { 0 } else { me * c };
+                    self.place_heads(rank, s, from, &from_tokens, (first, c), &my_dst, (0, c))?
+                }
+                _ => {
+                    let c = plan.buf(src).heads as usize;
+                    self.place_heads(rank, s, from, &mine, (0, c), &my_dst, (i * c, c))?
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A staged exchange with one member: the member and the layout of what travels.
+type Staged = (u32, Buffer);
+
+/// A buffer's planes in some memory: a plan buffer where it lives, or a staging copy of one.
+struct View<'a, M> {
+    mem: &'a M,
+    base: usize,
+    buf: &'a Buffer,
 }
 
 /// Runs of `tokens` (in that order) as (batch, first source row, first destination row, rows), rows
