@@ -75,6 +75,7 @@ pub fn measure(
     // The backward pass needs the forward's LSE and D = rowsum(dO ∘ O).
     let lse = driver("read lse", s.clone_dtoh(&fb.lse))?;
     let o = driver("read o", s.clone_dtoh(&fb.o))?;
+    driver("cuStreamSynchronize", s.synchronize())?;
     let d_out = random(n);
     let delta = o
         .chunks(head_dim)
