@@ -10,7 +10,7 @@
 #   device      the same matrix through the device executor (buffers in GPU memory, a compute and a
 #               CP stream per rank, events, device-to-device transfers and collectives, merge and
 #               add kernels): every case;
-#   ring        a 4-rank 4K-token causal ring (8 heads, head_dim 128, bf16, forward and backward) on
+#   ring        a 4-rank 4K-token causal ring (4 heads, head_dim 128, bf16, forward and backward) on
 #               the device executor, checked against fp64, with per-rank stream timings;
 #   bench       forward and backward TFLOP/s (bf16, 16 heads, head_dim 64/128, seq 4K–32K,
 #               causal and not), inputs resident on the GPU, timed by CUDA events.
@@ -55,8 +55,8 @@ step nccl 90 "$attnc" devices --nccl-test
 step matrix 150 "$attnc" matrix --kernels cuda --kernel-dir "$kernels" --head-dim 64
 step device 90 "$attnc" matrix --kernels cuda --device-executor --kernel-dir "$kernels" --head-dim 64
 step ring 90 "$attnc" run dsl-examples/llama3_8b_128k.attn --layout pretrain --device cuda --kernel-dir "$kernels" \
-    --set pretrain.seq=4096 --set pretrain.cp=4 --set pretrain.strategy=p2p --set llama3_8b.heads=8 \
-    --set llama3_8b.kv_heads=8 --set llama3_8b.head_dim=128 --set pretrain.dtype=bf16 --backward --check --timings
+    --set pretrain.seq=4096 --set pretrain.cp=4 --set pretrain.strategy=p2p --set llama3_8b.heads=4 \
+    --set llama3_8b.kv_heads=4 --set llama3_8b.head_dim=128 --set pretrain.dtype=bf16 --backward --check --timings
 step bench 150 "$attnc" bench kernels --kernels cuda --kernel-dir "$kernels" --seq 4096,8192,16384,32768 --head-dim 64,128 --heads 16
 
 echo
