@@ -45,6 +45,15 @@ pub fn unique_id() -> Result<Vec<u8>, CudaError> {
     Ok(id.internal().iter().map(|&c| c as u8).collect())
 }
 
+/// Rank 0's unique id as NCCL takes it (the rendezvous carries 128 bytes).
+fn id_of(bytes: &[u8]) -> Result<cudarc::nccl::sys::ncclUniqueId, CudaError> {
+    let bytes: [u8; 128] = bytes.try_into().map_err(|_| CudaError::Nccl {
+        operation: "ncclCommInitRank".into(),
+        message: format!("a unique id has 128 bytes, not {}", bytes.len()),
+    })?;
+    Ok(cudarc::nccl::sys::ncclUniqueId { internal: bytes.map(|b| b as core::ffi::c_char) })
+}
+
 /// One rank's communicator of a group, on its device's CP stream.
 pub struct NcclComm {
     comm: Comm,
@@ -58,11 +67,7 @@ impl NcclComm {
         if !present() {
             return Err(CudaError::NoNccl);
         }
-        let bytes: [u8; 128] = id.try_into().map_err(|_| CudaError::Nccl {
-            operation: "ncclCommInitRank".into(),
-            message: format!("a unique id has 128 bytes, not {}", id.len()),
-        })?;
-        let id = Id::uninit(bytes.map(|b| b as core::ffi::c_char));
+        let id = Id::uninit(id_of(id)?.internal);
         let comm = Comm::from_rank(gpu.cp.clone(), rank, world, id).map_err(nccl_err("ncclCommInitRank"))?;
         Ok(NcclComm { comm, rank, world })
     }
@@ -147,11 +152,7 @@ impl NcclRemote {
         if !present() {
             return Err(CudaError::NoNccl);
         }
-        let bytes: [u8; 128] = id.try_into().map_err(|_| CudaError::Nccl {
-            operation: "ncclCommInitRank".into(),
-            message: format!("a unique id has 128 bytes, not {}", id.len()),
-        })?;
-        let id = cudarc::nccl::sys::ncclUniqueId { internal: bytes.map(|b| b as core::ffi::c_char) };
+        let id = id_of(id)?;
         let mut comm = std::mem::MaybeUninit::uninit();
         // SAFETY: `comm` is written by NCCL before it is read; the id came from ncclGetUniqueId.
         let comm = unsafe {

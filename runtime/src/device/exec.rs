@@ -103,6 +103,9 @@ struct Offer<D: Device> {
     done: Arc<(Mutex<Option<D::Signal>>, Condvar)>,
 }
 
+/// The o and lse planes of a partial or running output.
+type Planes<'a, M> = ((&'a M, usize), (&'a M, usize));
+
 /// A recorded event's signal, once its op has been issued.
 type EventSlot<D> = Mutex<Option<Arc<<D as Device>::Signal>>>;
 /// Offers waiting per (sender, receiver).
@@ -415,6 +418,25 @@ impl<D: Device> Run<'_, D> {
         plane(self.plan.buf(b), p.batch as usize, p.head_dim as usize, kind).bytes
     }
 
+    /// Merges `n` rows from row `r0` (every head) of the (o, lse) planes `from` into `into`.
+    #[allow(clippy::too_many_arguments)]
+    fn merge_rows(
+        &self,
+        rank: u32,
+        s: usize,
+        into: Planes<'_, D::Mem>,
+        from: Planes<'_, D::Mem>,
+        heads: usize,
+        r0: usize,
+        n: usize,
+    ) -> Result<(), String> {
+        let d = self.plan.problem.head_dim as usize;
+        let (oo, lo) = (r0 * heads * d * 4, r0 * heads * 4);
+        let ((o, l), (po, pl)) = (into, from);
+        let (o, l, po, pl) = ((o.0, o.1 + oo), (l.0, l.1 + lo), (po.0, po.1 + oo), (pl.0, pl.1 + lo));
+        self.device.merge(rank, s, d, o, l, po, pl, n * heads)
+    }
+
     fn cpu_shape(&self, buf: &Buffer) -> Shape {
         let p = &self.plan.problem;
         Shape {
@@ -590,23 +612,9 @@ impl<D: Device> Run<'_, D> {
                     };
                     self.device.forward(rank, s, &call).map_err(&err)?;
                     if i > 0 {
-                        let h = qb.heads as usize;
-                        let (po, pl) = (self.at(*part, PlaneKind::O), self.at(*part, PlaneKind::Lse));
+                        let into = (self.at(*part, PlaneKind::O), self.at(*part, PlaneKind::Lse));
                         for &(r0, r1) in &l.table.q_ranges {
-                            let rows = (r1 - r0) * h;
-                            let (oo, lo) = (r0 * h * d * 4, r0 * h * 4);
-                            self.device
-                                .merge(
-                                    rank,
-                                    s,
-                                    d,
-                                    (po.0, po.1 + oo),
-                                    (pl.0, pl.1 + lo),
-                                    (o.0, o.1 + oo),
-                                    (lse.0, lse.1 + lo),
-                                    rows,
-                                )
-                                .map_err(&err)?;
+                            self.merge_rows(rank, s, into, (o, lse), qb.heads as usize, r0, r1 - r0).map_err(&err)?;
                         }
                     }
                 }
@@ -614,25 +622,12 @@ impl<D: Device> Run<'_, D> {
             OpKind::Merge { acc, part, rows } => {
                 let buf = plan.buf(*acc);
                 let (h, n_rows) = (buf.heads as usize, buf.rows as usize);
-                let (ao, al) = (self.at(*acc, PlaneKind::O), self.at(*acc, PlaneKind::Lse));
-                let (po, pl) = (self.at(*part, PlaneKind::O), self.at(*part, PlaneKind::Lse));
+                let into = (self.at(*acc, PlaneKind::O), self.at(*acc, PlaneKind::Lse));
+                let from = (self.at(*part, PlaneKind::O), self.at(*part, PlaneKind::Lse));
                 for b in 0..p.batch as usize {
                     for i in &rows.0 {
-                        let r0 = b * n_rows + i.start as usize;
-                        let count = (i.end - i.start) as usize * h;
-                        let (oo, lo) = (r0 * h * d * 4, r0 * h * 4);
-                        self.device
-                            .merge(
-                                rank,
-                                s,
-                                d,
-                                (ao.0, ao.1 + oo),
-                                (al.0, al.1 + lo),
-                                (po.0, po.1 + oo),
-                                (pl.0, pl.1 + lo),
-                                count,
-                            )
-                            .map_err(&err)?;
+                        let (r0, n) = (b * n_rows + i.start as usize, (i.end - i.start) as usize);
+                        self.merge_rows(rank, s, into, from, h, r0, n).map_err(&err)?;
                     }
                 }
             }

@@ -176,12 +176,7 @@ pub fn module(spec: &KernelSpec, target: Target) -> Result<GpuKernel, LlvmError>
 pub fn merge_module(d: u32, target: Target) -> GpuKernel {
     let name = format!("attn_merge_d{d}");
     let mut f = Fn::default();
-    let tid = f.call("i32", "llvm.nvvm.read.ptx.sreg.tid.x", &[]);
-    let cta = f.call("i32", "llvm.nvvm.read.ptx.sreg.ctaid.x", &[]);
-    let t = f.cast("zext", &tid, "i64");
-    let c = f.cast("zext", &cta, "i64");
-    let base = f.bin("mul", &c, &i64c(THREADS as i64));
-    let row = f.bin("add", &base, &t);
+    let row = global_thread(&mut f);
     let rows = V::new("%rows", "i64");
     let inside = f.icmp("slt", &row, &rows);
     let (out, out_lse, part, part_lse) = (
@@ -231,21 +226,9 @@ pub fn merge_module(d: u32, target: Target) -> GpuKernel {
         });
     });
     f.op("ret void");
-    let mut ir = String::new();
-    let _ = writeln!(ir, "; attnc GPU merge kernel {name} for {}", target.name());
-    ir.push_str("target triple = \"nvptx64-nvidia-cuda\"\n");
-    ir.push_str(DECLS);
-    let _ = write!(
-        ir,
-        "\ndefine ptx_kernel void @{name}(ptr addrspace(1) noalias %out, ptr addrspace(1) noalias %out_lse, \
-         ptr addrspace(1) noalias %part, ptr addrspace(1) noalias %part_lse, i64 %rows) {{\n{}}}\n",
-        f.finish()
-    );
-    let _ = write!(
-        ir,
-        "\n!nvvm.annotations = !{{!0, !1}}\n!0 = !{{ptr @{name}, !\"kernel\", i32 1}}\n\
-         !1 = !{{ptr @{name}, !\"maxntidx\", i32 {THREADS}}}\n"
-    );
+    let params = "ptr addrspace(1) noalias %out, ptr addrspace(1) noalias %out_lse, \
+                  ptr addrspace(1) noalias %part, ptr addrspace(1) noalias %part_lse, i64 %rows";
+    let ir = elementwise_module(&name, "merge", target, params, &f);
     let launch = Launch {
         grid: ["ceil(tokens * heads_q / 128)".into(), "1".into(), "1".into()],
         block: [THREADS, 1, 1],
@@ -263,6 +246,31 @@ pub fn merge_module(d: u32, target: Target) -> GpuKernel {
     GpuKernel { ir, launch }
 }
 
+/// `ctaid.x · 128 + tid.x`: the index of a thread of a one-dimensional launch.
+fn global_thread(f: &mut Fn) -> V {
+    let tid = f.call("i32", "llvm.nvvm.read.ptx.sreg.tid.x", &[]);
+    let cta = f.call("i32", "llvm.nvvm.read.ptx.sreg.ctaid.x", &[]);
+    let t = f.cast("zext", &tid, "i64");
+    let c = f.cast("zext", &cta, "i64");
+    let base = f.bin("mul", &c, &i64c(THREADS as i64));
+    f.bin("add", &base, &t)
+}
+
+/// The module of a one-thread-per-element kernel: header, `body` as `@name(params)`, annotations.
+fn elementwise_module(name: &str, what: &str, target: Target, params: &str, body: &Fn) -> String {
+    let mut ir = String::new();
+    let _ = writeln!(ir, "; attnc GPU {what} kernel {name} for {}", target.name());
+    ir.push_str("target triple = \"nvptx64-nvidia-cuda\"\n");
+    ir.push_str(DECLS);
+    let _ = write!(ir, "\ndefine ptx_kernel void @{name}({params}) {{\n{}}}\n", body.finish());
+    let _ = write!(
+        ir,
+        "\n!nvvm.annotations = !{{!0, !1}}\n!0 = !{{ptr @{name}, !\"kernel\", i32 1}}\n\
+         !1 = !{{ptr @{name}, !\"maxntidx\", i32 {THREADS}}}\n"
+    );
+    ir
+}
+
 /// The name of the strided add kernel.
 pub const ADD2D: &str = "attn_add2d";
 
@@ -271,12 +279,7 @@ pub const ADD2D: &str = "attn_add2d";
 /// GQA head sums on one GPU.
 pub fn add2d_module(target: Target) -> GpuKernel {
     let mut f = Fn::default();
-    let tid = f.call("i32", "llvm.nvvm.read.ptx.sreg.tid.x", &[]);
-    let cta = f.call("i32", "llvm.nvvm.read.ptx.sreg.ctaid.x", &[]);
-    let t = f.cast("zext", &tid, "i64");
-    let c = f.cast("zext", &cta, "i64");
-    let base = f.bin("mul", &c, &i64c(THREADS as i64));
-    let i = f.bin("add", &base, &t);
+    let i = global_thread(&mut f);
     let (width, height) = (V::new("%width", "i64"), V::new("%height", "i64"));
     let n = f.bin("mul", &width, &height);
     let inside = f.icmp("slt", &i, &n);
@@ -296,21 +299,9 @@ pub fn add2d_module(target: Target) -> GpuKernel {
         f.store(&z, &pd, 4);
     });
     f.op("ret void");
-    let mut ir = String::new();
-    let _ = writeln!(ir, "; attnc GPU add kernel {ADD2D} for {}", target.name());
-    ir.push_str("target triple = \"nvptx64-nvidia-cuda\"\n");
-    ir.push_str(DECLS);
-    let _ = write!(
-        ir,
-        "\ndefine ptx_kernel void @{ADD2D}(ptr addrspace(1) noalias %dst, i64 %dst_pitch, ptr addrspace(1) noalias %src, \
-         i64 %src_pitch, i64 %width, i64 %height) {{\n{}}}\n",
-        f.finish()
-    );
-    let _ = write!(
-        ir,
-        "\n!nvvm.annotations = !{{!0, !1}}\n!0 = !{{ptr @{ADD2D}, !\"kernel\", i32 1}}\n\
-         !1 = !{{ptr @{ADD2D}, !\"maxntidx\", i32 {THREADS}}}\n"
-    );
+    let params = "ptr addrspace(1) noalias %dst, i64 %dst_pitch, ptr addrspace(1) noalias %src, i64 %src_pitch, \
+                  i64 %width, i64 %height";
+    let ir = elementwise_module(ADD2D, "add", target, params, &f);
     let launch = Launch {
         grid: ["ceil(width * height / 128)".into(), "1".into(), "1".into()],
         block: [THREADS, 1, 1],
