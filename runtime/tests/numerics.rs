@@ -94,6 +94,33 @@ fn device_executor_on_host_memory_against_fp64() {
     assert_eq!(cases.len(), 108);
 }
 
+/// Every kernel the device executor launches is one that ahead-of-time compilation of the plans
+/// builds (`kernel::specs_of` and the unmasked variants), so a kernel directory written by
+/// `attnc compile` serves `attnc run --device cuda` of the same layout.
+#[test]
+fn aot_kernel_sets_cover_the_device_executor() {
+    use attnc_compiler::kernel::{self, KernelMask, KernelSpec};
+    let mut missing = Vec::new();
+    for c in matrix::gpu_cases(64) {
+        let (fwd, bwd) = plans(&c).unwrap();
+        for plan in [&fwd, &bwd] {
+            let built: Vec<KernelSpec> = kernel::specs_of(plan)
+                .into_iter()
+                .flat_map(|s| [s, KernelSpec { mask: KernelMask::None, ..s }])
+                .collect();
+            for id in plan.op_ids() {
+                for t in attnc_runtime::device::exec::op_tables(plan, id).unwrap_or_default() {
+                    if !built.contains(&t.spec) {
+                        missing.push(format!("{}: {}", c.name(), t.spec.name()));
+                    }
+                }
+            }
+        }
+    }
+    missing.dedup();
+    assert!(missing.is_empty(), "{} launches need kernels AOT does not build:\n{}", missing.len(), missing.join("\n"));
+}
+
 /// Transfers between "processes" (threads with their own host devices) through the CPU
 /// communicator: what NCCL does between GPUs, with the same grouping and pairing in order.
 struct Channels(attnc_runtime::comm::CpuComm);

@@ -80,23 +80,16 @@ pub const TILE_Q: u32 = 2;
 pub const BLOCK_Q: i64 = 256;
 pub const TILE_KV: u32 = 16;
 
-/// The spec of a mask class under the plan's mask.
-pub fn spec_of(plan: &Plan, kind: KernelKind, class: MaskClass) -> KernelSpec {
+/// The spec of a mask class under the plan's mask, for query heads `group` times the KV heads (the
+/// op's buffers say: an all-to-all that repeats KV heads leaves a group of 1).
+pub fn spec_of(plan: &Plan, kind: KernelKind, class: MaskClass, group: u32) -> KernelSpec {
     let p = &plan.problem;
     let mask = match (class, p.causal, p.window) {
         (MaskClass::Full | MaskClass::Document, _, _) | (_, false, _) => KernelMask::None,
         (_, true, None) => KernelMask::Causal,
         (_, true, Some(window)) => KernelMask::Window { window },
     };
-    KernelSpec {
-        kind,
-        head_dim: p.head_dim,
-        dtype: p.dtype,
-        group: p.group_size(),
-        mask,
-        tile_q: TILE_Q,
-        tile_kv: TILE_KV,
-    }
+    KernelSpec { kind, head_dim: p.head_dim, dtype: p.dtype, group, mask, tile_q: TILE_Q, tile_kv: TILE_KV }
 }
 
 /// Every distinct kernel a plan needs, in first-use order.
@@ -104,8 +97,12 @@ pub fn specs_of(plan: &Plan) -> Vec<KernelSpec> {
     let mut out: Vec<KernelSpec> = Vec::new();
     for id in plan.op_ids() {
         let spec = match &plan.op(id).kind {
-            OpKind::AttnFwd { class, .. } => spec_of(plan, KernelKind::Forward, *class),
-            OpKind::AttnBwd { class, .. } => spec_of(plan, KernelKind::Backward, *class),
+            OpKind::AttnFwd { class, q, kv, .. } => {
+                spec_of(plan, KernelKind::Forward, *class, plan.buf(*q).heads / plan.buf(*kv).heads)
+            }
+            OpKind::AttnBwd { class, q, kv, .. } => {
+                spec_of(plan, KernelKind::Backward, *class, plan.buf(*q).heads / plan.buf(*kv).heads)
+            }
             _ => continue,
         };
         if !out.contains(&spec) {

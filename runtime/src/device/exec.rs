@@ -143,6 +143,30 @@ struct Run<'a, D: Device> {
     start: Instant,
 }
 
+/// The launch tables of an attention op (`None` for other ops).
+pub fn op_tables(plan: &Plan, id: OpId) -> Option<Vec<LaunchTable>> {
+    let p = &plan.problem;
+    let (kind, q, q_rows, kv, kv_rows) = match &plan.op(id).kind {
+        OpKind::AttnFwd { q, q_rows, kv, kv_rows, .. } => (KernelKind::Forward, *q, q_rows, *kv, kv_rows),
+        OpKind::AttnBwd { q, q_rows, kv, kv_rows, .. } => (KernelKind::Backward, *q, q_rows, *kv, kv_rows),
+        _ => return None,
+    };
+    let (qb, kb) = (plan.buf(q), plan.buf(kv));
+    let qr = rows_of(p, row_tokens(&qb.tokens, q_rows).into_iter());
+    let kr = rows_of(p, row_tokens(&kb.tokens, kv_rows).into_iter());
+    let spec = |m| KernelSpec {
+        kind,
+        head_dim: p.head_dim,
+        dtype: p.dtype,
+        group: qb.heads / kb.heads,
+        mask: m,
+        tile_q: TILE_Q,
+        tile_kv: TILE_KV,
+    };
+    let (batch, mask) = (p.batch as usize, Mask::of(p));
+    Some(launch_tables(&mask, batch, &qr, qb.rows as usize, &kr, kb.rows as usize, spec))
+}
+
 /// Runs the ranks `ranks` names; the outputs hold the rows those ranks store (zeros, and −inf
 /// LSE, elsewhere).
 pub fn execute<D: Device>(
@@ -182,30 +206,12 @@ pub fn execute<D: Device>(
         .map_err(|e| setup("allocating buffers", e))?;
     // Launch tables of every attention op, and scratch for blocks of several launches.
     let cp = plan.header.cp as usize;
-    let mask = Mask::of(p);
     let mut launches = HashMap::new();
     let mut table_bytes: Vec<Vec<u8>> = vec![Vec::new(); cp];
     let mut scratch_bytes = vec![0usize; cp];
     for rank in (0..cp as u32).filter(|&r| ranks.runs(r)) {
         for id in plan.rank_ops(rank) {
-            let (kind, q, q_rows, kv, kv_rows) = match &plan.op(id).kind {
-                OpKind::AttnFwd { q, q_rows, kv, kv_rows, .. } => (KernelKind::Forward, *q, q_rows, *kv, kv_rows),
-                OpKind::AttnBwd { q, q_rows, kv, kv_rows, .. } => (KernelKind::Backward, *q, q_rows, *kv, kv_rows),
-                _ => continue,
-            };
-            let (qb, kb) = (plan.buf(q), plan.buf(kv));
-            let qr = rows_of(p, row_tokens(&qb.tokens, q_rows).into_iter());
-            let kr = rows_of(p, row_tokens(&kb.tokens, kv_rows).into_iter());
-            let spec = |m| KernelSpec {
-                kind,
-                head_dim: d as u32,
-                dtype: p.dtype,
-                group: qb.heads / kb.heads,
-                mask: m,
-                tile_q: TILE_Q,
-                tile_kv: TILE_KV,
-            };
-            let tables = launch_tables(&mask, batch, &qr, qb.rows as usize, &kr, kb.rows as usize, spec);
+            let Some(tables) = op_tables(plan, id) else { continue };
             if let OpKind::AttnFwd { part, .. } = &plan.op(id).kind
                 && tables.len() > 1
             {
