@@ -345,7 +345,18 @@ pub fn prebuild(target: &str, out: &Path, matrix_head_dim: u32, bench_head_dims:
         c.check(&Packed { launcher: &recording, dtype }).map_err(|e| anyhow::anyhow!("{}: {e}", c.name()))?;
     }
     let mut specs = recording.take();
-    for s in attnc_runtime::packed::bench_specs(bench_head_dims, Dtype::Bf16) {
+    // And what the device executor launches for the same plans (the same set, checked here).
+    let mut device_specs = Vec::new();
+    for c in matrix::gpu_cases(matrix_head_dim) {
+        let (fwd, bwd) = c.plans().map_err(|e| anyhow::anyhow!("{}: {e}", c.name()))?;
+        for plan in [&fwd, &bwd] {
+            for id in plan.op_ids() {
+                let tables = attnc_runtime::device::exec::op_tables(plan, id).unwrap_or_default();
+                device_specs.extend(tables.into_iter().map(|t| t.spec));
+            }
+        }
+    }
+    for s in device_specs.into_iter().chain(attnc_runtime::packed::bench_specs(bench_head_dims, Dtype::Bf16)) {
         if !specs.contains(&s) {
             specs.push(s);
         }
