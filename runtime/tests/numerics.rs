@@ -94,6 +94,23 @@ fn device_executor_on_host_memory_against_fp64() {
     assert_eq!(cases.len(), 108);
 }
 
+/// The device executor's timeline: one span per op of every rank, each between the stamps around
+/// it (on a GPU, CUDA events), so `--timings` and `--trace` show what the device ran.
+#[test]
+fn device_executor_spans_cover_every_op() {
+    use attnc_runtime::device::host::HostDevice;
+    let c = matrix::gpu_cases(8).into_iter().find(|c| c.strategy == "p2p" && c.cp == 4).unwrap();
+    let (fwd, _) = plans(&c).unwrap();
+    let proof = verify::verify(&fwd, Stage::Scheduled).unwrap();
+    let inputs = tensor::random(&fwd.problem, 1, false);
+    let device = HostDevice { dtype: attnc_compiler::sema::spec::Dtype::Bf16 };
+    let r = attnc_runtime::run_on_device((&fwd, &proof), None, &device, &inputs, &RunOptions::default()).unwrap();
+    assert_eq!(r.forward_spans.len(), fwd.op_ids().count());
+    assert!(r.forward_spans.iter().all(|s| 0.0 <= s.start && s.start <= s.end), "{:?}", r.forward_spans);
+    let timings = attnc_runtime::timings(&r.forward_spans, 4);
+    assert!(timings.iter().all(|t| t.compute_s > 0.0 && t.comm_s > 0.0), "{timings:?}");
+}
+
 /// Every kernel the device executor launches is one that ahead-of-time compilation of the plans
 /// builds (`kernel::specs_of` and the unmasked variants), so a kernel directory written by
 /// `attnc compile` serves `attnc run --device cuda` of the same layout.

@@ -115,6 +115,7 @@ pub fn address(region: (&CudaMem, usize)) -> u64 {
 impl Device for CudaDevice {
     type Mem = CudaMem;
     type Signal = CudaSignal;
+    type Stamp = CudaSignal;
 
     fn alloc(&self, rank: u32, bytes: usize) -> Result<CudaMem, String> {
         let s = self.stream(rank, 0)?;
@@ -242,6 +243,21 @@ impl Device for CudaDevice {
         let event = driver("cuEventCreate", self.launcher.gpu.ctx.new_event(None)).map_err(err)?;
         driver("cuEventRecord", event.record(&s)).map_err(err)?;
         Ok(CudaSignal(event))
+    }
+
+    fn stamp(&self, rank: u32, which: usize) -> Result<CudaSignal, String> {
+        use cudarc::driver::sys::CUevent_flags;
+        let s = self.stream(rank, which)?;
+        let flags = Some(CUevent_flags::CU_EVENT_DEFAULT);
+        let event = driver("cuEventCreate", self.launcher.gpu.ctx.new_event(flags)).map_err(err)?;
+        driver("cuEventRecord", event.record(&s)).map_err(err)?;
+        Ok(CudaSignal(event))
+    }
+
+    fn seconds(&self, from: &CudaSignal, to: &CudaSignal) -> Result<f64, String> {
+        driver("cuEventSynchronize", to.0.synchronize()).map_err(err)?;
+        driver("cuEventSynchronize", from.0.synchronize()).map_err(err)?;
+        Ok(driver("cuEventElapsedTime", from.0.elapsed_ms(&to.0)).map_err(err)? as f64 * 1e-3)
     }
 
     fn wait(&self, rank: u32, which: usize, signal: &CudaSignal) -> Result<(), String> {

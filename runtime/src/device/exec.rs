@@ -103,6 +103,9 @@ struct Offer<D: Device> {
     done: Arc<(Mutex<Option<D::Signal>>, Condvar)>,
 }
 
+/// An issued op with the device's stamps before and after it.
+type Stamped<D> = (u32, Stream, OpId, <D as Device>::Stamp, <D as Device>::Stamp);
+
 /// The o and lse planes of a partial or running output.
 type Planes<'a, M> = ((&'a M, usize), (&'a M, usize));
 
@@ -139,8 +142,8 @@ struct Run<'a, D: Device> {
     abort: AtomicBool,
     failure: Mutex<Option<RuntimeError>>,
     outputs: Mutex<ExecOutputs>,
-    spans: Mutex<Vec<Span>>,
-    start: Instant,
+    /// Per issued op: its rank, stream, id, and the device's stamps around it.
+    stamps: Mutex<Vec<Stamped<D>>>,
 }
 
 /// The launch tables of an attention op (`None` for other ops).
@@ -277,8 +280,7 @@ pub fn execute<D: Device>(
             dk: vec![0.0; b * t * hk * d],
             dv: vec![0.0; b * t * hk * d],
         }),
-        spans: Mutex::new(Vec::new()),
-        start: Instant::now(),
+        stamps: Mutex::new(Vec::new()),
     };
     // Collectives between processes pack and receive through staging, one per rank and stream,
     // sized for the largest of them.
@@ -298,6 +300,8 @@ pub fn execute<D: Device>(
         }
     }
     let run = run;
+    let first = (0..plan.header.cp).find(|&r| ranks.runs(r)).unwrap_or(0);
+    let origin = device.stamp(first, 0).map_err(|e| setup("timing", e))?;
     std::thread::scope(|scope| {
         for rank in (0..plan.header.cp).filter(|&r| ranks.runs(r)) {
             for stream in Stream::ALL {
@@ -312,7 +316,14 @@ pub fn execute<D: Device>(
     if let Some(error) = run.failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(error);
     }
-    Ok((run.outputs.into_inner().unwrap_or_else(|e| e.into_inner()), run.spans.into_inner().unwrap_or_default()))
+    // The timeline as the device ran it: every op between its stamps, from the origin.
+    let mut spans = Vec::new();
+    for (rank, stream, op, begin, end) in run.stamps.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        let start = device.seconds(&origin, &begin).map_err(|e| setup("timing", e))?;
+        let end = device.seconds(&origin, &end).map_err(|e| setup("timing", e))?;
+        spans.push(Span { rank, stream, op, start, end });
+    }
+    Ok((run.outputs.into_inner().unwrap_or_else(|e| e.into_inner()), spans))
 }
 
 impl<D: Device> Run<'_, D> {
@@ -337,22 +348,28 @@ impl<D: Device> Run<'_, D> {
                 return;
             }
             let op = self.plan.op(id);
-            let begin = self.start.elapsed().as_secs_f64();
+            let stamp = || self.device.stamp(rank, stream.index()).map_err(self.op_error(rank, id));
+            // Stamps after the waits and around the op: on a GPU they time the op as it ran.
             let result = op
                 .waits
                 .iter()
                 .try_for_each(|e| self.wait_event(rank, stream, id, e.0 as usize))
-                .and_then(|()| self.run_op(rank, stream, id))
-                .and_then(|()| match op.record {
-                    Some(e) => self.record_event(rank, stream, id, e.0 as usize),
-                    None => Ok(()),
+                .and_then(|()| stamp())
+                .and_then(|begin| self.run_op(rank, stream, id).map(|()| begin))
+                .and_then(|begin| stamp().map(|end| (begin, end)))
+                .and_then(|stamps| match op.record {
+                    Some(e) => self.record_event(rank, stream, id, e.0 as usize).map(|()| stamps),
+                    None => Ok(stamps),
                 });
-            if let Err(error) = result {
-                self.fail(error);
-                return;
+            match result {
+                Ok((begin, end)) => {
+                    self.stamps.lock().unwrap_or_else(|e| e.into_inner()).push((rank, stream, id, begin, end))
+                }
+                Err(error) => {
+                    self.fail(error);
+                    return;
+                }
             }
-            let end = self.start.elapsed().as_secs_f64();
-            self.spans.lock().unwrap_or_else(|e| e.into_inner()).push(Span { rank, stream, op: id, start: begin, end });
         }
     }
 

@@ -95,6 +95,7 @@ fn accumulate(region: (&HostMem, usize), values: &[f32], from: usize) -> Result<
 impl Device for HostDevice {
     type Mem = HostMem;
     type Signal = ();
+    type Stamp = std::time::Instant;
 
     fn alloc(&self, _rank: u32, bytes: usize) -> Result<HostMem, String> {
         Ok(HostMem(Mutex::new(vec![0; bytes])))
@@ -166,6 +167,14 @@ impl Device for HostDevice {
 
     fn wait(&self, _rank: u32, _stream: usize, _signal: &()) -> Result<(), String> {
         Ok(())
+    }
+
+    fn stamp(&self, _rank: u32, _stream: usize) -> Result<std::time::Instant, String> {
+        Ok(std::time::Instant::now())
+    }
+
+    fn seconds(&self, from: &std::time::Instant, to: &std::time::Instant) -> Result<f64, String> {
+        Ok(to.saturating_duration_since(*from).as_secs_f64())
     }
 
     fn forward(&self, _rank: u32, _stream: usize, c: &FwdCall<'_, HostMem>) -> Result<(), String> {

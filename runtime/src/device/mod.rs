@@ -264,6 +264,8 @@ pub trait Device: Sync {
     type Mem: Send + Sync;
     /// A point in a stream that another stream (of any rank of the device) can wait for.
     type Signal: Send + Sync;
+    /// A point in a stream whose time can be read once the stream has passed it.
+    type Stamp: Send + Sync;
 
     fn alloc(&self, rank: u32, bytes: usize) -> Result<Self::Mem, String>;
     /// Copies host bytes in; returns when the host buffer may be reused.
@@ -310,6 +312,10 @@ pub trait Device: Sync {
     /// Sets `count` fp32 values to `value` (0 or −inf).
     fn fill(&self, rank: u32, stream: usize, dst: (&Self::Mem, usize), count: usize, value: f32) -> Result<(), String>;
     fn signal(&self, rank: u32, stream: usize) -> Result<Self::Signal, String>;
+    /// Marks the current point of a stream for timing.
+    fn stamp(&self, rank: u32, stream: usize) -> Result<Self::Stamp, String>;
+    /// Seconds from one stamp to another, waiting until both have been passed.
+    fn seconds(&self, from: &Self::Stamp, to: &Self::Stamp) -> Result<f64, String>;
     fn wait(&self, rank: u32, stream: usize, signal: &Self::Signal) -> Result<(), String>;
     /// The forward kernel of `args.table.spec` over the table's sequences.
     fn forward(&self, rank: u32, stream: usize, args: &FwdCall<'_, Self::Mem>) -> Result<(), String>;
