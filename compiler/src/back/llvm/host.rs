@@ -22,8 +22,6 @@ use super::bounds::{kv_bounds, needs_mask, q_bounds};
 use super::text::{Fn, V, f32c, i32c, i64c, round_down};
 use crate::kernel::{BLOCK_Q, KernelKind, KernelMask, KernelSpec, offsets};
 
-/// Keys per KV tile (the kernel's own Kᵀ buffer; the spec's `tile_kv` sizes only the scratch).
-const TK: i64 = 16;
 /// Score vectors per pass over the head (2 × 8 keys × 4 rows: 8 accumulators; 3 with 24-key
 /// tiles and 2 passes of 32 keys both measured slower).
 const SCORE_VECTORS: usize = 2;
@@ -31,21 +29,54 @@ const SCORE_VECTORS: usize = 2;
 /// The attributes every host function carries: AVX2 + FMA code, no unwinding.
 pub const ATTRS: &str = "\"target-cpu\"=\"x86-64-v3\" \"target-features\"=\"+avx2,+fma\" nounwind";
 
-/// The module text of a spec's host kernel, with entry point `spec.name()`.
+/// The vector width the forward kernel is written for: 256-bit (AVX2, what ahead-of-time objects
+/// and every x86-64-v3 host run) or 512-bit (AVX-512, chosen at JIT time where the CPU has it).
+pub struct Isa {
+    /// Lanes per vector.
+    pub w: u32,
+    /// Keys per KV tile: two vectors of scores per row.
+    pub tk: i64,
+    /// Head vectors per P·V chunk for 4-row tiles (accumulators: 4 × this).
+    pub per_chunk: usize,
+    pub attrs: &'static str,
+}
+
+pub const AVX2: Isa = Isa { w: 8, tk: 16, per_chunk: 3, attrs: ATTRS };
+
+/// 512-bit vectors and 32 registers: 32-key tiles, 4 × 4 accumulators in P·V.
+pub const AVX512: Isa = Isa {
+    w: 16,
+    tk: 32,
+    per_chunk: 4,
+    attrs: "\"target-cpu\"=\"x86-64-v4\" \"target-features\"=\"+avx2,+fma,+avx512f,+avx512vl,+avx512dq,+avx512bw\" \
+            \"prefer-vector-width\"=\"512\" \"min-legal-vector-width\"=\"512\" nounwind",
+};
+
+/// The module text of a spec's host kernel, with entry point `spec.name()` (256-bit).
 pub fn module(spec: &KernelSpec) -> String {
+    module_for(spec, &AVX2)
+}
+
+/// The module of a spec's host kernel with the forward kernel written for `isa` (the backward
+/// kernel is 256-bit either way).
+pub fn module_for(spec: &KernelSpec, isa: &Isa) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "; attnc host kernel {}", spec.name());
     let _ = writeln!(out, "target triple = \"x86_64-unknown-linux-gnu\"");
     out.push_str(DECLS);
     match spec.kind {
         KernelKind::Forward => {
-            out.push_str(&exp_fn());
-            out.push_str(&tile_fn(spec, 4));
-            out.push_str(&tile_fn(spec, 2));
-            out.push_str(&forward_fn(spec));
+            out.push_str(&exp_fn(8));
+            if isa.w != 8 {
+                out.push_str(DECLS16);
+                out.push_str(&exp_fn(isa.w));
+            }
+            out.push_str(&tile_fn(spec, 4, isa));
+            out.push_str(&tile_fn(spec, 2, isa));
+            out.push_str(&forward_fn(spec, isa));
         }
         KernelKind::Backward => {
-            out.push_str(&exp_fn());
+            out.push_str(&exp_fn(8));
             out.push_str(&backward_fn(spec));
         }
     }
@@ -67,37 +98,74 @@ declare i64 @llvm.smin.i64(i64, i64)
 declare i64 @llvm.smax.i64(i64, i64)
 ";
 
+/// The 512-bit intrinsics (in modules written for AVX-512 only).
+const DECLS16: &str = "
+declare <16 x float> @llvm.fma.v16f32(<16 x float>, <16 x float>, <16 x float>)
+declare <16 x float> @llvm.maxnum.v16f32(<16 x float>, <16 x float>)
+declare <16 x float> @llvm.minnum.v16f32(<16 x float>, <16 x float>)
+declare <16 x float> @llvm.rint.v16f32(<16 x float>)
+declare float @llvm.vector.reduce.fmax.v16f32(<16 x float>)
+declare float @llvm.vector.reduce.fadd.v16f32(float, <16 x float>)
+";
+
 const V8: &str = "<8 x float>";
 
 fn splat8(x: f32) -> V {
-    let c = f32c(x).name;
-    V::new(format!("<float {c}, float {c}, float {c}, float {c}, float {c}, float {c}, float {c}, float {c}>"), V8)
+    splatw(x, 8)
 }
 
-/// `@exp8`: the vectorised exp.
-fn exp_fn() -> String {
+/// `x` in every one of `w` lanes, as a constant.
+fn splatw(x: f32, w: u32) -> V {
+    let c = f32c(x).name;
+    let lanes: Vec<String> = (0..w).map(|_| format!("float {c}")).collect();
+    V::new(format!("<{}>", lanes.join(", ")), vty(w))
+}
+
+/// An i32 constant vector of `w` lanes.
+fn i32s(x: i64, w: u32) -> V {
+    let lanes: Vec<String> = (0..w).map(|_| format!("i32 {x}")).collect();
+    V::new(format!("<{}>", lanes.join(", ")), format!("<{w} x i32>"))
+}
+
+/// The first `w` lanes of a vector.
+fn narrow(f: &mut Fn, v: &V, w: u32) -> V {
+    let lanes: Vec<u32> = (0..w).collect();
+    f.shuffle(v, v, &lanes)
+}
+
+/// `@exp{w}`: the vectorised exp over `w` lanes.
+fn exp_fn(w: u32) -> String {
     let mut f = Fn::default();
-    let x = V::new("%x", V8);
-    let small = f.fcmp("olt", &x, &splat8(-87.0));
-    let xc = f.call(V8, "llvm.maxnum.v8f32", &[&x, &splat8(-87.0)]);
-    let xc = f.call(V8, "llvm.minnum.v8f32", &[&xc, &splat8(88.0)]);
-    let t = f.fast("fmul", &xc, &splat8(std::f32::consts::LOG2_E));
-    let n = f.call(V8, "llvm.rint.v8f32", &[&t]);
-    let r = f.call(V8, "llvm.fma.v8f32", &[&n, &splat8(-0.693_145_75), &xc]);
-    let r = f.call(V8, "llvm.fma.v8f32", &[&n, &splat8(-1.428_606_8e-6), &r]);
+    let vw = vty(w);
+    let x = V::new("%x", &vw);
+    let s = |x: f32| splatw(x, w);
+    let (max, min, rint, fmai) = (
+        format!("llvm.maxnum.v{w}f32"),
+        format!("llvm.minnum.v{w}f32"),
+        format!("llvm.rint.v{w}f32"),
+        format!("llvm.fma.v{w}f32"),
+    );
+    let small = f.fcmp("olt", &x, &s(-87.0));
+    let xc = f.call(&vw, &max, &[&x, &s(-87.0)]);
+    let xc = f.call(&vw, &min, &[&xc, &s(88.0)]);
+    let t = f.fast("fmul", &xc, &s(std::f32::consts::LOG2_E));
+    let n = f.call(&vw, &rint, &[&t]);
+    let r = f.call(&vw, &fmai, &[&n, &s(-0.693_145_75), &xc]);
+    let r = f.call(&vw, &fmai, &[&n, &s(-1.428_606_8e-6), &r]);
     let coefficients = [1.0 / 720.0, 1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0, 1.0];
-    let mut p = splat8(coefficients[0]);
+    let mut p = s(coefficients[0]);
     for &c in &coefficients[1..] {
-        p = f.call(V8, "llvm.fma.v8f32", &[&p, &r, &splat8(c)]);
+        p = f.call(&vw, &fmai, &[&p, &r, &s(c)]);
     }
-    let ni = f.cast("fptosi", &n, "<8 x i32>");
-    let e = f.bin("add", &ni, &V::new("<i32 127, i32 127, i32 127, i32 127, i32 127, i32 127, i32 127, i32 127>", ""));
-    let e = f.bin("shl", &e, &V::new("<i32 23, i32 23, i32 23, i32 23, i32 23, i32 23, i32 23, i32 23>", ""));
-    let two_n = f.cast("bitcast", &e, V8);
+    let ni = f.cast("fptosi", &n, &format!("<{w} x i32>"));
+    let e = f.bin("add", &ni, &i32s(127, w));
+    let e = f.bin("shl", &e, &i32s(23, w));
+    let two_n = f.cast("bitcast", &e, &vw);
     let y = f.fast("fmul", &p, &two_n);
-    let out = f.select(&small, &splat8(0.0), &y);
+    let out = f.select(&small, &s(0.0), &y);
     f.op(format!("ret {}", out.t()));
-    format!("\ndefine internal {V8} @exp8({V8} %x) alwaysinline {ATTRS} {{\n{}}}\n", f.finish())
+    let attrs = if w == 8 { ATTRS } else { AVX512.attrs };
+    format!("\ndefine internal {vw} @exp{w}({vw} %x) alwaysinline {attrs} {{\n{}}}\n", f.finish())
 }
 
 fn exp1(f: &mut Fn, x: &V) -> V {
@@ -110,6 +178,15 @@ fn exp1(f: &mut Fn, x: &V) -> V {
 fn field(f: &mut Fn, args: &V, offset: i32, ty: &str) -> V {
     let p = f.gep("i8", args, &i64c(offset as i64));
     f.load(ty, &p, if ty == "i64" || ty == "ptr" { 8 } else { 4 })
+}
+
+/// The vector widths covering `d` head elements with vectors of up to `w` lanes: `w`s, then 8s and
+/// a 4 for what is left (head_dim is a multiple of 4).
+fn lanes_w(d: i64, w: u32) -> Vec<(i64, u32)> {
+    let w = w as i64;
+    let mut out: Vec<(i64, u32)> = (0..d / w).map(|i| (w * i, w as u32)).collect();
+    out.extend(lanes(d - d / w * w).into_iter().map(|(o, n)| (d / w * w + o, n)));
+    out
 }
 
 /// The vector widths covering `d` head elements: 8s, then a 4 (head_dim is a multiple of 4).
@@ -129,7 +206,7 @@ fn fma(f: &mut Fn, a: &V, b: &V, c: &V) -> V {
     if a.ty == "float" {
         return f.call("float", "llvm.fma.f32", &[a, b, c]);
     }
-    let w = if a.ty.starts_with("<8") { 8 } else { 4 };
+    let w: u32 = a.ty.trim_start_matches('<').split(' ').next().and_then(|n| n.parse().ok()).unwrap_or(4);
     f.call(&vty(w), &format!("llvm.fma.v{w}f32"), &[a, b, c])
 }
 
@@ -153,8 +230,10 @@ fn vstore(f: &mut Fn, v: &V, base: &V, at: i64) {
 /// Arguments: q rows (contiguous, head_dim), state rows (head_dim + 2), Kᵀ (head_dim × 16),
 /// V of the tile's first key, KV stride, columns in the tile, the first query position minus the
 /// first key position (clamped to ±2³⁰), whether to mask, scale.
-fn tile_fn(spec: &KernelSpec, r: usize) -> String {
+fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     let d = spec.head_dim as i64;
+    let (w8, tk) = (isa.w, isa.tk);
+    let vw = vty(w8);
     let mut f = Fn::default();
     let q = V::new("%q", "ptr");
     let state = V::new("%state", "ptr");
@@ -165,22 +244,22 @@ fn tile_fn(spec: &KernelSpec, r: usize) -> String {
     let diff = V::new("%diff", "i64");
     let masked = V::new("%masked", "i1");
     let scale = V::new("%scale", "float");
-    let p_buf = f.alloca(&format!("[{} x float]", r as i64 * TK), 32);
+    let p_buf = f.alloca(&format!("[{} x float]", r as i64 * tk), w8 * 4);
 
-    // Scores: r × TK in passes of SCORE_VECTORS × 8 columns, the head unrolled.
-    let zero = splat8(0.0);
+    // Scores: r × tk in passes of SCORE_VECTORS × w8 columns, the head unrolled.
+    let zero = splatw(0.0, w8);
     let mut acc: Vec<Vec<V>> = (0..r).map(|_| Vec::new()).collect();
-    let vectors: Vec<i64> = (0..TK / 8).collect();
+    let vectors: Vec<i64> = (0..tk / w8 as i64).collect();
     for pass in vectors.chunks(SCORE_VECTORS) {
         // Q is re-read for each pass: keep LLVM from holding its broadcasts across passes.
         f.op(format!("call void asm sideeffect \"\", \"r,~{{memory}}\"({})", q.t()));
         let mut part: Vec<Vec<V>> = (0..r).map(|_| vec![zero.clone(); pass.len()]).collect();
         for e in 0..d {
-            let ks: Vec<V> = pass.iter().map(|&h| vload(&mut f, &kt, e * TK + 8 * h, 8)).collect();
+            let ks: Vec<V> = pass.iter().map(|&h| vload(&mut f, &kt, e * tk + w8 as i64 * h, w8)).collect();
             for (row, a) in part.iter_mut().enumerate() {
                 let p = f.gep("float", &q, &i64c(row as i64 * d + e));
                 let qs = f.load("float", &p, 4);
-                let qb = f.splat(&qs, 8);
+                let qb = f.splat(&qs, w8);
                 for (x, k) in a.iter_mut().zip(&ks) {
                     *x = fma(&mut f, &qb, k, x);
                 }
@@ -190,7 +269,7 @@ fn tile_fn(spec: &KernelSpec, r: usize) -> String {
             acc[row].extend(a);
         }
     }
-    let sc = f.splat(&scale, 8);
+    let sc = f.splat(&scale, w8);
     let mut s: Vec<Vec<V>> = acc.iter().map(|a| a.iter().map(|x| f.fast("fmul", x, &sc)).collect()).collect();
 
     // MaskEdge: only when asked (tiles on the mask edge or partial).
@@ -201,16 +280,16 @@ fn tile_fn(spec: &KernelSpec, r: usize) -> String {
         f.cond_br(&masked, &yes, &done);
         f.place(&yes);
         let cols32 = f.cast("trunc", &cols, "i32");
-        let cols_v = f.splat(&cols32, 8);
+        let cols_v = f.splat(&cols32, w8);
         let diff32 = f.cast("trunc", &diff, "i32");
         let mut masked_s = Vec::new();
         for (row, pair) in s.iter().enumerate() {
             let base = f.bin("add", &diff32, &i32c(row as i64));
-            let base_v = f.splat(&base, 8);
+            let base_v = f.splat(&base, w8);
             let mut out = Vec::new();
             for (h, sv) in pair.iter().enumerate() {
-                let iota: Vec<String> = (0..8).map(|c| format!("i32 {}", c + 8 * h)).collect();
-                let c = V::new(format!("<{}>", iota.join(", ")), "<8 x i32>");
+                let iota: Vec<String> = (0..w8 as usize).map(|c| format!("i32 {}", c + w8 as usize * h)).collect();
+                let c = V::new(format!("<{}>", iota.join(", ")), format!("<{w8} x i32>"));
                 let mut ok = f.icmp("slt", &c, &cols_v);
                 if !matches!(spec.mask, KernelMask::None) {
                     let causal = f.icmp("sle", &c, &base_v);
@@ -219,20 +298,20 @@ fn tile_fn(spec: &KernelSpec, r: usize) -> String {
                 if let KernelMask::Window { window } = spec.mask {
                     // q − k < window ⇔ c > base − window.
                     let lo = f.bin("sub", &base, &i32c(window.min(1 << 30) as i64));
-                    let lo_v = f.splat(&lo, 8);
+                    let lo_v = f.splat(&lo, w8);
                     let inside = f.icmp("sgt", &c, &lo_v);
                     ok = f.bin("and", &ok, &inside);
                 }
-                out.push(f.select(&ok, sv, &splat8(f32::NEG_INFINITY)));
+                out.push(f.select(&ok, sv, &splatw(f32::NEG_INFINITY, w8)));
             }
             masked_s.push(out);
         }
         f.br(&done);
         f.place(&done);
         for (row, pair) in s.iter_mut().enumerate() {
-            for h in 0..(TK / 8) as usize {
+            for h in 0..(tk / w8 as i64) as usize {
                 let m = &masked_s[row][h];
-                let phi = f.let_(V8, format!("phi {V8} [ {}, %{entry} ], [ {}, %{yes} ]", pair[h].name, m.name));
+                let phi = f.let_(&vw, format!("phi {vw} [ {}, %{entry} ], [ {}, %{yes} ]", pair[h].name, m.name));
                 pair[h] = phi;
             }
         }
@@ -245,33 +324,33 @@ fn tile_fn(spec: &KernelSpec, r: usize) -> String {
         let row_at = row as i64 * (d + 2);
         let mut mx = pair[0].clone();
         for x in &pair[1..] {
-            mx = f.call(V8, "llvm.maxnum.v8f32", &[&mx, x]);
+            mx = f.call(&vw, &format!("llvm.maxnum.v{w8}f32"), &[&mx, x]);
         }
-        let tile_max = f.call("float", "llvm.vector.reduce.fmax.v8f32", &[&mx]);
+        let tile_max = f.call("float", &format!("llvm.vector.reduce.fmax.v{w8}f32"), &[&mx]);
         let mp = f.gep("float", &state, &i64c(row_at));
         let m_old = f.load("float", &mp, 4);
         let m_new = f.call("float", "llvm.maxnum.f32", &[&m_old, &tile_max]);
         let is_inf = f.fcmp("oeq", &m_new, &f32c(f32::NEG_INFINITY));
         let base = f.select(&is_inf, &f32c(0.0), &m_new);
-        let bv = f.splat(&base, 8);
-        let mut sum = splat8(0.0);
+        let bv = f.splat(&base, w8);
+        let mut sum = splatw(0.0, w8);
         for (h, sv) in pair.iter().enumerate() {
             let x = f.fast("fsub", sv, &bv);
-            let p = f.call(V8, "exp8", &[&x]);
-            vstore(&mut f, &p, &p_buf, row as i64 * TK + 8 * h as i64);
+            let p = f.call(&vw, &format!("exp{w8}"), &[&x]);
+            vstore(&mut f, &p, &p_buf, row as i64 * tk + w8 as i64 * h as i64);
             sum = f.fast("fadd", &sum, &p);
         }
-        let total = f.call("float", "llvm.vector.reduce.fadd.v8f32", &[&f32c(0.0), &sum]);
+        let total = f.call("float", &format!("llvm.vector.reduce.fadd.v{w8}f32"), &[&f32c(0.0), &sum]);
         let dm = f.fast("fsub", &m_old, &base);
         let moved = f.fcmp("une", &m_new, &m_old);
         rows_state.push((row_at, m_new, total, dm, moved));
     }
     // The rescale factors of all rows through one vector exp.
-    let mut dms = splat8(0.0);
+    let mut dms = splatw(0.0, w8);
     for (row, (_, _, _, dm, _)) in rows_state.iter().enumerate() {
-        dms = f.let_(V8, format!("insertelement {} {}, {}, i32 {row}", V8, dms.name, dm.t()));
+        dms = f.let_(&vw, format!("insertelement {} {}, {}, i32 {row}", vw, dms.name, dm.t()));
     }
-    let alphas = f.call(V8, "exp8", &[&dms]);
+    let alphas = f.call(&vw, &format!("exp{w8}"), &[&dms]);
     let mut changed = V::new("false", "i1");
     for (row, (row_at, m_new, total, _, moved)) in rows_state.iter().enumerate() {
         let a = f.extract(&alphas, row as u32);
@@ -281,19 +360,19 @@ fn tile_fn(spec: &KernelSpec, r: usize) -> String {
         f.store(&l, &lp, 4);
         let mp = f.gep("float", &state, &i64c(*row_at));
         f.store(m_new, &mp, 4);
-        alpha.push(f.splat(&a, 8));
+        alpha.push(f.splat(&a, w8));
         changed = f.bin("or", &changed, moved);
     }
 
     // AccumulatePv: chunks of the head × all rows, over the tile's keys.
     // Vectors of the head per chunk: 4 rows × 3 (12 accumulators, enough independent FMAs to
     // cover their latency; 2 per row leaves exactly 8 and measured 10–15% slower), 2 rows × 4.
-    let per_chunk = if r >= 4 { 3 } else { 4 };
-    let ls = lanes(d);
+    let per_chunk = if r >= 4 { isa.per_chunk } else { 4 };
+    let ls = lanes_w(d, w8);
     let chunks: Vec<&[(i64, u32)]> = ls.chunks(per_chunk).collect();
     // When no row's maximum moved, every rescale factor is 1 (or the row is still empty): the
     // accumulators are updated without the multiply.
-    let full = f.icmp("eq", &cols, &i64c(TK));
+    let full = f.icmp("eq", &cols, &i64c(tk));
     let (scaled, plain, done) = (f.label("pv_scaled"), f.label("pv_plain"), f.label("pv_done"));
     f.cond_br(&changed, &scaled, &plain);
     let mut variants = Vec::new();
@@ -316,7 +395,7 @@ fn tile_fn(spec: &KernelSpec, r: usize) -> String {
                 for &(off, w) in chunk.iter() {
                     let x = vload(&mut f, &state, row as i64 * (d + 2) + 2 + off, w);
                     if rescale {
-                        let aw = if w == 8 { a.clone() } else { f.shuffle(a, a, &[0, 1, 2, 3]) };
+                        let aw = if w == w8 { a.clone() } else { narrow(&mut f, a, w) };
                         rv.push(f.fast("fmul", &x, &aw));
                     } else {
                         rv.push(x);
@@ -334,26 +413,26 @@ fn tile_fn(spec: &KernelSpec, r: usize) -> String {
                     })
                     .collect();
                 for (row, rv) in accs.iter_mut().enumerate() {
-                    let pa = f.bin("add", c, &i64c(row as i64 * TK));
+                    let pa = f.bin("add", c, &i64c(row as i64 * tk));
                     let pp = f.gep("float", &p_buf, &pa);
                     let ps = f.load("float", &pp, 4);
-                    let p8 = f.splat(&ps, 8);
+                    let p8 = f.splat(&ps, w8);
                     for (i, &(_, w)) in chunk.iter().enumerate() {
-                        let pw = if w == 8 { p8.clone() } else { f.shuffle(&p8, &p8, &[0, 1, 2, 3]) };
+                        let pw = if w == w8 { p8.clone() } else { narrow(f, &p8, w) };
                         rv[i] = fma(f, &pw, &vs[i], &rv[i]);
                     }
                 }
             };
             if is_full {
-                for c in 0..TK {
+                for c in 0..tk {
                     step(&mut f, &i64c(c), &mut accs);
                 }
             } else {
                 // A counted loop whose accumulators live in a stack copy (partial tiles are rare).
-                let tmp = f.alloca(&format!("[{} x float]", r * 8 * per_chunk), 32);
+                let tmp = f.alloca(&format!("[{} x float]", r * w8 as usize * per_chunk), w8 * 4);
                 for (row, rv) in accs.iter().enumerate() {
                     for (i, x) in rv.iter().enumerate() {
-                        vstore(&mut f, x, &tmp, ((row * per_chunk + i) * 8) as i64);
+                        vstore(&mut f, x, &tmp, ((row * per_chunk + i) * w8 as usize) as i64);
                     }
                 }
                 f.for_range(&i64c(0), &cols, 1, |f, c| {
@@ -362,14 +441,14 @@ fn tile_fn(spec: &KernelSpec, r: usize) -> String {
                             chunk
                                 .iter()
                                 .enumerate()
-                                .map(|(i, &(_, w))| vload(f, &tmp, ((row * per_chunk + i) * 8) as i64, w))
+                                .map(|(i, &(_, w))| vload(f, &tmp, ((row * per_chunk + i) * w8 as usize) as i64, w))
                                 .collect()
                         })
                         .collect();
                     step(f, c, &mut cur);
                     for (row, rv) in cur.iter().enumerate() {
                         for (i, x) in rv.iter().enumerate() {
-                            vstore(f, x, &tmp, ((row * per_chunk + i) * 8) as i64);
+                            vstore(f, x, &tmp, ((row * per_chunk + i) * w8 as usize) as i64);
                         }
                     }
                 });
@@ -378,7 +457,7 @@ fn tile_fn(spec: &KernelSpec, r: usize) -> String {
                         chunk
                             .iter()
                             .enumerate()
-                            .map(|(i, &(_, w))| vload(&mut f, &tmp, ((row * per_chunk + i) * 8) as i64, w))
+                            .map(|(i, &(_, w))| vload(&mut f, &tmp, ((row * per_chunk + i) * w8 as usize) as i64, w))
                             .collect()
                     })
                     .collect();
@@ -395,12 +474,14 @@ fn tile_fn(spec: &KernelSpec, r: usize) -> String {
     f.op("ret void");
     format!(
         "\ndefine internal void @tile{r}(ptr noalias %q, ptr noalias %state, ptr noalias %kt, ptr noalias %v, \
-         i64 %stride, i64 %cols, i64 %diff, i1 %masked, float %scale) {ATTRS} {{\n{}}}\n",
+         i64 %stride, i64 %cols, i64 %diff, i1 %masked, float %scale) {} {{\n{}}}\n",
+        isa.attrs,
         f.finish()
     )
 }
 
-fn forward_fn(spec: &KernelSpec) -> String {
+fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
+    let tk = isa.tk;
     let d = spec.head_dim as i64;
     let tq = spec.tile_q as i64;
     let mut f = Fn::default();
@@ -408,8 +489,8 @@ fn forward_fn(spec: &KernelSpec) -> String {
     let q = field(&mut f, &args, offsets::FWD_Q, "ptr");
     let k = field(&mut f, &args, offsets::FWD_K, "ptr");
     let state = field(&mut f, &args, offsets::FWD_STATE, "ptr");
-    // Kᵀ of a KV tile in the kernel's own stack buffer (TK keys; the ABI's scratch holds 16).
-    let kt = f.alloca(&format!("[{} x float]", d * TK), 32);
+    // Kᵀ of a KV tile in the kernel's own stack buffer (tk keys; the ABI's scratch holds 16).
+    let kt = f.alloca(&format!("[{} x float]", d * tk), isa.w * 4);
     let stride = field(&mut f, &args, offsets::FWD_KV_STRIDE, "i64");
     let n_q = field(&mut f, &args, offsets::FWD_N_Q, "i64");
     let n_kv = field(&mut f, &args, offsets::FWD_N_KV, "i64");
@@ -425,9 +506,9 @@ fn forward_fn(spec: &KernelSpec) -> String {
         let q_hi0 = f.bin("add", &q_pos, &rb1);
         let q_hi = f.bin("sub", &q_hi0, &i64c(1));
         let (kv_lo, kv_hi) = kv_bounds(f, mask, &q_lo, &q_hi, &kv_pos, &n_kv);
-        f.for_range(&kv_lo, &kv_hi, TK, |f, c0| {
+        f.for_range(&kv_lo, &kv_hi, tk, |f, c0| {
             let left = f.bin("sub", &kv_hi, c0);
-            let cols = f.min_i64(&left, &i64c(TK));
+            let cols = f.min_i64(&left, &i64c(tk));
             // TransposeKeys.
             f.for_range(&i64c(0), &cols, 1, |f, c| {
                 let row = f.bin("add", c0, c);
@@ -438,7 +519,7 @@ fn forward_fn(spec: &KernelSpec) -> String {
                         let p = f.gep("float", &src, &i64c(e));
                         f.load("float", &p, 4)
                     };
-                    let dst_at = f.bin("add", c, &i64c(e * TK));
+                    let dst_at = f.bin("add", c, &i64c(e * tk));
                     let p = f.gep("float", &kt, &dst_at);
                     f.store(&x, &p, 4);
                 }
@@ -449,7 +530,7 @@ fn forward_fn(spec: &KernelSpec) -> String {
             let (r_lo, r_hi) = q_bounds(f, mask, &k_lo, &k_hi, &q_pos, &n_q, tq);
             let r_lo = f.max_i64(&r_lo, rb0);
             let r_hi = f.min_i64(&r_hi, &rb1);
-            let partial = f.icmp("slt", &cols, &i64c(TK));
+            let partial = f.icmp("slt", &cols, &i64c(tk));
             let krow = f.bin("mul", c0, &stride);
             let vptr = f.gep("float", &v_base, &krow);
             // Query tiles: 4 rows while they fit, then 2 (tq) rows.
@@ -475,7 +556,7 @@ fn forward_fn(spec: &KernelSpec) -> String {
         });
     });
     f.op("ret void");
-    format!("\ndefine void @{}(ptr noalias %args) {ATTRS} {{\n{}}}\n", spec.name(), f.finish())
+    format!("\ndefine void @{}(ptr noalias %args) {} {{\n{}}}\n", spec.name(), isa.attrs, f.finish())
 }
 
 fn backward_fn(spec: &KernelSpec) -> String {

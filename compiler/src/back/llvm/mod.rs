@@ -118,6 +118,16 @@ pub fn compile_add2d(target: Target) -> Result<Output, LlvmError> {
     finish(nvptx::ADD2D, None, target, k.ir, Some(k.launch), timings)
 }
 
+/// Compiles a spec's host kernel with its forward kernel at 512 bits (what `HostJit` runs on an
+/// AVX-512 CPU), ahead of time: tests check the lowering on any machine.
+pub fn compile_host_avx512(spec: &KernelSpec) -> Result<Output, LlvmError> {
+    let mut timings = Timings::default();
+    let start = Instant::now();
+    let ir = host::module_for(spec, &host::AVX512);
+    timings.lower_s = start.elapsed().as_secs_f64();
+    finish(&spec.name(), Some(spec), Target::X86_64, ir, None, timings)
+}
+
 /// Wall time of each stage of one compile.
 #[derive(Clone, Copy, Debug, Default, Serialize)]
 pub struct Timings {
@@ -273,6 +283,18 @@ fn dump(dir: &Path, name: &str, spec: Option<&KernelSpec>, target: Target, out: 
     Ok(())
 }
 
+/// Whether this CPU has an x86 feature (by `is_x86_feature_detected!`'s names).
+#[cfg(target_arch = "x86_64")]
+fn cpu_has(feature: &str) -> bool {
+    match feature {
+        "avx512f" => std::is_x86_feature_detected!("avx512f"),
+        "avx512vl" => std::is_x86_feature_detected!("avx512vl"),
+        "avx512dq" => std::is_x86_feature_detected!("avx512dq"),
+        "avx512bw" => std::is_x86_feature_detected!("avx512bw"),
+        _ => false,
+    }
+}
+
 /// A host kernel compiled by MCJIT (the entry point type all host backends share).
 pub type HostKernel = super::Compiled;
 
@@ -312,7 +334,15 @@ impl HostJit {
             });
         }
         let start = Instant::now();
-        let (ir, _) = lower(spec, Target::X86_64)?;
+        // Forward kernels use 512-bit vectors where the CPU has AVX-512 (ATTNC_HOST_AVX512=0 keeps
+        // them at 256 bits); ahead-of-time x86-64 objects are 256-bit always.
+        #[cfg(target_arch = "x86_64")]
+        let wide = spec.kind == crate::kernel::KernelKind::Forward
+            && ["avx512f", "avx512vl", "avx512dq", "avx512bw"].iter().all(|f| cpu_has(f))
+            && std::env::var("ATTNC_HOST_AVX512").map_or(true, |v| v != "0");
+        #[cfg(not(target_arch = "x86_64"))]
+        let wide = false;
+        let ir = if wide { host::module_for(spec, &host::AVX512) } else { lower(spec, Target::X86_64)?.0 };
         let tm = machine(Target::X86_64)?;
         let ctx: &'static Context = Box::leak(Box::new(Context::create()));
         let module = optimise(ctx, &spec.name(), Target::X86_64, &ir, &tm, &mut Timings::default())?;
