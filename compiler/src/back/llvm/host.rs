@@ -38,16 +38,23 @@ pub struct Isa {
     pub tk: i64,
     /// Head vectors per P·V chunk for 4-row tiles (accumulators: 4 × this).
     pub per_chunk: usize,
+    /// Score vectors per pass over the head (accumulators: rows × this).
+    pub score_vectors: usize,
+    /// Row maxima and sums as tree reductions (`nnan reassoc`), not lane by lane.
+    pub tree_reductions: bool,
     pub attrs: &'static str,
 }
 
-pub const AVX2: Isa = Isa { w: 8, tk: 16, per_chunk: 3, attrs: ATTRS };
+pub const AVX2: Isa =
+    Isa { w: 8, tk: 16, per_chunk: 3, score_vectors: SCORE_VECTORS, tree_reductions: false, attrs: ATTRS };
 
 /// 512-bit vectors and 32 registers: 32-key tiles, 4 × 4 accumulators in P·V.
 pub const AVX512: Isa = Isa {
     w: 16,
     tk: 32,
     per_chunk: 4,
+    score_vectors: 2,
+    tree_reductions: true,
     attrs: "\"target-cpu\"=\"x86-64-v4\" \"target-features\"=\"+avx2,+fma,+avx512f,+avx512vl,+avx512dq,+avx512bw\" \
             \"prefer-vector-width\"=\"512\" \"min-legal-vector-width\"=\"512\" nounwind",
 };
@@ -250,7 +257,7 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     let zero = splatw(0.0, w8);
     let mut acc: Vec<Vec<V>> = (0..r).map(|_| Vec::new()).collect();
     let vectors: Vec<i64> = (0..tk / w8 as i64).collect();
-    for pass in vectors.chunks(SCORE_VECTORS) {
+    for pass in vectors.chunks(isa.score_vectors) {
         // Q is re-read for each pass: keep LLVM from holding its broadcasts across passes.
         f.op(format!("call void asm sideeffect \"\", \"r,~{{memory}}\"({})", q.t()));
         let mut part: Vec<Vec<V>> = (0..r).map(|_| vec![zero.clone(); pass.len()]).collect();
@@ -326,7 +333,11 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
         for x in &pair[1..] {
             mx = f.call(&vw, &format!("llvm.maxnum.v{w8}f32"), &[&mx, x]);
         }
-        let tile_max = f.call("float", &format!("llvm.vector.reduce.fmax.v{w8}f32"), &[&mx]);
+        let tile_max = if isa.tree_reductions {
+            f.let_("float", format!("call nnan reassoc float @llvm.vector.reduce.fmax.v{w8}f32({})", mx.t()))
+        } else {
+            f.call("float", &format!("llvm.vector.reduce.fmax.v{w8}f32"), &[&mx])
+        };
         let mp = f.gep("float", &state, &i64c(row_at));
         let m_old = f.load("float", &mp, 4);
         let m_new = f.call("float", "llvm.maxnum.f32", &[&m_old, &tile_max]);
@@ -340,7 +351,11 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
             vstore(&mut f, &p, &p_buf, row as i64 * tk + w8 as i64 * h as i64);
             sum = f.fast("fadd", &sum, &p);
         }
-        let total = f.call("float", &format!("llvm.vector.reduce.fadd.v{w8}f32"), &[&f32c(0.0), &sum]);
+        let total = if isa.tree_reductions {
+            f.let_("float", format!("call reassoc float @llvm.vector.reduce.fadd.v{w8}f32(float 0.0, {})", sum.t()))
+        } else {
+            f.call("float", &format!("llvm.vector.reduce.fadd.v{w8}f32"), &[&f32c(0.0), &sum])
+        };
         let dm = f.fast("fsub", &m_old, &base);
         let moved = f.fcmp("une", &m_new, &m_old);
         rows_state.push((row_at, m_new, total, dm, moved));
@@ -499,8 +514,9 @@ fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
     let scale = field(&mut f, &args, offsets::FWD_SCALE, "float");
     let v_base = f.gep("float", &k, &i64c(d));
     let mask = spec.mask;
-    f.for_range(&i64c(0), &n_q, BLOCK_Q, |f, rb0| {
-        let e = f.bin("add", rb0, &i64c(BLOCK_Q));
+    let block_q = if isa.w == 8 { BLOCK_Q } else { 4 * BLOCK_Q };
+    f.for_range(&i64c(0), &n_q, block_q, |f, rb0| {
+        let e = f.bin("add", rb0, &i64c(block_q));
         let rb1 = f.min_i64(&e, &n_q);
         let q_lo = f.bin("add", &q_pos, rb0);
         let q_hi0 = f.bin("add", &q_pos, &rb1);
