@@ -40,13 +40,22 @@ pub struct Isa {
     pub per_chunk: usize,
     /// Score vectors per pass over the head (accumulators: rows × this).
     pub score_vectors: usize,
+    /// Query rows of the main tile (4, or 8 with 32 vector registers).
+    pub main_rows: usize,
     /// Row maxima and sums as tree reductions (`nnan reassoc`), not lane by lane.
     pub tree_reductions: bool,
     pub attrs: &'static str,
 }
 
-pub const AVX2: Isa =
-    Isa { w: 8, tk: 16, per_chunk: 3, score_vectors: SCORE_VECTORS, tree_reductions: false, attrs: ATTRS };
+pub const AVX2: Isa = Isa {
+    w: 8,
+    tk: 16,
+    per_chunk: 3,
+    score_vectors: SCORE_VECTORS,
+    main_rows: 4,
+    tree_reductions: false,
+    attrs: ATTRS,
+};
 
 /// 512-bit vectors and 32 registers: 32-key tiles, 4 × 4 accumulators in P·V.
 pub const AVX512: Isa = Isa {
@@ -54,6 +63,7 @@ pub const AVX512: Isa = Isa {
     tk: 32,
     per_chunk: 4,
     score_vectors: 2,
+    main_rows: 8,
     tree_reductions: true,
     attrs: "\"target-cpu\"=\"x86-64-v4\" \"target-features\"=\"+avx2,+fma,+avx512f,+avx512vl,+avx512dq,+avx512bw\" \
             \"prefer-vector-width\"=\"512\" \"min-legal-vector-width\"=\"512\" nounwind",
@@ -77,6 +87,9 @@ pub fn module_for(spec: &KernelSpec, isa: &Isa) -> String {
             if isa.w != 8 {
                 out.push_str(DECLS16);
                 out.push_str(&exp_fn(isa.w));
+            }
+            if isa.main_rows > 4 {
+                out.push_str(&tile_fn(spec, isa.main_rows, isa));
             }
             out.push_str(&tile_fn(spec, 4, isa));
             out.push_str(&tile_fn(spec, 2, isa));
@@ -382,7 +395,14 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     // AccumulatePv: chunks of the head × all rows, over the tile's keys.
     // Vectors of the head per chunk: 4 rows × 3 (12 accumulators, enough independent FMAs to
     // cover their latency; 2 per row leaves exactly 8 and measured 10–15% slower), 2 rows × 4.
-    let per_chunk = if r >= 4 { isa.per_chunk } else { 4 };
+    // 8-row tiles: 2 vectors of the head per row (16 accumulators).
+    let per_chunk = if r > 4 {
+        2
+    } else if r == 4 {
+        isa.per_chunk
+    } else {
+        4
+    };
     let ls = lanes_w(d, w8);
     let chunks: Vec<&[(i64, u32)]> = ls.chunks(per_chunk).collect();
     // When no row's maximum moved, every rescale factor is 1 (or the row is still empty): the
@@ -565,6 +585,16 @@ fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
             };
             let span = f.bin("sub", &r_hi, &r_lo);
             let span = f.max_i64(&span, &i64c(0));
+            let (r_lo, span) = if isa.main_rows > 4 {
+                let main = isa.main_rows as i64;
+                let mains = round_down(f, &span, main);
+                let main_end = f.bin("add", &r_lo, &mains);
+                f.for_range(&r_lo, &main_end, main, |f, r0| call_tile(f, r0, main));
+                let rest = f.bin("sub", &span, &mains);
+                (main_end, rest)
+            } else {
+                (r_lo, span)
+            };
             let fours = round_down(f, &span, 4);
             let four_end = f.bin("add", &r_lo, &fours);
             f.for_range(&r_lo, &four_end, 4, |f, r0| call_tile(f, r0, 4));
