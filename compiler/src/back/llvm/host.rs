@@ -15,6 +15,9 @@
 //! Backward: for each query row, for each key the mask allows, p, dS and the three gradient
 //! updates vectorised over the head (8 lanes, a 4-lane tail when head_dim is not a multiple of 8).
 //! Vectorised exp as in the Cranelift backend (range reduction, degree-6 polynomial).
+//! On an AVX-512 CPU the JIT writes the forward kernel for 512-bit vectors ([`AVX512`]): 32-key
+//! tiles, 8-row query tiles, tree reductions, query blocks of 1024 rows; ahead-of-time objects
+//! and the golden IR are the 256-bit ([`AVX2`]) kernel.
 
 use std::fmt::Write;
 
