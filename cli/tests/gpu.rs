@@ -135,59 +135,18 @@ fn launch_starts_ranks_with_torchruns_environment() {
         "error: rank 1 failed",
     );
     check(&["launch", "--nproc-per-node", "1", "--", "/nonexistent/program"], 2, &[], "starting rank 0");
+    // `attnc launch` of `attnc run --device cuda` on a cp = 2 ring (or a2a) plan.
+    let launched = |n: &str, port: &str, extra: &[&str], code: i32, stderr_has: &str| {
+        let mut args = vec!["launch", "--nproc-per-node", n, "--master-port", port, "--", env!("CARGO_BIN_EXE_attnc")];
+        args.extend(["run", "dsl-examples/llama3_8b_128k.attn", "--layout", "pretrain", "--device", "cuda"]);
+        args.extend(["--set", "pretrain.seq=512", "--set", "pretrain.cp=2"]);
+        args.extend(extra);
+        check(&args, code, &[], stderr_has);
+    };
     // A job whose size is not the plan's CP size is refused by every rank before any device call.
-    let attnc = env!("CARGO_BIN_EXE_attnc");
-    check(
-        &[
-            "launch",
-            "--nproc-per-node",
-            "3",
-            "--master-port",
-            "29612",
-            "--",
-            attnc,
-            "run",
-            "dsl-examples/llama3_8b_128k.attn",
-            "--layout",
-            "pretrain",
-            "--set",
-            "pretrain.seq=512",
-            "--set",
-            "pretrain.cp=2",
-            "--device",
-            "cuda",
-        ],
-        1,
-        &[],
-        "error: WORLD_SIZE is 3, but the plan has cp = 2: start one process per CP rank",
-    );
+    launched("3", "29612", &[], 1, "error: WORLD_SIZE is 3, but the plan has cp = 2: start one process per CP rank");
     // Under launch, each rank needs its GPU (LOCAL_RANK): without a driver, every rank says so.
-    check(
-        &[
-            "launch",
-            "--nproc-per-node",
-            "2",
-            "--master-port",
-            "29614",
-            "--",
-            attnc,
-            "run",
-            "dsl-examples/llama3_8b_128k.attn",
-            "--layout",
-            "pretrain",
-            "--set",
-            "pretrain.seq=512",
-            "--set",
-            "pretrain.cp=2",
-            "--set",
-            "pretrain.strategy=a2a",
-            "--device",
-            "cuda",
-        ],
-        1,
-        &[],
-        "error: --device cuda: no CUDA driver found: ",
-    );
+    launched("2", "29614", &["--set", "pretrain.strategy=a2a"], 1, "error: --device cuda: no CUDA driver found: ");
 }
 
 #[test]

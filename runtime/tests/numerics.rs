@@ -30,9 +30,16 @@ fn kernel_sets(dtype: attnc_compiler::sema::spec::Dtype) -> Vec<(&'static str, B
     ]
 }
 
-fn check_case(c: &Case) -> Result<(), String> {
+/// Kernel sets per dtype, made once: the JITs cache compiled kernels across cases.
+type Sets = Vec<(attnc_compiler::sema::spec::Dtype, Vec<(&'static str, Box<dyn Kernels>)>)>;
+
+fn check_case(c: &Case, sets: &mut Sets) -> Result<(), String> {
     let dtype = c.layout().map(|l| l.dtype).map_err(|e| format!("{}: {e}", c.name()))?;
-    for (name, kernels) in kernel_sets(dtype) {
+    if !sets.iter().any(|s| s.0 == dtype) {
+        sets.push((dtype, kernel_sets(dtype)));
+    }
+    let (_, kernels) = sets.iter().find(|s| s.0 == dtype).expect("made above");
+    for (name, kernels) in kernels {
         c.check(kernels.as_ref()).map_err(|e| format!("{name}: {}: {e}", c.name()))?;
     }
     Ok(())
@@ -54,7 +61,8 @@ fn matrix_against_fp64_full_attention() {
             dtype: "bf16",
         });
     }
-    let failures: Vec<String> = cases.iter().filter_map(|c| check_case(c).err()).collect();
+    let mut sets = Sets::new();
+    let failures: Vec<String> = cases.iter().filter_map(|c| check_case(c, &mut sets).err()).collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
     assert!(cases.len() >= 100, "the matrix has {} cases", cases.len());
 }
