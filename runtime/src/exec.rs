@@ -190,17 +190,7 @@ pub fn execute(
         spans: Mutex::new(Vec::new()),
         start: Instant::now(),
     };
-    std::thread::scope(|scope| {
-        for rank in 0..plan.header.cp {
-            for stream in Stream::ALL {
-                let exec = &exec;
-                std::thread::Builder::new()
-                    .name(format!("rank{rank}-{}", stream.name()))
-                    .spawn_scoped(scope, move || exec.worker(rank, stream))
-                    .expect("spawn a rank thread");
-            }
-        }
-    });
+    on_stream_threads("rank", 0..plan.header.cp, |rank, stream| exec.worker(rank, stream));
     if let Some(error) = exec.failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(error);
     }
@@ -792,6 +782,22 @@ pub(crate) fn store_rows(
             }
         }
     }
+}
+
+/// Runs `work(rank, stream)` on a thread of its own for both streams of every rank, and returns
+/// when all have finished (the CPU executor and the device executor share it).
+pub(crate) fn on_stream_threads(prefix: &str, ranks: impl Iterator<Item = u32>, work: impl Fn(u32, Stream) + Sync) {
+    std::thread::scope(|scope| {
+        for rank in ranks {
+            for stream in Stream::ALL {
+                let work = &work;
+                std::thread::Builder::new()
+                    .name(format!("{prefix}{rank}-{}", stream.name()))
+                    .spawn_scoped(scope, move || work(rank, stream))
+                    .expect("spawn a rank thread");
+            }
+        }
+    });
 }
 
 fn petgraph_index(i: usize) -> attnc_compiler::ir::NodeIndex {

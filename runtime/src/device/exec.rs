@@ -302,17 +302,8 @@ pub fn execute<D: Device>(
     let run = run;
     let first = (0..plan.header.cp).find(|&r| ranks.runs(r)).unwrap_or(0);
     let origin = device.stamp(first, 0).map_err(|e| setup("timing", e))?;
-    std::thread::scope(|scope| {
-        for rank in (0..plan.header.cp).filter(|&r| ranks.runs(r)) {
-            for stream in Stream::ALL {
-                let run = &run;
-                std::thread::Builder::new()
-                    .name(format!("device-rank{rank}-{}", stream.name()))
-                    .spawn_scoped(scope, move || run.worker(rank, stream))
-                    .expect("spawn a rank thread");
-            }
-        }
-    });
+    let local = (0..plan.header.cp).filter(|&r| ranks.runs(r));
+    crate::exec::on_stream_threads("device-rank", local, |rank, stream| run.worker(rank, stream));
     if let Some(error) = run.failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(error);
     }
