@@ -38,2519 +38,1457 @@ entry:
   ret <8 x float> %v19
 }
 
-define internal void @tile4(ptr noalias %q, ptr noalias %state, ptr noalias %kt, ptr noalias %v, i64 %stride, i64 %cols, i64 %diff, i1 %masked, float %scale) "target-cpu"="x86-64-v3" "target-features"="+avx2,+fma" nounwind {
+define internal void @tile4(ptr noalias %q, ptr noalias %state, ptr noalias %kt, ptr noalias %v, i64 %cols, i64 %diff, i1 %masked, float %scale) "target-cpu"="x86-64-v3" "target-features"="+avx2,+fma" nounwind {
 entry:
   %slot1 = alloca [64 x float], align 32
-  %slot896 = alloca [96 x float], align 32
-  %slot1429 = alloca [96 x float], align 32
-  call void asm sideeffect "", "r,~{memory}"(ptr %q)
-  %v2 = getelementptr inbounds float, ptr %kt, i64 0
-  %v3 = load <8 x float>, ptr %v2, align 4
-  %v4 = getelementptr inbounds float, ptr %kt, i64 8
-  %v5 = load <8 x float>, ptr %v4, align 4
-  %v6 = getelementptr inbounds float, ptr %q, i64 0
-  %v7 = load float, ptr %v6, align 4
-  %v8 = insertelement <8 x float> poison, float %v7, i32 0
-  %v9 = shufflevector <8 x float> %v8, <8 x float> poison, <8 x i32> zeroinitializer
-  %v10 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v9, <8 x float> %v3, <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>)
-  %v11 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v9, <8 x float> %v5, <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>)
-  %v12 = getelementptr inbounds float, ptr %q, i64 8
-  %v13 = load float, ptr %v12, align 4
-  %v14 = insertelement <8 x float> poison, float %v13, i32 0
-  %v15 = shufflevector <8 x float> %v14, <8 x float> poison, <8 x i32> zeroinitializer
-  %v16 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v15, <8 x float> %v3, <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>)
-  %v17 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v15, <8 x float> %v5, <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>)
-  %v18 = getelementptr inbounds float, ptr %q, i64 16
-  %v19 = load float, ptr %v18, align 4
-  %v20 = insertelement <8 x float> poison, float %v19, i32 0
-  %v21 = shufflevector <8 x float> %v20, <8 x float> poison, <8 x i32> zeroinitializer
-  %v22 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v21, <8 x float> %v3, <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>)
-  %v23 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v21, <8 x float> %v5, <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>)
-  %v24 = getelementptr inbounds float, ptr %q, i64 24
-  %v25 = load float, ptr %v24, align 4
-  %v26 = insertelement <8 x float> poison, float %v25, i32 0
-  %v27 = shufflevector <8 x float> %v26, <8 x float> poison, <8 x i32> zeroinitializer
-  %v28 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v27, <8 x float> %v3, <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>)
-  %v29 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v27, <8 x float> %v5, <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>)
-  %v30 = getelementptr inbounds float, ptr %kt, i64 16
-  %v31 = load <8 x float>, ptr %v30, align 4
-  %v32 = getelementptr inbounds float, ptr %kt, i64 24
-  %v33 = load <8 x float>, ptr %v32, align 4
-  %v34 = getelementptr inbounds float, ptr %q, i64 1
-  %v35 = load float, ptr %v34, align 4
-  %v36 = insertelement <8 x float> poison, float %v35, i32 0
-  %v37 = shufflevector <8 x float> %v36, <8 x float> poison, <8 x i32> zeroinitializer
-  %v38 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v37, <8 x float> %v31, <8 x float> %v10)
-  %v39 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v37, <8 x float> %v33, <8 x float> %v11)
-  %v40 = getelementptr inbounds float, ptr %q, i64 9
-  %v41 = load float, ptr %v40, align 4
-  %v42 = insertelement <8 x float> poison, float %v41, i32 0
-  %v43 = shufflevector <8 x float> %v42, <8 x float> poison, <8 x i32> zeroinitializer
-  %v44 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v43, <8 x float> %v31, <8 x float> %v16)
-  %v45 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v43, <8 x float> %v33, <8 x float> %v17)
-  %v46 = getelementptr inbounds float, ptr %q, i64 17
-  %v47 = load float, ptr %v46, align 4
-  %v48 = insertelement <8 x float> poison, float %v47, i32 0
-  %v49 = shufflevector <8 x float> %v48, <8 x float> poison, <8 x i32> zeroinitializer
-  %v50 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v49, <8 x float> %v31, <8 x float> %v22)
-  %v51 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v49, <8 x float> %v33, <8 x float> %v23)
-  %v52 = getelementptr inbounds float, ptr %q, i64 25
-  %v53 = load float, ptr %v52, align 4
-  %v54 = insertelement <8 x float> poison, float %v53, i32 0
-  %v55 = shufflevector <8 x float> %v54, <8 x float> poison, <8 x i32> zeroinitializer
-  %v56 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v55, <8 x float> %v31, <8 x float> %v28)
-  %v57 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v55, <8 x float> %v33, <8 x float> %v29)
-  %v58 = getelementptr inbounds float, ptr %kt, i64 32
-  %v59 = load <8 x float>, ptr %v58, align 4
-  %v60 = getelementptr inbounds float, ptr %kt, i64 40
-  %v61 = load <8 x float>, ptr %v60, align 4
-  %v62 = getelementptr inbounds float, ptr %q, i64 2
-  %v63 = load float, ptr %v62, align 4
-  %v64 = insertelement <8 x float> poison, float %v63, i32 0
-  %v65 = shufflevector <8 x float> %v64, <8 x float> poison, <8 x i32> zeroinitializer
-  %v66 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v65, <8 x float> %v59, <8 x float> %v38)
-  %v67 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v65, <8 x float> %v61, <8 x float> %v39)
-  %v68 = getelementptr inbounds float, ptr %q, i64 10
-  %v69 = load float, ptr %v68, align 4
-  %v70 = insertelement <8 x float> poison, float %v69, i32 0
-  %v71 = shufflevector <8 x float> %v70, <8 x float> poison, <8 x i32> zeroinitializer
-  %v72 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v71, <8 x float> %v59, <8 x float> %v44)
-  %v73 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v71, <8 x float> %v61, <8 x float> %v45)
-  %v74 = getelementptr inbounds float, ptr %q, i64 18
-  %v75 = load float, ptr %v74, align 4
-  %v76 = insertelement <8 x float> poison, float %v75, i32 0
-  %v77 = shufflevector <8 x float> %v76, <8 x float> poison, <8 x i32> zeroinitializer
-  %v78 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v77, <8 x float> %v59, <8 x float> %v50)
-  %v79 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v77, <8 x float> %v61, <8 x float> %v51)
-  %v80 = getelementptr inbounds float, ptr %q, i64 26
-  %v81 = load float, ptr %v80, align 4
-  %v82 = insertelement <8 x float> poison, float %v81, i32 0
-  %v83 = shufflevector <8 x float> %v82, <8 x float> poison, <8 x i32> zeroinitializer
-  %v84 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v83, <8 x float> %v59, <8 x float> %v56)
-  %v85 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v83, <8 x float> %v61, <8 x float> %v57)
-  %v86 = getelementptr inbounds float, ptr %kt, i64 48
-  %v87 = load <8 x float>, ptr %v86, align 4
-  %v88 = getelementptr inbounds float, ptr %kt, i64 56
-  %v89 = load <8 x float>, ptr %v88, align 4
-  %v90 = getelementptr inbounds float, ptr %q, i64 3
-  %v91 = load float, ptr %v90, align 4
-  %v92 = insertelement <8 x float> poison, float %v91, i32 0
-  %v93 = shufflevector <8 x float> %v92, <8 x float> poison, <8 x i32> zeroinitializer
-  %v94 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v93, <8 x float> %v87, <8 x float> %v66)
-  %v95 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v93, <8 x float> %v89, <8 x float> %v67)
-  %v96 = getelementptr inbounds float, ptr %q, i64 11
-  %v97 = load float, ptr %v96, align 4
-  %v98 = insertelement <8 x float> poison, float %v97, i32 0
-  %v99 = shufflevector <8 x float> %v98, <8 x float> poison, <8 x i32> zeroinitializer
-  %v100 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v99, <8 x float> %v87, <8 x float> %v72)
-  %v101 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v99, <8 x float> %v89, <8 x float> %v73)
-  %v102 = getelementptr inbounds float, ptr %q, i64 19
-  %v103 = load float, ptr %v102, align 4
-  %v104 = insertelement <8 x float> poison, float %v103, i32 0
-  %v105 = shufflevector <8 x float> %v104, <8 x float> poison, <8 x i32> zeroinitializer
-  %v106 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v105, <8 x float> %v87, <8 x float> %v78)
-  %v107 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v105, <8 x float> %v89, <8 x float> %v79)
-  %v108 = getelementptr inbounds float, ptr %q, i64 27
-  %v109 = load float, ptr %v108, align 4
-  %v110 = insertelement <8 x float> poison, float %v109, i32 0
-  %v111 = shufflevector <8 x float> %v110, <8 x float> poison, <8 x i32> zeroinitializer
-  %v112 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v111, <8 x float> %v87, <8 x float> %v84)
-  %v113 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v111, <8 x float> %v89, <8 x float> %v85)
-  %v114 = getelementptr inbounds float, ptr %kt, i64 64
-  %v115 = load <8 x float>, ptr %v114, align 4
-  %v116 = getelementptr inbounds float, ptr %kt, i64 72
-  %v117 = load <8 x float>, ptr %v116, align 4
-  %v118 = getelementptr inbounds float, ptr %q, i64 4
-  %v119 = load float, ptr %v118, align 4
-  %v120 = insertelement <8 x float> poison, float %v119, i32 0
-  %v121 = shufflevector <8 x float> %v120, <8 x float> poison, <8 x i32> zeroinitializer
-  %v122 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v121, <8 x float> %v115, <8 x float> %v94)
-  %v123 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v121, <8 x float> %v117, <8 x float> %v95)
-  %v124 = getelementptr inbounds float, ptr %q, i64 12
-  %v125 = load float, ptr %v124, align 4
-  %v126 = insertelement <8 x float> poison, float %v125, i32 0
-  %v127 = shufflevector <8 x float> %v126, <8 x float> poison, <8 x i32> zeroinitializer
-  %v128 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v127, <8 x float> %v115, <8 x float> %v100)
-  %v129 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v127, <8 x float> %v117, <8 x float> %v101)
-  %v130 = getelementptr inbounds float, ptr %q, i64 20
-  %v131 = load float, ptr %v130, align 4
-  %v132 = insertelement <8 x float> poison, float %v131, i32 0
-  %v133 = shufflevector <8 x float> %v132, <8 x float> poison, <8 x i32> zeroinitializer
-  %v134 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v133, <8 x float> %v115, <8 x float> %v106)
-  %v135 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v133, <8 x float> %v117, <8 x float> %v107)
-  %v136 = getelementptr inbounds float, ptr %q, i64 28
-  %v137 = load float, ptr %v136, align 4
-  %v138 = insertelement <8 x float> poison, float %v137, i32 0
-  %v139 = shufflevector <8 x float> %v138, <8 x float> poison, <8 x i32> zeroinitializer
-  %v140 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v139, <8 x float> %v115, <8 x float> %v112)
-  %v141 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v139, <8 x float> %v117, <8 x float> %v113)
-  %v142 = getelementptr inbounds float, ptr %kt, i64 80
-  %v143 = load <8 x float>, ptr %v142, align 4
-  %v144 = getelementptr inbounds float, ptr %kt, i64 88
-  %v145 = load <8 x float>, ptr %v144, align 4
-  %v146 = getelementptr inbounds float, ptr %q, i64 5
-  %v147 = load float, ptr %v146, align 4
-  %v148 = insertelement <8 x float> poison, float %v147, i32 0
-  %v149 = shufflevector <8 x float> %v148, <8 x float> poison, <8 x i32> zeroinitializer
-  %v150 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v149, <8 x float> %v143, <8 x float> %v122)
-  %v151 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v149, <8 x float> %v145, <8 x float> %v123)
-  %v152 = getelementptr inbounds float, ptr %q, i64 13
-  %v153 = load float, ptr %v152, align 4
-  %v154 = insertelement <8 x float> poison, float %v153, i32 0
-  %v155 = shufflevector <8 x float> %v154, <8 x float> poison, <8 x i32> zeroinitializer
-  %v156 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v155, <8 x float> %v143, <8 x float> %v128)
-  %v157 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v155, <8 x float> %v145, <8 x float> %v129)
-  %v158 = getelementptr inbounds float, ptr %q, i64 21
-  %v159 = load float, ptr %v158, align 4
-  %v160 = insertelement <8 x float> poison, float %v159, i32 0
-  %v161 = shufflevector <8 x float> %v160, <8 x float> poison, <8 x i32> zeroinitializer
-  %v162 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v161, <8 x float> %v143, <8 x float> %v134)
-  %v163 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v161, <8 x float> %v145, <8 x float> %v135)
-  %v164 = getelementptr inbounds float, ptr %q, i64 29
-  %v165 = load float, ptr %v164, align 4
-  %v166 = insertelement <8 x float> poison, float %v165, i32 0
-  %v167 = shufflevector <8 x float> %v166, <8 x float> poison, <8 x i32> zeroinitializer
-  %v168 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v167, <8 x float> %v143, <8 x float> %v140)
-  %v169 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v167, <8 x float> %v145, <8 x float> %v141)
-  %v170 = getelementptr inbounds float, ptr %kt, i64 96
-  %v171 = load <8 x float>, ptr %v170, align 4
-  %v172 = getelementptr inbounds float, ptr %kt, i64 104
-  %v173 = load <8 x float>, ptr %v172, align 4
-  %v174 = getelementptr inbounds float, ptr %q, i64 6
-  %v175 = load float, ptr %v174, align 4
-  %v176 = insertelement <8 x float> poison, float %v175, i32 0
-  %v177 = shufflevector <8 x float> %v176, <8 x float> poison, <8 x i32> zeroinitializer
-  %v178 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v177, <8 x float> %v171, <8 x float> %v150)
-  %v179 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v177, <8 x float> %v173, <8 x float> %v151)
-  %v180 = getelementptr inbounds float, ptr %q, i64 14
-  %v181 = load float, ptr %v180, align 4
-  %v182 = insertelement <8 x float> poison, float %v181, i32 0
-  %v183 = shufflevector <8 x float> %v182, <8 x float> poison, <8 x i32> zeroinitializer
-  %v184 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v183, <8 x float> %v171, <8 x float> %v156)
-  %v185 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v183, <8 x float> %v173, <8 x float> %v157)
-  %v186 = getelementptr inbounds float, ptr %q, i64 22
-  %v187 = load float, ptr %v186, align 4
-  %v188 = insertelement <8 x float> poison, float %v187, i32 0
-  %v189 = shufflevector <8 x float> %v188, <8 x float> poison, <8 x i32> zeroinitializer
-  %v190 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v189, <8 x float> %v171, <8 x float> %v162)
-  %v191 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v189, <8 x float> %v173, <8 x float> %v163)
-  %v192 = getelementptr inbounds float, ptr %q, i64 30
-  %v193 = load float, ptr %v192, align 4
-  %v194 = insertelement <8 x float> poison, float %v193, i32 0
-  %v195 = shufflevector <8 x float> %v194, <8 x float> poison, <8 x i32> zeroinitializer
-  %v196 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v195, <8 x float> %v171, <8 x float> %v168)
-  %v197 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v195, <8 x float> %v173, <8 x float> %v169)
-  %v198 = getelementptr inbounds float, ptr %kt, i64 112
-  %v199 = load <8 x float>, ptr %v198, align 4
-  %v200 = getelementptr inbounds float, ptr %kt, i64 120
-  %v201 = load <8 x float>, ptr %v200, align 4
-  %v202 = getelementptr inbounds float, ptr %q, i64 7
-  %v203 = load float, ptr %v202, align 4
-  %v204 = insertelement <8 x float> poison, float %v203, i32 0
-  %v205 = shufflevector <8 x float> %v204, <8 x float> poison, <8 x i32> zeroinitializer
-  %v206 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v205, <8 x float> %v199, <8 x float> %v178)
-  %v207 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v205, <8 x float> %v201, <8 x float> %v179)
-  %v208 = getelementptr inbounds float, ptr %q, i64 15
-  %v209 = load float, ptr %v208, align 4
-  %v210 = insertelement <8 x float> poison, float %v209, i32 0
-  %v211 = shufflevector <8 x float> %v210, <8 x float> poison, <8 x i32> zeroinitializer
-  %v212 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v211, <8 x float> %v199, <8 x float> %v184)
-  %v213 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v211, <8 x float> %v201, <8 x float> %v185)
-  %v214 = getelementptr inbounds float, ptr %q, i64 23
-  %v215 = load float, ptr %v214, align 4
-  %v216 = insertelement <8 x float> poison, float %v215, i32 0
-  %v217 = shufflevector <8 x float> %v216, <8 x float> poison, <8 x i32> zeroinitializer
-  %v218 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v217, <8 x float> %v199, <8 x float> %v190)
-  %v219 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v217, <8 x float> %v201, <8 x float> %v191)
-  %v220 = getelementptr inbounds float, ptr %q, i64 31
-  %v221 = load float, ptr %v220, align 4
-  %v222 = insertelement <8 x float> poison, float %v221, i32 0
-  %v223 = shufflevector <8 x float> %v222, <8 x float> poison, <8 x i32> zeroinitializer
-  %v224 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v223, <8 x float> %v199, <8 x float> %v196)
-  %v225 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v223, <8 x float> %v201, <8 x float> %v197)
-  %v226 = insertelement <8 x float> poison, float %scale, i32 0
-  %v227 = shufflevector <8 x float> %v226, <8 x float> poison, <8 x i32> zeroinitializer
-  %v228 = fmul <8 x float> %v206, %v227
-  %v229 = fmul <8 x float> %v207, %v227
-  %v230 = fmul <8 x float> %v212, %v227
-  %v231 = fmul <8 x float> %v213, %v227
-  %v232 = fmul <8 x float> %v218, %v227
-  %v233 = fmul <8 x float> %v219, %v227
-  %v234 = fmul <8 x float> %v224, %v227
-  %v235 = fmul <8 x float> %v225, %v227
-  br label %nomask238
-nomask238:
-  br i1 %masked, label %mask236, label %masked237
-mask236:
-  %v239 = trunc i64 %cols to i32
-  %v240 = insertelement <8 x i32> poison, i32 %v239, i32 0
-  %v241 = shufflevector <8 x i32> %v240, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v242 = trunc i64 %diff to i32
-  %v243 = add i32 %v242, 0
-  %v244 = insertelement <8 x i32> poison, i32 %v243, i32 0
-  %v245 = shufflevector <8 x i32> %v244, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v246 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v241
-  %v247 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v245
-  %v248 = and <8 x i1> %v246, %v247
-  %v249 = select <8 x i1> %v248, <8 x float> %v228, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v250 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v241
-  %v251 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v245
-  %v252 = and <8 x i1> %v250, %v251
-  %v253 = select <8 x i1> %v252, <8 x float> %v229, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v254 = add i32 %v242, 1
-  %v255 = insertelement <8 x i32> poison, i32 %v254, i32 0
-  %v256 = shufflevector <8 x i32> %v255, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v257 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v241
-  %v258 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v256
-  %v259 = and <8 x i1> %v257, %v258
-  %v260 = select <8 x i1> %v259, <8 x float> %v230, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v261 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v241
-  %v262 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v256
-  %v263 = and <8 x i1> %v261, %v262
-  %v264 = select <8 x i1> %v263, <8 x float> %v231, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v265 = add i32 %v242, 2
-  %v266 = insertelement <8 x i32> poison, i32 %v265, i32 0
-  %v267 = shufflevector <8 x i32> %v266, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v268 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v241
-  %v269 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v267
-  %v270 = and <8 x i1> %v268, %v269
-  %v271 = select <8 x i1> %v270, <8 x float> %v232, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v272 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v241
-  %v273 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v267
-  %v274 = and <8 x i1> %v272, %v273
-  %v275 = select <8 x i1> %v274, <8 x float> %v233, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v276 = add i32 %v242, 3
-  %v277 = insertelement <8 x i32> poison, i32 %v276, i32 0
-  %v278 = shufflevector <8 x i32> %v277, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v279 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v241
-  %v280 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v278
-  %v281 = and <8 x i1> %v279, %v280
-  %v282 = select <8 x i1> %v281, <8 x float> %v234, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v283 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v241
-  %v284 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v278
-  %v285 = and <8 x i1> %v283, %v284
-  %v286 = select <8 x i1> %v285, <8 x float> %v235, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  br label %masked237
-masked237:
-  %v287 = phi <8 x float> [ %v228, %nomask238 ], [ %v249, %mask236 ]
-  %v288 = phi <8 x float> [ %v229, %nomask238 ], [ %v253, %mask236 ]
-  %v289 = phi <8 x float> [ %v230, %nomask238 ], [ %v260, %mask236 ]
-  %v290 = phi <8 x float> [ %v231, %nomask238 ], [ %v264, %mask236 ]
-  %v291 = phi <8 x float> [ %v232, %nomask238 ], [ %v271, %mask236 ]
-  %v292 = phi <8 x float> [ %v233, %nomask238 ], [ %v275, %mask236 ]
-  %v293 = phi <8 x float> [ %v234, %nomask238 ], [ %v282, %mask236 ]
-  %v294 = phi <8 x float> [ %v235, %nomask238 ], [ %v286, %mask236 ]
-  %v295 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v287, <8 x float> %v288)
-  %v296 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v295)
-  %v297 = getelementptr inbounds float, ptr %state, i64 0
-  %v298 = load float, ptr %v297, align 4
-  %v299 = call float @llvm.maxnum.f32(float %v298, float %v296)
-  %v300 = fcmp oeq float %v299, 0xFFF0000000000000
-  %v301 = select i1 %v300, float 0x0000000000000000, float %v299
-  %v302 = insertelement <8 x float> poison, float %v301, i32 0
-  %v303 = shufflevector <8 x float> %v302, <8 x float> poison, <8 x i32> zeroinitializer
-  %v304 = fsub <8 x float> %v287, %v303
-  %v305 = call <8 x float> @exp8(<8 x float> %v304)
-  %v306 = getelementptr inbounds float, ptr %slot1, i64 0
-  store <8 x float> %v305, ptr %v306, align 4
-  %v307 = fadd <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %v305
-  %v308 = fsub <8 x float> %v288, %v303
-  %v309 = call <8 x float> @exp8(<8 x float> %v308)
-  %v310 = getelementptr inbounds float, ptr %slot1, i64 8
-  store <8 x float> %v309, ptr %v310, align 4
-  %v311 = fadd <8 x float> %v307, %v309
-  %v312 = call float @llvm.vector.reduce.fadd.v8f32(float 0x0000000000000000, <8 x float> %v311)
-  %v313 = fsub float %v298, %v301
-  %v314 = fcmp une float %v299, %v298
-  %v315 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v289, <8 x float> %v290)
-  %v316 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v315)
-  %v317 = getelementptr inbounds float, ptr %state, i64 10
-  %v318 = load float, ptr %v317, align 4
-  %v319 = call float @llvm.maxnum.f32(float %v318, float %v316)
-  %v320 = fcmp oeq float %v319, 0xFFF0000000000000
-  %v321 = select i1 %v320, float 0x0000000000000000, float %v319
-  %v322 = insertelement <8 x float> poison, float %v321, i32 0
-  %v323 = shufflevector <8 x float> %v322, <8 x float> poison, <8 x i32> zeroinitializer
-  %v324 = fsub <8 x float> %v289, %v323
-  %v325 = call <8 x float> @exp8(<8 x float> %v324)
-  %v326 = getelementptr inbounds float, ptr %slot1, i64 16
-  store <8 x float> %v325, ptr %v326, align 4
-  %v327 = fadd <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %v325
-  %v328 = fsub <8 x float> %v290, %v323
-  %v329 = call <8 x float> @exp8(<8 x float> %v328)
-  %v330 = getelementptr inbounds float, ptr %slot1, i64 24
-  store <8 x float> %v329, ptr %v330, align 4
-  %v331 = fadd <8 x float> %v327, %v329
-  %v332 = call float @llvm.vector.reduce.fadd.v8f32(float 0x0000000000000000, <8 x float> %v331)
-  %v333 = fsub float %v318, %v321
-  %v334 = fcmp une float %v319, %v318
-  %v335 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v291, <8 x float> %v292)
-  %v336 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v335)
-  %v337 = getelementptr inbounds float, ptr %state, i64 20
-  %v338 = load float, ptr %v337, align 4
-  %v339 = call float @llvm.maxnum.f32(float %v338, float %v336)
-  %v340 = fcmp oeq float %v339, 0xFFF0000000000000
-  %v341 = select i1 %v340, float 0x0000000000000000, float %v339
-  %v342 = insertelement <8 x float> poison, float %v341, i32 0
-  %v343 = shufflevector <8 x float> %v342, <8 x float> poison, <8 x i32> zeroinitializer
-  %v344 = fsub <8 x float> %v291, %v343
-  %v345 = call <8 x float> @exp8(<8 x float> %v344)
-  %v346 = getelementptr inbounds float, ptr %slot1, i64 32
-  store <8 x float> %v345, ptr %v346, align 4
-  %v347 = fadd <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %v345
-  %v348 = fsub <8 x float> %v292, %v343
-  %v349 = call <8 x float> @exp8(<8 x float> %v348)
-  %v350 = getelementptr inbounds float, ptr %slot1, i64 40
-  store <8 x float> %v349, ptr %v350, align 4
-  %v351 = fadd <8 x float> %v347, %v349
-  %v352 = call float @llvm.vector.reduce.fadd.v8f32(float 0x0000000000000000, <8 x float> %v351)
-  %v353 = fsub float %v338, %v341
-  %v354 = fcmp une float %v339, %v338
-  %v355 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v293, <8 x float> %v294)
-  %v356 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v355)
-  %v357 = getelementptr inbounds float, ptr %state, i64 30
-  %v358 = load float, ptr %v357, align 4
-  %v359 = call float @llvm.maxnum.f32(float %v358, float %v356)
-  %v360 = fcmp oeq float %v359, 0xFFF0000000000000
-  %v361 = select i1 %v360, float 0x0000000000000000, float %v359
-  %v362 = insertelement <8 x float> poison, float %v361, i32 0
-  %v363 = shufflevector <8 x float> %v362, <8 x float> poison, <8 x i32> zeroinitializer
-  %v364 = fsub <8 x float> %v293, %v363
-  %v365 = call <8 x float> @exp8(<8 x float> %v364)
-  %v366 = getelementptr inbounds float, ptr %slot1, i64 48
-  store <8 x float> %v365, ptr %v366, align 4
-  %v367 = fadd <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %v365
-  %v368 = fsub <8 x float> %v294, %v363
-  %v369 = call <8 x float> @exp8(<8 x float> %v368)
-  %v370 = getelementptr inbounds float, ptr %slot1, i64 56
-  store <8 x float> %v369, ptr %v370, align 4
-  %v371 = fadd <8 x float> %v367, %v369
-  %v372 = call float @llvm.vector.reduce.fadd.v8f32(float 0x0000000000000000, <8 x float> %v371)
-  %v373 = fsub float %v358, %v361
-  %v374 = fcmp une float %v359, %v358
-  %v375 = insertelement <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, float %v313, i32 0
-  %v376 = insertelement <8 x float> %v375, float %v333, i32 1
-  %v377 = insertelement <8 x float> %v376, float %v353, i32 2
-  %v378 = insertelement <8 x float> %v377, float %v373, i32 3
-  %v379 = call <8 x float> @exp8(<8 x float> %v378)
-  %v380 = extractelement <8 x float> %v379, i32 0
-  %v381 = getelementptr inbounds float, ptr %state, i64 1
-  %v382 = load float, ptr %v381, align 4
-  %v383 = call float @llvm.fma.f32(float %v382, float %v380, float %v312)
-  store float %v383, ptr %v381, align 4
-  %v384 = getelementptr inbounds float, ptr %state, i64 0
-  store float %v299, ptr %v384, align 4
-  %v385 = insertelement <8 x float> poison, float %v380, i32 0
-  %v386 = shufflevector <8 x float> %v385, <8 x float> poison, <8 x i32> zeroinitializer
-  %v387 = or i1 false, %v314
-  %v388 = extractelement <8 x float> %v379, i32 1
-  %v389 = getelementptr inbounds float, ptr %state, i64 11
-  %v390 = load float, ptr %v389, align 4
-  %v391 = call float @llvm.fma.f32(float %v390, float %v388, float %v332)
-  store float %v391, ptr %v389, align 4
-  %v392 = getelementptr inbounds float, ptr %state, i64 10
-  store float %v319, ptr %v392, align 4
-  %v393 = insertelement <8 x float> poison, float %v388, i32 0
-  %v394 = shufflevector <8 x float> %v393, <8 x float> poison, <8 x i32> zeroinitializer
-  %v395 = or i1 %v387, %v334
-  %v396 = extractelement <8 x float> %v379, i32 2
-  %v397 = getelementptr inbounds float, ptr %state, i64 21
-  %v398 = load float, ptr %v397, align 4
-  %v399 = call float @llvm.fma.f32(float %v398, float %v396, float %v352)
-  store float %v399, ptr %v397, align 4
-  %v400 = getelementptr inbounds float, ptr %state, i64 20
-  store float %v339, ptr %v400, align 4
-  %v401 = insertelement <8 x float> poison, float %v396, i32 0
-  %v402 = shufflevector <8 x float> %v401, <8 x float> poison, <8 x i32> zeroinitializer
-  %v403 = or i1 %v395, %v354
-  %v404 = extractelement <8 x float> %v379, i32 3
-  %v405 = getelementptr inbounds float, ptr %state, i64 31
-  %v406 = load float, ptr %v405, align 4
-  %v407 = call float @llvm.fma.f32(float %v406, float %v404, float %v372)
-  store float %v407, ptr %v405, align 4
-  %v408 = getelementptr inbounds float, ptr %state, i64 30
-  store float %v359, ptr %v408, align 4
-  %v409 = insertelement <8 x float> poison, float %v404, i32 0
-  %v410 = shufflevector <8 x float> %v409, <8 x float> poison, <8 x i32> zeroinitializer
-  %v411 = or i1 %v403, %v374
-  %v412 = icmp eq i64 %cols, 16
-  br i1 %v411, label %pv_scaled413, label %pv_plain414
-pv_scaled413:
-  br i1 %v412, label %pv_full416, label %pv_part417
-pv_plain414:
-  br i1 %v412, label %pv_full418, label %pv_part419
-pv_full416:
-  call void asm sideeffect "", "r,~{memory}"(ptr %slot1)
-  %v420 = getelementptr inbounds float, ptr %state, i64 2
-  %v421 = load <8 x float>, ptr %v420, align 4
-  %v422 = fmul <8 x float> %v421, %v386
-  %v423 = getelementptr inbounds float, ptr %state, i64 12
-  %v424 = load <8 x float>, ptr %v423, align 4
-  %v425 = fmul <8 x float> %v424, %v394
-  %v426 = getelementptr inbounds float, ptr %state, i64 22
-  %v427 = load <8 x float>, ptr %v426, align 4
-  %v428 = fmul <8 x float> %v427, %v402
-  %v429 = getelementptr inbounds float, ptr %state, i64 32
-  %v430 = load <8 x float>, ptr %v429, align 4
-  %v431 = fmul <8 x float> %v430, %v410
-  %v432 = mul i64 0, %stride
-  %v433 = add i64 %v432, 0
-  %v434 = getelementptr inbounds float, ptr %v, i64 %v433
-  %v435 = load <8 x float>, ptr %v434, align 4
-  %v436 = add i64 0, 0
-  %v437 = getelementptr inbounds float, ptr %slot1, i64 %v436
-  %v438 = load float, ptr %v437, align 4
-  %v439 = insertelement <8 x float> poison, float %v438, i32 0
-  %v440 = shufflevector <8 x float> %v439, <8 x float> poison, <8 x i32> zeroinitializer
-  %v441 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v440, <8 x float> %v435, <8 x float> %v422)
-  %v442 = add i64 0, 16
-  %v443 = getelementptr inbounds float, ptr %slot1, i64 %v442
-  %v444 = load float, ptr %v443, align 4
-  %v445 = insertelement <8 x float> poison, float %v444, i32 0
-  %v446 = shufflevector <8 x float> %v445, <8 x float> poison, <8 x i32> zeroinitializer
-  %v447 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v446, <8 x float> %v435, <8 x float> %v425)
-  %v448 = add i64 0, 32
-  %v449 = getelementptr inbounds float, ptr %slot1, i64 %v448
-  %v450 = load float, ptr %v449, align 4
-  %v451 = insertelement <8 x float> poison, float %v450, i32 0
-  %v452 = shufflevector <8 x float> %v451, <8 x float> poison, <8 x i32> zeroinitializer
-  %v453 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v452, <8 x float> %v435, <8 x float> %v428)
-  %v454 = add i64 0, 48
-  %v455 = getelementptr inbounds float, ptr %slot1, i64 %v454
-  %v456 = load float, ptr %v455, align 4
-  %v457 = insertelement <8 x float> poison, float %v456, i32 0
-  %v458 = shufflevector <8 x float> %v457, <8 x float> poison, <8 x i32> zeroinitializer
-  %v459 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v458, <8 x float> %v435, <8 x float> %v431)
-  %v460 = mul i64 1, %stride
-  %v461 = add i64 %v460, 0
-  %v462 = getelementptr inbounds float, ptr %v, i64 %v461
-  %v463 = load <8 x float>, ptr %v462, align 4
-  %v464 = add i64 1, 0
-  %v465 = getelementptr inbounds float, ptr %slot1, i64 %v464
-  %v466 = load float, ptr %v465, align 4
-  %v467 = insertelement <8 x float> poison, float %v466, i32 0
-  %v468 = shufflevector <8 x float> %v467, <8 x float> poison, <8 x i32> zeroinitializer
-  %v469 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v468, <8 x float> %v463, <8 x float> %v441)
-  %v470 = add i64 1, 16
-  %v471 = getelementptr inbounds float, ptr %slot1, i64 %v470
-  %v472 = load float, ptr %v471, align 4
-  %v473 = insertelement <8 x float> poison, float %v472, i32 0
-  %v474 = shufflevector <8 x float> %v473, <8 x float> poison, <8 x i32> zeroinitializer
-  %v475 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v474, <8 x float> %v463, <8 x float> %v447)
-  %v476 = add i64 1, 32
-  %v477 = getelementptr inbounds float, ptr %slot1, i64 %v476
-  %v478 = load float, ptr %v477, align 4
-  %v479 = insertelement <8 x float> poison, float %v478, i32 0
-  %v480 = shufflevector <8 x float> %v479, <8 x float> poison, <8 x i32> zeroinitializer
-  %v481 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v480, <8 x float> %v463, <8 x float> %v453)
-  %v482 = add i64 1, 48
-  %v483 = getelementptr inbounds float, ptr %slot1, i64 %v482
-  %v484 = load float, ptr %v483, align 4
-  %v485 = insertelement <8 x float> poison, float %v484, i32 0
-  %v486 = shufflevector <8 x float> %v485, <8 x float> poison, <8 x i32> zeroinitializer
-  %v487 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v486, <8 x float> %v463, <8 x float> %v459)
-  %v488 = mul i64 2, %stride
-  %v489 = add i64 %v488, 0
-  %v490 = getelementptr inbounds float, ptr %v, i64 %v489
-  %v491 = load <8 x float>, ptr %v490, align 4
-  %v492 = add i64 2, 0
-  %v493 = getelementptr inbounds float, ptr %slot1, i64 %v492
-  %v494 = load float, ptr %v493, align 4
-  %v495 = insertelement <8 x float> poison, float %v494, i32 0
-  %v496 = shufflevector <8 x float> %v495, <8 x float> poison, <8 x i32> zeroinitializer
-  %v497 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v496, <8 x float> %v491, <8 x float> %v469)
-  %v498 = add i64 2, 16
-  %v499 = getelementptr inbounds float, ptr %slot1, i64 %v498
-  %v500 = load float, ptr %v499, align 4
-  %v501 = insertelement <8 x float> poison, float %v500, i32 0
-  %v502 = shufflevector <8 x float> %v501, <8 x float> poison, <8 x i32> zeroinitializer
-  %v503 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v502, <8 x float> %v491, <8 x float> %v475)
-  %v504 = add i64 2, 32
-  %v505 = getelementptr inbounds float, ptr %slot1, i64 %v504
-  %v506 = load float, ptr %v505, align 4
-  %v507 = insertelement <8 x float> poison, float %v506, i32 0
-  %v508 = shufflevector <8 x float> %v507, <8 x float> poison, <8 x i32> zeroinitializer
-  %v509 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v508, <8 x float> %v491, <8 x float> %v481)
-  %v510 = add i64 2, 48
-  %v511 = getelementptr inbounds float, ptr %slot1, i64 %v510
-  %v512 = load float, ptr %v511, align 4
-  %v513 = insertelement <8 x float> poison, float %v512, i32 0
-  %v514 = shufflevector <8 x float> %v513, <8 x float> poison, <8 x i32> zeroinitializer
-  %v515 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v514, <8 x float> %v491, <8 x float> %v487)
-  %v516 = mul i64 3, %stride
-  %v517 = add i64 %v516, 0
-  %v518 = getelementptr inbounds float, ptr %v, i64 %v517
-  %v519 = load <8 x float>, ptr %v518, align 4
-  %v520 = add i64 3, 0
-  %v521 = getelementptr inbounds float, ptr %slot1, i64 %v520
-  %v522 = load float, ptr %v521, align 4
-  %v523 = insertelement <8 x float> poison, float %v522, i32 0
-  %v524 = shufflevector <8 x float> %v523, <8 x float> poison, <8 x i32> zeroinitializer
-  %v525 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v524, <8 x float> %v519, <8 x float> %v497)
-  %v526 = add i64 3, 16
-  %v527 = getelementptr inbounds float, ptr %slot1, i64 %v526
-  %v528 = load float, ptr %v527, align 4
-  %v529 = insertelement <8 x float> poison, float %v528, i32 0
-  %v530 = shufflevector <8 x float> %v529, <8 x float> poison, <8 x i32> zeroinitializer
-  %v531 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v530, <8 x float> %v519, <8 x float> %v503)
-  %v532 = add i64 3, 32
-  %v533 = getelementptr inbounds float, ptr %slot1, i64 %v532
-  %v534 = load float, ptr %v533, align 4
-  %v535 = insertelement <8 x float> poison, float %v534, i32 0
-  %v536 = shufflevector <8 x float> %v535, <8 x float> poison, <8 x i32> zeroinitializer
-  %v537 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v536, <8 x float> %v519, <8 x float> %v509)
-  %v538 = add i64 3, 48
-  %v539 = getelementptr inbounds float, ptr %slot1, i64 %v538
-  %v540 = load float, ptr %v539, align 4
-  %v541 = insertelement <8 x float> poison, float %v540, i32 0
-  %v542 = shufflevector <8 x float> %v541, <8 x float> poison, <8 x i32> zeroinitializer
-  %v543 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v542, <8 x float> %v519, <8 x float> %v515)
-  %v544 = mul i64 4, %stride
-  %v545 = add i64 %v544, 0
-  %v546 = getelementptr inbounds float, ptr %v, i64 %v545
-  %v547 = load <8 x float>, ptr %v546, align 4
-  %v548 = add i64 4, 0
-  %v549 = getelementptr inbounds float, ptr %slot1, i64 %v548
-  %v550 = load float, ptr %v549, align 4
-  %v551 = insertelement <8 x float> poison, float %v550, i32 0
-  %v552 = shufflevector <8 x float> %v551, <8 x float> poison, <8 x i32> zeroinitializer
-  %v553 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v552, <8 x float> %v547, <8 x float> %v525)
-  %v554 = add i64 4, 16
-  %v555 = getelementptr inbounds float, ptr %slot1, i64 %v554
-  %v556 = load float, ptr %v555, align 4
-  %v557 = insertelement <8 x float> poison, float %v556, i32 0
-  %v558 = shufflevector <8 x float> %v557, <8 x float> poison, <8 x i32> zeroinitializer
-  %v559 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v558, <8 x float> %v547, <8 x float> %v531)
-  %v560 = add i64 4, 32
-  %v561 = getelementptr inbounds float, ptr %slot1, i64 %v560
-  %v562 = load float, ptr %v561, align 4
-  %v563 = insertelement <8 x float> poison, float %v562, i32 0
-  %v564 = shufflevector <8 x float> %v563, <8 x float> poison, <8 x i32> zeroinitializer
-  %v565 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v564, <8 x float> %v547, <8 x float> %v537)
-  %v566 = add i64 4, 48
-  %v567 = getelementptr inbounds float, ptr %slot1, i64 %v566
-  %v568 = load float, ptr %v567, align 4
-  %v569 = insertelement <8 x float> poison, float %v568, i32 0
-  %v570 = shufflevector <8 x float> %v569, <8 x float> poison, <8 x i32> zeroinitializer
-  %v571 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v570, <8 x float> %v547, <8 x float> %v543)
-  %v572 = mul i64 5, %stride
-  %v573 = add i64 %v572, 0
-  %v574 = getelementptr inbounds float, ptr %v, i64 %v573
-  %v575 = load <8 x float>, ptr %v574, align 4
-  %v576 = add i64 5, 0
-  %v577 = getelementptr inbounds float, ptr %slot1, i64 %v576
-  %v578 = load float, ptr %v577, align 4
-  %v579 = insertelement <8 x float> poison, float %v578, i32 0
-  %v580 = shufflevector <8 x float> %v579, <8 x float> poison, <8 x i32> zeroinitializer
-  %v581 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v580, <8 x float> %v575, <8 x float> %v553)
-  %v582 = add i64 5, 16
-  %v583 = getelementptr inbounds float, ptr %slot1, i64 %v582
-  %v584 = load float, ptr %v583, align 4
-  %v585 = insertelement <8 x float> poison, float %v584, i32 0
-  %v586 = shufflevector <8 x float> %v585, <8 x float> poison, <8 x i32> zeroinitializer
-  %v587 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v586, <8 x float> %v575, <8 x float> %v559)
-  %v588 = add i64 5, 32
-  %v589 = getelementptr inbounds float, ptr %slot1, i64 %v588
-  %v590 = load float, ptr %v589, align 4
-  %v591 = insertelement <8 x float> poison, float %v590, i32 0
-  %v592 = shufflevector <8 x float> %v591, <8 x float> poison, <8 x i32> zeroinitializer
-  %v593 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v592, <8 x float> %v575, <8 x float> %v565)
-  %v594 = add i64 5, 48
-  %v595 = getelementptr inbounds float, ptr %slot1, i64 %v594
-  %v596 = load float, ptr %v595, align 4
-  %v597 = insertelement <8 x float> poison, float %v596, i32 0
-  %v598 = shufflevector <8 x float> %v597, <8 x float> poison, <8 x i32> zeroinitializer
-  %v599 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v598, <8 x float> %v575, <8 x float> %v571)
-  %v600 = mul i64 6, %stride
-  %v601 = add i64 %v600, 0
-  %v602 = getelementptr inbounds float, ptr %v, i64 %v601
-  %v603 = load <8 x float>, ptr %v602, align 4
-  %v604 = add i64 6, 0
-  %v605 = getelementptr inbounds float, ptr %slot1, i64 %v604
-  %v606 = load float, ptr %v605, align 4
-  %v607 = insertelement <8 x float> poison, float %v606, i32 0
-  %v608 = shufflevector <8 x float> %v607, <8 x float> poison, <8 x i32> zeroinitializer
-  %v609 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v608, <8 x float> %v603, <8 x float> %v581)
-  %v610 = add i64 6, 16
-  %v611 = getelementptr inbounds float, ptr %slot1, i64 %v610
-  %v612 = load float, ptr %v611, align 4
-  %v613 = insertelement <8 x float> poison, float %v612, i32 0
-  %v614 = shufflevector <8 x float> %v613, <8 x float> poison, <8 x i32> zeroinitializer
-  %v615 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v614, <8 x float> %v603, <8 x float> %v587)
-  %v616 = add i64 6, 32
-  %v617 = getelementptr inbounds float, ptr %slot1, i64 %v616
-  %v618 = load float, ptr %v617, align 4
-  %v619 = insertelement <8 x float> poison, float %v618, i32 0
-  %v620 = shufflevector <8 x float> %v619, <8 x float> poison, <8 x i32> zeroinitializer
-  %v621 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v620, <8 x float> %v603, <8 x float> %v593)
-  %v622 = add i64 6, 48
-  %v623 = getelementptr inbounds float, ptr %slot1, i64 %v622
-  %v624 = load float, ptr %v623, align 4
-  %v625 = insertelement <8 x float> poison, float %v624, i32 0
-  %v626 = shufflevector <8 x float> %v625, <8 x float> poison, <8 x i32> zeroinitializer
-  %v627 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v626, <8 x float> %v603, <8 x float> %v599)
-  %v628 = mul i64 7, %stride
-  %v629 = add i64 %v628, 0
-  %v630 = getelementptr inbounds float, ptr %v, i64 %v629
-  %v631 = load <8 x float>, ptr %v630, align 4
-  %v632 = add i64 7, 0
-  %v633 = getelementptr inbounds float, ptr %slot1, i64 %v632
-  %v634 = load float, ptr %v633, align 4
-  %v635 = insertelement <8 x float> poison, float %v634, i32 0
-  %v636 = shufflevector <8 x float> %v635, <8 x float> poison, <8 x i32> zeroinitializer
-  %v637 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v636, <8 x float> %v631, <8 x float> %v609)
-  %v638 = add i64 7, 16
-  %v639 = getelementptr inbounds float, ptr %slot1, i64 %v638
-  %v640 = load float, ptr %v639, align 4
-  %v641 = insertelement <8 x float> poison, float %v640, i32 0
-  %v642 = shufflevector <8 x float> %v641, <8 x float> poison, <8 x i32> zeroinitializer
-  %v643 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v642, <8 x float> %v631, <8 x float> %v615)
-  %v644 = add i64 7, 32
-  %v645 = getelementptr inbounds float, ptr %slot1, i64 %v644
-  %v646 = load float, ptr %v645, align 4
-  %v647 = insertelement <8 x float> poison, float %v646, i32 0
-  %v648 = shufflevector <8 x float> %v647, <8 x float> poison, <8 x i32> zeroinitializer
-  %v649 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v648, <8 x float> %v631, <8 x float> %v621)
-  %v650 = add i64 7, 48
-  %v651 = getelementptr inbounds float, ptr %slot1, i64 %v650
-  %v652 = load float, ptr %v651, align 4
-  %v653 = insertelement <8 x float> poison, float %v652, i32 0
-  %v654 = shufflevector <8 x float> %v653, <8 x float> poison, <8 x i32> zeroinitializer
-  %v655 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v654, <8 x float> %v631, <8 x float> %v627)
-  %v656 = mul i64 8, %stride
-  %v657 = add i64 %v656, 0
-  %v658 = getelementptr inbounds float, ptr %v, i64 %v657
-  %v659 = load <8 x float>, ptr %v658, align 4
-  %v660 = add i64 8, 0
-  %v661 = getelementptr inbounds float, ptr %slot1, i64 %v660
-  %v662 = load float, ptr %v661, align 4
-  %v663 = insertelement <8 x float> poison, float %v662, i32 0
-  %v664 = shufflevector <8 x float> %v663, <8 x float> poison, <8 x i32> zeroinitializer
-  %v665 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v664, <8 x float> %v659, <8 x float> %v637)
-  %v666 = add i64 8, 16
-  %v667 = getelementptr inbounds float, ptr %slot1, i64 %v666
-  %v668 = load float, ptr %v667, align 4
-  %v669 = insertelement <8 x float> poison, float %v668, i32 0
-  %v670 = shufflevector <8 x float> %v669, <8 x float> poison, <8 x i32> zeroinitializer
-  %v671 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v670, <8 x float> %v659, <8 x float> %v643)
-  %v672 = add i64 8, 32
-  %v673 = getelementptr inbounds float, ptr %slot1, i64 %v672
-  %v674 = load float, ptr %v673, align 4
-  %v675 = insertelement <8 x float> poison, float %v674, i32 0
-  %v676 = shufflevector <8 x float> %v675, <8 x float> poison, <8 x i32> zeroinitializer
-  %v677 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v676, <8 x float> %v659, <8 x float> %v649)
-  %v678 = add i64 8, 48
-  %v679 = getelementptr inbounds float, ptr %slot1, i64 %v678
-  %v680 = load float, ptr %v679, align 4
-  %v681 = insertelement <8 x float> poison, float %v680, i32 0
-  %v682 = shufflevector <8 x float> %v681, <8 x float> poison, <8 x i32> zeroinitializer
-  %v683 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v682, <8 x float> %v659, <8 x float> %v655)
-  %v684 = mul i64 9, %stride
-  %v685 = add i64 %v684, 0
-  %v686 = getelementptr inbounds float, ptr %v, i64 %v685
-  %v687 = load <8 x float>, ptr %v686, align 4
-  %v688 = add i64 9, 0
-  %v689 = getelementptr inbounds float, ptr %slot1, i64 %v688
-  %v690 = load float, ptr %v689, align 4
-  %v691 = insertelement <8 x float> poison, float %v690, i32 0
-  %v692 = shufflevector <8 x float> %v691, <8 x float> poison, <8 x i32> zeroinitializer
-  %v693 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v692, <8 x float> %v687, <8 x float> %v665)
-  %v694 = add i64 9, 16
-  %v695 = getelementptr inbounds float, ptr %slot1, i64 %v694
-  %v696 = load float, ptr %v695, align 4
-  %v697 = insertelement <8 x float> poison, float %v696, i32 0
-  %v698 = shufflevector <8 x float> %v697, <8 x float> poison, <8 x i32> zeroinitializer
-  %v699 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v698, <8 x float> %v687, <8 x float> %v671)
-  %v700 = add i64 9, 32
-  %v701 = getelementptr inbounds float, ptr %slot1, i64 %v700
-  %v702 = load float, ptr %v701, align 4
-  %v703 = insertelement <8 x float> poison, float %v702, i32 0
-  %v704 = shufflevector <8 x float> %v703, <8 x float> poison, <8 x i32> zeroinitializer
-  %v705 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v704, <8 x float> %v687, <8 x float> %v677)
-  %v706 = add i64 9, 48
-  %v707 = getelementptr inbounds float, ptr %slot1, i64 %v706
-  %v708 = load float, ptr %v707, align 4
-  %v709 = insertelement <8 x float> poison, float %v708, i32 0
-  %v710 = shufflevector <8 x float> %v709, <8 x float> poison, <8 x i32> zeroinitializer
-  %v711 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v710, <8 x float> %v687, <8 x float> %v683)
-  %v712 = mul i64 10, %stride
-  %v713 = add i64 %v712, 0
-  %v714 = getelementptr inbounds float, ptr %v, i64 %v713
-  %v715 = load <8 x float>, ptr %v714, align 4
-  %v716 = add i64 10, 0
-  %v717 = getelementptr inbounds float, ptr %slot1, i64 %v716
-  %v718 = load float, ptr %v717, align 4
-  %v719 = insertelement <8 x float> poison, float %v718, i32 0
-  %v720 = shufflevector <8 x float> %v719, <8 x float> poison, <8 x i32> zeroinitializer
-  %v721 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v720, <8 x float> %v715, <8 x float> %v693)
-  %v722 = add i64 10, 16
-  %v723 = getelementptr inbounds float, ptr %slot1, i64 %v722
-  %v724 = load float, ptr %v723, align 4
-  %v725 = insertelement <8 x float> poison, float %v724, i32 0
-  %v726 = shufflevector <8 x float> %v725, <8 x float> poison, <8 x i32> zeroinitializer
-  %v727 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v726, <8 x float> %v715, <8 x float> %v699)
-  %v728 = add i64 10, 32
-  %v729 = getelementptr inbounds float, ptr %slot1, i64 %v728
-  %v730 = load float, ptr %v729, align 4
-  %v731 = insertelement <8 x float> poison, float %v730, i32 0
-  %v732 = shufflevector <8 x float> %v731, <8 x float> poison, <8 x i32> zeroinitializer
-  %v733 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v732, <8 x float> %v715, <8 x float> %v705)
-  %v734 = add i64 10, 48
-  %v735 = getelementptr inbounds float, ptr %slot1, i64 %v734
-  %v736 = load float, ptr %v735, align 4
-  %v737 = insertelement <8 x float> poison, float %v736, i32 0
-  %v738 = shufflevector <8 x float> %v737, <8 x float> poison, <8 x i32> zeroinitializer
-  %v739 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v738, <8 x float> %v715, <8 x float> %v711)
-  %v740 = mul i64 11, %stride
-  %v741 = add i64 %v740, 0
-  %v742 = getelementptr inbounds float, ptr %v, i64 %v741
-  %v743 = load <8 x float>, ptr %v742, align 4
-  %v744 = add i64 11, 0
-  %v745 = getelementptr inbounds float, ptr %slot1, i64 %v744
-  %v746 = load float, ptr %v745, align 4
-  %v747 = insertelement <8 x float> poison, float %v746, i32 0
-  %v748 = shufflevector <8 x float> %v747, <8 x float> poison, <8 x i32> zeroinitializer
-  %v749 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v748, <8 x float> %v743, <8 x float> %v721)
-  %v750 = add i64 11, 16
-  %v751 = getelementptr inbounds float, ptr %slot1, i64 %v750
-  %v752 = load float, ptr %v751, align 4
-  %v753 = insertelement <8 x float> poison, float %v752, i32 0
-  %v754 = shufflevector <8 x float> %v753, <8 x float> poison, <8 x i32> zeroinitializer
-  %v755 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v754, <8 x float> %v743, <8 x float> %v727)
-  %v756 = add i64 11, 32
-  %v757 = getelementptr inbounds float, ptr %slot1, i64 %v756
-  %v758 = load float, ptr %v757, align 4
-  %v759 = insertelement <8 x float> poison, float %v758, i32 0
-  %v760 = shufflevector <8 x float> %v759, <8 x float> poison, <8 x i32> zeroinitializer
-  %v761 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v760, <8 x float> %v743, <8 x float> %v733)
-  %v762 = add i64 11, 48
-  %v763 = getelementptr inbounds float, ptr %slot1, i64 %v762
-  %v764 = load float, ptr %v763, align 4
-  %v765 = insertelement <8 x float> poison, float %v764, i32 0
-  %v766 = shufflevector <8 x float> %v765, <8 x float> poison, <8 x i32> zeroinitializer
-  %v767 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v766, <8 x float> %v743, <8 x float> %v739)
-  %v768 = mul i64 12, %stride
-  %v769 = add i64 %v768, 0
-  %v770 = getelementptr inbounds float, ptr %v, i64 %v769
-  %v771 = load <8 x float>, ptr %v770, align 4
-  %v772 = add i64 12, 0
-  %v773 = getelementptr inbounds float, ptr %slot1, i64 %v772
-  %v774 = load float, ptr %v773, align 4
-  %v775 = insertelement <8 x float> poison, float %v774, i32 0
-  %v776 = shufflevector <8 x float> %v775, <8 x float> poison, <8 x i32> zeroinitializer
-  %v777 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v776, <8 x float> %v771, <8 x float> %v749)
-  %v778 = add i64 12, 16
-  %v779 = getelementptr inbounds float, ptr %slot1, i64 %v778
-  %v780 = load float, ptr %v779, align 4
-  %v781 = insertelement <8 x float> poison, float %v780, i32 0
-  %v782 = shufflevector <8 x float> %v781, <8 x float> poison, <8 x i32> zeroinitializer
-  %v783 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v782, <8 x float> %v771, <8 x float> %v755)
-  %v784 = add i64 12, 32
-  %v785 = getelementptr inbounds float, ptr %slot1, i64 %v784
-  %v786 = load float, ptr %v785, align 4
-  %v787 = insertelement <8 x float> poison, float %v786, i32 0
-  %v788 = shufflevector <8 x float> %v787, <8 x float> poison, <8 x i32> zeroinitializer
-  %v789 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v788, <8 x float> %v771, <8 x float> %v761)
-  %v790 = add i64 12, 48
-  %v791 = getelementptr inbounds float, ptr %slot1, i64 %v790
-  %v792 = load float, ptr %v791, align 4
-  %v793 = insertelement <8 x float> poison, float %v792, i32 0
-  %v794 = shufflevector <8 x float> %v793, <8 x float> poison, <8 x i32> zeroinitializer
-  %v795 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v794, <8 x float> %v771, <8 x float> %v767)
-  %v796 = mul i64 13, %stride
-  %v797 = add i64 %v796, 0
-  %v798 = getelementptr inbounds float, ptr %v, i64 %v797
-  %v799 = load <8 x float>, ptr %v798, align 4
-  %v800 = add i64 13, 0
-  %v801 = getelementptr inbounds float, ptr %slot1, i64 %v800
-  %v802 = load float, ptr %v801, align 4
-  %v803 = insertelement <8 x float> poison, float %v802, i32 0
-  %v804 = shufflevector <8 x float> %v803, <8 x float> poison, <8 x i32> zeroinitializer
-  %v805 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v804, <8 x float> %v799, <8 x float> %v777)
-  %v806 = add i64 13, 16
-  %v807 = getelementptr inbounds float, ptr %slot1, i64 %v806
-  %v808 = load float, ptr %v807, align 4
-  %v809 = insertelement <8 x float> poison, float %v808, i32 0
-  %v810 = shufflevector <8 x float> %v809, <8 x float> poison, <8 x i32> zeroinitializer
-  %v811 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v810, <8 x float> %v799, <8 x float> %v783)
-  %v812 = add i64 13, 32
-  %v813 = getelementptr inbounds float, ptr %slot1, i64 %v812
-  %v814 = load float, ptr %v813, align 4
-  %v815 = insertelement <8 x float> poison, float %v814, i32 0
-  %v816 = shufflevector <8 x float> %v815, <8 x float> poison, <8 x i32> zeroinitializer
-  %v817 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v816, <8 x float> %v799, <8 x float> %v789)
-  %v818 = add i64 13, 48
-  %v819 = getelementptr inbounds float, ptr %slot1, i64 %v818
-  %v820 = load float, ptr %v819, align 4
-  %v821 = insertelement <8 x float> poison, float %v820, i32 0
-  %v822 = shufflevector <8 x float> %v821, <8 x float> poison, <8 x i32> zeroinitializer
-  %v823 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v822, <8 x float> %v799, <8 x float> %v795)
-  %v824 = mul i64 14, %stride
-  %v825 = add i64 %v824, 0
-  %v826 = getelementptr inbounds float, ptr %v, i64 %v825
-  %v827 = load <8 x float>, ptr %v826, align 4
-  %v828 = add i64 14, 0
-  %v829 = getelementptr inbounds float, ptr %slot1, i64 %v828
-  %v830 = load float, ptr %v829, align 4
-  %v831 = insertelement <8 x float> poison, float %v830, i32 0
-  %v832 = shufflevector <8 x float> %v831, <8 x float> poison, <8 x i32> zeroinitializer
-  %v833 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v832, <8 x float> %v827, <8 x float> %v805)
-  %v834 = add i64 14, 16
-  %v835 = getelementptr inbounds float, ptr %slot1, i64 %v834
-  %v836 = load float, ptr %v835, align 4
-  %v837 = insertelement <8 x float> poison, float %v836, i32 0
-  %v838 = shufflevector <8 x float> %v837, <8 x float> poison, <8 x i32> zeroinitializer
-  %v839 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v838, <8 x float> %v827, <8 x float> %v811)
-  %v840 = add i64 14, 32
-  %v841 = getelementptr inbounds float, ptr %slot1, i64 %v840
-  %v842 = load float, ptr %v841, align 4
-  %v843 = insertelement <8 x float> poison, float %v842, i32 0
-  %v844 = shufflevector <8 x float> %v843, <8 x float> poison, <8 x i32> zeroinitializer
-  %v845 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v844, <8 x float> %v827, <8 x float> %v817)
-  %v846 = add i64 14, 48
-  %v847 = getelementptr inbounds float, ptr %slot1, i64 %v846
-  %v848 = load float, ptr %v847, align 4
-  %v849 = insertelement <8 x float> poison, float %v848, i32 0
-  %v850 = shufflevector <8 x float> %v849, <8 x float> poison, <8 x i32> zeroinitializer
-  %v851 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v850, <8 x float> %v827, <8 x float> %v823)
-  %v852 = mul i64 15, %stride
-  %v853 = add i64 %v852, 0
-  %v854 = getelementptr inbounds float, ptr %v, i64 %v853
-  %v855 = load <8 x float>, ptr %v854, align 4
-  %v856 = add i64 15, 0
-  %v857 = getelementptr inbounds float, ptr %slot1, i64 %v856
-  %v858 = load float, ptr %v857, align 4
-  %v859 = insertelement <8 x float> poison, float %v858, i32 0
-  %v860 = shufflevector <8 x float> %v859, <8 x float> poison, <8 x i32> zeroinitializer
-  %v861 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v860, <8 x float> %v855, <8 x float> %v833)
-  %v862 = add i64 15, 16
-  %v863 = getelementptr inbounds float, ptr %slot1, i64 %v862
-  %v864 = load float, ptr %v863, align 4
-  %v865 = insertelement <8 x float> poison, float %v864, i32 0
-  %v866 = shufflevector <8 x float> %v865, <8 x float> poison, <8 x i32> zeroinitializer
-  %v867 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v866, <8 x float> %v855, <8 x float> %v839)
-  %v868 = add i64 15, 32
-  %v869 = getelementptr inbounds float, ptr %slot1, i64 %v868
-  %v870 = load float, ptr %v869, align 4
-  %v871 = insertelement <8 x float> poison, float %v870, i32 0
-  %v872 = shufflevector <8 x float> %v871, <8 x float> poison, <8 x i32> zeroinitializer
-  %v873 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v872, <8 x float> %v855, <8 x float> %v845)
-  %v874 = add i64 15, 48
-  %v875 = getelementptr inbounds float, ptr %slot1, i64 %v874
-  %v876 = load float, ptr %v875, align 4
-  %v877 = insertelement <8 x float> poison, float %v876, i32 0
-  %v878 = shufflevector <8 x float> %v877, <8 x float> poison, <8 x i32> zeroinitializer
-  %v879 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v878, <8 x float> %v855, <8 x float> %v851)
-  %v880 = getelementptr inbounds float, ptr %state, i64 2
-  store <8 x float> %v861, ptr %v880, align 4
-  %v881 = getelementptr inbounds float, ptr %state, i64 12
-  store <8 x float> %v867, ptr %v881, align 4
-  %v882 = getelementptr inbounds float, ptr %state, i64 22
-  store <8 x float> %v873, ptr %v882, align 4
-  %v883 = getelementptr inbounds float, ptr %state, i64 32
-  store <8 x float> %v879, ptr %v883, align 4
-  br label %pv_done415
-pv_part417:
-  call void asm sideeffect "", "r,~{memory}"(ptr %slot1)
-  %v884 = getelementptr inbounds float, ptr %state, i64 2
-  %v885 = load <8 x float>, ptr %v884, align 4
-  %v886 = fmul <8 x float> %v885, %v386
-  %v887 = getelementptr inbounds float, ptr %state, i64 12
-  %v888 = load <8 x float>, ptr %v887, align 4
-  %v889 = fmul <8 x float> %v888, %v394
-  %v890 = getelementptr inbounds float, ptr %state, i64 22
-  %v891 = load <8 x float>, ptr %v890, align 4
-  %v892 = fmul <8 x float> %v891, %v402
-  %v893 = getelementptr inbounds float, ptr %state, i64 32
-  %v894 = load <8 x float>, ptr %v893, align 4
-  %v895 = fmul <8 x float> %v894, %v410
-  %v897 = getelementptr inbounds float, ptr %slot896, i64 0
-  store <8 x float> %v886, ptr %v897, align 4
-  %v898 = getelementptr inbounds float, ptr %slot896, i64 24
-  store <8 x float> %v889, ptr %v898, align 4
-  %v899 = getelementptr inbounds float, ptr %slot896, i64 48
-  store <8 x float> %v892, ptr %v899, align 4
-  %v900 = getelementptr inbounds float, ptr %slot896, i64 72
-  store <8 x float> %v895, ptr %v900, align 4
-  br label %pre904
-pre904:
-  br label %head901
-head901:
-  %i905 = phi i64 [ 0, %pre904 ], [ %inext906, %latch907 ]
-  %v908 = icmp slt i64 %i905, %cols
-  br i1 %v908, label %body902, label %done903
-body902:
-  %v909 = getelementptr inbounds float, ptr %slot896, i64 0
-  %v910 = load <8 x float>, ptr %v909, align 4
-  %v911 = getelementptr inbounds float, ptr %slot896, i64 24
-  %v912 = load <8 x float>, ptr %v911, align 4
-  %v913 = getelementptr inbounds float, ptr %slot896, i64 48
-  %v914 = load <8 x float>, ptr %v913, align 4
-  %v915 = getelementptr inbounds float, ptr %slot896, i64 72
-  %v916 = load <8 x float>, ptr %v915, align 4
-  %v917 = mul i64 %i905, %stride
-  %v918 = add i64 %v917, 0
-  %v919 = getelementptr inbounds float, ptr %v, i64 %v918
-  %v920 = load <8 x float>, ptr %v919, align 4
-  %v921 = add i64 %i905, 0
-  %v922 = getelementptr inbounds float, ptr %slot1, i64 %v921
-  %v923 = load float, ptr %v922, align 4
-  %v924 = insertelement <8 x float> poison, float %v923, i32 0
-  %v925 = shufflevector <8 x float> %v924, <8 x float> poison, <8 x i32> zeroinitializer
-  %v926 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v925, <8 x float> %v920, <8 x float> %v910)
-  %v927 = add i64 %i905, 16
-  %v928 = getelementptr inbounds float, ptr %slot1, i64 %v927
-  %v929 = load float, ptr %v928, align 4
-  %v930 = insertelement <8 x float> poison, float %v929, i32 0
-  %v931 = shufflevector <8 x float> %v930, <8 x float> poison, <8 x i32> zeroinitializer
-  %v932 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v931, <8 x float> %v920, <8 x float> %v912)
-  %v933 = add i64 %i905, 32
-  %v934 = getelementptr inbounds float, ptr %slot1, i64 %v933
-  %v935 = load float, ptr %v934, align 4
-  %v936 = insertelement <8 x float> poison, float %v935, i32 0
-  %v937 = shufflevector <8 x float> %v936, <8 x float> poison, <8 x i32> zeroinitializer
-  %v938 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v937, <8 x float> %v920, <8 x float> %v914)
-  %v939 = add i64 %i905, 48
-  %v940 = getelementptr inbounds float, ptr %slot1, i64 %v939
-  %v941 = load float, ptr %v940, align 4
-  %v942 = insertelement <8 x float> poison, float %v941, i32 0
-  %v943 = shufflevector <8 x float> %v942, <8 x float> poison, <8 x i32> zeroinitializer
-  %v944 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v943, <8 x float> %v920, <8 x float> %v916)
-  %v945 = getelementptr inbounds float, ptr %slot896, i64 0
-  store <8 x float> %v926, ptr %v945, align 4
-  %v946 = getelementptr inbounds float, ptr %slot896, i64 24
-  store <8 x float> %v932, ptr %v946, align 4
-  %v947 = getelementptr inbounds float, ptr %slot896, i64 48
-  store <8 x float> %v938, ptr %v947, align 4
-  %v948 = getelementptr inbounds float, ptr %slot896, i64 72
-  store <8 x float> %v944, ptr %v948, align 4
-  br label %latch907
-latch907:
-  %inext906 = add i64 %i905, 1
-  br label %head901
-done903:
-  %v949 = getelementptr inbounds float, ptr %slot896, i64 0
-  %v950 = load <8 x float>, ptr %v949, align 4
-  %v951 = getelementptr inbounds float, ptr %slot896, i64 24
-  %v952 = load <8 x float>, ptr %v951, align 4
-  %v953 = getelementptr inbounds float, ptr %slot896, i64 48
-  %v954 = load <8 x float>, ptr %v953, align 4
-  %v955 = getelementptr inbounds float, ptr %slot896, i64 72
-  %v956 = load <8 x float>, ptr %v955, align 4
-  %v957 = getelementptr inbounds float, ptr %state, i64 2
-  store <8 x float> %v950, ptr %v957, align 4
-  %v958 = getelementptr inbounds float, ptr %state, i64 12
-  store <8 x float> %v952, ptr %v958, align 4
-  %v959 = getelementptr inbounds float, ptr %state, i64 22
-  store <8 x float> %v954, ptr %v959, align 4
-  %v960 = getelementptr inbounds float, ptr %state, i64 32
-  store <8 x float> %v956, ptr %v960, align 4
-  br label %pv_done415
-pv_full418:
-  call void asm sideeffect "", "r,~{memory}"(ptr %slot1)
-  %v961 = getelementptr inbounds float, ptr %state, i64 2
-  %v962 = load <8 x float>, ptr %v961, align 4
-  %v963 = getelementptr inbounds float, ptr %state, i64 12
-  %v964 = load <8 x float>, ptr %v963, align 4
-  %v965 = getelementptr inbounds float, ptr %state, i64 22
-  %v966 = load <8 x float>, ptr %v965, align 4
-  %v967 = getelementptr inbounds float, ptr %state, i64 32
-  %v968 = load <8 x float>, ptr %v967, align 4
-  %v969 = mul i64 0, %stride
-  %v970 = add i64 %v969, 0
-  %v971 = getelementptr inbounds float, ptr %v, i64 %v970
-  %v972 = load <8 x float>, ptr %v971, align 4
-  %v973 = add i64 0, 0
-  %v974 = getelementptr inbounds float, ptr %slot1, i64 %v973
-  %v975 = load float, ptr %v974, align 4
-  %v976 = insertelement <8 x float> poison, float %v975, i32 0
-  %v977 = shufflevector <8 x float> %v976, <8 x float> poison, <8 x i32> zeroinitializer
-  %v978 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v977, <8 x float> %v972, <8 x float> %v962)
-  %v979 = add i64 0, 16
-  %v980 = getelementptr inbounds float, ptr %slot1, i64 %v979
-  %v981 = load float, ptr %v980, align 4
-  %v982 = insertelement <8 x float> poison, float %v981, i32 0
-  %v983 = shufflevector <8 x float> %v982, <8 x float> poison, <8 x i32> zeroinitializer
-  %v984 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v983, <8 x float> %v972, <8 x float> %v964)
-  %v985 = add i64 0, 32
-  %v986 = getelementptr inbounds float, ptr %slot1, i64 %v985
-  %v987 = load float, ptr %v986, align 4
-  %v988 = insertelement <8 x float> poison, float %v987, i32 0
-  %v989 = shufflevector <8 x float> %v988, <8 x float> poison, <8 x i32> zeroinitializer
-  %v990 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v989, <8 x float> %v972, <8 x float> %v966)
-  %v991 = add i64 0, 48
-  %v992 = getelementptr inbounds float, ptr %slot1, i64 %v991
-  %v993 = load float, ptr %v992, align 4
-  %v994 = insertelement <8 x float> poison, float %v993, i32 0
-  %v995 = shufflevector <8 x float> %v994, <8 x float> poison, <8 x i32> zeroinitializer
-  %v996 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v995, <8 x float> %v972, <8 x float> %v968)
-  %v997 = mul i64 1, %stride
-  %v998 = add i64 %v997, 0
-  %v999 = getelementptr inbounds float, ptr %v, i64 %v998
-  %v1000 = load <8 x float>, ptr %v999, align 4
-  %v1001 = add i64 1, 0
-  %v1002 = getelementptr inbounds float, ptr %slot1, i64 %v1001
-  %v1003 = load float, ptr %v1002, align 4
-  %v1004 = insertelement <8 x float> poison, float %v1003, i32 0
-  %v1005 = shufflevector <8 x float> %v1004, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1006 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1005, <8 x float> %v1000, <8 x float> %v978)
-  %v1007 = add i64 1, 16
-  %v1008 = getelementptr inbounds float, ptr %slot1, i64 %v1007
-  %v1009 = load float, ptr %v1008, align 4
-  %v1010 = insertelement <8 x float> poison, float %v1009, i32 0
-  %v1011 = shufflevector <8 x float> %v1010, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1012 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1011, <8 x float> %v1000, <8 x float> %v984)
-  %v1013 = add i64 1, 32
-  %v1014 = getelementptr inbounds float, ptr %slot1, i64 %v1013
-  %v1015 = load float, ptr %v1014, align 4
-  %v1016 = insertelement <8 x float> poison, float %v1015, i32 0
-  %v1017 = shufflevector <8 x float> %v1016, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1018 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1017, <8 x float> %v1000, <8 x float> %v990)
-  %v1019 = add i64 1, 48
-  %v1020 = getelementptr inbounds float, ptr %slot1, i64 %v1019
-  %v1021 = load float, ptr %v1020, align 4
-  %v1022 = insertelement <8 x float> poison, float %v1021, i32 0
-  %v1023 = shufflevector <8 x float> %v1022, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1024 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1023, <8 x float> %v1000, <8 x float> %v996)
-  %v1025 = mul i64 2, %stride
-  %v1026 = add i64 %v1025, 0
-  %v1027 = getelementptr inbounds float, ptr %v, i64 %v1026
-  %v1028 = load <8 x float>, ptr %v1027, align 4
-  %v1029 = add i64 2, 0
-  %v1030 = getelementptr inbounds float, ptr %slot1, i64 %v1029
-  %v1031 = load float, ptr %v1030, align 4
-  %v1032 = insertelement <8 x float> poison, float %v1031, i32 0
-  %v1033 = shufflevector <8 x float> %v1032, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1034 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1033, <8 x float> %v1028, <8 x float> %v1006)
-  %v1035 = add i64 2, 16
-  %v1036 = getelementptr inbounds float, ptr %slot1, i64 %v1035
-  %v1037 = load float, ptr %v1036, align 4
-  %v1038 = insertelement <8 x float> poison, float %v1037, i32 0
-  %v1039 = shufflevector <8 x float> %v1038, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1040 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1039, <8 x float> %v1028, <8 x float> %v1012)
-  %v1041 = add i64 2, 32
-  %v1042 = getelementptr inbounds float, ptr %slot1, i64 %v1041
-  %v1043 = load float, ptr %v1042, align 4
-  %v1044 = insertelement <8 x float> poison, float %v1043, i32 0
-  %v1045 = shufflevector <8 x float> %v1044, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1046 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1045, <8 x float> %v1028, <8 x float> %v1018)
-  %v1047 = add i64 2, 48
-  %v1048 = getelementptr inbounds float, ptr %slot1, i64 %v1047
-  %v1049 = load float, ptr %v1048, align 4
-  %v1050 = insertelement <8 x float> poison, float %v1049, i32 0
-  %v1051 = shufflevector <8 x float> %v1050, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1052 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1051, <8 x float> %v1028, <8 x float> %v1024)
-  %v1053 = mul i64 3, %stride
-  %v1054 = add i64 %v1053, 0
-  %v1055 = getelementptr inbounds float, ptr %v, i64 %v1054
-  %v1056 = load <8 x float>, ptr %v1055, align 4
-  %v1057 = add i64 3, 0
-  %v1058 = getelementptr inbounds float, ptr %slot1, i64 %v1057
-  %v1059 = load float, ptr %v1058, align 4
-  %v1060 = insertelement <8 x float> poison, float %v1059, i32 0
-  %v1061 = shufflevector <8 x float> %v1060, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1062 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1061, <8 x float> %v1056, <8 x float> %v1034)
-  %v1063 = add i64 3, 16
-  %v1064 = getelementptr inbounds float, ptr %slot1, i64 %v1063
-  %v1065 = load float, ptr %v1064, align 4
-  %v1066 = insertelement <8 x float> poison, float %v1065, i32 0
-  %v1067 = shufflevector <8 x float> %v1066, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1068 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1067, <8 x float> %v1056, <8 x float> %v1040)
-  %v1069 = add i64 3, 32
-  %v1070 = getelementptr inbounds float, ptr %slot1, i64 %v1069
-  %v1071 = load float, ptr %v1070, align 4
-  %v1072 = insertelement <8 x float> poison, float %v1071, i32 0
-  %v1073 = shufflevector <8 x float> %v1072, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1074 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1073, <8 x float> %v1056, <8 x float> %v1046)
-  %v1075 = add i64 3, 48
-  %v1076 = getelementptr inbounds float, ptr %slot1, i64 %v1075
-  %v1077 = load float, ptr %v1076, align 4
-  %v1078 = insertelement <8 x float> poison, float %v1077, i32 0
-  %v1079 = shufflevector <8 x float> %v1078, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1080 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1079, <8 x float> %v1056, <8 x float> %v1052)
-  %v1081 = mul i64 4, %stride
-  %v1082 = add i64 %v1081, 0
-  %v1083 = getelementptr inbounds float, ptr %v, i64 %v1082
-  %v1084 = load <8 x float>, ptr %v1083, align 4
-  %v1085 = add i64 4, 0
-  %v1086 = getelementptr inbounds float, ptr %slot1, i64 %v1085
-  %v1087 = load float, ptr %v1086, align 4
-  %v1088 = insertelement <8 x float> poison, float %v1087, i32 0
-  %v1089 = shufflevector <8 x float> %v1088, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1090 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1089, <8 x float> %v1084, <8 x float> %v1062)
-  %v1091 = add i64 4, 16
-  %v1092 = getelementptr inbounds float, ptr %slot1, i64 %v1091
-  %v1093 = load float, ptr %v1092, align 4
-  %v1094 = insertelement <8 x float> poison, float %v1093, i32 0
-  %v1095 = shufflevector <8 x float> %v1094, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1096 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1095, <8 x float> %v1084, <8 x float> %v1068)
-  %v1097 = add i64 4, 32
-  %v1098 = getelementptr inbounds float, ptr %slot1, i64 %v1097
-  %v1099 = load float, ptr %v1098, align 4
-  %v1100 = insertelement <8 x float> poison, float %v1099, i32 0
-  %v1101 = shufflevector <8 x float> %v1100, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1102 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1101, <8 x float> %v1084, <8 x float> %v1074)
-  %v1103 = add i64 4, 48
-  %v1104 = getelementptr inbounds float, ptr %slot1, i64 %v1103
-  %v1105 = load float, ptr %v1104, align 4
-  %v1106 = insertelement <8 x float> poison, float %v1105, i32 0
-  %v1107 = shufflevector <8 x float> %v1106, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1108 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1107, <8 x float> %v1084, <8 x float> %v1080)
-  %v1109 = mul i64 5, %stride
-  %v1110 = add i64 %v1109, 0
-  %v1111 = getelementptr inbounds float, ptr %v, i64 %v1110
-  %v1112 = load <8 x float>, ptr %v1111, align 4
-  %v1113 = add i64 5, 0
-  %v1114 = getelementptr inbounds float, ptr %slot1, i64 %v1113
-  %v1115 = load float, ptr %v1114, align 4
-  %v1116 = insertelement <8 x float> poison, float %v1115, i32 0
-  %v1117 = shufflevector <8 x float> %v1116, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1118 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1117, <8 x float> %v1112, <8 x float> %v1090)
-  %v1119 = add i64 5, 16
-  %v1120 = getelementptr inbounds float, ptr %slot1, i64 %v1119
-  %v1121 = load float, ptr %v1120, align 4
-  %v1122 = insertelement <8 x float> poison, float %v1121, i32 0
-  %v1123 = shufflevector <8 x float> %v1122, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1124 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1123, <8 x float> %v1112, <8 x float> %v1096)
-  %v1125 = add i64 5, 32
-  %v1126 = getelementptr inbounds float, ptr %slot1, i64 %v1125
-  %v1127 = load float, ptr %v1126, align 4
-  %v1128 = insertelement <8 x float> poison, float %v1127, i32 0
-  %v1129 = shufflevector <8 x float> %v1128, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1130 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1129, <8 x float> %v1112, <8 x float> %v1102)
-  %v1131 = add i64 5, 48
-  %v1132 = getelementptr inbounds float, ptr %slot1, i64 %v1131
-  %v1133 = load float, ptr %v1132, align 4
-  %v1134 = insertelement <8 x float> poison, float %v1133, i32 0
-  %v1135 = shufflevector <8 x float> %v1134, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1136 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1135, <8 x float> %v1112, <8 x float> %v1108)
-  %v1137 = mul i64 6, %stride
-  %v1138 = add i64 %v1137, 0
-  %v1139 = getelementptr inbounds float, ptr %v, i64 %v1138
-  %v1140 = load <8 x float>, ptr %v1139, align 4
-  %v1141 = add i64 6, 0
-  %v1142 = getelementptr inbounds float, ptr %slot1, i64 %v1141
-  %v1143 = load float, ptr %v1142, align 4
-  %v1144 = insertelement <8 x float> poison, float %v1143, i32 0
-  %v1145 = shufflevector <8 x float> %v1144, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1146 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1145, <8 x float> %v1140, <8 x float> %v1118)
-  %v1147 = add i64 6, 16
-  %v1148 = getelementptr inbounds float, ptr %slot1, i64 %v1147
-  %v1149 = load float, ptr %v1148, align 4
-  %v1150 = insertelement <8 x float> poison, float %v1149, i32 0
-  %v1151 = shufflevector <8 x float> %v1150, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1152 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1151, <8 x float> %v1140, <8 x float> %v1124)
-  %v1153 = add i64 6, 32
-  %v1154 = getelementptr inbounds float, ptr %slot1, i64 %v1153
-  %v1155 = load float, ptr %v1154, align 4
-  %v1156 = insertelement <8 x float> poison, float %v1155, i32 0
-  %v1157 = shufflevector <8 x float> %v1156, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1158 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1157, <8 x float> %v1140, <8 x float> %v1130)
-  %v1159 = add i64 6, 48
-  %v1160 = getelementptr inbounds float, ptr %slot1, i64 %v1159
-  %v1161 = load float, ptr %v1160, align 4
-  %v1162 = insertelement <8 x float> poison, float %v1161, i32 0
-  %v1163 = shufflevector <8 x float> %v1162, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1164 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1163, <8 x float> %v1140, <8 x float> %v1136)
-  %v1165 = mul i64 7, %stride
-  %v1166 = add i64 %v1165, 0
-  %v1167 = getelementptr inbounds float, ptr %v, i64 %v1166
-  %v1168 = load <8 x float>, ptr %v1167, align 4
-  %v1169 = add i64 7, 0
-  %v1170 = getelementptr inbounds float, ptr %slot1, i64 %v1169
-  %v1171 = load float, ptr %v1170, align 4
-  %v1172 = insertelement <8 x float> poison, float %v1171, i32 0
-  %v1173 = shufflevector <8 x float> %v1172, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1174 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1173, <8 x float> %v1168, <8 x float> %v1146)
-  %v1175 = add i64 7, 16
-  %v1176 = getelementptr inbounds float, ptr %slot1, i64 %v1175
-  %v1177 = load float, ptr %v1176, align 4
-  %v1178 = insertelement <8 x float> poison, float %v1177, i32 0
-  %v1179 = shufflevector <8 x float> %v1178, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1180 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1179, <8 x float> %v1168, <8 x float> %v1152)
-  %v1181 = add i64 7, 32
-  %v1182 = getelementptr inbounds float, ptr %slot1, i64 %v1181
-  %v1183 = load float, ptr %v1182, align 4
-  %v1184 = insertelement <8 x float> poison, float %v1183, i32 0
-  %v1185 = shufflevector <8 x float> %v1184, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1186 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1185, <8 x float> %v1168, <8 x float> %v1158)
-  %v1187 = add i64 7, 48
-  %v1188 = getelementptr inbounds float, ptr %slot1, i64 %v1187
-  %v1189 = load float, ptr %v1188, align 4
-  %v1190 = insertelement <8 x float> poison, float %v1189, i32 0
-  %v1191 = shufflevector <8 x float> %v1190, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1192 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1191, <8 x float> %v1168, <8 x float> %v1164)
-  %v1193 = mul i64 8, %stride
-  %v1194 = add i64 %v1193, 0
-  %v1195 = getelementptr inbounds float, ptr %v, i64 %v1194
-  %v1196 = load <8 x float>, ptr %v1195, align 4
-  %v1197 = add i64 8, 0
-  %v1198 = getelementptr inbounds float, ptr %slot1, i64 %v1197
-  %v1199 = load float, ptr %v1198, align 4
-  %v1200 = insertelement <8 x float> poison, float %v1199, i32 0
-  %v1201 = shufflevector <8 x float> %v1200, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1202 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1201, <8 x float> %v1196, <8 x float> %v1174)
-  %v1203 = add i64 8, 16
-  %v1204 = getelementptr inbounds float, ptr %slot1, i64 %v1203
-  %v1205 = load float, ptr %v1204, align 4
-  %v1206 = insertelement <8 x float> poison, float %v1205, i32 0
-  %v1207 = shufflevector <8 x float> %v1206, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1208 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1207, <8 x float> %v1196, <8 x float> %v1180)
-  %v1209 = add i64 8, 32
-  %v1210 = getelementptr inbounds float, ptr %slot1, i64 %v1209
-  %v1211 = load float, ptr %v1210, align 4
-  %v1212 = insertelement <8 x float> poison, float %v1211, i32 0
-  %v1213 = shufflevector <8 x float> %v1212, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1214 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1213, <8 x float> %v1196, <8 x float> %v1186)
-  %v1215 = add i64 8, 48
-  %v1216 = getelementptr inbounds float, ptr %slot1, i64 %v1215
-  %v1217 = load float, ptr %v1216, align 4
-  %v1218 = insertelement <8 x float> poison, float %v1217, i32 0
-  %v1219 = shufflevector <8 x float> %v1218, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1220 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1219, <8 x float> %v1196, <8 x float> %v1192)
-  %v1221 = mul i64 9, %stride
-  %v1222 = add i64 %v1221, 0
-  %v1223 = getelementptr inbounds float, ptr %v, i64 %v1222
-  %v1224 = load <8 x float>, ptr %v1223, align 4
-  %v1225 = add i64 9, 0
-  %v1226 = getelementptr inbounds float, ptr %slot1, i64 %v1225
-  %v1227 = load float, ptr %v1226, align 4
-  %v1228 = insertelement <8 x float> poison, float %v1227, i32 0
-  %v1229 = shufflevector <8 x float> %v1228, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1230 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1229, <8 x float> %v1224, <8 x float> %v1202)
-  %v1231 = add i64 9, 16
-  %v1232 = getelementptr inbounds float, ptr %slot1, i64 %v1231
-  %v1233 = load float, ptr %v1232, align 4
-  %v1234 = insertelement <8 x float> poison, float %v1233, i32 0
-  %v1235 = shufflevector <8 x float> %v1234, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1236 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1235, <8 x float> %v1224, <8 x float> %v1208)
-  %v1237 = add i64 9, 32
-  %v1238 = getelementptr inbounds float, ptr %slot1, i64 %v1237
-  %v1239 = load float, ptr %v1238, align 4
-  %v1240 = insertelement <8 x float> poison, float %v1239, i32 0
-  %v1241 = shufflevector <8 x float> %v1240, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1242 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1241, <8 x float> %v1224, <8 x float> %v1214)
-  %v1243 = add i64 9, 48
-  %v1244 = getelementptr inbounds float, ptr %slot1, i64 %v1243
-  %v1245 = load float, ptr %v1244, align 4
-  %v1246 = insertelement <8 x float> poison, float %v1245, i32 0
-  %v1247 = shufflevector <8 x float> %v1246, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1248 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1247, <8 x float> %v1224, <8 x float> %v1220)
-  %v1249 = mul i64 10, %stride
-  %v1250 = add i64 %v1249, 0
-  %v1251 = getelementptr inbounds float, ptr %v, i64 %v1250
-  %v1252 = load <8 x float>, ptr %v1251, align 4
-  %v1253 = add i64 10, 0
-  %v1254 = getelementptr inbounds float, ptr %slot1, i64 %v1253
-  %v1255 = load float, ptr %v1254, align 4
-  %v1256 = insertelement <8 x float> poison, float %v1255, i32 0
-  %v1257 = shufflevector <8 x float> %v1256, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1258 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1257, <8 x float> %v1252, <8 x float> %v1230)
-  %v1259 = add i64 10, 16
-  %v1260 = getelementptr inbounds float, ptr %slot1, i64 %v1259
-  %v1261 = load float, ptr %v1260, align 4
-  %v1262 = insertelement <8 x float> poison, float %v1261, i32 0
-  %v1263 = shufflevector <8 x float> %v1262, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1264 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1263, <8 x float> %v1252, <8 x float> %v1236)
-  %v1265 = add i64 10, 32
-  %v1266 = getelementptr inbounds float, ptr %slot1, i64 %v1265
-  %v1267 = load float, ptr %v1266, align 4
-  %v1268 = insertelement <8 x float> poison, float %v1267, i32 0
-  %v1269 = shufflevector <8 x float> %v1268, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1270 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1269, <8 x float> %v1252, <8 x float> %v1242)
-  %v1271 = add i64 10, 48
-  %v1272 = getelementptr inbounds float, ptr %slot1, i64 %v1271
-  %v1273 = load float, ptr %v1272, align 4
-  %v1274 = insertelement <8 x float> poison, float %v1273, i32 0
-  %v1275 = shufflevector <8 x float> %v1274, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1276 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1275, <8 x float> %v1252, <8 x float> %v1248)
-  %v1277 = mul i64 11, %stride
-  %v1278 = add i64 %v1277, 0
-  %v1279 = getelementptr inbounds float, ptr %v, i64 %v1278
-  %v1280 = load <8 x float>, ptr %v1279, align 4
-  %v1281 = add i64 11, 0
-  %v1282 = getelementptr inbounds float, ptr %slot1, i64 %v1281
-  %v1283 = load float, ptr %v1282, align 4
-  %v1284 = insertelement <8 x float> poison, float %v1283, i32 0
-  %v1285 = shufflevector <8 x float> %v1284, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1286 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1285, <8 x float> %v1280, <8 x float> %v1258)
-  %v1287 = add i64 11, 16
-  %v1288 = getelementptr inbounds float, ptr %slot1, i64 %v1287
-  %v1289 = load float, ptr %v1288, align 4
-  %v1290 = insertelement <8 x float> poison, float %v1289, i32 0
-  %v1291 = shufflevector <8 x float> %v1290, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1292 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1291, <8 x float> %v1280, <8 x float> %v1264)
-  %v1293 = add i64 11, 32
-  %v1294 = getelementptr inbounds float, ptr %slot1, i64 %v1293
-  %v1295 = load float, ptr %v1294, align 4
-  %v1296 = insertelement <8 x float> poison, float %v1295, i32 0
-  %v1297 = shufflevector <8 x float> %v1296, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1298 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1297, <8 x float> %v1280, <8 x float> %v1270)
-  %v1299 = add i64 11, 48
-  %v1300 = getelementptr inbounds float, ptr %slot1, i64 %v1299
-  %v1301 = load float, ptr %v1300, align 4
-  %v1302 = insertelement <8 x float> poison, float %v1301, i32 0
-  %v1303 = shufflevector <8 x float> %v1302, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1304 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1303, <8 x float> %v1280, <8 x float> %v1276)
-  %v1305 = mul i64 12, %stride
-  %v1306 = add i64 %v1305, 0
-  %v1307 = getelementptr inbounds float, ptr %v, i64 %v1306
-  %v1308 = load <8 x float>, ptr %v1307, align 4
-  %v1309 = add i64 12, 0
-  %v1310 = getelementptr inbounds float, ptr %slot1, i64 %v1309
-  %v1311 = load float, ptr %v1310, align 4
-  %v1312 = insertelement <8 x float> poison, float %v1311, i32 0
-  %v1313 = shufflevector <8 x float> %v1312, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1314 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1313, <8 x float> %v1308, <8 x float> %v1286)
-  %v1315 = add i64 12, 16
-  %v1316 = getelementptr inbounds float, ptr %slot1, i64 %v1315
-  %v1317 = load float, ptr %v1316, align 4
-  %v1318 = insertelement <8 x float> poison, float %v1317, i32 0
-  %v1319 = shufflevector <8 x float> %v1318, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1320 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1319, <8 x float> %v1308, <8 x float> %v1292)
-  %v1321 = add i64 12, 32
-  %v1322 = getelementptr inbounds float, ptr %slot1, i64 %v1321
-  %v1323 = load float, ptr %v1322, align 4
-  %v1324 = insertelement <8 x float> poison, float %v1323, i32 0
-  %v1325 = shufflevector <8 x float> %v1324, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1326 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1325, <8 x float> %v1308, <8 x float> %v1298)
-  %v1327 = add i64 12, 48
-  %v1328 = getelementptr inbounds float, ptr %slot1, i64 %v1327
-  %v1329 = load float, ptr %v1328, align 4
-  %v1330 = insertelement <8 x float> poison, float %v1329, i32 0
-  %v1331 = shufflevector <8 x float> %v1330, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1332 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1331, <8 x float> %v1308, <8 x float> %v1304)
-  %v1333 = mul i64 13, %stride
-  %v1334 = add i64 %v1333, 0
-  %v1335 = getelementptr inbounds float, ptr %v, i64 %v1334
-  %v1336 = load <8 x float>, ptr %v1335, align 4
-  %v1337 = add i64 13, 0
-  %v1338 = getelementptr inbounds float, ptr %slot1, i64 %v1337
-  %v1339 = load float, ptr %v1338, align 4
-  %v1340 = insertelement <8 x float> poison, float %v1339, i32 0
-  %v1341 = shufflevector <8 x float> %v1340, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1342 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1341, <8 x float> %v1336, <8 x float> %v1314)
-  %v1343 = add i64 13, 16
-  %v1344 = getelementptr inbounds float, ptr %slot1, i64 %v1343
-  %v1345 = load float, ptr %v1344, align 4
-  %v1346 = insertelement <8 x float> poison, float %v1345, i32 0
-  %v1347 = shufflevector <8 x float> %v1346, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1348 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1347, <8 x float> %v1336, <8 x float> %v1320)
-  %v1349 = add i64 13, 32
-  %v1350 = getelementptr inbounds float, ptr %slot1, i64 %v1349
-  %v1351 = load float, ptr %v1350, align 4
-  %v1352 = insertelement <8 x float> poison, float %v1351, i32 0
-  %v1353 = shufflevector <8 x float> %v1352, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1354 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1353, <8 x float> %v1336, <8 x float> %v1326)
-  %v1355 = add i64 13, 48
-  %v1356 = getelementptr inbounds float, ptr %slot1, i64 %v1355
-  %v1357 = load float, ptr %v1356, align 4
-  %v1358 = insertelement <8 x float> poison, float %v1357, i32 0
-  %v1359 = shufflevector <8 x float> %v1358, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1360 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1359, <8 x float> %v1336, <8 x float> %v1332)
-  %v1361 = mul i64 14, %stride
-  %v1362 = add i64 %v1361, 0
-  %v1363 = getelementptr inbounds float, ptr %v, i64 %v1362
-  %v1364 = load <8 x float>, ptr %v1363, align 4
-  %v1365 = add i64 14, 0
-  %v1366 = getelementptr inbounds float, ptr %slot1, i64 %v1365
-  %v1367 = load float, ptr %v1366, align 4
-  %v1368 = insertelement <8 x float> poison, float %v1367, i32 0
-  %v1369 = shufflevector <8 x float> %v1368, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1370 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1369, <8 x float> %v1364, <8 x float> %v1342)
-  %v1371 = add i64 14, 16
-  %v1372 = getelementptr inbounds float, ptr %slot1, i64 %v1371
-  %v1373 = load float, ptr %v1372, align 4
-  %v1374 = insertelement <8 x float> poison, float %v1373, i32 0
-  %v1375 = shufflevector <8 x float> %v1374, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1376 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1375, <8 x float> %v1364, <8 x float> %v1348)
-  %v1377 = add i64 14, 32
-  %v1378 = getelementptr inbounds float, ptr %slot1, i64 %v1377
-  %v1379 = load float, ptr %v1378, align 4
-  %v1380 = insertelement <8 x float> poison, float %v1379, i32 0
-  %v1381 = shufflevector <8 x float> %v1380, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1382 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1381, <8 x float> %v1364, <8 x float> %v1354)
-  %v1383 = add i64 14, 48
-  %v1384 = getelementptr inbounds float, ptr %slot1, i64 %v1383
-  %v1385 = load float, ptr %v1384, align 4
-  %v1386 = insertelement <8 x float> poison, float %v1385, i32 0
-  %v1387 = shufflevector <8 x float> %v1386, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1388 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1387, <8 x float> %v1364, <8 x float> %v1360)
-  %v1389 = mul i64 15, %stride
-  %v1390 = add i64 %v1389, 0
-  %v1391 = getelementptr inbounds float, ptr %v, i64 %v1390
-  %v1392 = load <8 x float>, ptr %v1391, align 4
-  %v1393 = add i64 15, 0
-  %v1394 = getelementptr inbounds float, ptr %slot1, i64 %v1393
-  %v1395 = load float, ptr %v1394, align 4
-  %v1396 = insertelement <8 x float> poison, float %v1395, i32 0
-  %v1397 = shufflevector <8 x float> %v1396, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1398 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1397, <8 x float> %v1392, <8 x float> %v1370)
-  %v1399 = add i64 15, 16
-  %v1400 = getelementptr inbounds float, ptr %slot1, i64 %v1399
-  %v1401 = load float, ptr %v1400, align 4
-  %v1402 = insertelement <8 x float> poison, float %v1401, i32 0
-  %v1403 = shufflevector <8 x float> %v1402, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1404 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1403, <8 x float> %v1392, <8 x float> %v1376)
-  %v1405 = add i64 15, 32
-  %v1406 = getelementptr inbounds float, ptr %slot1, i64 %v1405
-  %v1407 = load float, ptr %v1406, align 4
-  %v1408 = insertelement <8 x float> poison, float %v1407, i32 0
-  %v1409 = shufflevector <8 x float> %v1408, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1410 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1409, <8 x float> %v1392, <8 x float> %v1382)
-  %v1411 = add i64 15, 48
-  %v1412 = getelementptr inbounds float, ptr %slot1, i64 %v1411
-  %v1413 = load float, ptr %v1412, align 4
-  %v1414 = insertelement <8 x float> poison, float %v1413, i32 0
-  %v1415 = shufflevector <8 x float> %v1414, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1416 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1415, <8 x float> %v1392, <8 x float> %v1388)
-  %v1417 = getelementptr inbounds float, ptr %state, i64 2
-  store <8 x float> %v1398, ptr %v1417, align 4
-  %v1418 = getelementptr inbounds float, ptr %state, i64 12
-  store <8 x float> %v1404, ptr %v1418, align 4
-  %v1419 = getelementptr inbounds float, ptr %state, i64 22
-  store <8 x float> %v1410, ptr %v1419, align 4
-  %v1420 = getelementptr inbounds float, ptr %state, i64 32
-  store <8 x float> %v1416, ptr %v1420, align 4
-  br label %pv_done415
-pv_part419:
-  call void asm sideeffect "", "r,~{memory}"(ptr %slot1)
-  %v1421 = getelementptr inbounds float, ptr %state, i64 2
-  %v1422 = load <8 x float>, ptr %v1421, align 4
-  %v1423 = getelementptr inbounds float, ptr %state, i64 12
-  %v1424 = load <8 x float>, ptr %v1423, align 4
-  %v1425 = getelementptr inbounds float, ptr %state, i64 22
-  %v1426 = load <8 x float>, ptr %v1425, align 4
-  %v1427 = getelementptr inbounds float, ptr %state, i64 32
-  %v1428 = load <8 x float>, ptr %v1427, align 4
-  %v1430 = getelementptr inbounds float, ptr %slot1429, i64 0
-  store <8 x float> %v1422, ptr %v1430, align 4
-  %v1431 = getelementptr inbounds float, ptr %slot1429, i64 24
-  store <8 x float> %v1424, ptr %v1431, align 4
-  %v1432 = getelementptr inbounds float, ptr %slot1429, i64 48
-  store <8 x float> %v1426, ptr %v1432, align 4
-  %v1433 = getelementptr inbounds float, ptr %slot1429, i64 72
-  store <8 x float> %v1428, ptr %v1433, align 4
-  br label %pre1437
-pre1437:
-  br label %head1434
-head1434:
-  %i1438 = phi i64 [ 0, %pre1437 ], [ %inext1439, %latch1440 ]
-  %v1441 = icmp slt i64 %i1438, %cols
-  br i1 %v1441, label %body1435, label %done1436
-body1435:
-  %v1442 = getelementptr inbounds float, ptr %slot1429, i64 0
-  %v1443 = load <8 x float>, ptr %v1442, align 4
-  %v1444 = getelementptr inbounds float, ptr %slot1429, i64 24
-  %v1445 = load <8 x float>, ptr %v1444, align 4
-  %v1446 = getelementptr inbounds float, ptr %slot1429, i64 48
-  %v1447 = load <8 x float>, ptr %v1446, align 4
-  %v1448 = getelementptr inbounds float, ptr %slot1429, i64 72
-  %v1449 = load <8 x float>, ptr %v1448, align 4
-  %v1450 = mul i64 %i1438, %stride
-  %v1451 = add i64 %v1450, 0
-  %v1452 = getelementptr inbounds float, ptr %v, i64 %v1451
-  %v1453 = load <8 x float>, ptr %v1452, align 4
-  %v1454 = add i64 %i1438, 0
-  %v1455 = getelementptr inbounds float, ptr %slot1, i64 %v1454
-  %v1456 = load float, ptr %v1455, align 4
-  %v1457 = insertelement <8 x float> poison, float %v1456, i32 0
-  %v1458 = shufflevector <8 x float> %v1457, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1459 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1458, <8 x float> %v1453, <8 x float> %v1443)
-  %v1460 = add i64 %i1438, 16
-  %v1461 = getelementptr inbounds float, ptr %slot1, i64 %v1460
-  %v1462 = load float, ptr %v1461, align 4
-  %v1463 = insertelement <8 x float> poison, float %v1462, i32 0
-  %v1464 = shufflevector <8 x float> %v1463, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1465 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1464, <8 x float> %v1453, <8 x float> %v1445)
-  %v1466 = add i64 %i1438, 32
-  %v1467 = getelementptr inbounds float, ptr %slot1, i64 %v1466
-  %v1468 = load float, ptr %v1467, align 4
-  %v1469 = insertelement <8 x float> poison, float %v1468, i32 0
-  %v1470 = shufflevector <8 x float> %v1469, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1471 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1470, <8 x float> %v1453, <8 x float> %v1447)
-  %v1472 = add i64 %i1438, 48
-  %v1473 = getelementptr inbounds float, ptr %slot1, i64 %v1472
-  %v1474 = load float, ptr %v1473, align 4
-  %v1475 = insertelement <8 x float> poison, float %v1474, i32 0
-  %v1476 = shufflevector <8 x float> %v1475, <8 x float> poison, <8 x i32> zeroinitializer
-  %v1477 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v1476, <8 x float> %v1453, <8 x float> %v1449)
-  %v1478 = getelementptr inbounds float, ptr %slot1429, i64 0
-  store <8 x float> %v1459, ptr %v1478, align 4
-  %v1479 = getelementptr inbounds float, ptr %slot1429, i64 24
-  store <8 x float> %v1465, ptr %v1479, align 4
-  %v1480 = getelementptr inbounds float, ptr %slot1429, i64 48
-  store <8 x float> %v1471, ptr %v1480, align 4
-  %v1481 = getelementptr inbounds float, ptr %slot1429, i64 72
-  store <8 x float> %v1477, ptr %v1481, align 4
-  br label %latch1440
-latch1440:
-  %inext1439 = add i64 %i1438, 1
-  br label %head1434
-done1436:
-  %v1482 = getelementptr inbounds float, ptr %slot1429, i64 0
-  %v1483 = load <8 x float>, ptr %v1482, align 4
-  %v1484 = getelementptr inbounds float, ptr %slot1429, i64 24
-  %v1485 = load <8 x float>, ptr %v1484, align 4
-  %v1486 = getelementptr inbounds float, ptr %slot1429, i64 48
-  %v1487 = load <8 x float>, ptr %v1486, align 4
-  %v1488 = getelementptr inbounds float, ptr %slot1429, i64 72
-  %v1489 = load <8 x float>, ptr %v1488, align 4
-  %v1490 = getelementptr inbounds float, ptr %state, i64 2
-  store <8 x float> %v1483, ptr %v1490, align 4
-  %v1491 = getelementptr inbounds float, ptr %state, i64 12
-  store <8 x float> %v1485, ptr %v1491, align 4
-  %v1492 = getelementptr inbounds float, ptr %state, i64 22
-  store <8 x float> %v1487, ptr %v1492, align 4
-  %v1493 = getelementptr inbounds float, ptr %state, i64 32
-  store <8 x float> %v1489, ptr %v1493, align 4
-  br label %pv_done415
-pv_done415:
-  ret void
-}
-
-define internal void @tile2(ptr noalias %q, ptr noalias %state, ptr noalias %kt, ptr noalias %v, i64 %stride, i64 %cols, i64 %diff, i1 %masked, float %scale) "target-cpu"="x86-64-v3" "target-features"="+avx2,+fma" nounwind {
-entry:
-  %slot1 = alloca [32 x float], align 32
-  %slot506 = alloca [64 x float], align 32
-  %slot811 = alloca [64 x float], align 32
-  call void asm sideeffect "", "r,~{memory}"(ptr %q)
-  %v2 = getelementptr inbounds float, ptr %kt, i64 0
-  %v3 = load <8 x float>, ptr %v2, align 4
-  %v4 = getelementptr inbounds float, ptr %kt, i64 8
-  %v5 = load <8 x float>, ptr %v4, align 4
-  %v6 = getelementptr inbounds float, ptr %q, i64 0
-  %v7 = load float, ptr %v6, align 4
-  %v8 = insertelement <8 x float> poison, float %v7, i32 0
-  %v9 = shufflevector <8 x float> %v8, <8 x float> poison, <8 x i32> zeroinitializer
-  %v10 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v9, <8 x float> %v3, <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>)
-  %v11 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v9, <8 x float> %v5, <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>)
-  %v12 = getelementptr inbounds float, ptr %q, i64 8
-  %v13 = load float, ptr %v12, align 4
-  %v14 = insertelement <8 x float> poison, float %v13, i32 0
-  %v15 = shufflevector <8 x float> %v14, <8 x float> poison, <8 x i32> zeroinitializer
-  %v16 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v15, <8 x float> %v3, <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>)
-  %v17 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v15, <8 x float> %v5, <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>)
-  %v18 = getelementptr inbounds float, ptr %kt, i64 16
-  %v19 = load <8 x float>, ptr %v18, align 4
-  %v20 = getelementptr inbounds float, ptr %kt, i64 24
-  %v21 = load <8 x float>, ptr %v20, align 4
-  %v22 = getelementptr inbounds float, ptr %q, i64 1
-  %v23 = load float, ptr %v22, align 4
-  %v24 = insertelement <8 x float> poison, float %v23, i32 0
-  %v25 = shufflevector <8 x float> %v24, <8 x float> poison, <8 x i32> zeroinitializer
-  %v26 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v25, <8 x float> %v19, <8 x float> %v10)
-  %v27 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v25, <8 x float> %v21, <8 x float> %v11)
-  %v28 = getelementptr inbounds float, ptr %q, i64 9
-  %v29 = load float, ptr %v28, align 4
-  %v30 = insertelement <8 x float> poison, float %v29, i32 0
-  %v31 = shufflevector <8 x float> %v30, <8 x float> poison, <8 x i32> zeroinitializer
-  %v32 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v31, <8 x float> %v19, <8 x float> %v16)
-  %v33 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v31, <8 x float> %v21, <8 x float> %v17)
-  %v34 = getelementptr inbounds float, ptr %kt, i64 32
-  %v35 = load <8 x float>, ptr %v34, align 4
-  %v36 = getelementptr inbounds float, ptr %kt, i64 40
-  %v37 = load <8 x float>, ptr %v36, align 4
-  %v38 = getelementptr inbounds float, ptr %q, i64 2
-  %v39 = load float, ptr %v38, align 4
-  %v40 = insertelement <8 x float> poison, float %v39, i32 0
-  %v41 = shufflevector <8 x float> %v40, <8 x float> poison, <8 x i32> zeroinitializer
-  %v42 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v41, <8 x float> %v35, <8 x float> %v26)
-  %v43 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v41, <8 x float> %v37, <8 x float> %v27)
-  %v44 = getelementptr inbounds float, ptr %q, i64 10
-  %v45 = load float, ptr %v44, align 4
-  %v46 = insertelement <8 x float> poison, float %v45, i32 0
-  %v47 = shufflevector <8 x float> %v46, <8 x float> poison, <8 x i32> zeroinitializer
-  %v48 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v47, <8 x float> %v35, <8 x float> %v32)
-  %v49 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v47, <8 x float> %v37, <8 x float> %v33)
-  %v50 = getelementptr inbounds float, ptr %kt, i64 48
-  %v51 = load <8 x float>, ptr %v50, align 4
-  %v52 = getelementptr inbounds float, ptr %kt, i64 56
-  %v53 = load <8 x float>, ptr %v52, align 4
-  %v54 = getelementptr inbounds float, ptr %q, i64 3
-  %v55 = load float, ptr %v54, align 4
-  %v56 = insertelement <8 x float> poison, float %v55, i32 0
-  %v57 = shufflevector <8 x float> %v56, <8 x float> poison, <8 x i32> zeroinitializer
-  %v58 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v57, <8 x float> %v51, <8 x float> %v42)
-  %v59 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v57, <8 x float> %v53, <8 x float> %v43)
-  %v60 = getelementptr inbounds float, ptr %q, i64 11
-  %v61 = load float, ptr %v60, align 4
-  %v62 = insertelement <8 x float> poison, float %v61, i32 0
-  %v63 = shufflevector <8 x float> %v62, <8 x float> poison, <8 x i32> zeroinitializer
-  %v64 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v63, <8 x float> %v51, <8 x float> %v48)
-  %v65 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v63, <8 x float> %v53, <8 x float> %v49)
-  %v66 = getelementptr inbounds float, ptr %kt, i64 64
-  %v67 = load <8 x float>, ptr %v66, align 4
-  %v68 = getelementptr inbounds float, ptr %kt, i64 72
-  %v69 = load <8 x float>, ptr %v68, align 4
-  %v70 = getelementptr inbounds float, ptr %q, i64 4
-  %v71 = load float, ptr %v70, align 4
-  %v72 = insertelement <8 x float> poison, float %v71, i32 0
-  %v73 = shufflevector <8 x float> %v72, <8 x float> poison, <8 x i32> zeroinitializer
-  %v74 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v73, <8 x float> %v67, <8 x float> %v58)
-  %v75 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v73, <8 x float> %v69, <8 x float> %v59)
-  %v76 = getelementptr inbounds float, ptr %q, i64 12
-  %v77 = load float, ptr %v76, align 4
-  %v78 = insertelement <8 x float> poison, float %v77, i32 0
-  %v79 = shufflevector <8 x float> %v78, <8 x float> poison, <8 x i32> zeroinitializer
-  %v80 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v79, <8 x float> %v67, <8 x float> %v64)
-  %v81 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v79, <8 x float> %v69, <8 x float> %v65)
-  %v82 = getelementptr inbounds float, ptr %kt, i64 80
-  %v83 = load <8 x float>, ptr %v82, align 4
-  %v84 = getelementptr inbounds float, ptr %kt, i64 88
-  %v85 = load <8 x float>, ptr %v84, align 4
-  %v86 = getelementptr inbounds float, ptr %q, i64 5
-  %v87 = load float, ptr %v86, align 4
-  %v88 = insertelement <8 x float> poison, float %v87, i32 0
-  %v89 = shufflevector <8 x float> %v88, <8 x float> poison, <8 x i32> zeroinitializer
-  %v90 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v89, <8 x float> %v83, <8 x float> %v74)
-  %v91 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v89, <8 x float> %v85, <8 x float> %v75)
-  %v92 = getelementptr inbounds float, ptr %q, i64 13
-  %v93 = load float, ptr %v92, align 4
-  %v94 = insertelement <8 x float> poison, float %v93, i32 0
-  %v95 = shufflevector <8 x float> %v94, <8 x float> poison, <8 x i32> zeroinitializer
-  %v96 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v95, <8 x float> %v83, <8 x float> %v80)
-  %v97 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v95, <8 x float> %v85, <8 x float> %v81)
-  %v98 = getelementptr inbounds float, ptr %kt, i64 96
-  %v99 = load <8 x float>, ptr %v98, align 4
-  %v100 = getelementptr inbounds float, ptr %kt, i64 104
-  %v101 = load <8 x float>, ptr %v100, align 4
-  %v102 = getelementptr inbounds float, ptr %q, i64 6
-  %v103 = load float, ptr %v102, align 4
-  %v104 = insertelement <8 x float> poison, float %v103, i32 0
-  %v105 = shufflevector <8 x float> %v104, <8 x float> poison, <8 x i32> zeroinitializer
-  %v106 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v105, <8 x float> %v99, <8 x float> %v90)
-  %v107 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v105, <8 x float> %v101, <8 x float> %v91)
-  %v108 = getelementptr inbounds float, ptr %q, i64 14
-  %v109 = load float, ptr %v108, align 4
-  %v110 = insertelement <8 x float> poison, float %v109, i32 0
-  %v111 = shufflevector <8 x float> %v110, <8 x float> poison, <8 x i32> zeroinitializer
-  %v112 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v111, <8 x float> %v99, <8 x float> %v96)
-  %v113 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v111, <8 x float> %v101, <8 x float> %v97)
-  %v114 = getelementptr inbounds float, ptr %kt, i64 112
-  %v115 = load <8 x float>, ptr %v114, align 4
-  %v116 = getelementptr inbounds float, ptr %kt, i64 120
-  %v117 = load <8 x float>, ptr %v116, align 4
-  %v118 = getelementptr inbounds float, ptr %q, i64 7
-  %v119 = load float, ptr %v118, align 4
-  %v120 = insertelement <8 x float> poison, float %v119, i32 0
-  %v121 = shufflevector <8 x float> %v120, <8 x float> poison, <8 x i32> zeroinitializer
-  %v122 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v121, <8 x float> %v115, <8 x float> %v106)
-  %v123 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v121, <8 x float> %v117, <8 x float> %v107)
-  %v124 = getelementptr inbounds float, ptr %q, i64 15
-  %v125 = load float, ptr %v124, align 4
-  %v126 = insertelement <8 x float> poison, float %v125, i32 0
-  %v127 = shufflevector <8 x float> %v126, <8 x float> poison, <8 x i32> zeroinitializer
-  %v128 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v127, <8 x float> %v115, <8 x float> %v112)
-  %v129 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v127, <8 x float> %v117, <8 x float> %v113)
-  %v130 = insertelement <8 x float> poison, float %scale, i32 0
-  %v131 = shufflevector <8 x float> %v130, <8 x float> poison, <8 x i32> zeroinitializer
-  %v132 = fmul <8 x float> %v122, %v131
-  %v133 = fmul <8 x float> %v123, %v131
-  %v134 = fmul <8 x float> %v128, %v131
-  %v135 = fmul <8 x float> %v129, %v131
-  br label %nomask138
-nomask138:
-  br i1 %masked, label %mask136, label %masked137
-mask136:
-  %v139 = trunc i64 %cols to i32
-  %v140 = insertelement <8 x i32> poison, i32 %v139, i32 0
-  %v141 = shufflevector <8 x i32> %v140, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v142 = trunc i64 %diff to i32
-  %v143 = add i32 %v142, 0
-  %v144 = insertelement <8 x i32> poison, i32 %v143, i32 0
-  %v145 = shufflevector <8 x i32> %v144, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v146 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v141
-  %v147 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v145
-  %v148 = and <8 x i1> %v146, %v147
-  %v149 = select <8 x i1> %v148, <8 x float> %v132, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v150 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v141
-  %v151 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v145
-  %v152 = and <8 x i1> %v150, %v151
-  %v153 = select <8 x i1> %v152, <8 x float> %v133, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v154 = add i32 %v142, 1
-  %v155 = insertelement <8 x i32> poison, i32 %v154, i32 0
-  %v156 = shufflevector <8 x i32> %v155, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v157 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v141
-  %v158 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v156
-  %v159 = and <8 x i1> %v157, %v158
-  %v160 = select <8 x i1> %v159, <8 x float> %v134, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v161 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v141
-  %v162 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v156
-  %v163 = and <8 x i1> %v161, %v162
-  %v164 = select <8 x i1> %v163, <8 x float> %v135, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  br label %masked137
-masked137:
-  %v165 = phi <8 x float> [ %v132, %nomask138 ], [ %v149, %mask136 ]
-  %v166 = phi <8 x float> [ %v133, %nomask138 ], [ %v153, %mask136 ]
-  %v167 = phi <8 x float> [ %v134, %nomask138 ], [ %v160, %mask136 ]
-  %v168 = phi <8 x float> [ %v135, %nomask138 ], [ %v164, %mask136 ]
-  %v169 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v165, <8 x float> %v166)
-  %v170 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v169)
-  %v171 = getelementptr inbounds float, ptr %state, i64 0
-  %v172 = load float, ptr %v171, align 4
-  %v173 = call float @llvm.maxnum.f32(float %v172, float %v170)
-  %v174 = fcmp oeq float %v173, 0xFFF0000000000000
-  %v175 = select i1 %v174, float 0x0000000000000000, float %v173
-  %v176 = insertelement <8 x float> poison, float %v175, i32 0
-  %v177 = shufflevector <8 x float> %v176, <8 x float> poison, <8 x i32> zeroinitializer
-  %v178 = fsub <8 x float> %v165, %v177
-  %v179 = call <8 x float> @exp8(<8 x float> %v178)
-  %v180 = getelementptr inbounds float, ptr %slot1, i64 0
-  store <8 x float> %v179, ptr %v180, align 4
-  %v181 = fadd <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %v179
-  %v182 = fsub <8 x float> %v166, %v177
-  %v183 = call <8 x float> @exp8(<8 x float> %v182)
-  %v184 = getelementptr inbounds float, ptr %slot1, i64 8
-  store <8 x float> %v183, ptr %v184, align 4
-  %v185 = fadd <8 x float> %v181, %v183
-  %v186 = call float @llvm.vector.reduce.fadd.v8f32(float 0x0000000000000000, <8 x float> %v185)
-  %v187 = fsub float %v172, %v175
-  %v188 = fcmp une float %v173, %v172
-  %v189 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v167, <8 x float> %v168)
-  %v190 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v189)
-  %v191 = getelementptr inbounds float, ptr %state, i64 10
+  br label %pre2
+pre2:
+  br label %head3
+head3:
+  %i7 = phi i64 [ 0, %pre2 ], [ %inext8, %latch5 ]
+  %carry9 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried10, %latch5 ]
+  %carry11 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried12, %latch5 ]
+  %carry13 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried14, %latch5 ]
+  %carry15 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried16, %latch5 ]
+  %carry17 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried18, %latch5 ]
+  %carry19 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried20, %latch5 ]
+  %carry21 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried22, %latch5 ]
+  %carry23 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried24, %latch5 ]
+  %v25 = icmp slt i64 %i7, 8
+  br i1 %v25, label %body4, label %done6
+body4:
+  %v26 = mul i64 %i7, 16
+  %v27 = getelementptr inbounds float, ptr %kt, i64 %v26
+  %v28 = getelementptr inbounds float, ptr %q, i64 %i7
+  %v29 = getelementptr inbounds float, ptr %v27, i64 0
+  %v30 = load <8 x float>, ptr %v29, align 4
+  %v31 = getelementptr inbounds float, ptr %v27, i64 8
+  %v32 = load <8 x float>, ptr %v31, align 4
+  %v33 = getelementptr inbounds float, ptr %v28, i64 0
+  %v34 = load float, ptr %v33, align 4
+  %v35 = insertelement <8 x float> poison, float %v34, i32 0
+  %v36 = shufflevector <8 x float> %v35, <8 x float> poison, <8 x i32> zeroinitializer
+  %v37 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v36, <8 x float> %v30, <8 x float> %carry9)
+  %v38 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v36, <8 x float> %v32, <8 x float> %carry11)
+  %v39 = getelementptr inbounds float, ptr %v28, i64 8
+  %v40 = load float, ptr %v39, align 4
+  %v41 = insertelement <8 x float> poison, float %v40, i32 0
+  %v42 = shufflevector <8 x float> %v41, <8 x float> poison, <8 x i32> zeroinitializer
+  %v43 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v42, <8 x float> %v30, <8 x float> %carry13)
+  %v44 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v42, <8 x float> %v32, <8 x float> %carry15)
+  %v45 = getelementptr inbounds float, ptr %v28, i64 16
+  %v46 = load float, ptr %v45, align 4
+  %v47 = insertelement <8 x float> poison, float %v46, i32 0
+  %v48 = shufflevector <8 x float> %v47, <8 x float> poison, <8 x i32> zeroinitializer
+  %v49 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v48, <8 x float> %v30, <8 x float> %carry17)
+  %v50 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v48, <8 x float> %v32, <8 x float> %carry19)
+  %v51 = getelementptr inbounds float, ptr %v28, i64 24
+  %v52 = load float, ptr %v51, align 4
+  %v53 = insertelement <8 x float> poison, float %v52, i32 0
+  %v54 = shufflevector <8 x float> %v53, <8 x float> poison, <8 x i32> zeroinitializer
+  %v55 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v54, <8 x float> %v30, <8 x float> %carry21)
+  %v56 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v54, <8 x float> %v32, <8 x float> %carry23)
+  %v57 = getelementptr inbounds float, ptr %v27, i64 16
+  %v58 = load <8 x float>, ptr %v57, align 4
+  %v59 = getelementptr inbounds float, ptr %v27, i64 24
+  %v60 = load <8 x float>, ptr %v59, align 4
+  %v61 = getelementptr inbounds float, ptr %v28, i64 1
+  %v62 = load float, ptr %v61, align 4
+  %v63 = insertelement <8 x float> poison, float %v62, i32 0
+  %v64 = shufflevector <8 x float> %v63, <8 x float> poison, <8 x i32> zeroinitializer
+  %v65 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v64, <8 x float> %v58, <8 x float> %v37)
+  %v66 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v64, <8 x float> %v60, <8 x float> %v38)
+  %v67 = getelementptr inbounds float, ptr %v28, i64 9
+  %v68 = load float, ptr %v67, align 4
+  %v69 = insertelement <8 x float> poison, float %v68, i32 0
+  %v70 = shufflevector <8 x float> %v69, <8 x float> poison, <8 x i32> zeroinitializer
+  %v71 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v70, <8 x float> %v58, <8 x float> %v43)
+  %v72 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v70, <8 x float> %v60, <8 x float> %v44)
+  %v73 = getelementptr inbounds float, ptr %v28, i64 17
+  %v74 = load float, ptr %v73, align 4
+  %v75 = insertelement <8 x float> poison, float %v74, i32 0
+  %v76 = shufflevector <8 x float> %v75, <8 x float> poison, <8 x i32> zeroinitializer
+  %v77 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v76, <8 x float> %v58, <8 x float> %v49)
+  %v78 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v76, <8 x float> %v60, <8 x float> %v50)
+  %v79 = getelementptr inbounds float, ptr %v28, i64 25
+  %v80 = load float, ptr %v79, align 4
+  %v81 = insertelement <8 x float> poison, float %v80, i32 0
+  %v82 = shufflevector <8 x float> %v81, <8 x float> poison, <8 x i32> zeroinitializer
+  %v83 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v82, <8 x float> %v58, <8 x float> %v55)
+  %v84 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v82, <8 x float> %v60, <8 x float> %v56)
+  %v85 = getelementptr inbounds float, ptr %v27, i64 32
+  %v86 = load <8 x float>, ptr %v85, align 4
+  %v87 = getelementptr inbounds float, ptr %v27, i64 40
+  %v88 = load <8 x float>, ptr %v87, align 4
+  %v89 = getelementptr inbounds float, ptr %v28, i64 2
+  %v90 = load float, ptr %v89, align 4
+  %v91 = insertelement <8 x float> poison, float %v90, i32 0
+  %v92 = shufflevector <8 x float> %v91, <8 x float> poison, <8 x i32> zeroinitializer
+  %v93 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v92, <8 x float> %v86, <8 x float> %v65)
+  %v94 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v92, <8 x float> %v88, <8 x float> %v66)
+  %v95 = getelementptr inbounds float, ptr %v28, i64 10
+  %v96 = load float, ptr %v95, align 4
+  %v97 = insertelement <8 x float> poison, float %v96, i32 0
+  %v98 = shufflevector <8 x float> %v97, <8 x float> poison, <8 x i32> zeroinitializer
+  %v99 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v98, <8 x float> %v86, <8 x float> %v71)
+  %v100 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v98, <8 x float> %v88, <8 x float> %v72)
+  %v101 = getelementptr inbounds float, ptr %v28, i64 18
+  %v102 = load float, ptr %v101, align 4
+  %v103 = insertelement <8 x float> poison, float %v102, i32 0
+  %v104 = shufflevector <8 x float> %v103, <8 x float> poison, <8 x i32> zeroinitializer
+  %v105 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v104, <8 x float> %v86, <8 x float> %v77)
+  %v106 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v104, <8 x float> %v88, <8 x float> %v78)
+  %v107 = getelementptr inbounds float, ptr %v28, i64 26
+  %v108 = load float, ptr %v107, align 4
+  %v109 = insertelement <8 x float> poison, float %v108, i32 0
+  %v110 = shufflevector <8 x float> %v109, <8 x float> poison, <8 x i32> zeroinitializer
+  %v111 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v110, <8 x float> %v86, <8 x float> %v83)
+  %v112 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v110, <8 x float> %v88, <8 x float> %v84)
+  %v113 = getelementptr inbounds float, ptr %v27, i64 48
+  %v114 = load <8 x float>, ptr %v113, align 4
+  %v115 = getelementptr inbounds float, ptr %v27, i64 56
+  %v116 = load <8 x float>, ptr %v115, align 4
+  %v117 = getelementptr inbounds float, ptr %v28, i64 3
+  %v118 = load float, ptr %v117, align 4
+  %v119 = insertelement <8 x float> poison, float %v118, i32 0
+  %v120 = shufflevector <8 x float> %v119, <8 x float> poison, <8 x i32> zeroinitializer
+  %v121 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v120, <8 x float> %v114, <8 x float> %v93)
+  %v122 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v120, <8 x float> %v116, <8 x float> %v94)
+  %v123 = getelementptr inbounds float, ptr %v28, i64 11
+  %v124 = load float, ptr %v123, align 4
+  %v125 = insertelement <8 x float> poison, float %v124, i32 0
+  %v126 = shufflevector <8 x float> %v125, <8 x float> poison, <8 x i32> zeroinitializer
+  %v127 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v126, <8 x float> %v114, <8 x float> %v99)
+  %v128 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v126, <8 x float> %v116, <8 x float> %v100)
+  %v129 = getelementptr inbounds float, ptr %v28, i64 19
+  %v130 = load float, ptr %v129, align 4
+  %v131 = insertelement <8 x float> poison, float %v130, i32 0
+  %v132 = shufflevector <8 x float> %v131, <8 x float> poison, <8 x i32> zeroinitializer
+  %v133 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v132, <8 x float> %v114, <8 x float> %v105)
+  %v134 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v132, <8 x float> %v116, <8 x float> %v106)
+  %v135 = getelementptr inbounds float, ptr %v28, i64 27
+  %v136 = load float, ptr %v135, align 4
+  %v137 = insertelement <8 x float> poison, float %v136, i32 0
+  %v138 = shufflevector <8 x float> %v137, <8 x float> poison, <8 x i32> zeroinitializer
+  %v139 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v138, <8 x float> %v114, <8 x float> %v111)
+  %v140 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v138, <8 x float> %v116, <8 x float> %v112)
+  %v141 = getelementptr inbounds float, ptr %v27, i64 64
+  %v142 = load <8 x float>, ptr %v141, align 4
+  %v143 = getelementptr inbounds float, ptr %v27, i64 72
+  %v144 = load <8 x float>, ptr %v143, align 4
+  %v145 = getelementptr inbounds float, ptr %v28, i64 4
+  %v146 = load float, ptr %v145, align 4
+  %v147 = insertelement <8 x float> poison, float %v146, i32 0
+  %v148 = shufflevector <8 x float> %v147, <8 x float> poison, <8 x i32> zeroinitializer
+  %v149 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v148, <8 x float> %v142, <8 x float> %v121)
+  %v150 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v148, <8 x float> %v144, <8 x float> %v122)
+  %v151 = getelementptr inbounds float, ptr %v28, i64 12
+  %v152 = load float, ptr %v151, align 4
+  %v153 = insertelement <8 x float> poison, float %v152, i32 0
+  %v154 = shufflevector <8 x float> %v153, <8 x float> poison, <8 x i32> zeroinitializer
+  %v155 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v154, <8 x float> %v142, <8 x float> %v127)
+  %v156 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v154, <8 x float> %v144, <8 x float> %v128)
+  %v157 = getelementptr inbounds float, ptr %v28, i64 20
+  %v158 = load float, ptr %v157, align 4
+  %v159 = insertelement <8 x float> poison, float %v158, i32 0
+  %v160 = shufflevector <8 x float> %v159, <8 x float> poison, <8 x i32> zeroinitializer
+  %v161 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v160, <8 x float> %v142, <8 x float> %v133)
+  %v162 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v160, <8 x float> %v144, <8 x float> %v134)
+  %v163 = getelementptr inbounds float, ptr %v28, i64 28
+  %v164 = load float, ptr %v163, align 4
+  %v165 = insertelement <8 x float> poison, float %v164, i32 0
+  %v166 = shufflevector <8 x float> %v165, <8 x float> poison, <8 x i32> zeroinitializer
+  %v167 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v166, <8 x float> %v142, <8 x float> %v139)
+  %v168 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v166, <8 x float> %v144, <8 x float> %v140)
+  %v169 = getelementptr inbounds float, ptr %v27, i64 80
+  %v170 = load <8 x float>, ptr %v169, align 4
+  %v171 = getelementptr inbounds float, ptr %v27, i64 88
+  %v172 = load <8 x float>, ptr %v171, align 4
+  %v173 = getelementptr inbounds float, ptr %v28, i64 5
+  %v174 = load float, ptr %v173, align 4
+  %v175 = insertelement <8 x float> poison, float %v174, i32 0
+  %v176 = shufflevector <8 x float> %v175, <8 x float> poison, <8 x i32> zeroinitializer
+  %v177 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v176, <8 x float> %v170, <8 x float> %v149)
+  %v178 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v176, <8 x float> %v172, <8 x float> %v150)
+  %v179 = getelementptr inbounds float, ptr %v28, i64 13
+  %v180 = load float, ptr %v179, align 4
+  %v181 = insertelement <8 x float> poison, float %v180, i32 0
+  %v182 = shufflevector <8 x float> %v181, <8 x float> poison, <8 x i32> zeroinitializer
+  %v183 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v182, <8 x float> %v170, <8 x float> %v155)
+  %v184 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v182, <8 x float> %v172, <8 x float> %v156)
+  %v185 = getelementptr inbounds float, ptr %v28, i64 21
+  %v186 = load float, ptr %v185, align 4
+  %v187 = insertelement <8 x float> poison, float %v186, i32 0
+  %v188 = shufflevector <8 x float> %v187, <8 x float> poison, <8 x i32> zeroinitializer
+  %v189 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v188, <8 x float> %v170, <8 x float> %v161)
+  %v190 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v188, <8 x float> %v172, <8 x float> %v162)
+  %v191 = getelementptr inbounds float, ptr %v28, i64 29
   %v192 = load float, ptr %v191, align 4
-  %v193 = call float @llvm.maxnum.f32(float %v192, float %v190)
-  %v194 = fcmp oeq float %v193, 0xFFF0000000000000
-  %v195 = select i1 %v194, float 0x0000000000000000, float %v193
-  %v196 = insertelement <8 x float> poison, float %v195, i32 0
-  %v197 = shufflevector <8 x float> %v196, <8 x float> poison, <8 x i32> zeroinitializer
-  %v198 = fsub <8 x float> %v167, %v197
-  %v199 = call <8 x float> @exp8(<8 x float> %v198)
-  %v200 = getelementptr inbounds float, ptr %slot1, i64 16
-  store <8 x float> %v199, ptr %v200, align 4
-  %v201 = fadd <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %v199
-  %v202 = fsub <8 x float> %v168, %v197
-  %v203 = call <8 x float> @exp8(<8 x float> %v202)
-  %v204 = getelementptr inbounds float, ptr %slot1, i64 24
-  store <8 x float> %v203, ptr %v204, align 4
-  %v205 = fadd <8 x float> %v201, %v203
-  %v206 = call float @llvm.vector.reduce.fadd.v8f32(float 0x0000000000000000, <8 x float> %v205)
-  %v207 = fsub float %v192, %v195
-  %v208 = fcmp une float %v193, %v192
-  %v209 = insertelement <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, float %v187, i32 0
-  %v210 = insertelement <8 x float> %v209, float %v207, i32 1
-  %v211 = call <8 x float> @exp8(<8 x float> %v210)
-  %v212 = extractelement <8 x float> %v211, i32 0
-  %v213 = getelementptr inbounds float, ptr %state, i64 1
+  %v193 = insertelement <8 x float> poison, float %v192, i32 0
+  %v194 = shufflevector <8 x float> %v193, <8 x float> poison, <8 x i32> zeroinitializer
+  %v195 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v194, <8 x float> %v170, <8 x float> %v167)
+  %v196 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v194, <8 x float> %v172, <8 x float> %v168)
+  %v197 = getelementptr inbounds float, ptr %v27, i64 96
+  %v198 = load <8 x float>, ptr %v197, align 4
+  %v199 = getelementptr inbounds float, ptr %v27, i64 104
+  %v200 = load <8 x float>, ptr %v199, align 4
+  %v201 = getelementptr inbounds float, ptr %v28, i64 6
+  %v202 = load float, ptr %v201, align 4
+  %v203 = insertelement <8 x float> poison, float %v202, i32 0
+  %v204 = shufflevector <8 x float> %v203, <8 x float> poison, <8 x i32> zeroinitializer
+  %v205 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v204, <8 x float> %v198, <8 x float> %v177)
+  %v206 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v204, <8 x float> %v200, <8 x float> %v178)
+  %v207 = getelementptr inbounds float, ptr %v28, i64 14
+  %v208 = load float, ptr %v207, align 4
+  %v209 = insertelement <8 x float> poison, float %v208, i32 0
+  %v210 = shufflevector <8 x float> %v209, <8 x float> poison, <8 x i32> zeroinitializer
+  %v211 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v210, <8 x float> %v198, <8 x float> %v183)
+  %v212 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v210, <8 x float> %v200, <8 x float> %v184)
+  %v213 = getelementptr inbounds float, ptr %v28, i64 22
   %v214 = load float, ptr %v213, align 4
-  %v215 = call float @llvm.fma.f32(float %v214, float %v212, float %v186)
-  store float %v215, ptr %v213, align 4
-  %v216 = getelementptr inbounds float, ptr %state, i64 0
-  store float %v173, ptr %v216, align 4
-  %v217 = insertelement <8 x float> poison, float %v212, i32 0
-  %v218 = shufflevector <8 x float> %v217, <8 x float> poison, <8 x i32> zeroinitializer
-  %v219 = or i1 false, %v188
-  %v220 = extractelement <8 x float> %v211, i32 1
-  %v221 = getelementptr inbounds float, ptr %state, i64 11
-  %v222 = load float, ptr %v221, align 4
-  %v223 = call float @llvm.fma.f32(float %v222, float %v220, float %v206)
-  store float %v223, ptr %v221, align 4
-  %v224 = getelementptr inbounds float, ptr %state, i64 10
-  store float %v193, ptr %v224, align 4
-  %v225 = insertelement <8 x float> poison, float %v220, i32 0
-  %v226 = shufflevector <8 x float> %v225, <8 x float> poison, <8 x i32> zeroinitializer
-  %v227 = or i1 %v219, %v208
-  %v228 = icmp eq i64 %cols, 16
-  br i1 %v227, label %pv_scaled229, label %pv_plain230
-pv_scaled229:
-  br i1 %v228, label %pv_full232, label %pv_part233
-pv_plain230:
-  br i1 %v228, label %pv_full234, label %pv_part235
-pv_full232:
-  call void asm sideeffect "", "r,~{memory}"(ptr %slot1)
-  %v236 = getelementptr inbounds float, ptr %state, i64 2
-  %v237 = load <8 x float>, ptr %v236, align 4
-  %v238 = fmul <8 x float> %v237, %v218
-  %v239 = getelementptr inbounds float, ptr %state, i64 12
-  %v240 = load <8 x float>, ptr %v239, align 4
-  %v241 = fmul <8 x float> %v240, %v226
-  %v242 = mul i64 0, %stride
-  %v243 = add i64 %v242, 0
-  %v244 = getelementptr inbounds float, ptr %v, i64 %v243
-  %v245 = load <8 x float>, ptr %v244, align 4
-  %v246 = add i64 0, 0
-  %v247 = getelementptr inbounds float, ptr %slot1, i64 %v246
+  %v215 = insertelement <8 x float> poison, float %v214, i32 0
+  %v216 = shufflevector <8 x float> %v215, <8 x float> poison, <8 x i32> zeroinitializer
+  %v217 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v216, <8 x float> %v198, <8 x float> %v189)
+  %v218 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v216, <8 x float> %v200, <8 x float> %v190)
+  %v219 = getelementptr inbounds float, ptr %v28, i64 30
+  %v220 = load float, ptr %v219, align 4
+  %v221 = insertelement <8 x float> poison, float %v220, i32 0
+  %v222 = shufflevector <8 x float> %v221, <8 x float> poison, <8 x i32> zeroinitializer
+  %v223 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v222, <8 x float> %v198, <8 x float> %v195)
+  %v224 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v222, <8 x float> %v200, <8 x float> %v196)
+  %v225 = getelementptr inbounds float, ptr %v27, i64 112
+  %v226 = load <8 x float>, ptr %v225, align 4
+  %v227 = getelementptr inbounds float, ptr %v27, i64 120
+  %v228 = load <8 x float>, ptr %v227, align 4
+  %v229 = getelementptr inbounds float, ptr %v28, i64 7
+  %v230 = load float, ptr %v229, align 4
+  %v231 = insertelement <8 x float> poison, float %v230, i32 0
+  %v232 = shufflevector <8 x float> %v231, <8 x float> poison, <8 x i32> zeroinitializer
+  %v233 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v232, <8 x float> %v226, <8 x float> %v205)
+  %v234 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v232, <8 x float> %v228, <8 x float> %v206)
+  %v235 = getelementptr inbounds float, ptr %v28, i64 15
+  %v236 = load float, ptr %v235, align 4
+  %v237 = insertelement <8 x float> poison, float %v236, i32 0
+  %v238 = shufflevector <8 x float> %v237, <8 x float> poison, <8 x i32> zeroinitializer
+  %v239 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v238, <8 x float> %v226, <8 x float> %v211)
+  %v240 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v238, <8 x float> %v228, <8 x float> %v212)
+  %v241 = getelementptr inbounds float, ptr %v28, i64 23
+  %v242 = load float, ptr %v241, align 4
+  %v243 = insertelement <8 x float> poison, float %v242, i32 0
+  %v244 = shufflevector <8 x float> %v243, <8 x float> poison, <8 x i32> zeroinitializer
+  %v245 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v244, <8 x float> %v226, <8 x float> %v217)
+  %v246 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v244, <8 x float> %v228, <8 x float> %v218)
+  %v247 = getelementptr inbounds float, ptr %v28, i64 31
   %v248 = load float, ptr %v247, align 4
   %v249 = insertelement <8 x float> poison, float %v248, i32 0
   %v250 = shufflevector <8 x float> %v249, <8 x float> poison, <8 x i32> zeroinitializer
-  %v251 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v250, <8 x float> %v245, <8 x float> %v238)
-  %v252 = add i64 0, 16
-  %v253 = getelementptr inbounds float, ptr %slot1, i64 %v252
-  %v254 = load float, ptr %v253, align 4
-  %v255 = insertelement <8 x float> poison, float %v254, i32 0
-  %v256 = shufflevector <8 x float> %v255, <8 x float> poison, <8 x i32> zeroinitializer
-  %v257 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v256, <8 x float> %v245, <8 x float> %v241)
-  %v258 = mul i64 1, %stride
-  %v259 = add i64 %v258, 0
-  %v260 = getelementptr inbounds float, ptr %v, i64 %v259
-  %v261 = load <8 x float>, ptr %v260, align 4
-  %v262 = add i64 1, 0
-  %v263 = getelementptr inbounds float, ptr %slot1, i64 %v262
-  %v264 = load float, ptr %v263, align 4
-  %v265 = insertelement <8 x float> poison, float %v264, i32 0
-  %v266 = shufflevector <8 x float> %v265, <8 x float> poison, <8 x i32> zeroinitializer
-  %v267 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v266, <8 x float> %v261, <8 x float> %v251)
-  %v268 = add i64 1, 16
-  %v269 = getelementptr inbounds float, ptr %slot1, i64 %v268
-  %v270 = load float, ptr %v269, align 4
-  %v271 = insertelement <8 x float> poison, float %v270, i32 0
-  %v272 = shufflevector <8 x float> %v271, <8 x float> poison, <8 x i32> zeroinitializer
-  %v273 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v272, <8 x float> %v261, <8 x float> %v257)
-  %v274 = mul i64 2, %stride
-  %v275 = add i64 %v274, 0
-  %v276 = getelementptr inbounds float, ptr %v, i64 %v275
-  %v277 = load <8 x float>, ptr %v276, align 4
-  %v278 = add i64 2, 0
-  %v279 = getelementptr inbounds float, ptr %slot1, i64 %v278
-  %v280 = load float, ptr %v279, align 4
-  %v281 = insertelement <8 x float> poison, float %v280, i32 0
-  %v282 = shufflevector <8 x float> %v281, <8 x float> poison, <8 x i32> zeroinitializer
-  %v283 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v282, <8 x float> %v277, <8 x float> %v267)
-  %v284 = add i64 2, 16
-  %v285 = getelementptr inbounds float, ptr %slot1, i64 %v284
-  %v286 = load float, ptr %v285, align 4
-  %v287 = insertelement <8 x float> poison, float %v286, i32 0
-  %v288 = shufflevector <8 x float> %v287, <8 x float> poison, <8 x i32> zeroinitializer
-  %v289 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v288, <8 x float> %v277, <8 x float> %v273)
-  %v290 = mul i64 3, %stride
-  %v291 = add i64 %v290, 0
-  %v292 = getelementptr inbounds float, ptr %v, i64 %v291
-  %v293 = load <8 x float>, ptr %v292, align 4
-  %v294 = add i64 3, 0
-  %v295 = getelementptr inbounds float, ptr %slot1, i64 %v294
-  %v296 = load float, ptr %v295, align 4
-  %v297 = insertelement <8 x float> poison, float %v296, i32 0
-  %v298 = shufflevector <8 x float> %v297, <8 x float> poison, <8 x i32> zeroinitializer
-  %v299 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v298, <8 x float> %v293, <8 x float> %v283)
-  %v300 = add i64 3, 16
-  %v301 = getelementptr inbounds float, ptr %slot1, i64 %v300
-  %v302 = load float, ptr %v301, align 4
-  %v303 = insertelement <8 x float> poison, float %v302, i32 0
-  %v304 = shufflevector <8 x float> %v303, <8 x float> poison, <8 x i32> zeroinitializer
-  %v305 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v304, <8 x float> %v293, <8 x float> %v289)
-  %v306 = mul i64 4, %stride
-  %v307 = add i64 %v306, 0
-  %v308 = getelementptr inbounds float, ptr %v, i64 %v307
-  %v309 = load <8 x float>, ptr %v308, align 4
-  %v310 = add i64 4, 0
-  %v311 = getelementptr inbounds float, ptr %slot1, i64 %v310
-  %v312 = load float, ptr %v311, align 4
-  %v313 = insertelement <8 x float> poison, float %v312, i32 0
-  %v314 = shufflevector <8 x float> %v313, <8 x float> poison, <8 x i32> zeroinitializer
-  %v315 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v314, <8 x float> %v309, <8 x float> %v299)
-  %v316 = add i64 4, 16
-  %v317 = getelementptr inbounds float, ptr %slot1, i64 %v316
-  %v318 = load float, ptr %v317, align 4
-  %v319 = insertelement <8 x float> poison, float %v318, i32 0
-  %v320 = shufflevector <8 x float> %v319, <8 x float> poison, <8 x i32> zeroinitializer
-  %v321 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v320, <8 x float> %v309, <8 x float> %v305)
-  %v322 = mul i64 5, %stride
-  %v323 = add i64 %v322, 0
-  %v324 = getelementptr inbounds float, ptr %v, i64 %v323
-  %v325 = load <8 x float>, ptr %v324, align 4
-  %v326 = add i64 5, 0
-  %v327 = getelementptr inbounds float, ptr %slot1, i64 %v326
-  %v328 = load float, ptr %v327, align 4
+  %v251 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v250, <8 x float> %v226, <8 x float> %v223)
+  %v252 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v250, <8 x float> %v228, <8 x float> %v224)
+  br label %latch5
+latch5:
+  %carried10 = select i1 true, <8 x float> %v233, <8 x float> %v233
+  %carried12 = select i1 true, <8 x float> %v234, <8 x float> %v234
+  %carried14 = select i1 true, <8 x float> %v239, <8 x float> %v239
+  %carried16 = select i1 true, <8 x float> %v240, <8 x float> %v240
+  %carried18 = select i1 true, <8 x float> %v245, <8 x float> %v245
+  %carried20 = select i1 true, <8 x float> %v246, <8 x float> %v246
+  %carried22 = select i1 true, <8 x float> %v251, <8 x float> %v251
+  %carried24 = select i1 true, <8 x float> %v252, <8 x float> %v252
+  %inext8 = add i64 %i7, 8
+  br label %head3
+done6:
+  %v253 = insertelement <8 x float> poison, float %scale, i32 0
+  %v254 = shufflevector <8 x float> %v253, <8 x float> poison, <8 x i32> zeroinitializer
+  %v255 = fmul <8 x float> %carry9, %v254
+  %v256 = fmul <8 x float> %carry11, %v254
+  %v257 = fmul <8 x float> %carry13, %v254
+  %v258 = fmul <8 x float> %carry15, %v254
+  %v259 = fmul <8 x float> %carry17, %v254
+  %v260 = fmul <8 x float> %carry19, %v254
+  %v261 = fmul <8 x float> %carry21, %v254
+  %v262 = fmul <8 x float> %carry23, %v254
+  br label %nomask265
+nomask265:
+  br i1 %masked, label %mask263, label %masked264
+mask263:
+  %v266 = trunc i64 %cols to i32
+  %v267 = insertelement <8 x i32> poison, i32 %v266, i32 0
+  %v268 = shufflevector <8 x i32> %v267, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v269 = trunc i64 %diff to i32
+  %v270 = add i32 %v269, 0
+  %v271 = insertelement <8 x i32> poison, i32 %v270, i32 0
+  %v272 = shufflevector <8 x i32> %v271, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v273 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v268
+  %v274 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v272
+  %v275 = and <8 x i1> %v273, %v274
+  %v276 = select <8 x i1> %v275, <8 x float> %v255, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v277 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v268
+  %v278 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v272
+  %v279 = and <8 x i1> %v277, %v278
+  %v280 = select <8 x i1> %v279, <8 x float> %v256, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v281 = add i32 %v269, 1
+  %v282 = insertelement <8 x i32> poison, i32 %v281, i32 0
+  %v283 = shufflevector <8 x i32> %v282, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v284 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v268
+  %v285 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v283
+  %v286 = and <8 x i1> %v284, %v285
+  %v287 = select <8 x i1> %v286, <8 x float> %v257, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v288 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v268
+  %v289 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v283
+  %v290 = and <8 x i1> %v288, %v289
+  %v291 = select <8 x i1> %v290, <8 x float> %v258, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v292 = add i32 %v269, 2
+  %v293 = insertelement <8 x i32> poison, i32 %v292, i32 0
+  %v294 = shufflevector <8 x i32> %v293, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v295 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v268
+  %v296 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v294
+  %v297 = and <8 x i1> %v295, %v296
+  %v298 = select <8 x i1> %v297, <8 x float> %v259, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v299 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v268
+  %v300 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v294
+  %v301 = and <8 x i1> %v299, %v300
+  %v302 = select <8 x i1> %v301, <8 x float> %v260, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v303 = add i32 %v269, 3
+  %v304 = insertelement <8 x i32> poison, i32 %v303, i32 0
+  %v305 = shufflevector <8 x i32> %v304, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v306 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v268
+  %v307 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v305
+  %v308 = and <8 x i1> %v306, %v307
+  %v309 = select <8 x i1> %v308, <8 x float> %v261, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v310 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v268
+  %v311 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v305
+  %v312 = and <8 x i1> %v310, %v311
+  %v313 = select <8 x i1> %v312, <8 x float> %v262, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  br label %masked264
+masked264:
+  %v314 = phi <8 x float> [ %v255, %nomask265 ], [ %v276, %mask263 ]
+  %v315 = phi <8 x float> [ %v256, %nomask265 ], [ %v280, %mask263 ]
+  %v316 = phi <8 x float> [ %v257, %nomask265 ], [ %v287, %mask263 ]
+  %v317 = phi <8 x float> [ %v258, %nomask265 ], [ %v291, %mask263 ]
+  %v318 = phi <8 x float> [ %v259, %nomask265 ], [ %v298, %mask263 ]
+  %v319 = phi <8 x float> [ %v260, %nomask265 ], [ %v302, %mask263 ]
+  %v320 = phi <8 x float> [ %v261, %nomask265 ], [ %v309, %mask263 ]
+  %v321 = phi <8 x float> [ %v262, %nomask265 ], [ %v313, %mask263 ]
+  %v322 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v314, <8 x float> %v315)
+  %v323 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v322)
+  %v324 = getelementptr inbounds float, ptr %state, i64 0
+  %v325 = load float, ptr %v324, align 4
+  %v326 = call float @llvm.maxnum.f32(float %v325, float %v323)
+  %v327 = fcmp oeq float %v326, 0xFFF0000000000000
+  %v328 = select i1 %v327, float 0x0000000000000000, float %v326
   %v329 = insertelement <8 x float> poison, float %v328, i32 0
   %v330 = shufflevector <8 x float> %v329, <8 x float> poison, <8 x i32> zeroinitializer
-  %v331 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v330, <8 x float> %v325, <8 x float> %v315)
-  %v332 = add i64 5, 16
-  %v333 = getelementptr inbounds float, ptr %slot1, i64 %v332
-  %v334 = load float, ptr %v333, align 4
-  %v335 = insertelement <8 x float> poison, float %v334, i32 0
-  %v336 = shufflevector <8 x float> %v335, <8 x float> poison, <8 x i32> zeroinitializer
-  %v337 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v336, <8 x float> %v325, <8 x float> %v321)
-  %v338 = mul i64 6, %stride
-  %v339 = add i64 %v338, 0
-  %v340 = getelementptr inbounds float, ptr %v, i64 %v339
-  %v341 = load <8 x float>, ptr %v340, align 4
-  %v342 = add i64 6, 0
-  %v343 = getelementptr inbounds float, ptr %slot1, i64 %v342
-  %v344 = load float, ptr %v343, align 4
-  %v345 = insertelement <8 x float> poison, float %v344, i32 0
-  %v346 = shufflevector <8 x float> %v345, <8 x float> poison, <8 x i32> zeroinitializer
-  %v347 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v346, <8 x float> %v341, <8 x float> %v331)
-  %v348 = add i64 6, 16
-  %v349 = getelementptr inbounds float, ptr %slot1, i64 %v348
-  %v350 = load float, ptr %v349, align 4
-  %v351 = insertelement <8 x float> poison, float %v350, i32 0
-  %v352 = shufflevector <8 x float> %v351, <8 x float> poison, <8 x i32> zeroinitializer
-  %v353 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v352, <8 x float> %v341, <8 x float> %v337)
-  %v354 = mul i64 7, %stride
-  %v355 = add i64 %v354, 0
-  %v356 = getelementptr inbounds float, ptr %v, i64 %v355
-  %v357 = load <8 x float>, ptr %v356, align 4
-  %v358 = add i64 7, 0
-  %v359 = getelementptr inbounds float, ptr %slot1, i64 %v358
-  %v360 = load float, ptr %v359, align 4
-  %v361 = insertelement <8 x float> poison, float %v360, i32 0
-  %v362 = shufflevector <8 x float> %v361, <8 x float> poison, <8 x i32> zeroinitializer
-  %v363 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v362, <8 x float> %v357, <8 x float> %v347)
-  %v364 = add i64 7, 16
-  %v365 = getelementptr inbounds float, ptr %slot1, i64 %v364
-  %v366 = load float, ptr %v365, align 4
-  %v367 = insertelement <8 x float> poison, float %v366, i32 0
-  %v368 = shufflevector <8 x float> %v367, <8 x float> poison, <8 x i32> zeroinitializer
-  %v369 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v368, <8 x float> %v357, <8 x float> %v353)
-  %v370 = mul i64 8, %stride
-  %v371 = add i64 %v370, 0
-  %v372 = getelementptr inbounds float, ptr %v, i64 %v371
-  %v373 = load <8 x float>, ptr %v372, align 4
-  %v374 = add i64 8, 0
-  %v375 = getelementptr inbounds float, ptr %slot1, i64 %v374
-  %v376 = load float, ptr %v375, align 4
-  %v377 = insertelement <8 x float> poison, float %v376, i32 0
-  %v378 = shufflevector <8 x float> %v377, <8 x float> poison, <8 x i32> zeroinitializer
-  %v379 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v378, <8 x float> %v373, <8 x float> %v363)
-  %v380 = add i64 8, 16
-  %v381 = getelementptr inbounds float, ptr %slot1, i64 %v380
-  %v382 = load float, ptr %v381, align 4
-  %v383 = insertelement <8 x float> poison, float %v382, i32 0
-  %v384 = shufflevector <8 x float> %v383, <8 x float> poison, <8 x i32> zeroinitializer
-  %v385 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v384, <8 x float> %v373, <8 x float> %v369)
-  %v386 = mul i64 9, %stride
-  %v387 = add i64 %v386, 0
-  %v388 = getelementptr inbounds float, ptr %v, i64 %v387
-  %v389 = load <8 x float>, ptr %v388, align 4
-  %v390 = add i64 9, 0
-  %v391 = getelementptr inbounds float, ptr %slot1, i64 %v390
-  %v392 = load float, ptr %v391, align 4
-  %v393 = insertelement <8 x float> poison, float %v392, i32 0
-  %v394 = shufflevector <8 x float> %v393, <8 x float> poison, <8 x i32> zeroinitializer
-  %v395 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v394, <8 x float> %v389, <8 x float> %v379)
-  %v396 = add i64 9, 16
-  %v397 = getelementptr inbounds float, ptr %slot1, i64 %v396
-  %v398 = load float, ptr %v397, align 4
-  %v399 = insertelement <8 x float> poison, float %v398, i32 0
-  %v400 = shufflevector <8 x float> %v399, <8 x float> poison, <8 x i32> zeroinitializer
-  %v401 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v400, <8 x float> %v389, <8 x float> %v385)
-  %v402 = mul i64 10, %stride
-  %v403 = add i64 %v402, 0
-  %v404 = getelementptr inbounds float, ptr %v, i64 %v403
-  %v405 = load <8 x float>, ptr %v404, align 4
-  %v406 = add i64 10, 0
-  %v407 = getelementptr inbounds float, ptr %slot1, i64 %v406
-  %v408 = load float, ptr %v407, align 4
-  %v409 = insertelement <8 x float> poison, float %v408, i32 0
-  %v410 = shufflevector <8 x float> %v409, <8 x float> poison, <8 x i32> zeroinitializer
-  %v411 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v410, <8 x float> %v405, <8 x float> %v395)
-  %v412 = add i64 10, 16
-  %v413 = getelementptr inbounds float, ptr %slot1, i64 %v412
-  %v414 = load float, ptr %v413, align 4
-  %v415 = insertelement <8 x float> poison, float %v414, i32 0
-  %v416 = shufflevector <8 x float> %v415, <8 x float> poison, <8 x i32> zeroinitializer
-  %v417 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v416, <8 x float> %v405, <8 x float> %v401)
-  %v418 = mul i64 11, %stride
-  %v419 = add i64 %v418, 0
-  %v420 = getelementptr inbounds float, ptr %v, i64 %v419
-  %v421 = load <8 x float>, ptr %v420, align 4
-  %v422 = add i64 11, 0
-  %v423 = getelementptr inbounds float, ptr %slot1, i64 %v422
-  %v424 = load float, ptr %v423, align 4
-  %v425 = insertelement <8 x float> poison, float %v424, i32 0
-  %v426 = shufflevector <8 x float> %v425, <8 x float> poison, <8 x i32> zeroinitializer
-  %v427 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v426, <8 x float> %v421, <8 x float> %v411)
-  %v428 = add i64 11, 16
-  %v429 = getelementptr inbounds float, ptr %slot1, i64 %v428
-  %v430 = load float, ptr %v429, align 4
-  %v431 = insertelement <8 x float> poison, float %v430, i32 0
-  %v432 = shufflevector <8 x float> %v431, <8 x float> poison, <8 x i32> zeroinitializer
-  %v433 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v432, <8 x float> %v421, <8 x float> %v417)
-  %v434 = mul i64 12, %stride
-  %v435 = add i64 %v434, 0
-  %v436 = getelementptr inbounds float, ptr %v, i64 %v435
-  %v437 = load <8 x float>, ptr %v436, align 4
-  %v438 = add i64 12, 0
-  %v439 = getelementptr inbounds float, ptr %slot1, i64 %v438
-  %v440 = load float, ptr %v439, align 4
-  %v441 = insertelement <8 x float> poison, float %v440, i32 0
-  %v442 = shufflevector <8 x float> %v441, <8 x float> poison, <8 x i32> zeroinitializer
-  %v443 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v442, <8 x float> %v437, <8 x float> %v427)
-  %v444 = add i64 12, 16
-  %v445 = getelementptr inbounds float, ptr %slot1, i64 %v444
-  %v446 = load float, ptr %v445, align 4
-  %v447 = insertelement <8 x float> poison, float %v446, i32 0
-  %v448 = shufflevector <8 x float> %v447, <8 x float> poison, <8 x i32> zeroinitializer
-  %v449 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v448, <8 x float> %v437, <8 x float> %v433)
-  %v450 = mul i64 13, %stride
-  %v451 = add i64 %v450, 0
-  %v452 = getelementptr inbounds float, ptr %v, i64 %v451
-  %v453 = load <8 x float>, ptr %v452, align 4
-  %v454 = add i64 13, 0
-  %v455 = getelementptr inbounds float, ptr %slot1, i64 %v454
-  %v456 = load float, ptr %v455, align 4
-  %v457 = insertelement <8 x float> poison, float %v456, i32 0
-  %v458 = shufflevector <8 x float> %v457, <8 x float> poison, <8 x i32> zeroinitializer
-  %v459 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v458, <8 x float> %v453, <8 x float> %v443)
-  %v460 = add i64 13, 16
-  %v461 = getelementptr inbounds float, ptr %slot1, i64 %v460
-  %v462 = load float, ptr %v461, align 4
-  %v463 = insertelement <8 x float> poison, float %v462, i32 0
-  %v464 = shufflevector <8 x float> %v463, <8 x float> poison, <8 x i32> zeroinitializer
-  %v465 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v464, <8 x float> %v453, <8 x float> %v449)
-  %v466 = mul i64 14, %stride
-  %v467 = add i64 %v466, 0
-  %v468 = getelementptr inbounds float, ptr %v, i64 %v467
-  %v469 = load <8 x float>, ptr %v468, align 4
-  %v470 = add i64 14, 0
-  %v471 = getelementptr inbounds float, ptr %slot1, i64 %v470
-  %v472 = load float, ptr %v471, align 4
-  %v473 = insertelement <8 x float> poison, float %v472, i32 0
-  %v474 = shufflevector <8 x float> %v473, <8 x float> poison, <8 x i32> zeroinitializer
-  %v475 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v474, <8 x float> %v469, <8 x float> %v459)
-  %v476 = add i64 14, 16
-  %v477 = getelementptr inbounds float, ptr %slot1, i64 %v476
-  %v478 = load float, ptr %v477, align 4
-  %v479 = insertelement <8 x float> poison, float %v478, i32 0
-  %v480 = shufflevector <8 x float> %v479, <8 x float> poison, <8 x i32> zeroinitializer
-  %v481 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v480, <8 x float> %v469, <8 x float> %v465)
-  %v482 = mul i64 15, %stride
-  %v483 = add i64 %v482, 0
-  %v484 = getelementptr inbounds float, ptr %v, i64 %v483
-  %v485 = load <8 x float>, ptr %v484, align 4
-  %v486 = add i64 15, 0
-  %v487 = getelementptr inbounds float, ptr %slot1, i64 %v486
-  %v488 = load float, ptr %v487, align 4
-  %v489 = insertelement <8 x float> poison, float %v488, i32 0
-  %v490 = shufflevector <8 x float> %v489, <8 x float> poison, <8 x i32> zeroinitializer
-  %v491 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v490, <8 x float> %v485, <8 x float> %v475)
-  %v492 = add i64 15, 16
-  %v493 = getelementptr inbounds float, ptr %slot1, i64 %v492
-  %v494 = load float, ptr %v493, align 4
-  %v495 = insertelement <8 x float> poison, float %v494, i32 0
-  %v496 = shufflevector <8 x float> %v495, <8 x float> poison, <8 x i32> zeroinitializer
-  %v497 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v496, <8 x float> %v485, <8 x float> %v481)
-  %v498 = getelementptr inbounds float, ptr %state, i64 2
-  store <8 x float> %v491, ptr %v498, align 4
-  %v499 = getelementptr inbounds float, ptr %state, i64 12
-  store <8 x float> %v497, ptr %v499, align 4
-  br label %pv_done231
-pv_part233:
-  call void asm sideeffect "", "r,~{memory}"(ptr %slot1)
-  %v500 = getelementptr inbounds float, ptr %state, i64 2
-  %v501 = load <8 x float>, ptr %v500, align 4
-  %v502 = fmul <8 x float> %v501, %v218
-  %v503 = getelementptr inbounds float, ptr %state, i64 12
-  %v504 = load <8 x float>, ptr %v503, align 4
-  %v505 = fmul <8 x float> %v504, %v226
-  %v507 = getelementptr inbounds float, ptr %slot506, i64 0
-  store <8 x float> %v502, ptr %v507, align 4
-  %v508 = getelementptr inbounds float, ptr %slot506, i64 32
-  store <8 x float> %v505, ptr %v508, align 4
-  br label %pre512
-pre512:
-  br label %head509
-head509:
-  %i513 = phi i64 [ 0, %pre512 ], [ %inext514, %latch515 ]
-  %v516 = icmp slt i64 %i513, %cols
-  br i1 %v516, label %body510, label %done511
-body510:
-  %v517 = getelementptr inbounds float, ptr %slot506, i64 0
-  %v518 = load <8 x float>, ptr %v517, align 4
-  %v519 = getelementptr inbounds float, ptr %slot506, i64 32
-  %v520 = load <8 x float>, ptr %v519, align 4
-  %v521 = mul i64 %i513, %stride
-  %v522 = add i64 %v521, 0
-  %v523 = getelementptr inbounds float, ptr %v, i64 %v522
-  %v524 = load <8 x float>, ptr %v523, align 4
-  %v525 = add i64 %i513, 0
-  %v526 = getelementptr inbounds float, ptr %slot1, i64 %v525
-  %v527 = load float, ptr %v526, align 4
-  %v528 = insertelement <8 x float> poison, float %v527, i32 0
-  %v529 = shufflevector <8 x float> %v528, <8 x float> poison, <8 x i32> zeroinitializer
-  %v530 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v529, <8 x float> %v524, <8 x float> %v518)
-  %v531 = add i64 %i513, 16
-  %v532 = getelementptr inbounds float, ptr %slot1, i64 %v531
-  %v533 = load float, ptr %v532, align 4
-  %v534 = insertelement <8 x float> poison, float %v533, i32 0
-  %v535 = shufflevector <8 x float> %v534, <8 x float> poison, <8 x i32> zeroinitializer
-  %v536 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v535, <8 x float> %v524, <8 x float> %v520)
-  %v537 = getelementptr inbounds float, ptr %slot506, i64 0
-  store <8 x float> %v530, ptr %v537, align 4
-  %v538 = getelementptr inbounds float, ptr %slot506, i64 32
-  store <8 x float> %v536, ptr %v538, align 4
-  br label %latch515
-latch515:
-  %inext514 = add i64 %i513, 1
-  br label %head509
-done511:
-  %v539 = getelementptr inbounds float, ptr %slot506, i64 0
-  %v540 = load <8 x float>, ptr %v539, align 4
-  %v541 = getelementptr inbounds float, ptr %slot506, i64 32
-  %v542 = load <8 x float>, ptr %v541, align 4
-  %v543 = getelementptr inbounds float, ptr %state, i64 2
-  store <8 x float> %v540, ptr %v543, align 4
-  %v544 = getelementptr inbounds float, ptr %state, i64 12
-  store <8 x float> %v542, ptr %v544, align 4
-  br label %pv_done231
-pv_full234:
-  call void asm sideeffect "", "r,~{memory}"(ptr %slot1)
-  %v545 = getelementptr inbounds float, ptr %state, i64 2
-  %v546 = load <8 x float>, ptr %v545, align 4
-  %v547 = getelementptr inbounds float, ptr %state, i64 12
-  %v548 = load <8 x float>, ptr %v547, align 4
-  %v549 = mul i64 0, %stride
-  %v550 = add i64 %v549, 0
-  %v551 = getelementptr inbounds float, ptr %v, i64 %v550
-  %v552 = load <8 x float>, ptr %v551, align 4
-  %v553 = add i64 0, 0
+  %v331 = fsub <8 x float> %v314, %v330
+  %v332 = call <8 x float> @exp8(<8 x float> %v331)
+  %v333 = getelementptr inbounds float, ptr %slot1, i64 0
+  store <8 x float> %v332, ptr %v333, align 4
+  %v334 = fadd <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %v332
+  %v335 = fsub <8 x float> %v315, %v330
+  %v336 = call <8 x float> @exp8(<8 x float> %v335)
+  %v337 = getelementptr inbounds float, ptr %slot1, i64 8
+  store <8 x float> %v336, ptr %v337, align 4
+  %v338 = fadd <8 x float> %v334, %v336
+  %v339 = call float @llvm.vector.reduce.fadd.v8f32(float 0x0000000000000000, <8 x float> %v338)
+  %v340 = fsub float %v325, %v328
+  %v341 = fcmp une float %v326, %v325
+  %v342 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v316, <8 x float> %v317)
+  %v343 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v342)
+  %v344 = getelementptr inbounds float, ptr %state, i64 10
+  %v345 = load float, ptr %v344, align 4
+  %v346 = call float @llvm.maxnum.f32(float %v345, float %v343)
+  %v347 = fcmp oeq float %v346, 0xFFF0000000000000
+  %v348 = select i1 %v347, float 0x0000000000000000, float %v346
+  %v349 = insertelement <8 x float> poison, float %v348, i32 0
+  %v350 = shufflevector <8 x float> %v349, <8 x float> poison, <8 x i32> zeroinitializer
+  %v351 = fsub <8 x float> %v316, %v350
+  %v352 = call <8 x float> @exp8(<8 x float> %v351)
+  %v353 = getelementptr inbounds float, ptr %slot1, i64 16
+  store <8 x float> %v352, ptr %v353, align 4
+  %v354 = fadd <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %v352
+  %v355 = fsub <8 x float> %v317, %v350
+  %v356 = call <8 x float> @exp8(<8 x float> %v355)
+  %v357 = getelementptr inbounds float, ptr %slot1, i64 24
+  store <8 x float> %v356, ptr %v357, align 4
+  %v358 = fadd <8 x float> %v354, %v356
+  %v359 = call float @llvm.vector.reduce.fadd.v8f32(float 0x0000000000000000, <8 x float> %v358)
+  %v360 = fsub float %v345, %v348
+  %v361 = fcmp une float %v346, %v345
+  %v362 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v318, <8 x float> %v319)
+  %v363 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v362)
+  %v364 = getelementptr inbounds float, ptr %state, i64 20
+  %v365 = load float, ptr %v364, align 4
+  %v366 = call float @llvm.maxnum.f32(float %v365, float %v363)
+  %v367 = fcmp oeq float %v366, 0xFFF0000000000000
+  %v368 = select i1 %v367, float 0x0000000000000000, float %v366
+  %v369 = insertelement <8 x float> poison, float %v368, i32 0
+  %v370 = shufflevector <8 x float> %v369, <8 x float> poison, <8 x i32> zeroinitializer
+  %v371 = fsub <8 x float> %v318, %v370
+  %v372 = call <8 x float> @exp8(<8 x float> %v371)
+  %v373 = getelementptr inbounds float, ptr %slot1, i64 32
+  store <8 x float> %v372, ptr %v373, align 4
+  %v374 = fadd <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %v372
+  %v375 = fsub <8 x float> %v319, %v370
+  %v376 = call <8 x float> @exp8(<8 x float> %v375)
+  %v377 = getelementptr inbounds float, ptr %slot1, i64 40
+  store <8 x float> %v376, ptr %v377, align 4
+  %v378 = fadd <8 x float> %v374, %v376
+  %v379 = call float @llvm.vector.reduce.fadd.v8f32(float 0x0000000000000000, <8 x float> %v378)
+  %v380 = fsub float %v365, %v368
+  %v381 = fcmp une float %v366, %v365
+  %v382 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v320, <8 x float> %v321)
+  %v383 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v382)
+  %v384 = getelementptr inbounds float, ptr %state, i64 30
+  %v385 = load float, ptr %v384, align 4
+  %v386 = call float @llvm.maxnum.f32(float %v385, float %v383)
+  %v387 = fcmp oeq float %v386, 0xFFF0000000000000
+  %v388 = select i1 %v387, float 0x0000000000000000, float %v386
+  %v389 = insertelement <8 x float> poison, float %v388, i32 0
+  %v390 = shufflevector <8 x float> %v389, <8 x float> poison, <8 x i32> zeroinitializer
+  %v391 = fsub <8 x float> %v320, %v390
+  %v392 = call <8 x float> @exp8(<8 x float> %v391)
+  %v393 = getelementptr inbounds float, ptr %slot1, i64 48
+  store <8 x float> %v392, ptr %v393, align 4
+  %v394 = fadd <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %v392
+  %v395 = fsub <8 x float> %v321, %v390
+  %v396 = call <8 x float> @exp8(<8 x float> %v395)
+  %v397 = getelementptr inbounds float, ptr %slot1, i64 56
+  store <8 x float> %v396, ptr %v397, align 4
+  %v398 = fadd <8 x float> %v394, %v396
+  %v399 = call float @llvm.vector.reduce.fadd.v8f32(float 0x0000000000000000, <8 x float> %v398)
+  %v400 = fsub float %v385, %v388
+  %v401 = fcmp une float %v386, %v385
+  %v402 = insertelement <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, float %v340, i32 0
+  %v403 = insertelement <8 x float> %v402, float %v360, i32 1
+  %v404 = insertelement <8 x float> %v403, float %v380, i32 2
+  %v405 = insertelement <8 x float> %v404, float %v400, i32 3
+  %v406 = call <8 x float> @exp8(<8 x float> %v405)
+  %v407 = extractelement <8 x float> %v406, i32 0
+  %v408 = getelementptr inbounds float, ptr %state, i64 1
+  %v409 = load float, ptr %v408, align 4
+  %v410 = call float @llvm.fma.f32(float %v409, float %v407, float %v339)
+  store float %v410, ptr %v408, align 4
+  %v411 = getelementptr inbounds float, ptr %state, i64 0
+  store float %v326, ptr %v411, align 4
+  %v412 = insertelement <8 x float> poison, float %v407, i32 0
+  %v413 = shufflevector <8 x float> %v412, <8 x float> poison, <8 x i32> zeroinitializer
+  %v414 = or i1 false, %v341
+  %v415 = extractelement <8 x float> %v406, i32 1
+  %v416 = getelementptr inbounds float, ptr %state, i64 11
+  %v417 = load float, ptr %v416, align 4
+  %v418 = call float @llvm.fma.f32(float %v417, float %v415, float %v359)
+  store float %v418, ptr %v416, align 4
+  %v419 = getelementptr inbounds float, ptr %state, i64 10
+  store float %v346, ptr %v419, align 4
+  %v420 = insertelement <8 x float> poison, float %v415, i32 0
+  %v421 = shufflevector <8 x float> %v420, <8 x float> poison, <8 x i32> zeroinitializer
+  %v422 = or i1 %v414, %v361
+  %v423 = extractelement <8 x float> %v406, i32 2
+  %v424 = getelementptr inbounds float, ptr %state, i64 21
+  %v425 = load float, ptr %v424, align 4
+  %v426 = call float @llvm.fma.f32(float %v425, float %v423, float %v379)
+  store float %v426, ptr %v424, align 4
+  %v427 = getelementptr inbounds float, ptr %state, i64 20
+  store float %v366, ptr %v427, align 4
+  %v428 = insertelement <8 x float> poison, float %v423, i32 0
+  %v429 = shufflevector <8 x float> %v428, <8 x float> poison, <8 x i32> zeroinitializer
+  %v430 = or i1 %v422, %v381
+  %v431 = extractelement <8 x float> %v406, i32 3
+  %v432 = getelementptr inbounds float, ptr %state, i64 31
+  %v433 = load float, ptr %v432, align 4
+  %v434 = call float @llvm.fma.f32(float %v433, float %v431, float %v399)
+  store float %v434, ptr %v432, align 4
+  %v435 = getelementptr inbounds float, ptr %state, i64 30
+  store float %v386, ptr %v435, align 4
+  %v436 = insertelement <8 x float> poison, float %v431, i32 0
+  %v437 = shufflevector <8 x float> %v436, <8 x float> poison, <8 x i32> zeroinitializer
+  %v438 = or i1 %v430, %v401
+  %v439 = sdiv i64 %cols, 4
+  %v440 = mul i64 %v439, 4
+  br i1 %v438, label %pv_scaled441, label %pv_plain442
+pv_scaled441:
+  %v444 = getelementptr inbounds float, ptr %state, i64 2
+  %v445 = load <8 x float>, ptr %v444, align 4
+  %v446 = fmul <8 x float> %v445, %v413
+  %v447 = getelementptr inbounds float, ptr %state, i64 12
+  %v448 = load <8 x float>, ptr %v447, align 4
+  %v449 = fmul <8 x float> %v448, %v421
+  %v450 = getelementptr inbounds float, ptr %state, i64 22
+  %v451 = load <8 x float>, ptr %v450, align 4
+  %v452 = fmul <8 x float> %v451, %v429
+  %v453 = getelementptr inbounds float, ptr %state, i64 32
+  %v454 = load <8 x float>, ptr %v453, align 4
+  %v455 = fmul <8 x float> %v454, %v437
+  br label %pre456
+pre456:
+  br label %head457
+head457:
+  %i461 = phi i64 [ 0, %pre456 ], [ %inext462, %latch459 ]
+  %carry463 = phi <8 x float> [ %v446, %pre456 ], [ %carried464, %latch459 ]
+  %carry465 = phi <8 x float> [ %v449, %pre456 ], [ %carried466, %latch459 ]
+  %carry467 = phi <8 x float> [ %v452, %pre456 ], [ %carried468, %latch459 ]
+  %carry469 = phi <8 x float> [ %v455, %pre456 ], [ %carried470, %latch459 ]
+  %v471 = icmp slt i64 %i461, %v440
+  br i1 %v471, label %body458, label %done460
+body458:
+  %v472 = add i64 %i461, 0
+  %v473 = mul i64 %v472, 8
+  %v474 = add i64 %v473, 0
+  %v475 = getelementptr inbounds float, ptr %v, i64 %v474
+  %v476 = load <8 x float>, ptr %v475, align 4
+  %v477 = add i64 %v472, 0
+  %v478 = getelementptr inbounds float, ptr %slot1, i64 %v477
+  %v479 = load float, ptr %v478, align 4
+  %v480 = insertelement <8 x float> poison, float %v479, i32 0
+  %v481 = shufflevector <8 x float> %v480, <8 x float> poison, <8 x i32> zeroinitializer
+  %v482 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v481, <8 x float> %v476, <8 x float> %carry463)
+  %v483 = add i64 %v472, 16
+  %v484 = getelementptr inbounds float, ptr %slot1, i64 %v483
+  %v485 = load float, ptr %v484, align 4
+  %v486 = insertelement <8 x float> poison, float %v485, i32 0
+  %v487 = shufflevector <8 x float> %v486, <8 x float> poison, <8 x i32> zeroinitializer
+  %v488 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v487, <8 x float> %v476, <8 x float> %carry465)
+  %v489 = add i64 %v472, 32
+  %v490 = getelementptr inbounds float, ptr %slot1, i64 %v489
+  %v491 = load float, ptr %v490, align 4
+  %v492 = insertelement <8 x float> poison, float %v491, i32 0
+  %v493 = shufflevector <8 x float> %v492, <8 x float> poison, <8 x i32> zeroinitializer
+  %v494 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v493, <8 x float> %v476, <8 x float> %carry467)
+  %v495 = add i64 %v472, 48
+  %v496 = getelementptr inbounds float, ptr %slot1, i64 %v495
+  %v497 = load float, ptr %v496, align 4
+  %v498 = insertelement <8 x float> poison, float %v497, i32 0
+  %v499 = shufflevector <8 x float> %v498, <8 x float> poison, <8 x i32> zeroinitializer
+  %v500 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v499, <8 x float> %v476, <8 x float> %carry469)
+  %v501 = add i64 %i461, 1
+  %v502 = mul i64 %v501, 8
+  %v503 = add i64 %v502, 0
+  %v504 = getelementptr inbounds float, ptr %v, i64 %v503
+  %v505 = load <8 x float>, ptr %v504, align 4
+  %v506 = add i64 %v501, 0
+  %v507 = getelementptr inbounds float, ptr %slot1, i64 %v506
+  %v508 = load float, ptr %v507, align 4
+  %v509 = insertelement <8 x float> poison, float %v508, i32 0
+  %v510 = shufflevector <8 x float> %v509, <8 x float> poison, <8 x i32> zeroinitializer
+  %v511 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v510, <8 x float> %v505, <8 x float> %v482)
+  %v512 = add i64 %v501, 16
+  %v513 = getelementptr inbounds float, ptr %slot1, i64 %v512
+  %v514 = load float, ptr %v513, align 4
+  %v515 = insertelement <8 x float> poison, float %v514, i32 0
+  %v516 = shufflevector <8 x float> %v515, <8 x float> poison, <8 x i32> zeroinitializer
+  %v517 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v516, <8 x float> %v505, <8 x float> %v488)
+  %v518 = add i64 %v501, 32
+  %v519 = getelementptr inbounds float, ptr %slot1, i64 %v518
+  %v520 = load float, ptr %v519, align 4
+  %v521 = insertelement <8 x float> poison, float %v520, i32 0
+  %v522 = shufflevector <8 x float> %v521, <8 x float> poison, <8 x i32> zeroinitializer
+  %v523 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v522, <8 x float> %v505, <8 x float> %v494)
+  %v524 = add i64 %v501, 48
+  %v525 = getelementptr inbounds float, ptr %slot1, i64 %v524
+  %v526 = load float, ptr %v525, align 4
+  %v527 = insertelement <8 x float> poison, float %v526, i32 0
+  %v528 = shufflevector <8 x float> %v527, <8 x float> poison, <8 x i32> zeroinitializer
+  %v529 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v528, <8 x float> %v505, <8 x float> %v500)
+  %v530 = add i64 %i461, 2
+  %v531 = mul i64 %v530, 8
+  %v532 = add i64 %v531, 0
+  %v533 = getelementptr inbounds float, ptr %v, i64 %v532
+  %v534 = load <8 x float>, ptr %v533, align 4
+  %v535 = add i64 %v530, 0
+  %v536 = getelementptr inbounds float, ptr %slot1, i64 %v535
+  %v537 = load float, ptr %v536, align 4
+  %v538 = insertelement <8 x float> poison, float %v537, i32 0
+  %v539 = shufflevector <8 x float> %v538, <8 x float> poison, <8 x i32> zeroinitializer
+  %v540 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v539, <8 x float> %v534, <8 x float> %v511)
+  %v541 = add i64 %v530, 16
+  %v542 = getelementptr inbounds float, ptr %slot1, i64 %v541
+  %v543 = load float, ptr %v542, align 4
+  %v544 = insertelement <8 x float> poison, float %v543, i32 0
+  %v545 = shufflevector <8 x float> %v544, <8 x float> poison, <8 x i32> zeroinitializer
+  %v546 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v545, <8 x float> %v534, <8 x float> %v517)
+  %v547 = add i64 %v530, 32
+  %v548 = getelementptr inbounds float, ptr %slot1, i64 %v547
+  %v549 = load float, ptr %v548, align 4
+  %v550 = insertelement <8 x float> poison, float %v549, i32 0
+  %v551 = shufflevector <8 x float> %v550, <8 x float> poison, <8 x i32> zeroinitializer
+  %v552 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v551, <8 x float> %v534, <8 x float> %v523)
+  %v553 = add i64 %v530, 48
   %v554 = getelementptr inbounds float, ptr %slot1, i64 %v553
   %v555 = load float, ptr %v554, align 4
   %v556 = insertelement <8 x float> poison, float %v555, i32 0
   %v557 = shufflevector <8 x float> %v556, <8 x float> poison, <8 x i32> zeroinitializer
-  %v558 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v557, <8 x float> %v552, <8 x float> %v546)
-  %v559 = add i64 0, 16
-  %v560 = getelementptr inbounds float, ptr %slot1, i64 %v559
-  %v561 = load float, ptr %v560, align 4
-  %v562 = insertelement <8 x float> poison, float %v561, i32 0
-  %v563 = shufflevector <8 x float> %v562, <8 x float> poison, <8 x i32> zeroinitializer
-  %v564 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v563, <8 x float> %v552, <8 x float> %v548)
-  %v565 = mul i64 1, %stride
-  %v566 = add i64 %v565, 0
-  %v567 = getelementptr inbounds float, ptr %v, i64 %v566
-  %v568 = load <8 x float>, ptr %v567, align 4
-  %v569 = add i64 1, 0
-  %v570 = getelementptr inbounds float, ptr %slot1, i64 %v569
-  %v571 = load float, ptr %v570, align 4
-  %v572 = insertelement <8 x float> poison, float %v571, i32 0
-  %v573 = shufflevector <8 x float> %v572, <8 x float> poison, <8 x i32> zeroinitializer
-  %v574 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v573, <8 x float> %v568, <8 x float> %v558)
-  %v575 = add i64 1, 16
-  %v576 = getelementptr inbounds float, ptr %slot1, i64 %v575
-  %v577 = load float, ptr %v576, align 4
-  %v578 = insertelement <8 x float> poison, float %v577, i32 0
-  %v579 = shufflevector <8 x float> %v578, <8 x float> poison, <8 x i32> zeroinitializer
-  %v580 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v579, <8 x float> %v568, <8 x float> %v564)
-  %v581 = mul i64 2, %stride
-  %v582 = add i64 %v581, 0
-  %v583 = getelementptr inbounds float, ptr %v, i64 %v582
-  %v584 = load <8 x float>, ptr %v583, align 4
-  %v585 = add i64 2, 0
-  %v586 = getelementptr inbounds float, ptr %slot1, i64 %v585
-  %v587 = load float, ptr %v586, align 4
-  %v588 = insertelement <8 x float> poison, float %v587, i32 0
-  %v589 = shufflevector <8 x float> %v588, <8 x float> poison, <8 x i32> zeroinitializer
-  %v590 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v589, <8 x float> %v584, <8 x float> %v574)
-  %v591 = add i64 2, 16
-  %v592 = getelementptr inbounds float, ptr %slot1, i64 %v591
-  %v593 = load float, ptr %v592, align 4
-  %v594 = insertelement <8 x float> poison, float %v593, i32 0
-  %v595 = shufflevector <8 x float> %v594, <8 x float> poison, <8 x i32> zeroinitializer
-  %v596 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v595, <8 x float> %v584, <8 x float> %v580)
-  %v597 = mul i64 3, %stride
-  %v598 = add i64 %v597, 0
-  %v599 = getelementptr inbounds float, ptr %v, i64 %v598
-  %v600 = load <8 x float>, ptr %v599, align 4
-  %v601 = add i64 3, 0
-  %v602 = getelementptr inbounds float, ptr %slot1, i64 %v601
-  %v603 = load float, ptr %v602, align 4
-  %v604 = insertelement <8 x float> poison, float %v603, i32 0
-  %v605 = shufflevector <8 x float> %v604, <8 x float> poison, <8 x i32> zeroinitializer
-  %v606 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v605, <8 x float> %v600, <8 x float> %v590)
-  %v607 = add i64 3, 16
-  %v608 = getelementptr inbounds float, ptr %slot1, i64 %v607
-  %v609 = load float, ptr %v608, align 4
-  %v610 = insertelement <8 x float> poison, float %v609, i32 0
-  %v611 = shufflevector <8 x float> %v610, <8 x float> poison, <8 x i32> zeroinitializer
-  %v612 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v611, <8 x float> %v600, <8 x float> %v596)
-  %v613 = mul i64 4, %stride
-  %v614 = add i64 %v613, 0
-  %v615 = getelementptr inbounds float, ptr %v, i64 %v614
-  %v616 = load <8 x float>, ptr %v615, align 4
-  %v617 = add i64 4, 0
-  %v618 = getelementptr inbounds float, ptr %slot1, i64 %v617
-  %v619 = load float, ptr %v618, align 4
-  %v620 = insertelement <8 x float> poison, float %v619, i32 0
-  %v621 = shufflevector <8 x float> %v620, <8 x float> poison, <8 x i32> zeroinitializer
-  %v622 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v621, <8 x float> %v616, <8 x float> %v606)
-  %v623 = add i64 4, 16
-  %v624 = getelementptr inbounds float, ptr %slot1, i64 %v623
-  %v625 = load float, ptr %v624, align 4
-  %v626 = insertelement <8 x float> poison, float %v625, i32 0
-  %v627 = shufflevector <8 x float> %v626, <8 x float> poison, <8 x i32> zeroinitializer
-  %v628 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v627, <8 x float> %v616, <8 x float> %v612)
-  %v629 = mul i64 5, %stride
-  %v630 = add i64 %v629, 0
-  %v631 = getelementptr inbounds float, ptr %v, i64 %v630
-  %v632 = load <8 x float>, ptr %v631, align 4
-  %v633 = add i64 5, 0
-  %v634 = getelementptr inbounds float, ptr %slot1, i64 %v633
-  %v635 = load float, ptr %v634, align 4
-  %v636 = insertelement <8 x float> poison, float %v635, i32 0
-  %v637 = shufflevector <8 x float> %v636, <8 x float> poison, <8 x i32> zeroinitializer
-  %v638 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v637, <8 x float> %v632, <8 x float> %v622)
-  %v639 = add i64 5, 16
-  %v640 = getelementptr inbounds float, ptr %slot1, i64 %v639
-  %v641 = load float, ptr %v640, align 4
-  %v642 = insertelement <8 x float> poison, float %v641, i32 0
-  %v643 = shufflevector <8 x float> %v642, <8 x float> poison, <8 x i32> zeroinitializer
-  %v644 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v643, <8 x float> %v632, <8 x float> %v628)
-  %v645 = mul i64 6, %stride
-  %v646 = add i64 %v645, 0
-  %v647 = getelementptr inbounds float, ptr %v, i64 %v646
-  %v648 = load <8 x float>, ptr %v647, align 4
-  %v649 = add i64 6, 0
-  %v650 = getelementptr inbounds float, ptr %slot1, i64 %v649
-  %v651 = load float, ptr %v650, align 4
-  %v652 = insertelement <8 x float> poison, float %v651, i32 0
-  %v653 = shufflevector <8 x float> %v652, <8 x float> poison, <8 x i32> zeroinitializer
-  %v654 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v653, <8 x float> %v648, <8 x float> %v638)
-  %v655 = add i64 6, 16
-  %v656 = getelementptr inbounds float, ptr %slot1, i64 %v655
-  %v657 = load float, ptr %v656, align 4
-  %v658 = insertelement <8 x float> poison, float %v657, i32 0
-  %v659 = shufflevector <8 x float> %v658, <8 x float> poison, <8 x i32> zeroinitializer
-  %v660 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v659, <8 x float> %v648, <8 x float> %v644)
-  %v661 = mul i64 7, %stride
+  %v558 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v557, <8 x float> %v534, <8 x float> %v529)
+  %v559 = add i64 %i461, 3
+  %v560 = mul i64 %v559, 8
+  %v561 = add i64 %v560, 0
+  %v562 = getelementptr inbounds float, ptr %v, i64 %v561
+  %v563 = load <8 x float>, ptr %v562, align 4
+  %v564 = add i64 %v559, 0
+  %v565 = getelementptr inbounds float, ptr %slot1, i64 %v564
+  %v566 = load float, ptr %v565, align 4
+  %v567 = insertelement <8 x float> poison, float %v566, i32 0
+  %v568 = shufflevector <8 x float> %v567, <8 x float> poison, <8 x i32> zeroinitializer
+  %v569 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v568, <8 x float> %v563, <8 x float> %v540)
+  %v570 = add i64 %v559, 16
+  %v571 = getelementptr inbounds float, ptr %slot1, i64 %v570
+  %v572 = load float, ptr %v571, align 4
+  %v573 = insertelement <8 x float> poison, float %v572, i32 0
+  %v574 = shufflevector <8 x float> %v573, <8 x float> poison, <8 x i32> zeroinitializer
+  %v575 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v574, <8 x float> %v563, <8 x float> %v546)
+  %v576 = add i64 %v559, 32
+  %v577 = getelementptr inbounds float, ptr %slot1, i64 %v576
+  %v578 = load float, ptr %v577, align 4
+  %v579 = insertelement <8 x float> poison, float %v578, i32 0
+  %v580 = shufflevector <8 x float> %v579, <8 x float> poison, <8 x i32> zeroinitializer
+  %v581 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v580, <8 x float> %v563, <8 x float> %v552)
+  %v582 = add i64 %v559, 48
+  %v583 = getelementptr inbounds float, ptr %slot1, i64 %v582
+  %v584 = load float, ptr %v583, align 4
+  %v585 = insertelement <8 x float> poison, float %v584, i32 0
+  %v586 = shufflevector <8 x float> %v585, <8 x float> poison, <8 x i32> zeroinitializer
+  %v587 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v586, <8 x float> %v563, <8 x float> %v558)
+  br label %latch459
+latch459:
+  %carried464 = select i1 true, <8 x float> %v569, <8 x float> %v569
+  %carried466 = select i1 true, <8 x float> %v575, <8 x float> %v575
+  %carried468 = select i1 true, <8 x float> %v581, <8 x float> %v581
+  %carried470 = select i1 true, <8 x float> %v587, <8 x float> %v587
+  %inext462 = add i64 %i461, 4
+  br label %head457
+done460:
+  br label %pre588
+pre588:
+  br label %head589
+head589:
+  %i593 = phi i64 [ %v440, %pre588 ], [ %inext594, %latch591 ]
+  %carry595 = phi <8 x float> [ %carry463, %pre588 ], [ %carried596, %latch591 ]
+  %carry597 = phi <8 x float> [ %carry465, %pre588 ], [ %carried598, %latch591 ]
+  %carry599 = phi <8 x float> [ %carry467, %pre588 ], [ %carried600, %latch591 ]
+  %carry601 = phi <8 x float> [ %carry469, %pre588 ], [ %carried602, %latch591 ]
+  %v603 = icmp slt i64 %i593, %cols
+  br i1 %v603, label %body590, label %done592
+body590:
+  %v604 = mul i64 %i593, 8
+  %v605 = add i64 %v604, 0
+  %v606 = getelementptr inbounds float, ptr %v, i64 %v605
+  %v607 = load <8 x float>, ptr %v606, align 4
+  %v608 = add i64 %i593, 0
+  %v609 = getelementptr inbounds float, ptr %slot1, i64 %v608
+  %v610 = load float, ptr %v609, align 4
+  %v611 = insertelement <8 x float> poison, float %v610, i32 0
+  %v612 = shufflevector <8 x float> %v611, <8 x float> poison, <8 x i32> zeroinitializer
+  %v613 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v612, <8 x float> %v607, <8 x float> %carry595)
+  %v614 = add i64 %i593, 16
+  %v615 = getelementptr inbounds float, ptr %slot1, i64 %v614
+  %v616 = load float, ptr %v615, align 4
+  %v617 = insertelement <8 x float> poison, float %v616, i32 0
+  %v618 = shufflevector <8 x float> %v617, <8 x float> poison, <8 x i32> zeroinitializer
+  %v619 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v618, <8 x float> %v607, <8 x float> %carry597)
+  %v620 = add i64 %i593, 32
+  %v621 = getelementptr inbounds float, ptr %slot1, i64 %v620
+  %v622 = load float, ptr %v621, align 4
+  %v623 = insertelement <8 x float> poison, float %v622, i32 0
+  %v624 = shufflevector <8 x float> %v623, <8 x float> poison, <8 x i32> zeroinitializer
+  %v625 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v624, <8 x float> %v607, <8 x float> %carry599)
+  %v626 = add i64 %i593, 48
+  %v627 = getelementptr inbounds float, ptr %slot1, i64 %v626
+  %v628 = load float, ptr %v627, align 4
+  %v629 = insertelement <8 x float> poison, float %v628, i32 0
+  %v630 = shufflevector <8 x float> %v629, <8 x float> poison, <8 x i32> zeroinitializer
+  %v631 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v630, <8 x float> %v607, <8 x float> %carry601)
+  br label %latch591
+latch591:
+  %carried596 = select i1 true, <8 x float> %v613, <8 x float> %v613
+  %carried598 = select i1 true, <8 x float> %v619, <8 x float> %v619
+  %carried600 = select i1 true, <8 x float> %v625, <8 x float> %v625
+  %carried602 = select i1 true, <8 x float> %v631, <8 x float> %v631
+  %inext594 = add i64 %i593, 1
+  br label %head589
+done592:
+  %v632 = getelementptr inbounds float, ptr %state, i64 2
+  store <8 x float> %carry595, ptr %v632, align 4
+  %v633 = getelementptr inbounds float, ptr %state, i64 12
+  store <8 x float> %carry597, ptr %v633, align 4
+  %v634 = getelementptr inbounds float, ptr %state, i64 22
+  store <8 x float> %carry599, ptr %v634, align 4
+  %v635 = getelementptr inbounds float, ptr %state, i64 32
+  store <8 x float> %carry601, ptr %v635, align 4
+  br label %pv_done443
+pv_plain442:
+  %v636 = getelementptr inbounds float, ptr %state, i64 2
+  %v637 = load <8 x float>, ptr %v636, align 4
+  %v638 = getelementptr inbounds float, ptr %state, i64 12
+  %v639 = load <8 x float>, ptr %v638, align 4
+  %v640 = getelementptr inbounds float, ptr %state, i64 22
+  %v641 = load <8 x float>, ptr %v640, align 4
+  %v642 = getelementptr inbounds float, ptr %state, i64 32
+  %v643 = load <8 x float>, ptr %v642, align 4
+  br label %pre644
+pre644:
+  br label %head645
+head645:
+  %i649 = phi i64 [ 0, %pre644 ], [ %inext650, %latch647 ]
+  %carry651 = phi <8 x float> [ %v637, %pre644 ], [ %carried652, %latch647 ]
+  %carry653 = phi <8 x float> [ %v639, %pre644 ], [ %carried654, %latch647 ]
+  %carry655 = phi <8 x float> [ %v641, %pre644 ], [ %carried656, %latch647 ]
+  %carry657 = phi <8 x float> [ %v643, %pre644 ], [ %carried658, %latch647 ]
+  %v659 = icmp slt i64 %i649, %v440
+  br i1 %v659, label %body646, label %done648
+body646:
+  %v660 = add i64 %i649, 0
+  %v661 = mul i64 %v660, 8
   %v662 = add i64 %v661, 0
   %v663 = getelementptr inbounds float, ptr %v, i64 %v662
   %v664 = load <8 x float>, ptr %v663, align 4
-  %v665 = add i64 7, 0
+  %v665 = add i64 %v660, 0
   %v666 = getelementptr inbounds float, ptr %slot1, i64 %v665
   %v667 = load float, ptr %v666, align 4
   %v668 = insertelement <8 x float> poison, float %v667, i32 0
   %v669 = shufflevector <8 x float> %v668, <8 x float> poison, <8 x i32> zeroinitializer
-  %v670 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v669, <8 x float> %v664, <8 x float> %v654)
-  %v671 = add i64 7, 16
+  %v670 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v669, <8 x float> %v664, <8 x float> %carry651)
+  %v671 = add i64 %v660, 16
   %v672 = getelementptr inbounds float, ptr %slot1, i64 %v671
   %v673 = load float, ptr %v672, align 4
   %v674 = insertelement <8 x float> poison, float %v673, i32 0
   %v675 = shufflevector <8 x float> %v674, <8 x float> poison, <8 x i32> zeroinitializer
-  %v676 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v675, <8 x float> %v664, <8 x float> %v660)
-  %v677 = mul i64 8, %stride
-  %v678 = add i64 %v677, 0
-  %v679 = getelementptr inbounds float, ptr %v, i64 %v678
-  %v680 = load <8 x float>, ptr %v679, align 4
-  %v681 = add i64 8, 0
-  %v682 = getelementptr inbounds float, ptr %slot1, i64 %v681
-  %v683 = load float, ptr %v682, align 4
-  %v684 = insertelement <8 x float> poison, float %v683, i32 0
-  %v685 = shufflevector <8 x float> %v684, <8 x float> poison, <8 x i32> zeroinitializer
-  %v686 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v685, <8 x float> %v680, <8 x float> %v670)
-  %v687 = add i64 8, 16
-  %v688 = getelementptr inbounds float, ptr %slot1, i64 %v687
-  %v689 = load float, ptr %v688, align 4
-  %v690 = insertelement <8 x float> poison, float %v689, i32 0
-  %v691 = shufflevector <8 x float> %v690, <8 x float> poison, <8 x i32> zeroinitializer
-  %v692 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v691, <8 x float> %v680, <8 x float> %v676)
-  %v693 = mul i64 9, %stride
-  %v694 = add i64 %v693, 0
-  %v695 = getelementptr inbounds float, ptr %v, i64 %v694
-  %v696 = load <8 x float>, ptr %v695, align 4
-  %v697 = add i64 9, 0
-  %v698 = getelementptr inbounds float, ptr %slot1, i64 %v697
-  %v699 = load float, ptr %v698, align 4
-  %v700 = insertelement <8 x float> poison, float %v699, i32 0
-  %v701 = shufflevector <8 x float> %v700, <8 x float> poison, <8 x i32> zeroinitializer
-  %v702 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v701, <8 x float> %v696, <8 x float> %v686)
-  %v703 = add i64 9, 16
-  %v704 = getelementptr inbounds float, ptr %slot1, i64 %v703
-  %v705 = load float, ptr %v704, align 4
-  %v706 = insertelement <8 x float> poison, float %v705, i32 0
-  %v707 = shufflevector <8 x float> %v706, <8 x float> poison, <8 x i32> zeroinitializer
-  %v708 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v707, <8 x float> %v696, <8 x float> %v692)
-  %v709 = mul i64 10, %stride
-  %v710 = add i64 %v709, 0
-  %v711 = getelementptr inbounds float, ptr %v, i64 %v710
-  %v712 = load <8 x float>, ptr %v711, align 4
-  %v713 = add i64 10, 0
-  %v714 = getelementptr inbounds float, ptr %slot1, i64 %v713
-  %v715 = load float, ptr %v714, align 4
-  %v716 = insertelement <8 x float> poison, float %v715, i32 0
-  %v717 = shufflevector <8 x float> %v716, <8 x float> poison, <8 x i32> zeroinitializer
-  %v718 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v717, <8 x float> %v712, <8 x float> %v702)
-  %v719 = add i64 10, 16
-  %v720 = getelementptr inbounds float, ptr %slot1, i64 %v719
-  %v721 = load float, ptr %v720, align 4
-  %v722 = insertelement <8 x float> poison, float %v721, i32 0
-  %v723 = shufflevector <8 x float> %v722, <8 x float> poison, <8 x i32> zeroinitializer
-  %v724 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v723, <8 x float> %v712, <8 x float> %v708)
-  %v725 = mul i64 11, %stride
-  %v726 = add i64 %v725, 0
-  %v727 = getelementptr inbounds float, ptr %v, i64 %v726
-  %v728 = load <8 x float>, ptr %v727, align 4
-  %v729 = add i64 11, 0
+  %v676 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v675, <8 x float> %v664, <8 x float> %carry653)
+  %v677 = add i64 %v660, 32
+  %v678 = getelementptr inbounds float, ptr %slot1, i64 %v677
+  %v679 = load float, ptr %v678, align 4
+  %v680 = insertelement <8 x float> poison, float %v679, i32 0
+  %v681 = shufflevector <8 x float> %v680, <8 x float> poison, <8 x i32> zeroinitializer
+  %v682 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v681, <8 x float> %v664, <8 x float> %carry655)
+  %v683 = add i64 %v660, 48
+  %v684 = getelementptr inbounds float, ptr %slot1, i64 %v683
+  %v685 = load float, ptr %v684, align 4
+  %v686 = insertelement <8 x float> poison, float %v685, i32 0
+  %v687 = shufflevector <8 x float> %v686, <8 x float> poison, <8 x i32> zeroinitializer
+  %v688 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v687, <8 x float> %v664, <8 x float> %carry657)
+  %v689 = add i64 %i649, 1
+  %v690 = mul i64 %v689, 8
+  %v691 = add i64 %v690, 0
+  %v692 = getelementptr inbounds float, ptr %v, i64 %v691
+  %v693 = load <8 x float>, ptr %v692, align 4
+  %v694 = add i64 %v689, 0
+  %v695 = getelementptr inbounds float, ptr %slot1, i64 %v694
+  %v696 = load float, ptr %v695, align 4
+  %v697 = insertelement <8 x float> poison, float %v696, i32 0
+  %v698 = shufflevector <8 x float> %v697, <8 x float> poison, <8 x i32> zeroinitializer
+  %v699 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v698, <8 x float> %v693, <8 x float> %v670)
+  %v700 = add i64 %v689, 16
+  %v701 = getelementptr inbounds float, ptr %slot1, i64 %v700
+  %v702 = load float, ptr %v701, align 4
+  %v703 = insertelement <8 x float> poison, float %v702, i32 0
+  %v704 = shufflevector <8 x float> %v703, <8 x float> poison, <8 x i32> zeroinitializer
+  %v705 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v704, <8 x float> %v693, <8 x float> %v676)
+  %v706 = add i64 %v689, 32
+  %v707 = getelementptr inbounds float, ptr %slot1, i64 %v706
+  %v708 = load float, ptr %v707, align 4
+  %v709 = insertelement <8 x float> poison, float %v708, i32 0
+  %v710 = shufflevector <8 x float> %v709, <8 x float> poison, <8 x i32> zeroinitializer
+  %v711 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v710, <8 x float> %v693, <8 x float> %v682)
+  %v712 = add i64 %v689, 48
+  %v713 = getelementptr inbounds float, ptr %slot1, i64 %v712
+  %v714 = load float, ptr %v713, align 4
+  %v715 = insertelement <8 x float> poison, float %v714, i32 0
+  %v716 = shufflevector <8 x float> %v715, <8 x float> poison, <8 x i32> zeroinitializer
+  %v717 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v716, <8 x float> %v693, <8 x float> %v688)
+  %v718 = add i64 %i649, 2
+  %v719 = mul i64 %v718, 8
+  %v720 = add i64 %v719, 0
+  %v721 = getelementptr inbounds float, ptr %v, i64 %v720
+  %v722 = load <8 x float>, ptr %v721, align 4
+  %v723 = add i64 %v718, 0
+  %v724 = getelementptr inbounds float, ptr %slot1, i64 %v723
+  %v725 = load float, ptr %v724, align 4
+  %v726 = insertelement <8 x float> poison, float %v725, i32 0
+  %v727 = shufflevector <8 x float> %v726, <8 x float> poison, <8 x i32> zeroinitializer
+  %v728 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v727, <8 x float> %v722, <8 x float> %v699)
+  %v729 = add i64 %v718, 16
   %v730 = getelementptr inbounds float, ptr %slot1, i64 %v729
   %v731 = load float, ptr %v730, align 4
   %v732 = insertelement <8 x float> poison, float %v731, i32 0
   %v733 = shufflevector <8 x float> %v732, <8 x float> poison, <8 x i32> zeroinitializer
-  %v734 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v733, <8 x float> %v728, <8 x float> %v718)
-  %v735 = add i64 11, 16
+  %v734 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v733, <8 x float> %v722, <8 x float> %v705)
+  %v735 = add i64 %v718, 32
   %v736 = getelementptr inbounds float, ptr %slot1, i64 %v735
   %v737 = load float, ptr %v736, align 4
   %v738 = insertelement <8 x float> poison, float %v737, i32 0
   %v739 = shufflevector <8 x float> %v738, <8 x float> poison, <8 x i32> zeroinitializer
-  %v740 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v739, <8 x float> %v728, <8 x float> %v724)
-  %v741 = mul i64 12, %stride
-  %v742 = add i64 %v741, 0
-  %v743 = getelementptr inbounds float, ptr %v, i64 %v742
-  %v744 = load <8 x float>, ptr %v743, align 4
-  %v745 = add i64 12, 0
-  %v746 = getelementptr inbounds float, ptr %slot1, i64 %v745
-  %v747 = load float, ptr %v746, align 4
-  %v748 = insertelement <8 x float> poison, float %v747, i32 0
-  %v749 = shufflevector <8 x float> %v748, <8 x float> poison, <8 x i32> zeroinitializer
-  %v750 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v749, <8 x float> %v744, <8 x float> %v734)
-  %v751 = add i64 12, 16
-  %v752 = getelementptr inbounds float, ptr %slot1, i64 %v751
-  %v753 = load float, ptr %v752, align 4
-  %v754 = insertelement <8 x float> poison, float %v753, i32 0
-  %v755 = shufflevector <8 x float> %v754, <8 x float> poison, <8 x i32> zeroinitializer
-  %v756 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v755, <8 x float> %v744, <8 x float> %v740)
-  %v757 = mul i64 13, %stride
-  %v758 = add i64 %v757, 0
-  %v759 = getelementptr inbounds float, ptr %v, i64 %v758
-  %v760 = load <8 x float>, ptr %v759, align 4
-  %v761 = add i64 13, 0
-  %v762 = getelementptr inbounds float, ptr %slot1, i64 %v761
-  %v763 = load float, ptr %v762, align 4
-  %v764 = insertelement <8 x float> poison, float %v763, i32 0
-  %v765 = shufflevector <8 x float> %v764, <8 x float> poison, <8 x i32> zeroinitializer
-  %v766 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v765, <8 x float> %v760, <8 x float> %v750)
-  %v767 = add i64 13, 16
-  %v768 = getelementptr inbounds float, ptr %slot1, i64 %v767
-  %v769 = load float, ptr %v768, align 4
-  %v770 = insertelement <8 x float> poison, float %v769, i32 0
-  %v771 = shufflevector <8 x float> %v770, <8 x float> poison, <8 x i32> zeroinitializer
-  %v772 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v771, <8 x float> %v760, <8 x float> %v756)
-  %v773 = mul i64 14, %stride
-  %v774 = add i64 %v773, 0
-  %v775 = getelementptr inbounds float, ptr %v, i64 %v774
-  %v776 = load <8 x float>, ptr %v775, align 4
-  %v777 = add i64 14, 0
-  %v778 = getelementptr inbounds float, ptr %slot1, i64 %v777
-  %v779 = load float, ptr %v778, align 4
-  %v780 = insertelement <8 x float> poison, float %v779, i32 0
-  %v781 = shufflevector <8 x float> %v780, <8 x float> poison, <8 x i32> zeroinitializer
-  %v782 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v781, <8 x float> %v776, <8 x float> %v766)
-  %v783 = add i64 14, 16
-  %v784 = getelementptr inbounds float, ptr %slot1, i64 %v783
-  %v785 = load float, ptr %v784, align 4
-  %v786 = insertelement <8 x float> poison, float %v785, i32 0
-  %v787 = shufflevector <8 x float> %v786, <8 x float> poison, <8 x i32> zeroinitializer
-  %v788 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v787, <8 x float> %v776, <8 x float> %v772)
-  %v789 = mul i64 15, %stride
-  %v790 = add i64 %v789, 0
-  %v791 = getelementptr inbounds float, ptr %v, i64 %v790
-  %v792 = load <8 x float>, ptr %v791, align 4
-  %v793 = add i64 15, 0
-  %v794 = getelementptr inbounds float, ptr %slot1, i64 %v793
-  %v795 = load float, ptr %v794, align 4
-  %v796 = insertelement <8 x float> poison, float %v795, i32 0
-  %v797 = shufflevector <8 x float> %v796, <8 x float> poison, <8 x i32> zeroinitializer
-  %v798 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v797, <8 x float> %v792, <8 x float> %v782)
-  %v799 = add i64 15, 16
-  %v800 = getelementptr inbounds float, ptr %slot1, i64 %v799
-  %v801 = load float, ptr %v800, align 4
-  %v802 = insertelement <8 x float> poison, float %v801, i32 0
-  %v803 = shufflevector <8 x float> %v802, <8 x float> poison, <8 x i32> zeroinitializer
-  %v804 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v803, <8 x float> %v792, <8 x float> %v788)
-  %v805 = getelementptr inbounds float, ptr %state, i64 2
-  store <8 x float> %v798, ptr %v805, align 4
-  %v806 = getelementptr inbounds float, ptr %state, i64 12
-  store <8 x float> %v804, ptr %v806, align 4
-  br label %pv_done231
-pv_part235:
-  call void asm sideeffect "", "r,~{memory}"(ptr %slot1)
-  %v807 = getelementptr inbounds float, ptr %state, i64 2
-  %v808 = load <8 x float>, ptr %v807, align 4
-  %v809 = getelementptr inbounds float, ptr %state, i64 12
-  %v810 = load <8 x float>, ptr %v809, align 4
-  %v812 = getelementptr inbounds float, ptr %slot811, i64 0
-  store <8 x float> %v808, ptr %v812, align 4
-  %v813 = getelementptr inbounds float, ptr %slot811, i64 32
-  store <8 x float> %v810, ptr %v813, align 4
-  br label %pre817
-pre817:
-  br label %head814
-head814:
-  %i818 = phi i64 [ 0, %pre817 ], [ %inext819, %latch820 ]
-  %v821 = icmp slt i64 %i818, %cols
-  br i1 %v821, label %body815, label %done816
-body815:
-  %v822 = getelementptr inbounds float, ptr %slot811, i64 0
-  %v823 = load <8 x float>, ptr %v822, align 4
-  %v824 = getelementptr inbounds float, ptr %slot811, i64 32
-  %v825 = load <8 x float>, ptr %v824, align 4
-  %v826 = mul i64 %i818, %stride
-  %v827 = add i64 %v826, 0
-  %v828 = getelementptr inbounds float, ptr %v, i64 %v827
-  %v829 = load <8 x float>, ptr %v828, align 4
-  %v830 = add i64 %i818, 0
-  %v831 = getelementptr inbounds float, ptr %slot1, i64 %v830
-  %v832 = load float, ptr %v831, align 4
-  %v833 = insertelement <8 x float> poison, float %v832, i32 0
-  %v834 = shufflevector <8 x float> %v833, <8 x float> poison, <8 x i32> zeroinitializer
-  %v835 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v834, <8 x float> %v829, <8 x float> %v823)
-  %v836 = add i64 %i818, 16
-  %v837 = getelementptr inbounds float, ptr %slot1, i64 %v836
-  %v838 = load float, ptr %v837, align 4
-  %v839 = insertelement <8 x float> poison, float %v838, i32 0
-  %v840 = shufflevector <8 x float> %v839, <8 x float> poison, <8 x i32> zeroinitializer
-  %v841 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v840, <8 x float> %v829, <8 x float> %v825)
-  %v842 = getelementptr inbounds float, ptr %slot811, i64 0
-  store <8 x float> %v835, ptr %v842, align 4
-  %v843 = getelementptr inbounds float, ptr %slot811, i64 32
-  store <8 x float> %v841, ptr %v843, align 4
-  br label %latch820
-latch820:
-  %inext819 = add i64 %i818, 1
-  br label %head814
-done816:
-  %v844 = getelementptr inbounds float, ptr %slot811, i64 0
-  %v845 = load <8 x float>, ptr %v844, align 4
-  %v846 = getelementptr inbounds float, ptr %slot811, i64 32
-  %v847 = load <8 x float>, ptr %v846, align 4
-  %v848 = getelementptr inbounds float, ptr %state, i64 2
-  store <8 x float> %v845, ptr %v848, align 4
-  %v849 = getelementptr inbounds float, ptr %state, i64 12
-  store <8 x float> %v847, ptr %v849, align 4
-  br label %pv_done231
-pv_done231:
+  %v740 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v739, <8 x float> %v722, <8 x float> %v711)
+  %v741 = add i64 %v718, 48
+  %v742 = getelementptr inbounds float, ptr %slot1, i64 %v741
+  %v743 = load float, ptr %v742, align 4
+  %v744 = insertelement <8 x float> poison, float %v743, i32 0
+  %v745 = shufflevector <8 x float> %v744, <8 x float> poison, <8 x i32> zeroinitializer
+  %v746 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v745, <8 x float> %v722, <8 x float> %v717)
+  %v747 = add i64 %i649, 3
+  %v748 = mul i64 %v747, 8
+  %v749 = add i64 %v748, 0
+  %v750 = getelementptr inbounds float, ptr %v, i64 %v749
+  %v751 = load <8 x float>, ptr %v750, align 4
+  %v752 = add i64 %v747, 0
+  %v753 = getelementptr inbounds float, ptr %slot1, i64 %v752
+  %v754 = load float, ptr %v753, align 4
+  %v755 = insertelement <8 x float> poison, float %v754, i32 0
+  %v756 = shufflevector <8 x float> %v755, <8 x float> poison, <8 x i32> zeroinitializer
+  %v757 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v756, <8 x float> %v751, <8 x float> %v728)
+  %v758 = add i64 %v747, 16
+  %v759 = getelementptr inbounds float, ptr %slot1, i64 %v758
+  %v760 = load float, ptr %v759, align 4
+  %v761 = insertelement <8 x float> poison, float %v760, i32 0
+  %v762 = shufflevector <8 x float> %v761, <8 x float> poison, <8 x i32> zeroinitializer
+  %v763 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v762, <8 x float> %v751, <8 x float> %v734)
+  %v764 = add i64 %v747, 32
+  %v765 = getelementptr inbounds float, ptr %slot1, i64 %v764
+  %v766 = load float, ptr %v765, align 4
+  %v767 = insertelement <8 x float> poison, float %v766, i32 0
+  %v768 = shufflevector <8 x float> %v767, <8 x float> poison, <8 x i32> zeroinitializer
+  %v769 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v768, <8 x float> %v751, <8 x float> %v740)
+  %v770 = add i64 %v747, 48
+  %v771 = getelementptr inbounds float, ptr %slot1, i64 %v770
+  %v772 = load float, ptr %v771, align 4
+  %v773 = insertelement <8 x float> poison, float %v772, i32 0
+  %v774 = shufflevector <8 x float> %v773, <8 x float> poison, <8 x i32> zeroinitializer
+  %v775 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v774, <8 x float> %v751, <8 x float> %v746)
+  br label %latch647
+latch647:
+  %carried652 = select i1 true, <8 x float> %v757, <8 x float> %v757
+  %carried654 = select i1 true, <8 x float> %v763, <8 x float> %v763
+  %carried656 = select i1 true, <8 x float> %v769, <8 x float> %v769
+  %carried658 = select i1 true, <8 x float> %v775, <8 x float> %v775
+  %inext650 = add i64 %i649, 4
+  br label %head645
+done648:
+  br label %pre776
+pre776:
+  br label %head777
+head777:
+  %i781 = phi i64 [ %v440, %pre776 ], [ %inext782, %latch779 ]
+  %carry783 = phi <8 x float> [ %carry651, %pre776 ], [ %carried784, %latch779 ]
+  %carry785 = phi <8 x float> [ %carry653, %pre776 ], [ %carried786, %latch779 ]
+  %carry787 = phi <8 x float> [ %carry655, %pre776 ], [ %carried788, %latch779 ]
+  %carry789 = phi <8 x float> [ %carry657, %pre776 ], [ %carried790, %latch779 ]
+  %v791 = icmp slt i64 %i781, %cols
+  br i1 %v791, label %body778, label %done780
+body778:
+  %v792 = mul i64 %i781, 8
+  %v793 = add i64 %v792, 0
+  %v794 = getelementptr inbounds float, ptr %v, i64 %v793
+  %v795 = load <8 x float>, ptr %v794, align 4
+  %v796 = add i64 %i781, 0
+  %v797 = getelementptr inbounds float, ptr %slot1, i64 %v796
+  %v798 = load float, ptr %v797, align 4
+  %v799 = insertelement <8 x float> poison, float %v798, i32 0
+  %v800 = shufflevector <8 x float> %v799, <8 x float> poison, <8 x i32> zeroinitializer
+  %v801 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v800, <8 x float> %v795, <8 x float> %carry783)
+  %v802 = add i64 %i781, 16
+  %v803 = getelementptr inbounds float, ptr %slot1, i64 %v802
+  %v804 = load float, ptr %v803, align 4
+  %v805 = insertelement <8 x float> poison, float %v804, i32 0
+  %v806 = shufflevector <8 x float> %v805, <8 x float> poison, <8 x i32> zeroinitializer
+  %v807 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v806, <8 x float> %v795, <8 x float> %carry785)
+  %v808 = add i64 %i781, 32
+  %v809 = getelementptr inbounds float, ptr %slot1, i64 %v808
+  %v810 = load float, ptr %v809, align 4
+  %v811 = insertelement <8 x float> poison, float %v810, i32 0
+  %v812 = shufflevector <8 x float> %v811, <8 x float> poison, <8 x i32> zeroinitializer
+  %v813 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v812, <8 x float> %v795, <8 x float> %carry787)
+  %v814 = add i64 %i781, 48
+  %v815 = getelementptr inbounds float, ptr %slot1, i64 %v814
+  %v816 = load float, ptr %v815, align 4
+  %v817 = insertelement <8 x float> poison, float %v816, i32 0
+  %v818 = shufflevector <8 x float> %v817, <8 x float> poison, <8 x i32> zeroinitializer
+  %v819 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v818, <8 x float> %v795, <8 x float> %carry789)
+  br label %latch779
+latch779:
+  %carried784 = select i1 true, <8 x float> %v801, <8 x float> %v801
+  %carried786 = select i1 true, <8 x float> %v807, <8 x float> %v807
+  %carried788 = select i1 true, <8 x float> %v813, <8 x float> %v813
+  %carried790 = select i1 true, <8 x float> %v819, <8 x float> %v819
+  %inext782 = add i64 %i781, 1
+  br label %head777
+done780:
+  %v820 = getelementptr inbounds float, ptr %state, i64 2
+  store <8 x float> %carry783, ptr %v820, align 4
+  %v821 = getelementptr inbounds float, ptr %state, i64 12
+  store <8 x float> %carry785, ptr %v821, align 4
+  %v822 = getelementptr inbounds float, ptr %state, i64 22
+  store <8 x float> %carry787, ptr %v822, align 4
+  %v823 = getelementptr inbounds float, ptr %state, i64 32
+  store <8 x float> %carry789, ptr %v823, align 4
+  br label %pv_done443
+pv_done443:
+  ret void
+}
+
+define internal void @tile2(ptr noalias %q, ptr noalias %state, ptr noalias %kt, ptr noalias %v, i64 %cols, i64 %diff, i1 %masked, float %scale) "target-cpu"="x86-64-v3" "target-features"="+avx2,+fma" nounwind {
+entry:
+  %slot1 = alloca [32 x float], align 32
+  br label %pre2
+pre2:
+  br label %head3
+head3:
+  %i7 = phi i64 [ 0, %pre2 ], [ %inext8, %latch5 ]
+  %carry9 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried10, %latch5 ]
+  %carry11 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried12, %latch5 ]
+  %carry13 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried14, %latch5 ]
+  %carry15 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried16, %latch5 ]
+  %v17 = icmp slt i64 %i7, 8
+  br i1 %v17, label %body4, label %done6
+body4:
+  %v18 = mul i64 %i7, 16
+  %v19 = getelementptr inbounds float, ptr %kt, i64 %v18
+  %v20 = getelementptr inbounds float, ptr %q, i64 %i7
+  %v21 = getelementptr inbounds float, ptr %v19, i64 0
+  %v22 = load <8 x float>, ptr %v21, align 4
+  %v23 = getelementptr inbounds float, ptr %v19, i64 8
+  %v24 = load <8 x float>, ptr %v23, align 4
+  %v25 = getelementptr inbounds float, ptr %v20, i64 0
+  %v26 = load float, ptr %v25, align 4
+  %v27 = insertelement <8 x float> poison, float %v26, i32 0
+  %v28 = shufflevector <8 x float> %v27, <8 x float> poison, <8 x i32> zeroinitializer
+  %v29 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v28, <8 x float> %v22, <8 x float> %carry9)
+  %v30 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v28, <8 x float> %v24, <8 x float> %carry11)
+  %v31 = getelementptr inbounds float, ptr %v20, i64 8
+  %v32 = load float, ptr %v31, align 4
+  %v33 = insertelement <8 x float> poison, float %v32, i32 0
+  %v34 = shufflevector <8 x float> %v33, <8 x float> poison, <8 x i32> zeroinitializer
+  %v35 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v34, <8 x float> %v22, <8 x float> %carry13)
+  %v36 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v34, <8 x float> %v24, <8 x float> %carry15)
+  %v37 = getelementptr inbounds float, ptr %v19, i64 16
+  %v38 = load <8 x float>, ptr %v37, align 4
+  %v39 = getelementptr inbounds float, ptr %v19, i64 24
+  %v40 = load <8 x float>, ptr %v39, align 4
+  %v41 = getelementptr inbounds float, ptr %v20, i64 1
+  %v42 = load float, ptr %v41, align 4
+  %v43 = insertelement <8 x float> poison, float %v42, i32 0
+  %v44 = shufflevector <8 x float> %v43, <8 x float> poison, <8 x i32> zeroinitializer
+  %v45 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v44, <8 x float> %v38, <8 x float> %v29)
+  %v46 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v44, <8 x float> %v40, <8 x float> %v30)
+  %v47 = getelementptr inbounds float, ptr %v20, i64 9
+  %v48 = load float, ptr %v47, align 4
+  %v49 = insertelement <8 x float> poison, float %v48, i32 0
+  %v50 = shufflevector <8 x float> %v49, <8 x float> poison, <8 x i32> zeroinitializer
+  %v51 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v50, <8 x float> %v38, <8 x float> %v35)
+  %v52 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v50, <8 x float> %v40, <8 x float> %v36)
+  %v53 = getelementptr inbounds float, ptr %v19, i64 32
+  %v54 = load <8 x float>, ptr %v53, align 4
+  %v55 = getelementptr inbounds float, ptr %v19, i64 40
+  %v56 = load <8 x float>, ptr %v55, align 4
+  %v57 = getelementptr inbounds float, ptr %v20, i64 2
+  %v58 = load float, ptr %v57, align 4
+  %v59 = insertelement <8 x float> poison, float %v58, i32 0
+  %v60 = shufflevector <8 x float> %v59, <8 x float> poison, <8 x i32> zeroinitializer
+  %v61 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v60, <8 x float> %v54, <8 x float> %v45)
+  %v62 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v60, <8 x float> %v56, <8 x float> %v46)
+  %v63 = getelementptr inbounds float, ptr %v20, i64 10
+  %v64 = load float, ptr %v63, align 4
+  %v65 = insertelement <8 x float> poison, float %v64, i32 0
+  %v66 = shufflevector <8 x float> %v65, <8 x float> poison, <8 x i32> zeroinitializer
+  %v67 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v66, <8 x float> %v54, <8 x float> %v51)
+  %v68 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v66, <8 x float> %v56, <8 x float> %v52)
+  %v69 = getelementptr inbounds float, ptr %v19, i64 48
+  %v70 = load <8 x float>, ptr %v69, align 4
+  %v71 = getelementptr inbounds float, ptr %v19, i64 56
+  %v72 = load <8 x float>, ptr %v71, align 4
+  %v73 = getelementptr inbounds float, ptr %v20, i64 3
+  %v74 = load float, ptr %v73, align 4
+  %v75 = insertelement <8 x float> poison, float %v74, i32 0
+  %v76 = shufflevector <8 x float> %v75, <8 x float> poison, <8 x i32> zeroinitializer
+  %v77 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v76, <8 x float> %v70, <8 x float> %v61)
+  %v78 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v76, <8 x float> %v72, <8 x float> %v62)
+  %v79 = getelementptr inbounds float, ptr %v20, i64 11
+  %v80 = load float, ptr %v79, align 4
+  %v81 = insertelement <8 x float> poison, float %v80, i32 0
+  %v82 = shufflevector <8 x float> %v81, <8 x float> poison, <8 x i32> zeroinitializer
+  %v83 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v82, <8 x float> %v70, <8 x float> %v67)
+  %v84 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v82, <8 x float> %v72, <8 x float> %v68)
+  %v85 = getelementptr inbounds float, ptr %v19, i64 64
+  %v86 = load <8 x float>, ptr %v85, align 4
+  %v87 = getelementptr inbounds float, ptr %v19, i64 72
+  %v88 = load <8 x float>, ptr %v87, align 4
+  %v89 = getelementptr inbounds float, ptr %v20, i64 4
+  %v90 = load float, ptr %v89, align 4
+  %v91 = insertelement <8 x float> poison, float %v90, i32 0
+  %v92 = shufflevector <8 x float> %v91, <8 x float> poison, <8 x i32> zeroinitializer
+  %v93 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v92, <8 x float> %v86, <8 x float> %v77)
+  %v94 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v92, <8 x float> %v88, <8 x float> %v78)
+  %v95 = getelementptr inbounds float, ptr %v20, i64 12
+  %v96 = load float, ptr %v95, align 4
+  %v97 = insertelement <8 x float> poison, float %v96, i32 0
+  %v98 = shufflevector <8 x float> %v97, <8 x float> poison, <8 x i32> zeroinitializer
+  %v99 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v98, <8 x float> %v86, <8 x float> %v83)
+  %v100 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v98, <8 x float> %v88, <8 x float> %v84)
+  %v101 = getelementptr inbounds float, ptr %v19, i64 80
+  %v102 = load <8 x float>, ptr %v101, align 4
+  %v103 = getelementptr inbounds float, ptr %v19, i64 88
+  %v104 = load <8 x float>, ptr %v103, align 4
+  %v105 = getelementptr inbounds float, ptr %v20, i64 5
+  %v106 = load float, ptr %v105, align 4
+  %v107 = insertelement <8 x float> poison, float %v106, i32 0
+  %v108 = shufflevector <8 x float> %v107, <8 x float> poison, <8 x i32> zeroinitializer
+  %v109 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v108, <8 x float> %v102, <8 x float> %v93)
+  %v110 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v108, <8 x float> %v104, <8 x float> %v94)
+  %v111 = getelementptr inbounds float, ptr %v20, i64 13
+  %v112 = load float, ptr %v111, align 4
+  %v113 = insertelement <8 x float> poison, float %v112, i32 0
+  %v114 = shufflevector <8 x float> %v113, <8 x float> poison, <8 x i32> zeroinitializer
+  %v115 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v114, <8 x float> %v102, <8 x float> %v99)
+  %v116 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v114, <8 x float> %v104, <8 x float> %v100)
+  %v117 = getelementptr inbounds float, ptr %v19, i64 96
+  %v118 = load <8 x float>, ptr %v117, align 4
+  %v119 = getelementptr inbounds float, ptr %v19, i64 104
+  %v120 = load <8 x float>, ptr %v119, align 4
+  %v121 = getelementptr inbounds float, ptr %v20, i64 6
+  %v122 = load float, ptr %v121, align 4
+  %v123 = insertelement <8 x float> poison, float %v122, i32 0
+  %v124 = shufflevector <8 x float> %v123, <8 x float> poison, <8 x i32> zeroinitializer
+  %v125 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v124, <8 x float> %v118, <8 x float> %v109)
+  %v126 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v124, <8 x float> %v120, <8 x float> %v110)
+  %v127 = getelementptr inbounds float, ptr %v20, i64 14
+  %v128 = load float, ptr %v127, align 4
+  %v129 = insertelement <8 x float> poison, float %v128, i32 0
+  %v130 = shufflevector <8 x float> %v129, <8 x float> poison, <8 x i32> zeroinitializer
+  %v131 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v130, <8 x float> %v118, <8 x float> %v115)
+  %v132 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v130, <8 x float> %v120, <8 x float> %v116)
+  %v133 = getelementptr inbounds float, ptr %v19, i64 112
+  %v134 = load <8 x float>, ptr %v133, align 4
+  %v135 = getelementptr inbounds float, ptr %v19, i64 120
+  %v136 = load <8 x float>, ptr %v135, align 4
+  %v137 = getelementptr inbounds float, ptr %v20, i64 7
+  %v138 = load float, ptr %v137, align 4
+  %v139 = insertelement <8 x float> poison, float %v138, i32 0
+  %v140 = shufflevector <8 x float> %v139, <8 x float> poison, <8 x i32> zeroinitializer
+  %v141 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v140, <8 x float> %v134, <8 x float> %v125)
+  %v142 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v140, <8 x float> %v136, <8 x float> %v126)
+  %v143 = getelementptr inbounds float, ptr %v20, i64 15
+  %v144 = load float, ptr %v143, align 4
+  %v145 = insertelement <8 x float> poison, float %v144, i32 0
+  %v146 = shufflevector <8 x float> %v145, <8 x float> poison, <8 x i32> zeroinitializer
+  %v147 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v146, <8 x float> %v134, <8 x float> %v131)
+  %v148 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v146, <8 x float> %v136, <8 x float> %v132)
+  br label %latch5
+latch5:
+  %carried10 = select i1 true, <8 x float> %v141, <8 x float> %v141
+  %carried12 = select i1 true, <8 x float> %v142, <8 x float> %v142
+  %carried14 = select i1 true, <8 x float> %v147, <8 x float> %v147
+  %carried16 = select i1 true, <8 x float> %v148, <8 x float> %v148
+  %inext8 = add i64 %i7, 8
+  br label %head3
+done6:
+  %v149 = insertelement <8 x float> poison, float %scale, i32 0
+  %v150 = shufflevector <8 x float> %v149, <8 x float> poison, <8 x i32> zeroinitializer
+  %v151 = fmul <8 x float> %carry9, %v150
+  %v152 = fmul <8 x float> %carry11, %v150
+  %v153 = fmul <8 x float> %carry13, %v150
+  %v154 = fmul <8 x float> %carry15, %v150
+  br label %nomask157
+nomask157:
+  br i1 %masked, label %mask155, label %masked156
+mask155:
+  %v158 = trunc i64 %cols to i32
+  %v159 = insertelement <8 x i32> poison, i32 %v158, i32 0
+  %v160 = shufflevector <8 x i32> %v159, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v161 = trunc i64 %diff to i32
+  %v162 = add i32 %v161, 0
+  %v163 = insertelement <8 x i32> poison, i32 %v162, i32 0
+  %v164 = shufflevector <8 x i32> %v163, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v165 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v160
+  %v166 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v164
+  %v167 = and <8 x i1> %v165, %v166
+  %v168 = select <8 x i1> %v167, <8 x float> %v151, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v169 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v160
+  %v170 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v164
+  %v171 = and <8 x i1> %v169, %v170
+  %v172 = select <8 x i1> %v171, <8 x float> %v152, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v173 = add i32 %v161, 1
+  %v174 = insertelement <8 x i32> poison, i32 %v173, i32 0
+  %v175 = shufflevector <8 x i32> %v174, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v176 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v160
+  %v177 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v175
+  %v178 = and <8 x i1> %v176, %v177
+  %v179 = select <8 x i1> %v178, <8 x float> %v153, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v180 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v160
+  %v181 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v175
+  %v182 = and <8 x i1> %v180, %v181
+  %v183 = select <8 x i1> %v182, <8 x float> %v154, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  br label %masked156
+masked156:
+  %v184 = phi <8 x float> [ %v151, %nomask157 ], [ %v168, %mask155 ]
+  %v185 = phi <8 x float> [ %v152, %nomask157 ], [ %v172, %mask155 ]
+  %v186 = phi <8 x float> [ %v153, %nomask157 ], [ %v179, %mask155 ]
+  %v187 = phi <8 x float> [ %v154, %nomask157 ], [ %v183, %mask155 ]
+  %v188 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v184, <8 x float> %v185)
+  %v189 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v188)
+  %v190 = getelementptr inbounds float, ptr %state, i64 0
+  %v191 = load float, ptr %v190, align 4
+  %v192 = call float @llvm.maxnum.f32(float %v191, float %v189)
+  %v193 = fcmp oeq float %v192, 0xFFF0000000000000
+  %v194 = select i1 %v193, float 0x0000000000000000, float %v192
+  %v195 = insertelement <8 x float> poison, float %v194, i32 0
+  %v196 = shufflevector <8 x float> %v195, <8 x float> poison, <8 x i32> zeroinitializer
+  %v197 = fsub <8 x float> %v184, %v196
+  %v198 = call <8 x float> @exp8(<8 x float> %v197)
+  %v199 = getelementptr inbounds float, ptr %slot1, i64 0
+  store <8 x float> %v198, ptr %v199, align 4
+  %v200 = fadd <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %v198
+  %v201 = fsub <8 x float> %v185, %v196
+  %v202 = call <8 x float> @exp8(<8 x float> %v201)
+  %v203 = getelementptr inbounds float, ptr %slot1, i64 8
+  store <8 x float> %v202, ptr %v203, align 4
+  %v204 = fadd <8 x float> %v200, %v202
+  %v205 = call float @llvm.vector.reduce.fadd.v8f32(float 0x0000000000000000, <8 x float> %v204)
+  %v206 = fsub float %v191, %v194
+  %v207 = fcmp une float %v192, %v191
+  %v208 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v186, <8 x float> %v187)
+  %v209 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v208)
+  %v210 = getelementptr inbounds float, ptr %state, i64 10
+  %v211 = load float, ptr %v210, align 4
+  %v212 = call float @llvm.maxnum.f32(float %v211, float %v209)
+  %v213 = fcmp oeq float %v212, 0xFFF0000000000000
+  %v214 = select i1 %v213, float 0x0000000000000000, float %v212
+  %v215 = insertelement <8 x float> poison, float %v214, i32 0
+  %v216 = shufflevector <8 x float> %v215, <8 x float> poison, <8 x i32> zeroinitializer
+  %v217 = fsub <8 x float> %v186, %v216
+  %v218 = call <8 x float> @exp8(<8 x float> %v217)
+  %v219 = getelementptr inbounds float, ptr %slot1, i64 16
+  store <8 x float> %v218, ptr %v219, align 4
+  %v220 = fadd <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %v218
+  %v221 = fsub <8 x float> %v187, %v216
+  %v222 = call <8 x float> @exp8(<8 x float> %v221)
+  %v223 = getelementptr inbounds float, ptr %slot1, i64 24
+  store <8 x float> %v222, ptr %v223, align 4
+  %v224 = fadd <8 x float> %v220, %v222
+  %v225 = call float @llvm.vector.reduce.fadd.v8f32(float 0x0000000000000000, <8 x float> %v224)
+  %v226 = fsub float %v211, %v214
+  %v227 = fcmp une float %v212, %v211
+  %v228 = insertelement <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, float %v206, i32 0
+  %v229 = insertelement <8 x float> %v228, float %v226, i32 1
+  %v230 = call <8 x float> @exp8(<8 x float> %v229)
+  %v231 = extractelement <8 x float> %v230, i32 0
+  %v232 = getelementptr inbounds float, ptr %state, i64 1
+  %v233 = load float, ptr %v232, align 4
+  %v234 = call float @llvm.fma.f32(float %v233, float %v231, float %v205)
+  store float %v234, ptr %v232, align 4
+  %v235 = getelementptr inbounds float, ptr %state, i64 0
+  store float %v192, ptr %v235, align 4
+  %v236 = insertelement <8 x float> poison, float %v231, i32 0
+  %v237 = shufflevector <8 x float> %v236, <8 x float> poison, <8 x i32> zeroinitializer
+  %v238 = or i1 false, %v207
+  %v239 = extractelement <8 x float> %v230, i32 1
+  %v240 = getelementptr inbounds float, ptr %state, i64 11
+  %v241 = load float, ptr %v240, align 4
+  %v242 = call float @llvm.fma.f32(float %v241, float %v239, float %v225)
+  store float %v242, ptr %v240, align 4
+  %v243 = getelementptr inbounds float, ptr %state, i64 10
+  store float %v212, ptr %v243, align 4
+  %v244 = insertelement <8 x float> poison, float %v239, i32 0
+  %v245 = shufflevector <8 x float> %v244, <8 x float> poison, <8 x i32> zeroinitializer
+  %v246 = or i1 %v238, %v227
+  %v247 = sdiv i64 %cols, 4
+  %v248 = mul i64 %v247, 4
+  br i1 %v246, label %pv_scaled249, label %pv_plain250
+pv_scaled249:
+  %v252 = getelementptr inbounds float, ptr %state, i64 2
+  %v253 = load <8 x float>, ptr %v252, align 4
+  %v254 = fmul <8 x float> %v253, %v237
+  %v255 = getelementptr inbounds float, ptr %state, i64 12
+  %v256 = load <8 x float>, ptr %v255, align 4
+  %v257 = fmul <8 x float> %v256, %v245
+  br label %pre258
+pre258:
+  br label %head259
+head259:
+  %i263 = phi i64 [ 0, %pre258 ], [ %inext264, %latch261 ]
+  %carry265 = phi <8 x float> [ %v254, %pre258 ], [ %carried266, %latch261 ]
+  %carry267 = phi <8 x float> [ %v257, %pre258 ], [ %carried268, %latch261 ]
+  %v269 = icmp slt i64 %i263, %v248
+  br i1 %v269, label %body260, label %done262
+body260:
+  %v270 = add i64 %i263, 0
+  %v271 = mul i64 %v270, 8
+  %v272 = add i64 %v271, 0
+  %v273 = getelementptr inbounds float, ptr %v, i64 %v272
+  %v274 = load <8 x float>, ptr %v273, align 4
+  %v275 = add i64 %v270, 0
+  %v276 = getelementptr inbounds float, ptr %slot1, i64 %v275
+  %v277 = load float, ptr %v276, align 4
+  %v278 = insertelement <8 x float> poison, float %v277, i32 0
+  %v279 = shufflevector <8 x float> %v278, <8 x float> poison, <8 x i32> zeroinitializer
+  %v280 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v279, <8 x float> %v274, <8 x float> %carry265)
+  %v281 = add i64 %v270, 16
+  %v282 = getelementptr inbounds float, ptr %slot1, i64 %v281
+  %v283 = load float, ptr %v282, align 4
+  %v284 = insertelement <8 x float> poison, float %v283, i32 0
+  %v285 = shufflevector <8 x float> %v284, <8 x float> poison, <8 x i32> zeroinitializer
+  %v286 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v285, <8 x float> %v274, <8 x float> %carry267)
+  %v287 = add i64 %i263, 1
+  %v288 = mul i64 %v287, 8
+  %v289 = add i64 %v288, 0
+  %v290 = getelementptr inbounds float, ptr %v, i64 %v289
+  %v291 = load <8 x float>, ptr %v290, align 4
+  %v292 = add i64 %v287, 0
+  %v293 = getelementptr inbounds float, ptr %slot1, i64 %v292
+  %v294 = load float, ptr %v293, align 4
+  %v295 = insertelement <8 x float> poison, float %v294, i32 0
+  %v296 = shufflevector <8 x float> %v295, <8 x float> poison, <8 x i32> zeroinitializer
+  %v297 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v296, <8 x float> %v291, <8 x float> %v280)
+  %v298 = add i64 %v287, 16
+  %v299 = getelementptr inbounds float, ptr %slot1, i64 %v298
+  %v300 = load float, ptr %v299, align 4
+  %v301 = insertelement <8 x float> poison, float %v300, i32 0
+  %v302 = shufflevector <8 x float> %v301, <8 x float> poison, <8 x i32> zeroinitializer
+  %v303 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v302, <8 x float> %v291, <8 x float> %v286)
+  %v304 = add i64 %i263, 2
+  %v305 = mul i64 %v304, 8
+  %v306 = add i64 %v305, 0
+  %v307 = getelementptr inbounds float, ptr %v, i64 %v306
+  %v308 = load <8 x float>, ptr %v307, align 4
+  %v309 = add i64 %v304, 0
+  %v310 = getelementptr inbounds float, ptr %slot1, i64 %v309
+  %v311 = load float, ptr %v310, align 4
+  %v312 = insertelement <8 x float> poison, float %v311, i32 0
+  %v313 = shufflevector <8 x float> %v312, <8 x float> poison, <8 x i32> zeroinitializer
+  %v314 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v313, <8 x float> %v308, <8 x float> %v297)
+  %v315 = add i64 %v304, 16
+  %v316 = getelementptr inbounds float, ptr %slot1, i64 %v315
+  %v317 = load float, ptr %v316, align 4
+  %v318 = insertelement <8 x float> poison, float %v317, i32 0
+  %v319 = shufflevector <8 x float> %v318, <8 x float> poison, <8 x i32> zeroinitializer
+  %v320 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v319, <8 x float> %v308, <8 x float> %v303)
+  %v321 = add i64 %i263, 3
+  %v322 = mul i64 %v321, 8
+  %v323 = add i64 %v322, 0
+  %v324 = getelementptr inbounds float, ptr %v, i64 %v323
+  %v325 = load <8 x float>, ptr %v324, align 4
+  %v326 = add i64 %v321, 0
+  %v327 = getelementptr inbounds float, ptr %slot1, i64 %v326
+  %v328 = load float, ptr %v327, align 4
+  %v329 = insertelement <8 x float> poison, float %v328, i32 0
+  %v330 = shufflevector <8 x float> %v329, <8 x float> poison, <8 x i32> zeroinitializer
+  %v331 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v330, <8 x float> %v325, <8 x float> %v314)
+  %v332 = add i64 %v321, 16
+  %v333 = getelementptr inbounds float, ptr %slot1, i64 %v332
+  %v334 = load float, ptr %v333, align 4
+  %v335 = insertelement <8 x float> poison, float %v334, i32 0
+  %v336 = shufflevector <8 x float> %v335, <8 x float> poison, <8 x i32> zeroinitializer
+  %v337 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v336, <8 x float> %v325, <8 x float> %v320)
+  br label %latch261
+latch261:
+  %carried266 = select i1 true, <8 x float> %v331, <8 x float> %v331
+  %carried268 = select i1 true, <8 x float> %v337, <8 x float> %v337
+  %inext264 = add i64 %i263, 4
+  br label %head259
+done262:
+  br label %pre338
+pre338:
+  br label %head339
+head339:
+  %i343 = phi i64 [ %v248, %pre338 ], [ %inext344, %latch341 ]
+  %carry345 = phi <8 x float> [ %carry265, %pre338 ], [ %carried346, %latch341 ]
+  %carry347 = phi <8 x float> [ %carry267, %pre338 ], [ %carried348, %latch341 ]
+  %v349 = icmp slt i64 %i343, %cols
+  br i1 %v349, label %body340, label %done342
+body340:
+  %v350 = mul i64 %i343, 8
+  %v351 = add i64 %v350, 0
+  %v352 = getelementptr inbounds float, ptr %v, i64 %v351
+  %v353 = load <8 x float>, ptr %v352, align 4
+  %v354 = add i64 %i343, 0
+  %v355 = getelementptr inbounds float, ptr %slot1, i64 %v354
+  %v356 = load float, ptr %v355, align 4
+  %v357 = insertelement <8 x float> poison, float %v356, i32 0
+  %v358 = shufflevector <8 x float> %v357, <8 x float> poison, <8 x i32> zeroinitializer
+  %v359 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v358, <8 x float> %v353, <8 x float> %carry345)
+  %v360 = add i64 %i343, 16
+  %v361 = getelementptr inbounds float, ptr %slot1, i64 %v360
+  %v362 = load float, ptr %v361, align 4
+  %v363 = insertelement <8 x float> poison, float %v362, i32 0
+  %v364 = shufflevector <8 x float> %v363, <8 x float> poison, <8 x i32> zeroinitializer
+  %v365 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v364, <8 x float> %v353, <8 x float> %carry347)
+  br label %latch341
+latch341:
+  %carried346 = select i1 true, <8 x float> %v359, <8 x float> %v359
+  %carried348 = select i1 true, <8 x float> %v365, <8 x float> %v365
+  %inext344 = add i64 %i343, 1
+  br label %head339
+done342:
+  %v366 = getelementptr inbounds float, ptr %state, i64 2
+  store <8 x float> %carry345, ptr %v366, align 4
+  %v367 = getelementptr inbounds float, ptr %state, i64 12
+  store <8 x float> %carry347, ptr %v367, align 4
+  br label %pv_done251
+pv_plain250:
+  %v368 = getelementptr inbounds float, ptr %state, i64 2
+  %v369 = load <8 x float>, ptr %v368, align 4
+  %v370 = getelementptr inbounds float, ptr %state, i64 12
+  %v371 = load <8 x float>, ptr %v370, align 4
+  br label %pre372
+pre372:
+  br label %head373
+head373:
+  %i377 = phi i64 [ 0, %pre372 ], [ %inext378, %latch375 ]
+  %carry379 = phi <8 x float> [ %v369, %pre372 ], [ %carried380, %latch375 ]
+  %carry381 = phi <8 x float> [ %v371, %pre372 ], [ %carried382, %latch375 ]
+  %v383 = icmp slt i64 %i377, %v248
+  br i1 %v383, label %body374, label %done376
+body374:
+  %v384 = add i64 %i377, 0
+  %v385 = mul i64 %v384, 8
+  %v386 = add i64 %v385, 0
+  %v387 = getelementptr inbounds float, ptr %v, i64 %v386
+  %v388 = load <8 x float>, ptr %v387, align 4
+  %v389 = add i64 %v384, 0
+  %v390 = getelementptr inbounds float, ptr %slot1, i64 %v389
+  %v391 = load float, ptr %v390, align 4
+  %v392 = insertelement <8 x float> poison, float %v391, i32 0
+  %v393 = shufflevector <8 x float> %v392, <8 x float> poison, <8 x i32> zeroinitializer
+  %v394 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v393, <8 x float> %v388, <8 x float> %carry379)
+  %v395 = add i64 %v384, 16
+  %v396 = getelementptr inbounds float, ptr %slot1, i64 %v395
+  %v397 = load float, ptr %v396, align 4
+  %v398 = insertelement <8 x float> poison, float %v397, i32 0
+  %v399 = shufflevector <8 x float> %v398, <8 x float> poison, <8 x i32> zeroinitializer
+  %v400 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v399, <8 x float> %v388, <8 x float> %carry381)
+  %v401 = add i64 %i377, 1
+  %v402 = mul i64 %v401, 8
+  %v403 = add i64 %v402, 0
+  %v404 = getelementptr inbounds float, ptr %v, i64 %v403
+  %v405 = load <8 x float>, ptr %v404, align 4
+  %v406 = add i64 %v401, 0
+  %v407 = getelementptr inbounds float, ptr %slot1, i64 %v406
+  %v408 = load float, ptr %v407, align 4
+  %v409 = insertelement <8 x float> poison, float %v408, i32 0
+  %v410 = shufflevector <8 x float> %v409, <8 x float> poison, <8 x i32> zeroinitializer
+  %v411 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v410, <8 x float> %v405, <8 x float> %v394)
+  %v412 = add i64 %v401, 16
+  %v413 = getelementptr inbounds float, ptr %slot1, i64 %v412
+  %v414 = load float, ptr %v413, align 4
+  %v415 = insertelement <8 x float> poison, float %v414, i32 0
+  %v416 = shufflevector <8 x float> %v415, <8 x float> poison, <8 x i32> zeroinitializer
+  %v417 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v416, <8 x float> %v405, <8 x float> %v400)
+  %v418 = add i64 %i377, 2
+  %v419 = mul i64 %v418, 8
+  %v420 = add i64 %v419, 0
+  %v421 = getelementptr inbounds float, ptr %v, i64 %v420
+  %v422 = load <8 x float>, ptr %v421, align 4
+  %v423 = add i64 %v418, 0
+  %v424 = getelementptr inbounds float, ptr %slot1, i64 %v423
+  %v425 = load float, ptr %v424, align 4
+  %v426 = insertelement <8 x float> poison, float %v425, i32 0
+  %v427 = shufflevector <8 x float> %v426, <8 x float> poison, <8 x i32> zeroinitializer
+  %v428 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v427, <8 x float> %v422, <8 x float> %v411)
+  %v429 = add i64 %v418, 16
+  %v430 = getelementptr inbounds float, ptr %slot1, i64 %v429
+  %v431 = load float, ptr %v430, align 4
+  %v432 = insertelement <8 x float> poison, float %v431, i32 0
+  %v433 = shufflevector <8 x float> %v432, <8 x float> poison, <8 x i32> zeroinitializer
+  %v434 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v433, <8 x float> %v422, <8 x float> %v417)
+  %v435 = add i64 %i377, 3
+  %v436 = mul i64 %v435, 8
+  %v437 = add i64 %v436, 0
+  %v438 = getelementptr inbounds float, ptr %v, i64 %v437
+  %v439 = load <8 x float>, ptr %v438, align 4
+  %v440 = add i64 %v435, 0
+  %v441 = getelementptr inbounds float, ptr %slot1, i64 %v440
+  %v442 = load float, ptr %v441, align 4
+  %v443 = insertelement <8 x float> poison, float %v442, i32 0
+  %v444 = shufflevector <8 x float> %v443, <8 x float> poison, <8 x i32> zeroinitializer
+  %v445 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v444, <8 x float> %v439, <8 x float> %v428)
+  %v446 = add i64 %v435, 16
+  %v447 = getelementptr inbounds float, ptr %slot1, i64 %v446
+  %v448 = load float, ptr %v447, align 4
+  %v449 = insertelement <8 x float> poison, float %v448, i32 0
+  %v450 = shufflevector <8 x float> %v449, <8 x float> poison, <8 x i32> zeroinitializer
+  %v451 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v450, <8 x float> %v439, <8 x float> %v434)
+  br label %latch375
+latch375:
+  %carried380 = select i1 true, <8 x float> %v445, <8 x float> %v445
+  %carried382 = select i1 true, <8 x float> %v451, <8 x float> %v451
+  %inext378 = add i64 %i377, 4
+  br label %head373
+done376:
+  br label %pre452
+pre452:
+  br label %head453
+head453:
+  %i457 = phi i64 [ %v248, %pre452 ], [ %inext458, %latch455 ]
+  %carry459 = phi <8 x float> [ %carry379, %pre452 ], [ %carried460, %latch455 ]
+  %carry461 = phi <8 x float> [ %carry381, %pre452 ], [ %carried462, %latch455 ]
+  %v463 = icmp slt i64 %i457, %cols
+  br i1 %v463, label %body454, label %done456
+body454:
+  %v464 = mul i64 %i457, 8
+  %v465 = add i64 %v464, 0
+  %v466 = getelementptr inbounds float, ptr %v, i64 %v465
+  %v467 = load <8 x float>, ptr %v466, align 4
+  %v468 = add i64 %i457, 0
+  %v469 = getelementptr inbounds float, ptr %slot1, i64 %v468
+  %v470 = load float, ptr %v469, align 4
+  %v471 = insertelement <8 x float> poison, float %v470, i32 0
+  %v472 = shufflevector <8 x float> %v471, <8 x float> poison, <8 x i32> zeroinitializer
+  %v473 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v472, <8 x float> %v467, <8 x float> %carry459)
+  %v474 = add i64 %i457, 16
+  %v475 = getelementptr inbounds float, ptr %slot1, i64 %v474
+  %v476 = load float, ptr %v475, align 4
+  %v477 = insertelement <8 x float> poison, float %v476, i32 0
+  %v478 = shufflevector <8 x float> %v477, <8 x float> poison, <8 x i32> zeroinitializer
+  %v479 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v478, <8 x float> %v467, <8 x float> %carry461)
+  br label %latch455
+latch455:
+  %carried460 = select i1 true, <8 x float> %v473, <8 x float> %v473
+  %carried462 = select i1 true, <8 x float> %v479, <8 x float> %v479
+  %inext458 = add i64 %i457, 1
+  br label %head453
+done456:
+  %v480 = getelementptr inbounds float, ptr %state, i64 2
+  store <8 x float> %carry459, ptr %v480, align 4
+  %v481 = getelementptr inbounds float, ptr %state, i64 12
+  store <8 x float> %carry461, ptr %v481, align 4
+  br label %pv_done251
+pv_done251:
   ret void
 }
 
 define void @attn_fwd_d8_causal_fp32_g1_t2x16(ptr noalias %args) "target-cpu"="x86-64-v3" "target-features"="+avx2,+fma" nounwind {
 entry:
   %slot7 = alloca [128 x float], align 32
+  %slot8 = alloca [128 x float], align 32
   %v1 = getelementptr inbounds i8, ptr %args, i64 0
   %v2 = load ptr, ptr %v1, align 8
   %v3 = getelementptr inbounds i8, ptr %args, i64 8
   %v4 = load ptr, ptr %v3, align 8
   %v5 = getelementptr inbounds i8, ptr %args, i64 16
   %v6 = load ptr, ptr %v5, align 8
-  %v8 = getelementptr inbounds i8, ptr %args, i64 32
-  %v9 = load i64, ptr %v8, align 8
-  %v10 = getelementptr inbounds i8, ptr %args, i64 40
-  %v11 = load i64, ptr %v10, align 8
-  %v12 = getelementptr inbounds i8, ptr %args, i64 48
-  %v13 = load i64, ptr %v12, align 8
-  %v14 = getelementptr inbounds i8, ptr %args, i64 56
-  %v15 = load i64, ptr %v14, align 8
-  %v16 = getelementptr inbounds i8, ptr %args, i64 64
-  %v17 = load i64, ptr %v16, align 8
-  %v18 = getelementptr inbounds i8, ptr %args, i64 72
-  %v19 = load float, ptr %v18, align 4
-  %v20 = getelementptr inbounds float, ptr %v4, i64 8
+  %v9 = getelementptr inbounds i8, ptr %args, i64 32
+  %v10 = load i64, ptr %v9, align 8
+  %v11 = getelementptr inbounds i8, ptr %args, i64 40
+  %v12 = load i64, ptr %v11, align 8
+  %v13 = getelementptr inbounds i8, ptr %args, i64 48
+  %v14 = load i64, ptr %v13, align 8
+  %v15 = getelementptr inbounds i8, ptr %args, i64 56
+  %v16 = load i64, ptr %v15, align 8
+  %v17 = getelementptr inbounds i8, ptr %args, i64 64
+  %v18 = load i64, ptr %v17, align 8
+  %v19 = getelementptr inbounds i8, ptr %args, i64 72
+  %v20 = load float, ptr %v19, align 4
   br label %pre24
 pre24:
   br label %head21
 head21:
   %i25 = phi i64 [ 0, %pre24 ], [ %inext26, %latch27 ]
-  %v28 = icmp slt i64 %i25, %v11
+  %v28 = icmp slt i64 %i25, %v12
   br i1 %v28, label %body22, label %done23
 body22:
   %v29 = add i64 %i25, 256
-  %v30 = call i64 @llvm.smin.i64(i64 %v29, i64 %v11)
-  %v31 = add i64 %v15, %i25
-  %v32 = add i64 %v15, %v30
+  %v30 = call i64 @llvm.smin.i64(i64 %v29, i64 %v12)
+  %v31 = add i64 %v16, %i25
+  %v32 = add i64 %v16, %v30
   %v33 = sub i64 %v32, 1
   %v34 = add i64 %v33, 1
-  %v35 = sub i64 %v34, %v17
+  %v35 = sub i64 %v34, %v18
   %v36 = call i64 @llvm.smax.i64(i64 %v35, i64 0)
-  %v37 = call i64 @llvm.smin.i64(i64 %v36, i64 %v13)
+  %v37 = call i64 @llvm.smin.i64(i64 %v36, i64 %v14)
   br label %pre41
 pre41:
   br label %head38
@@ -2570,7 +1508,7 @@ head48:
   br i1 %v55, label %body49, label %done50
 body49:
   %v56 = add i64 %i42, %i52
-  %v57 = mul i64 %v56, %v9
+  %v57 = mul i64 %v56, %v10
   %v58 = getelementptr inbounds float, ptr %v4, i64 %v57
   %v59 = getelementptr inbounds float, ptr %v58, i64 0
   %v60 = load float, ptr %v59, align 4
@@ -2612,84 +1550,89 @@ body49:
   %v89 = add i64 %i52, 112
   %v90 = getelementptr inbounds float, ptr %slot7, i64 %v89
   store float %v88, ptr %v90, align 4
+  %v91 = getelementptr inbounds float, ptr %v58, i64 8
+  %v92 = mul i64 %i52, 8
+  %v93 = getelementptr inbounds float, ptr %slot8, i64 %v92
+  %v94 = getelementptr inbounds float, ptr %v91, i64 0
+  %v95 = load <8 x float>, ptr %v94, align 4
+  %v96 = getelementptr inbounds float, ptr %v93, i64 0
+  store <8 x float> %v95, ptr %v96, align 4
   br label %latch54
 latch54:
   %inext53 = add i64 %i52, 1
   br label %head48
 done50:
-  %v91 = add i64 %v17, %i42
-  %v92 = add i64 %v91, %v47
-  %v93 = sub i64 %v92, 1
-  %v94 = sub i64 %v91, %v15
-  %v95 = call i64 @llvm.smax.i64(i64 %v94, i64 0)
-  %v96 = call i64 @llvm.smin.i64(i64 %v95, i64 %v11)
-  %v97 = sdiv i64 %v96, 2
-  %v98 = mul i64 %v97, 2
-  %v99 = add i64 %v11, 1
-  %v100 = sdiv i64 %v99, 2
-  %v101 = mul i64 %v100, 2
-  %v102 = call i64 @llvm.smax.i64(i64 %v98, i64 %i25)
-  %v103 = call i64 @llvm.smin.i64(i64 %v101, i64 %v30)
-  %v104 = icmp slt i64 %v47, 16
-  %v105 = mul i64 %i42, %v9
-  %v106 = getelementptr inbounds float, ptr %v20, i64 %v105
-  %v107 = sub i64 %v103, %v102
-  %v108 = call i64 @llvm.smax.i64(i64 %v107, i64 0)
-  %v109 = sdiv i64 %v108, 4
-  %v110 = mul i64 %v109, 4
-  %v111 = add i64 %v102, %v110
-  br label %pre115
-pre115:
-  br label %head112
-head112:
-  %i116 = phi i64 [ %v102, %pre115 ], [ %inext117, %latch118 ]
-  %v119 = icmp slt i64 %i116, %v111
-  br i1 %v119, label %body113, label %done114
-body113:
-  %v120 = add i64 %v15, %i116
-  %v121 = add i64 %v120, 4
-  %v122 = sub i64 %v121, 1
-  %v123 = icmp sgt i64 %v93, %v120
-  %v124 = or i1 %v104, %v123
-  %v125 = sub i64 %v120, %v91
-  %v126 = call i64 @llvm.smax.i64(i64 %v125, i64 -1073741824)
-  %v127 = call i64 @llvm.smin.i64(i64 %v126, i64 1073741824)
-  %v128 = mul i64 %i116, 8
-  %v129 = getelementptr inbounds float, ptr %v2, i64 %v128
-  %v130 = mul i64 %i116, 10
-  %v131 = getelementptr inbounds float, ptr %v6, i64 %v130
-  call void @tile4(ptr %v129, ptr %v131, ptr %slot7, ptr %v106, i64 %v9, i64 %v47, i64 %v127, i1 %v124, float %v19)
-  br label %latch118
-latch118:
-  %inext117 = add i64 %i116, 4
-  br label %head112
-done114:
-  br label %pre135
-pre135:
-  br label %head132
-head132:
-  %i136 = phi i64 [ %v111, %pre135 ], [ %inext137, %latch138 ]
-  %v139 = icmp slt i64 %i136, %v103
-  br i1 %v139, label %body133, label %done134
-body133:
-  %v140 = add i64 %v15, %i136
-  %v141 = add i64 %v140, 2
-  %v142 = sub i64 %v141, 1
-  %v143 = icmp sgt i64 %v93, %v140
-  %v144 = or i1 %v104, %v143
-  %v145 = sub i64 %v140, %v91
-  %v146 = call i64 @llvm.smax.i64(i64 %v145, i64 -1073741824)
-  %v147 = call i64 @llvm.smin.i64(i64 %v146, i64 1073741824)
-  %v148 = mul i64 %i136, 8
-  %v149 = getelementptr inbounds float, ptr %v2, i64 %v148
-  %v150 = mul i64 %i136, 10
-  %v151 = getelementptr inbounds float, ptr %v6, i64 %v150
-  call void @tile2(ptr %v149, ptr %v151, ptr %slot7, ptr %v106, i64 %v9, i64 %v47, i64 %v147, i1 %v144, float %v19)
-  br label %latch138
-latch138:
-  %inext137 = add i64 %i136, 2
-  br label %head132
-done134:
+  %v97 = add i64 %v18, %i42
+  %v98 = add i64 %v97, %v47
+  %v99 = sub i64 %v98, 1
+  %v100 = sub i64 %v97, %v16
+  %v101 = call i64 @llvm.smax.i64(i64 %v100, i64 0)
+  %v102 = call i64 @llvm.smin.i64(i64 %v101, i64 %v12)
+  %v103 = sdiv i64 %v102, 2
+  %v104 = mul i64 %v103, 2
+  %v105 = add i64 %v12, 1
+  %v106 = sdiv i64 %v105, 2
+  %v107 = mul i64 %v106, 2
+  %v108 = call i64 @llvm.smax.i64(i64 %v104, i64 %i25)
+  %v109 = call i64 @llvm.smin.i64(i64 %v107, i64 %v30)
+  %v110 = icmp slt i64 %v47, 16
+  %v111 = sub i64 %v109, %v108
+  %v112 = call i64 @llvm.smax.i64(i64 %v111, i64 0)
+  %v113 = sdiv i64 %v112, 4
+  %v114 = mul i64 %v113, 4
+  %v115 = add i64 %v108, %v114
+  br label %pre119
+pre119:
+  br label %head116
+head116:
+  %i120 = phi i64 [ %v108, %pre119 ], [ %inext121, %latch122 ]
+  %v123 = icmp slt i64 %i120, %v115
+  br i1 %v123, label %body117, label %done118
+body117:
+  %v124 = add i64 %v16, %i120
+  %v125 = add i64 %v124, 4
+  %v126 = sub i64 %v125, 1
+  %v127 = icmp sgt i64 %v99, %v124
+  %v128 = or i1 %v110, %v127
+  %v129 = sub i64 %v124, %v97
+  %v130 = call i64 @llvm.smax.i64(i64 %v129, i64 -1073741824)
+  %v131 = call i64 @llvm.smin.i64(i64 %v130, i64 1073741824)
+  %v132 = mul i64 %i120, 8
+  %v133 = getelementptr inbounds float, ptr %v2, i64 %v132
+  %v134 = mul i64 %i120, 10
+  %v135 = getelementptr inbounds float, ptr %v6, i64 %v134
+  call void @tile4(ptr %v133, ptr %v135, ptr %slot7, ptr %slot8, i64 %v47, i64 %v131, i1 %v128, float %v20)
+  br label %latch122
+latch122:
+  %inext121 = add i64 %i120, 4
+  br label %head116
+done118:
+  br label %pre139
+pre139:
+  br label %head136
+head136:
+  %i140 = phi i64 [ %v115, %pre139 ], [ %inext141, %latch142 ]
+  %v143 = icmp slt i64 %i140, %v109
+  br i1 %v143, label %body137, label %done138
+body137:
+  %v144 = add i64 %v16, %i140
+  %v145 = add i64 %v144, 2
+  %v146 = sub i64 %v145, 1
+  %v147 = icmp sgt i64 %v99, %v144
+  %v148 = or i1 %v110, %v147
+  %v149 = sub i64 %v144, %v97
+  %v150 = call i64 @llvm.smax.i64(i64 %v149, i64 -1073741824)
+  %v151 = call i64 @llvm.smin.i64(i64 %v150, i64 1073741824)
+  %v152 = mul i64 %i140, 8
+  %v153 = getelementptr inbounds float, ptr %v2, i64 %v152
+  %v154 = mul i64 %i140, 10
+  %v155 = getelementptr inbounds float, ptr %v6, i64 %v154
+  call void @tile2(ptr %v153, ptr %v155, ptr %slot7, ptr %slot8, i64 %v47, i64 %v151, i1 %v148, float %v20)
+  br label %latch142
+latch142:
+  %inext141 = add i64 %i140, 2
+  br label %head136
+done138:
   br label %latch44
 latch44:
   %inext43 = add i64 %i42, 16

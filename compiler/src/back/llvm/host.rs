@@ -25,6 +25,14 @@ use super::bounds::{kv_bounds, needs_mask, q_bounds};
 use super::text::{Fn, V, f32c, i32c, i64c, round_down};
 use crate::kernel::{BLOCK_Q, KernelKind, KernelMask, KernelSpec, offsets};
 
+/// Keys per iteration of the P·V loops.
+const PV_UNROLL: i64 = 4;
+
+/// Head elements per iteration of the score loop: 8, or 4 when head_dim is not a multiple of 8.
+fn head_unroll(d: i64) -> i64 {
+    if d % 8 == 0 { 8 } else { 4 }
+}
+
 /// Score vectors per pass over the head (2 × 8 keys × 4 rows: 8 accumulators; 3 with 24-key
 /// tiles and 2 passes of 32 keys both measured slower).
 const SCORE_VECTORS: usize = 2;
@@ -250,8 +258,8 @@ fn vstore(f: &mut Fn, v: &V, base: &V, at: i64) {
 
 /// `@tileR`: one query tile of `r` rows × one KV tile: scores, edge mask, online softmax, P·V.
 ///
-/// Arguments: q rows (contiguous, head_dim), state rows (head_dim + 2), Kᵀ (head_dim × 16),
-/// V of the tile's first key, KV stride, columns in the tile, the first query position minus the
+/// Arguments: q rows (contiguous, head_dim), state rows (head_dim + 2), Kᵀ (head_dim × tk), the
+/// tile's V rows (contiguous, head_dim), columns in the tile, the first query position minus the
 /// first key position (clamped to ±2³⁰), whether to mask, scale.
 fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     let d = spec.head_dim as i64;
@@ -262,34 +270,41 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     let state = V::new("%state", "ptr");
     let kt = V::new("%kt", "ptr");
     let v = V::new("%v", "ptr");
-    let stride = V::new("%stride", "i64");
     let cols = V::new("%cols", "i64");
     let diff = V::new("%diff", "i64");
     let masked = V::new("%masked", "i1");
     let scale = V::new("%scale", "float");
     let p_buf = f.alloca(&format!("[{} x float]", r as i64 * tk), w8 * 4);
 
-    // Scores: r × tk in passes of SCORE_VECTORS × w8 columns, the head unrolled.
+    // Scores: r × tk in passes of `score_vectors` × w8 columns; each pass a loop over the head,
+    // `head_unroll(d)` elements per iteration, its accumulators carried in registers (a fully
+    // unrolled head is tens of KiB of code per tile, more than the micro-op cache holds).
     let zero = splatw(0.0, w8);
     let mut acc: Vec<Vec<V>> = (0..r).map(|_| Vec::new()).collect();
     let vectors: Vec<i64> = (0..tk / w8 as i64).collect();
+    let unroll = head_unroll(d);
     for pass in vectors.chunks(isa.score_vectors) {
-        // Q is re-read for each pass: keep LLVM from holding its broadcasts across passes.
-        f.op(format!("call void asm sideeffect \"\", \"r,~{{memory}}\"({})", q.t()));
-        let mut part: Vec<Vec<V>> = (0..r).map(|_| vec![zero.clone(); pass.len()]).collect();
-        for e in 0..d {
-            let ks: Vec<V> = pass.iter().map(|&h| vload(&mut f, &kt, e * tk + w8 as i64 * h, w8)).collect();
-            for (row, a) in part.iter_mut().enumerate() {
-                let p = f.gep("float", &q, &i64c(row as i64 * d + e));
-                let qs = f.load("float", &p, 4);
-                let qb = f.splat(&qs, w8);
-                for (x, k) in a.iter_mut().zip(&ks) {
-                    *x = fma(&mut f, &qb, k, x);
+        let n = pass.len();
+        let init = vec![zero.clone(); r * n];
+        let out = f.for_carry(&i64c(0), &i64c(d), unroll, &init, |f, e0, mut cur| {
+            let kbase = f.bin("mul", e0, &i64c(tk));
+            let kp = f.gep("float", &kt, &kbase);
+            let qp = f.gep("float", &q, e0);
+            for u in 0..unroll {
+                let ks: Vec<V> = pass.iter().map(|&h| vload(f, &kp, u * tk + w8 as i64 * h, w8)).collect();
+                for row in 0..r {
+                    let p = f.gep("float", &qp, &i64c(row as i64 * d + u));
+                    let qs = f.load("float", &p, 4);
+                    let qb = f.splat(&qs, w8);
+                    for (j, k) in ks.iter().enumerate() {
+                        cur[row * n + j] = fma(f, &qb, k, &cur[row * n + j]);
+                    }
                 }
             }
-        }
-        for (row, a) in part.into_iter().enumerate() {
-            acc[row].extend(a);
+            cur
+        });
+        for (row, a) in acc.iter_mut().enumerate() {
+            a.extend_from_slice(&out[row * n..(row + 1) * n]);
         }
     }
     let sc = f.splat(&scale, w8);
@@ -410,39 +425,29 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     let chunks: Vec<&[(i64, u32)]> = ls.chunks(per_chunk).collect();
     // When no row's maximum moved, every rescale factor is 1 (or the row is still empty): the
     // accumulators are updated without the multiply.
-    let full = f.icmp("eq", &cols, &i64c(tk));
+    // The keys of a full tile in iterations of PV_UNROLL, then one at a time for what is left of
+    // a partial tile (no key beyond the run is read); the accumulators stay in registers.
+    let mains = round_down(&mut f, &cols, PV_UNROLL);
     let (scaled, plain, done) = (f.label("pv_scaled"), f.label("pv_plain"), f.label("pv_done"));
     f.cond_br(&changed, &scaled, &plain);
-    let mut variants = Vec::new();
-    for rescale in [true, false] {
-        f.place(if rescale { &scaled } else { &plain });
-        let (unrolled, looped) = (f.label("pv_full"), f.label("pv_part"));
-        f.cond_br(&full, &unrolled, &looped);
-        variants.push((rescale, true, unrolled));
-        variants.push((rescale, false, looped));
-    }
-    for (rescale, is_full, label) in variants {
-        f.place(&label);
+    for (rescale, label) in [(true, &scaled), (false, &plain)] {
+        f.place(label);
         for chunk in &chunks {
-            // An empty asm that may write P: without it LLVM keeps every broadcast of P from the
-            // first chunk for the others (64 live vectors, spilled to the stack).
-            f.op(format!("call void asm sideeffect \"\", \"r,~{{memory}}\"({})", p_buf.t()));
-            let mut accs: Vec<Vec<V>> = Vec::new();
+            let n = chunk.len();
+            let mut init = Vec::new();
             for (row, a) in alpha.iter().enumerate() {
-                let mut rv = Vec::new();
                 for &(off, w) in chunk.iter() {
                     let x = vload(&mut f, &state, row as i64 * (d + 2) + 2 + off, w);
                     if rescale {
                         let aw = if w == w8 { a.clone() } else { narrow(&mut f, a, w) };
-                        rv.push(f.fast("fmul", &x, &aw));
+                        init.push(f.fast("fmul", &x, &aw));
                     } else {
-                        rv.push(x);
+                        init.push(x);
                     }
                 }
-                accs.push(rv);
             }
-            let step = |f: &mut Fn, c: &V, accs: &mut Vec<Vec<V>>| {
-                let krow = f.bin("mul", c, &stride);
+            let step = |f: &mut Fn, c: &V, accs: &mut [V]| {
+                let krow = f.bin("mul", c, &i64c(d));
                 let vs: Vec<V> = chunk
                     .iter()
                     .map(|&(off, w)| {
@@ -450,59 +455,31 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
                         vload_dyn(f, &v, &at, w)
                     })
                     .collect();
-                for (row, rv) in accs.iter_mut().enumerate() {
+                for row in 0..r {
                     let pa = f.bin("add", c, &i64c(row as i64 * tk));
                     let pp = f.gep("float", &p_buf, &pa);
                     let ps = f.load("float", &pp, 4);
                     let p8 = f.splat(&ps, w8);
                     for (i, &(_, w)) in chunk.iter().enumerate() {
                         let pw = if w == w8 { p8.clone() } else { narrow(f, &p8, w) };
-                        rv[i] = fma(f, &pw, &vs[i], &rv[i]);
+                        accs[row * n + i] = fma(f, &pw, &vs[i], &accs[row * n + i]);
                     }
                 }
             };
-            if is_full {
-                for c in 0..tk {
-                    step(&mut f, &i64c(c), &mut accs);
+            let accs = f.for_carry(&i64c(0), &mains, PV_UNROLL, &init, |f, c0, mut cur| {
+                for u in 0..PV_UNROLL {
+                    let c = f.bin("add", c0, &i64c(u));
+                    step(f, &c, &mut cur);
                 }
-            } else {
-                // A counted loop whose accumulators live in a stack copy (partial tiles are rare).
-                let tmp = f.alloca(&format!("[{} x float]", r * w8 as usize * per_chunk), w8 * 4);
-                for (row, rv) in accs.iter().enumerate() {
-                    for (i, x) in rv.iter().enumerate() {
-                        vstore(&mut f, x, &tmp, ((row * per_chunk + i) * w8 as usize) as i64);
-                    }
-                }
-                f.for_range(&i64c(0), &cols, 1, |f, c| {
-                    let mut cur: Vec<Vec<V>> = (0..r)
-                        .map(|row| {
-                            chunk
-                                .iter()
-                                .enumerate()
-                                .map(|(i, &(_, w))| vload(f, &tmp, ((row * per_chunk + i) * w8 as usize) as i64, w))
-                                .collect()
-                        })
-                        .collect();
-                    step(f, c, &mut cur);
-                    for (row, rv) in cur.iter().enumerate() {
-                        for (i, x) in rv.iter().enumerate() {
-                            vstore(f, x, &tmp, ((row * per_chunk + i) * w8 as usize) as i64);
-                        }
-                    }
-                });
-                accs = (0..r)
-                    .map(|row| {
-                        chunk
-                            .iter()
-                            .enumerate()
-                            .map(|(i, &(_, w))| vload(&mut f, &tmp, ((row * per_chunk + i) * w8 as usize) as i64, w))
-                            .collect()
-                    })
-                    .collect();
-            }
-            for (row, rv) in accs.iter().enumerate() {
+                cur
+            });
+            let accs = f.for_carry(&mains, &cols, 1, &accs, |f, c, mut cur| {
+                step(f, c, &mut cur);
+                cur
+            });
+            for row in 0..r {
                 for (i, &(off, _)) in chunk.iter().enumerate() {
-                    vstore(&mut f, &rv[i], &state, row as i64 * (d + 2) + 2 + off);
+                    vstore(&mut f, &accs[row * n + i], &state, row as i64 * (d + 2) + 2 + off);
                 }
             }
         }
@@ -512,7 +489,7 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     f.op("ret void");
     format!(
         "\ndefine internal void @tile{r}(ptr noalias %q, ptr noalias %state, ptr noalias %kt, ptr noalias %v, \
-         i64 %stride, i64 %cols, i64 %diff, i1 %masked, float %scale) {} {{\n{}}}\n",
+         i64 %cols, i64 %diff, i1 %masked, float %scale) {} {{\n{}}}\n",
         isa.attrs,
         f.finish()
     )
@@ -527,15 +504,16 @@ fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
     let q = field(&mut f, &args, offsets::FWD_Q, "ptr");
     let k = field(&mut f, &args, offsets::FWD_K, "ptr");
     let state = field(&mut f, &args, offsets::FWD_STATE, "ptr");
-    // Kᵀ of a KV tile in the kernel's own stack buffer (tk keys; the ABI's scratch holds 16).
+    // Kᵀ and V of a KV tile in the kernel's own stack buffers (tk keys; the ABI's scratch holds
+    // 16): V rows a KV stride apart map to a few cache sets, contiguous ones spread over all.
     let kt = f.alloca(&format!("[{} x float]", d * tk), isa.w * 4);
+    let vt = f.alloca(&format!("[{} x float]", d * tk), isa.w * 4);
     let stride = field(&mut f, &args, offsets::FWD_KV_STRIDE, "i64");
     let n_q = field(&mut f, &args, offsets::FWD_N_Q, "i64");
     let n_kv = field(&mut f, &args, offsets::FWD_N_KV, "i64");
     let q_pos = field(&mut f, &args, offsets::FWD_Q_POS, "i64");
     let kv_pos = field(&mut f, &args, offsets::FWD_KV_POS, "i64");
     let scale = field(&mut f, &args, offsets::FWD_SCALE, "float");
-    let v_base = f.gep("float", &k, &i64c(d));
     let mask = spec.mask;
     let block_q = if isa.w == 8 { BLOCK_Q } else { 4 * BLOCK_Q };
     f.for_range(&i64c(0), &n_q, block_q, |f, rb0| {
@@ -548,7 +526,7 @@ fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
         f.for_range(&kv_lo, &kv_hi, tk, |f, c0| {
             let left = f.bin("sub", &kv_hi, c0);
             let cols = f.min_i64(&left, &i64c(tk));
-            // TransposeKeys.
+            // TransposeKeys, and V copied next to it.
             f.for_range(&i64c(0), &cols, 1, |f, c| {
                 let row = f.bin("add", c0, c);
                 let at = f.bin("mul", &row, &stride);
@@ -562,6 +540,13 @@ fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
                     let p = f.gep("float", &kt, &dst_at);
                     f.store(&x, &p, 4);
                 }
+                let vsrc = f.gep("float", &src, &i64c(d));
+                let vat = f.bin("mul", c, &i64c(d));
+                let vdst = f.gep("float", &vt, &vat);
+                for &(o, w) in &lanes_w(d, isa.w) {
+                    let x = vload(f, &vsrc, o, w);
+                    vstore(f, &x, &vdst, o);
+                }
             });
             let k_lo = f.bin("add", &kv_pos, c0);
             let k_hi0 = f.bin("add", &k_lo, &cols);
@@ -570,8 +555,6 @@ fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
             let r_lo = f.max_i64(&r_lo, rb0);
             let r_hi = f.min_i64(&r_hi, &rb1);
             let partial = f.icmp("slt", &cols, &i64c(tk));
-            let krow = f.bin("mul", c0, &stride);
-            let vptr = f.gep("float", &v_base, &krow);
             // Query tiles: 4 rows while they fit, then 2 (tq) rows.
             let call_tile = |f: &mut Fn, r0: &V, rows: i64| {
                 let ql = f.bin("add", &q_pos, r0);
@@ -584,7 +567,7 @@ fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
                 let qp = f.gep("float", &q, &qa);
                 let sa = f.bin("mul", r0, &i64c(d + 2));
                 let sp = f.gep("float", &state, &sa);
-                f.call_void(&format!("tile{rows}"), &[&qp, &sp, &kt, &vptr, &stride, &cols, &diff, &m, &scale]);
+                f.call_void(&format!("tile{rows}"), &[&qp, &sp, &kt, &vt, &cols, &diff, &m, &scale]);
             };
             let span = f.bin("sub", &r_hi, &r_lo);
             let span = f.max_i64(&span, &i64c(0));

@@ -171,6 +171,50 @@ impl Fn {
         self.br(&head);
         self.place(&done);
     }
+    /// A counted loop `for i in start..end step` (i64, while `i < end`) that carries the values
+    /// `init` from one iteration to the next as phis: `body` gets the current values and returns
+    /// the next ones; the values after the loop are returned.
+    pub fn for_carry(
+        &mut self,
+        start: &V,
+        end: &V,
+        step: i64,
+        init: &[V],
+        body: impl FnOnce(&mut Fn, &V, Vec<V>) -> Vec<V>,
+    ) -> Vec<V> {
+        let (pre, head, work, latch, done) =
+            (self.label("pre"), self.label("head"), self.label("body"), self.label("latch"), self.label("done"));
+        self.br(&pre);
+        self.place(&pre);
+        self.br(&head);
+        self.place(&head);
+        let (i, next) = (self.fresh("i"), self.fresh("inext"));
+        self.op(format!("{i} = phi i64 [ {}, %{pre} ], [ {next}, %{latch} ]", start.name));
+        let carried: Vec<(V, String)> = init
+            .iter()
+            .map(|v| {
+                let (cur, nx) = (self.fresh("carry"), self.fresh("carried"));
+                self.op(format!("{cur} = phi {} [ {}, %{pre} ], [ {nx}, %{latch} ]", v.ty, v.name));
+                (V::new(cur, v.ty.clone()), nx)
+            })
+            .collect();
+        let iv = V::new(i.clone(), "i64");
+        let c = self.icmp("slt", &iv, end);
+        self.cond_br(&c, &work, &done);
+        self.place(&work);
+        let out = body(self, &iv, carried.iter().map(|(v, _)| v.clone()).collect());
+        assert_eq!(out.len(), carried.len(), "for_carry: the body must return every carried value");
+        self.br(&latch);
+        self.place(&latch);
+        for ((_, nx), v) in carried.iter().zip(&out) {
+            // The next value under the name the phi expects (LLVM folds the trivial select).
+            self.op(format!("{nx} = select i1 true, {}, {}", v.t(), v.t()));
+        }
+        self.op(format!("{next} = add i64 {i}, {step}"));
+        self.br(&head);
+        self.place(&done);
+        carried.into_iter().map(|(v, _)| v).collect()
+    }
     /// Opens a counted loop `for i in start..end step`; the body follows until [`Fn::end_for`].
     pub fn begin_for(&mut self, start: &V, end: &V, step: i64) -> Loop {
         let (pre, head, work, latch, done) =
