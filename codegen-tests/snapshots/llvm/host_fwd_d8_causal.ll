@@ -14,28 +14,25 @@ declare float @llvm.fma.f32(float, float, float)
 declare i64 @llvm.smin.i64(i64, i64)
 declare i64 @llvm.smax.i64(i64, i64)
 
-define internal <8 x float> @exp8(<8 x float> %x) alwaysinline "target-cpu"="x86-64-v3" "target-features"="+avx2,+fma" nounwind {
+define internal <8 x float> @exp2_8(<8 x float> %x) alwaysinline "target-cpu"="x86-64-v3" "target-features"="+avx2,+fma" nounwind {
 entry:
-  %v1 = fcmp olt <8 x float> %x, <float 0xC055C00000000000, float 0xC055C00000000000, float 0xC055C00000000000, float 0xC055C00000000000, float 0xC055C00000000000, float 0xC055C00000000000, float 0xC055C00000000000, float 0xC055C00000000000>
-  %v2 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %x, <8 x float> <float 0xC055C00000000000, float 0xC055C00000000000, float 0xC055C00000000000, float 0xC055C00000000000, float 0xC055C00000000000, float 0xC055C00000000000, float 0xC055C00000000000, float 0xC055C00000000000>)
-  %v3 = call <8 x float> @llvm.minnum.v8f32(<8 x float> %v2, <8 x float> <float 0x4056000000000000, float 0x4056000000000000, float 0x4056000000000000, float 0x4056000000000000, float 0x4056000000000000, float 0x4056000000000000, float 0x4056000000000000, float 0x4056000000000000>)
-  %v4 = fmul <8 x float> %v3, <float 0x3FF7154760000000, float 0x3FF7154760000000, float 0x3FF7154760000000, float 0x3FF7154760000000, float 0x3FF7154760000000, float 0x3FF7154760000000, float 0x3FF7154760000000, float 0x3FF7154760000000>
-  %v5 = call <8 x float> @llvm.rint.v8f32(<8 x float> %v4)
-  %v6 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v5, <8 x float> <float 0xBFE62E4000000000, float 0xBFE62E4000000000, float 0xBFE62E4000000000, float 0xBFE62E4000000000, float 0xBFE62E4000000000, float 0xBFE62E4000000000, float 0xBFE62E4000000000, float 0xBFE62E4000000000>, <8 x float> %v3)
-  %v7 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v5, <8 x float> <float 0xBEB7F7D1C0000000, float 0xBEB7F7D1C0000000, float 0xBEB7F7D1C0000000, float 0xBEB7F7D1C0000000, float 0xBEB7F7D1C0000000, float 0xBEB7F7D1C0000000, float 0xBEB7F7D1C0000000, float 0xBEB7F7D1C0000000>, <8 x float> %v6)
-  %v8 = call <8 x float> @llvm.fma.v8f32(<8 x float> <float 0x3F56C16C20000000, float 0x3F56C16C20000000, float 0x3F56C16C20000000, float 0x3F56C16C20000000, float 0x3F56C16C20000000, float 0x3F56C16C20000000, float 0x3F56C16C20000000, float 0x3F56C16C20000000>, <8 x float> %v7, <8 x float> <float 0x3F81111120000000, float 0x3F81111120000000, float 0x3F81111120000000, float 0x3F81111120000000, float 0x3F81111120000000, float 0x3F81111120000000, float 0x3F81111120000000, float 0x3F81111120000000>)
-  %v9 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v8, <8 x float> %v7, <8 x float> <float 0x3FA5555560000000, float 0x3FA5555560000000, float 0x3FA5555560000000, float 0x3FA5555560000000, float 0x3FA5555560000000, float 0x3FA5555560000000, float 0x3FA5555560000000, float 0x3FA5555560000000>)
-  %v10 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v9, <8 x float> %v7, <8 x float> <float 0x3FC5555560000000, float 0x3FC5555560000000, float 0x3FC5555560000000, float 0x3FC5555560000000, float 0x3FC5555560000000, float 0x3FC5555560000000, float 0x3FC5555560000000, float 0x3FC5555560000000>)
-  %v11 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v10, <8 x float> %v7, <8 x float> <float 0x3FE0000000000000, float 0x3FE0000000000000, float 0x3FE0000000000000, float 0x3FE0000000000000, float 0x3FE0000000000000, float 0x3FE0000000000000, float 0x3FE0000000000000, float 0x3FE0000000000000>)
-  %v12 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v11, <8 x float> %v7, <8 x float> <float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000>)
-  %v13 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v12, <8 x float> %v7, <8 x float> <float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000>)
-  %v14 = fptosi <8 x float> %v5 to <8 x i32>
-  %v15 = add <8 x i32> %v14, <i32 127, i32 127, i32 127, i32 127, i32 127, i32 127, i32 127, i32 127>
-  %v16 = shl <8 x i32> %v15, <i32 23, i32 23, i32 23, i32 23, i32 23, i32 23, i32 23, i32 23>
-  %v17 = bitcast <8 x i32> %v16 to <8 x float>
-  %v18 = fmul <8 x float> %v13, %v17
-  %v19 = select <8 x i1> %v1, <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, <8 x float> %v18
-  ret <8 x float> %v19
+  %v1 = fcmp olt <8 x float> %x, <float 0xC05F400000000000, float 0xC05F400000000000, float 0xC05F400000000000, float 0xC05F400000000000, float 0xC05F400000000000, float 0xC05F400000000000, float 0xC05F400000000000, float 0xC05F400000000000>
+  %v2 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %x, <8 x float> <float 0xC05F400000000000, float 0xC05F400000000000, float 0xC05F400000000000, float 0xC05F400000000000, float 0xC05F400000000000, float 0xC05F400000000000, float 0xC05F400000000000, float 0xC05F400000000000>)
+  %v3 = call <8 x float> @llvm.rint.v8f32(<8 x float> %v2)
+  %v4 = fsub <8 x float> %v2, %v3
+  %v5 = call <8 x float> @llvm.fma.v8f32(<8 x float> <float 0x3F24309120000000, float 0x3F24309120000000, float 0x3F24309120000000, float 0x3F24309120000000, float 0x3F24309120000000, float 0x3F24309120000000, float 0x3F24309120000000, float 0x3F24309120000000>, <8 x float> %v4, <8 x float> <float 0x3F55D87FE0000000, float 0x3F55D87FE0000000, float 0x3F55D87FE0000000, float 0x3F55D87FE0000000, float 0x3F55D87FE0000000, float 0x3F55D87FE0000000, float 0x3F55D87FE0000000, float 0x3F55D87FE0000000>)
+  %v6 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v5, <8 x float> %v4, <8 x float> <float 0x3F83B2AB60000000, float 0x3F83B2AB60000000, float 0x3F83B2AB60000000, float 0x3F83B2AB60000000, float 0x3F83B2AB60000000, float 0x3F83B2AB60000000, float 0x3F83B2AB60000000, float 0x3F83B2AB60000000>)
+  %v7 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v6, <8 x float> %v4, <8 x float> <float 0x3FAC6B08E0000000, float 0x3FAC6B08E0000000, float 0x3FAC6B08E0000000, float 0x3FAC6B08E0000000, float 0x3FAC6B08E0000000, float 0x3FAC6B08E0000000, float 0x3FAC6B08E0000000, float 0x3FAC6B08E0000000>)
+  %v8 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v7, <8 x float> %v4, <8 x float> <float 0x3FCEBFBE00000000, float 0x3FCEBFBE00000000, float 0x3FCEBFBE00000000, float 0x3FCEBFBE00000000, float 0x3FCEBFBE00000000, float 0x3FCEBFBE00000000, float 0x3FCEBFBE00000000, float 0x3FCEBFBE00000000>)
+  %v9 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v8, <8 x float> %v4, <8 x float> <float 0x3FE62E4300000000, float 0x3FE62E4300000000, float 0x3FE62E4300000000, float 0x3FE62E4300000000, float 0x3FE62E4300000000, float 0x3FE62E4300000000, float 0x3FE62E4300000000, float 0x3FE62E4300000000>)
+  %v10 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v9, <8 x float> %v4, <8 x float> <float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000>)
+  %v11 = fptosi <8 x float> %v3 to <8 x i32>
+  %v12 = add <8 x i32> %v11, <i32 127, i32 127, i32 127, i32 127, i32 127, i32 127, i32 127, i32 127>
+  %v13 = shl <8 x i32> %v12, <i32 23, i32 23, i32 23, i32 23, i32 23, i32 23, i32 23, i32 23>
+  %v14 = bitcast <8 x i32> %v13 to <8 x float>
+  %v15 = fmul <8 x float> %v10, %v14
+  %v16 = select <8 x i1> %v1, <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, <8 x float> %v15
+  ret <8 x float> %v16
 }
 
 define internal void @tile4(ptr noalias %q, ptr noalias %state, ptr noalias %kt, ptr noalias %v, i64 %cols, i64 %diff, i1 %masked, float %scale) "target-cpu"="x86-64-v3" "target-features"="+avx2,+fma" nounwind {
@@ -297,627 +294,628 @@ latch5:
   %inext8 = add i64 %i7, 8
   br label %head3
 done6:
-  %v253 = insertelement <8 x float> poison, float %scale, i32 0
-  %v254 = shufflevector <8 x float> %v253, <8 x float> poison, <8 x i32> zeroinitializer
-  %v255 = fmul <8 x float> %carry9, %v254
-  %v256 = fmul <8 x float> %carry11, %v254
-  %v257 = fmul <8 x float> %carry13, %v254
-  %v258 = fmul <8 x float> %carry15, %v254
-  %v259 = fmul <8 x float> %carry17, %v254
-  %v260 = fmul <8 x float> %carry19, %v254
-  %v261 = fmul <8 x float> %carry21, %v254
-  %v262 = fmul <8 x float> %carry23, %v254
-  br label %nomask265
-nomask265:
-  br i1 %masked, label %mask263, label %masked264
-mask263:
-  %v266 = trunc i64 %cols to i32
-  %v267 = insertelement <8 x i32> poison, i32 %v266, i32 0
-  %v268 = shufflevector <8 x i32> %v267, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v269 = trunc i64 %diff to i32
-  %v270 = add i32 %v269, 0
-  %v271 = insertelement <8 x i32> poison, i32 %v270, i32 0
-  %v272 = shufflevector <8 x i32> %v271, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v273 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v268
-  %v274 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v272
-  %v275 = and <8 x i1> %v273, %v274
-  %v276 = select <8 x i1> %v275, <8 x float> %v255, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v277 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v268
-  %v278 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v272
-  %v279 = and <8 x i1> %v277, %v278
-  %v280 = select <8 x i1> %v279, <8 x float> %v256, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v281 = add i32 %v269, 1
-  %v282 = insertelement <8 x i32> poison, i32 %v281, i32 0
-  %v283 = shufflevector <8 x i32> %v282, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v284 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v268
-  %v285 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v283
-  %v286 = and <8 x i1> %v284, %v285
-  %v287 = select <8 x i1> %v286, <8 x float> %v257, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v288 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v268
-  %v289 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v283
-  %v290 = and <8 x i1> %v288, %v289
-  %v291 = select <8 x i1> %v290, <8 x float> %v258, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v292 = add i32 %v269, 2
-  %v293 = insertelement <8 x i32> poison, i32 %v292, i32 0
-  %v294 = shufflevector <8 x i32> %v293, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v295 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v268
-  %v296 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v294
-  %v297 = and <8 x i1> %v295, %v296
-  %v298 = select <8 x i1> %v297, <8 x float> %v259, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v299 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v268
-  %v300 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v294
-  %v301 = and <8 x i1> %v299, %v300
-  %v302 = select <8 x i1> %v301, <8 x float> %v260, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v303 = add i32 %v269, 3
-  %v304 = insertelement <8 x i32> poison, i32 %v303, i32 0
-  %v305 = shufflevector <8 x i32> %v304, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v306 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v268
-  %v307 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v305
-  %v308 = and <8 x i1> %v306, %v307
-  %v309 = select <8 x i1> %v308, <8 x float> %v261, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v310 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v268
-  %v311 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v305
-  %v312 = and <8 x i1> %v310, %v311
-  %v313 = select <8 x i1> %v312, <8 x float> %v262, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  br label %masked264
-masked264:
-  %v314 = phi <8 x float> [ %v255, %nomask265 ], [ %v276, %mask263 ]
-  %v315 = phi <8 x float> [ %v256, %nomask265 ], [ %v280, %mask263 ]
-  %v316 = phi <8 x float> [ %v257, %nomask265 ], [ %v287, %mask263 ]
-  %v317 = phi <8 x float> [ %v258, %nomask265 ], [ %v291, %mask263 ]
-  %v318 = phi <8 x float> [ %v259, %nomask265 ], [ %v298, %mask263 ]
-  %v319 = phi <8 x float> [ %v260, %nomask265 ], [ %v302, %mask263 ]
-  %v320 = phi <8 x float> [ %v261, %nomask265 ], [ %v309, %mask263 ]
-  %v321 = phi <8 x float> [ %v262, %nomask265 ], [ %v313, %mask263 ]
-  %v322 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v314, <8 x float> %v315)
-  %v323 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v322)
-  %v324 = getelementptr inbounds float, ptr %state, i64 0
-  %v325 = load float, ptr %v324, align 4
-  %v326 = call float @llvm.maxnum.f32(float %v325, float %v323)
-  %v327 = fcmp oeq float %v326, 0xFFF0000000000000
-  %v328 = select i1 %v327, float 0x0000000000000000, float %v326
-  %v329 = insertelement <8 x float> poison, float %v328, i32 0
-  %v330 = shufflevector <8 x float> %v329, <8 x float> poison, <8 x i32> zeroinitializer
-  %v331 = fsub <8 x float> %v314, %v330
-  %v332 = call <8 x float> @exp8(<8 x float> %v331)
-  %v333 = getelementptr inbounds float, ptr %slot1, i64 0
-  store <8 x float> %v332, ptr %v333, align 4
-  %v334 = fadd <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %v332
-  %v335 = fsub <8 x float> %v315, %v330
-  %v336 = call <8 x float> @exp8(<8 x float> %v335)
-  %v337 = getelementptr inbounds float, ptr %slot1, i64 8
-  store <8 x float> %v336, ptr %v337, align 4
-  %v338 = fadd <8 x float> %v334, %v336
-  %v339 = call float @llvm.vector.reduce.fadd.v8f32(float 0x0000000000000000, <8 x float> %v338)
-  %v340 = fsub float %v325, %v328
-  %v341 = fcmp une float %v326, %v325
-  %v342 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v316, <8 x float> %v317)
-  %v343 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v342)
-  %v344 = getelementptr inbounds float, ptr %state, i64 10
-  %v345 = load float, ptr %v344, align 4
-  %v346 = call float @llvm.maxnum.f32(float %v345, float %v343)
-  %v347 = fcmp oeq float %v346, 0xFFF0000000000000
-  %v348 = select i1 %v347, float 0x0000000000000000, float %v346
-  %v349 = insertelement <8 x float> poison, float %v348, i32 0
-  %v350 = shufflevector <8 x float> %v349, <8 x float> poison, <8 x i32> zeroinitializer
-  %v351 = fsub <8 x float> %v316, %v350
-  %v352 = call <8 x float> @exp8(<8 x float> %v351)
-  %v353 = getelementptr inbounds float, ptr %slot1, i64 16
+  br label %nomask255
+nomask255:
+  br i1 %masked, label %mask253, label %masked254
+mask253:
+  %v256 = trunc i64 %cols to i32
+  %v257 = insertelement <8 x i32> poison, i32 %v256, i32 0
+  %v258 = shufflevector <8 x i32> %v257, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v259 = trunc i64 %diff to i32
+  %v260 = add i32 %v259, 0
+  %v261 = insertelement <8 x i32> poison, i32 %v260, i32 0
+  %v262 = shufflevector <8 x i32> %v261, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v263 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v258
+  %v264 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v262
+  %v265 = and <8 x i1> %v263, %v264
+  %v266 = select <8 x i1> %v265, <8 x float> %carry9, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v267 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v258
+  %v268 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v262
+  %v269 = and <8 x i1> %v267, %v268
+  %v270 = select <8 x i1> %v269, <8 x float> %carry11, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v271 = add i32 %v259, 1
+  %v272 = insertelement <8 x i32> poison, i32 %v271, i32 0
+  %v273 = shufflevector <8 x i32> %v272, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v274 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v258
+  %v275 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v273
+  %v276 = and <8 x i1> %v274, %v275
+  %v277 = select <8 x i1> %v276, <8 x float> %carry13, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v278 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v258
+  %v279 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v273
+  %v280 = and <8 x i1> %v278, %v279
+  %v281 = select <8 x i1> %v280, <8 x float> %carry15, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v282 = add i32 %v259, 2
+  %v283 = insertelement <8 x i32> poison, i32 %v282, i32 0
+  %v284 = shufflevector <8 x i32> %v283, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v285 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v258
+  %v286 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v284
+  %v287 = and <8 x i1> %v285, %v286
+  %v288 = select <8 x i1> %v287, <8 x float> %carry17, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v289 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v258
+  %v290 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v284
+  %v291 = and <8 x i1> %v289, %v290
+  %v292 = select <8 x i1> %v291, <8 x float> %carry19, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v293 = add i32 %v259, 3
+  %v294 = insertelement <8 x i32> poison, i32 %v293, i32 0
+  %v295 = shufflevector <8 x i32> %v294, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v296 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v258
+  %v297 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v295
+  %v298 = and <8 x i1> %v296, %v297
+  %v299 = select <8 x i1> %v298, <8 x float> %carry21, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v300 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v258
+  %v301 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v295
+  %v302 = and <8 x i1> %v300, %v301
+  %v303 = select <8 x i1> %v302, <8 x float> %carry23, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  br label %masked254
+masked254:
+  %v304 = phi <8 x float> [ %carry9, %nomask255 ], [ %v266, %mask253 ]
+  %v305 = phi <8 x float> [ %carry11, %nomask255 ], [ %v270, %mask253 ]
+  %v306 = phi <8 x float> [ %carry13, %nomask255 ], [ %v277, %mask253 ]
+  %v307 = phi <8 x float> [ %carry15, %nomask255 ], [ %v281, %mask253 ]
+  %v308 = phi <8 x float> [ %carry17, %nomask255 ], [ %v288, %mask253 ]
+  %v309 = phi <8 x float> [ %carry19, %nomask255 ], [ %v292, %mask253 ]
+  %v310 = phi <8 x float> [ %carry21, %nomask255 ], [ %v299, %mask253 ]
+  %v311 = phi <8 x float> [ %carry23, %nomask255 ], [ %v303, %mask253 ]
+  %v312 = fmul float %scale, 0x3FF7154760000000
+  %v313 = insertelement <8 x float> poison, float %v312, i32 0
+  %v314 = shufflevector <8 x float> %v313, <8 x float> poison, <8 x i32> zeroinitializer
+  %v315 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v304, <8 x float> %v305)
+  %v316 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v315)
+  %v317 = fmul float %v316, %scale
+  %v318 = getelementptr inbounds float, ptr %state, i64 0
+  %v319 = load float, ptr %v318, align 4
+  %v320 = call float @llvm.maxnum.f32(float %v319, float %v317)
+  %v321 = fcmp oeq float %v320, 0xFFF0000000000000
+  %v322 = select i1 %v321, float 0x0000000000000000, float %v320
+  %v323 = fmul float %v322, 0xBFF7154760000000
+  %v324 = insertelement <8 x float> poison, float %v323, i32 0
+  %v325 = shufflevector <8 x float> %v324, <8 x float> poison, <8 x i32> zeroinitializer
+  %v326 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v304, <8 x float> %v314, <8 x float> %v325)
+  %v327 = call <8 x float> @exp2_8(<8 x float> %v326)
+  %v328 = getelementptr inbounds float, ptr %slot1, i64 0
+  store <8 x float> %v327, ptr %v328, align 4
+  %v329 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v305, <8 x float> %v314, <8 x float> %v325)
+  %v330 = call <8 x float> @exp2_8(<8 x float> %v329)
+  %v331 = getelementptr inbounds float, ptr %slot1, i64 8
+  store <8 x float> %v330, ptr %v331, align 4
+  %v332 = fadd <8 x float> %v327, %v330
+  %v333 = call float @llvm.vector.reduce.fadd.v8f32(float 0x8000000000000000, <8 x float> %v332)
+  %v334 = fsub float %v319, %v322
+  %v335 = fmul float %v334, 0x3FF7154760000000
+  %v336 = fcmp une float %v320, %v319
+  %v337 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v306, <8 x float> %v307)
+  %v338 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v337)
+  %v339 = fmul float %v338, %scale
+  %v340 = getelementptr inbounds float, ptr %state, i64 10
+  %v341 = load float, ptr %v340, align 4
+  %v342 = call float @llvm.maxnum.f32(float %v341, float %v339)
+  %v343 = fcmp oeq float %v342, 0xFFF0000000000000
+  %v344 = select i1 %v343, float 0x0000000000000000, float %v342
+  %v345 = fmul float %v344, 0xBFF7154760000000
+  %v346 = insertelement <8 x float> poison, float %v345, i32 0
+  %v347 = shufflevector <8 x float> %v346, <8 x float> poison, <8 x i32> zeroinitializer
+  %v348 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v306, <8 x float> %v314, <8 x float> %v347)
+  %v349 = call <8 x float> @exp2_8(<8 x float> %v348)
+  %v350 = getelementptr inbounds float, ptr %slot1, i64 16
+  store <8 x float> %v349, ptr %v350, align 4
+  %v351 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v307, <8 x float> %v314, <8 x float> %v347)
+  %v352 = call <8 x float> @exp2_8(<8 x float> %v351)
+  %v353 = getelementptr inbounds float, ptr %slot1, i64 24
   store <8 x float> %v352, ptr %v353, align 4
-  %v354 = fadd <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %v352
-  %v355 = fsub <8 x float> %v317, %v350
-  %v356 = call <8 x float> @exp8(<8 x float> %v355)
-  %v357 = getelementptr inbounds float, ptr %slot1, i64 24
-  store <8 x float> %v356, ptr %v357, align 4
-  %v358 = fadd <8 x float> %v354, %v356
-  %v359 = call float @llvm.vector.reduce.fadd.v8f32(float 0x0000000000000000, <8 x float> %v358)
-  %v360 = fsub float %v345, %v348
-  %v361 = fcmp une float %v346, %v345
-  %v362 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v318, <8 x float> %v319)
-  %v363 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v362)
-  %v364 = getelementptr inbounds float, ptr %state, i64 20
-  %v365 = load float, ptr %v364, align 4
-  %v366 = call float @llvm.maxnum.f32(float %v365, float %v363)
-  %v367 = fcmp oeq float %v366, 0xFFF0000000000000
-  %v368 = select i1 %v367, float 0x0000000000000000, float %v366
-  %v369 = insertelement <8 x float> poison, float %v368, i32 0
-  %v370 = shufflevector <8 x float> %v369, <8 x float> poison, <8 x i32> zeroinitializer
-  %v371 = fsub <8 x float> %v318, %v370
-  %v372 = call <8 x float> @exp8(<8 x float> %v371)
-  %v373 = getelementptr inbounds float, ptr %slot1, i64 32
-  store <8 x float> %v372, ptr %v373, align 4
-  %v374 = fadd <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %v372
-  %v375 = fsub <8 x float> %v319, %v370
-  %v376 = call <8 x float> @exp8(<8 x float> %v375)
-  %v377 = getelementptr inbounds float, ptr %slot1, i64 40
-  store <8 x float> %v376, ptr %v377, align 4
-  %v378 = fadd <8 x float> %v374, %v376
-  %v379 = call float @llvm.vector.reduce.fadd.v8f32(float 0x0000000000000000, <8 x float> %v378)
-  %v380 = fsub float %v365, %v368
-  %v381 = fcmp une float %v366, %v365
-  %v382 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v320, <8 x float> %v321)
-  %v383 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v382)
+  %v354 = fadd <8 x float> %v349, %v352
+  %v355 = call float @llvm.vector.reduce.fadd.v8f32(float 0x8000000000000000, <8 x float> %v354)
+  %v356 = fsub float %v341, %v344
+  %v357 = fmul float %v356, 0x3FF7154760000000
+  %v358 = fcmp une float %v342, %v341
+  %v359 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v308, <8 x float> %v309)
+  %v360 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v359)
+  %v361 = fmul float %v360, %scale
+  %v362 = getelementptr inbounds float, ptr %state, i64 20
+  %v363 = load float, ptr %v362, align 4
+  %v364 = call float @llvm.maxnum.f32(float %v363, float %v361)
+  %v365 = fcmp oeq float %v364, 0xFFF0000000000000
+  %v366 = select i1 %v365, float 0x0000000000000000, float %v364
+  %v367 = fmul float %v366, 0xBFF7154760000000
+  %v368 = insertelement <8 x float> poison, float %v367, i32 0
+  %v369 = shufflevector <8 x float> %v368, <8 x float> poison, <8 x i32> zeroinitializer
+  %v370 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v308, <8 x float> %v314, <8 x float> %v369)
+  %v371 = call <8 x float> @exp2_8(<8 x float> %v370)
+  %v372 = getelementptr inbounds float, ptr %slot1, i64 32
+  store <8 x float> %v371, ptr %v372, align 4
+  %v373 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v309, <8 x float> %v314, <8 x float> %v369)
+  %v374 = call <8 x float> @exp2_8(<8 x float> %v373)
+  %v375 = getelementptr inbounds float, ptr %slot1, i64 40
+  store <8 x float> %v374, ptr %v375, align 4
+  %v376 = fadd <8 x float> %v371, %v374
+  %v377 = call float @llvm.vector.reduce.fadd.v8f32(float 0x8000000000000000, <8 x float> %v376)
+  %v378 = fsub float %v363, %v366
+  %v379 = fmul float %v378, 0x3FF7154760000000
+  %v380 = fcmp une float %v364, %v363
+  %v381 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v310, <8 x float> %v311)
+  %v382 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v381)
+  %v383 = fmul float %v382, %scale
   %v384 = getelementptr inbounds float, ptr %state, i64 30
   %v385 = load float, ptr %v384, align 4
   %v386 = call float @llvm.maxnum.f32(float %v385, float %v383)
   %v387 = fcmp oeq float %v386, 0xFFF0000000000000
   %v388 = select i1 %v387, float 0x0000000000000000, float %v386
-  %v389 = insertelement <8 x float> poison, float %v388, i32 0
-  %v390 = shufflevector <8 x float> %v389, <8 x float> poison, <8 x i32> zeroinitializer
-  %v391 = fsub <8 x float> %v320, %v390
-  %v392 = call <8 x float> @exp8(<8 x float> %v391)
-  %v393 = getelementptr inbounds float, ptr %slot1, i64 48
-  store <8 x float> %v392, ptr %v393, align 4
-  %v394 = fadd <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %v392
-  %v395 = fsub <8 x float> %v321, %v390
-  %v396 = call <8 x float> @exp8(<8 x float> %v395)
+  %v389 = fmul float %v388, 0xBFF7154760000000
+  %v390 = insertelement <8 x float> poison, float %v389, i32 0
+  %v391 = shufflevector <8 x float> %v390, <8 x float> poison, <8 x i32> zeroinitializer
+  %v392 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v310, <8 x float> %v314, <8 x float> %v391)
+  %v393 = call <8 x float> @exp2_8(<8 x float> %v392)
+  %v394 = getelementptr inbounds float, ptr %slot1, i64 48
+  store <8 x float> %v393, ptr %v394, align 4
+  %v395 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v311, <8 x float> %v314, <8 x float> %v391)
+  %v396 = call <8 x float> @exp2_8(<8 x float> %v395)
   %v397 = getelementptr inbounds float, ptr %slot1, i64 56
   store <8 x float> %v396, ptr %v397, align 4
-  %v398 = fadd <8 x float> %v394, %v396
-  %v399 = call float @llvm.vector.reduce.fadd.v8f32(float 0x0000000000000000, <8 x float> %v398)
+  %v398 = fadd <8 x float> %v393, %v396
+  %v399 = call float @llvm.vector.reduce.fadd.v8f32(float 0x8000000000000000, <8 x float> %v398)
   %v400 = fsub float %v385, %v388
-  %v401 = fcmp une float %v386, %v385
-  %v402 = insertelement <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, float %v340, i32 0
-  %v403 = insertelement <8 x float> %v402, float %v360, i32 1
-  %v404 = insertelement <8 x float> %v403, float %v380, i32 2
-  %v405 = insertelement <8 x float> %v404, float %v400, i32 3
-  %v406 = call <8 x float> @exp8(<8 x float> %v405)
-  %v407 = extractelement <8 x float> %v406, i32 0
-  %v408 = getelementptr inbounds float, ptr %state, i64 1
-  %v409 = load float, ptr %v408, align 4
-  %v410 = call float @llvm.fma.f32(float %v409, float %v407, float %v339)
-  store float %v410, ptr %v408, align 4
-  %v411 = getelementptr inbounds float, ptr %state, i64 0
-  store float %v326, ptr %v411, align 4
-  %v412 = insertelement <8 x float> poison, float %v407, i32 0
-  %v413 = shufflevector <8 x float> %v412, <8 x float> poison, <8 x i32> zeroinitializer
-  %v414 = or i1 false, %v341
-  %v415 = extractelement <8 x float> %v406, i32 1
-  %v416 = getelementptr inbounds float, ptr %state, i64 11
-  %v417 = load float, ptr %v416, align 4
-  %v418 = call float @llvm.fma.f32(float %v417, float %v415, float %v359)
-  store float %v418, ptr %v416, align 4
-  %v419 = getelementptr inbounds float, ptr %state, i64 10
-  store float %v346, ptr %v419, align 4
-  %v420 = insertelement <8 x float> poison, float %v415, i32 0
-  %v421 = shufflevector <8 x float> %v420, <8 x float> poison, <8 x i32> zeroinitializer
-  %v422 = or i1 %v414, %v361
-  %v423 = extractelement <8 x float> %v406, i32 2
-  %v424 = getelementptr inbounds float, ptr %state, i64 21
-  %v425 = load float, ptr %v424, align 4
-  %v426 = call float @llvm.fma.f32(float %v425, float %v423, float %v379)
-  store float %v426, ptr %v424, align 4
-  %v427 = getelementptr inbounds float, ptr %state, i64 20
-  store float %v366, ptr %v427, align 4
-  %v428 = insertelement <8 x float> poison, float %v423, i32 0
-  %v429 = shufflevector <8 x float> %v428, <8 x float> poison, <8 x i32> zeroinitializer
-  %v430 = or i1 %v422, %v381
-  %v431 = extractelement <8 x float> %v406, i32 3
-  %v432 = getelementptr inbounds float, ptr %state, i64 31
-  %v433 = load float, ptr %v432, align 4
-  %v434 = call float @llvm.fma.f32(float %v433, float %v431, float %v399)
-  store float %v434, ptr %v432, align 4
-  %v435 = getelementptr inbounds float, ptr %state, i64 30
-  store float %v386, ptr %v435, align 4
-  %v436 = insertelement <8 x float> poison, float %v431, i32 0
-  %v437 = shufflevector <8 x float> %v436, <8 x float> poison, <8 x i32> zeroinitializer
-  %v438 = or i1 %v430, %v401
-  %v439 = sdiv i64 %cols, 4
-  %v440 = mul i64 %v439, 4
-  br i1 %v438, label %pv_scaled441, label %pv_plain442
-pv_scaled441:
-  %v444 = getelementptr inbounds float, ptr %state, i64 2
-  %v445 = load <8 x float>, ptr %v444, align 4
-  %v446 = fmul <8 x float> %v445, %v413
-  %v447 = getelementptr inbounds float, ptr %state, i64 12
-  %v448 = load <8 x float>, ptr %v447, align 4
-  %v449 = fmul <8 x float> %v448, %v421
-  %v450 = getelementptr inbounds float, ptr %state, i64 22
-  %v451 = load <8 x float>, ptr %v450, align 4
-  %v452 = fmul <8 x float> %v451, %v429
-  %v453 = getelementptr inbounds float, ptr %state, i64 32
-  %v454 = load <8 x float>, ptr %v453, align 4
-  %v455 = fmul <8 x float> %v454, %v437
-  br label %pre456
-pre456:
-  br label %head457
-head457:
-  %i461 = phi i64 [ 0, %pre456 ], [ %inext462, %latch459 ]
-  %carry463 = phi <8 x float> [ %v446, %pre456 ], [ %carried464, %latch459 ]
-  %carry465 = phi <8 x float> [ %v449, %pre456 ], [ %carried466, %latch459 ]
-  %carry467 = phi <8 x float> [ %v452, %pre456 ], [ %carried468, %latch459 ]
-  %carry469 = phi <8 x float> [ %v455, %pre456 ], [ %carried470, %latch459 ]
-  %v471 = icmp slt i64 %i461, %v440
-  br i1 %v471, label %body458, label %done460
-body458:
-  %v472 = add i64 %i461, 0
-  %v473 = mul i64 %v472, 8
-  %v474 = add i64 %v473, 0
-  %v475 = getelementptr inbounds float, ptr %v, i64 %v474
-  %v476 = load <8 x float>, ptr %v475, align 4
-  %v477 = add i64 %v472, 0
-  %v478 = getelementptr inbounds float, ptr %slot1, i64 %v477
-  %v479 = load float, ptr %v478, align 4
-  %v480 = insertelement <8 x float> poison, float %v479, i32 0
-  %v481 = shufflevector <8 x float> %v480, <8 x float> poison, <8 x i32> zeroinitializer
-  %v482 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v481, <8 x float> %v476, <8 x float> %carry463)
-  %v483 = add i64 %v472, 16
-  %v484 = getelementptr inbounds float, ptr %slot1, i64 %v483
-  %v485 = load float, ptr %v484, align 4
-  %v486 = insertelement <8 x float> poison, float %v485, i32 0
-  %v487 = shufflevector <8 x float> %v486, <8 x float> poison, <8 x i32> zeroinitializer
-  %v488 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v487, <8 x float> %v476, <8 x float> %carry465)
-  %v489 = add i64 %v472, 32
-  %v490 = getelementptr inbounds float, ptr %slot1, i64 %v489
-  %v491 = load float, ptr %v490, align 4
-  %v492 = insertelement <8 x float> poison, float %v491, i32 0
-  %v493 = shufflevector <8 x float> %v492, <8 x float> poison, <8 x i32> zeroinitializer
-  %v494 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v493, <8 x float> %v476, <8 x float> %carry467)
-  %v495 = add i64 %v472, 48
-  %v496 = getelementptr inbounds float, ptr %slot1, i64 %v495
-  %v497 = load float, ptr %v496, align 4
-  %v498 = insertelement <8 x float> poison, float %v497, i32 0
-  %v499 = shufflevector <8 x float> %v498, <8 x float> poison, <8 x i32> zeroinitializer
-  %v500 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v499, <8 x float> %v476, <8 x float> %carry469)
-  %v501 = add i64 %i461, 1
-  %v502 = mul i64 %v501, 8
-  %v503 = add i64 %v502, 0
-  %v504 = getelementptr inbounds float, ptr %v, i64 %v503
-  %v505 = load <8 x float>, ptr %v504, align 4
-  %v506 = add i64 %v501, 0
-  %v507 = getelementptr inbounds float, ptr %slot1, i64 %v506
-  %v508 = load float, ptr %v507, align 4
-  %v509 = insertelement <8 x float> poison, float %v508, i32 0
-  %v510 = shufflevector <8 x float> %v509, <8 x float> poison, <8 x i32> zeroinitializer
-  %v511 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v510, <8 x float> %v505, <8 x float> %v482)
-  %v512 = add i64 %v501, 16
-  %v513 = getelementptr inbounds float, ptr %slot1, i64 %v512
-  %v514 = load float, ptr %v513, align 4
-  %v515 = insertelement <8 x float> poison, float %v514, i32 0
-  %v516 = shufflevector <8 x float> %v515, <8 x float> poison, <8 x i32> zeroinitializer
-  %v517 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v516, <8 x float> %v505, <8 x float> %v488)
-  %v518 = add i64 %v501, 32
-  %v519 = getelementptr inbounds float, ptr %slot1, i64 %v518
-  %v520 = load float, ptr %v519, align 4
-  %v521 = insertelement <8 x float> poison, float %v520, i32 0
-  %v522 = shufflevector <8 x float> %v521, <8 x float> poison, <8 x i32> zeroinitializer
-  %v523 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v522, <8 x float> %v505, <8 x float> %v494)
-  %v524 = add i64 %v501, 48
-  %v525 = getelementptr inbounds float, ptr %slot1, i64 %v524
-  %v526 = load float, ptr %v525, align 4
-  %v527 = insertelement <8 x float> poison, float %v526, i32 0
-  %v528 = shufflevector <8 x float> %v527, <8 x float> poison, <8 x i32> zeroinitializer
-  %v529 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v528, <8 x float> %v505, <8 x float> %v500)
-  %v530 = add i64 %i461, 2
-  %v531 = mul i64 %v530, 8
-  %v532 = add i64 %v531, 0
-  %v533 = getelementptr inbounds float, ptr %v, i64 %v532
-  %v534 = load <8 x float>, ptr %v533, align 4
-  %v535 = add i64 %v530, 0
-  %v536 = getelementptr inbounds float, ptr %slot1, i64 %v535
-  %v537 = load float, ptr %v536, align 4
-  %v538 = insertelement <8 x float> poison, float %v537, i32 0
-  %v539 = shufflevector <8 x float> %v538, <8 x float> poison, <8 x i32> zeroinitializer
-  %v540 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v539, <8 x float> %v534, <8 x float> %v511)
-  %v541 = add i64 %v530, 16
-  %v542 = getelementptr inbounds float, ptr %slot1, i64 %v541
-  %v543 = load float, ptr %v542, align 4
-  %v544 = insertelement <8 x float> poison, float %v543, i32 0
-  %v545 = shufflevector <8 x float> %v544, <8 x float> poison, <8 x i32> zeroinitializer
-  %v546 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v545, <8 x float> %v534, <8 x float> %v517)
-  %v547 = add i64 %v530, 32
-  %v548 = getelementptr inbounds float, ptr %slot1, i64 %v547
-  %v549 = load float, ptr %v548, align 4
-  %v550 = insertelement <8 x float> poison, float %v549, i32 0
-  %v551 = shufflevector <8 x float> %v550, <8 x float> poison, <8 x i32> zeroinitializer
-  %v552 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v551, <8 x float> %v534, <8 x float> %v523)
-  %v553 = add i64 %v530, 48
-  %v554 = getelementptr inbounds float, ptr %slot1, i64 %v553
-  %v555 = load float, ptr %v554, align 4
-  %v556 = insertelement <8 x float> poison, float %v555, i32 0
-  %v557 = shufflevector <8 x float> %v556, <8 x float> poison, <8 x i32> zeroinitializer
-  %v558 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v557, <8 x float> %v534, <8 x float> %v529)
-  %v559 = add i64 %i461, 3
-  %v560 = mul i64 %v559, 8
-  %v561 = add i64 %v560, 0
-  %v562 = getelementptr inbounds float, ptr %v, i64 %v561
-  %v563 = load <8 x float>, ptr %v562, align 4
-  %v564 = add i64 %v559, 0
-  %v565 = getelementptr inbounds float, ptr %slot1, i64 %v564
-  %v566 = load float, ptr %v565, align 4
-  %v567 = insertelement <8 x float> poison, float %v566, i32 0
-  %v568 = shufflevector <8 x float> %v567, <8 x float> poison, <8 x i32> zeroinitializer
-  %v569 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v568, <8 x float> %v563, <8 x float> %v540)
-  %v570 = add i64 %v559, 16
-  %v571 = getelementptr inbounds float, ptr %slot1, i64 %v570
-  %v572 = load float, ptr %v571, align 4
-  %v573 = insertelement <8 x float> poison, float %v572, i32 0
-  %v574 = shufflevector <8 x float> %v573, <8 x float> poison, <8 x i32> zeroinitializer
-  %v575 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v574, <8 x float> %v563, <8 x float> %v546)
-  %v576 = add i64 %v559, 32
-  %v577 = getelementptr inbounds float, ptr %slot1, i64 %v576
-  %v578 = load float, ptr %v577, align 4
-  %v579 = insertelement <8 x float> poison, float %v578, i32 0
-  %v580 = shufflevector <8 x float> %v579, <8 x float> poison, <8 x i32> zeroinitializer
-  %v581 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v580, <8 x float> %v563, <8 x float> %v552)
-  %v582 = add i64 %v559, 48
-  %v583 = getelementptr inbounds float, ptr %slot1, i64 %v582
-  %v584 = load float, ptr %v583, align 4
-  %v585 = insertelement <8 x float> poison, float %v584, i32 0
-  %v586 = shufflevector <8 x float> %v585, <8 x float> poison, <8 x i32> zeroinitializer
-  %v587 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v586, <8 x float> %v563, <8 x float> %v558)
-  br label %latch459
-latch459:
-  %carried464 = select i1 true, <8 x float> %v569, <8 x float> %v569
-  %carried466 = select i1 true, <8 x float> %v575, <8 x float> %v575
-  %carried468 = select i1 true, <8 x float> %v581, <8 x float> %v581
-  %carried470 = select i1 true, <8 x float> %v587, <8 x float> %v587
-  %inext462 = add i64 %i461, 4
-  br label %head457
-done460:
-  br label %pre588
-pre588:
-  br label %head589
-head589:
-  %i593 = phi i64 [ %v440, %pre588 ], [ %inext594, %latch591 ]
-  %carry595 = phi <8 x float> [ %carry463, %pre588 ], [ %carried596, %latch591 ]
-  %carry597 = phi <8 x float> [ %carry465, %pre588 ], [ %carried598, %latch591 ]
-  %carry599 = phi <8 x float> [ %carry467, %pre588 ], [ %carried600, %latch591 ]
-  %carry601 = phi <8 x float> [ %carry469, %pre588 ], [ %carried602, %latch591 ]
-  %v603 = icmp slt i64 %i593, %cols
-  br i1 %v603, label %body590, label %done592
-body590:
-  %v604 = mul i64 %i593, 8
-  %v605 = add i64 %v604, 0
-  %v606 = getelementptr inbounds float, ptr %v, i64 %v605
-  %v607 = load <8 x float>, ptr %v606, align 4
-  %v608 = add i64 %i593, 0
-  %v609 = getelementptr inbounds float, ptr %slot1, i64 %v608
-  %v610 = load float, ptr %v609, align 4
-  %v611 = insertelement <8 x float> poison, float %v610, i32 0
-  %v612 = shufflevector <8 x float> %v611, <8 x float> poison, <8 x i32> zeroinitializer
-  %v613 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v612, <8 x float> %v607, <8 x float> %carry595)
-  %v614 = add i64 %i593, 16
-  %v615 = getelementptr inbounds float, ptr %slot1, i64 %v614
-  %v616 = load float, ptr %v615, align 4
-  %v617 = insertelement <8 x float> poison, float %v616, i32 0
-  %v618 = shufflevector <8 x float> %v617, <8 x float> poison, <8 x i32> zeroinitializer
-  %v619 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v618, <8 x float> %v607, <8 x float> %carry597)
-  %v620 = add i64 %i593, 32
-  %v621 = getelementptr inbounds float, ptr %slot1, i64 %v620
-  %v622 = load float, ptr %v621, align 4
-  %v623 = insertelement <8 x float> poison, float %v622, i32 0
-  %v624 = shufflevector <8 x float> %v623, <8 x float> poison, <8 x i32> zeroinitializer
-  %v625 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v624, <8 x float> %v607, <8 x float> %carry599)
-  %v626 = add i64 %i593, 48
-  %v627 = getelementptr inbounds float, ptr %slot1, i64 %v626
-  %v628 = load float, ptr %v627, align 4
-  %v629 = insertelement <8 x float> poison, float %v628, i32 0
-  %v630 = shufflevector <8 x float> %v629, <8 x float> poison, <8 x i32> zeroinitializer
-  %v631 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v630, <8 x float> %v607, <8 x float> %carry601)
-  br label %latch591
-latch591:
-  %carried596 = select i1 true, <8 x float> %v613, <8 x float> %v613
-  %carried598 = select i1 true, <8 x float> %v619, <8 x float> %v619
-  %carried600 = select i1 true, <8 x float> %v625, <8 x float> %v625
-  %carried602 = select i1 true, <8 x float> %v631, <8 x float> %v631
-  %inext594 = add i64 %i593, 1
-  br label %head589
-done592:
-  %v632 = getelementptr inbounds float, ptr %state, i64 2
-  store <8 x float> %carry595, ptr %v632, align 4
-  %v633 = getelementptr inbounds float, ptr %state, i64 12
-  store <8 x float> %carry597, ptr %v633, align 4
-  %v634 = getelementptr inbounds float, ptr %state, i64 22
-  store <8 x float> %carry599, ptr %v634, align 4
-  %v635 = getelementptr inbounds float, ptr %state, i64 32
-  store <8 x float> %carry601, ptr %v635, align 4
-  br label %pv_done443
-pv_plain442:
-  %v636 = getelementptr inbounds float, ptr %state, i64 2
-  %v637 = load <8 x float>, ptr %v636, align 4
-  %v638 = getelementptr inbounds float, ptr %state, i64 12
-  %v639 = load <8 x float>, ptr %v638, align 4
-  %v640 = getelementptr inbounds float, ptr %state, i64 22
-  %v641 = load <8 x float>, ptr %v640, align 4
-  %v642 = getelementptr inbounds float, ptr %state, i64 32
-  %v643 = load <8 x float>, ptr %v642, align 4
-  br label %pre644
-pre644:
-  br label %head645
-head645:
-  %i649 = phi i64 [ 0, %pre644 ], [ %inext650, %latch647 ]
-  %carry651 = phi <8 x float> [ %v637, %pre644 ], [ %carried652, %latch647 ]
-  %carry653 = phi <8 x float> [ %v639, %pre644 ], [ %carried654, %latch647 ]
-  %carry655 = phi <8 x float> [ %v641, %pre644 ], [ %carried656, %latch647 ]
-  %carry657 = phi <8 x float> [ %v643, %pre644 ], [ %carried658, %latch647 ]
-  %v659 = icmp slt i64 %i649, %v440
-  br i1 %v659, label %body646, label %done648
-body646:
-  %v660 = add i64 %i649, 0
-  %v661 = mul i64 %v660, 8
-  %v662 = add i64 %v661, 0
-  %v663 = getelementptr inbounds float, ptr %v, i64 %v662
-  %v664 = load <8 x float>, ptr %v663, align 4
-  %v665 = add i64 %v660, 0
-  %v666 = getelementptr inbounds float, ptr %slot1, i64 %v665
-  %v667 = load float, ptr %v666, align 4
-  %v668 = insertelement <8 x float> poison, float %v667, i32 0
-  %v669 = shufflevector <8 x float> %v668, <8 x float> poison, <8 x i32> zeroinitializer
-  %v670 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v669, <8 x float> %v664, <8 x float> %carry651)
-  %v671 = add i64 %v660, 16
-  %v672 = getelementptr inbounds float, ptr %slot1, i64 %v671
-  %v673 = load float, ptr %v672, align 4
-  %v674 = insertelement <8 x float> poison, float %v673, i32 0
-  %v675 = shufflevector <8 x float> %v674, <8 x float> poison, <8 x i32> zeroinitializer
-  %v676 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v675, <8 x float> %v664, <8 x float> %carry653)
-  %v677 = add i64 %v660, 32
-  %v678 = getelementptr inbounds float, ptr %slot1, i64 %v677
-  %v679 = load float, ptr %v678, align 4
-  %v680 = insertelement <8 x float> poison, float %v679, i32 0
-  %v681 = shufflevector <8 x float> %v680, <8 x float> poison, <8 x i32> zeroinitializer
-  %v682 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v681, <8 x float> %v664, <8 x float> %carry655)
-  %v683 = add i64 %v660, 48
-  %v684 = getelementptr inbounds float, ptr %slot1, i64 %v683
-  %v685 = load float, ptr %v684, align 4
-  %v686 = insertelement <8 x float> poison, float %v685, i32 0
-  %v687 = shufflevector <8 x float> %v686, <8 x float> poison, <8 x i32> zeroinitializer
-  %v688 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v687, <8 x float> %v664, <8 x float> %carry657)
-  %v689 = add i64 %i649, 1
-  %v690 = mul i64 %v689, 8
-  %v691 = add i64 %v690, 0
-  %v692 = getelementptr inbounds float, ptr %v, i64 %v691
-  %v693 = load <8 x float>, ptr %v692, align 4
-  %v694 = add i64 %v689, 0
-  %v695 = getelementptr inbounds float, ptr %slot1, i64 %v694
-  %v696 = load float, ptr %v695, align 4
-  %v697 = insertelement <8 x float> poison, float %v696, i32 0
-  %v698 = shufflevector <8 x float> %v697, <8 x float> poison, <8 x i32> zeroinitializer
-  %v699 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v698, <8 x float> %v693, <8 x float> %v670)
-  %v700 = add i64 %v689, 16
-  %v701 = getelementptr inbounds float, ptr %slot1, i64 %v700
-  %v702 = load float, ptr %v701, align 4
-  %v703 = insertelement <8 x float> poison, float %v702, i32 0
-  %v704 = shufflevector <8 x float> %v703, <8 x float> poison, <8 x i32> zeroinitializer
-  %v705 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v704, <8 x float> %v693, <8 x float> %v676)
-  %v706 = add i64 %v689, 32
-  %v707 = getelementptr inbounds float, ptr %slot1, i64 %v706
-  %v708 = load float, ptr %v707, align 4
-  %v709 = insertelement <8 x float> poison, float %v708, i32 0
-  %v710 = shufflevector <8 x float> %v709, <8 x float> poison, <8 x i32> zeroinitializer
-  %v711 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v710, <8 x float> %v693, <8 x float> %v682)
-  %v712 = add i64 %v689, 48
-  %v713 = getelementptr inbounds float, ptr %slot1, i64 %v712
-  %v714 = load float, ptr %v713, align 4
-  %v715 = insertelement <8 x float> poison, float %v714, i32 0
-  %v716 = shufflevector <8 x float> %v715, <8 x float> poison, <8 x i32> zeroinitializer
-  %v717 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v716, <8 x float> %v693, <8 x float> %v688)
-  %v718 = add i64 %i649, 2
-  %v719 = mul i64 %v718, 8
-  %v720 = add i64 %v719, 0
-  %v721 = getelementptr inbounds float, ptr %v, i64 %v720
-  %v722 = load <8 x float>, ptr %v721, align 4
-  %v723 = add i64 %v718, 0
-  %v724 = getelementptr inbounds float, ptr %slot1, i64 %v723
-  %v725 = load float, ptr %v724, align 4
-  %v726 = insertelement <8 x float> poison, float %v725, i32 0
-  %v727 = shufflevector <8 x float> %v726, <8 x float> poison, <8 x i32> zeroinitializer
-  %v728 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v727, <8 x float> %v722, <8 x float> %v699)
-  %v729 = add i64 %v718, 16
-  %v730 = getelementptr inbounds float, ptr %slot1, i64 %v729
-  %v731 = load float, ptr %v730, align 4
-  %v732 = insertelement <8 x float> poison, float %v731, i32 0
-  %v733 = shufflevector <8 x float> %v732, <8 x float> poison, <8 x i32> zeroinitializer
-  %v734 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v733, <8 x float> %v722, <8 x float> %v705)
-  %v735 = add i64 %v718, 32
-  %v736 = getelementptr inbounds float, ptr %slot1, i64 %v735
-  %v737 = load float, ptr %v736, align 4
-  %v738 = insertelement <8 x float> poison, float %v737, i32 0
-  %v739 = shufflevector <8 x float> %v738, <8 x float> poison, <8 x i32> zeroinitializer
-  %v740 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v739, <8 x float> %v722, <8 x float> %v711)
-  %v741 = add i64 %v718, 48
-  %v742 = getelementptr inbounds float, ptr %slot1, i64 %v741
-  %v743 = load float, ptr %v742, align 4
-  %v744 = insertelement <8 x float> poison, float %v743, i32 0
-  %v745 = shufflevector <8 x float> %v744, <8 x float> poison, <8 x i32> zeroinitializer
-  %v746 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v745, <8 x float> %v722, <8 x float> %v717)
-  %v747 = add i64 %i649, 3
-  %v748 = mul i64 %v747, 8
-  %v749 = add i64 %v748, 0
-  %v750 = getelementptr inbounds float, ptr %v, i64 %v749
-  %v751 = load <8 x float>, ptr %v750, align 4
-  %v752 = add i64 %v747, 0
-  %v753 = getelementptr inbounds float, ptr %slot1, i64 %v752
-  %v754 = load float, ptr %v753, align 4
-  %v755 = insertelement <8 x float> poison, float %v754, i32 0
-  %v756 = shufflevector <8 x float> %v755, <8 x float> poison, <8 x i32> zeroinitializer
-  %v757 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v756, <8 x float> %v751, <8 x float> %v728)
-  %v758 = add i64 %v747, 16
-  %v759 = getelementptr inbounds float, ptr %slot1, i64 %v758
-  %v760 = load float, ptr %v759, align 4
-  %v761 = insertelement <8 x float> poison, float %v760, i32 0
-  %v762 = shufflevector <8 x float> %v761, <8 x float> poison, <8 x i32> zeroinitializer
-  %v763 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v762, <8 x float> %v751, <8 x float> %v734)
-  %v764 = add i64 %v747, 32
-  %v765 = getelementptr inbounds float, ptr %slot1, i64 %v764
-  %v766 = load float, ptr %v765, align 4
-  %v767 = insertelement <8 x float> poison, float %v766, i32 0
-  %v768 = shufflevector <8 x float> %v767, <8 x float> poison, <8 x i32> zeroinitializer
-  %v769 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v768, <8 x float> %v751, <8 x float> %v740)
-  %v770 = add i64 %v747, 48
-  %v771 = getelementptr inbounds float, ptr %slot1, i64 %v770
-  %v772 = load float, ptr %v771, align 4
-  %v773 = insertelement <8 x float> poison, float %v772, i32 0
-  %v774 = shufflevector <8 x float> %v773, <8 x float> poison, <8 x i32> zeroinitializer
-  %v775 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v774, <8 x float> %v751, <8 x float> %v746)
-  br label %latch647
-latch647:
-  %carried652 = select i1 true, <8 x float> %v757, <8 x float> %v757
-  %carried654 = select i1 true, <8 x float> %v763, <8 x float> %v763
-  %carried656 = select i1 true, <8 x float> %v769, <8 x float> %v769
-  %carried658 = select i1 true, <8 x float> %v775, <8 x float> %v775
-  %inext650 = add i64 %i649, 4
-  br label %head645
-done648:
-  br label %pre776
-pre776:
-  br label %head777
-head777:
-  %i781 = phi i64 [ %v440, %pre776 ], [ %inext782, %latch779 ]
-  %carry783 = phi <8 x float> [ %carry651, %pre776 ], [ %carried784, %latch779 ]
-  %carry785 = phi <8 x float> [ %carry653, %pre776 ], [ %carried786, %latch779 ]
-  %carry787 = phi <8 x float> [ %carry655, %pre776 ], [ %carried788, %latch779 ]
-  %carry789 = phi <8 x float> [ %carry657, %pre776 ], [ %carried790, %latch779 ]
-  %v791 = icmp slt i64 %i781, %cols
-  br i1 %v791, label %body778, label %done780
-body778:
-  %v792 = mul i64 %i781, 8
-  %v793 = add i64 %v792, 0
-  %v794 = getelementptr inbounds float, ptr %v, i64 %v793
-  %v795 = load <8 x float>, ptr %v794, align 4
-  %v796 = add i64 %i781, 0
-  %v797 = getelementptr inbounds float, ptr %slot1, i64 %v796
-  %v798 = load float, ptr %v797, align 4
-  %v799 = insertelement <8 x float> poison, float %v798, i32 0
-  %v800 = shufflevector <8 x float> %v799, <8 x float> poison, <8 x i32> zeroinitializer
-  %v801 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v800, <8 x float> %v795, <8 x float> %carry783)
-  %v802 = add i64 %i781, 16
-  %v803 = getelementptr inbounds float, ptr %slot1, i64 %v802
-  %v804 = load float, ptr %v803, align 4
-  %v805 = insertelement <8 x float> poison, float %v804, i32 0
-  %v806 = shufflevector <8 x float> %v805, <8 x float> poison, <8 x i32> zeroinitializer
-  %v807 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v806, <8 x float> %v795, <8 x float> %carry785)
-  %v808 = add i64 %i781, 32
-  %v809 = getelementptr inbounds float, ptr %slot1, i64 %v808
-  %v810 = load float, ptr %v809, align 4
-  %v811 = insertelement <8 x float> poison, float %v810, i32 0
-  %v812 = shufflevector <8 x float> %v811, <8 x float> poison, <8 x i32> zeroinitializer
-  %v813 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v812, <8 x float> %v795, <8 x float> %carry787)
-  %v814 = add i64 %i781, 48
-  %v815 = getelementptr inbounds float, ptr %slot1, i64 %v814
-  %v816 = load float, ptr %v815, align 4
-  %v817 = insertelement <8 x float> poison, float %v816, i32 0
-  %v818 = shufflevector <8 x float> %v817, <8 x float> poison, <8 x i32> zeroinitializer
-  %v819 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v818, <8 x float> %v795, <8 x float> %carry789)
-  br label %latch779
-latch779:
-  %carried784 = select i1 true, <8 x float> %v801, <8 x float> %v801
-  %carried786 = select i1 true, <8 x float> %v807, <8 x float> %v807
-  %carried788 = select i1 true, <8 x float> %v813, <8 x float> %v813
-  %carried790 = select i1 true, <8 x float> %v819, <8 x float> %v819
-  %inext782 = add i64 %i781, 1
-  br label %head777
-done780:
-  %v820 = getelementptr inbounds float, ptr %state, i64 2
-  store <8 x float> %carry783, ptr %v820, align 4
-  %v821 = getelementptr inbounds float, ptr %state, i64 12
-  store <8 x float> %carry785, ptr %v821, align 4
-  %v822 = getelementptr inbounds float, ptr %state, i64 22
-  store <8 x float> %carry787, ptr %v822, align 4
-  %v823 = getelementptr inbounds float, ptr %state, i64 32
-  store <8 x float> %carry789, ptr %v823, align 4
-  br label %pv_done443
-pv_done443:
+  %v401 = fmul float %v400, 0x3FF7154760000000
+  %v402 = fcmp une float %v386, %v385
+  %v403 = insertelement <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, float %v335, i32 0
+  %v404 = insertelement <8 x float> %v403, float %v357, i32 1
+  %v405 = insertelement <8 x float> %v404, float %v379, i32 2
+  %v406 = insertelement <8 x float> %v405, float %v401, i32 3
+  %v407 = call <8 x float> @exp2_8(<8 x float> %v406)
+  %v408 = extractelement <8 x float> %v407, i32 0
+  %v409 = getelementptr inbounds float, ptr %state, i64 1
+  %v410 = load float, ptr %v409, align 4
+  %v411 = call float @llvm.fma.f32(float %v410, float %v408, float %v333)
+  store float %v411, ptr %v409, align 4
+  %v412 = getelementptr inbounds float, ptr %state, i64 0
+  store float %v320, ptr %v412, align 4
+  %v413 = insertelement <8 x float> poison, float %v408, i32 0
+  %v414 = shufflevector <8 x float> %v413, <8 x float> poison, <8 x i32> zeroinitializer
+  %v415 = or i1 false, %v336
+  %v416 = extractelement <8 x float> %v407, i32 1
+  %v417 = getelementptr inbounds float, ptr %state, i64 11
+  %v418 = load float, ptr %v417, align 4
+  %v419 = call float @llvm.fma.f32(float %v418, float %v416, float %v355)
+  store float %v419, ptr %v417, align 4
+  %v420 = getelementptr inbounds float, ptr %state, i64 10
+  store float %v342, ptr %v420, align 4
+  %v421 = insertelement <8 x float> poison, float %v416, i32 0
+  %v422 = shufflevector <8 x float> %v421, <8 x float> poison, <8 x i32> zeroinitializer
+  %v423 = or i1 %v415, %v358
+  %v424 = extractelement <8 x float> %v407, i32 2
+  %v425 = getelementptr inbounds float, ptr %state, i64 21
+  %v426 = load float, ptr %v425, align 4
+  %v427 = call float @llvm.fma.f32(float %v426, float %v424, float %v377)
+  store float %v427, ptr %v425, align 4
+  %v428 = getelementptr inbounds float, ptr %state, i64 20
+  store float %v364, ptr %v428, align 4
+  %v429 = insertelement <8 x float> poison, float %v424, i32 0
+  %v430 = shufflevector <8 x float> %v429, <8 x float> poison, <8 x i32> zeroinitializer
+  %v431 = or i1 %v423, %v380
+  %v432 = extractelement <8 x float> %v407, i32 3
+  %v433 = getelementptr inbounds float, ptr %state, i64 31
+  %v434 = load float, ptr %v433, align 4
+  %v435 = call float @llvm.fma.f32(float %v434, float %v432, float %v399)
+  store float %v435, ptr %v433, align 4
+  %v436 = getelementptr inbounds float, ptr %state, i64 30
+  store float %v386, ptr %v436, align 4
+  %v437 = insertelement <8 x float> poison, float %v432, i32 0
+  %v438 = shufflevector <8 x float> %v437, <8 x float> poison, <8 x i32> zeroinitializer
+  %v439 = or i1 %v431, %v402
+  %v440 = sdiv i64 %cols, 4
+  %v441 = mul i64 %v440, 4
+  br i1 %v439, label %pv_scaled442, label %pv_plain443
+pv_scaled442:
+  %v445 = getelementptr inbounds float, ptr %state, i64 2
+  %v446 = load <8 x float>, ptr %v445, align 4
+  %v447 = fmul <8 x float> %v446, %v414
+  %v448 = getelementptr inbounds float, ptr %state, i64 12
+  %v449 = load <8 x float>, ptr %v448, align 4
+  %v450 = fmul <8 x float> %v449, %v422
+  %v451 = getelementptr inbounds float, ptr %state, i64 22
+  %v452 = load <8 x float>, ptr %v451, align 4
+  %v453 = fmul <8 x float> %v452, %v430
+  %v454 = getelementptr inbounds float, ptr %state, i64 32
+  %v455 = load <8 x float>, ptr %v454, align 4
+  %v456 = fmul <8 x float> %v455, %v438
+  br label %pre457
+pre457:
+  br label %head458
+head458:
+  %i462 = phi i64 [ 0, %pre457 ], [ %inext463, %latch460 ]
+  %carry464 = phi <8 x float> [ %v447, %pre457 ], [ %carried465, %latch460 ]
+  %carry466 = phi <8 x float> [ %v450, %pre457 ], [ %carried467, %latch460 ]
+  %carry468 = phi <8 x float> [ %v453, %pre457 ], [ %carried469, %latch460 ]
+  %carry470 = phi <8 x float> [ %v456, %pre457 ], [ %carried471, %latch460 ]
+  %v472 = icmp slt i64 %i462, %v441
+  br i1 %v472, label %body459, label %done461
+body459:
+  %v473 = add i64 %i462, 0
+  %v474 = mul i64 %v473, 8
+  %v475 = add i64 %v474, 0
+  %v476 = getelementptr inbounds float, ptr %v, i64 %v475
+  %v477 = load <8 x float>, ptr %v476, align 4
+  %v478 = add i64 %v473, 0
+  %v479 = getelementptr inbounds float, ptr %slot1, i64 %v478
+  %v480 = load float, ptr %v479, align 4
+  %v481 = insertelement <8 x float> poison, float %v480, i32 0
+  %v482 = shufflevector <8 x float> %v481, <8 x float> poison, <8 x i32> zeroinitializer
+  %v483 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v482, <8 x float> %v477, <8 x float> %carry464)
+  %v484 = add i64 %v473, 16
+  %v485 = getelementptr inbounds float, ptr %slot1, i64 %v484
+  %v486 = load float, ptr %v485, align 4
+  %v487 = insertelement <8 x float> poison, float %v486, i32 0
+  %v488 = shufflevector <8 x float> %v487, <8 x float> poison, <8 x i32> zeroinitializer
+  %v489 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v488, <8 x float> %v477, <8 x float> %carry466)
+  %v490 = add i64 %v473, 32
+  %v491 = getelementptr inbounds float, ptr %slot1, i64 %v490
+  %v492 = load float, ptr %v491, align 4
+  %v493 = insertelement <8 x float> poison, float %v492, i32 0
+  %v494 = shufflevector <8 x float> %v493, <8 x float> poison, <8 x i32> zeroinitializer
+  %v495 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v494, <8 x float> %v477, <8 x float> %carry468)
+  %v496 = add i64 %v473, 48
+  %v497 = getelementptr inbounds float, ptr %slot1, i64 %v496
+  %v498 = load float, ptr %v497, align 4
+  %v499 = insertelement <8 x float> poison, float %v498, i32 0
+  %v500 = shufflevector <8 x float> %v499, <8 x float> poison, <8 x i32> zeroinitializer
+  %v501 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v500, <8 x float> %v477, <8 x float> %carry470)
+  %v502 = add i64 %i462, 1
+  %v503 = mul i64 %v502, 8
+  %v504 = add i64 %v503, 0
+  %v505 = getelementptr inbounds float, ptr %v, i64 %v504
+  %v506 = load <8 x float>, ptr %v505, align 4
+  %v507 = add i64 %v502, 0
+  %v508 = getelementptr inbounds float, ptr %slot1, i64 %v507
+  %v509 = load float, ptr %v508, align 4
+  %v510 = insertelement <8 x float> poison, float %v509, i32 0
+  %v511 = shufflevector <8 x float> %v510, <8 x float> poison, <8 x i32> zeroinitializer
+  %v512 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v511, <8 x float> %v506, <8 x float> %v483)
+  %v513 = add i64 %v502, 16
+  %v514 = getelementptr inbounds float, ptr %slot1, i64 %v513
+  %v515 = load float, ptr %v514, align 4
+  %v516 = insertelement <8 x float> poison, float %v515, i32 0
+  %v517 = shufflevector <8 x float> %v516, <8 x float> poison, <8 x i32> zeroinitializer
+  %v518 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v517, <8 x float> %v506, <8 x float> %v489)
+  %v519 = add i64 %v502, 32
+  %v520 = getelementptr inbounds float, ptr %slot1, i64 %v519
+  %v521 = load float, ptr %v520, align 4
+  %v522 = insertelement <8 x float> poison, float %v521, i32 0
+  %v523 = shufflevector <8 x float> %v522, <8 x float> poison, <8 x i32> zeroinitializer
+  %v524 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v523, <8 x float> %v506, <8 x float> %v495)
+  %v525 = add i64 %v502, 48
+  %v526 = getelementptr inbounds float, ptr %slot1, i64 %v525
+  %v527 = load float, ptr %v526, align 4
+  %v528 = insertelement <8 x float> poison, float %v527, i32 0
+  %v529 = shufflevector <8 x float> %v528, <8 x float> poison, <8 x i32> zeroinitializer
+  %v530 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v529, <8 x float> %v506, <8 x float> %v501)
+  %v531 = add i64 %i462, 2
+  %v532 = mul i64 %v531, 8
+  %v533 = add i64 %v532, 0
+  %v534 = getelementptr inbounds float, ptr %v, i64 %v533
+  %v535 = load <8 x float>, ptr %v534, align 4
+  %v536 = add i64 %v531, 0
+  %v537 = getelementptr inbounds float, ptr %slot1, i64 %v536
+  %v538 = load float, ptr %v537, align 4
+  %v539 = insertelement <8 x float> poison, float %v538, i32 0
+  %v540 = shufflevector <8 x float> %v539, <8 x float> poison, <8 x i32> zeroinitializer
+  %v541 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v540, <8 x float> %v535, <8 x float> %v512)
+  %v542 = add i64 %v531, 16
+  %v543 = getelementptr inbounds float, ptr %slot1, i64 %v542
+  %v544 = load float, ptr %v543, align 4
+  %v545 = insertelement <8 x float> poison, float %v544, i32 0
+  %v546 = shufflevector <8 x float> %v545, <8 x float> poison, <8 x i32> zeroinitializer
+  %v547 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v546, <8 x float> %v535, <8 x float> %v518)
+  %v548 = add i64 %v531, 32
+  %v549 = getelementptr inbounds float, ptr %slot1, i64 %v548
+  %v550 = load float, ptr %v549, align 4
+  %v551 = insertelement <8 x float> poison, float %v550, i32 0
+  %v552 = shufflevector <8 x float> %v551, <8 x float> poison, <8 x i32> zeroinitializer
+  %v553 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v552, <8 x float> %v535, <8 x float> %v524)
+  %v554 = add i64 %v531, 48
+  %v555 = getelementptr inbounds float, ptr %slot1, i64 %v554
+  %v556 = load float, ptr %v555, align 4
+  %v557 = insertelement <8 x float> poison, float %v556, i32 0
+  %v558 = shufflevector <8 x float> %v557, <8 x float> poison, <8 x i32> zeroinitializer
+  %v559 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v558, <8 x float> %v535, <8 x float> %v530)
+  %v560 = add i64 %i462, 3
+  %v561 = mul i64 %v560, 8
+  %v562 = add i64 %v561, 0
+  %v563 = getelementptr inbounds float, ptr %v, i64 %v562
+  %v564 = load <8 x float>, ptr %v563, align 4
+  %v565 = add i64 %v560, 0
+  %v566 = getelementptr inbounds float, ptr %slot1, i64 %v565
+  %v567 = load float, ptr %v566, align 4
+  %v568 = insertelement <8 x float> poison, float %v567, i32 0
+  %v569 = shufflevector <8 x float> %v568, <8 x float> poison, <8 x i32> zeroinitializer
+  %v570 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v569, <8 x float> %v564, <8 x float> %v541)
+  %v571 = add i64 %v560, 16
+  %v572 = getelementptr inbounds float, ptr %slot1, i64 %v571
+  %v573 = load float, ptr %v572, align 4
+  %v574 = insertelement <8 x float> poison, float %v573, i32 0
+  %v575 = shufflevector <8 x float> %v574, <8 x float> poison, <8 x i32> zeroinitializer
+  %v576 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v575, <8 x float> %v564, <8 x float> %v547)
+  %v577 = add i64 %v560, 32
+  %v578 = getelementptr inbounds float, ptr %slot1, i64 %v577
+  %v579 = load float, ptr %v578, align 4
+  %v580 = insertelement <8 x float> poison, float %v579, i32 0
+  %v581 = shufflevector <8 x float> %v580, <8 x float> poison, <8 x i32> zeroinitializer
+  %v582 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v581, <8 x float> %v564, <8 x float> %v553)
+  %v583 = add i64 %v560, 48
+  %v584 = getelementptr inbounds float, ptr %slot1, i64 %v583
+  %v585 = load float, ptr %v584, align 4
+  %v586 = insertelement <8 x float> poison, float %v585, i32 0
+  %v587 = shufflevector <8 x float> %v586, <8 x float> poison, <8 x i32> zeroinitializer
+  %v588 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v587, <8 x float> %v564, <8 x float> %v559)
+  br label %latch460
+latch460:
+  %carried465 = select i1 true, <8 x float> %v570, <8 x float> %v570
+  %carried467 = select i1 true, <8 x float> %v576, <8 x float> %v576
+  %carried469 = select i1 true, <8 x float> %v582, <8 x float> %v582
+  %carried471 = select i1 true, <8 x float> %v588, <8 x float> %v588
+  %inext463 = add i64 %i462, 4
+  br label %head458
+done461:
+  br label %pre589
+pre589:
+  br label %head590
+head590:
+  %i594 = phi i64 [ %v441, %pre589 ], [ %inext595, %latch592 ]
+  %carry596 = phi <8 x float> [ %carry464, %pre589 ], [ %carried597, %latch592 ]
+  %carry598 = phi <8 x float> [ %carry466, %pre589 ], [ %carried599, %latch592 ]
+  %carry600 = phi <8 x float> [ %carry468, %pre589 ], [ %carried601, %latch592 ]
+  %carry602 = phi <8 x float> [ %carry470, %pre589 ], [ %carried603, %latch592 ]
+  %v604 = icmp slt i64 %i594, %cols
+  br i1 %v604, label %body591, label %done593
+body591:
+  %v605 = mul i64 %i594, 8
+  %v606 = add i64 %v605, 0
+  %v607 = getelementptr inbounds float, ptr %v, i64 %v606
+  %v608 = load <8 x float>, ptr %v607, align 4
+  %v609 = add i64 %i594, 0
+  %v610 = getelementptr inbounds float, ptr %slot1, i64 %v609
+  %v611 = load float, ptr %v610, align 4
+  %v612 = insertelement <8 x float> poison, float %v611, i32 0
+  %v613 = shufflevector <8 x float> %v612, <8 x float> poison, <8 x i32> zeroinitializer
+  %v614 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v613, <8 x float> %v608, <8 x float> %carry596)
+  %v615 = add i64 %i594, 16
+  %v616 = getelementptr inbounds float, ptr %slot1, i64 %v615
+  %v617 = load float, ptr %v616, align 4
+  %v618 = insertelement <8 x float> poison, float %v617, i32 0
+  %v619 = shufflevector <8 x float> %v618, <8 x float> poison, <8 x i32> zeroinitializer
+  %v620 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v619, <8 x float> %v608, <8 x float> %carry598)
+  %v621 = add i64 %i594, 32
+  %v622 = getelementptr inbounds float, ptr %slot1, i64 %v621
+  %v623 = load float, ptr %v622, align 4
+  %v624 = insertelement <8 x float> poison, float %v623, i32 0
+  %v625 = shufflevector <8 x float> %v624, <8 x float> poison, <8 x i32> zeroinitializer
+  %v626 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v625, <8 x float> %v608, <8 x float> %carry600)
+  %v627 = add i64 %i594, 48
+  %v628 = getelementptr inbounds float, ptr %slot1, i64 %v627
+  %v629 = load float, ptr %v628, align 4
+  %v630 = insertelement <8 x float> poison, float %v629, i32 0
+  %v631 = shufflevector <8 x float> %v630, <8 x float> poison, <8 x i32> zeroinitializer
+  %v632 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v631, <8 x float> %v608, <8 x float> %carry602)
+  br label %latch592
+latch592:
+  %carried597 = select i1 true, <8 x float> %v614, <8 x float> %v614
+  %carried599 = select i1 true, <8 x float> %v620, <8 x float> %v620
+  %carried601 = select i1 true, <8 x float> %v626, <8 x float> %v626
+  %carried603 = select i1 true, <8 x float> %v632, <8 x float> %v632
+  %inext595 = add i64 %i594, 1
+  br label %head590
+done593:
+  %v633 = getelementptr inbounds float, ptr %state, i64 2
+  store <8 x float> %carry596, ptr %v633, align 4
+  %v634 = getelementptr inbounds float, ptr %state, i64 12
+  store <8 x float> %carry598, ptr %v634, align 4
+  %v635 = getelementptr inbounds float, ptr %state, i64 22
+  store <8 x float> %carry600, ptr %v635, align 4
+  %v636 = getelementptr inbounds float, ptr %state, i64 32
+  store <8 x float> %carry602, ptr %v636, align 4
+  br label %pv_done444
+pv_plain443:
+  %v637 = getelementptr inbounds float, ptr %state, i64 2
+  %v638 = load <8 x float>, ptr %v637, align 4
+  %v639 = getelementptr inbounds float, ptr %state, i64 12
+  %v640 = load <8 x float>, ptr %v639, align 4
+  %v641 = getelementptr inbounds float, ptr %state, i64 22
+  %v642 = load <8 x float>, ptr %v641, align 4
+  %v643 = getelementptr inbounds float, ptr %state, i64 32
+  %v644 = load <8 x float>, ptr %v643, align 4
+  br label %pre645
+pre645:
+  br label %head646
+head646:
+  %i650 = phi i64 [ 0, %pre645 ], [ %inext651, %latch648 ]
+  %carry652 = phi <8 x float> [ %v638, %pre645 ], [ %carried653, %latch648 ]
+  %carry654 = phi <8 x float> [ %v640, %pre645 ], [ %carried655, %latch648 ]
+  %carry656 = phi <8 x float> [ %v642, %pre645 ], [ %carried657, %latch648 ]
+  %carry658 = phi <8 x float> [ %v644, %pre645 ], [ %carried659, %latch648 ]
+  %v660 = icmp slt i64 %i650, %v441
+  br i1 %v660, label %body647, label %done649
+body647:
+  %v661 = add i64 %i650, 0
+  %v662 = mul i64 %v661, 8
+  %v663 = add i64 %v662, 0
+  %v664 = getelementptr inbounds float, ptr %v, i64 %v663
+  %v665 = load <8 x float>, ptr %v664, align 4
+  %v666 = add i64 %v661, 0
+  %v667 = getelementptr inbounds float, ptr %slot1, i64 %v666
+  %v668 = load float, ptr %v667, align 4
+  %v669 = insertelement <8 x float> poison, float %v668, i32 0
+  %v670 = shufflevector <8 x float> %v669, <8 x float> poison, <8 x i32> zeroinitializer
+  %v671 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v670, <8 x float> %v665, <8 x float> %carry652)
+  %v672 = add i64 %v661, 16
+  %v673 = getelementptr inbounds float, ptr %slot1, i64 %v672
+  %v674 = load float, ptr %v673, align 4
+  %v675 = insertelement <8 x float> poison, float %v674, i32 0
+  %v676 = shufflevector <8 x float> %v675, <8 x float> poison, <8 x i32> zeroinitializer
+  %v677 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v676, <8 x float> %v665, <8 x float> %carry654)
+  %v678 = add i64 %v661, 32
+  %v679 = getelementptr inbounds float, ptr %slot1, i64 %v678
+  %v680 = load float, ptr %v679, align 4
+  %v681 = insertelement <8 x float> poison, float %v680, i32 0
+  %v682 = shufflevector <8 x float> %v681, <8 x float> poison, <8 x i32> zeroinitializer
+  %v683 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v682, <8 x float> %v665, <8 x float> %carry656)
+  %v684 = add i64 %v661, 48
+  %v685 = getelementptr inbounds float, ptr %slot1, i64 %v684
+  %v686 = load float, ptr %v685, align 4
+  %v687 = insertelement <8 x float> poison, float %v686, i32 0
+  %v688 = shufflevector <8 x float> %v687, <8 x float> poison, <8 x i32> zeroinitializer
+  %v689 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v688, <8 x float> %v665, <8 x float> %carry658)
+  %v690 = add i64 %i650, 1
+  %v691 = mul i64 %v690, 8
+  %v692 = add i64 %v691, 0
+  %v693 = getelementptr inbounds float, ptr %v, i64 %v692
+  %v694 = load <8 x float>, ptr %v693, align 4
+  %v695 = add i64 %v690, 0
+  %v696 = getelementptr inbounds float, ptr %slot1, i64 %v695
+  %v697 = load float, ptr %v696, align 4
+  %v698 = insertelement <8 x float> poison, float %v697, i32 0
+  %v699 = shufflevector <8 x float> %v698, <8 x float> poison, <8 x i32> zeroinitializer
+  %v700 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v699, <8 x float> %v694, <8 x float> %v671)
+  %v701 = add i64 %v690, 16
+  %v702 = getelementptr inbounds float, ptr %slot1, i64 %v701
+  %v703 = load float, ptr %v702, align 4
+  %v704 = insertelement <8 x float> poison, float %v703, i32 0
+  %v705 = shufflevector <8 x float> %v704, <8 x float> poison, <8 x i32> zeroinitializer
+  %v706 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v705, <8 x float> %v694, <8 x float> %v677)
+  %v707 = add i64 %v690, 32
+  %v708 = getelementptr inbounds float, ptr %slot1, i64 %v707
+  %v709 = load float, ptr %v708, align 4
+  %v710 = insertelement <8 x float> poison, float %v709, i32 0
+  %v711 = shufflevector <8 x float> %v710, <8 x float> poison, <8 x i32> zeroinitializer
+  %v712 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v711, <8 x float> %v694, <8 x float> %v683)
+  %v713 = add i64 %v690, 48
+  %v714 = getelementptr inbounds float, ptr %slot1, i64 %v713
+  %v715 = load float, ptr %v714, align 4
+  %v716 = insertelement <8 x float> poison, float %v715, i32 0
+  %v717 = shufflevector <8 x float> %v716, <8 x float> poison, <8 x i32> zeroinitializer
+  %v718 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v717, <8 x float> %v694, <8 x float> %v689)
+  %v719 = add i64 %i650, 2
+  %v720 = mul i64 %v719, 8
+  %v721 = add i64 %v720, 0
+  %v722 = getelementptr inbounds float, ptr %v, i64 %v721
+  %v723 = load <8 x float>, ptr %v722, align 4
+  %v724 = add i64 %v719, 0
+  %v725 = getelementptr inbounds float, ptr %slot1, i64 %v724
+  %v726 = load float, ptr %v725, align 4
+  %v727 = insertelement <8 x float> poison, float %v726, i32 0
+  %v728 = shufflevector <8 x float> %v727, <8 x float> poison, <8 x i32> zeroinitializer
+  %v729 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v728, <8 x float> %v723, <8 x float> %v700)
+  %v730 = add i64 %v719, 16
+  %v731 = getelementptr inbounds float, ptr %slot1, i64 %v730
+  %v732 = load float, ptr %v731, align 4
+  %v733 = insertelement <8 x float> poison, float %v732, i32 0
+  %v734 = shufflevector <8 x float> %v733, <8 x float> poison, <8 x i32> zeroinitializer
+  %v735 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v734, <8 x float> %v723, <8 x float> %v706)
+  %v736 = add i64 %v719, 32
+  %v737 = getelementptr inbounds float, ptr %slot1, i64 %v736
+  %v738 = load float, ptr %v737, align 4
+  %v739 = insertelement <8 x float> poison, float %v738, i32 0
+  %v740 = shufflevector <8 x float> %v739, <8 x float> poison, <8 x i32> zeroinitializer
+  %v741 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v740, <8 x float> %v723, <8 x float> %v712)
+  %v742 = add i64 %v719, 48
+  %v743 = getelementptr inbounds float, ptr %slot1, i64 %v742
+  %v744 = load float, ptr %v743, align 4
+  %v745 = insertelement <8 x float> poison, float %v744, i32 0
+  %v746 = shufflevector <8 x float> %v745, <8 x float> poison, <8 x i32> zeroinitializer
+  %v747 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v746, <8 x float> %v723, <8 x float> %v718)
+  %v748 = add i64 %i650, 3
+  %v749 = mul i64 %v748, 8
+  %v750 = add i64 %v749, 0
+  %v751 = getelementptr inbounds float, ptr %v, i64 %v750
+  %v752 = load <8 x float>, ptr %v751, align 4
+  %v753 = add i64 %v748, 0
+  %v754 = getelementptr inbounds float, ptr %slot1, i64 %v753
+  %v755 = load float, ptr %v754, align 4
+  %v756 = insertelement <8 x float> poison, float %v755, i32 0
+  %v757 = shufflevector <8 x float> %v756, <8 x float> poison, <8 x i32> zeroinitializer
+  %v758 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v757, <8 x float> %v752, <8 x float> %v729)
+  %v759 = add i64 %v748, 16
+  %v760 = getelementptr inbounds float, ptr %slot1, i64 %v759
+  %v761 = load float, ptr %v760, align 4
+  %v762 = insertelement <8 x float> poison, float %v761, i32 0
+  %v763 = shufflevector <8 x float> %v762, <8 x float> poison, <8 x i32> zeroinitializer
+  %v764 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v763, <8 x float> %v752, <8 x float> %v735)
+  %v765 = add i64 %v748, 32
+  %v766 = getelementptr inbounds float, ptr %slot1, i64 %v765
+  %v767 = load float, ptr %v766, align 4
+  %v768 = insertelement <8 x float> poison, float %v767, i32 0
+  %v769 = shufflevector <8 x float> %v768, <8 x float> poison, <8 x i32> zeroinitializer
+  %v770 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v769, <8 x float> %v752, <8 x float> %v741)
+  %v771 = add i64 %v748, 48
+  %v772 = getelementptr inbounds float, ptr %slot1, i64 %v771
+  %v773 = load float, ptr %v772, align 4
+  %v774 = insertelement <8 x float> poison, float %v773, i32 0
+  %v775 = shufflevector <8 x float> %v774, <8 x float> poison, <8 x i32> zeroinitializer
+  %v776 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v775, <8 x float> %v752, <8 x float> %v747)
+  br label %latch648
+latch648:
+  %carried653 = select i1 true, <8 x float> %v758, <8 x float> %v758
+  %carried655 = select i1 true, <8 x float> %v764, <8 x float> %v764
+  %carried657 = select i1 true, <8 x float> %v770, <8 x float> %v770
+  %carried659 = select i1 true, <8 x float> %v776, <8 x float> %v776
+  %inext651 = add i64 %i650, 4
+  br label %head646
+done649:
+  br label %pre777
+pre777:
+  br label %head778
+head778:
+  %i782 = phi i64 [ %v441, %pre777 ], [ %inext783, %latch780 ]
+  %carry784 = phi <8 x float> [ %carry652, %pre777 ], [ %carried785, %latch780 ]
+  %carry786 = phi <8 x float> [ %carry654, %pre777 ], [ %carried787, %latch780 ]
+  %carry788 = phi <8 x float> [ %carry656, %pre777 ], [ %carried789, %latch780 ]
+  %carry790 = phi <8 x float> [ %carry658, %pre777 ], [ %carried791, %latch780 ]
+  %v792 = icmp slt i64 %i782, %cols
+  br i1 %v792, label %body779, label %done781
+body779:
+  %v793 = mul i64 %i782, 8
+  %v794 = add i64 %v793, 0
+  %v795 = getelementptr inbounds float, ptr %v, i64 %v794
+  %v796 = load <8 x float>, ptr %v795, align 4
+  %v797 = add i64 %i782, 0
+  %v798 = getelementptr inbounds float, ptr %slot1, i64 %v797
+  %v799 = load float, ptr %v798, align 4
+  %v800 = insertelement <8 x float> poison, float %v799, i32 0
+  %v801 = shufflevector <8 x float> %v800, <8 x float> poison, <8 x i32> zeroinitializer
+  %v802 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v801, <8 x float> %v796, <8 x float> %carry784)
+  %v803 = add i64 %i782, 16
+  %v804 = getelementptr inbounds float, ptr %slot1, i64 %v803
+  %v805 = load float, ptr %v804, align 4
+  %v806 = insertelement <8 x float> poison, float %v805, i32 0
+  %v807 = shufflevector <8 x float> %v806, <8 x float> poison, <8 x i32> zeroinitializer
+  %v808 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v807, <8 x float> %v796, <8 x float> %carry786)
+  %v809 = add i64 %i782, 32
+  %v810 = getelementptr inbounds float, ptr %slot1, i64 %v809
+  %v811 = load float, ptr %v810, align 4
+  %v812 = insertelement <8 x float> poison, float %v811, i32 0
+  %v813 = shufflevector <8 x float> %v812, <8 x float> poison, <8 x i32> zeroinitializer
+  %v814 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v813, <8 x float> %v796, <8 x float> %carry788)
+  %v815 = add i64 %i782, 48
+  %v816 = getelementptr inbounds float, ptr %slot1, i64 %v815
+  %v817 = load float, ptr %v816, align 4
+  %v818 = insertelement <8 x float> poison, float %v817, i32 0
+  %v819 = shufflevector <8 x float> %v818, <8 x float> poison, <8 x i32> zeroinitializer
+  %v820 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v819, <8 x float> %v796, <8 x float> %carry790)
+  br label %latch780
+latch780:
+  %carried785 = select i1 true, <8 x float> %v802, <8 x float> %v802
+  %carried787 = select i1 true, <8 x float> %v808, <8 x float> %v808
+  %carried789 = select i1 true, <8 x float> %v814, <8 x float> %v814
+  %carried791 = select i1 true, <8 x float> %v820, <8 x float> %v820
+  %inext783 = add i64 %i782, 1
+  br label %head778
+done781:
+  %v821 = getelementptr inbounds float, ptr %state, i64 2
+  store <8 x float> %carry784, ptr %v821, align 4
+  %v822 = getelementptr inbounds float, ptr %state, i64 12
+  store <8 x float> %carry786, ptr %v822, align 4
+  %v823 = getelementptr inbounds float, ptr %state, i64 22
+  store <8 x float> %carry788, ptr %v823, align 4
+  %v824 = getelementptr inbounds float, ptr %state, i64 32
+  store <8 x float> %carry790, ptr %v824, align 4
+  br label %pv_done444
+pv_done444:
   ret void
 }
 
@@ -1076,377 +1074,378 @@ latch5:
   %inext8 = add i64 %i7, 8
   br label %head3
 done6:
-  %v149 = insertelement <8 x float> poison, float %scale, i32 0
-  %v150 = shufflevector <8 x float> %v149, <8 x float> poison, <8 x i32> zeroinitializer
-  %v151 = fmul <8 x float> %carry9, %v150
-  %v152 = fmul <8 x float> %carry11, %v150
-  %v153 = fmul <8 x float> %carry13, %v150
-  %v154 = fmul <8 x float> %carry15, %v150
-  br label %nomask157
-nomask157:
-  br i1 %masked, label %mask155, label %masked156
-mask155:
-  %v158 = trunc i64 %cols to i32
-  %v159 = insertelement <8 x i32> poison, i32 %v158, i32 0
-  %v160 = shufflevector <8 x i32> %v159, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v161 = trunc i64 %diff to i32
-  %v162 = add i32 %v161, 0
-  %v163 = insertelement <8 x i32> poison, i32 %v162, i32 0
-  %v164 = shufflevector <8 x i32> %v163, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v165 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v160
-  %v166 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v164
-  %v167 = and <8 x i1> %v165, %v166
-  %v168 = select <8 x i1> %v167, <8 x float> %v151, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v169 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v160
-  %v170 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v164
-  %v171 = and <8 x i1> %v169, %v170
-  %v172 = select <8 x i1> %v171, <8 x float> %v152, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v173 = add i32 %v161, 1
-  %v174 = insertelement <8 x i32> poison, i32 %v173, i32 0
-  %v175 = shufflevector <8 x i32> %v174, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v176 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v160
-  %v177 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v175
-  %v178 = and <8 x i1> %v176, %v177
-  %v179 = select <8 x i1> %v178, <8 x float> %v153, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v180 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v160
-  %v181 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v175
-  %v182 = and <8 x i1> %v180, %v181
-  %v183 = select <8 x i1> %v182, <8 x float> %v154, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  br label %masked156
-masked156:
-  %v184 = phi <8 x float> [ %v151, %nomask157 ], [ %v168, %mask155 ]
-  %v185 = phi <8 x float> [ %v152, %nomask157 ], [ %v172, %mask155 ]
-  %v186 = phi <8 x float> [ %v153, %nomask157 ], [ %v179, %mask155 ]
-  %v187 = phi <8 x float> [ %v154, %nomask157 ], [ %v183, %mask155 ]
-  %v188 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v184, <8 x float> %v185)
-  %v189 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v188)
-  %v190 = getelementptr inbounds float, ptr %state, i64 0
-  %v191 = load float, ptr %v190, align 4
-  %v192 = call float @llvm.maxnum.f32(float %v191, float %v189)
-  %v193 = fcmp oeq float %v192, 0xFFF0000000000000
-  %v194 = select i1 %v193, float 0x0000000000000000, float %v192
-  %v195 = insertelement <8 x float> poison, float %v194, i32 0
-  %v196 = shufflevector <8 x float> %v195, <8 x float> poison, <8 x i32> zeroinitializer
-  %v197 = fsub <8 x float> %v184, %v196
-  %v198 = call <8 x float> @exp8(<8 x float> %v197)
-  %v199 = getelementptr inbounds float, ptr %slot1, i64 0
-  store <8 x float> %v198, ptr %v199, align 4
-  %v200 = fadd <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %v198
-  %v201 = fsub <8 x float> %v185, %v196
-  %v202 = call <8 x float> @exp8(<8 x float> %v201)
-  %v203 = getelementptr inbounds float, ptr %slot1, i64 8
-  store <8 x float> %v202, ptr %v203, align 4
-  %v204 = fadd <8 x float> %v200, %v202
-  %v205 = call float @llvm.vector.reduce.fadd.v8f32(float 0x0000000000000000, <8 x float> %v204)
-  %v206 = fsub float %v191, %v194
-  %v207 = fcmp une float %v192, %v191
-  %v208 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v186, <8 x float> %v187)
-  %v209 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v208)
+  br label %nomask151
+nomask151:
+  br i1 %masked, label %mask149, label %masked150
+mask149:
+  %v152 = trunc i64 %cols to i32
+  %v153 = insertelement <8 x i32> poison, i32 %v152, i32 0
+  %v154 = shufflevector <8 x i32> %v153, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v155 = trunc i64 %diff to i32
+  %v156 = add i32 %v155, 0
+  %v157 = insertelement <8 x i32> poison, i32 %v156, i32 0
+  %v158 = shufflevector <8 x i32> %v157, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v159 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v154
+  %v160 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v158
+  %v161 = and <8 x i1> %v159, %v160
+  %v162 = select <8 x i1> %v161, <8 x float> %carry9, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v163 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v154
+  %v164 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v158
+  %v165 = and <8 x i1> %v163, %v164
+  %v166 = select <8 x i1> %v165, <8 x float> %carry11, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v167 = add i32 %v155, 1
+  %v168 = insertelement <8 x i32> poison, i32 %v167, i32 0
+  %v169 = shufflevector <8 x i32> %v168, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v170 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v154
+  %v171 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v169
+  %v172 = and <8 x i1> %v170, %v171
+  %v173 = select <8 x i1> %v172, <8 x float> %carry13, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v174 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v154
+  %v175 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v169
+  %v176 = and <8 x i1> %v174, %v175
+  %v177 = select <8 x i1> %v176, <8 x float> %carry15, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  br label %masked150
+masked150:
+  %v178 = phi <8 x float> [ %carry9, %nomask151 ], [ %v162, %mask149 ]
+  %v179 = phi <8 x float> [ %carry11, %nomask151 ], [ %v166, %mask149 ]
+  %v180 = phi <8 x float> [ %carry13, %nomask151 ], [ %v173, %mask149 ]
+  %v181 = phi <8 x float> [ %carry15, %nomask151 ], [ %v177, %mask149 ]
+  %v182 = fmul float %scale, 0x3FF7154760000000
+  %v183 = insertelement <8 x float> poison, float %v182, i32 0
+  %v184 = shufflevector <8 x float> %v183, <8 x float> poison, <8 x i32> zeroinitializer
+  %v185 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v178, <8 x float> %v179)
+  %v186 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v185)
+  %v187 = fmul float %v186, %scale
+  %v188 = getelementptr inbounds float, ptr %state, i64 0
+  %v189 = load float, ptr %v188, align 4
+  %v190 = call float @llvm.maxnum.f32(float %v189, float %v187)
+  %v191 = fcmp oeq float %v190, 0xFFF0000000000000
+  %v192 = select i1 %v191, float 0x0000000000000000, float %v190
+  %v193 = fmul float %v192, 0xBFF7154760000000
+  %v194 = insertelement <8 x float> poison, float %v193, i32 0
+  %v195 = shufflevector <8 x float> %v194, <8 x float> poison, <8 x i32> zeroinitializer
+  %v196 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v178, <8 x float> %v184, <8 x float> %v195)
+  %v197 = call <8 x float> @exp2_8(<8 x float> %v196)
+  %v198 = getelementptr inbounds float, ptr %slot1, i64 0
+  store <8 x float> %v197, ptr %v198, align 4
+  %v199 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v179, <8 x float> %v184, <8 x float> %v195)
+  %v200 = call <8 x float> @exp2_8(<8 x float> %v199)
+  %v201 = getelementptr inbounds float, ptr %slot1, i64 8
+  store <8 x float> %v200, ptr %v201, align 4
+  %v202 = fadd <8 x float> %v197, %v200
+  %v203 = call float @llvm.vector.reduce.fadd.v8f32(float 0x8000000000000000, <8 x float> %v202)
+  %v204 = fsub float %v189, %v192
+  %v205 = fmul float %v204, 0x3FF7154760000000
+  %v206 = fcmp une float %v190, %v189
+  %v207 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v180, <8 x float> %v181)
+  %v208 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v207)
+  %v209 = fmul float %v208, %scale
   %v210 = getelementptr inbounds float, ptr %state, i64 10
   %v211 = load float, ptr %v210, align 4
   %v212 = call float @llvm.maxnum.f32(float %v211, float %v209)
   %v213 = fcmp oeq float %v212, 0xFFF0000000000000
   %v214 = select i1 %v213, float 0x0000000000000000, float %v212
-  %v215 = insertelement <8 x float> poison, float %v214, i32 0
-  %v216 = shufflevector <8 x float> %v215, <8 x float> poison, <8 x i32> zeroinitializer
-  %v217 = fsub <8 x float> %v186, %v216
-  %v218 = call <8 x float> @exp8(<8 x float> %v217)
-  %v219 = getelementptr inbounds float, ptr %slot1, i64 16
-  store <8 x float> %v218, ptr %v219, align 4
-  %v220 = fadd <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %v218
-  %v221 = fsub <8 x float> %v187, %v216
-  %v222 = call <8 x float> @exp8(<8 x float> %v221)
+  %v215 = fmul float %v214, 0xBFF7154760000000
+  %v216 = insertelement <8 x float> poison, float %v215, i32 0
+  %v217 = shufflevector <8 x float> %v216, <8 x float> poison, <8 x i32> zeroinitializer
+  %v218 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v180, <8 x float> %v184, <8 x float> %v217)
+  %v219 = call <8 x float> @exp2_8(<8 x float> %v218)
+  %v220 = getelementptr inbounds float, ptr %slot1, i64 16
+  store <8 x float> %v219, ptr %v220, align 4
+  %v221 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v181, <8 x float> %v184, <8 x float> %v217)
+  %v222 = call <8 x float> @exp2_8(<8 x float> %v221)
   %v223 = getelementptr inbounds float, ptr %slot1, i64 24
   store <8 x float> %v222, ptr %v223, align 4
-  %v224 = fadd <8 x float> %v220, %v222
-  %v225 = call float @llvm.vector.reduce.fadd.v8f32(float 0x0000000000000000, <8 x float> %v224)
+  %v224 = fadd <8 x float> %v219, %v222
+  %v225 = call float @llvm.vector.reduce.fadd.v8f32(float 0x8000000000000000, <8 x float> %v224)
   %v226 = fsub float %v211, %v214
-  %v227 = fcmp une float %v212, %v211
-  %v228 = insertelement <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, float %v206, i32 0
-  %v229 = insertelement <8 x float> %v228, float %v226, i32 1
-  %v230 = call <8 x float> @exp8(<8 x float> %v229)
-  %v231 = extractelement <8 x float> %v230, i32 0
-  %v232 = getelementptr inbounds float, ptr %state, i64 1
-  %v233 = load float, ptr %v232, align 4
-  %v234 = call float @llvm.fma.f32(float %v233, float %v231, float %v205)
-  store float %v234, ptr %v232, align 4
-  %v235 = getelementptr inbounds float, ptr %state, i64 0
-  store float %v192, ptr %v235, align 4
-  %v236 = insertelement <8 x float> poison, float %v231, i32 0
-  %v237 = shufflevector <8 x float> %v236, <8 x float> poison, <8 x i32> zeroinitializer
-  %v238 = or i1 false, %v207
-  %v239 = extractelement <8 x float> %v230, i32 1
-  %v240 = getelementptr inbounds float, ptr %state, i64 11
-  %v241 = load float, ptr %v240, align 4
-  %v242 = call float @llvm.fma.f32(float %v241, float %v239, float %v225)
-  store float %v242, ptr %v240, align 4
-  %v243 = getelementptr inbounds float, ptr %state, i64 10
-  store float %v212, ptr %v243, align 4
-  %v244 = insertelement <8 x float> poison, float %v239, i32 0
-  %v245 = shufflevector <8 x float> %v244, <8 x float> poison, <8 x i32> zeroinitializer
-  %v246 = or i1 %v238, %v227
-  %v247 = sdiv i64 %cols, 4
-  %v248 = mul i64 %v247, 4
-  br i1 %v246, label %pv_scaled249, label %pv_plain250
-pv_scaled249:
-  %v252 = getelementptr inbounds float, ptr %state, i64 2
-  %v253 = load <8 x float>, ptr %v252, align 4
-  %v254 = fmul <8 x float> %v253, %v237
-  %v255 = getelementptr inbounds float, ptr %state, i64 12
-  %v256 = load <8 x float>, ptr %v255, align 4
-  %v257 = fmul <8 x float> %v256, %v245
-  br label %pre258
-pre258:
-  br label %head259
-head259:
-  %i263 = phi i64 [ 0, %pre258 ], [ %inext264, %latch261 ]
-  %carry265 = phi <8 x float> [ %v254, %pre258 ], [ %carried266, %latch261 ]
-  %carry267 = phi <8 x float> [ %v257, %pre258 ], [ %carried268, %latch261 ]
-  %v269 = icmp slt i64 %i263, %v248
-  br i1 %v269, label %body260, label %done262
-body260:
-  %v270 = add i64 %i263, 0
-  %v271 = mul i64 %v270, 8
-  %v272 = add i64 %v271, 0
-  %v273 = getelementptr inbounds float, ptr %v, i64 %v272
-  %v274 = load <8 x float>, ptr %v273, align 4
-  %v275 = add i64 %v270, 0
-  %v276 = getelementptr inbounds float, ptr %slot1, i64 %v275
-  %v277 = load float, ptr %v276, align 4
-  %v278 = insertelement <8 x float> poison, float %v277, i32 0
-  %v279 = shufflevector <8 x float> %v278, <8 x float> poison, <8 x i32> zeroinitializer
-  %v280 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v279, <8 x float> %v274, <8 x float> %carry265)
-  %v281 = add i64 %v270, 16
-  %v282 = getelementptr inbounds float, ptr %slot1, i64 %v281
-  %v283 = load float, ptr %v282, align 4
-  %v284 = insertelement <8 x float> poison, float %v283, i32 0
-  %v285 = shufflevector <8 x float> %v284, <8 x float> poison, <8 x i32> zeroinitializer
-  %v286 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v285, <8 x float> %v274, <8 x float> %carry267)
-  %v287 = add i64 %i263, 1
-  %v288 = mul i64 %v287, 8
-  %v289 = add i64 %v288, 0
-  %v290 = getelementptr inbounds float, ptr %v, i64 %v289
-  %v291 = load <8 x float>, ptr %v290, align 4
-  %v292 = add i64 %v287, 0
-  %v293 = getelementptr inbounds float, ptr %slot1, i64 %v292
-  %v294 = load float, ptr %v293, align 4
-  %v295 = insertelement <8 x float> poison, float %v294, i32 0
-  %v296 = shufflevector <8 x float> %v295, <8 x float> poison, <8 x i32> zeroinitializer
-  %v297 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v296, <8 x float> %v291, <8 x float> %v280)
-  %v298 = add i64 %v287, 16
-  %v299 = getelementptr inbounds float, ptr %slot1, i64 %v298
-  %v300 = load float, ptr %v299, align 4
-  %v301 = insertelement <8 x float> poison, float %v300, i32 0
-  %v302 = shufflevector <8 x float> %v301, <8 x float> poison, <8 x i32> zeroinitializer
-  %v303 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v302, <8 x float> %v291, <8 x float> %v286)
-  %v304 = add i64 %i263, 2
-  %v305 = mul i64 %v304, 8
-  %v306 = add i64 %v305, 0
-  %v307 = getelementptr inbounds float, ptr %v, i64 %v306
-  %v308 = load <8 x float>, ptr %v307, align 4
-  %v309 = add i64 %v304, 0
-  %v310 = getelementptr inbounds float, ptr %slot1, i64 %v309
-  %v311 = load float, ptr %v310, align 4
-  %v312 = insertelement <8 x float> poison, float %v311, i32 0
-  %v313 = shufflevector <8 x float> %v312, <8 x float> poison, <8 x i32> zeroinitializer
-  %v314 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v313, <8 x float> %v308, <8 x float> %v297)
-  %v315 = add i64 %v304, 16
-  %v316 = getelementptr inbounds float, ptr %slot1, i64 %v315
-  %v317 = load float, ptr %v316, align 4
-  %v318 = insertelement <8 x float> poison, float %v317, i32 0
-  %v319 = shufflevector <8 x float> %v318, <8 x float> poison, <8 x i32> zeroinitializer
-  %v320 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v319, <8 x float> %v308, <8 x float> %v303)
-  %v321 = add i64 %i263, 3
-  %v322 = mul i64 %v321, 8
-  %v323 = add i64 %v322, 0
-  %v324 = getelementptr inbounds float, ptr %v, i64 %v323
-  %v325 = load <8 x float>, ptr %v324, align 4
-  %v326 = add i64 %v321, 0
-  %v327 = getelementptr inbounds float, ptr %slot1, i64 %v326
-  %v328 = load float, ptr %v327, align 4
-  %v329 = insertelement <8 x float> poison, float %v328, i32 0
-  %v330 = shufflevector <8 x float> %v329, <8 x float> poison, <8 x i32> zeroinitializer
-  %v331 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v330, <8 x float> %v325, <8 x float> %v314)
-  %v332 = add i64 %v321, 16
-  %v333 = getelementptr inbounds float, ptr %slot1, i64 %v332
-  %v334 = load float, ptr %v333, align 4
-  %v335 = insertelement <8 x float> poison, float %v334, i32 0
-  %v336 = shufflevector <8 x float> %v335, <8 x float> poison, <8 x i32> zeroinitializer
-  %v337 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v336, <8 x float> %v325, <8 x float> %v320)
-  br label %latch261
-latch261:
-  %carried266 = select i1 true, <8 x float> %v331, <8 x float> %v331
-  %carried268 = select i1 true, <8 x float> %v337, <8 x float> %v337
-  %inext264 = add i64 %i263, 4
-  br label %head259
-done262:
-  br label %pre338
-pre338:
-  br label %head339
-head339:
-  %i343 = phi i64 [ %v248, %pre338 ], [ %inext344, %latch341 ]
-  %carry345 = phi <8 x float> [ %carry265, %pre338 ], [ %carried346, %latch341 ]
-  %carry347 = phi <8 x float> [ %carry267, %pre338 ], [ %carried348, %latch341 ]
-  %v349 = icmp slt i64 %i343, %cols
-  br i1 %v349, label %body340, label %done342
-body340:
-  %v350 = mul i64 %i343, 8
-  %v351 = add i64 %v350, 0
-  %v352 = getelementptr inbounds float, ptr %v, i64 %v351
-  %v353 = load <8 x float>, ptr %v352, align 4
-  %v354 = add i64 %i343, 0
-  %v355 = getelementptr inbounds float, ptr %slot1, i64 %v354
-  %v356 = load float, ptr %v355, align 4
-  %v357 = insertelement <8 x float> poison, float %v356, i32 0
-  %v358 = shufflevector <8 x float> %v357, <8 x float> poison, <8 x i32> zeroinitializer
-  %v359 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v358, <8 x float> %v353, <8 x float> %carry345)
-  %v360 = add i64 %i343, 16
-  %v361 = getelementptr inbounds float, ptr %slot1, i64 %v360
-  %v362 = load float, ptr %v361, align 4
-  %v363 = insertelement <8 x float> poison, float %v362, i32 0
-  %v364 = shufflevector <8 x float> %v363, <8 x float> poison, <8 x i32> zeroinitializer
-  %v365 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v364, <8 x float> %v353, <8 x float> %carry347)
-  br label %latch341
-latch341:
-  %carried346 = select i1 true, <8 x float> %v359, <8 x float> %v359
-  %carried348 = select i1 true, <8 x float> %v365, <8 x float> %v365
-  %inext344 = add i64 %i343, 1
-  br label %head339
-done342:
-  %v366 = getelementptr inbounds float, ptr %state, i64 2
-  store <8 x float> %carry345, ptr %v366, align 4
-  %v367 = getelementptr inbounds float, ptr %state, i64 12
-  store <8 x float> %carry347, ptr %v367, align 4
-  br label %pv_done251
-pv_plain250:
-  %v368 = getelementptr inbounds float, ptr %state, i64 2
-  %v369 = load <8 x float>, ptr %v368, align 4
-  %v370 = getelementptr inbounds float, ptr %state, i64 12
-  %v371 = load <8 x float>, ptr %v370, align 4
-  br label %pre372
-pre372:
-  br label %head373
-head373:
-  %i377 = phi i64 [ 0, %pre372 ], [ %inext378, %latch375 ]
-  %carry379 = phi <8 x float> [ %v369, %pre372 ], [ %carried380, %latch375 ]
-  %carry381 = phi <8 x float> [ %v371, %pre372 ], [ %carried382, %latch375 ]
-  %v383 = icmp slt i64 %i377, %v248
-  br i1 %v383, label %body374, label %done376
-body374:
-  %v384 = add i64 %i377, 0
-  %v385 = mul i64 %v384, 8
-  %v386 = add i64 %v385, 0
-  %v387 = getelementptr inbounds float, ptr %v, i64 %v386
-  %v388 = load <8 x float>, ptr %v387, align 4
-  %v389 = add i64 %v384, 0
-  %v390 = getelementptr inbounds float, ptr %slot1, i64 %v389
-  %v391 = load float, ptr %v390, align 4
-  %v392 = insertelement <8 x float> poison, float %v391, i32 0
-  %v393 = shufflevector <8 x float> %v392, <8 x float> poison, <8 x i32> zeroinitializer
-  %v394 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v393, <8 x float> %v388, <8 x float> %carry379)
-  %v395 = add i64 %v384, 16
-  %v396 = getelementptr inbounds float, ptr %slot1, i64 %v395
-  %v397 = load float, ptr %v396, align 4
-  %v398 = insertelement <8 x float> poison, float %v397, i32 0
-  %v399 = shufflevector <8 x float> %v398, <8 x float> poison, <8 x i32> zeroinitializer
-  %v400 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v399, <8 x float> %v388, <8 x float> %carry381)
-  %v401 = add i64 %i377, 1
-  %v402 = mul i64 %v401, 8
-  %v403 = add i64 %v402, 0
-  %v404 = getelementptr inbounds float, ptr %v, i64 %v403
-  %v405 = load <8 x float>, ptr %v404, align 4
-  %v406 = add i64 %v401, 0
-  %v407 = getelementptr inbounds float, ptr %slot1, i64 %v406
-  %v408 = load float, ptr %v407, align 4
-  %v409 = insertelement <8 x float> poison, float %v408, i32 0
-  %v410 = shufflevector <8 x float> %v409, <8 x float> poison, <8 x i32> zeroinitializer
-  %v411 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v410, <8 x float> %v405, <8 x float> %v394)
-  %v412 = add i64 %v401, 16
-  %v413 = getelementptr inbounds float, ptr %slot1, i64 %v412
-  %v414 = load float, ptr %v413, align 4
-  %v415 = insertelement <8 x float> poison, float %v414, i32 0
-  %v416 = shufflevector <8 x float> %v415, <8 x float> poison, <8 x i32> zeroinitializer
-  %v417 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v416, <8 x float> %v405, <8 x float> %v400)
-  %v418 = add i64 %i377, 2
-  %v419 = mul i64 %v418, 8
-  %v420 = add i64 %v419, 0
-  %v421 = getelementptr inbounds float, ptr %v, i64 %v420
-  %v422 = load <8 x float>, ptr %v421, align 4
-  %v423 = add i64 %v418, 0
-  %v424 = getelementptr inbounds float, ptr %slot1, i64 %v423
-  %v425 = load float, ptr %v424, align 4
-  %v426 = insertelement <8 x float> poison, float %v425, i32 0
-  %v427 = shufflevector <8 x float> %v426, <8 x float> poison, <8 x i32> zeroinitializer
-  %v428 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v427, <8 x float> %v422, <8 x float> %v411)
-  %v429 = add i64 %v418, 16
-  %v430 = getelementptr inbounds float, ptr %slot1, i64 %v429
-  %v431 = load float, ptr %v430, align 4
-  %v432 = insertelement <8 x float> poison, float %v431, i32 0
-  %v433 = shufflevector <8 x float> %v432, <8 x float> poison, <8 x i32> zeroinitializer
-  %v434 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v433, <8 x float> %v422, <8 x float> %v417)
-  %v435 = add i64 %i377, 3
-  %v436 = mul i64 %v435, 8
-  %v437 = add i64 %v436, 0
-  %v438 = getelementptr inbounds float, ptr %v, i64 %v437
-  %v439 = load <8 x float>, ptr %v438, align 4
-  %v440 = add i64 %v435, 0
-  %v441 = getelementptr inbounds float, ptr %slot1, i64 %v440
-  %v442 = load float, ptr %v441, align 4
-  %v443 = insertelement <8 x float> poison, float %v442, i32 0
-  %v444 = shufflevector <8 x float> %v443, <8 x float> poison, <8 x i32> zeroinitializer
-  %v445 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v444, <8 x float> %v439, <8 x float> %v428)
-  %v446 = add i64 %v435, 16
-  %v447 = getelementptr inbounds float, ptr %slot1, i64 %v446
-  %v448 = load float, ptr %v447, align 4
-  %v449 = insertelement <8 x float> poison, float %v448, i32 0
-  %v450 = shufflevector <8 x float> %v449, <8 x float> poison, <8 x i32> zeroinitializer
-  %v451 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v450, <8 x float> %v439, <8 x float> %v434)
-  br label %latch375
-latch375:
-  %carried380 = select i1 true, <8 x float> %v445, <8 x float> %v445
-  %carried382 = select i1 true, <8 x float> %v451, <8 x float> %v451
-  %inext378 = add i64 %i377, 4
-  br label %head373
-done376:
-  br label %pre452
-pre452:
-  br label %head453
-head453:
-  %i457 = phi i64 [ %v248, %pre452 ], [ %inext458, %latch455 ]
-  %carry459 = phi <8 x float> [ %carry379, %pre452 ], [ %carried460, %latch455 ]
-  %carry461 = phi <8 x float> [ %carry381, %pre452 ], [ %carried462, %latch455 ]
-  %v463 = icmp slt i64 %i457, %cols
-  br i1 %v463, label %body454, label %done456
-body454:
-  %v464 = mul i64 %i457, 8
-  %v465 = add i64 %v464, 0
-  %v466 = getelementptr inbounds float, ptr %v, i64 %v465
-  %v467 = load <8 x float>, ptr %v466, align 4
-  %v468 = add i64 %i457, 0
-  %v469 = getelementptr inbounds float, ptr %slot1, i64 %v468
-  %v470 = load float, ptr %v469, align 4
-  %v471 = insertelement <8 x float> poison, float %v470, i32 0
-  %v472 = shufflevector <8 x float> %v471, <8 x float> poison, <8 x i32> zeroinitializer
-  %v473 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v472, <8 x float> %v467, <8 x float> %carry459)
-  %v474 = add i64 %i457, 16
-  %v475 = getelementptr inbounds float, ptr %slot1, i64 %v474
-  %v476 = load float, ptr %v475, align 4
-  %v477 = insertelement <8 x float> poison, float %v476, i32 0
-  %v478 = shufflevector <8 x float> %v477, <8 x float> poison, <8 x i32> zeroinitializer
-  %v479 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v478, <8 x float> %v467, <8 x float> %carry461)
-  br label %latch455
-latch455:
-  %carried460 = select i1 true, <8 x float> %v473, <8 x float> %v473
-  %carried462 = select i1 true, <8 x float> %v479, <8 x float> %v479
-  %inext458 = add i64 %i457, 1
-  br label %head453
-done456:
-  %v480 = getelementptr inbounds float, ptr %state, i64 2
-  store <8 x float> %carry459, ptr %v480, align 4
-  %v481 = getelementptr inbounds float, ptr %state, i64 12
-  store <8 x float> %carry461, ptr %v481, align 4
-  br label %pv_done251
-pv_done251:
+  %v227 = fmul float %v226, 0x3FF7154760000000
+  %v228 = fcmp une float %v212, %v211
+  %v229 = insertelement <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, float %v205, i32 0
+  %v230 = insertelement <8 x float> %v229, float %v227, i32 1
+  %v231 = call <8 x float> @exp2_8(<8 x float> %v230)
+  %v232 = extractelement <8 x float> %v231, i32 0
+  %v233 = getelementptr inbounds float, ptr %state, i64 1
+  %v234 = load float, ptr %v233, align 4
+  %v235 = call float @llvm.fma.f32(float %v234, float %v232, float %v203)
+  store float %v235, ptr %v233, align 4
+  %v236 = getelementptr inbounds float, ptr %state, i64 0
+  store float %v190, ptr %v236, align 4
+  %v237 = insertelement <8 x float> poison, float %v232, i32 0
+  %v238 = shufflevector <8 x float> %v237, <8 x float> poison, <8 x i32> zeroinitializer
+  %v239 = or i1 false, %v206
+  %v240 = extractelement <8 x float> %v231, i32 1
+  %v241 = getelementptr inbounds float, ptr %state, i64 11
+  %v242 = load float, ptr %v241, align 4
+  %v243 = call float @llvm.fma.f32(float %v242, float %v240, float %v225)
+  store float %v243, ptr %v241, align 4
+  %v244 = getelementptr inbounds float, ptr %state, i64 10
+  store float %v212, ptr %v244, align 4
+  %v245 = insertelement <8 x float> poison, float %v240, i32 0
+  %v246 = shufflevector <8 x float> %v245, <8 x float> poison, <8 x i32> zeroinitializer
+  %v247 = or i1 %v239, %v228
+  %v248 = sdiv i64 %cols, 4
+  %v249 = mul i64 %v248, 4
+  br i1 %v247, label %pv_scaled250, label %pv_plain251
+pv_scaled250:
+  %v253 = getelementptr inbounds float, ptr %state, i64 2
+  %v254 = load <8 x float>, ptr %v253, align 4
+  %v255 = fmul <8 x float> %v254, %v238
+  %v256 = getelementptr inbounds float, ptr %state, i64 12
+  %v257 = load <8 x float>, ptr %v256, align 4
+  %v258 = fmul <8 x float> %v257, %v246
+  br label %pre259
+pre259:
+  br label %head260
+head260:
+  %i264 = phi i64 [ 0, %pre259 ], [ %inext265, %latch262 ]
+  %carry266 = phi <8 x float> [ %v255, %pre259 ], [ %carried267, %latch262 ]
+  %carry268 = phi <8 x float> [ %v258, %pre259 ], [ %carried269, %latch262 ]
+  %v270 = icmp slt i64 %i264, %v249
+  br i1 %v270, label %body261, label %done263
+body261:
+  %v271 = add i64 %i264, 0
+  %v272 = mul i64 %v271, 8
+  %v273 = add i64 %v272, 0
+  %v274 = getelementptr inbounds float, ptr %v, i64 %v273
+  %v275 = load <8 x float>, ptr %v274, align 4
+  %v276 = add i64 %v271, 0
+  %v277 = getelementptr inbounds float, ptr %slot1, i64 %v276
+  %v278 = load float, ptr %v277, align 4
+  %v279 = insertelement <8 x float> poison, float %v278, i32 0
+  %v280 = shufflevector <8 x float> %v279, <8 x float> poison, <8 x i32> zeroinitializer
+  %v281 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v280, <8 x float> %v275, <8 x float> %carry266)
+  %v282 = add i64 %v271, 16
+  %v283 = getelementptr inbounds float, ptr %slot1, i64 %v282
+  %v284 = load float, ptr %v283, align 4
+  %v285 = insertelement <8 x float> poison, float %v284, i32 0
+  %v286 = shufflevector <8 x float> %v285, <8 x float> poison, <8 x i32> zeroinitializer
+  %v287 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v286, <8 x float> %v275, <8 x float> %carry268)
+  %v288 = add i64 %i264, 1
+  %v289 = mul i64 %v288, 8
+  %v290 = add i64 %v289, 0
+  %v291 = getelementptr inbounds float, ptr %v, i64 %v290
+  %v292 = load <8 x float>, ptr %v291, align 4
+  %v293 = add i64 %v288, 0
+  %v294 = getelementptr inbounds float, ptr %slot1, i64 %v293
+  %v295 = load float, ptr %v294, align 4
+  %v296 = insertelement <8 x float> poison, float %v295, i32 0
+  %v297 = shufflevector <8 x float> %v296, <8 x float> poison, <8 x i32> zeroinitializer
+  %v298 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v297, <8 x float> %v292, <8 x float> %v281)
+  %v299 = add i64 %v288, 16
+  %v300 = getelementptr inbounds float, ptr %slot1, i64 %v299
+  %v301 = load float, ptr %v300, align 4
+  %v302 = insertelement <8 x float> poison, float %v301, i32 0
+  %v303 = shufflevector <8 x float> %v302, <8 x float> poison, <8 x i32> zeroinitializer
+  %v304 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v303, <8 x float> %v292, <8 x float> %v287)
+  %v305 = add i64 %i264, 2
+  %v306 = mul i64 %v305, 8
+  %v307 = add i64 %v306, 0
+  %v308 = getelementptr inbounds float, ptr %v, i64 %v307
+  %v309 = load <8 x float>, ptr %v308, align 4
+  %v310 = add i64 %v305, 0
+  %v311 = getelementptr inbounds float, ptr %slot1, i64 %v310
+  %v312 = load float, ptr %v311, align 4
+  %v313 = insertelement <8 x float> poison, float %v312, i32 0
+  %v314 = shufflevector <8 x float> %v313, <8 x float> poison, <8 x i32> zeroinitializer
+  %v315 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v314, <8 x float> %v309, <8 x float> %v298)
+  %v316 = add i64 %v305, 16
+  %v317 = getelementptr inbounds float, ptr %slot1, i64 %v316
+  %v318 = load float, ptr %v317, align 4
+  %v319 = insertelement <8 x float> poison, float %v318, i32 0
+  %v320 = shufflevector <8 x float> %v319, <8 x float> poison, <8 x i32> zeroinitializer
+  %v321 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v320, <8 x float> %v309, <8 x float> %v304)
+  %v322 = add i64 %i264, 3
+  %v323 = mul i64 %v322, 8
+  %v324 = add i64 %v323, 0
+  %v325 = getelementptr inbounds float, ptr %v, i64 %v324
+  %v326 = load <8 x float>, ptr %v325, align 4
+  %v327 = add i64 %v322, 0
+  %v328 = getelementptr inbounds float, ptr %slot1, i64 %v327
+  %v329 = load float, ptr %v328, align 4
+  %v330 = insertelement <8 x float> poison, float %v329, i32 0
+  %v331 = shufflevector <8 x float> %v330, <8 x float> poison, <8 x i32> zeroinitializer
+  %v332 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v331, <8 x float> %v326, <8 x float> %v315)
+  %v333 = add i64 %v322, 16
+  %v334 = getelementptr inbounds float, ptr %slot1, i64 %v333
+  %v335 = load float, ptr %v334, align 4
+  %v336 = insertelement <8 x float> poison, float %v335, i32 0
+  %v337 = shufflevector <8 x float> %v336, <8 x float> poison, <8 x i32> zeroinitializer
+  %v338 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v337, <8 x float> %v326, <8 x float> %v321)
+  br label %latch262
+latch262:
+  %carried267 = select i1 true, <8 x float> %v332, <8 x float> %v332
+  %carried269 = select i1 true, <8 x float> %v338, <8 x float> %v338
+  %inext265 = add i64 %i264, 4
+  br label %head260
+done263:
+  br label %pre339
+pre339:
+  br label %head340
+head340:
+  %i344 = phi i64 [ %v249, %pre339 ], [ %inext345, %latch342 ]
+  %carry346 = phi <8 x float> [ %carry266, %pre339 ], [ %carried347, %latch342 ]
+  %carry348 = phi <8 x float> [ %carry268, %pre339 ], [ %carried349, %latch342 ]
+  %v350 = icmp slt i64 %i344, %cols
+  br i1 %v350, label %body341, label %done343
+body341:
+  %v351 = mul i64 %i344, 8
+  %v352 = add i64 %v351, 0
+  %v353 = getelementptr inbounds float, ptr %v, i64 %v352
+  %v354 = load <8 x float>, ptr %v353, align 4
+  %v355 = add i64 %i344, 0
+  %v356 = getelementptr inbounds float, ptr %slot1, i64 %v355
+  %v357 = load float, ptr %v356, align 4
+  %v358 = insertelement <8 x float> poison, float %v357, i32 0
+  %v359 = shufflevector <8 x float> %v358, <8 x float> poison, <8 x i32> zeroinitializer
+  %v360 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v359, <8 x float> %v354, <8 x float> %carry346)
+  %v361 = add i64 %i344, 16
+  %v362 = getelementptr inbounds float, ptr %slot1, i64 %v361
+  %v363 = load float, ptr %v362, align 4
+  %v364 = insertelement <8 x float> poison, float %v363, i32 0
+  %v365 = shufflevector <8 x float> %v364, <8 x float> poison, <8 x i32> zeroinitializer
+  %v366 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v365, <8 x float> %v354, <8 x float> %carry348)
+  br label %latch342
+latch342:
+  %carried347 = select i1 true, <8 x float> %v360, <8 x float> %v360
+  %carried349 = select i1 true, <8 x float> %v366, <8 x float> %v366
+  %inext345 = add i64 %i344, 1
+  br label %head340
+done343:
+  %v367 = getelementptr inbounds float, ptr %state, i64 2
+  store <8 x float> %carry346, ptr %v367, align 4
+  %v368 = getelementptr inbounds float, ptr %state, i64 12
+  store <8 x float> %carry348, ptr %v368, align 4
+  br label %pv_done252
+pv_plain251:
+  %v369 = getelementptr inbounds float, ptr %state, i64 2
+  %v370 = load <8 x float>, ptr %v369, align 4
+  %v371 = getelementptr inbounds float, ptr %state, i64 12
+  %v372 = load <8 x float>, ptr %v371, align 4
+  br label %pre373
+pre373:
+  br label %head374
+head374:
+  %i378 = phi i64 [ 0, %pre373 ], [ %inext379, %latch376 ]
+  %carry380 = phi <8 x float> [ %v370, %pre373 ], [ %carried381, %latch376 ]
+  %carry382 = phi <8 x float> [ %v372, %pre373 ], [ %carried383, %latch376 ]
+  %v384 = icmp slt i64 %i378, %v249
+  br i1 %v384, label %body375, label %done377
+body375:
+  %v385 = add i64 %i378, 0
+  %v386 = mul i64 %v385, 8
+  %v387 = add i64 %v386, 0
+  %v388 = getelementptr inbounds float, ptr %v, i64 %v387
+  %v389 = load <8 x float>, ptr %v388, align 4
+  %v390 = add i64 %v385, 0
+  %v391 = getelementptr inbounds float, ptr %slot1, i64 %v390
+  %v392 = load float, ptr %v391, align 4
+  %v393 = insertelement <8 x float> poison, float %v392, i32 0
+  %v394 = shufflevector <8 x float> %v393, <8 x float> poison, <8 x i32> zeroinitializer
+  %v395 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v394, <8 x float> %v389, <8 x float> %carry380)
+  %v396 = add i64 %v385, 16
+  %v397 = getelementptr inbounds float, ptr %slot1, i64 %v396
+  %v398 = load float, ptr %v397, align 4
+  %v399 = insertelement <8 x float> poison, float %v398, i32 0
+  %v400 = shufflevector <8 x float> %v399, <8 x float> poison, <8 x i32> zeroinitializer
+  %v401 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v400, <8 x float> %v389, <8 x float> %carry382)
+  %v402 = add i64 %i378, 1
+  %v403 = mul i64 %v402, 8
+  %v404 = add i64 %v403, 0
+  %v405 = getelementptr inbounds float, ptr %v, i64 %v404
+  %v406 = load <8 x float>, ptr %v405, align 4
+  %v407 = add i64 %v402, 0
+  %v408 = getelementptr inbounds float, ptr %slot1, i64 %v407
+  %v409 = load float, ptr %v408, align 4
+  %v410 = insertelement <8 x float> poison, float %v409, i32 0
+  %v411 = shufflevector <8 x float> %v410, <8 x float> poison, <8 x i32> zeroinitializer
+  %v412 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v411, <8 x float> %v406, <8 x float> %v395)
+  %v413 = add i64 %v402, 16
+  %v414 = getelementptr inbounds float, ptr %slot1, i64 %v413
+  %v415 = load float, ptr %v414, align 4
+  %v416 = insertelement <8 x float> poison, float %v415, i32 0
+  %v417 = shufflevector <8 x float> %v416, <8 x float> poison, <8 x i32> zeroinitializer
+  %v418 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v417, <8 x float> %v406, <8 x float> %v401)
+  %v419 = add i64 %i378, 2
+  %v420 = mul i64 %v419, 8
+  %v421 = add i64 %v420, 0
+  %v422 = getelementptr inbounds float, ptr %v, i64 %v421
+  %v423 = load <8 x float>, ptr %v422, align 4
+  %v424 = add i64 %v419, 0
+  %v425 = getelementptr inbounds float, ptr %slot1, i64 %v424
+  %v426 = load float, ptr %v425, align 4
+  %v427 = insertelement <8 x float> poison, float %v426, i32 0
+  %v428 = shufflevector <8 x float> %v427, <8 x float> poison, <8 x i32> zeroinitializer
+  %v429 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v428, <8 x float> %v423, <8 x float> %v412)
+  %v430 = add i64 %v419, 16
+  %v431 = getelementptr inbounds float, ptr %slot1, i64 %v430
+  %v432 = load float, ptr %v431, align 4
+  %v433 = insertelement <8 x float> poison, float %v432, i32 0
+  %v434 = shufflevector <8 x float> %v433, <8 x float> poison, <8 x i32> zeroinitializer
+  %v435 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v434, <8 x float> %v423, <8 x float> %v418)
+  %v436 = add i64 %i378, 3
+  %v437 = mul i64 %v436, 8
+  %v438 = add i64 %v437, 0
+  %v439 = getelementptr inbounds float, ptr %v, i64 %v438
+  %v440 = load <8 x float>, ptr %v439, align 4
+  %v441 = add i64 %v436, 0
+  %v442 = getelementptr inbounds float, ptr %slot1, i64 %v441
+  %v443 = load float, ptr %v442, align 4
+  %v444 = insertelement <8 x float> poison, float %v443, i32 0
+  %v445 = shufflevector <8 x float> %v444, <8 x float> poison, <8 x i32> zeroinitializer
+  %v446 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v445, <8 x float> %v440, <8 x float> %v429)
+  %v447 = add i64 %v436, 16
+  %v448 = getelementptr inbounds float, ptr %slot1, i64 %v447
+  %v449 = load float, ptr %v448, align 4
+  %v450 = insertelement <8 x float> poison, float %v449, i32 0
+  %v451 = shufflevector <8 x float> %v450, <8 x float> poison, <8 x i32> zeroinitializer
+  %v452 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v451, <8 x float> %v440, <8 x float> %v435)
+  br label %latch376
+latch376:
+  %carried381 = select i1 true, <8 x float> %v446, <8 x float> %v446
+  %carried383 = select i1 true, <8 x float> %v452, <8 x float> %v452
+  %inext379 = add i64 %i378, 4
+  br label %head374
+done377:
+  br label %pre453
+pre453:
+  br label %head454
+head454:
+  %i458 = phi i64 [ %v249, %pre453 ], [ %inext459, %latch456 ]
+  %carry460 = phi <8 x float> [ %carry380, %pre453 ], [ %carried461, %latch456 ]
+  %carry462 = phi <8 x float> [ %carry382, %pre453 ], [ %carried463, %latch456 ]
+  %v464 = icmp slt i64 %i458, %cols
+  br i1 %v464, label %body455, label %done457
+body455:
+  %v465 = mul i64 %i458, 8
+  %v466 = add i64 %v465, 0
+  %v467 = getelementptr inbounds float, ptr %v, i64 %v466
+  %v468 = load <8 x float>, ptr %v467, align 4
+  %v469 = add i64 %i458, 0
+  %v470 = getelementptr inbounds float, ptr %slot1, i64 %v469
+  %v471 = load float, ptr %v470, align 4
+  %v472 = insertelement <8 x float> poison, float %v471, i32 0
+  %v473 = shufflevector <8 x float> %v472, <8 x float> poison, <8 x i32> zeroinitializer
+  %v474 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v473, <8 x float> %v468, <8 x float> %carry460)
+  %v475 = add i64 %i458, 16
+  %v476 = getelementptr inbounds float, ptr %slot1, i64 %v475
+  %v477 = load float, ptr %v476, align 4
+  %v478 = insertelement <8 x float> poison, float %v477, i32 0
+  %v479 = shufflevector <8 x float> %v478, <8 x float> poison, <8 x i32> zeroinitializer
+  %v480 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v479, <8 x float> %v468, <8 x float> %carry462)
+  br label %latch456
+latch456:
+  %carried461 = select i1 true, <8 x float> %v474, <8 x float> %v474
+  %carried463 = select i1 true, <8 x float> %v480, <8 x float> %v480
+  %inext459 = add i64 %i458, 1
+  br label %head454
+done457:
+  %v481 = getelementptr inbounds float, ptr %state, i64 2
+  store <8 x float> %carry460, ptr %v481, align 4
+  %v482 = getelementptr inbounds float, ptr %state, i64 12
+  store <8 x float> %carry462, ptr %v482, align 4
+  br label %pv_done252
+pv_done252:
   ret void
 }
 

@@ -55,6 +55,8 @@ pub struct Isa {
     pub main_rows: usize,
     /// Row maxima and sums as tree reductions (`nnan reassoc`), not lane by lane.
     pub tree_reductions: bool,
+    /// 2ⁿ by `vscalefps` (AVX-512) rather than by building the exponent bits.
+    pub scalef: bool,
     pub attrs: &'static str,
 }
 
@@ -65,6 +67,7 @@ pub const AVX2: Isa = Isa {
     score_vectors: SCORE_VECTORS,
     main_rows: 4,
     tree_reductions: false,
+    scalef: false,
     attrs: ATTRS,
 };
 
@@ -76,6 +79,7 @@ pub const AVX512: Isa = Isa {
     score_vectors: 2,
     main_rows: 8,
     tree_reductions: true,
+    scalef: true,
     attrs: "\"target-cpu\"=\"x86-64-v4\" \"target-features\"=\"+avx2,+fma,+avx512f,+avx512vl,+avx512dq,+avx512bw\" \
             \"prefer-vector-width\"=\"512\" \"min-legal-vector-width\"=\"512\" nounwind",
 };
@@ -94,11 +98,10 @@ pub fn module_for(spec: &KernelSpec, isa: &Isa) -> String {
     out.push_str(DECLS);
     match spec.kind {
         KernelKind::Forward => {
-            out.push_str(&exp_fn(8));
             if isa.w != 8 {
                 out.push_str(DECLS16);
-                out.push_str(&exp_fn(isa.w));
             }
+            out.push_str(&exp2_fn(isa));
             if isa.main_rows > 4 {
                 out.push_str(&tile_fn(spec, isa.main_rows, isa));
             }
@@ -137,6 +140,7 @@ declare <16 x float> @llvm.minnum.v16f32(<16 x float>, <16 x float>)
 declare <16 x float> @llvm.rint.v16f32(<16 x float>)
 declare float @llvm.vector.reduce.fmax.v16f32(<16 x float>)
 declare float @llvm.vector.reduce.fadd.v16f32(float, <16 x float>)
+declare <16 x float> @llvm.x86.avx512.mask.scalef.ps.512(<16 x float>, <16 x float>, <16 x float>, i16, i32)
 ";
 
 const V8: &str = "<8 x float>";
@@ -197,6 +201,55 @@ fn exp_fn(w: u32) -> String {
     f.op(format!("ret {}", out.t()));
     let attrs = if w == 8 { ATTRS } else { AVX512.attrs };
     format!("\ndefine internal {vw} @exp{w}({vw} %x) alwaysinline {attrs} {{\n{}}}\n", f.finish())
+}
+
+/// `@exp2_{w}`: 2ˣ over `w` lanes for x ≤ 0 (the forward kernel's softmax, whose scale folds
+/// log₂e into one FMA per score vector). Below −125 (e^−86.6) the result is exactly 0, so
+/// masked scores (−∞) vanish and no result is subnormal. n = rint(x), r = x − n exact in
+/// [−½, ½], 2ʳ by its degree-6 Taylor polynomial (relative error ≤ 1.7e−7), then scaled by 2ⁿ:
+/// `vscalefps` on AVX-512, the exponent bits otherwise.
+fn exp2_fn(isa: &Isa) -> String {
+    let w = isa.w;
+    let mut f = Fn::default();
+    let vw = vty(w);
+    let x = V::new("%x", &vw);
+    let s = |x: f32| splatw(x, w);
+    let small = f.fcmp("olt", &x, &s(-125.0));
+    let xc = f.call(&vw, &format!("llvm.maxnum.v{w}f32"), &[&x, &s(-125.0)]);
+    let n = f.call(&vw, &format!("llvm.rint.v{w}f32"), &[&xc]);
+    let r = f.fast("fsub", &xc, &n);
+    let ln2 = std::f64::consts::LN_2;
+    let mut coefficients = [0f32; 7];
+    let mut c = 1f64;
+    for (k, slot) in coefficients.iter_mut().enumerate() {
+        if k > 0 {
+            c *= ln2 / k as f64;
+        }
+        *slot = c as f32;
+    }
+    let mut p = s(coefficients[6]);
+    for &c in coefficients[..6].iter().rev() {
+        p = f.call(&vw, &format!("llvm.fma.v{w}f32"), &[&p, &r, &s(c)]);
+    }
+    let y = if isa.scalef {
+        f.let_(
+            &vw,
+            format!(
+                "call {vw} @llvm.x86.avx512.mask.scalef.ps.512({}, {}, {vw} zeroinitializer, i16 -1, i32 4)",
+                p.t(),
+                n.t()
+            ),
+        )
+    } else {
+        let ni = f.cast("fptosi", &n, &format!("<{w} x i32>"));
+        let e = f.bin("add", &ni, &i32s(127, w));
+        let e = f.bin("shl", &e, &i32s(23, w));
+        let two_n = f.cast("bitcast", &e, &vw);
+        f.fast("fmul", &p, &two_n)
+    };
+    let out = f.select(&small, &s(0.0), &y);
+    f.op(format!("ret {}", out.t()));
+    format!("\ndefine internal {vw} @exp2_{w}({vw} %x) alwaysinline {} {{\n{}}}\n", isa.attrs, f.finish())
 }
 
 fn exp1(f: &mut Fn, x: &V) -> V {
@@ -307,8 +360,8 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
             a.extend_from_slice(&out[row * n..(row + 1) * n]);
         }
     }
-    let sc = f.splat(&scale, w8);
-    let mut s: Vec<Vec<V>> = acc.iter().map(|a| a.iter().map(|x| f.fast("fmul", x, &sc)).collect()).collect();
+    // The scores stay unscaled: the scale folds into the exponent of the softmax.
+    let mut s = acc;
 
     // MaskEdge: only when asked (tiles on the mask edge or partial).
     {
@@ -355,7 +408,13 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
         }
     }
 
-    // OnlineSoftmax: per row, m and l in the state row; P into the stack tile.
+    // OnlineSoftmax: per row, m and l in the state row (natural units, scaled scores); P into the
+    // stack tile as P = 2^(s·scale·log₂e − m'·log₂e), one FMA per score vector before the exp2.
+    // The row maximum of the raw scores times scale is that of the scaled ones (scale > 0).
+    let log2e = f32c(std::f32::consts::LOG2_E);
+    let neg_log2e = f32c(-std::f32::consts::LOG2_E);
+    let c = f.fast("fmul", &scale, &log2e);
+    let cv = f.splat(&c, w8);
     let mut alpha = Vec::new();
     let mut rows_state = Vec::new();
     for (row, pair) in s.iter().enumerate() {
@@ -364,39 +423,46 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
         for x in &pair[1..] {
             mx = f.call(&vw, &format!("llvm.maxnum.v{w8}f32"), &[&mx, x]);
         }
-        let tile_max = if isa.tree_reductions {
+        let raw_max = if isa.tree_reductions {
             f.let_("float", format!("call nnan reassoc float @llvm.vector.reduce.fmax.v{w8}f32({})", mx.t()))
         } else {
             f.call("float", &format!("llvm.vector.reduce.fmax.v{w8}f32"), &[&mx])
         };
+        let tile_max = f.fast("fmul", &raw_max, &scale);
         let mp = f.gep("float", &state, &i64c(row_at));
         let m_old = f.load("float", &mp, 4);
         let m_new = f.call("float", "llvm.maxnum.f32", &[&m_old, &tile_max]);
         let is_inf = f.fcmp("oeq", &m_new, &f32c(f32::NEG_INFINITY));
         let base = f.select(&is_inf, &f32c(0.0), &m_new);
-        let bv = f.splat(&base, w8);
-        let mut sum = splatw(0.0, w8);
+        let nb = f.fast("fmul", &base, &neg_log2e);
+        let nbv = f.splat(&nb, w8);
+        let mut sum: Option<V> = None;
         for (h, sv) in pair.iter().enumerate() {
-            let x = f.fast("fsub", sv, &bv);
-            let p = f.call(&vw, &format!("exp{w8}"), &[&x]);
+            let x = fma(&mut f, sv, &cv, &nbv);
+            let p = f.call(&vw, &format!("exp2_{w8}"), &[&x]);
             vstore(&mut f, &p, &p_buf, row as i64 * tk + w8 as i64 * h as i64);
-            sum = f.fast("fadd", &sum, &p);
+            sum = Some(match sum {
+                None => p,
+                Some(acc) => f.fast("fadd", &acc, &p),
+            });
         }
+        let sum = sum.expect("a tile has at least one score vector");
         let total = if isa.tree_reductions {
-            f.let_("float", format!("call reassoc float @llvm.vector.reduce.fadd.v{w8}f32(float 0.0, {})", sum.t()))
+            f.let_("float", format!("call reassoc float @llvm.vector.reduce.fadd.v{w8}f32(float -0.0, {})", sum.t()))
         } else {
-            f.call("float", &format!("llvm.vector.reduce.fadd.v{w8}f32"), &[&f32c(0.0), &sum])
+            f.call("float", &format!("llvm.vector.reduce.fadd.v{w8}f32"), &[&f32c(-0.0), &sum])
         };
         let dm = f.fast("fsub", &m_old, &base);
+        let dm = f.fast("fmul", &dm, &log2e);
         let moved = f.fcmp("une", &m_new, &m_old);
         rows_state.push((row_at, m_new, total, dm, moved));
     }
-    // The rescale factors of all rows through one vector exp.
+    // The rescale factors of all rows through one vector exp2.
     let mut dms = splatw(0.0, w8);
     for (row, (_, _, _, dm, _)) in rows_state.iter().enumerate() {
         dms = f.let_(&vw, format!("insertelement {} {}, {}, i32 {row}", vw, dms.name, dm.t()));
     }
-    let alphas = f.call(&vw, &format!("exp{w8}"), &[&dms]);
+    let alphas = f.call(&vw, &format!("exp2_{w8}"), &[&dms]);
     let mut changed = V::new("false", "i1");
     for (row, (row_at, m_new, total, _, moved)) in rows_state.iter().enumerate() {
         let a = f.extract(&alphas, row as u32);
