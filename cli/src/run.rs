@@ -52,10 +52,10 @@ pub fn kernel_set(
     let _ = gpu;
     Ok(match choice {
         crate::KernelChoice::Reference => Box::new(Reference),
-        crate::KernelChoice::Interpreter => Box::new(Tiled { backend: Interpreter, dtype, threads }),
-        crate::KernelChoice::Cranelift => Box::new(Tiled { backend: Cranelift::default(), dtype, threads }),
+        crate::KernelChoice::Interpreter => Box::new(Tiled::new(Interpreter, dtype, threads)),
+        crate::KernelChoice::Cranelift => Box::new(Tiled::new(Cranelift::default(), dtype, threads)),
         #[cfg(feature = "llvm")]
-        crate::KernelChoice::LlvmCpu => Box::new(Tiled { backend: LlvmCpu::default(), dtype, threads }),
+        crate::KernelChoice::LlvmCpu => Box::new(Tiled::new(LlvmCpu::default(), dtype, threads)),
         crate::KernelChoice::GpuEmulated => Box::new(Packed { launcher: Emulated, dtype }),
         #[cfg(feature = "cuda")]
         crate::KernelChoice::Cuda => crate::gpu::cuda_kernels(dtype, gpu)?,

@@ -263,9 +263,9 @@ fn check_block(
     };
     let (rdq, rdkv) = backward(&Reference);
     let tiled: Vec<(&str, Box<dyn Kernels>)> = vec![
-        ("interpreter", Box::new(Tiled { backend: Interpreter, dtype, threads: 1 })),
-        ("cranelift", Box::new(Tiled { backend: Cranelift::default(), dtype, threads: 3 })),
-        ("llvm-cpu", Box::new(Tiled { backend: LlvmCpu::default(), dtype, threads: 2 })),
+        ("interpreter", Box::new(Tiled::new(Interpreter, dtype, 1))),
+        ("cranelift", Box::new(Tiled::new(Cranelift::default(), dtype, 3))),
+        ("llvm-cpu", Box::new(Tiled::new(LlvmCpu::default(), dtype, 2))),
     ];
     for (name, k) in tiled {
         let part = forward(k.as_ref(), &q);

@@ -22,11 +22,11 @@ fn plans(c: &Case) -> Result<(Plan, Plan), String> {
 fn kernel_sets(dtype: attnc_compiler::sema::spec::Dtype) -> Vec<(&'static str, Box<dyn Kernels>)> {
     vec![
         ("reference", Box::new(Reference)),
-        ("interpreter", Box::new(Tiled { backend: Interpreter, dtype, threads: 1 })),
+        ("interpreter", Box::new(Tiled::new(Interpreter, dtype, 1))),
         // Two threads per kernel call, so the threaded path runs the whole matrix too.
-        ("cranelift", Box::new(Tiled { backend: Cranelift::default(), dtype, threads: 2 })),
+        ("cranelift", Box::new(Tiled::new(Cranelift::default(), dtype, 2))),
         #[cfg(feature = "llvm")]
-        ("llvm-cpu", Box::new(Tiled { backend: LlvmCpu::default(), dtype, threads: 1 })),
+        ("llvm-cpu", Box::new(Tiled::new(LlvmCpu::default(), dtype, 1))),
     ]
 }
 
