@@ -2,22 +2,25 @@
 //! `kernel::FwdArgs` / `kernel::BwdArgs`, so the runtime calls it exactly like Cranelift's code.
 //!
 //! Forward, per step of `kernel::program`: for each query block of `BLOCK_Q` rows, for each KV
-//! tile of 16 keys within the mask, `TransposeKeys` writes Kᵀ into a stack buffer; the query
-//! tiles within the mask then run as tiles of 4 rows (a 2-row tile ends an odd pair count).
-//! `Scores` is a 4×16 register tile (8 accumulators: one broadcast of q per row and two loads of
-//! Kᵀ per head element, fully unrolled over the head); `MaskEdge` runs only when the tile straddles
-//! the mask edge or ends the run (integer compares of column offsets); `OnlineSoftmax` keeps m and
-//! l in the state rows, with every row's rescale factor from one vector exp; `AccumulatePv` walks
-//! the head in 24-wide chunks of 4 rows (12 accumulators) over the 16 keys, the rescale folded into
-//! the load of the accumulator and skipped when no row's maximum moved (the factor is then exactly
-//! 1), unrolled for full tiles and a counted loop for the partial last tile (so no key beyond the
-//! run is read).
+//! tile of 16 keys within the mask, `TransposeKeys` writes Kᵀ into a stack buffer and copies the
+//! tile's V rows next to it (contiguous: rows a KV stride apart would share a few cache sets);
+//! the query tiles within the mask then run as tiles of 4 rows (a 2-row tile ends an odd pair
+//! count). `Scores` is a 4×16 register tile (8 accumulators: one broadcast of q per row and two
+//! loads of Kᵀ per head element), a loop over the head, 8 elements an iteration, the accumulators
+//! carried in registers; `MaskEdge` runs only when the tile straddles the mask edge or ends the
+//! run (integer compares of column offsets); `OnlineSoftmax` keeps m and l in the state rows and
+//! computes P as exp2 with scale·log₂e folded into one FMA per score vector, every row's rescale
+//! factor from one vector exp2; `AccumulatePv` walks the head in 24-wide chunks of 4 rows (12
+//! accumulators), each a loop over the tile's keys (4 an iteration, then one at a time for a
+//! partial tile, so no key beyond the run is read), the rescale folded into the load of the
+//! accumulator and skipped when no row's maximum moved (the factor is then exactly 1). Loops, not
+//! fully unrolled tiles: unrolled, a tile is tens of KiB of code, beyond the micro-op cache.
 //! Backward: for each query row, for each key the mask allows, p, dS and the three gradient
 //! updates vectorised over the head (8 lanes, a 4-lane tail when head_dim is not a multiple of 8).
 //! Vectorised exp as in the Cranelift backend (range reduction, degree-6 polynomial).
 //! On an AVX-512 CPU the JIT writes the forward kernel for 512-bit vectors ([`AVX512`]): 32-key
-//! tiles, 8-row query tiles, tree reductions, query blocks of 1024 rows; ahead-of-time objects
-//! and the golden IR are the 256-bit ([`AVX2`]) kernel.
+//! tiles, 8-row query tiles, tree reductions, `vscalefps` in exp2, query blocks of 1024 rows;
+//! ahead-of-time objects and the golden IR are the 256-bit ([`AVX2`]) kernel.
 
 use std::fmt::Write;
 
