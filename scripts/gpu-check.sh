@@ -16,12 +16,21 @@
 #               causal and not), inputs resident on the GPU, timed by CUDA events.
 # Each step has its own time limit; the whole check stays under 8 minutes. Logs go to $OUT (or
 # ./gpu-check-out) so they come back with the device tool.
+#
+# GPU_CHECK_EMULATE=1 runs the same steps on a machine without a GPU (the test suite does, so the
+# script itself is checked end to end): the GPU kernel ABI emulated on the CPU (`--kernels
+# gpu-emulated`), the device executor on host memory, no NCCL step, small shapes.
+# ATTNC_BIN overrides the binary (default dist/bin/attnc); GPU_CHECK_FILTER restricts the matrix
+# steps to the cases whose name contains it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-gpu-check-out}
 mkdir -p "$out"
-attnc=dist/bin/attnc
+attnc=${ATTNC_BIN:-dist/bin/attnc}
+emulate=${GPU_CHECK_EMULATE:-0}
 [ -x "$attnc" ] || { echo "gpu-check: $attnc is missing: run scripts/gpu-build.sh on the build machine and carry dist/" >&2; exit 2; }
+filter=()
+[ -n "${GPU_CHECK_FILTER:-}" ] && filter=(--filter "$GPU_CHECK_FILTER")
 
 # NCCL: the GPU machine's Python ships it (nvidia-nccl-cu13 or -cu12); cudarc looks for libnccl.so.
 nccl_dir=$(python3 -c 'import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], "lib"))' 2>/dev/null ||
@@ -47,17 +56,33 @@ step() { # name, limit (s), command...
     cat "$out/$name.log"
 }
 
+skip() { # name, why
+    rows+=("$(printf '%-8s %-18s %5d s   %s' "$1" "skipped" 0 "$2")")
+    echo "== $1: skipped ($2)"
+}
+
 step devices 60 "$attnc" devices
-target=$(grep -o 'kernels for sm_[0-9a]*' "$out/devices.log" | head -n 1 | awk '{print $3}')
-target=${target:-sm_90a}
-kernels=dist/kernels-$target
-step nccl 90 "$attnc" devices --nccl-test
-step matrix 150 "$attnc" matrix --kernels cuda --kernel-dir "$kernels" --head-dim 64
-step device 90 "$attnc" matrix --kernels cuda --device-executor --kernel-dir "$kernels" --head-dim 64
-step ring 90 "$attnc" run dsl-examples/llama3_8b_128k.attn --layout pretrain --device cuda --kernel-dir "$kernels" \
-    --set pretrain.seq=4096 --set pretrain.cp=4 --set pretrain.strategy=p2p --set llama3_8b.heads=4 \
-    --set llama3_8b.kv_heads=4 --set llama3_8b.head_dim=128 --set pretrain.dtype=bf16 --backward --check --timings
-step bench 150 "$attnc" bench kernels --kernels cuda --kernel-dir "$kernels" --seq 4096,8192,16384,32768 --head-dim 64,128 --heads 16
+if [ "$emulate" = 1 ]; then
+    target=emulated
+    kernels=(--kernels gpu-emulated)
+    ring=(--kernels gpu-emulated --set pretrain.seq=512 --set llama3_8b.heads=2 --set llama3_8b.kv_heads=2)
+    bench=(--kernels gpu-emulated --seq 256 --head-dim 64 --heads 1 --causal true)
+    skip nccl "GPU_CHECK_EMULATE=1: no GPU"
+else
+    target=$(grep -o 'kernels for sm_[0-9a]*' "$out/devices.log" | head -n 1 | awk '{print $3}')
+    target=${target:-sm_90a}
+    kernels=(--kernels cuda --kernel-dir "dist/kernels-$target")
+    ring=(--device cuda --kernel-dir "dist/kernels-$target" --set pretrain.seq=4096 --set llama3_8b.heads=4
+        --set llama3_8b.kv_heads=4)
+    bench=(--kernels cuda --kernel-dir "dist/kernels-$target" --seq 4096,8192,16384,32768 --head-dim 64,128 --heads 16)
+    step nccl 90 "$attnc" devices --nccl-test
+fi
+step matrix 150 "$attnc" matrix "${kernels[@]}" --head-dim 64 "${filter[@]}"
+step device 90 "$attnc" matrix "${kernels[@]}" --device-executor --head-dim 64 "${filter[@]}"
+step ring 90 "$attnc" run dsl-examples/llama3_8b_128k.attn --layout pretrain "${ring[@]}" \
+    --set pretrain.cp=4 --set pretrain.strategy=p2p --set llama3_8b.head_dim=128 --set pretrain.dtype=bf16 \
+    --backward --check --timings
+step bench 150 "$attnc" bench kernels "${bench[@]}"
 
 echo
 echo "== summary ($target kernels)"

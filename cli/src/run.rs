@@ -115,7 +115,10 @@ pub fn bench(
     let sets: Vec<(&str, Box<dyn attnc_runtime::kernels::Kernels>)> = kernels
         .iter()
         .map(|&k| {
-            let set = kernel_set(k, attnc_compiler::sema::spec::Dtype::Fp32, threads, &Default::default())?;
+            // The emulated GPU ABI takes 16-bit inputs (it rounds the fp32 data to bf16).
+            use attnc_compiler::sema::spec::Dtype;
+            let dtype = if matches!(k, crate::KernelChoice::GpuEmulated) { Dtype::Bf16 } else { Dtype::Fp32 };
+            let set = kernel_set(k, dtype, threads, &Default::default())?;
             Ok((k.name(), set))
         })
         .collect::<Result<_>>()?;
@@ -124,7 +127,7 @@ pub fn bench(
     let mut peak128 = None;
     if !json {
         println!(
-            "{:<8} {:<10} {:>6} {:>4} {:>6} {:>7} {:>10} {:>9}",
+            "{:<8} {:<12} {:>6} {:>4} {:>6} {:>7} {:>10} {:>9}",
             "kernel", "backend", "seq", "d", "heads", "causal", "GFLOP/s", "of peak128"
         );
     }
@@ -139,7 +142,7 @@ pub fn bench(
             let opt = |v: Option<usize>| v.map(|x| x.to_string()).unwrap_or_default();
             let c = r.causal.map(|c| c.to_string()).unwrap_or_default();
             println!(
-                "{:<8} {:<10} {:>6} {:>4} {:>6} {:>7} {:>10.2} {:>9}",
+                "{:<8} {:<12} {:>6} {:>4} {:>6} {:>7} {:>10.2} {:>9}",
                 r.kernel,
                 r.backend,
                 opt(r.seq),

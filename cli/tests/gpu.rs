@@ -1,6 +1,7 @@
 //! The GPU commands on a machine without a GPU (CI): what runs without a device runs here —
 //! NCCL's version from the library scripts/setup installs, the no-driver errors, `attnc launch`,
-//! the matrix through the emulated GPU ABI, and ahead-of-time kernel directories.
+//! the matrix through the emulated GPU ABI, ahead-of-time kernel directories, and
+//! scripts/gpu-check.sh end to end on the emulated GPU ABI.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -190,4 +191,45 @@ fn ahead_of_time_kernels_for_the_gpu_matrix() {
         kdir.get(name, [grid[0], grid[1], grid[2]]).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// scripts/gpu-check.sh end to end without a GPU (`GPU_CHECK_EMULATE=1`): every step but NCCL's
+/// runs, on the emulated GPU kernel ABI and the device executor on host memory, and the summary
+/// table names each; a missing binary is a clear error.
+#[test]
+fn gpu_check_script_runs_end_to_end_emulated() {
+    let out_dir = std::env::temp_dir().join(format!("attnc-gpu-check-{}", std::process::id()));
+    let run = |bin: &str| {
+        Command::new("bash")
+            .arg("scripts/gpu-check.sh")
+            .current_dir(root())
+            .env("GPU_CHECK_EMULATE", "1")
+            .env("GPU_CHECK_FILTER", "cp2 a2a")
+            .env("ATTNC_BIN", bin)
+            .env("OUT", &out_dir)
+            .output()
+            .expect("bash runs")
+    };
+    let out = run(env!("CARGO_BIN_EXE_attnc"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let summary = std::fs::read_to_string(out_dir.join("summary.txt")).unwrap();
+    let rows: Vec<(&str, &str)> = summary
+        .lines()
+        .map(|l| (l.split_whitespace().next().unwrap_or(""), l.split_whitespace().nth(1).unwrap_or("")))
+        .collect();
+    assert_eq!(
+        rows,
+        [("devices", "ok"), ("nccl", "skipped"), ("matrix", "ok"), ("device", "ok"), ("ring", "ok"), ("bench", "ok")],
+        "{summary}"
+    );
+    assert!(summary.contains("6 passed, 0 failed"), "{summary}");
+    for step in ["devices", "matrix", "device", "ring", "bench"] {
+        assert!(out_dir.join(format!("{step}.log")).exists(), "no {step}.log");
+    }
+    assert!(stdout.contains("fwd      gpu-emulated"), "{stdout}");
+    let missing = run("/nonexistent/attnc");
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("/nonexistent/attnc is missing"));
+    std::fs::remove_dir_all(&out_dir).unwrap();
 }
