@@ -1471,97 +1471,97 @@ entry:
   %v18 = load i64, ptr %v17, align 8
   %v19 = getelementptr inbounds i8, ptr %args, i64 72
   %v20 = load float, ptr %v19, align 4
-  br label %pre24
-pre24:
-  br label %head21
-head21:
-  %i25 = phi i64 [ 0, %pre24 ], [ %inext26, %latch27 ]
-  %v28 = icmp slt i64 %i25, %v12
-  br i1 %v28, label %body22, label %done23
-body22:
-  %v29 = add i64 %i25, 256
+  br label %pre21
+pre21:
+  br label %head22
+head22:
+  %i26 = phi i64 [ 0, %pre21 ], [ %inext27, %latch24 ]
+  %v28 = icmp slt i64 %i26, %v12
+  br i1 %v28, label %body23, label %done25
+body23:
+  %v29 = add i64 %i26, 256
   %v30 = call i64 @llvm.smin.i64(i64 %v29, i64 %v12)
-  %v31 = add i64 %v16, %i25
+  %v31 = add i64 %v16, %i26
   %v32 = add i64 %v16, %v30
   %v33 = sub i64 %v32, 1
   %v34 = add i64 %v33, 1
   %v35 = sub i64 %v34, %v18
   %v36 = call i64 @llvm.smax.i64(i64 %v35, i64 0)
   %v37 = call i64 @llvm.smin.i64(i64 %v36, i64 %v14)
-  br label %pre41
-pre41:
-  br label %head38
-head38:
-  %i42 = phi i64 [ 0, %pre41 ], [ %inext43, %latch44 ]
-  %v45 = icmp slt i64 %i42, %v37
-  br i1 %v45, label %body39, label %done40
-body39:
-  %v46 = sub i64 %v37, %i42
+  br label %pre38
+pre38:
+  br label %head39
+head39:
+  %i43 = phi i64 [ 0, %pre38 ], [ %inext44, %latch41 ]
+  %v45 = icmp slt i64 %i43, %v37
+  br i1 %v45, label %body40, label %done42
+body40:
+  %v46 = sub i64 %v37, %i43
   %v47 = call i64 @llvm.smin.i64(i64 %v46, i64 16)
-  br label %pre51
-pre51:
-  br label %head48
-head48:
-  %i52 = phi i64 [ 0, %pre51 ], [ %inext53, %latch54 ]
-  %v55 = icmp slt i64 %i52, %v47
-  br i1 %v55, label %body49, label %done50
-body49:
-  %v56 = add i64 %i42, %i52
+  br label %pre48
+pre48:
+  br label %head49
+head49:
+  %i53 = phi i64 [ 0, %pre48 ], [ %inext54, %latch51 ]
+  %v55 = icmp slt i64 %i53, %v47
+  br i1 %v55, label %body50, label %done52
+body50:
+  %v56 = add i64 %i43, %i53
   %v57 = mul i64 %v56, %v10
   %v58 = getelementptr inbounds float, ptr %v4, i64 %v57
   %v59 = getelementptr inbounds float, ptr %v58, i64 0
   %v60 = load float, ptr %v59, align 4
-  %v61 = add i64 %i52, 0
+  %v61 = add i64 %i53, 0
   %v62 = getelementptr inbounds float, ptr %slot7, i64 %v61
   store float %v60, ptr %v62, align 4
   %v63 = getelementptr inbounds float, ptr %v58, i64 1
   %v64 = load float, ptr %v63, align 4
-  %v65 = add i64 %i52, 16
+  %v65 = add i64 %i53, 16
   %v66 = getelementptr inbounds float, ptr %slot7, i64 %v65
   store float %v64, ptr %v66, align 4
   %v67 = getelementptr inbounds float, ptr %v58, i64 2
   %v68 = load float, ptr %v67, align 4
-  %v69 = add i64 %i52, 32
+  %v69 = add i64 %i53, 32
   %v70 = getelementptr inbounds float, ptr %slot7, i64 %v69
   store float %v68, ptr %v70, align 4
   %v71 = getelementptr inbounds float, ptr %v58, i64 3
   %v72 = load float, ptr %v71, align 4
-  %v73 = add i64 %i52, 48
+  %v73 = add i64 %i53, 48
   %v74 = getelementptr inbounds float, ptr %slot7, i64 %v73
   store float %v72, ptr %v74, align 4
   %v75 = getelementptr inbounds float, ptr %v58, i64 4
   %v76 = load float, ptr %v75, align 4
-  %v77 = add i64 %i52, 64
+  %v77 = add i64 %i53, 64
   %v78 = getelementptr inbounds float, ptr %slot7, i64 %v77
   store float %v76, ptr %v78, align 4
   %v79 = getelementptr inbounds float, ptr %v58, i64 5
   %v80 = load float, ptr %v79, align 4
-  %v81 = add i64 %i52, 80
+  %v81 = add i64 %i53, 80
   %v82 = getelementptr inbounds float, ptr %slot7, i64 %v81
   store float %v80, ptr %v82, align 4
   %v83 = getelementptr inbounds float, ptr %v58, i64 6
   %v84 = load float, ptr %v83, align 4
-  %v85 = add i64 %i52, 96
+  %v85 = add i64 %i53, 96
   %v86 = getelementptr inbounds float, ptr %slot7, i64 %v85
   store float %v84, ptr %v86, align 4
   %v87 = getelementptr inbounds float, ptr %v58, i64 7
   %v88 = load float, ptr %v87, align 4
-  %v89 = add i64 %i52, 112
+  %v89 = add i64 %i53, 112
   %v90 = getelementptr inbounds float, ptr %slot7, i64 %v89
   store float %v88, ptr %v90, align 4
   %v91 = getelementptr inbounds float, ptr %v58, i64 8
-  %v92 = mul i64 %i52, 8
+  %v92 = mul i64 %i53, 8
   %v93 = getelementptr inbounds float, ptr %slot8, i64 %v92
   %v94 = getelementptr inbounds float, ptr %v91, i64 0
   %v95 = load <8 x float>, ptr %v94, align 4
   %v96 = getelementptr inbounds float, ptr %v93, i64 0
   store <8 x float> %v95, ptr %v96, align 4
-  br label %latch54
-latch54:
-  %inext53 = add i64 %i52, 1
-  br label %head48
-done50:
-  %v97 = add i64 %v18, %i42
+  br label %latch51
+latch51:
+  %inext54 = add i64 %i53, 1
+  br label %head49
+done52:
+  %v97 = add i64 %v18, %i43
   %v98 = add i64 %v97, %v47
   %v99 = sub i64 %v98, 1
   %v100 = sub i64 %v97, %v16
@@ -1572,7 +1572,7 @@ done50:
   %v105 = add i64 %v12, 1
   %v106 = sdiv i64 %v105, 2
   %v107 = mul i64 %v106, 2
-  %v108 = call i64 @llvm.smax.i64(i64 %v104, i64 %i25)
+  %v108 = call i64 @llvm.smax.i64(i64 %v104, i64 %i26)
   %v109 = call i64 @llvm.smin.i64(i64 %v107, i64 %v30)
   %v110 = icmp slt i64 %v47, 16
   %v111 = sub i64 %v109, %v108
@@ -1580,15 +1580,15 @@ done50:
   %v113 = sdiv i64 %v112, 4
   %v114 = mul i64 %v113, 4
   %v115 = add i64 %v108, %v114
-  br label %pre119
-pre119:
-  br label %head116
-head116:
-  %i120 = phi i64 [ %v108, %pre119 ], [ %inext121, %latch122 ]
-  %v123 = icmp slt i64 %i120, %v115
-  br i1 %v123, label %body117, label %done118
-body117:
-  %v124 = add i64 %v16, %i120
+  br label %pre116
+pre116:
+  br label %head117
+head117:
+  %i121 = phi i64 [ %v108, %pre116 ], [ %inext122, %latch119 ]
+  %v123 = icmp slt i64 %i121, %v115
+  br i1 %v123, label %body118, label %done120
+body118:
+  %v124 = add i64 %v16, %i121
   %v125 = add i64 %v124, 4
   %v126 = sub i64 %v125, 1
   %v127 = icmp sgt i64 %v99, %v124
@@ -1596,25 +1596,25 @@ body117:
   %v129 = sub i64 %v124, %v97
   %v130 = call i64 @llvm.smax.i64(i64 %v129, i64 -1073741824)
   %v131 = call i64 @llvm.smin.i64(i64 %v130, i64 1073741824)
-  %v132 = mul i64 %i120, 8
+  %v132 = mul i64 %i121, 8
   %v133 = getelementptr inbounds float, ptr %v2, i64 %v132
-  %v134 = mul i64 %i120, 10
+  %v134 = mul i64 %i121, 10
   %v135 = getelementptr inbounds float, ptr %v6, i64 %v134
   call void @tile4(ptr %v133, ptr %v135, ptr %slot7, ptr %slot8, i64 %v47, i64 %v131, i1 %v128, float %v20)
-  br label %latch122
-latch122:
-  %inext121 = add i64 %i120, 4
-  br label %head116
-done118:
-  br label %pre139
-pre139:
-  br label %head136
-head136:
-  %i140 = phi i64 [ %v115, %pre139 ], [ %inext141, %latch142 ]
-  %v143 = icmp slt i64 %i140, %v109
-  br i1 %v143, label %body137, label %done138
-body137:
-  %v144 = add i64 %v16, %i140
+  br label %latch119
+latch119:
+  %inext122 = add i64 %i121, 4
+  br label %head117
+done120:
+  br label %pre136
+pre136:
+  br label %head137
+head137:
+  %i141 = phi i64 [ %v115, %pre136 ], [ %inext142, %latch139 ]
+  %v143 = icmp slt i64 %i141, %v109
+  br i1 %v143, label %body138, label %done140
+body138:
+  %v144 = add i64 %v16, %i141
   %v145 = add i64 %v144, 2
   %v146 = sub i64 %v145, 1
   %v147 = icmp sgt i64 %v99, %v144
@@ -1622,25 +1622,25 @@ body137:
   %v149 = sub i64 %v144, %v97
   %v150 = call i64 @llvm.smax.i64(i64 %v149, i64 -1073741824)
   %v151 = call i64 @llvm.smin.i64(i64 %v150, i64 1073741824)
-  %v152 = mul i64 %i140, 8
+  %v152 = mul i64 %i141, 8
   %v153 = getelementptr inbounds float, ptr %v2, i64 %v152
-  %v154 = mul i64 %i140, 10
+  %v154 = mul i64 %i141, 10
   %v155 = getelementptr inbounds float, ptr %v6, i64 %v154
   call void @tile2(ptr %v153, ptr %v155, ptr %slot7, ptr %slot8, i64 %v47, i64 %v151, i1 %v148, float %v20)
-  br label %latch142
-latch142:
-  %inext141 = add i64 %i140, 2
-  br label %head136
-done138:
-  br label %latch44
-latch44:
-  %inext43 = add i64 %i42, 16
-  br label %head38
-done40:
-  br label %latch27
-latch27:
-  %inext26 = add i64 %i25, 256
-  br label %head21
-done23:
+  br label %latch139
+latch139:
+  %inext142 = add i64 %i141, 2
+  br label %head137
+done140:
+  br label %latch41
+latch41:
+  %inext44 = add i64 %i43, 16
+  br label %head39
+done42:
+  br label %latch24
+latch24:
+  %inext27 = add i64 %i26, 256
+  br label %head22
+done25:
   ret void
 }

@@ -39,6 +39,8 @@ pub struct Loop {
     latch: String,
     head: String,
     done: String,
+    /// The names the carried values' phis expect from the latch.
+    carried: Vec<String>,
 }
 
 /// The body of one function being written.
@@ -150,26 +152,10 @@ impl Fn {
     }
     /// A counted loop `for i in start..end step` (i64), with the body written by `body`.
     pub fn for_range(&mut self, start: &V, end: &V, step: i64, body: impl FnOnce(&mut Fn, &V)) {
-        let (head, work, done) = (self.label("head"), self.label("body"), self.label("done"));
-        let pre = self.label("pre");
-        self.br(&pre);
-        self.place(&pre);
-        let i = self.fresh("i");
-        let next = self.fresh("inext");
-        let latch = self.label("latch");
-        self.br(&head);
-        self.place(&head);
-        self.op(format!("{i} = phi i64 [ {}, %{pre} ], [ {next}, %{latch} ]", start.name));
-        let iv = V::new(i.clone(), "i64");
-        let c = self.icmp("slt", &iv, end);
-        self.cond_br(&c, &work, &done);
-        self.place(&work);
-        body(self, &iv);
-        self.br(&latch);
-        self.place(&latch);
-        self.op(format!("{next} = add i64 {i}, {step}"));
-        self.br(&head);
-        self.place(&done);
+        let l = self.begin_for(start, end, step);
+        let i = l.i.clone();
+        body(self, &i);
+        self.end_for(l);
     }
     /// A counted loop `for i in start..end step` (i64, while `i < end`) that carries the values
     /// `init` from one iteration to the next as phis: `body` gets the current values and returns
@@ -182,41 +168,21 @@ impl Fn {
         init: &[V],
         body: impl FnOnce(&mut Fn, &V, Vec<V>) -> Vec<V>,
     ) -> Vec<V> {
-        let (pre, head, work, latch, done) =
-            (self.label("pre"), self.label("head"), self.label("body"), self.label("latch"), self.label("done"));
-        self.br(&pre);
-        self.place(&pre);
-        self.br(&head);
-        self.place(&head);
-        let (i, next) = (self.fresh("i"), self.fresh("inext"));
-        self.op(format!("{i} = phi i64 [ {}, %{pre} ], [ {next}, %{latch} ]", start.name));
-        let carried: Vec<(V, String)> = init
-            .iter()
-            .map(|v| {
-                let (cur, nx) = (self.fresh("carry"), self.fresh("carried"));
-                self.op(format!("{cur} = phi {} [ {}, %{pre} ], [ {nx}, %{latch} ]", v.ty, v.name));
-                (V::new(cur, v.ty.clone()), nx)
-            })
-            .collect();
-        let iv = V::new(i.clone(), "i64");
-        let c = self.icmp("slt", &iv, end);
-        self.cond_br(&c, &work, &done);
-        self.place(&work);
-        let out = body(self, &iv, carried.iter().map(|(v, _)| v.clone()).collect());
-        assert_eq!(out.len(), carried.len(), "for_carry: the body must return every carried value");
-        self.br(&latch);
-        self.place(&latch);
-        for ((_, nx), v) in carried.iter().zip(&out) {
-            // The next value under the name the phi expects (LLVM folds the trivial select).
-            self.op(format!("{nx} = select i1 true, {}, {}", v.t(), v.t()));
-        }
-        self.op(format!("{next} = add i64 {i}, {step}"));
-        self.br(&head);
-        self.place(&done);
-        carried.into_iter().map(|(v, _)| v).collect()
+        let (l, cur) = self.open_loop(start, end, step, init);
+        let i = l.i.clone();
+        let out = body(self, &i, cur.clone());
+        self.close_loop(l, &out);
+        cur
     }
     /// Opens a counted loop `for i in start..end step`; the body follows until [`Fn::end_for`].
     pub fn begin_for(&mut self, start: &V, end: &V, step: i64) -> Loop {
+        self.open_loop(start, end, step, &[]).0
+    }
+    pub fn end_for(&mut self, l: Loop) {
+        self.close_loop(l, &[]);
+    }
+    /// The head of a loop: the counter's phi and one phi per carried value (returned).
+    fn open_loop(&mut self, start: &V, end: &V, step: i64, init: &[V]) -> (Loop, Vec<V>) {
         let (pre, head, work, latch, done) =
             (self.label("pre"), self.label("head"), self.label("body"), self.label("latch"), self.label("done"));
         self.br(&pre);
@@ -225,15 +191,29 @@ impl Fn {
         self.place(&head);
         let (i, next) = (self.fresh("i"), self.fresh("inext"));
         self.op(format!("{i} = phi i64 [ {}, %{pre} ], [ {next}, %{latch} ]", start.name));
+        let mut carried = Vec::new();
+        let mut cur = Vec::new();
+        for v in init {
+            let (c, nx) = (self.fresh("carry"), self.fresh("carried"));
+            self.op(format!("{c} = phi {} [ {}, %{pre} ], [ {nx}, %{latch} ]", v.ty, v.name));
+            cur.push(V::new(c, v.ty.clone()));
+            carried.push(nx);
+        }
         let iv = V::new(i, "i64");
         let c = self.icmp("slt", &iv, end);
         self.cond_br(&c, &work, &done);
         self.place(&work);
-        Loop { i: iv, next, step, latch, head, done }
+        (Loop { i: iv, next, step, latch, head, done, carried }, cur)
     }
-    pub fn end_for(&mut self, l: Loop) {
+    /// The latch of a loop: `out` become the carried values of the next iteration.
+    fn close_loop(&mut self, l: Loop, out: &[V]) {
+        assert_eq!(out.len(), l.carried.len(), "a loop body must return every carried value");
         self.br(&l.latch);
         self.place(&l.latch);
+        for (nx, v) in l.carried.iter().zip(out) {
+            // The next value under the name the phi expects (LLVM folds the trivial select).
+            self.op(format!("{nx} = select i1 true, {}, {}", v.t(), v.t()));
+        }
         self.op(format!("{} = add i64 {}, {}", l.next, l.i.name, l.step));
         self.br(&l.head);
         self.place(&l.done);
