@@ -73,6 +73,14 @@ pub struct LlvmCpu {
 }
 
 #[cfg(feature = "llvm")]
+impl LlvmCpu {
+    /// The 256-bit kernels on every CPU (see `HostJit::avx2_only`).
+    pub fn avx2_only() -> LlvmCpu {
+        LlvmCpu { jit: attnc_compiler::back::llvm::HostJit::avx2_only() }
+    }
+}
+
+#[cfg(feature = "llvm")]
 impl Backend for LlvmCpu {
     unsafe fn forward(&self, spec: &KernelSpec, args: &FwdArgs) -> Result<(), String> {
         let k = self.jit.get(spec).map_err(|e| e.to_string())?;

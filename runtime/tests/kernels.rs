@@ -30,11 +30,12 @@ fn max_diff(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| if x == y { 0.0 } else { (x - y).abs() }).fold(0.0, f32::max)
 }
 
-/// Cranelift, LLVM's host kernels and the interpreter agree at the kernel ABI (forward state and
-/// backward grads).
+/// Cranelift, LLVM's host kernels (as this CPU gets them, and at 256 bits) and the interpreter
+/// agree at the kernel ABI (forward state and backward grads).
 fn check_abi(d: usize, n_q: usize, n_kv: usize, q_pos: i64, kv_pos: i64, mask: KernelMask, seed: u64) {
     check_abi_with("cranelift", d, n_q, n_kv, q_pos, kv_pos, mask, seed);
     check_abi_with("llvm-cpu", d, n_q, n_kv, q_pos, kv_pos, mask, seed);
+    check_abi_with("llvm-cpu-256", d, n_q, n_kv, q_pos, kv_pos, mask, seed);
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -48,7 +49,8 @@ fn check_abi_with(
     mask: KernelMask,
     seed: u64,
 ) {
-    let (jit, llvm) = (Jit::new(), HostJit::new());
+    // llvm-cpu-256: the 256-bit kernels, which an AVX-512 host would not otherwise run.
+    let (jit, llvm) = (Jit::new(), if backend == "llvm-cpu-256" { HostJit::avx2_only() } else { HostJit::new() });
     let spec = |kind| KernelSpec {
         kind,
         head_dim: d as u32,
@@ -266,6 +268,7 @@ fn check_block(
         ("interpreter", Box::new(Tiled::new(Interpreter, dtype, 1))),
         ("cranelift", Box::new(Tiled::new(Cranelift::default(), dtype, 3))),
         ("llvm-cpu", Box::new(Tiled::new(LlvmCpu::default(), dtype, 2))),
+        ("llvm-cpu-256", Box::new(Tiled::new(LlvmCpu::avx2_only(), dtype, 1))),
     ];
     for (name, k) in tiled {
         let part = forward(k.as_ref(), &q);

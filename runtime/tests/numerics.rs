@@ -18,7 +18,7 @@ fn plans(c: &Case) -> Result<(Plan, Plan), String> {
 }
 
 /// The kernel sets every case runs with: the reference, the kernel IR interpreter, Cranelift,
-/// LLVM's host kernels.
+/// LLVM's host kernels (as this CPU gets them, and at 256 bits).
 fn kernel_sets(dtype: attnc_compiler::sema::spec::Dtype) -> Vec<(&'static str, Box<dyn Kernels>)> {
     vec![
         ("reference", Box::new(Reference)),
@@ -27,6 +27,9 @@ fn kernel_sets(dtype: attnc_compiler::sema::spec::Dtype) -> Vec<(&'static str, B
         ("cranelift", Box::new(Tiled::new(Cranelift::default(), dtype, 2))),
         #[cfg(feature = "llvm")]
         ("llvm-cpu", Box::new(Tiled::new(LlvmCpu::default(), dtype, 1))),
+        // The 256-bit kernels too, which an AVX-512 host would not otherwise run.
+        #[cfg(feature = "llvm")]
+        ("llvm-cpu-256", Box::new(Tiled::new(LlvmCpu::avx2_only(), dtype, 1))),
     ]
 }
 

@@ -2,11 +2,11 @@
 //! `kernel::FwdArgs` / `kernel::BwdArgs`, so the runtime calls it exactly like Cranelift's code.
 //!
 //! Forward, per step of `kernel::program`: for each query block of `BLOCK_Q` rows, for each KV
-//! tile of 16 keys within the mask, `TransposeKeys` writes Kᵀ into a stack buffer and copies the
+//! tile of 24 keys within the mask, `TransposeKeys` writes Kᵀ into a stack buffer and copies the
 //! tile's V rows next to it (contiguous: rows a KV stride apart would share a few cache sets);
 //! the query tiles within the mask then run as tiles of 4 rows (a 2-row tile ends an odd pair
-//! count). `Scores` is a 4×16 register tile (8 accumulators: one broadcast of q per row and two
-//! loads of Kᵀ per head element), a loop over the head, 8 elements an iteration, the accumulators
+//! count). `Scores` is a 4×24 register tile (12 accumulators: one broadcast of q per row and
+//! three loads of Kᵀ per head element), a loop over the head, 8 elements an iteration, the accumulators
 //! carried in registers; `MaskEdge` runs only when the tile straddles the mask edge or ends the
 //! run (integer compares of column offsets); `OnlineSoftmax` keeps m and l in the state rows and
 //! computes P as exp2 with scale·log₂e folded into one FMA per score vector, every row's rescale
@@ -36,9 +36,10 @@ fn head_unroll(d: i64) -> i64 {
     if d % 8 == 0 { 8 } else { 4 }
 }
 
-/// Score vectors per pass over the head (2 × 8 keys × 4 rows: 8 accumulators; 3 with 24-key
-/// tiles and 2 passes of 32 keys both measured slower).
-const SCORE_VECTORS: usize = 2;
+/// Score vectors per pass over the head at 256 bits: 3 × 8 keys × 4 rows, 12 accumulators (with
+/// 3 Kᵀ vectors and a broadcast, the 16 registers). 24-key tiles measured 10% faster than 16-key
+/// ones once the head became a loop (fully unrolled, they spilled and were slower).
+const SCORE_VECTORS: usize = 3;
 
 /// The attributes every host function carries: AVX2 + FMA code, no unwinding.
 pub const ATTRS: &str = "\"target-cpu\"=\"x86-64-v3\" \"target-features\"=\"+avx2,+fma\" nounwind";
@@ -48,7 +49,7 @@ pub const ATTRS: &str = "\"target-cpu\"=\"x86-64-v3\" \"target-features\"=\"+avx
 pub struct Isa {
     /// Lanes per vector.
     pub w: u32,
-    /// Keys per KV tile: two vectors of scores per row.
+    /// Keys per KV tile (a multiple of `w`).
     pub tk: i64,
     /// Head vectors per P·V chunk for 4-row tiles (accumulators: 4 × this).
     pub per_chunk: usize,
@@ -65,7 +66,7 @@ pub struct Isa {
 
 pub const AVX2: Isa = Isa {
     w: 8,
-    tk: 16,
+    tk: 24,
     per_chunk: 3,
     score_vectors: SCORE_VECTORS,
     main_rows: 4,

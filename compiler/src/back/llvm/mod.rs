@@ -311,11 +311,19 @@ unsafe impl Send for Engine {}
 pub struct HostJit {
     cache: Mutex<HashMap<KernelSpec, HostKernel>>,
     engines: Mutex<Vec<Engine>>,
+    /// 256-bit kernels even on an AVX-512 CPU (what AVX2-only hosts and AOT objects run).
+    avx2_only: bool,
 }
 
 impl HostJit {
     pub fn new() -> HostJit {
         HostJit::default()
+    }
+
+    /// A JIT that writes the 256-bit (AVX2) kernels on every CPU: the tests check them on an
+    /// AVX-512 machine too.
+    pub fn avx2_only() -> HostJit {
+        HostJit { avx2_only: true, ..HostJit::default() }
     }
 
     /// The host kernel of `spec`, compiled on first use. Needs AVX2 and FMA.
@@ -337,7 +345,8 @@ impl HostJit {
         // Forward kernels use 512-bit vectors where the CPU has AVX-512 (ATTNC_HOST_AVX512=0 keeps
         // them at 256 bits); ahead-of-time x86-64 objects are 256-bit always.
         #[cfg(target_arch = "x86_64")]
-        let wide = spec.kind == crate::kernel::KernelKind::Forward
+        let wide = !self.avx2_only
+            && spec.kind == crate::kernel::KernelKind::Forward
             && ["avx512f", "avx512vl", "avx512dq", "avx512bw"].iter().all(|f| cpu_has(f))
             && std::env::var("ATTNC_HOST_AVX512").map_or(true, |v| v != "0");
         #[cfg(not(target_arch = "x86_64"))]
