@@ -38,1572 +38,1582 @@ entry:
 define internal void @tile4(ptr noalias %q, ptr noalias %state, ptr noalias %kt, ptr noalias %v, i64 %cols, i64 %diff, i1 %masked, float %scale) "target-cpu"="x86-64-v3" "target-features"="+avx2,+fma" nounwind {
 entry:
   %slot1 = alloca [96 x float], align 32
-  br label %pre2
-pre2:
-  br label %head3
-head3:
-  %i7 = phi i64 [ 0, %pre2 ], [ %inext8, %latch5 ]
-  %carry9 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried10, %latch5 ]
-  %carry11 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried12, %latch5 ]
-  %carry13 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried14, %latch5 ]
-  %carry15 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried16, %latch5 ]
-  %carry17 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried18, %latch5 ]
-  %carry19 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried20, %latch5 ]
-  %carry21 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried22, %latch5 ]
-  %carry23 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried24, %latch5 ]
-  %carry25 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried26, %latch5 ]
-  %carry27 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried28, %latch5 ]
-  %carry29 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried30, %latch5 ]
-  %carry31 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried32, %latch5 ]
-  %v33 = icmp slt i64 %i7, 8
-  br i1 %v33, label %body4, label %done6
-body4:
-  %v34 = mul i64 %i7, 24
-  %v35 = getelementptr inbounds float, ptr %kt, i64 %v34
-  %v36 = getelementptr inbounds float, ptr %q, i64 %i7
-  %v37 = getelementptr inbounds float, ptr %v35, i64 0
-  %v38 = load <8 x float>, ptr %v37, align 4
-  %v39 = getelementptr inbounds float, ptr %v35, i64 8
-  %v40 = load <8 x float>, ptr %v39, align 4
-  %v41 = getelementptr inbounds float, ptr %v35, i64 16
-  %v42 = load <8 x float>, ptr %v41, align 4
-  %v43 = getelementptr inbounds float, ptr %v36, i64 0
-  %v44 = load float, ptr %v43, align 4
-  %v45 = insertelement <8 x float> poison, float %v44, i32 0
-  %v46 = shufflevector <8 x float> %v45, <8 x float> poison, <8 x i32> zeroinitializer
-  %v47 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v46, <8 x float> %v38, <8 x float> %carry9)
-  %v48 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v46, <8 x float> %v40, <8 x float> %carry11)
-  %v49 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v46, <8 x float> %v42, <8 x float> %carry13)
-  %v50 = getelementptr inbounds float, ptr %v36, i64 8
+  %v2 = getelementptr inbounds float, ptr %q, i64 0
+  %v3 = getelementptr inbounds float, ptr %q, i64 8
+  %v4 = getelementptr inbounds float, ptr %q, i64 16
+  %v5 = getelementptr inbounds float, ptr %q, i64 24
+  br label %pre6
+pre6:
+  br label %head7
+head7:
+  %i11 = phi i64 [ 0, %pre6 ], [ %inext12, %latch9 ]
+  %carry13 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre6 ], [ %carried14, %latch9 ]
+  %carry15 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre6 ], [ %carried16, %latch9 ]
+  %carry17 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre6 ], [ %carried18, %latch9 ]
+  %carry19 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre6 ], [ %carried20, %latch9 ]
+  %carry21 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre6 ], [ %carried22, %latch9 ]
+  %carry23 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre6 ], [ %carried24, %latch9 ]
+  %carry25 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre6 ], [ %carried26, %latch9 ]
+  %carry27 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre6 ], [ %carried28, %latch9 ]
+  %carry29 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre6 ], [ %carried30, %latch9 ]
+  %carry31 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre6 ], [ %carried32, %latch9 ]
+  %carry33 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre6 ], [ %carried34, %latch9 ]
+  %carry35 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre6 ], [ %carried36, %latch9 ]
+  %v37 = icmp slt i64 %i11, 8
+  br i1 %v37, label %body8, label %done10
+body8:
+  %v38 = mul i64 %i11, 24
+  %v39 = getelementptr inbounds float, ptr %kt, i64 %v38
+  %v40 = getelementptr inbounds float, ptr %v2, i64 %i11
+  %v41 = getelementptr inbounds float, ptr %v3, i64 %i11
+  %v42 = getelementptr inbounds float, ptr %v4, i64 %i11
+  %v43 = getelementptr inbounds float, ptr %v5, i64 %i11
+  %v44 = getelementptr inbounds float, ptr %v39, i64 0
+  %v45 = load <8 x float>, ptr %v44, align 4
+  %v46 = getelementptr inbounds float, ptr %v39, i64 8
+  %v47 = load <8 x float>, ptr %v46, align 4
+  %v48 = getelementptr inbounds float, ptr %v39, i64 16
+  %v49 = load <8 x float>, ptr %v48, align 4
+  %v50 = getelementptr inbounds float, ptr %v40, i64 0
   %v51 = load float, ptr %v50, align 4
   %v52 = insertelement <8 x float> poison, float %v51, i32 0
   %v53 = shufflevector <8 x float> %v52, <8 x float> poison, <8 x i32> zeroinitializer
-  %v54 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v53, <8 x float> %v38, <8 x float> %carry15)
-  %v55 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v53, <8 x float> %v40, <8 x float> %carry17)
-  %v56 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v53, <8 x float> %v42, <8 x float> %carry19)
-  %v57 = getelementptr inbounds float, ptr %v36, i64 16
+  %v54 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v53, <8 x float> %v45, <8 x float> %carry13)
+  %v55 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v53, <8 x float> %v47, <8 x float> %carry15)
+  %v56 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v53, <8 x float> %v49, <8 x float> %carry17)
+  %v57 = getelementptr inbounds float, ptr %v41, i64 0
   %v58 = load float, ptr %v57, align 4
   %v59 = insertelement <8 x float> poison, float %v58, i32 0
   %v60 = shufflevector <8 x float> %v59, <8 x float> poison, <8 x i32> zeroinitializer
-  %v61 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v60, <8 x float> %v38, <8 x float> %carry21)
-  %v62 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v60, <8 x float> %v40, <8 x float> %carry23)
-  %v63 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v60, <8 x float> %v42, <8 x float> %carry25)
-  %v64 = getelementptr inbounds float, ptr %v36, i64 24
+  %v61 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v60, <8 x float> %v45, <8 x float> %carry19)
+  %v62 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v60, <8 x float> %v47, <8 x float> %carry21)
+  %v63 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v60, <8 x float> %v49, <8 x float> %carry23)
+  %v64 = getelementptr inbounds float, ptr %v42, i64 0
   %v65 = load float, ptr %v64, align 4
   %v66 = insertelement <8 x float> poison, float %v65, i32 0
   %v67 = shufflevector <8 x float> %v66, <8 x float> poison, <8 x i32> zeroinitializer
-  %v68 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v67, <8 x float> %v38, <8 x float> %carry27)
-  %v69 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v67, <8 x float> %v40, <8 x float> %carry29)
-  %v70 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v67, <8 x float> %v42, <8 x float> %carry31)
-  %v71 = getelementptr inbounds float, ptr %v35, i64 24
-  %v72 = load <8 x float>, ptr %v71, align 4
-  %v73 = getelementptr inbounds float, ptr %v35, i64 32
-  %v74 = load <8 x float>, ptr %v73, align 4
-  %v75 = getelementptr inbounds float, ptr %v35, i64 40
-  %v76 = load <8 x float>, ptr %v75, align 4
-  %v77 = getelementptr inbounds float, ptr %v36, i64 1
-  %v78 = load float, ptr %v77, align 4
-  %v79 = insertelement <8 x float> poison, float %v78, i32 0
-  %v80 = shufflevector <8 x float> %v79, <8 x float> poison, <8 x i32> zeroinitializer
-  %v81 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v80, <8 x float> %v72, <8 x float> %v47)
-  %v82 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v80, <8 x float> %v74, <8 x float> %v48)
-  %v83 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v80, <8 x float> %v76, <8 x float> %v49)
-  %v84 = getelementptr inbounds float, ptr %v36, i64 9
+  %v68 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v67, <8 x float> %v45, <8 x float> %carry25)
+  %v69 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v67, <8 x float> %v47, <8 x float> %carry27)
+  %v70 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v67, <8 x float> %v49, <8 x float> %carry29)
+  %v71 = getelementptr inbounds float, ptr %v43, i64 0
+  %v72 = load float, ptr %v71, align 4
+  %v73 = insertelement <8 x float> poison, float %v72, i32 0
+  %v74 = shufflevector <8 x float> %v73, <8 x float> poison, <8 x i32> zeroinitializer
+  %v75 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v74, <8 x float> %v45, <8 x float> %carry31)
+  %v76 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v74, <8 x float> %v47, <8 x float> %carry33)
+  %v77 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v74, <8 x float> %v49, <8 x float> %carry35)
+  %v78 = getelementptr inbounds float, ptr %v39, i64 24
+  %v79 = load <8 x float>, ptr %v78, align 4
+  %v80 = getelementptr inbounds float, ptr %v39, i64 32
+  %v81 = load <8 x float>, ptr %v80, align 4
+  %v82 = getelementptr inbounds float, ptr %v39, i64 40
+  %v83 = load <8 x float>, ptr %v82, align 4
+  %v84 = getelementptr inbounds float, ptr %v40, i64 1
   %v85 = load float, ptr %v84, align 4
   %v86 = insertelement <8 x float> poison, float %v85, i32 0
   %v87 = shufflevector <8 x float> %v86, <8 x float> poison, <8 x i32> zeroinitializer
-  %v88 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v87, <8 x float> %v72, <8 x float> %v54)
-  %v89 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v87, <8 x float> %v74, <8 x float> %v55)
-  %v90 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v87, <8 x float> %v76, <8 x float> %v56)
-  %v91 = getelementptr inbounds float, ptr %v36, i64 17
+  %v88 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v87, <8 x float> %v79, <8 x float> %v54)
+  %v89 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v87, <8 x float> %v81, <8 x float> %v55)
+  %v90 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v87, <8 x float> %v83, <8 x float> %v56)
+  %v91 = getelementptr inbounds float, ptr %v41, i64 1
   %v92 = load float, ptr %v91, align 4
   %v93 = insertelement <8 x float> poison, float %v92, i32 0
   %v94 = shufflevector <8 x float> %v93, <8 x float> poison, <8 x i32> zeroinitializer
-  %v95 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v94, <8 x float> %v72, <8 x float> %v61)
-  %v96 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v94, <8 x float> %v74, <8 x float> %v62)
-  %v97 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v94, <8 x float> %v76, <8 x float> %v63)
-  %v98 = getelementptr inbounds float, ptr %v36, i64 25
+  %v95 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v94, <8 x float> %v79, <8 x float> %v61)
+  %v96 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v94, <8 x float> %v81, <8 x float> %v62)
+  %v97 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v94, <8 x float> %v83, <8 x float> %v63)
+  %v98 = getelementptr inbounds float, ptr %v42, i64 1
   %v99 = load float, ptr %v98, align 4
   %v100 = insertelement <8 x float> poison, float %v99, i32 0
   %v101 = shufflevector <8 x float> %v100, <8 x float> poison, <8 x i32> zeroinitializer
-  %v102 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v101, <8 x float> %v72, <8 x float> %v68)
-  %v103 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v101, <8 x float> %v74, <8 x float> %v69)
-  %v104 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v101, <8 x float> %v76, <8 x float> %v70)
-  %v105 = getelementptr inbounds float, ptr %v35, i64 48
-  %v106 = load <8 x float>, ptr %v105, align 4
-  %v107 = getelementptr inbounds float, ptr %v35, i64 56
-  %v108 = load <8 x float>, ptr %v107, align 4
-  %v109 = getelementptr inbounds float, ptr %v35, i64 64
-  %v110 = load <8 x float>, ptr %v109, align 4
-  %v111 = getelementptr inbounds float, ptr %v36, i64 2
-  %v112 = load float, ptr %v111, align 4
-  %v113 = insertelement <8 x float> poison, float %v112, i32 0
-  %v114 = shufflevector <8 x float> %v113, <8 x float> poison, <8 x i32> zeroinitializer
-  %v115 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v114, <8 x float> %v106, <8 x float> %v81)
-  %v116 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v114, <8 x float> %v108, <8 x float> %v82)
-  %v117 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v114, <8 x float> %v110, <8 x float> %v83)
-  %v118 = getelementptr inbounds float, ptr %v36, i64 10
+  %v102 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v101, <8 x float> %v79, <8 x float> %v68)
+  %v103 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v101, <8 x float> %v81, <8 x float> %v69)
+  %v104 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v101, <8 x float> %v83, <8 x float> %v70)
+  %v105 = getelementptr inbounds float, ptr %v43, i64 1
+  %v106 = load float, ptr %v105, align 4
+  %v107 = insertelement <8 x float> poison, float %v106, i32 0
+  %v108 = shufflevector <8 x float> %v107, <8 x float> poison, <8 x i32> zeroinitializer
+  %v109 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v108, <8 x float> %v79, <8 x float> %v75)
+  %v110 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v108, <8 x float> %v81, <8 x float> %v76)
+  %v111 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v108, <8 x float> %v83, <8 x float> %v77)
+  %v112 = getelementptr inbounds float, ptr %v39, i64 48
+  %v113 = load <8 x float>, ptr %v112, align 4
+  %v114 = getelementptr inbounds float, ptr %v39, i64 56
+  %v115 = load <8 x float>, ptr %v114, align 4
+  %v116 = getelementptr inbounds float, ptr %v39, i64 64
+  %v117 = load <8 x float>, ptr %v116, align 4
+  %v118 = getelementptr inbounds float, ptr %v40, i64 2
   %v119 = load float, ptr %v118, align 4
   %v120 = insertelement <8 x float> poison, float %v119, i32 0
   %v121 = shufflevector <8 x float> %v120, <8 x float> poison, <8 x i32> zeroinitializer
-  %v122 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v121, <8 x float> %v106, <8 x float> %v88)
-  %v123 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v121, <8 x float> %v108, <8 x float> %v89)
-  %v124 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v121, <8 x float> %v110, <8 x float> %v90)
-  %v125 = getelementptr inbounds float, ptr %v36, i64 18
+  %v122 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v121, <8 x float> %v113, <8 x float> %v88)
+  %v123 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v121, <8 x float> %v115, <8 x float> %v89)
+  %v124 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v121, <8 x float> %v117, <8 x float> %v90)
+  %v125 = getelementptr inbounds float, ptr %v41, i64 2
   %v126 = load float, ptr %v125, align 4
   %v127 = insertelement <8 x float> poison, float %v126, i32 0
   %v128 = shufflevector <8 x float> %v127, <8 x float> poison, <8 x i32> zeroinitializer
-  %v129 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v128, <8 x float> %v106, <8 x float> %v95)
-  %v130 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v128, <8 x float> %v108, <8 x float> %v96)
-  %v131 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v128, <8 x float> %v110, <8 x float> %v97)
-  %v132 = getelementptr inbounds float, ptr %v36, i64 26
+  %v129 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v128, <8 x float> %v113, <8 x float> %v95)
+  %v130 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v128, <8 x float> %v115, <8 x float> %v96)
+  %v131 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v128, <8 x float> %v117, <8 x float> %v97)
+  %v132 = getelementptr inbounds float, ptr %v42, i64 2
   %v133 = load float, ptr %v132, align 4
   %v134 = insertelement <8 x float> poison, float %v133, i32 0
   %v135 = shufflevector <8 x float> %v134, <8 x float> poison, <8 x i32> zeroinitializer
-  %v136 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v135, <8 x float> %v106, <8 x float> %v102)
-  %v137 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v135, <8 x float> %v108, <8 x float> %v103)
-  %v138 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v135, <8 x float> %v110, <8 x float> %v104)
-  %v139 = getelementptr inbounds float, ptr %v35, i64 72
-  %v140 = load <8 x float>, ptr %v139, align 4
-  %v141 = getelementptr inbounds float, ptr %v35, i64 80
-  %v142 = load <8 x float>, ptr %v141, align 4
-  %v143 = getelementptr inbounds float, ptr %v35, i64 88
-  %v144 = load <8 x float>, ptr %v143, align 4
-  %v145 = getelementptr inbounds float, ptr %v36, i64 3
-  %v146 = load float, ptr %v145, align 4
-  %v147 = insertelement <8 x float> poison, float %v146, i32 0
-  %v148 = shufflevector <8 x float> %v147, <8 x float> poison, <8 x i32> zeroinitializer
-  %v149 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v148, <8 x float> %v140, <8 x float> %v115)
-  %v150 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v148, <8 x float> %v142, <8 x float> %v116)
-  %v151 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v148, <8 x float> %v144, <8 x float> %v117)
-  %v152 = getelementptr inbounds float, ptr %v36, i64 11
+  %v136 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v135, <8 x float> %v113, <8 x float> %v102)
+  %v137 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v135, <8 x float> %v115, <8 x float> %v103)
+  %v138 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v135, <8 x float> %v117, <8 x float> %v104)
+  %v139 = getelementptr inbounds float, ptr %v43, i64 2
+  %v140 = load float, ptr %v139, align 4
+  %v141 = insertelement <8 x float> poison, float %v140, i32 0
+  %v142 = shufflevector <8 x float> %v141, <8 x float> poison, <8 x i32> zeroinitializer
+  %v143 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v142, <8 x float> %v113, <8 x float> %v109)
+  %v144 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v142, <8 x float> %v115, <8 x float> %v110)
+  %v145 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v142, <8 x float> %v117, <8 x float> %v111)
+  %v146 = getelementptr inbounds float, ptr %v39, i64 72
+  %v147 = load <8 x float>, ptr %v146, align 4
+  %v148 = getelementptr inbounds float, ptr %v39, i64 80
+  %v149 = load <8 x float>, ptr %v148, align 4
+  %v150 = getelementptr inbounds float, ptr %v39, i64 88
+  %v151 = load <8 x float>, ptr %v150, align 4
+  %v152 = getelementptr inbounds float, ptr %v40, i64 3
   %v153 = load float, ptr %v152, align 4
   %v154 = insertelement <8 x float> poison, float %v153, i32 0
   %v155 = shufflevector <8 x float> %v154, <8 x float> poison, <8 x i32> zeroinitializer
-  %v156 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v155, <8 x float> %v140, <8 x float> %v122)
-  %v157 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v155, <8 x float> %v142, <8 x float> %v123)
-  %v158 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v155, <8 x float> %v144, <8 x float> %v124)
-  %v159 = getelementptr inbounds float, ptr %v36, i64 19
+  %v156 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v155, <8 x float> %v147, <8 x float> %v122)
+  %v157 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v155, <8 x float> %v149, <8 x float> %v123)
+  %v158 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v155, <8 x float> %v151, <8 x float> %v124)
+  %v159 = getelementptr inbounds float, ptr %v41, i64 3
   %v160 = load float, ptr %v159, align 4
   %v161 = insertelement <8 x float> poison, float %v160, i32 0
   %v162 = shufflevector <8 x float> %v161, <8 x float> poison, <8 x i32> zeroinitializer
-  %v163 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v162, <8 x float> %v140, <8 x float> %v129)
-  %v164 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v162, <8 x float> %v142, <8 x float> %v130)
-  %v165 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v162, <8 x float> %v144, <8 x float> %v131)
-  %v166 = getelementptr inbounds float, ptr %v36, i64 27
+  %v163 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v162, <8 x float> %v147, <8 x float> %v129)
+  %v164 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v162, <8 x float> %v149, <8 x float> %v130)
+  %v165 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v162, <8 x float> %v151, <8 x float> %v131)
+  %v166 = getelementptr inbounds float, ptr %v42, i64 3
   %v167 = load float, ptr %v166, align 4
   %v168 = insertelement <8 x float> poison, float %v167, i32 0
   %v169 = shufflevector <8 x float> %v168, <8 x float> poison, <8 x i32> zeroinitializer
-  %v170 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v169, <8 x float> %v140, <8 x float> %v136)
-  %v171 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v169, <8 x float> %v142, <8 x float> %v137)
-  %v172 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v169, <8 x float> %v144, <8 x float> %v138)
-  %v173 = getelementptr inbounds float, ptr %v35, i64 96
-  %v174 = load <8 x float>, ptr %v173, align 4
-  %v175 = getelementptr inbounds float, ptr %v35, i64 104
-  %v176 = load <8 x float>, ptr %v175, align 4
-  %v177 = getelementptr inbounds float, ptr %v35, i64 112
-  %v178 = load <8 x float>, ptr %v177, align 4
-  %v179 = getelementptr inbounds float, ptr %v36, i64 4
-  %v180 = load float, ptr %v179, align 4
-  %v181 = insertelement <8 x float> poison, float %v180, i32 0
-  %v182 = shufflevector <8 x float> %v181, <8 x float> poison, <8 x i32> zeroinitializer
-  %v183 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v182, <8 x float> %v174, <8 x float> %v149)
-  %v184 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v182, <8 x float> %v176, <8 x float> %v150)
-  %v185 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v182, <8 x float> %v178, <8 x float> %v151)
-  %v186 = getelementptr inbounds float, ptr %v36, i64 12
+  %v170 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v169, <8 x float> %v147, <8 x float> %v136)
+  %v171 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v169, <8 x float> %v149, <8 x float> %v137)
+  %v172 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v169, <8 x float> %v151, <8 x float> %v138)
+  %v173 = getelementptr inbounds float, ptr %v43, i64 3
+  %v174 = load float, ptr %v173, align 4
+  %v175 = insertelement <8 x float> poison, float %v174, i32 0
+  %v176 = shufflevector <8 x float> %v175, <8 x float> poison, <8 x i32> zeroinitializer
+  %v177 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v176, <8 x float> %v147, <8 x float> %v143)
+  %v178 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v176, <8 x float> %v149, <8 x float> %v144)
+  %v179 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v176, <8 x float> %v151, <8 x float> %v145)
+  %v180 = getelementptr inbounds float, ptr %v39, i64 96
+  %v181 = load <8 x float>, ptr %v180, align 4
+  %v182 = getelementptr inbounds float, ptr %v39, i64 104
+  %v183 = load <8 x float>, ptr %v182, align 4
+  %v184 = getelementptr inbounds float, ptr %v39, i64 112
+  %v185 = load <8 x float>, ptr %v184, align 4
+  %v186 = getelementptr inbounds float, ptr %v40, i64 4
   %v187 = load float, ptr %v186, align 4
   %v188 = insertelement <8 x float> poison, float %v187, i32 0
   %v189 = shufflevector <8 x float> %v188, <8 x float> poison, <8 x i32> zeroinitializer
-  %v190 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v189, <8 x float> %v174, <8 x float> %v156)
-  %v191 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v189, <8 x float> %v176, <8 x float> %v157)
-  %v192 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v189, <8 x float> %v178, <8 x float> %v158)
-  %v193 = getelementptr inbounds float, ptr %v36, i64 20
+  %v190 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v189, <8 x float> %v181, <8 x float> %v156)
+  %v191 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v189, <8 x float> %v183, <8 x float> %v157)
+  %v192 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v189, <8 x float> %v185, <8 x float> %v158)
+  %v193 = getelementptr inbounds float, ptr %v41, i64 4
   %v194 = load float, ptr %v193, align 4
   %v195 = insertelement <8 x float> poison, float %v194, i32 0
   %v196 = shufflevector <8 x float> %v195, <8 x float> poison, <8 x i32> zeroinitializer
-  %v197 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v196, <8 x float> %v174, <8 x float> %v163)
-  %v198 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v196, <8 x float> %v176, <8 x float> %v164)
-  %v199 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v196, <8 x float> %v178, <8 x float> %v165)
-  %v200 = getelementptr inbounds float, ptr %v36, i64 28
+  %v197 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v196, <8 x float> %v181, <8 x float> %v163)
+  %v198 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v196, <8 x float> %v183, <8 x float> %v164)
+  %v199 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v196, <8 x float> %v185, <8 x float> %v165)
+  %v200 = getelementptr inbounds float, ptr %v42, i64 4
   %v201 = load float, ptr %v200, align 4
   %v202 = insertelement <8 x float> poison, float %v201, i32 0
   %v203 = shufflevector <8 x float> %v202, <8 x float> poison, <8 x i32> zeroinitializer
-  %v204 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v203, <8 x float> %v174, <8 x float> %v170)
-  %v205 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v203, <8 x float> %v176, <8 x float> %v171)
-  %v206 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v203, <8 x float> %v178, <8 x float> %v172)
-  %v207 = getelementptr inbounds float, ptr %v35, i64 120
-  %v208 = load <8 x float>, ptr %v207, align 4
-  %v209 = getelementptr inbounds float, ptr %v35, i64 128
-  %v210 = load <8 x float>, ptr %v209, align 4
-  %v211 = getelementptr inbounds float, ptr %v35, i64 136
-  %v212 = load <8 x float>, ptr %v211, align 4
-  %v213 = getelementptr inbounds float, ptr %v36, i64 5
-  %v214 = load float, ptr %v213, align 4
-  %v215 = insertelement <8 x float> poison, float %v214, i32 0
-  %v216 = shufflevector <8 x float> %v215, <8 x float> poison, <8 x i32> zeroinitializer
-  %v217 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v216, <8 x float> %v208, <8 x float> %v183)
-  %v218 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v216, <8 x float> %v210, <8 x float> %v184)
-  %v219 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v216, <8 x float> %v212, <8 x float> %v185)
-  %v220 = getelementptr inbounds float, ptr %v36, i64 13
+  %v204 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v203, <8 x float> %v181, <8 x float> %v170)
+  %v205 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v203, <8 x float> %v183, <8 x float> %v171)
+  %v206 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v203, <8 x float> %v185, <8 x float> %v172)
+  %v207 = getelementptr inbounds float, ptr %v43, i64 4
+  %v208 = load float, ptr %v207, align 4
+  %v209 = insertelement <8 x float> poison, float %v208, i32 0
+  %v210 = shufflevector <8 x float> %v209, <8 x float> poison, <8 x i32> zeroinitializer
+  %v211 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v210, <8 x float> %v181, <8 x float> %v177)
+  %v212 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v210, <8 x float> %v183, <8 x float> %v178)
+  %v213 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v210, <8 x float> %v185, <8 x float> %v179)
+  %v214 = getelementptr inbounds float, ptr %v39, i64 120
+  %v215 = load <8 x float>, ptr %v214, align 4
+  %v216 = getelementptr inbounds float, ptr %v39, i64 128
+  %v217 = load <8 x float>, ptr %v216, align 4
+  %v218 = getelementptr inbounds float, ptr %v39, i64 136
+  %v219 = load <8 x float>, ptr %v218, align 4
+  %v220 = getelementptr inbounds float, ptr %v40, i64 5
   %v221 = load float, ptr %v220, align 4
   %v222 = insertelement <8 x float> poison, float %v221, i32 0
   %v223 = shufflevector <8 x float> %v222, <8 x float> poison, <8 x i32> zeroinitializer
-  %v224 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v223, <8 x float> %v208, <8 x float> %v190)
-  %v225 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v223, <8 x float> %v210, <8 x float> %v191)
-  %v226 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v223, <8 x float> %v212, <8 x float> %v192)
-  %v227 = getelementptr inbounds float, ptr %v36, i64 21
+  %v224 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v223, <8 x float> %v215, <8 x float> %v190)
+  %v225 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v223, <8 x float> %v217, <8 x float> %v191)
+  %v226 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v223, <8 x float> %v219, <8 x float> %v192)
+  %v227 = getelementptr inbounds float, ptr %v41, i64 5
   %v228 = load float, ptr %v227, align 4
   %v229 = insertelement <8 x float> poison, float %v228, i32 0
   %v230 = shufflevector <8 x float> %v229, <8 x float> poison, <8 x i32> zeroinitializer
-  %v231 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v230, <8 x float> %v208, <8 x float> %v197)
-  %v232 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v230, <8 x float> %v210, <8 x float> %v198)
-  %v233 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v230, <8 x float> %v212, <8 x float> %v199)
-  %v234 = getelementptr inbounds float, ptr %v36, i64 29
+  %v231 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v230, <8 x float> %v215, <8 x float> %v197)
+  %v232 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v230, <8 x float> %v217, <8 x float> %v198)
+  %v233 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v230, <8 x float> %v219, <8 x float> %v199)
+  %v234 = getelementptr inbounds float, ptr %v42, i64 5
   %v235 = load float, ptr %v234, align 4
   %v236 = insertelement <8 x float> poison, float %v235, i32 0
   %v237 = shufflevector <8 x float> %v236, <8 x float> poison, <8 x i32> zeroinitializer
-  %v238 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v237, <8 x float> %v208, <8 x float> %v204)
-  %v239 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v237, <8 x float> %v210, <8 x float> %v205)
-  %v240 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v237, <8 x float> %v212, <8 x float> %v206)
-  %v241 = getelementptr inbounds float, ptr %v35, i64 144
-  %v242 = load <8 x float>, ptr %v241, align 4
-  %v243 = getelementptr inbounds float, ptr %v35, i64 152
-  %v244 = load <8 x float>, ptr %v243, align 4
-  %v245 = getelementptr inbounds float, ptr %v35, i64 160
-  %v246 = load <8 x float>, ptr %v245, align 4
-  %v247 = getelementptr inbounds float, ptr %v36, i64 6
-  %v248 = load float, ptr %v247, align 4
-  %v249 = insertelement <8 x float> poison, float %v248, i32 0
-  %v250 = shufflevector <8 x float> %v249, <8 x float> poison, <8 x i32> zeroinitializer
-  %v251 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v250, <8 x float> %v242, <8 x float> %v217)
-  %v252 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v250, <8 x float> %v244, <8 x float> %v218)
-  %v253 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v250, <8 x float> %v246, <8 x float> %v219)
-  %v254 = getelementptr inbounds float, ptr %v36, i64 14
+  %v238 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v237, <8 x float> %v215, <8 x float> %v204)
+  %v239 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v237, <8 x float> %v217, <8 x float> %v205)
+  %v240 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v237, <8 x float> %v219, <8 x float> %v206)
+  %v241 = getelementptr inbounds float, ptr %v43, i64 5
+  %v242 = load float, ptr %v241, align 4
+  %v243 = insertelement <8 x float> poison, float %v242, i32 0
+  %v244 = shufflevector <8 x float> %v243, <8 x float> poison, <8 x i32> zeroinitializer
+  %v245 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v244, <8 x float> %v215, <8 x float> %v211)
+  %v246 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v244, <8 x float> %v217, <8 x float> %v212)
+  %v247 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v244, <8 x float> %v219, <8 x float> %v213)
+  %v248 = getelementptr inbounds float, ptr %v39, i64 144
+  %v249 = load <8 x float>, ptr %v248, align 4
+  %v250 = getelementptr inbounds float, ptr %v39, i64 152
+  %v251 = load <8 x float>, ptr %v250, align 4
+  %v252 = getelementptr inbounds float, ptr %v39, i64 160
+  %v253 = load <8 x float>, ptr %v252, align 4
+  %v254 = getelementptr inbounds float, ptr %v40, i64 6
   %v255 = load float, ptr %v254, align 4
   %v256 = insertelement <8 x float> poison, float %v255, i32 0
   %v257 = shufflevector <8 x float> %v256, <8 x float> poison, <8 x i32> zeroinitializer
-  %v258 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v257, <8 x float> %v242, <8 x float> %v224)
-  %v259 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v257, <8 x float> %v244, <8 x float> %v225)
-  %v260 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v257, <8 x float> %v246, <8 x float> %v226)
-  %v261 = getelementptr inbounds float, ptr %v36, i64 22
+  %v258 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v257, <8 x float> %v249, <8 x float> %v224)
+  %v259 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v257, <8 x float> %v251, <8 x float> %v225)
+  %v260 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v257, <8 x float> %v253, <8 x float> %v226)
+  %v261 = getelementptr inbounds float, ptr %v41, i64 6
   %v262 = load float, ptr %v261, align 4
   %v263 = insertelement <8 x float> poison, float %v262, i32 0
   %v264 = shufflevector <8 x float> %v263, <8 x float> poison, <8 x i32> zeroinitializer
-  %v265 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v264, <8 x float> %v242, <8 x float> %v231)
-  %v266 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v264, <8 x float> %v244, <8 x float> %v232)
-  %v267 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v264, <8 x float> %v246, <8 x float> %v233)
-  %v268 = getelementptr inbounds float, ptr %v36, i64 30
+  %v265 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v264, <8 x float> %v249, <8 x float> %v231)
+  %v266 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v264, <8 x float> %v251, <8 x float> %v232)
+  %v267 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v264, <8 x float> %v253, <8 x float> %v233)
+  %v268 = getelementptr inbounds float, ptr %v42, i64 6
   %v269 = load float, ptr %v268, align 4
   %v270 = insertelement <8 x float> poison, float %v269, i32 0
   %v271 = shufflevector <8 x float> %v270, <8 x float> poison, <8 x i32> zeroinitializer
-  %v272 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v271, <8 x float> %v242, <8 x float> %v238)
-  %v273 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v271, <8 x float> %v244, <8 x float> %v239)
-  %v274 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v271, <8 x float> %v246, <8 x float> %v240)
-  %v275 = getelementptr inbounds float, ptr %v35, i64 168
-  %v276 = load <8 x float>, ptr %v275, align 4
-  %v277 = getelementptr inbounds float, ptr %v35, i64 176
-  %v278 = load <8 x float>, ptr %v277, align 4
-  %v279 = getelementptr inbounds float, ptr %v35, i64 184
-  %v280 = load <8 x float>, ptr %v279, align 4
-  %v281 = getelementptr inbounds float, ptr %v36, i64 7
-  %v282 = load float, ptr %v281, align 4
-  %v283 = insertelement <8 x float> poison, float %v282, i32 0
-  %v284 = shufflevector <8 x float> %v283, <8 x float> poison, <8 x i32> zeroinitializer
-  %v285 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v284, <8 x float> %v276, <8 x float> %v251)
-  %v286 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v284, <8 x float> %v278, <8 x float> %v252)
-  %v287 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v284, <8 x float> %v280, <8 x float> %v253)
-  %v288 = getelementptr inbounds float, ptr %v36, i64 15
+  %v272 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v271, <8 x float> %v249, <8 x float> %v238)
+  %v273 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v271, <8 x float> %v251, <8 x float> %v239)
+  %v274 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v271, <8 x float> %v253, <8 x float> %v240)
+  %v275 = getelementptr inbounds float, ptr %v43, i64 6
+  %v276 = load float, ptr %v275, align 4
+  %v277 = insertelement <8 x float> poison, float %v276, i32 0
+  %v278 = shufflevector <8 x float> %v277, <8 x float> poison, <8 x i32> zeroinitializer
+  %v279 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v278, <8 x float> %v249, <8 x float> %v245)
+  %v280 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v278, <8 x float> %v251, <8 x float> %v246)
+  %v281 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v278, <8 x float> %v253, <8 x float> %v247)
+  %v282 = getelementptr inbounds float, ptr %v39, i64 168
+  %v283 = load <8 x float>, ptr %v282, align 4
+  %v284 = getelementptr inbounds float, ptr %v39, i64 176
+  %v285 = load <8 x float>, ptr %v284, align 4
+  %v286 = getelementptr inbounds float, ptr %v39, i64 184
+  %v287 = load <8 x float>, ptr %v286, align 4
+  %v288 = getelementptr inbounds float, ptr %v40, i64 7
   %v289 = load float, ptr %v288, align 4
   %v290 = insertelement <8 x float> poison, float %v289, i32 0
   %v291 = shufflevector <8 x float> %v290, <8 x float> poison, <8 x i32> zeroinitializer
-  %v292 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v291, <8 x float> %v276, <8 x float> %v258)
-  %v293 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v291, <8 x float> %v278, <8 x float> %v259)
-  %v294 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v291, <8 x float> %v280, <8 x float> %v260)
-  %v295 = getelementptr inbounds float, ptr %v36, i64 23
+  %v292 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v291, <8 x float> %v283, <8 x float> %v258)
+  %v293 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v291, <8 x float> %v285, <8 x float> %v259)
+  %v294 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v291, <8 x float> %v287, <8 x float> %v260)
+  %v295 = getelementptr inbounds float, ptr %v41, i64 7
   %v296 = load float, ptr %v295, align 4
   %v297 = insertelement <8 x float> poison, float %v296, i32 0
   %v298 = shufflevector <8 x float> %v297, <8 x float> poison, <8 x i32> zeroinitializer
-  %v299 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v298, <8 x float> %v276, <8 x float> %v265)
-  %v300 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v298, <8 x float> %v278, <8 x float> %v266)
-  %v301 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v298, <8 x float> %v280, <8 x float> %v267)
-  %v302 = getelementptr inbounds float, ptr %v36, i64 31
+  %v299 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v298, <8 x float> %v283, <8 x float> %v265)
+  %v300 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v298, <8 x float> %v285, <8 x float> %v266)
+  %v301 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v298, <8 x float> %v287, <8 x float> %v267)
+  %v302 = getelementptr inbounds float, ptr %v42, i64 7
   %v303 = load float, ptr %v302, align 4
   %v304 = insertelement <8 x float> poison, float %v303, i32 0
   %v305 = shufflevector <8 x float> %v304, <8 x float> poison, <8 x i32> zeroinitializer
-  %v306 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v305, <8 x float> %v276, <8 x float> %v272)
-  %v307 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v305, <8 x float> %v278, <8 x float> %v273)
-  %v308 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v305, <8 x float> %v280, <8 x float> %v274)
-  br label %latch5
-latch5:
-  %carried10 = select i1 true, <8 x float> %v285, <8 x float> %v285
-  %carried12 = select i1 true, <8 x float> %v286, <8 x float> %v286
-  %carried14 = select i1 true, <8 x float> %v287, <8 x float> %v287
-  %carried16 = select i1 true, <8 x float> %v292, <8 x float> %v292
-  %carried18 = select i1 true, <8 x float> %v293, <8 x float> %v293
-  %carried20 = select i1 true, <8 x float> %v294, <8 x float> %v294
-  %carried22 = select i1 true, <8 x float> %v299, <8 x float> %v299
-  %carried24 = select i1 true, <8 x float> %v300, <8 x float> %v300
-  %carried26 = select i1 true, <8 x float> %v301, <8 x float> %v301
-  %carried28 = select i1 true, <8 x float> %v306, <8 x float> %v306
-  %carried30 = select i1 true, <8 x float> %v307, <8 x float> %v307
-  %carried32 = select i1 true, <8 x float> %v308, <8 x float> %v308
-  %inext8 = add i64 %i7, 8
-  br label %head3
-done6:
-  br label %nomask311
-nomask311:
-  br i1 %masked, label %mask309, label %masked310
-mask309:
-  %v312 = trunc i64 %cols to i32
-  %v313 = insertelement <8 x i32> poison, i32 %v312, i32 0
-  %v314 = shufflevector <8 x i32> %v313, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v315 = trunc i64 %diff to i32
-  %v316 = add i32 %v315, 0
-  %v317 = insertelement <8 x i32> poison, i32 %v316, i32 0
-  %v318 = shufflevector <8 x i32> %v317, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v319 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v314
-  %v320 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v318
-  %v321 = and <8 x i1> %v319, %v320
-  %v322 = select <8 x i1> %v321, <8 x float> %carry9, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v323 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v314
-  %v324 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v318
-  %v325 = and <8 x i1> %v323, %v324
-  %v326 = select <8 x i1> %v325, <8 x float> %carry11, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v327 = icmp slt <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v314
-  %v328 = icmp sle <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v318
-  %v329 = and <8 x i1> %v327, %v328
-  %v330 = select <8 x i1> %v329, <8 x float> %carry13, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v331 = add i32 %v315, 1
-  %v332 = insertelement <8 x i32> poison, i32 %v331, i32 0
-  %v333 = shufflevector <8 x i32> %v332, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v334 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v314
-  %v335 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v333
+  %v306 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v305, <8 x float> %v283, <8 x float> %v272)
+  %v307 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v305, <8 x float> %v285, <8 x float> %v273)
+  %v308 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v305, <8 x float> %v287, <8 x float> %v274)
+  %v309 = getelementptr inbounds float, ptr %v43, i64 7
+  %v310 = load float, ptr %v309, align 4
+  %v311 = insertelement <8 x float> poison, float %v310, i32 0
+  %v312 = shufflevector <8 x float> %v311, <8 x float> poison, <8 x i32> zeroinitializer
+  %v313 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v312, <8 x float> %v283, <8 x float> %v279)
+  %v314 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v312, <8 x float> %v285, <8 x float> %v280)
+  %v315 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v312, <8 x float> %v287, <8 x float> %v281)
+  br label %latch9
+latch9:
+  %carried14 = select i1 true, <8 x float> %v292, <8 x float> %v292
+  %carried16 = select i1 true, <8 x float> %v293, <8 x float> %v293
+  %carried18 = select i1 true, <8 x float> %v294, <8 x float> %v294
+  %carried20 = select i1 true, <8 x float> %v299, <8 x float> %v299
+  %carried22 = select i1 true, <8 x float> %v300, <8 x float> %v300
+  %carried24 = select i1 true, <8 x float> %v301, <8 x float> %v301
+  %carried26 = select i1 true, <8 x float> %v306, <8 x float> %v306
+  %carried28 = select i1 true, <8 x float> %v307, <8 x float> %v307
+  %carried30 = select i1 true, <8 x float> %v308, <8 x float> %v308
+  %carried32 = select i1 true, <8 x float> %v313, <8 x float> %v313
+  %carried34 = select i1 true, <8 x float> %v314, <8 x float> %v314
+  %carried36 = select i1 true, <8 x float> %v315, <8 x float> %v315
+  %inext12 = add i64 %i11, 8
+  br label %head7
+done10:
+  br label %nomask318
+nomask318:
+  br i1 %masked, label %mask316, label %masked317
+mask316:
+  %v319 = trunc i64 %cols to i32
+  %v320 = insertelement <8 x i32> poison, i32 %v319, i32 0
+  %v321 = shufflevector <8 x i32> %v320, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v322 = trunc i64 %diff to i32
+  %v323 = add i32 %v322, 0
+  %v324 = insertelement <8 x i32> poison, i32 %v323, i32 0
+  %v325 = shufflevector <8 x i32> %v324, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v326 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v321
+  %v327 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v325
+  %v328 = and <8 x i1> %v326, %v327
+  %v329 = select <8 x i1> %v328, <8 x float> %carry13, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v330 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v321
+  %v331 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v325
+  %v332 = and <8 x i1> %v330, %v331
+  %v333 = select <8 x i1> %v332, <8 x float> %carry15, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v334 = icmp slt <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v321
+  %v335 = icmp sle <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v325
   %v336 = and <8 x i1> %v334, %v335
-  %v337 = select <8 x i1> %v336, <8 x float> %carry15, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v338 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v314
-  %v339 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v333
-  %v340 = and <8 x i1> %v338, %v339
-  %v341 = select <8 x i1> %v340, <8 x float> %carry17, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v342 = icmp slt <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v314
-  %v343 = icmp sle <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v333
-  %v344 = and <8 x i1> %v342, %v343
-  %v345 = select <8 x i1> %v344, <8 x float> %carry19, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v346 = add i32 %v315, 2
-  %v347 = insertelement <8 x i32> poison, i32 %v346, i32 0
-  %v348 = shufflevector <8 x i32> %v347, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v349 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v314
-  %v350 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v348
+  %v337 = select <8 x i1> %v336, <8 x float> %carry17, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v338 = add i32 %v322, 1
+  %v339 = insertelement <8 x i32> poison, i32 %v338, i32 0
+  %v340 = shufflevector <8 x i32> %v339, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v341 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v321
+  %v342 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v340
+  %v343 = and <8 x i1> %v341, %v342
+  %v344 = select <8 x i1> %v343, <8 x float> %carry19, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v345 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v321
+  %v346 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v340
+  %v347 = and <8 x i1> %v345, %v346
+  %v348 = select <8 x i1> %v347, <8 x float> %carry21, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v349 = icmp slt <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v321
+  %v350 = icmp sle <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v340
   %v351 = and <8 x i1> %v349, %v350
-  %v352 = select <8 x i1> %v351, <8 x float> %carry21, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v353 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v314
-  %v354 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v348
-  %v355 = and <8 x i1> %v353, %v354
-  %v356 = select <8 x i1> %v355, <8 x float> %carry23, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v357 = icmp slt <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v314
-  %v358 = icmp sle <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v348
-  %v359 = and <8 x i1> %v357, %v358
-  %v360 = select <8 x i1> %v359, <8 x float> %carry25, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v361 = add i32 %v315, 3
-  %v362 = insertelement <8 x i32> poison, i32 %v361, i32 0
-  %v363 = shufflevector <8 x i32> %v362, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v364 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v314
-  %v365 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v363
+  %v352 = select <8 x i1> %v351, <8 x float> %carry23, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v353 = add i32 %v322, 2
+  %v354 = insertelement <8 x i32> poison, i32 %v353, i32 0
+  %v355 = shufflevector <8 x i32> %v354, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v356 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v321
+  %v357 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v355
+  %v358 = and <8 x i1> %v356, %v357
+  %v359 = select <8 x i1> %v358, <8 x float> %carry25, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v360 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v321
+  %v361 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v355
+  %v362 = and <8 x i1> %v360, %v361
+  %v363 = select <8 x i1> %v362, <8 x float> %carry27, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v364 = icmp slt <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v321
+  %v365 = icmp sle <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v355
   %v366 = and <8 x i1> %v364, %v365
-  %v367 = select <8 x i1> %v366, <8 x float> %carry27, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v368 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v314
-  %v369 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v363
-  %v370 = and <8 x i1> %v368, %v369
-  %v371 = select <8 x i1> %v370, <8 x float> %carry29, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v372 = icmp slt <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v314
-  %v373 = icmp sle <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v363
-  %v374 = and <8 x i1> %v372, %v373
-  %v375 = select <8 x i1> %v374, <8 x float> %carry31, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  br label %masked310
-masked310:
-  %v376 = phi <8 x float> [ %carry9, %nomask311 ], [ %v322, %mask309 ]
-  %v377 = phi <8 x float> [ %carry11, %nomask311 ], [ %v326, %mask309 ]
-  %v378 = phi <8 x float> [ %carry13, %nomask311 ], [ %v330, %mask309 ]
-  %v379 = phi <8 x float> [ %carry15, %nomask311 ], [ %v337, %mask309 ]
-  %v380 = phi <8 x float> [ %carry17, %nomask311 ], [ %v341, %mask309 ]
-  %v381 = phi <8 x float> [ %carry19, %nomask311 ], [ %v345, %mask309 ]
-  %v382 = phi <8 x float> [ %carry21, %nomask311 ], [ %v352, %mask309 ]
-  %v383 = phi <8 x float> [ %carry23, %nomask311 ], [ %v356, %mask309 ]
-  %v384 = phi <8 x float> [ %carry25, %nomask311 ], [ %v360, %mask309 ]
-  %v385 = phi <8 x float> [ %carry27, %nomask311 ], [ %v367, %mask309 ]
-  %v386 = phi <8 x float> [ %carry29, %nomask311 ], [ %v371, %mask309 ]
-  %v387 = phi <8 x float> [ %carry31, %nomask311 ], [ %v375, %mask309 ]
-  %v388 = fmul float %scale, 0x3FF7154760000000
-  %v389 = insertelement <8 x float> poison, float %v388, i32 0
-  %v390 = shufflevector <8 x float> %v389, <8 x float> poison, <8 x i32> zeroinitializer
-  %v391 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v376, <8 x float> %v377)
-  %v392 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v391, <8 x float> %v378)
-  %v393 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v392)
-  %v394 = fmul float %v393, %scale
-  %v395 = getelementptr inbounds float, ptr %state, i64 0
-  %v396 = load float, ptr %v395, align 4
-  %v397 = call float @llvm.maxnum.f32(float %v396, float %v394)
-  %v398 = fcmp oeq float %v397, 0xFFF0000000000000
-  %v399 = select i1 %v398, float 0x0000000000000000, float %v397
-  %v400 = fmul float %v399, 0xBFF7154760000000
-  %v401 = insertelement <8 x float> poison, float %v400, i32 0
-  %v402 = shufflevector <8 x float> %v401, <8 x float> poison, <8 x i32> zeroinitializer
-  %v403 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v376, <8 x float> %v390, <8 x float> %v402)
-  %v404 = call <8 x float> @exp2_8(<8 x float> %v403)
-  %v405 = getelementptr inbounds float, ptr %slot1, i64 0
-  store <8 x float> %v404, ptr %v405, align 4
-  %v406 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v377, <8 x float> %v390, <8 x float> %v402)
-  %v407 = call <8 x float> @exp2_8(<8 x float> %v406)
-  %v408 = getelementptr inbounds float, ptr %slot1, i64 8
-  store <8 x float> %v407, ptr %v408, align 4
-  %v409 = fadd <8 x float> %v404, %v407
-  %v410 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v378, <8 x float> %v390, <8 x float> %v402)
+  %v367 = select <8 x i1> %v366, <8 x float> %carry29, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v368 = add i32 %v322, 3
+  %v369 = insertelement <8 x i32> poison, i32 %v368, i32 0
+  %v370 = shufflevector <8 x i32> %v369, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v371 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v321
+  %v372 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v370
+  %v373 = and <8 x i1> %v371, %v372
+  %v374 = select <8 x i1> %v373, <8 x float> %carry31, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v375 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v321
+  %v376 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v370
+  %v377 = and <8 x i1> %v375, %v376
+  %v378 = select <8 x i1> %v377, <8 x float> %carry33, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v379 = icmp slt <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v321
+  %v380 = icmp sle <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v370
+  %v381 = and <8 x i1> %v379, %v380
+  %v382 = select <8 x i1> %v381, <8 x float> %carry35, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  br label %masked317
+masked317:
+  %v383 = phi <8 x float> [ %carry13, %nomask318 ], [ %v329, %mask316 ]
+  %v384 = phi <8 x float> [ %carry15, %nomask318 ], [ %v333, %mask316 ]
+  %v385 = phi <8 x float> [ %carry17, %nomask318 ], [ %v337, %mask316 ]
+  %v386 = phi <8 x float> [ %carry19, %nomask318 ], [ %v344, %mask316 ]
+  %v387 = phi <8 x float> [ %carry21, %nomask318 ], [ %v348, %mask316 ]
+  %v388 = phi <8 x float> [ %carry23, %nomask318 ], [ %v352, %mask316 ]
+  %v389 = phi <8 x float> [ %carry25, %nomask318 ], [ %v359, %mask316 ]
+  %v390 = phi <8 x float> [ %carry27, %nomask318 ], [ %v363, %mask316 ]
+  %v391 = phi <8 x float> [ %carry29, %nomask318 ], [ %v367, %mask316 ]
+  %v392 = phi <8 x float> [ %carry31, %nomask318 ], [ %v374, %mask316 ]
+  %v393 = phi <8 x float> [ %carry33, %nomask318 ], [ %v378, %mask316 ]
+  %v394 = phi <8 x float> [ %carry35, %nomask318 ], [ %v382, %mask316 ]
+  %v395 = fmul float %scale, 0x3FF7154760000000
+  %v396 = insertelement <8 x float> poison, float %v395, i32 0
+  %v397 = shufflevector <8 x float> %v396, <8 x float> poison, <8 x i32> zeroinitializer
+  %v398 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v383, <8 x float> %v384)
+  %v399 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v398, <8 x float> %v385)
+  %v400 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v399)
+  %v401 = fmul float %v400, %scale
+  %v402 = getelementptr inbounds float, ptr %state, i64 0
+  %v403 = load float, ptr %v402, align 4
+  %v404 = call float @llvm.maxnum.f32(float %v403, float %v401)
+  %v405 = fcmp oeq float %v404, 0xFFF0000000000000
+  %v406 = select i1 %v405, float 0x0000000000000000, float %v404
+  %v407 = fmul float %v406, 0xBFF7154760000000
+  %v408 = insertelement <8 x float> poison, float %v407, i32 0
+  %v409 = shufflevector <8 x float> %v408, <8 x float> poison, <8 x i32> zeroinitializer
+  %v410 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v383, <8 x float> %v397, <8 x float> %v409)
   %v411 = call <8 x float> @exp2_8(<8 x float> %v410)
-  %v412 = getelementptr inbounds float, ptr %slot1, i64 16
+  %v412 = getelementptr inbounds float, ptr %slot1, i64 0
   store <8 x float> %v411, ptr %v412, align 4
-  %v413 = fadd <8 x float> %v409, %v411
-  %v414 = call float @llvm.vector.reduce.fadd.v8f32(float 0x8000000000000000, <8 x float> %v413)
-  %v415 = fsub float %v396, %v399
-  %v416 = fmul float %v415, 0x3FF7154760000000
-  %v417 = fcmp une float %v397, %v396
-  %v418 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v379, <8 x float> %v380)
-  %v419 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v418, <8 x float> %v381)
-  %v420 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v419)
-  %v421 = fmul float %v420, %scale
-  %v422 = getelementptr inbounds float, ptr %state, i64 10
-  %v423 = load float, ptr %v422, align 4
-  %v424 = call float @llvm.maxnum.f32(float %v423, float %v421)
-  %v425 = fcmp oeq float %v424, 0xFFF0000000000000
-  %v426 = select i1 %v425, float 0x0000000000000000, float %v424
-  %v427 = fmul float %v426, 0xBFF7154760000000
-  %v428 = insertelement <8 x float> poison, float %v427, i32 0
-  %v429 = shufflevector <8 x float> %v428, <8 x float> poison, <8 x i32> zeroinitializer
-  %v430 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v379, <8 x float> %v390, <8 x float> %v429)
-  %v431 = call <8 x float> @exp2_8(<8 x float> %v430)
-  %v432 = getelementptr inbounds float, ptr %slot1, i64 24
-  store <8 x float> %v431, ptr %v432, align 4
-  %v433 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v380, <8 x float> %v390, <8 x float> %v429)
-  %v434 = call <8 x float> @exp2_8(<8 x float> %v433)
-  %v435 = getelementptr inbounds float, ptr %slot1, i64 32
-  store <8 x float> %v434, ptr %v435, align 4
-  %v436 = fadd <8 x float> %v431, %v434
-  %v437 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v381, <8 x float> %v390, <8 x float> %v429)
+  %v413 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v384, <8 x float> %v397, <8 x float> %v409)
+  %v414 = call <8 x float> @exp2_8(<8 x float> %v413)
+  %v415 = getelementptr inbounds float, ptr %slot1, i64 8
+  store <8 x float> %v414, ptr %v415, align 4
+  %v416 = fadd <8 x float> %v411, %v414
+  %v417 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v385, <8 x float> %v397, <8 x float> %v409)
+  %v418 = call <8 x float> @exp2_8(<8 x float> %v417)
+  %v419 = getelementptr inbounds float, ptr %slot1, i64 16
+  store <8 x float> %v418, ptr %v419, align 4
+  %v420 = fadd <8 x float> %v416, %v418
+  %v421 = call float @llvm.vector.reduce.fadd.v8f32(float 0x8000000000000000, <8 x float> %v420)
+  %v422 = fsub float %v403, %v406
+  %v423 = fmul float %v422, 0x3FF7154760000000
+  %v424 = fcmp une float %v404, %v403
+  %v425 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v386, <8 x float> %v387)
+  %v426 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v425, <8 x float> %v388)
+  %v427 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v426)
+  %v428 = fmul float %v427, %scale
+  %v429 = getelementptr inbounds float, ptr %state, i64 10
+  %v430 = load float, ptr %v429, align 4
+  %v431 = call float @llvm.maxnum.f32(float %v430, float %v428)
+  %v432 = fcmp oeq float %v431, 0xFFF0000000000000
+  %v433 = select i1 %v432, float 0x0000000000000000, float %v431
+  %v434 = fmul float %v433, 0xBFF7154760000000
+  %v435 = insertelement <8 x float> poison, float %v434, i32 0
+  %v436 = shufflevector <8 x float> %v435, <8 x float> poison, <8 x i32> zeroinitializer
+  %v437 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v386, <8 x float> %v397, <8 x float> %v436)
   %v438 = call <8 x float> @exp2_8(<8 x float> %v437)
-  %v439 = getelementptr inbounds float, ptr %slot1, i64 40
+  %v439 = getelementptr inbounds float, ptr %slot1, i64 24
   store <8 x float> %v438, ptr %v439, align 4
-  %v440 = fadd <8 x float> %v436, %v438
-  %v441 = call float @llvm.vector.reduce.fadd.v8f32(float 0x8000000000000000, <8 x float> %v440)
-  %v442 = fsub float %v423, %v426
-  %v443 = fmul float %v442, 0x3FF7154760000000
-  %v444 = fcmp une float %v424, %v423
-  %v445 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v382, <8 x float> %v383)
-  %v446 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v445, <8 x float> %v384)
-  %v447 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v446)
-  %v448 = fmul float %v447, %scale
-  %v449 = getelementptr inbounds float, ptr %state, i64 20
-  %v450 = load float, ptr %v449, align 4
-  %v451 = call float @llvm.maxnum.f32(float %v450, float %v448)
-  %v452 = fcmp oeq float %v451, 0xFFF0000000000000
-  %v453 = select i1 %v452, float 0x0000000000000000, float %v451
-  %v454 = fmul float %v453, 0xBFF7154760000000
-  %v455 = insertelement <8 x float> poison, float %v454, i32 0
-  %v456 = shufflevector <8 x float> %v455, <8 x float> poison, <8 x i32> zeroinitializer
-  %v457 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v382, <8 x float> %v390, <8 x float> %v456)
-  %v458 = call <8 x float> @exp2_8(<8 x float> %v457)
-  %v459 = getelementptr inbounds float, ptr %slot1, i64 48
-  store <8 x float> %v458, ptr %v459, align 4
-  %v460 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v383, <8 x float> %v390, <8 x float> %v456)
-  %v461 = call <8 x float> @exp2_8(<8 x float> %v460)
-  %v462 = getelementptr inbounds float, ptr %slot1, i64 56
-  store <8 x float> %v461, ptr %v462, align 4
-  %v463 = fadd <8 x float> %v458, %v461
-  %v464 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v384, <8 x float> %v390, <8 x float> %v456)
+  %v440 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v387, <8 x float> %v397, <8 x float> %v436)
+  %v441 = call <8 x float> @exp2_8(<8 x float> %v440)
+  %v442 = getelementptr inbounds float, ptr %slot1, i64 32
+  store <8 x float> %v441, ptr %v442, align 4
+  %v443 = fadd <8 x float> %v438, %v441
+  %v444 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v388, <8 x float> %v397, <8 x float> %v436)
+  %v445 = call <8 x float> @exp2_8(<8 x float> %v444)
+  %v446 = getelementptr inbounds float, ptr %slot1, i64 40
+  store <8 x float> %v445, ptr %v446, align 4
+  %v447 = fadd <8 x float> %v443, %v445
+  %v448 = call float @llvm.vector.reduce.fadd.v8f32(float 0x8000000000000000, <8 x float> %v447)
+  %v449 = fsub float %v430, %v433
+  %v450 = fmul float %v449, 0x3FF7154760000000
+  %v451 = fcmp une float %v431, %v430
+  %v452 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v389, <8 x float> %v390)
+  %v453 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v452, <8 x float> %v391)
+  %v454 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v453)
+  %v455 = fmul float %v454, %scale
+  %v456 = getelementptr inbounds float, ptr %state, i64 20
+  %v457 = load float, ptr %v456, align 4
+  %v458 = call float @llvm.maxnum.f32(float %v457, float %v455)
+  %v459 = fcmp oeq float %v458, 0xFFF0000000000000
+  %v460 = select i1 %v459, float 0x0000000000000000, float %v458
+  %v461 = fmul float %v460, 0xBFF7154760000000
+  %v462 = insertelement <8 x float> poison, float %v461, i32 0
+  %v463 = shufflevector <8 x float> %v462, <8 x float> poison, <8 x i32> zeroinitializer
+  %v464 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v389, <8 x float> %v397, <8 x float> %v463)
   %v465 = call <8 x float> @exp2_8(<8 x float> %v464)
-  %v466 = getelementptr inbounds float, ptr %slot1, i64 64
+  %v466 = getelementptr inbounds float, ptr %slot1, i64 48
   store <8 x float> %v465, ptr %v466, align 4
-  %v467 = fadd <8 x float> %v463, %v465
-  %v468 = call float @llvm.vector.reduce.fadd.v8f32(float 0x8000000000000000, <8 x float> %v467)
-  %v469 = fsub float %v450, %v453
-  %v470 = fmul float %v469, 0x3FF7154760000000
-  %v471 = fcmp une float %v451, %v450
-  %v472 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v385, <8 x float> %v386)
-  %v473 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v472, <8 x float> %v387)
-  %v474 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v473)
-  %v475 = fmul float %v474, %scale
-  %v476 = getelementptr inbounds float, ptr %state, i64 30
-  %v477 = load float, ptr %v476, align 4
-  %v478 = call float @llvm.maxnum.f32(float %v477, float %v475)
-  %v479 = fcmp oeq float %v478, 0xFFF0000000000000
-  %v480 = select i1 %v479, float 0x0000000000000000, float %v478
-  %v481 = fmul float %v480, 0xBFF7154760000000
-  %v482 = insertelement <8 x float> poison, float %v481, i32 0
-  %v483 = shufflevector <8 x float> %v482, <8 x float> poison, <8 x i32> zeroinitializer
-  %v484 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v385, <8 x float> %v390, <8 x float> %v483)
-  %v485 = call <8 x float> @exp2_8(<8 x float> %v484)
-  %v486 = getelementptr inbounds float, ptr %slot1, i64 72
-  store <8 x float> %v485, ptr %v486, align 4
-  %v487 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v386, <8 x float> %v390, <8 x float> %v483)
-  %v488 = call <8 x float> @exp2_8(<8 x float> %v487)
-  %v489 = getelementptr inbounds float, ptr %slot1, i64 80
-  store <8 x float> %v488, ptr %v489, align 4
-  %v490 = fadd <8 x float> %v485, %v488
-  %v491 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v387, <8 x float> %v390, <8 x float> %v483)
+  %v467 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v390, <8 x float> %v397, <8 x float> %v463)
+  %v468 = call <8 x float> @exp2_8(<8 x float> %v467)
+  %v469 = getelementptr inbounds float, ptr %slot1, i64 56
+  store <8 x float> %v468, ptr %v469, align 4
+  %v470 = fadd <8 x float> %v465, %v468
+  %v471 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v391, <8 x float> %v397, <8 x float> %v463)
+  %v472 = call <8 x float> @exp2_8(<8 x float> %v471)
+  %v473 = getelementptr inbounds float, ptr %slot1, i64 64
+  store <8 x float> %v472, ptr %v473, align 4
+  %v474 = fadd <8 x float> %v470, %v472
+  %v475 = call float @llvm.vector.reduce.fadd.v8f32(float 0x8000000000000000, <8 x float> %v474)
+  %v476 = fsub float %v457, %v460
+  %v477 = fmul float %v476, 0x3FF7154760000000
+  %v478 = fcmp une float %v458, %v457
+  %v479 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v392, <8 x float> %v393)
+  %v480 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v479, <8 x float> %v394)
+  %v481 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v480)
+  %v482 = fmul float %v481, %scale
+  %v483 = getelementptr inbounds float, ptr %state, i64 30
+  %v484 = load float, ptr %v483, align 4
+  %v485 = call float @llvm.maxnum.f32(float %v484, float %v482)
+  %v486 = fcmp oeq float %v485, 0xFFF0000000000000
+  %v487 = select i1 %v486, float 0x0000000000000000, float %v485
+  %v488 = fmul float %v487, 0xBFF7154760000000
+  %v489 = insertelement <8 x float> poison, float %v488, i32 0
+  %v490 = shufflevector <8 x float> %v489, <8 x float> poison, <8 x i32> zeroinitializer
+  %v491 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v392, <8 x float> %v397, <8 x float> %v490)
   %v492 = call <8 x float> @exp2_8(<8 x float> %v491)
-  %v493 = getelementptr inbounds float, ptr %slot1, i64 88
+  %v493 = getelementptr inbounds float, ptr %slot1, i64 72
   store <8 x float> %v492, ptr %v493, align 4
-  %v494 = fadd <8 x float> %v490, %v492
-  %v495 = call float @llvm.vector.reduce.fadd.v8f32(float 0x8000000000000000, <8 x float> %v494)
-  %v496 = fsub float %v477, %v480
-  %v497 = fmul float %v496, 0x3FF7154760000000
-  %v498 = fcmp une float %v478, %v477
-  %v499 = insertelement <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, float %v416, i32 0
-  %v500 = insertelement <8 x float> %v499, float %v443, i32 1
-  %v501 = insertelement <8 x float> %v500, float %v470, i32 2
-  %v502 = insertelement <8 x float> %v501, float %v497, i32 3
-  %v503 = call <8 x float> @exp2_8(<8 x float> %v502)
-  %v504 = extractelement <8 x float> %v503, i32 0
-  %v505 = getelementptr inbounds float, ptr %state, i64 1
-  %v506 = load float, ptr %v505, align 4
-  %v507 = call float @llvm.fma.f32(float %v506, float %v504, float %v414)
-  store float %v507, ptr %v505, align 4
-  %v508 = getelementptr inbounds float, ptr %state, i64 0
-  store float %v397, ptr %v508, align 4
-  %v509 = insertelement <8 x float> poison, float %v504, i32 0
-  %v510 = shufflevector <8 x float> %v509, <8 x float> poison, <8 x i32> zeroinitializer
-  %v511 = or i1 false, %v417
-  %v512 = extractelement <8 x float> %v503, i32 1
-  %v513 = getelementptr inbounds float, ptr %state, i64 11
-  %v514 = load float, ptr %v513, align 4
-  %v515 = call float @llvm.fma.f32(float %v514, float %v512, float %v441)
-  store float %v515, ptr %v513, align 4
-  %v516 = getelementptr inbounds float, ptr %state, i64 10
-  store float %v424, ptr %v516, align 4
-  %v517 = insertelement <8 x float> poison, float %v512, i32 0
-  %v518 = shufflevector <8 x float> %v517, <8 x float> poison, <8 x i32> zeroinitializer
-  %v519 = or i1 %v511, %v444
-  %v520 = extractelement <8 x float> %v503, i32 2
-  %v521 = getelementptr inbounds float, ptr %state, i64 21
-  %v522 = load float, ptr %v521, align 4
-  %v523 = call float @llvm.fma.f32(float %v522, float %v520, float %v468)
-  store float %v523, ptr %v521, align 4
-  %v524 = getelementptr inbounds float, ptr %state, i64 20
-  store float %v451, ptr %v524, align 4
-  %v525 = insertelement <8 x float> poison, float %v520, i32 0
-  %v526 = shufflevector <8 x float> %v525, <8 x float> poison, <8 x i32> zeroinitializer
-  %v527 = or i1 %v519, %v471
-  %v528 = extractelement <8 x float> %v503, i32 3
-  %v529 = getelementptr inbounds float, ptr %state, i64 31
-  %v530 = load float, ptr %v529, align 4
-  %v531 = call float @llvm.fma.f32(float %v530, float %v528, float %v495)
-  store float %v531, ptr %v529, align 4
-  %v532 = getelementptr inbounds float, ptr %state, i64 30
-  store float %v478, ptr %v532, align 4
-  %v533 = insertelement <8 x float> poison, float %v528, i32 0
-  %v534 = shufflevector <8 x float> %v533, <8 x float> poison, <8 x i32> zeroinitializer
-  %v535 = or i1 %v527, %v498
-  %v536 = sdiv i64 %cols, 4
-  %v537 = mul i64 %v536, 4
-  br i1 %v535, label %pv_scaled538, label %pv_plain539
-pv_scaled538:
-  %v541 = getelementptr inbounds float, ptr %state, i64 2
-  %v542 = load <8 x float>, ptr %v541, align 4
-  %v543 = fmul <8 x float> %v542, %v510
-  %v544 = getelementptr inbounds float, ptr %state, i64 12
-  %v545 = load <8 x float>, ptr %v544, align 4
-  %v546 = fmul <8 x float> %v545, %v518
-  %v547 = getelementptr inbounds float, ptr %state, i64 22
-  %v548 = load <8 x float>, ptr %v547, align 4
-  %v549 = fmul <8 x float> %v548, %v526
-  %v550 = getelementptr inbounds float, ptr %state, i64 32
-  %v551 = load <8 x float>, ptr %v550, align 4
-  %v552 = fmul <8 x float> %v551, %v534
-  br label %pre553
-pre553:
-  br label %head554
-head554:
-  %i558 = phi i64 [ 0, %pre553 ], [ %inext559, %latch556 ]
-  %carry560 = phi <8 x float> [ %v543, %pre553 ], [ %carried561, %latch556 ]
-  %carry562 = phi <8 x float> [ %v546, %pre553 ], [ %carried563, %latch556 ]
-  %carry564 = phi <8 x float> [ %v549, %pre553 ], [ %carried565, %latch556 ]
-  %carry566 = phi <8 x float> [ %v552, %pre553 ], [ %carried567, %latch556 ]
-  %v568 = icmp slt i64 %i558, %v537
-  br i1 %v568, label %body555, label %done557
-body555:
-  %v569 = add i64 %i558, 0
-  %v570 = mul i64 %v569, 8
-  %v571 = add i64 %v570, 0
-  %v572 = getelementptr inbounds float, ptr %v, i64 %v571
-  %v573 = load <8 x float>, ptr %v572, align 4
-  %v574 = add i64 %v569, 0
-  %v575 = getelementptr inbounds float, ptr %slot1, i64 %v574
-  %v576 = load float, ptr %v575, align 4
-  %v577 = insertelement <8 x float> poison, float %v576, i32 0
-  %v578 = shufflevector <8 x float> %v577, <8 x float> poison, <8 x i32> zeroinitializer
-  %v579 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v578, <8 x float> %v573, <8 x float> %carry560)
-  %v580 = add i64 %v569, 24
-  %v581 = getelementptr inbounds float, ptr %slot1, i64 %v580
-  %v582 = load float, ptr %v581, align 4
-  %v583 = insertelement <8 x float> poison, float %v582, i32 0
-  %v584 = shufflevector <8 x float> %v583, <8 x float> poison, <8 x i32> zeroinitializer
-  %v585 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v584, <8 x float> %v573, <8 x float> %carry562)
-  %v586 = add i64 %v569, 48
-  %v587 = getelementptr inbounds float, ptr %slot1, i64 %v586
-  %v588 = load float, ptr %v587, align 4
-  %v589 = insertelement <8 x float> poison, float %v588, i32 0
-  %v590 = shufflevector <8 x float> %v589, <8 x float> poison, <8 x i32> zeroinitializer
-  %v591 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v590, <8 x float> %v573, <8 x float> %carry564)
-  %v592 = add i64 %v569, 72
-  %v593 = getelementptr inbounds float, ptr %slot1, i64 %v592
-  %v594 = load float, ptr %v593, align 4
-  %v595 = insertelement <8 x float> poison, float %v594, i32 0
-  %v596 = shufflevector <8 x float> %v595, <8 x float> poison, <8 x i32> zeroinitializer
-  %v597 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v596, <8 x float> %v573, <8 x float> %carry566)
-  %v598 = add i64 %i558, 1
-  %v599 = mul i64 %v598, 8
-  %v600 = add i64 %v599, 0
-  %v601 = getelementptr inbounds float, ptr %v, i64 %v600
-  %v602 = load <8 x float>, ptr %v601, align 4
-  %v603 = add i64 %v598, 0
-  %v604 = getelementptr inbounds float, ptr %slot1, i64 %v603
-  %v605 = load float, ptr %v604, align 4
-  %v606 = insertelement <8 x float> poison, float %v605, i32 0
-  %v607 = shufflevector <8 x float> %v606, <8 x float> poison, <8 x i32> zeroinitializer
-  %v608 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v607, <8 x float> %v602, <8 x float> %v579)
-  %v609 = add i64 %v598, 24
-  %v610 = getelementptr inbounds float, ptr %slot1, i64 %v609
-  %v611 = load float, ptr %v610, align 4
-  %v612 = insertelement <8 x float> poison, float %v611, i32 0
-  %v613 = shufflevector <8 x float> %v612, <8 x float> poison, <8 x i32> zeroinitializer
-  %v614 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v613, <8 x float> %v602, <8 x float> %v585)
-  %v615 = add i64 %v598, 48
-  %v616 = getelementptr inbounds float, ptr %slot1, i64 %v615
-  %v617 = load float, ptr %v616, align 4
-  %v618 = insertelement <8 x float> poison, float %v617, i32 0
-  %v619 = shufflevector <8 x float> %v618, <8 x float> poison, <8 x i32> zeroinitializer
-  %v620 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v619, <8 x float> %v602, <8 x float> %v591)
-  %v621 = add i64 %v598, 72
-  %v622 = getelementptr inbounds float, ptr %slot1, i64 %v621
-  %v623 = load float, ptr %v622, align 4
-  %v624 = insertelement <8 x float> poison, float %v623, i32 0
-  %v625 = shufflevector <8 x float> %v624, <8 x float> poison, <8 x i32> zeroinitializer
-  %v626 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v625, <8 x float> %v602, <8 x float> %v597)
-  %v627 = add i64 %i558, 2
-  %v628 = mul i64 %v627, 8
-  %v629 = add i64 %v628, 0
-  %v630 = getelementptr inbounds float, ptr %v, i64 %v629
-  %v631 = load <8 x float>, ptr %v630, align 4
-  %v632 = add i64 %v627, 0
-  %v633 = getelementptr inbounds float, ptr %slot1, i64 %v632
-  %v634 = load float, ptr %v633, align 4
-  %v635 = insertelement <8 x float> poison, float %v634, i32 0
-  %v636 = shufflevector <8 x float> %v635, <8 x float> poison, <8 x i32> zeroinitializer
-  %v637 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v636, <8 x float> %v631, <8 x float> %v608)
-  %v638 = add i64 %v627, 24
-  %v639 = getelementptr inbounds float, ptr %slot1, i64 %v638
-  %v640 = load float, ptr %v639, align 4
-  %v641 = insertelement <8 x float> poison, float %v640, i32 0
-  %v642 = shufflevector <8 x float> %v641, <8 x float> poison, <8 x i32> zeroinitializer
-  %v643 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v642, <8 x float> %v631, <8 x float> %v614)
-  %v644 = add i64 %v627, 48
-  %v645 = getelementptr inbounds float, ptr %slot1, i64 %v644
-  %v646 = load float, ptr %v645, align 4
-  %v647 = insertelement <8 x float> poison, float %v646, i32 0
-  %v648 = shufflevector <8 x float> %v647, <8 x float> poison, <8 x i32> zeroinitializer
-  %v649 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v648, <8 x float> %v631, <8 x float> %v620)
-  %v650 = add i64 %v627, 72
-  %v651 = getelementptr inbounds float, ptr %slot1, i64 %v650
-  %v652 = load float, ptr %v651, align 4
-  %v653 = insertelement <8 x float> poison, float %v652, i32 0
-  %v654 = shufflevector <8 x float> %v653, <8 x float> poison, <8 x i32> zeroinitializer
-  %v655 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v654, <8 x float> %v631, <8 x float> %v626)
-  %v656 = add i64 %i558, 3
-  %v657 = mul i64 %v656, 8
-  %v658 = add i64 %v657, 0
-  %v659 = getelementptr inbounds float, ptr %v, i64 %v658
-  %v660 = load <8 x float>, ptr %v659, align 4
-  %v661 = add i64 %v656, 0
-  %v662 = getelementptr inbounds float, ptr %slot1, i64 %v661
-  %v663 = load float, ptr %v662, align 4
-  %v664 = insertelement <8 x float> poison, float %v663, i32 0
-  %v665 = shufflevector <8 x float> %v664, <8 x float> poison, <8 x i32> zeroinitializer
-  %v666 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v665, <8 x float> %v660, <8 x float> %v637)
-  %v667 = add i64 %v656, 24
-  %v668 = getelementptr inbounds float, ptr %slot1, i64 %v667
-  %v669 = load float, ptr %v668, align 4
-  %v670 = insertelement <8 x float> poison, float %v669, i32 0
-  %v671 = shufflevector <8 x float> %v670, <8 x float> poison, <8 x i32> zeroinitializer
-  %v672 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v671, <8 x float> %v660, <8 x float> %v643)
-  %v673 = add i64 %v656, 48
-  %v674 = getelementptr inbounds float, ptr %slot1, i64 %v673
-  %v675 = load float, ptr %v674, align 4
-  %v676 = insertelement <8 x float> poison, float %v675, i32 0
-  %v677 = shufflevector <8 x float> %v676, <8 x float> poison, <8 x i32> zeroinitializer
-  %v678 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v677, <8 x float> %v660, <8 x float> %v649)
-  %v679 = add i64 %v656, 72
-  %v680 = getelementptr inbounds float, ptr %slot1, i64 %v679
-  %v681 = load float, ptr %v680, align 4
-  %v682 = insertelement <8 x float> poison, float %v681, i32 0
-  %v683 = shufflevector <8 x float> %v682, <8 x float> poison, <8 x i32> zeroinitializer
-  %v684 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v683, <8 x float> %v660, <8 x float> %v655)
-  br label %latch556
-latch556:
-  %carried561 = select i1 true, <8 x float> %v666, <8 x float> %v666
-  %carried563 = select i1 true, <8 x float> %v672, <8 x float> %v672
-  %carried565 = select i1 true, <8 x float> %v678, <8 x float> %v678
-  %carried567 = select i1 true, <8 x float> %v684, <8 x float> %v684
-  %inext559 = add i64 %i558, 4
-  br label %head554
-done557:
-  br label %pre685
-pre685:
-  br label %head686
-head686:
-  %i690 = phi i64 [ %v537, %pre685 ], [ %inext691, %latch688 ]
-  %carry692 = phi <8 x float> [ %carry560, %pre685 ], [ %carried693, %latch688 ]
-  %carry694 = phi <8 x float> [ %carry562, %pre685 ], [ %carried695, %latch688 ]
-  %carry696 = phi <8 x float> [ %carry564, %pre685 ], [ %carried697, %latch688 ]
-  %carry698 = phi <8 x float> [ %carry566, %pre685 ], [ %carried699, %latch688 ]
-  %v700 = icmp slt i64 %i690, %cols
-  br i1 %v700, label %body687, label %done689
-body687:
-  %v701 = mul i64 %i690, 8
-  %v702 = add i64 %v701, 0
-  %v703 = getelementptr inbounds float, ptr %v, i64 %v702
-  %v704 = load <8 x float>, ptr %v703, align 4
-  %v705 = add i64 %i690, 0
-  %v706 = getelementptr inbounds float, ptr %slot1, i64 %v705
-  %v707 = load float, ptr %v706, align 4
-  %v708 = insertelement <8 x float> poison, float %v707, i32 0
-  %v709 = shufflevector <8 x float> %v708, <8 x float> poison, <8 x i32> zeroinitializer
-  %v710 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v709, <8 x float> %v704, <8 x float> %carry692)
-  %v711 = add i64 %i690, 24
-  %v712 = getelementptr inbounds float, ptr %slot1, i64 %v711
-  %v713 = load float, ptr %v712, align 4
-  %v714 = insertelement <8 x float> poison, float %v713, i32 0
-  %v715 = shufflevector <8 x float> %v714, <8 x float> poison, <8 x i32> zeroinitializer
-  %v716 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v715, <8 x float> %v704, <8 x float> %carry694)
-  %v717 = add i64 %i690, 48
-  %v718 = getelementptr inbounds float, ptr %slot1, i64 %v717
-  %v719 = load float, ptr %v718, align 4
-  %v720 = insertelement <8 x float> poison, float %v719, i32 0
-  %v721 = shufflevector <8 x float> %v720, <8 x float> poison, <8 x i32> zeroinitializer
-  %v722 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v721, <8 x float> %v704, <8 x float> %carry696)
-  %v723 = add i64 %i690, 72
-  %v724 = getelementptr inbounds float, ptr %slot1, i64 %v723
-  %v725 = load float, ptr %v724, align 4
-  %v726 = insertelement <8 x float> poison, float %v725, i32 0
-  %v727 = shufflevector <8 x float> %v726, <8 x float> poison, <8 x i32> zeroinitializer
-  %v728 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v727, <8 x float> %v704, <8 x float> %carry698)
-  br label %latch688
-latch688:
-  %carried693 = select i1 true, <8 x float> %v710, <8 x float> %v710
-  %carried695 = select i1 true, <8 x float> %v716, <8 x float> %v716
-  %carried697 = select i1 true, <8 x float> %v722, <8 x float> %v722
-  %carried699 = select i1 true, <8 x float> %v728, <8 x float> %v728
-  %inext691 = add i64 %i690, 1
-  br label %head686
-done689:
-  %v729 = getelementptr inbounds float, ptr %state, i64 2
-  store <8 x float> %carry692, ptr %v729, align 4
-  %v730 = getelementptr inbounds float, ptr %state, i64 12
-  store <8 x float> %carry694, ptr %v730, align 4
-  %v731 = getelementptr inbounds float, ptr %state, i64 22
-  store <8 x float> %carry696, ptr %v731, align 4
-  %v732 = getelementptr inbounds float, ptr %state, i64 32
-  store <8 x float> %carry698, ptr %v732, align 4
-  br label %pv_done540
-pv_plain539:
-  %v733 = getelementptr inbounds float, ptr %state, i64 2
-  %v734 = load <8 x float>, ptr %v733, align 4
-  %v735 = getelementptr inbounds float, ptr %state, i64 12
-  %v736 = load <8 x float>, ptr %v735, align 4
-  %v737 = getelementptr inbounds float, ptr %state, i64 22
-  %v738 = load <8 x float>, ptr %v737, align 4
+  %v494 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v393, <8 x float> %v397, <8 x float> %v490)
+  %v495 = call <8 x float> @exp2_8(<8 x float> %v494)
+  %v496 = getelementptr inbounds float, ptr %slot1, i64 80
+  store <8 x float> %v495, ptr %v496, align 4
+  %v497 = fadd <8 x float> %v492, %v495
+  %v498 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v394, <8 x float> %v397, <8 x float> %v490)
+  %v499 = call <8 x float> @exp2_8(<8 x float> %v498)
+  %v500 = getelementptr inbounds float, ptr %slot1, i64 88
+  store <8 x float> %v499, ptr %v500, align 4
+  %v501 = fadd <8 x float> %v497, %v499
+  %v502 = call float @llvm.vector.reduce.fadd.v8f32(float 0x8000000000000000, <8 x float> %v501)
+  %v503 = fsub float %v484, %v487
+  %v504 = fmul float %v503, 0x3FF7154760000000
+  %v505 = fcmp une float %v485, %v484
+  %v506 = insertelement <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, float %v423, i32 0
+  %v507 = insertelement <8 x float> %v506, float %v450, i32 1
+  %v508 = insertelement <8 x float> %v507, float %v477, i32 2
+  %v509 = insertelement <8 x float> %v508, float %v504, i32 3
+  %v510 = call <8 x float> @exp2_8(<8 x float> %v509)
+  %v511 = extractelement <8 x float> %v510, i32 0
+  %v512 = getelementptr inbounds float, ptr %state, i64 1
+  %v513 = load float, ptr %v512, align 4
+  %v514 = call float @llvm.fma.f32(float %v513, float %v511, float %v421)
+  store float %v514, ptr %v512, align 4
+  %v515 = getelementptr inbounds float, ptr %state, i64 0
+  store float %v404, ptr %v515, align 4
+  %v516 = insertelement <8 x float> poison, float %v511, i32 0
+  %v517 = shufflevector <8 x float> %v516, <8 x float> poison, <8 x i32> zeroinitializer
+  %v518 = or i1 false, %v424
+  %v519 = extractelement <8 x float> %v510, i32 1
+  %v520 = getelementptr inbounds float, ptr %state, i64 11
+  %v521 = load float, ptr %v520, align 4
+  %v522 = call float @llvm.fma.f32(float %v521, float %v519, float %v448)
+  store float %v522, ptr %v520, align 4
+  %v523 = getelementptr inbounds float, ptr %state, i64 10
+  store float %v431, ptr %v523, align 4
+  %v524 = insertelement <8 x float> poison, float %v519, i32 0
+  %v525 = shufflevector <8 x float> %v524, <8 x float> poison, <8 x i32> zeroinitializer
+  %v526 = or i1 %v518, %v451
+  %v527 = extractelement <8 x float> %v510, i32 2
+  %v528 = getelementptr inbounds float, ptr %state, i64 21
+  %v529 = load float, ptr %v528, align 4
+  %v530 = call float @llvm.fma.f32(float %v529, float %v527, float %v475)
+  store float %v530, ptr %v528, align 4
+  %v531 = getelementptr inbounds float, ptr %state, i64 20
+  store float %v458, ptr %v531, align 4
+  %v532 = insertelement <8 x float> poison, float %v527, i32 0
+  %v533 = shufflevector <8 x float> %v532, <8 x float> poison, <8 x i32> zeroinitializer
+  %v534 = or i1 %v526, %v478
+  %v535 = extractelement <8 x float> %v510, i32 3
+  %v536 = getelementptr inbounds float, ptr %state, i64 31
+  %v537 = load float, ptr %v536, align 4
+  %v538 = call float @llvm.fma.f32(float %v537, float %v535, float %v502)
+  store float %v538, ptr %v536, align 4
+  %v539 = getelementptr inbounds float, ptr %state, i64 30
+  store float %v485, ptr %v539, align 4
+  %v540 = insertelement <8 x float> poison, float %v535, i32 0
+  %v541 = shufflevector <8 x float> %v540, <8 x float> poison, <8 x i32> zeroinitializer
+  %v542 = or i1 %v534, %v505
+  %v543 = sdiv i64 %cols, 4
+  %v544 = mul i64 %v543, 4
+  br i1 %v542, label %pv_scaled545, label %pv_plain546
+pv_scaled545:
+  %v548 = getelementptr inbounds float, ptr %state, i64 2
+  %v549 = load <8 x float>, ptr %v548, align 4
+  %v550 = fmul <8 x float> %v549, %v517
+  %v551 = getelementptr inbounds float, ptr %state, i64 12
+  %v552 = load <8 x float>, ptr %v551, align 4
+  %v553 = fmul <8 x float> %v552, %v525
+  %v554 = getelementptr inbounds float, ptr %state, i64 22
+  %v555 = load <8 x float>, ptr %v554, align 4
+  %v556 = fmul <8 x float> %v555, %v533
+  %v557 = getelementptr inbounds float, ptr %state, i64 32
+  %v558 = load <8 x float>, ptr %v557, align 4
+  %v559 = fmul <8 x float> %v558, %v541
+  br label %pre560
+pre560:
+  br label %head561
+head561:
+  %i565 = phi i64 [ 0, %pre560 ], [ %inext566, %latch563 ]
+  %carry567 = phi <8 x float> [ %v550, %pre560 ], [ %carried568, %latch563 ]
+  %carry569 = phi <8 x float> [ %v553, %pre560 ], [ %carried570, %latch563 ]
+  %carry571 = phi <8 x float> [ %v556, %pre560 ], [ %carried572, %latch563 ]
+  %carry573 = phi <8 x float> [ %v559, %pre560 ], [ %carried574, %latch563 ]
+  %v575 = icmp slt i64 %i565, %v544
+  br i1 %v575, label %body562, label %done564
+body562:
+  %v576 = add i64 %i565, 0
+  %v577 = mul i64 %v576, 8
+  %v578 = add i64 %v577, 0
+  %v579 = getelementptr inbounds float, ptr %v, i64 %v578
+  %v580 = load <8 x float>, ptr %v579, align 4
+  %v581 = add i64 %v576, 0
+  %v582 = getelementptr inbounds float, ptr %slot1, i64 %v581
+  %v583 = load float, ptr %v582, align 4
+  %v584 = insertelement <8 x float> poison, float %v583, i32 0
+  %v585 = shufflevector <8 x float> %v584, <8 x float> poison, <8 x i32> zeroinitializer
+  %v586 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v585, <8 x float> %v580, <8 x float> %carry567)
+  %v587 = add i64 %v576, 24
+  %v588 = getelementptr inbounds float, ptr %slot1, i64 %v587
+  %v589 = load float, ptr %v588, align 4
+  %v590 = insertelement <8 x float> poison, float %v589, i32 0
+  %v591 = shufflevector <8 x float> %v590, <8 x float> poison, <8 x i32> zeroinitializer
+  %v592 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v591, <8 x float> %v580, <8 x float> %carry569)
+  %v593 = add i64 %v576, 48
+  %v594 = getelementptr inbounds float, ptr %slot1, i64 %v593
+  %v595 = load float, ptr %v594, align 4
+  %v596 = insertelement <8 x float> poison, float %v595, i32 0
+  %v597 = shufflevector <8 x float> %v596, <8 x float> poison, <8 x i32> zeroinitializer
+  %v598 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v597, <8 x float> %v580, <8 x float> %carry571)
+  %v599 = add i64 %v576, 72
+  %v600 = getelementptr inbounds float, ptr %slot1, i64 %v599
+  %v601 = load float, ptr %v600, align 4
+  %v602 = insertelement <8 x float> poison, float %v601, i32 0
+  %v603 = shufflevector <8 x float> %v602, <8 x float> poison, <8 x i32> zeroinitializer
+  %v604 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v603, <8 x float> %v580, <8 x float> %carry573)
+  %v605 = add i64 %i565, 1
+  %v606 = mul i64 %v605, 8
+  %v607 = add i64 %v606, 0
+  %v608 = getelementptr inbounds float, ptr %v, i64 %v607
+  %v609 = load <8 x float>, ptr %v608, align 4
+  %v610 = add i64 %v605, 0
+  %v611 = getelementptr inbounds float, ptr %slot1, i64 %v610
+  %v612 = load float, ptr %v611, align 4
+  %v613 = insertelement <8 x float> poison, float %v612, i32 0
+  %v614 = shufflevector <8 x float> %v613, <8 x float> poison, <8 x i32> zeroinitializer
+  %v615 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v614, <8 x float> %v609, <8 x float> %v586)
+  %v616 = add i64 %v605, 24
+  %v617 = getelementptr inbounds float, ptr %slot1, i64 %v616
+  %v618 = load float, ptr %v617, align 4
+  %v619 = insertelement <8 x float> poison, float %v618, i32 0
+  %v620 = shufflevector <8 x float> %v619, <8 x float> poison, <8 x i32> zeroinitializer
+  %v621 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v620, <8 x float> %v609, <8 x float> %v592)
+  %v622 = add i64 %v605, 48
+  %v623 = getelementptr inbounds float, ptr %slot1, i64 %v622
+  %v624 = load float, ptr %v623, align 4
+  %v625 = insertelement <8 x float> poison, float %v624, i32 0
+  %v626 = shufflevector <8 x float> %v625, <8 x float> poison, <8 x i32> zeroinitializer
+  %v627 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v626, <8 x float> %v609, <8 x float> %v598)
+  %v628 = add i64 %v605, 72
+  %v629 = getelementptr inbounds float, ptr %slot1, i64 %v628
+  %v630 = load float, ptr %v629, align 4
+  %v631 = insertelement <8 x float> poison, float %v630, i32 0
+  %v632 = shufflevector <8 x float> %v631, <8 x float> poison, <8 x i32> zeroinitializer
+  %v633 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v632, <8 x float> %v609, <8 x float> %v604)
+  %v634 = add i64 %i565, 2
+  %v635 = mul i64 %v634, 8
+  %v636 = add i64 %v635, 0
+  %v637 = getelementptr inbounds float, ptr %v, i64 %v636
+  %v638 = load <8 x float>, ptr %v637, align 4
+  %v639 = add i64 %v634, 0
+  %v640 = getelementptr inbounds float, ptr %slot1, i64 %v639
+  %v641 = load float, ptr %v640, align 4
+  %v642 = insertelement <8 x float> poison, float %v641, i32 0
+  %v643 = shufflevector <8 x float> %v642, <8 x float> poison, <8 x i32> zeroinitializer
+  %v644 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v643, <8 x float> %v638, <8 x float> %v615)
+  %v645 = add i64 %v634, 24
+  %v646 = getelementptr inbounds float, ptr %slot1, i64 %v645
+  %v647 = load float, ptr %v646, align 4
+  %v648 = insertelement <8 x float> poison, float %v647, i32 0
+  %v649 = shufflevector <8 x float> %v648, <8 x float> poison, <8 x i32> zeroinitializer
+  %v650 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v649, <8 x float> %v638, <8 x float> %v621)
+  %v651 = add i64 %v634, 48
+  %v652 = getelementptr inbounds float, ptr %slot1, i64 %v651
+  %v653 = load float, ptr %v652, align 4
+  %v654 = insertelement <8 x float> poison, float %v653, i32 0
+  %v655 = shufflevector <8 x float> %v654, <8 x float> poison, <8 x i32> zeroinitializer
+  %v656 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v655, <8 x float> %v638, <8 x float> %v627)
+  %v657 = add i64 %v634, 72
+  %v658 = getelementptr inbounds float, ptr %slot1, i64 %v657
+  %v659 = load float, ptr %v658, align 4
+  %v660 = insertelement <8 x float> poison, float %v659, i32 0
+  %v661 = shufflevector <8 x float> %v660, <8 x float> poison, <8 x i32> zeroinitializer
+  %v662 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v661, <8 x float> %v638, <8 x float> %v633)
+  %v663 = add i64 %i565, 3
+  %v664 = mul i64 %v663, 8
+  %v665 = add i64 %v664, 0
+  %v666 = getelementptr inbounds float, ptr %v, i64 %v665
+  %v667 = load <8 x float>, ptr %v666, align 4
+  %v668 = add i64 %v663, 0
+  %v669 = getelementptr inbounds float, ptr %slot1, i64 %v668
+  %v670 = load float, ptr %v669, align 4
+  %v671 = insertelement <8 x float> poison, float %v670, i32 0
+  %v672 = shufflevector <8 x float> %v671, <8 x float> poison, <8 x i32> zeroinitializer
+  %v673 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v672, <8 x float> %v667, <8 x float> %v644)
+  %v674 = add i64 %v663, 24
+  %v675 = getelementptr inbounds float, ptr %slot1, i64 %v674
+  %v676 = load float, ptr %v675, align 4
+  %v677 = insertelement <8 x float> poison, float %v676, i32 0
+  %v678 = shufflevector <8 x float> %v677, <8 x float> poison, <8 x i32> zeroinitializer
+  %v679 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v678, <8 x float> %v667, <8 x float> %v650)
+  %v680 = add i64 %v663, 48
+  %v681 = getelementptr inbounds float, ptr %slot1, i64 %v680
+  %v682 = load float, ptr %v681, align 4
+  %v683 = insertelement <8 x float> poison, float %v682, i32 0
+  %v684 = shufflevector <8 x float> %v683, <8 x float> poison, <8 x i32> zeroinitializer
+  %v685 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v684, <8 x float> %v667, <8 x float> %v656)
+  %v686 = add i64 %v663, 72
+  %v687 = getelementptr inbounds float, ptr %slot1, i64 %v686
+  %v688 = load float, ptr %v687, align 4
+  %v689 = insertelement <8 x float> poison, float %v688, i32 0
+  %v690 = shufflevector <8 x float> %v689, <8 x float> poison, <8 x i32> zeroinitializer
+  %v691 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v690, <8 x float> %v667, <8 x float> %v662)
+  br label %latch563
+latch563:
+  %carried568 = select i1 true, <8 x float> %v673, <8 x float> %v673
+  %carried570 = select i1 true, <8 x float> %v679, <8 x float> %v679
+  %carried572 = select i1 true, <8 x float> %v685, <8 x float> %v685
+  %carried574 = select i1 true, <8 x float> %v691, <8 x float> %v691
+  %inext566 = add i64 %i565, 4
+  br label %head561
+done564:
+  br label %pre692
+pre692:
+  br label %head693
+head693:
+  %i697 = phi i64 [ %v544, %pre692 ], [ %inext698, %latch695 ]
+  %carry699 = phi <8 x float> [ %carry567, %pre692 ], [ %carried700, %latch695 ]
+  %carry701 = phi <8 x float> [ %carry569, %pre692 ], [ %carried702, %latch695 ]
+  %carry703 = phi <8 x float> [ %carry571, %pre692 ], [ %carried704, %latch695 ]
+  %carry705 = phi <8 x float> [ %carry573, %pre692 ], [ %carried706, %latch695 ]
+  %v707 = icmp slt i64 %i697, %cols
+  br i1 %v707, label %body694, label %done696
+body694:
+  %v708 = mul i64 %i697, 8
+  %v709 = add i64 %v708, 0
+  %v710 = getelementptr inbounds float, ptr %v, i64 %v709
+  %v711 = load <8 x float>, ptr %v710, align 4
+  %v712 = add i64 %i697, 0
+  %v713 = getelementptr inbounds float, ptr %slot1, i64 %v712
+  %v714 = load float, ptr %v713, align 4
+  %v715 = insertelement <8 x float> poison, float %v714, i32 0
+  %v716 = shufflevector <8 x float> %v715, <8 x float> poison, <8 x i32> zeroinitializer
+  %v717 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v716, <8 x float> %v711, <8 x float> %carry699)
+  %v718 = add i64 %i697, 24
+  %v719 = getelementptr inbounds float, ptr %slot1, i64 %v718
+  %v720 = load float, ptr %v719, align 4
+  %v721 = insertelement <8 x float> poison, float %v720, i32 0
+  %v722 = shufflevector <8 x float> %v721, <8 x float> poison, <8 x i32> zeroinitializer
+  %v723 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v722, <8 x float> %v711, <8 x float> %carry701)
+  %v724 = add i64 %i697, 48
+  %v725 = getelementptr inbounds float, ptr %slot1, i64 %v724
+  %v726 = load float, ptr %v725, align 4
+  %v727 = insertelement <8 x float> poison, float %v726, i32 0
+  %v728 = shufflevector <8 x float> %v727, <8 x float> poison, <8 x i32> zeroinitializer
+  %v729 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v728, <8 x float> %v711, <8 x float> %carry703)
+  %v730 = add i64 %i697, 72
+  %v731 = getelementptr inbounds float, ptr %slot1, i64 %v730
+  %v732 = load float, ptr %v731, align 4
+  %v733 = insertelement <8 x float> poison, float %v732, i32 0
+  %v734 = shufflevector <8 x float> %v733, <8 x float> poison, <8 x i32> zeroinitializer
+  %v735 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v734, <8 x float> %v711, <8 x float> %carry705)
+  br label %latch695
+latch695:
+  %carried700 = select i1 true, <8 x float> %v717, <8 x float> %v717
+  %carried702 = select i1 true, <8 x float> %v723, <8 x float> %v723
+  %carried704 = select i1 true, <8 x float> %v729, <8 x float> %v729
+  %carried706 = select i1 true, <8 x float> %v735, <8 x float> %v735
+  %inext698 = add i64 %i697, 1
+  br label %head693
+done696:
+  %v736 = getelementptr inbounds float, ptr %state, i64 2
+  store <8 x float> %carry699, ptr %v736, align 4
+  %v737 = getelementptr inbounds float, ptr %state, i64 12
+  store <8 x float> %carry701, ptr %v737, align 4
+  %v738 = getelementptr inbounds float, ptr %state, i64 22
+  store <8 x float> %carry703, ptr %v738, align 4
   %v739 = getelementptr inbounds float, ptr %state, i64 32
-  %v740 = load <8 x float>, ptr %v739, align 4
-  br label %pre741
-pre741:
-  br label %head742
-head742:
-  %i746 = phi i64 [ 0, %pre741 ], [ %inext747, %latch744 ]
-  %carry748 = phi <8 x float> [ %v734, %pre741 ], [ %carried749, %latch744 ]
-  %carry750 = phi <8 x float> [ %v736, %pre741 ], [ %carried751, %latch744 ]
-  %carry752 = phi <8 x float> [ %v738, %pre741 ], [ %carried753, %latch744 ]
-  %carry754 = phi <8 x float> [ %v740, %pre741 ], [ %carried755, %latch744 ]
-  %v756 = icmp slt i64 %i746, %v537
-  br i1 %v756, label %body743, label %done745
-body743:
-  %v757 = add i64 %i746, 0
-  %v758 = mul i64 %v757, 8
-  %v759 = add i64 %v758, 0
-  %v760 = getelementptr inbounds float, ptr %v, i64 %v759
-  %v761 = load <8 x float>, ptr %v760, align 4
-  %v762 = add i64 %v757, 0
-  %v763 = getelementptr inbounds float, ptr %slot1, i64 %v762
-  %v764 = load float, ptr %v763, align 4
-  %v765 = insertelement <8 x float> poison, float %v764, i32 0
-  %v766 = shufflevector <8 x float> %v765, <8 x float> poison, <8 x i32> zeroinitializer
-  %v767 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v766, <8 x float> %v761, <8 x float> %carry748)
-  %v768 = add i64 %v757, 24
-  %v769 = getelementptr inbounds float, ptr %slot1, i64 %v768
-  %v770 = load float, ptr %v769, align 4
-  %v771 = insertelement <8 x float> poison, float %v770, i32 0
-  %v772 = shufflevector <8 x float> %v771, <8 x float> poison, <8 x i32> zeroinitializer
-  %v773 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v772, <8 x float> %v761, <8 x float> %carry750)
-  %v774 = add i64 %v757, 48
-  %v775 = getelementptr inbounds float, ptr %slot1, i64 %v774
-  %v776 = load float, ptr %v775, align 4
-  %v777 = insertelement <8 x float> poison, float %v776, i32 0
-  %v778 = shufflevector <8 x float> %v777, <8 x float> poison, <8 x i32> zeroinitializer
-  %v779 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v778, <8 x float> %v761, <8 x float> %carry752)
-  %v780 = add i64 %v757, 72
-  %v781 = getelementptr inbounds float, ptr %slot1, i64 %v780
-  %v782 = load float, ptr %v781, align 4
-  %v783 = insertelement <8 x float> poison, float %v782, i32 0
-  %v784 = shufflevector <8 x float> %v783, <8 x float> poison, <8 x i32> zeroinitializer
-  %v785 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v784, <8 x float> %v761, <8 x float> %carry754)
-  %v786 = add i64 %i746, 1
-  %v787 = mul i64 %v786, 8
-  %v788 = add i64 %v787, 0
-  %v789 = getelementptr inbounds float, ptr %v, i64 %v788
-  %v790 = load <8 x float>, ptr %v789, align 4
-  %v791 = add i64 %v786, 0
-  %v792 = getelementptr inbounds float, ptr %slot1, i64 %v791
-  %v793 = load float, ptr %v792, align 4
-  %v794 = insertelement <8 x float> poison, float %v793, i32 0
-  %v795 = shufflevector <8 x float> %v794, <8 x float> poison, <8 x i32> zeroinitializer
-  %v796 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v795, <8 x float> %v790, <8 x float> %v767)
-  %v797 = add i64 %v786, 24
-  %v798 = getelementptr inbounds float, ptr %slot1, i64 %v797
-  %v799 = load float, ptr %v798, align 4
-  %v800 = insertelement <8 x float> poison, float %v799, i32 0
-  %v801 = shufflevector <8 x float> %v800, <8 x float> poison, <8 x i32> zeroinitializer
-  %v802 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v801, <8 x float> %v790, <8 x float> %v773)
-  %v803 = add i64 %v786, 48
-  %v804 = getelementptr inbounds float, ptr %slot1, i64 %v803
-  %v805 = load float, ptr %v804, align 4
-  %v806 = insertelement <8 x float> poison, float %v805, i32 0
-  %v807 = shufflevector <8 x float> %v806, <8 x float> poison, <8 x i32> zeroinitializer
-  %v808 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v807, <8 x float> %v790, <8 x float> %v779)
-  %v809 = add i64 %v786, 72
-  %v810 = getelementptr inbounds float, ptr %slot1, i64 %v809
-  %v811 = load float, ptr %v810, align 4
-  %v812 = insertelement <8 x float> poison, float %v811, i32 0
-  %v813 = shufflevector <8 x float> %v812, <8 x float> poison, <8 x i32> zeroinitializer
-  %v814 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v813, <8 x float> %v790, <8 x float> %v785)
-  %v815 = add i64 %i746, 2
-  %v816 = mul i64 %v815, 8
-  %v817 = add i64 %v816, 0
-  %v818 = getelementptr inbounds float, ptr %v, i64 %v817
-  %v819 = load <8 x float>, ptr %v818, align 4
-  %v820 = add i64 %v815, 0
-  %v821 = getelementptr inbounds float, ptr %slot1, i64 %v820
-  %v822 = load float, ptr %v821, align 4
-  %v823 = insertelement <8 x float> poison, float %v822, i32 0
-  %v824 = shufflevector <8 x float> %v823, <8 x float> poison, <8 x i32> zeroinitializer
-  %v825 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v824, <8 x float> %v819, <8 x float> %v796)
-  %v826 = add i64 %v815, 24
-  %v827 = getelementptr inbounds float, ptr %slot1, i64 %v826
-  %v828 = load float, ptr %v827, align 4
-  %v829 = insertelement <8 x float> poison, float %v828, i32 0
-  %v830 = shufflevector <8 x float> %v829, <8 x float> poison, <8 x i32> zeroinitializer
-  %v831 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v830, <8 x float> %v819, <8 x float> %v802)
-  %v832 = add i64 %v815, 48
-  %v833 = getelementptr inbounds float, ptr %slot1, i64 %v832
-  %v834 = load float, ptr %v833, align 4
-  %v835 = insertelement <8 x float> poison, float %v834, i32 0
-  %v836 = shufflevector <8 x float> %v835, <8 x float> poison, <8 x i32> zeroinitializer
-  %v837 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v836, <8 x float> %v819, <8 x float> %v808)
-  %v838 = add i64 %v815, 72
-  %v839 = getelementptr inbounds float, ptr %slot1, i64 %v838
-  %v840 = load float, ptr %v839, align 4
-  %v841 = insertelement <8 x float> poison, float %v840, i32 0
-  %v842 = shufflevector <8 x float> %v841, <8 x float> poison, <8 x i32> zeroinitializer
-  %v843 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v842, <8 x float> %v819, <8 x float> %v814)
-  %v844 = add i64 %i746, 3
-  %v845 = mul i64 %v844, 8
-  %v846 = add i64 %v845, 0
-  %v847 = getelementptr inbounds float, ptr %v, i64 %v846
-  %v848 = load <8 x float>, ptr %v847, align 4
-  %v849 = add i64 %v844, 0
-  %v850 = getelementptr inbounds float, ptr %slot1, i64 %v849
-  %v851 = load float, ptr %v850, align 4
-  %v852 = insertelement <8 x float> poison, float %v851, i32 0
-  %v853 = shufflevector <8 x float> %v852, <8 x float> poison, <8 x i32> zeroinitializer
-  %v854 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v853, <8 x float> %v848, <8 x float> %v825)
-  %v855 = add i64 %v844, 24
-  %v856 = getelementptr inbounds float, ptr %slot1, i64 %v855
-  %v857 = load float, ptr %v856, align 4
-  %v858 = insertelement <8 x float> poison, float %v857, i32 0
-  %v859 = shufflevector <8 x float> %v858, <8 x float> poison, <8 x i32> zeroinitializer
-  %v860 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v859, <8 x float> %v848, <8 x float> %v831)
-  %v861 = add i64 %v844, 48
-  %v862 = getelementptr inbounds float, ptr %slot1, i64 %v861
-  %v863 = load float, ptr %v862, align 4
-  %v864 = insertelement <8 x float> poison, float %v863, i32 0
-  %v865 = shufflevector <8 x float> %v864, <8 x float> poison, <8 x i32> zeroinitializer
-  %v866 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v865, <8 x float> %v848, <8 x float> %v837)
-  %v867 = add i64 %v844, 72
-  %v868 = getelementptr inbounds float, ptr %slot1, i64 %v867
-  %v869 = load float, ptr %v868, align 4
-  %v870 = insertelement <8 x float> poison, float %v869, i32 0
-  %v871 = shufflevector <8 x float> %v870, <8 x float> poison, <8 x i32> zeroinitializer
-  %v872 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v871, <8 x float> %v848, <8 x float> %v843)
-  br label %latch744
-latch744:
-  %carried749 = select i1 true, <8 x float> %v854, <8 x float> %v854
-  %carried751 = select i1 true, <8 x float> %v860, <8 x float> %v860
-  %carried753 = select i1 true, <8 x float> %v866, <8 x float> %v866
-  %carried755 = select i1 true, <8 x float> %v872, <8 x float> %v872
-  %inext747 = add i64 %i746, 4
-  br label %head742
-done745:
-  br label %pre873
-pre873:
-  br label %head874
-head874:
-  %i878 = phi i64 [ %v537, %pre873 ], [ %inext879, %latch876 ]
-  %carry880 = phi <8 x float> [ %carry748, %pre873 ], [ %carried881, %latch876 ]
-  %carry882 = phi <8 x float> [ %carry750, %pre873 ], [ %carried883, %latch876 ]
-  %carry884 = phi <8 x float> [ %carry752, %pre873 ], [ %carried885, %latch876 ]
-  %carry886 = phi <8 x float> [ %carry754, %pre873 ], [ %carried887, %latch876 ]
-  %v888 = icmp slt i64 %i878, %cols
-  br i1 %v888, label %body875, label %done877
-body875:
-  %v889 = mul i64 %i878, 8
-  %v890 = add i64 %v889, 0
-  %v891 = getelementptr inbounds float, ptr %v, i64 %v890
-  %v892 = load <8 x float>, ptr %v891, align 4
-  %v893 = add i64 %i878, 0
-  %v894 = getelementptr inbounds float, ptr %slot1, i64 %v893
-  %v895 = load float, ptr %v894, align 4
-  %v896 = insertelement <8 x float> poison, float %v895, i32 0
-  %v897 = shufflevector <8 x float> %v896, <8 x float> poison, <8 x i32> zeroinitializer
-  %v898 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v897, <8 x float> %v892, <8 x float> %carry880)
-  %v899 = add i64 %i878, 24
-  %v900 = getelementptr inbounds float, ptr %slot1, i64 %v899
-  %v901 = load float, ptr %v900, align 4
-  %v902 = insertelement <8 x float> poison, float %v901, i32 0
-  %v903 = shufflevector <8 x float> %v902, <8 x float> poison, <8 x i32> zeroinitializer
-  %v904 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v903, <8 x float> %v892, <8 x float> %carry882)
-  %v905 = add i64 %i878, 48
-  %v906 = getelementptr inbounds float, ptr %slot1, i64 %v905
-  %v907 = load float, ptr %v906, align 4
-  %v908 = insertelement <8 x float> poison, float %v907, i32 0
-  %v909 = shufflevector <8 x float> %v908, <8 x float> poison, <8 x i32> zeroinitializer
-  %v910 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v909, <8 x float> %v892, <8 x float> %carry884)
-  %v911 = add i64 %i878, 72
-  %v912 = getelementptr inbounds float, ptr %slot1, i64 %v911
-  %v913 = load float, ptr %v912, align 4
-  %v914 = insertelement <8 x float> poison, float %v913, i32 0
-  %v915 = shufflevector <8 x float> %v914, <8 x float> poison, <8 x i32> zeroinitializer
-  %v916 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v915, <8 x float> %v892, <8 x float> %carry886)
-  br label %latch876
-latch876:
-  %carried881 = select i1 true, <8 x float> %v898, <8 x float> %v898
-  %carried883 = select i1 true, <8 x float> %v904, <8 x float> %v904
-  %carried885 = select i1 true, <8 x float> %v910, <8 x float> %v910
-  %carried887 = select i1 true, <8 x float> %v916, <8 x float> %v916
-  %inext879 = add i64 %i878, 1
-  br label %head874
-done877:
-  %v917 = getelementptr inbounds float, ptr %state, i64 2
-  store <8 x float> %carry880, ptr %v917, align 4
-  %v918 = getelementptr inbounds float, ptr %state, i64 12
-  store <8 x float> %carry882, ptr %v918, align 4
-  %v919 = getelementptr inbounds float, ptr %state, i64 22
-  store <8 x float> %carry884, ptr %v919, align 4
-  %v920 = getelementptr inbounds float, ptr %state, i64 32
-  store <8 x float> %carry886, ptr %v920, align 4
-  br label %pv_done540
-pv_done540:
+  store <8 x float> %carry705, ptr %v739, align 4
+  br label %pv_done547
+pv_plain546:
+  %v740 = getelementptr inbounds float, ptr %state, i64 2
+  %v741 = load <8 x float>, ptr %v740, align 4
+  %v742 = getelementptr inbounds float, ptr %state, i64 12
+  %v743 = load <8 x float>, ptr %v742, align 4
+  %v744 = getelementptr inbounds float, ptr %state, i64 22
+  %v745 = load <8 x float>, ptr %v744, align 4
+  %v746 = getelementptr inbounds float, ptr %state, i64 32
+  %v747 = load <8 x float>, ptr %v746, align 4
+  br label %pre748
+pre748:
+  br label %head749
+head749:
+  %i753 = phi i64 [ 0, %pre748 ], [ %inext754, %latch751 ]
+  %carry755 = phi <8 x float> [ %v741, %pre748 ], [ %carried756, %latch751 ]
+  %carry757 = phi <8 x float> [ %v743, %pre748 ], [ %carried758, %latch751 ]
+  %carry759 = phi <8 x float> [ %v745, %pre748 ], [ %carried760, %latch751 ]
+  %carry761 = phi <8 x float> [ %v747, %pre748 ], [ %carried762, %latch751 ]
+  %v763 = icmp slt i64 %i753, %v544
+  br i1 %v763, label %body750, label %done752
+body750:
+  %v764 = add i64 %i753, 0
+  %v765 = mul i64 %v764, 8
+  %v766 = add i64 %v765, 0
+  %v767 = getelementptr inbounds float, ptr %v, i64 %v766
+  %v768 = load <8 x float>, ptr %v767, align 4
+  %v769 = add i64 %v764, 0
+  %v770 = getelementptr inbounds float, ptr %slot1, i64 %v769
+  %v771 = load float, ptr %v770, align 4
+  %v772 = insertelement <8 x float> poison, float %v771, i32 0
+  %v773 = shufflevector <8 x float> %v772, <8 x float> poison, <8 x i32> zeroinitializer
+  %v774 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v773, <8 x float> %v768, <8 x float> %carry755)
+  %v775 = add i64 %v764, 24
+  %v776 = getelementptr inbounds float, ptr %slot1, i64 %v775
+  %v777 = load float, ptr %v776, align 4
+  %v778 = insertelement <8 x float> poison, float %v777, i32 0
+  %v779 = shufflevector <8 x float> %v778, <8 x float> poison, <8 x i32> zeroinitializer
+  %v780 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v779, <8 x float> %v768, <8 x float> %carry757)
+  %v781 = add i64 %v764, 48
+  %v782 = getelementptr inbounds float, ptr %slot1, i64 %v781
+  %v783 = load float, ptr %v782, align 4
+  %v784 = insertelement <8 x float> poison, float %v783, i32 0
+  %v785 = shufflevector <8 x float> %v784, <8 x float> poison, <8 x i32> zeroinitializer
+  %v786 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v785, <8 x float> %v768, <8 x float> %carry759)
+  %v787 = add i64 %v764, 72
+  %v788 = getelementptr inbounds float, ptr %slot1, i64 %v787
+  %v789 = load float, ptr %v788, align 4
+  %v790 = insertelement <8 x float> poison, float %v789, i32 0
+  %v791 = shufflevector <8 x float> %v790, <8 x float> poison, <8 x i32> zeroinitializer
+  %v792 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v791, <8 x float> %v768, <8 x float> %carry761)
+  %v793 = add i64 %i753, 1
+  %v794 = mul i64 %v793, 8
+  %v795 = add i64 %v794, 0
+  %v796 = getelementptr inbounds float, ptr %v, i64 %v795
+  %v797 = load <8 x float>, ptr %v796, align 4
+  %v798 = add i64 %v793, 0
+  %v799 = getelementptr inbounds float, ptr %slot1, i64 %v798
+  %v800 = load float, ptr %v799, align 4
+  %v801 = insertelement <8 x float> poison, float %v800, i32 0
+  %v802 = shufflevector <8 x float> %v801, <8 x float> poison, <8 x i32> zeroinitializer
+  %v803 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v802, <8 x float> %v797, <8 x float> %v774)
+  %v804 = add i64 %v793, 24
+  %v805 = getelementptr inbounds float, ptr %slot1, i64 %v804
+  %v806 = load float, ptr %v805, align 4
+  %v807 = insertelement <8 x float> poison, float %v806, i32 0
+  %v808 = shufflevector <8 x float> %v807, <8 x float> poison, <8 x i32> zeroinitializer
+  %v809 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v808, <8 x float> %v797, <8 x float> %v780)
+  %v810 = add i64 %v793, 48
+  %v811 = getelementptr inbounds float, ptr %slot1, i64 %v810
+  %v812 = load float, ptr %v811, align 4
+  %v813 = insertelement <8 x float> poison, float %v812, i32 0
+  %v814 = shufflevector <8 x float> %v813, <8 x float> poison, <8 x i32> zeroinitializer
+  %v815 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v814, <8 x float> %v797, <8 x float> %v786)
+  %v816 = add i64 %v793, 72
+  %v817 = getelementptr inbounds float, ptr %slot1, i64 %v816
+  %v818 = load float, ptr %v817, align 4
+  %v819 = insertelement <8 x float> poison, float %v818, i32 0
+  %v820 = shufflevector <8 x float> %v819, <8 x float> poison, <8 x i32> zeroinitializer
+  %v821 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v820, <8 x float> %v797, <8 x float> %v792)
+  %v822 = add i64 %i753, 2
+  %v823 = mul i64 %v822, 8
+  %v824 = add i64 %v823, 0
+  %v825 = getelementptr inbounds float, ptr %v, i64 %v824
+  %v826 = load <8 x float>, ptr %v825, align 4
+  %v827 = add i64 %v822, 0
+  %v828 = getelementptr inbounds float, ptr %slot1, i64 %v827
+  %v829 = load float, ptr %v828, align 4
+  %v830 = insertelement <8 x float> poison, float %v829, i32 0
+  %v831 = shufflevector <8 x float> %v830, <8 x float> poison, <8 x i32> zeroinitializer
+  %v832 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v831, <8 x float> %v826, <8 x float> %v803)
+  %v833 = add i64 %v822, 24
+  %v834 = getelementptr inbounds float, ptr %slot1, i64 %v833
+  %v835 = load float, ptr %v834, align 4
+  %v836 = insertelement <8 x float> poison, float %v835, i32 0
+  %v837 = shufflevector <8 x float> %v836, <8 x float> poison, <8 x i32> zeroinitializer
+  %v838 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v837, <8 x float> %v826, <8 x float> %v809)
+  %v839 = add i64 %v822, 48
+  %v840 = getelementptr inbounds float, ptr %slot1, i64 %v839
+  %v841 = load float, ptr %v840, align 4
+  %v842 = insertelement <8 x float> poison, float %v841, i32 0
+  %v843 = shufflevector <8 x float> %v842, <8 x float> poison, <8 x i32> zeroinitializer
+  %v844 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v843, <8 x float> %v826, <8 x float> %v815)
+  %v845 = add i64 %v822, 72
+  %v846 = getelementptr inbounds float, ptr %slot1, i64 %v845
+  %v847 = load float, ptr %v846, align 4
+  %v848 = insertelement <8 x float> poison, float %v847, i32 0
+  %v849 = shufflevector <8 x float> %v848, <8 x float> poison, <8 x i32> zeroinitializer
+  %v850 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v849, <8 x float> %v826, <8 x float> %v821)
+  %v851 = add i64 %i753, 3
+  %v852 = mul i64 %v851, 8
+  %v853 = add i64 %v852, 0
+  %v854 = getelementptr inbounds float, ptr %v, i64 %v853
+  %v855 = load <8 x float>, ptr %v854, align 4
+  %v856 = add i64 %v851, 0
+  %v857 = getelementptr inbounds float, ptr %slot1, i64 %v856
+  %v858 = load float, ptr %v857, align 4
+  %v859 = insertelement <8 x float> poison, float %v858, i32 0
+  %v860 = shufflevector <8 x float> %v859, <8 x float> poison, <8 x i32> zeroinitializer
+  %v861 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v860, <8 x float> %v855, <8 x float> %v832)
+  %v862 = add i64 %v851, 24
+  %v863 = getelementptr inbounds float, ptr %slot1, i64 %v862
+  %v864 = load float, ptr %v863, align 4
+  %v865 = insertelement <8 x float> poison, float %v864, i32 0
+  %v866 = shufflevector <8 x float> %v865, <8 x float> poison, <8 x i32> zeroinitializer
+  %v867 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v866, <8 x float> %v855, <8 x float> %v838)
+  %v868 = add i64 %v851, 48
+  %v869 = getelementptr inbounds float, ptr %slot1, i64 %v868
+  %v870 = load float, ptr %v869, align 4
+  %v871 = insertelement <8 x float> poison, float %v870, i32 0
+  %v872 = shufflevector <8 x float> %v871, <8 x float> poison, <8 x i32> zeroinitializer
+  %v873 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v872, <8 x float> %v855, <8 x float> %v844)
+  %v874 = add i64 %v851, 72
+  %v875 = getelementptr inbounds float, ptr %slot1, i64 %v874
+  %v876 = load float, ptr %v875, align 4
+  %v877 = insertelement <8 x float> poison, float %v876, i32 0
+  %v878 = shufflevector <8 x float> %v877, <8 x float> poison, <8 x i32> zeroinitializer
+  %v879 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v878, <8 x float> %v855, <8 x float> %v850)
+  br label %latch751
+latch751:
+  %carried756 = select i1 true, <8 x float> %v861, <8 x float> %v861
+  %carried758 = select i1 true, <8 x float> %v867, <8 x float> %v867
+  %carried760 = select i1 true, <8 x float> %v873, <8 x float> %v873
+  %carried762 = select i1 true, <8 x float> %v879, <8 x float> %v879
+  %inext754 = add i64 %i753, 4
+  br label %head749
+done752:
+  br label %pre880
+pre880:
+  br label %head881
+head881:
+  %i885 = phi i64 [ %v544, %pre880 ], [ %inext886, %latch883 ]
+  %carry887 = phi <8 x float> [ %carry755, %pre880 ], [ %carried888, %latch883 ]
+  %carry889 = phi <8 x float> [ %carry757, %pre880 ], [ %carried890, %latch883 ]
+  %carry891 = phi <8 x float> [ %carry759, %pre880 ], [ %carried892, %latch883 ]
+  %carry893 = phi <8 x float> [ %carry761, %pre880 ], [ %carried894, %latch883 ]
+  %v895 = icmp slt i64 %i885, %cols
+  br i1 %v895, label %body882, label %done884
+body882:
+  %v896 = mul i64 %i885, 8
+  %v897 = add i64 %v896, 0
+  %v898 = getelementptr inbounds float, ptr %v, i64 %v897
+  %v899 = load <8 x float>, ptr %v898, align 4
+  %v900 = add i64 %i885, 0
+  %v901 = getelementptr inbounds float, ptr %slot1, i64 %v900
+  %v902 = load float, ptr %v901, align 4
+  %v903 = insertelement <8 x float> poison, float %v902, i32 0
+  %v904 = shufflevector <8 x float> %v903, <8 x float> poison, <8 x i32> zeroinitializer
+  %v905 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v904, <8 x float> %v899, <8 x float> %carry887)
+  %v906 = add i64 %i885, 24
+  %v907 = getelementptr inbounds float, ptr %slot1, i64 %v906
+  %v908 = load float, ptr %v907, align 4
+  %v909 = insertelement <8 x float> poison, float %v908, i32 0
+  %v910 = shufflevector <8 x float> %v909, <8 x float> poison, <8 x i32> zeroinitializer
+  %v911 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v910, <8 x float> %v899, <8 x float> %carry889)
+  %v912 = add i64 %i885, 48
+  %v913 = getelementptr inbounds float, ptr %slot1, i64 %v912
+  %v914 = load float, ptr %v913, align 4
+  %v915 = insertelement <8 x float> poison, float %v914, i32 0
+  %v916 = shufflevector <8 x float> %v915, <8 x float> poison, <8 x i32> zeroinitializer
+  %v917 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v916, <8 x float> %v899, <8 x float> %carry891)
+  %v918 = add i64 %i885, 72
+  %v919 = getelementptr inbounds float, ptr %slot1, i64 %v918
+  %v920 = load float, ptr %v919, align 4
+  %v921 = insertelement <8 x float> poison, float %v920, i32 0
+  %v922 = shufflevector <8 x float> %v921, <8 x float> poison, <8 x i32> zeroinitializer
+  %v923 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v922, <8 x float> %v899, <8 x float> %carry893)
+  br label %latch883
+latch883:
+  %carried888 = select i1 true, <8 x float> %v905, <8 x float> %v905
+  %carried890 = select i1 true, <8 x float> %v911, <8 x float> %v911
+  %carried892 = select i1 true, <8 x float> %v917, <8 x float> %v917
+  %carried894 = select i1 true, <8 x float> %v923, <8 x float> %v923
+  %inext886 = add i64 %i885, 1
+  br label %head881
+done884:
+  %v924 = getelementptr inbounds float, ptr %state, i64 2
+  store <8 x float> %carry887, ptr %v924, align 4
+  %v925 = getelementptr inbounds float, ptr %state, i64 12
+  store <8 x float> %carry889, ptr %v925, align 4
+  %v926 = getelementptr inbounds float, ptr %state, i64 22
+  store <8 x float> %carry891, ptr %v926, align 4
+  %v927 = getelementptr inbounds float, ptr %state, i64 32
+  store <8 x float> %carry893, ptr %v927, align 4
+  br label %pv_done547
+pv_done547:
   ret void
 }
 
 define internal void @tile2(ptr noalias %q, ptr noalias %state, ptr noalias %kt, ptr noalias %v, i64 %cols, i64 %diff, i1 %masked, float %scale) "target-cpu"="x86-64-v3" "target-features"="+avx2,+fma" nounwind {
 entry:
   %slot1 = alloca [48 x float], align 32
-  br label %pre2
-pre2:
-  br label %head3
-head3:
-  %i7 = phi i64 [ 0, %pre2 ], [ %inext8, %latch5 ]
-  %carry9 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried10, %latch5 ]
-  %carry11 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried12, %latch5 ]
-  %carry13 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried14, %latch5 ]
-  %carry15 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried16, %latch5 ]
-  %carry17 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried18, %latch5 ]
-  %carry19 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre2 ], [ %carried20, %latch5 ]
-  %v21 = icmp slt i64 %i7, 8
-  br i1 %v21, label %body4, label %done6
-body4:
-  %v22 = mul i64 %i7, 24
-  %v23 = getelementptr inbounds float, ptr %kt, i64 %v22
-  %v24 = getelementptr inbounds float, ptr %q, i64 %i7
-  %v25 = getelementptr inbounds float, ptr %v23, i64 0
-  %v26 = load <8 x float>, ptr %v25, align 4
-  %v27 = getelementptr inbounds float, ptr %v23, i64 8
-  %v28 = load <8 x float>, ptr %v27, align 4
-  %v29 = getelementptr inbounds float, ptr %v23, i64 16
-  %v30 = load <8 x float>, ptr %v29, align 4
-  %v31 = getelementptr inbounds float, ptr %v24, i64 0
-  %v32 = load float, ptr %v31, align 4
-  %v33 = insertelement <8 x float> poison, float %v32, i32 0
-  %v34 = shufflevector <8 x float> %v33, <8 x float> poison, <8 x i32> zeroinitializer
-  %v35 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v34, <8 x float> %v26, <8 x float> %carry9)
-  %v36 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v34, <8 x float> %v28, <8 x float> %carry11)
-  %v37 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v34, <8 x float> %v30, <8 x float> %carry13)
-  %v38 = getelementptr inbounds float, ptr %v24, i64 8
-  %v39 = load float, ptr %v38, align 4
-  %v40 = insertelement <8 x float> poison, float %v39, i32 0
-  %v41 = shufflevector <8 x float> %v40, <8 x float> poison, <8 x i32> zeroinitializer
-  %v42 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v41, <8 x float> %v26, <8 x float> %carry15)
-  %v43 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v41, <8 x float> %v28, <8 x float> %carry17)
-  %v44 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v41, <8 x float> %v30, <8 x float> %carry19)
-  %v45 = getelementptr inbounds float, ptr %v23, i64 24
-  %v46 = load <8 x float>, ptr %v45, align 4
-  %v47 = getelementptr inbounds float, ptr %v23, i64 32
-  %v48 = load <8 x float>, ptr %v47, align 4
-  %v49 = getelementptr inbounds float, ptr %v23, i64 40
-  %v50 = load <8 x float>, ptr %v49, align 4
-  %v51 = getelementptr inbounds float, ptr %v24, i64 1
-  %v52 = load float, ptr %v51, align 4
-  %v53 = insertelement <8 x float> poison, float %v52, i32 0
-  %v54 = shufflevector <8 x float> %v53, <8 x float> poison, <8 x i32> zeroinitializer
-  %v55 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v54, <8 x float> %v46, <8 x float> %v35)
-  %v56 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v54, <8 x float> %v48, <8 x float> %v36)
-  %v57 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v54, <8 x float> %v50, <8 x float> %v37)
-  %v58 = getelementptr inbounds float, ptr %v24, i64 9
-  %v59 = load float, ptr %v58, align 4
-  %v60 = insertelement <8 x float> poison, float %v59, i32 0
-  %v61 = shufflevector <8 x float> %v60, <8 x float> poison, <8 x i32> zeroinitializer
-  %v62 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v61, <8 x float> %v46, <8 x float> %v42)
-  %v63 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v61, <8 x float> %v48, <8 x float> %v43)
-  %v64 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v61, <8 x float> %v50, <8 x float> %v44)
-  %v65 = getelementptr inbounds float, ptr %v23, i64 48
-  %v66 = load <8 x float>, ptr %v65, align 4
-  %v67 = getelementptr inbounds float, ptr %v23, i64 56
-  %v68 = load <8 x float>, ptr %v67, align 4
-  %v69 = getelementptr inbounds float, ptr %v23, i64 64
-  %v70 = load <8 x float>, ptr %v69, align 4
-  %v71 = getelementptr inbounds float, ptr %v24, i64 2
-  %v72 = load float, ptr %v71, align 4
-  %v73 = insertelement <8 x float> poison, float %v72, i32 0
-  %v74 = shufflevector <8 x float> %v73, <8 x float> poison, <8 x i32> zeroinitializer
-  %v75 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v74, <8 x float> %v66, <8 x float> %v55)
-  %v76 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v74, <8 x float> %v68, <8 x float> %v56)
-  %v77 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v74, <8 x float> %v70, <8 x float> %v57)
-  %v78 = getelementptr inbounds float, ptr %v24, i64 10
-  %v79 = load float, ptr %v78, align 4
-  %v80 = insertelement <8 x float> poison, float %v79, i32 0
-  %v81 = shufflevector <8 x float> %v80, <8 x float> poison, <8 x i32> zeroinitializer
-  %v82 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v81, <8 x float> %v66, <8 x float> %v62)
-  %v83 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v81, <8 x float> %v68, <8 x float> %v63)
-  %v84 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v81, <8 x float> %v70, <8 x float> %v64)
-  %v85 = getelementptr inbounds float, ptr %v23, i64 72
-  %v86 = load <8 x float>, ptr %v85, align 4
-  %v87 = getelementptr inbounds float, ptr %v23, i64 80
-  %v88 = load <8 x float>, ptr %v87, align 4
-  %v89 = getelementptr inbounds float, ptr %v23, i64 88
-  %v90 = load <8 x float>, ptr %v89, align 4
-  %v91 = getelementptr inbounds float, ptr %v24, i64 3
-  %v92 = load float, ptr %v91, align 4
-  %v93 = insertelement <8 x float> poison, float %v92, i32 0
-  %v94 = shufflevector <8 x float> %v93, <8 x float> poison, <8 x i32> zeroinitializer
-  %v95 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v94, <8 x float> %v86, <8 x float> %v75)
-  %v96 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v94, <8 x float> %v88, <8 x float> %v76)
-  %v97 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v94, <8 x float> %v90, <8 x float> %v77)
-  %v98 = getelementptr inbounds float, ptr %v24, i64 11
-  %v99 = load float, ptr %v98, align 4
-  %v100 = insertelement <8 x float> poison, float %v99, i32 0
-  %v101 = shufflevector <8 x float> %v100, <8 x float> poison, <8 x i32> zeroinitializer
-  %v102 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v101, <8 x float> %v86, <8 x float> %v82)
-  %v103 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v101, <8 x float> %v88, <8 x float> %v83)
-  %v104 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v101, <8 x float> %v90, <8 x float> %v84)
-  %v105 = getelementptr inbounds float, ptr %v23, i64 96
-  %v106 = load <8 x float>, ptr %v105, align 4
-  %v107 = getelementptr inbounds float, ptr %v23, i64 104
-  %v108 = load <8 x float>, ptr %v107, align 4
-  %v109 = getelementptr inbounds float, ptr %v23, i64 112
-  %v110 = load <8 x float>, ptr %v109, align 4
-  %v111 = getelementptr inbounds float, ptr %v24, i64 4
-  %v112 = load float, ptr %v111, align 4
-  %v113 = insertelement <8 x float> poison, float %v112, i32 0
-  %v114 = shufflevector <8 x float> %v113, <8 x float> poison, <8 x i32> zeroinitializer
-  %v115 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v114, <8 x float> %v106, <8 x float> %v95)
-  %v116 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v114, <8 x float> %v108, <8 x float> %v96)
-  %v117 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v114, <8 x float> %v110, <8 x float> %v97)
-  %v118 = getelementptr inbounds float, ptr %v24, i64 12
-  %v119 = load float, ptr %v118, align 4
-  %v120 = insertelement <8 x float> poison, float %v119, i32 0
-  %v121 = shufflevector <8 x float> %v120, <8 x float> poison, <8 x i32> zeroinitializer
-  %v122 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v121, <8 x float> %v106, <8 x float> %v102)
-  %v123 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v121, <8 x float> %v108, <8 x float> %v103)
-  %v124 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v121, <8 x float> %v110, <8 x float> %v104)
-  %v125 = getelementptr inbounds float, ptr %v23, i64 120
-  %v126 = load <8 x float>, ptr %v125, align 4
-  %v127 = getelementptr inbounds float, ptr %v23, i64 128
-  %v128 = load <8 x float>, ptr %v127, align 4
-  %v129 = getelementptr inbounds float, ptr %v23, i64 136
-  %v130 = load <8 x float>, ptr %v129, align 4
-  %v131 = getelementptr inbounds float, ptr %v24, i64 5
-  %v132 = load float, ptr %v131, align 4
-  %v133 = insertelement <8 x float> poison, float %v132, i32 0
-  %v134 = shufflevector <8 x float> %v133, <8 x float> poison, <8 x i32> zeroinitializer
-  %v135 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v134, <8 x float> %v126, <8 x float> %v115)
-  %v136 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v134, <8 x float> %v128, <8 x float> %v116)
-  %v137 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v134, <8 x float> %v130, <8 x float> %v117)
-  %v138 = getelementptr inbounds float, ptr %v24, i64 13
-  %v139 = load float, ptr %v138, align 4
-  %v140 = insertelement <8 x float> poison, float %v139, i32 0
-  %v141 = shufflevector <8 x float> %v140, <8 x float> poison, <8 x i32> zeroinitializer
-  %v142 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v141, <8 x float> %v126, <8 x float> %v122)
-  %v143 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v141, <8 x float> %v128, <8 x float> %v123)
-  %v144 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v141, <8 x float> %v130, <8 x float> %v124)
-  %v145 = getelementptr inbounds float, ptr %v23, i64 144
-  %v146 = load <8 x float>, ptr %v145, align 4
-  %v147 = getelementptr inbounds float, ptr %v23, i64 152
-  %v148 = load <8 x float>, ptr %v147, align 4
-  %v149 = getelementptr inbounds float, ptr %v23, i64 160
-  %v150 = load <8 x float>, ptr %v149, align 4
-  %v151 = getelementptr inbounds float, ptr %v24, i64 6
-  %v152 = load float, ptr %v151, align 4
-  %v153 = insertelement <8 x float> poison, float %v152, i32 0
-  %v154 = shufflevector <8 x float> %v153, <8 x float> poison, <8 x i32> zeroinitializer
-  %v155 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v154, <8 x float> %v146, <8 x float> %v135)
-  %v156 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v154, <8 x float> %v148, <8 x float> %v136)
-  %v157 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v154, <8 x float> %v150, <8 x float> %v137)
-  %v158 = getelementptr inbounds float, ptr %v24, i64 14
-  %v159 = load float, ptr %v158, align 4
-  %v160 = insertelement <8 x float> poison, float %v159, i32 0
-  %v161 = shufflevector <8 x float> %v160, <8 x float> poison, <8 x i32> zeroinitializer
-  %v162 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v161, <8 x float> %v146, <8 x float> %v142)
-  %v163 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v161, <8 x float> %v148, <8 x float> %v143)
-  %v164 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v161, <8 x float> %v150, <8 x float> %v144)
-  %v165 = getelementptr inbounds float, ptr %v23, i64 168
-  %v166 = load <8 x float>, ptr %v165, align 4
-  %v167 = getelementptr inbounds float, ptr %v23, i64 176
-  %v168 = load <8 x float>, ptr %v167, align 4
-  %v169 = getelementptr inbounds float, ptr %v23, i64 184
-  %v170 = load <8 x float>, ptr %v169, align 4
-  %v171 = getelementptr inbounds float, ptr %v24, i64 7
-  %v172 = load float, ptr %v171, align 4
-  %v173 = insertelement <8 x float> poison, float %v172, i32 0
-  %v174 = shufflevector <8 x float> %v173, <8 x float> poison, <8 x i32> zeroinitializer
-  %v175 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v174, <8 x float> %v166, <8 x float> %v155)
-  %v176 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v174, <8 x float> %v168, <8 x float> %v156)
-  %v177 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v174, <8 x float> %v170, <8 x float> %v157)
-  %v178 = getelementptr inbounds float, ptr %v24, i64 15
-  %v179 = load float, ptr %v178, align 4
-  %v180 = insertelement <8 x float> poison, float %v179, i32 0
-  %v181 = shufflevector <8 x float> %v180, <8 x float> poison, <8 x i32> zeroinitializer
-  %v182 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v181, <8 x float> %v166, <8 x float> %v162)
-  %v183 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v181, <8 x float> %v168, <8 x float> %v163)
-  %v184 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v181, <8 x float> %v170, <8 x float> %v164)
-  br label %latch5
-latch5:
-  %carried10 = select i1 true, <8 x float> %v175, <8 x float> %v175
-  %carried12 = select i1 true, <8 x float> %v176, <8 x float> %v176
-  %carried14 = select i1 true, <8 x float> %v177, <8 x float> %v177
-  %carried16 = select i1 true, <8 x float> %v182, <8 x float> %v182
-  %carried18 = select i1 true, <8 x float> %v183, <8 x float> %v183
-  %carried20 = select i1 true, <8 x float> %v184, <8 x float> %v184
-  %inext8 = add i64 %i7, 8
-  br label %head3
-done6:
-  br label %nomask187
-nomask187:
-  br i1 %masked, label %mask185, label %masked186
-mask185:
-  %v188 = trunc i64 %cols to i32
-  %v189 = insertelement <8 x i32> poison, i32 %v188, i32 0
-  %v190 = shufflevector <8 x i32> %v189, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v191 = trunc i64 %diff to i32
-  %v192 = add i32 %v191, 0
-  %v193 = insertelement <8 x i32> poison, i32 %v192, i32 0
-  %v194 = shufflevector <8 x i32> %v193, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v195 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v190
-  %v196 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v194
-  %v197 = and <8 x i1> %v195, %v196
-  %v198 = select <8 x i1> %v197, <8 x float> %carry9, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v199 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v190
-  %v200 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v194
-  %v201 = and <8 x i1> %v199, %v200
-  %v202 = select <8 x i1> %v201, <8 x float> %carry11, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v203 = icmp slt <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v190
-  %v204 = icmp sle <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v194
-  %v205 = and <8 x i1> %v203, %v204
-  %v206 = select <8 x i1> %v205, <8 x float> %carry13, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v207 = add i32 %v191, 1
-  %v208 = insertelement <8 x i32> poison, i32 %v207, i32 0
-  %v209 = shufflevector <8 x i32> %v208, <8 x i32> poison, <8 x i32> zeroinitializer
-  %v210 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v190
-  %v211 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v209
-  %v212 = and <8 x i1> %v210, %v211
-  %v213 = select <8 x i1> %v212, <8 x float> %carry15, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v214 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v190
-  %v215 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v209
-  %v216 = and <8 x i1> %v214, %v215
-  %v217 = select <8 x i1> %v216, <8 x float> %carry17, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  %v218 = icmp slt <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v190
-  %v219 = icmp sle <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v209
-  %v220 = and <8 x i1> %v218, %v219
-  %v221 = select <8 x i1> %v220, <8 x float> %carry19, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
-  br label %masked186
-masked186:
-  %v222 = phi <8 x float> [ %carry9, %nomask187 ], [ %v198, %mask185 ]
-  %v223 = phi <8 x float> [ %carry11, %nomask187 ], [ %v202, %mask185 ]
-  %v224 = phi <8 x float> [ %carry13, %nomask187 ], [ %v206, %mask185 ]
-  %v225 = phi <8 x float> [ %carry15, %nomask187 ], [ %v213, %mask185 ]
-  %v226 = phi <8 x float> [ %carry17, %nomask187 ], [ %v217, %mask185 ]
-  %v227 = phi <8 x float> [ %carry19, %nomask187 ], [ %v221, %mask185 ]
-  %v228 = fmul float %scale, 0x3FF7154760000000
-  %v229 = insertelement <8 x float> poison, float %v228, i32 0
-  %v230 = shufflevector <8 x float> %v229, <8 x float> poison, <8 x i32> zeroinitializer
-  %v231 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v222, <8 x float> %v223)
-  %v232 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v231, <8 x float> %v224)
-  %v233 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v232)
-  %v234 = fmul float %v233, %scale
-  %v235 = getelementptr inbounds float, ptr %state, i64 0
-  %v236 = load float, ptr %v235, align 4
-  %v237 = call float @llvm.maxnum.f32(float %v236, float %v234)
-  %v238 = fcmp oeq float %v237, 0xFFF0000000000000
-  %v239 = select i1 %v238, float 0x0000000000000000, float %v237
-  %v240 = fmul float %v239, 0xBFF7154760000000
-  %v241 = insertelement <8 x float> poison, float %v240, i32 0
-  %v242 = shufflevector <8 x float> %v241, <8 x float> poison, <8 x i32> zeroinitializer
-  %v243 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v222, <8 x float> %v230, <8 x float> %v242)
-  %v244 = call <8 x float> @exp2_8(<8 x float> %v243)
-  %v245 = getelementptr inbounds float, ptr %slot1, i64 0
-  store <8 x float> %v244, ptr %v245, align 4
-  %v246 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v223, <8 x float> %v230, <8 x float> %v242)
+  %v2 = getelementptr inbounds float, ptr %q, i64 0
+  %v3 = getelementptr inbounds float, ptr %q, i64 8
+  br label %pre4
+pre4:
+  br label %head5
+head5:
+  %i9 = phi i64 [ 0, %pre4 ], [ %inext10, %latch7 ]
+  %carry11 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre4 ], [ %carried12, %latch7 ]
+  %carry13 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre4 ], [ %carried14, %latch7 ]
+  %carry15 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre4 ], [ %carried16, %latch7 ]
+  %carry17 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre4 ], [ %carried18, %latch7 ]
+  %carry19 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre4 ], [ %carried20, %latch7 ]
+  %carry21 = phi <8 x float> [ <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, %pre4 ], [ %carried22, %latch7 ]
+  %v23 = icmp slt i64 %i9, 8
+  br i1 %v23, label %body6, label %done8
+body6:
+  %v24 = mul i64 %i9, 24
+  %v25 = getelementptr inbounds float, ptr %kt, i64 %v24
+  %v26 = getelementptr inbounds float, ptr %v2, i64 %i9
+  %v27 = getelementptr inbounds float, ptr %v3, i64 %i9
+  %v28 = getelementptr inbounds float, ptr %v25, i64 0
+  %v29 = load <8 x float>, ptr %v28, align 4
+  %v30 = getelementptr inbounds float, ptr %v25, i64 8
+  %v31 = load <8 x float>, ptr %v30, align 4
+  %v32 = getelementptr inbounds float, ptr %v25, i64 16
+  %v33 = load <8 x float>, ptr %v32, align 4
+  %v34 = getelementptr inbounds float, ptr %v26, i64 0
+  %v35 = load float, ptr %v34, align 4
+  %v36 = insertelement <8 x float> poison, float %v35, i32 0
+  %v37 = shufflevector <8 x float> %v36, <8 x float> poison, <8 x i32> zeroinitializer
+  %v38 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v37, <8 x float> %v29, <8 x float> %carry11)
+  %v39 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v37, <8 x float> %v31, <8 x float> %carry13)
+  %v40 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v37, <8 x float> %v33, <8 x float> %carry15)
+  %v41 = getelementptr inbounds float, ptr %v27, i64 0
+  %v42 = load float, ptr %v41, align 4
+  %v43 = insertelement <8 x float> poison, float %v42, i32 0
+  %v44 = shufflevector <8 x float> %v43, <8 x float> poison, <8 x i32> zeroinitializer
+  %v45 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v44, <8 x float> %v29, <8 x float> %carry17)
+  %v46 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v44, <8 x float> %v31, <8 x float> %carry19)
+  %v47 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v44, <8 x float> %v33, <8 x float> %carry21)
+  %v48 = getelementptr inbounds float, ptr %v25, i64 24
+  %v49 = load <8 x float>, ptr %v48, align 4
+  %v50 = getelementptr inbounds float, ptr %v25, i64 32
+  %v51 = load <8 x float>, ptr %v50, align 4
+  %v52 = getelementptr inbounds float, ptr %v25, i64 40
+  %v53 = load <8 x float>, ptr %v52, align 4
+  %v54 = getelementptr inbounds float, ptr %v26, i64 1
+  %v55 = load float, ptr %v54, align 4
+  %v56 = insertelement <8 x float> poison, float %v55, i32 0
+  %v57 = shufflevector <8 x float> %v56, <8 x float> poison, <8 x i32> zeroinitializer
+  %v58 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v57, <8 x float> %v49, <8 x float> %v38)
+  %v59 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v57, <8 x float> %v51, <8 x float> %v39)
+  %v60 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v57, <8 x float> %v53, <8 x float> %v40)
+  %v61 = getelementptr inbounds float, ptr %v27, i64 1
+  %v62 = load float, ptr %v61, align 4
+  %v63 = insertelement <8 x float> poison, float %v62, i32 0
+  %v64 = shufflevector <8 x float> %v63, <8 x float> poison, <8 x i32> zeroinitializer
+  %v65 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v64, <8 x float> %v49, <8 x float> %v45)
+  %v66 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v64, <8 x float> %v51, <8 x float> %v46)
+  %v67 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v64, <8 x float> %v53, <8 x float> %v47)
+  %v68 = getelementptr inbounds float, ptr %v25, i64 48
+  %v69 = load <8 x float>, ptr %v68, align 4
+  %v70 = getelementptr inbounds float, ptr %v25, i64 56
+  %v71 = load <8 x float>, ptr %v70, align 4
+  %v72 = getelementptr inbounds float, ptr %v25, i64 64
+  %v73 = load <8 x float>, ptr %v72, align 4
+  %v74 = getelementptr inbounds float, ptr %v26, i64 2
+  %v75 = load float, ptr %v74, align 4
+  %v76 = insertelement <8 x float> poison, float %v75, i32 0
+  %v77 = shufflevector <8 x float> %v76, <8 x float> poison, <8 x i32> zeroinitializer
+  %v78 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v77, <8 x float> %v69, <8 x float> %v58)
+  %v79 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v77, <8 x float> %v71, <8 x float> %v59)
+  %v80 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v77, <8 x float> %v73, <8 x float> %v60)
+  %v81 = getelementptr inbounds float, ptr %v27, i64 2
+  %v82 = load float, ptr %v81, align 4
+  %v83 = insertelement <8 x float> poison, float %v82, i32 0
+  %v84 = shufflevector <8 x float> %v83, <8 x float> poison, <8 x i32> zeroinitializer
+  %v85 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v84, <8 x float> %v69, <8 x float> %v65)
+  %v86 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v84, <8 x float> %v71, <8 x float> %v66)
+  %v87 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v84, <8 x float> %v73, <8 x float> %v67)
+  %v88 = getelementptr inbounds float, ptr %v25, i64 72
+  %v89 = load <8 x float>, ptr %v88, align 4
+  %v90 = getelementptr inbounds float, ptr %v25, i64 80
+  %v91 = load <8 x float>, ptr %v90, align 4
+  %v92 = getelementptr inbounds float, ptr %v25, i64 88
+  %v93 = load <8 x float>, ptr %v92, align 4
+  %v94 = getelementptr inbounds float, ptr %v26, i64 3
+  %v95 = load float, ptr %v94, align 4
+  %v96 = insertelement <8 x float> poison, float %v95, i32 0
+  %v97 = shufflevector <8 x float> %v96, <8 x float> poison, <8 x i32> zeroinitializer
+  %v98 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v97, <8 x float> %v89, <8 x float> %v78)
+  %v99 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v97, <8 x float> %v91, <8 x float> %v79)
+  %v100 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v97, <8 x float> %v93, <8 x float> %v80)
+  %v101 = getelementptr inbounds float, ptr %v27, i64 3
+  %v102 = load float, ptr %v101, align 4
+  %v103 = insertelement <8 x float> poison, float %v102, i32 0
+  %v104 = shufflevector <8 x float> %v103, <8 x float> poison, <8 x i32> zeroinitializer
+  %v105 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v104, <8 x float> %v89, <8 x float> %v85)
+  %v106 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v104, <8 x float> %v91, <8 x float> %v86)
+  %v107 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v104, <8 x float> %v93, <8 x float> %v87)
+  %v108 = getelementptr inbounds float, ptr %v25, i64 96
+  %v109 = load <8 x float>, ptr %v108, align 4
+  %v110 = getelementptr inbounds float, ptr %v25, i64 104
+  %v111 = load <8 x float>, ptr %v110, align 4
+  %v112 = getelementptr inbounds float, ptr %v25, i64 112
+  %v113 = load <8 x float>, ptr %v112, align 4
+  %v114 = getelementptr inbounds float, ptr %v26, i64 4
+  %v115 = load float, ptr %v114, align 4
+  %v116 = insertelement <8 x float> poison, float %v115, i32 0
+  %v117 = shufflevector <8 x float> %v116, <8 x float> poison, <8 x i32> zeroinitializer
+  %v118 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v117, <8 x float> %v109, <8 x float> %v98)
+  %v119 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v117, <8 x float> %v111, <8 x float> %v99)
+  %v120 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v117, <8 x float> %v113, <8 x float> %v100)
+  %v121 = getelementptr inbounds float, ptr %v27, i64 4
+  %v122 = load float, ptr %v121, align 4
+  %v123 = insertelement <8 x float> poison, float %v122, i32 0
+  %v124 = shufflevector <8 x float> %v123, <8 x float> poison, <8 x i32> zeroinitializer
+  %v125 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v124, <8 x float> %v109, <8 x float> %v105)
+  %v126 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v124, <8 x float> %v111, <8 x float> %v106)
+  %v127 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v124, <8 x float> %v113, <8 x float> %v107)
+  %v128 = getelementptr inbounds float, ptr %v25, i64 120
+  %v129 = load <8 x float>, ptr %v128, align 4
+  %v130 = getelementptr inbounds float, ptr %v25, i64 128
+  %v131 = load <8 x float>, ptr %v130, align 4
+  %v132 = getelementptr inbounds float, ptr %v25, i64 136
+  %v133 = load <8 x float>, ptr %v132, align 4
+  %v134 = getelementptr inbounds float, ptr %v26, i64 5
+  %v135 = load float, ptr %v134, align 4
+  %v136 = insertelement <8 x float> poison, float %v135, i32 0
+  %v137 = shufflevector <8 x float> %v136, <8 x float> poison, <8 x i32> zeroinitializer
+  %v138 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v137, <8 x float> %v129, <8 x float> %v118)
+  %v139 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v137, <8 x float> %v131, <8 x float> %v119)
+  %v140 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v137, <8 x float> %v133, <8 x float> %v120)
+  %v141 = getelementptr inbounds float, ptr %v27, i64 5
+  %v142 = load float, ptr %v141, align 4
+  %v143 = insertelement <8 x float> poison, float %v142, i32 0
+  %v144 = shufflevector <8 x float> %v143, <8 x float> poison, <8 x i32> zeroinitializer
+  %v145 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v144, <8 x float> %v129, <8 x float> %v125)
+  %v146 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v144, <8 x float> %v131, <8 x float> %v126)
+  %v147 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v144, <8 x float> %v133, <8 x float> %v127)
+  %v148 = getelementptr inbounds float, ptr %v25, i64 144
+  %v149 = load <8 x float>, ptr %v148, align 4
+  %v150 = getelementptr inbounds float, ptr %v25, i64 152
+  %v151 = load <8 x float>, ptr %v150, align 4
+  %v152 = getelementptr inbounds float, ptr %v25, i64 160
+  %v153 = load <8 x float>, ptr %v152, align 4
+  %v154 = getelementptr inbounds float, ptr %v26, i64 6
+  %v155 = load float, ptr %v154, align 4
+  %v156 = insertelement <8 x float> poison, float %v155, i32 0
+  %v157 = shufflevector <8 x float> %v156, <8 x float> poison, <8 x i32> zeroinitializer
+  %v158 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v157, <8 x float> %v149, <8 x float> %v138)
+  %v159 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v157, <8 x float> %v151, <8 x float> %v139)
+  %v160 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v157, <8 x float> %v153, <8 x float> %v140)
+  %v161 = getelementptr inbounds float, ptr %v27, i64 6
+  %v162 = load float, ptr %v161, align 4
+  %v163 = insertelement <8 x float> poison, float %v162, i32 0
+  %v164 = shufflevector <8 x float> %v163, <8 x float> poison, <8 x i32> zeroinitializer
+  %v165 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v164, <8 x float> %v149, <8 x float> %v145)
+  %v166 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v164, <8 x float> %v151, <8 x float> %v146)
+  %v167 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v164, <8 x float> %v153, <8 x float> %v147)
+  %v168 = getelementptr inbounds float, ptr %v25, i64 168
+  %v169 = load <8 x float>, ptr %v168, align 4
+  %v170 = getelementptr inbounds float, ptr %v25, i64 176
+  %v171 = load <8 x float>, ptr %v170, align 4
+  %v172 = getelementptr inbounds float, ptr %v25, i64 184
+  %v173 = load <8 x float>, ptr %v172, align 4
+  %v174 = getelementptr inbounds float, ptr %v26, i64 7
+  %v175 = load float, ptr %v174, align 4
+  %v176 = insertelement <8 x float> poison, float %v175, i32 0
+  %v177 = shufflevector <8 x float> %v176, <8 x float> poison, <8 x i32> zeroinitializer
+  %v178 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v177, <8 x float> %v169, <8 x float> %v158)
+  %v179 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v177, <8 x float> %v171, <8 x float> %v159)
+  %v180 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v177, <8 x float> %v173, <8 x float> %v160)
+  %v181 = getelementptr inbounds float, ptr %v27, i64 7
+  %v182 = load float, ptr %v181, align 4
+  %v183 = insertelement <8 x float> poison, float %v182, i32 0
+  %v184 = shufflevector <8 x float> %v183, <8 x float> poison, <8 x i32> zeroinitializer
+  %v185 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v184, <8 x float> %v169, <8 x float> %v165)
+  %v186 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v184, <8 x float> %v171, <8 x float> %v166)
+  %v187 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v184, <8 x float> %v173, <8 x float> %v167)
+  br label %latch7
+latch7:
+  %carried12 = select i1 true, <8 x float> %v178, <8 x float> %v178
+  %carried14 = select i1 true, <8 x float> %v179, <8 x float> %v179
+  %carried16 = select i1 true, <8 x float> %v180, <8 x float> %v180
+  %carried18 = select i1 true, <8 x float> %v185, <8 x float> %v185
+  %carried20 = select i1 true, <8 x float> %v186, <8 x float> %v186
+  %carried22 = select i1 true, <8 x float> %v187, <8 x float> %v187
+  %inext10 = add i64 %i9, 8
+  br label %head5
+done8:
+  br label %nomask190
+nomask190:
+  br i1 %masked, label %mask188, label %masked189
+mask188:
+  %v191 = trunc i64 %cols to i32
+  %v192 = insertelement <8 x i32> poison, i32 %v191, i32 0
+  %v193 = shufflevector <8 x i32> %v192, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v194 = trunc i64 %diff to i32
+  %v195 = add i32 %v194, 0
+  %v196 = insertelement <8 x i32> poison, i32 %v195, i32 0
+  %v197 = shufflevector <8 x i32> %v196, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v198 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v193
+  %v199 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v197
+  %v200 = and <8 x i1> %v198, %v199
+  %v201 = select <8 x i1> %v200, <8 x float> %carry11, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v202 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v193
+  %v203 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v197
+  %v204 = and <8 x i1> %v202, %v203
+  %v205 = select <8 x i1> %v204, <8 x float> %carry13, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v206 = icmp slt <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v193
+  %v207 = icmp sle <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v197
+  %v208 = and <8 x i1> %v206, %v207
+  %v209 = select <8 x i1> %v208, <8 x float> %carry15, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v210 = add i32 %v194, 1
+  %v211 = insertelement <8 x i32> poison, i32 %v210, i32 0
+  %v212 = shufflevector <8 x i32> %v211, <8 x i32> poison, <8 x i32> zeroinitializer
+  %v213 = icmp slt <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v193
+  %v214 = icmp sle <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>, %v212
+  %v215 = and <8 x i1> %v213, %v214
+  %v216 = select <8 x i1> %v215, <8 x float> %carry17, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v217 = icmp slt <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v193
+  %v218 = icmp sle <8 x i32> <i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>, %v212
+  %v219 = and <8 x i1> %v217, %v218
+  %v220 = select <8 x i1> %v219, <8 x float> %carry19, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  %v221 = icmp slt <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v193
+  %v222 = icmp sle <8 x i32> <i32 16, i32 17, i32 18, i32 19, i32 20, i32 21, i32 22, i32 23>, %v212
+  %v223 = and <8 x i1> %v221, %v222
+  %v224 = select <8 x i1> %v223, <8 x float> %carry21, <8 x float> <float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000, float 0xFFF0000000000000>
+  br label %masked189
+masked189:
+  %v225 = phi <8 x float> [ %carry11, %nomask190 ], [ %v201, %mask188 ]
+  %v226 = phi <8 x float> [ %carry13, %nomask190 ], [ %v205, %mask188 ]
+  %v227 = phi <8 x float> [ %carry15, %nomask190 ], [ %v209, %mask188 ]
+  %v228 = phi <8 x float> [ %carry17, %nomask190 ], [ %v216, %mask188 ]
+  %v229 = phi <8 x float> [ %carry19, %nomask190 ], [ %v220, %mask188 ]
+  %v230 = phi <8 x float> [ %carry21, %nomask190 ], [ %v224, %mask188 ]
+  %v231 = fmul float %scale, 0x3FF7154760000000
+  %v232 = insertelement <8 x float> poison, float %v231, i32 0
+  %v233 = shufflevector <8 x float> %v232, <8 x float> poison, <8 x i32> zeroinitializer
+  %v234 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v225, <8 x float> %v226)
+  %v235 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v234, <8 x float> %v227)
+  %v236 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v235)
+  %v237 = fmul float %v236, %scale
+  %v238 = getelementptr inbounds float, ptr %state, i64 0
+  %v239 = load float, ptr %v238, align 4
+  %v240 = call float @llvm.maxnum.f32(float %v239, float %v237)
+  %v241 = fcmp oeq float %v240, 0xFFF0000000000000
+  %v242 = select i1 %v241, float 0x0000000000000000, float %v240
+  %v243 = fmul float %v242, 0xBFF7154760000000
+  %v244 = insertelement <8 x float> poison, float %v243, i32 0
+  %v245 = shufflevector <8 x float> %v244, <8 x float> poison, <8 x i32> zeroinitializer
+  %v246 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v225, <8 x float> %v233, <8 x float> %v245)
   %v247 = call <8 x float> @exp2_8(<8 x float> %v246)
-  %v248 = getelementptr inbounds float, ptr %slot1, i64 8
+  %v248 = getelementptr inbounds float, ptr %slot1, i64 0
   store <8 x float> %v247, ptr %v248, align 4
-  %v249 = fadd <8 x float> %v244, %v247
-  %v250 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v224, <8 x float> %v230, <8 x float> %v242)
-  %v251 = call <8 x float> @exp2_8(<8 x float> %v250)
-  %v252 = getelementptr inbounds float, ptr %slot1, i64 16
-  store <8 x float> %v251, ptr %v252, align 4
-  %v253 = fadd <8 x float> %v249, %v251
-  %v254 = call float @llvm.vector.reduce.fadd.v8f32(float 0x8000000000000000, <8 x float> %v253)
-  %v255 = fsub float %v236, %v239
-  %v256 = fmul float %v255, 0x3FF7154760000000
-  %v257 = fcmp une float %v237, %v236
-  %v258 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v225, <8 x float> %v226)
-  %v259 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v258, <8 x float> %v227)
-  %v260 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v259)
-  %v261 = fmul float %v260, %scale
-  %v262 = getelementptr inbounds float, ptr %state, i64 10
-  %v263 = load float, ptr %v262, align 4
-  %v264 = call float @llvm.maxnum.f32(float %v263, float %v261)
-  %v265 = fcmp oeq float %v264, 0xFFF0000000000000
-  %v266 = select i1 %v265, float 0x0000000000000000, float %v264
-  %v267 = fmul float %v266, 0xBFF7154760000000
-  %v268 = insertelement <8 x float> poison, float %v267, i32 0
-  %v269 = shufflevector <8 x float> %v268, <8 x float> poison, <8 x i32> zeroinitializer
-  %v270 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v225, <8 x float> %v230, <8 x float> %v269)
-  %v271 = call <8 x float> @exp2_8(<8 x float> %v270)
-  %v272 = getelementptr inbounds float, ptr %slot1, i64 24
-  store <8 x float> %v271, ptr %v272, align 4
-  %v273 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v226, <8 x float> %v230, <8 x float> %v269)
+  %v249 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v226, <8 x float> %v233, <8 x float> %v245)
+  %v250 = call <8 x float> @exp2_8(<8 x float> %v249)
+  %v251 = getelementptr inbounds float, ptr %slot1, i64 8
+  store <8 x float> %v250, ptr %v251, align 4
+  %v252 = fadd <8 x float> %v247, %v250
+  %v253 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v227, <8 x float> %v233, <8 x float> %v245)
+  %v254 = call <8 x float> @exp2_8(<8 x float> %v253)
+  %v255 = getelementptr inbounds float, ptr %slot1, i64 16
+  store <8 x float> %v254, ptr %v255, align 4
+  %v256 = fadd <8 x float> %v252, %v254
+  %v257 = call float @llvm.vector.reduce.fadd.v8f32(float 0x8000000000000000, <8 x float> %v256)
+  %v258 = fsub float %v239, %v242
+  %v259 = fmul float %v258, 0x3FF7154760000000
+  %v260 = fcmp une float %v240, %v239
+  %v261 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v228, <8 x float> %v229)
+  %v262 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v261, <8 x float> %v230)
+  %v263 = call float @llvm.vector.reduce.fmax.v8f32(<8 x float> %v262)
+  %v264 = fmul float %v263, %scale
+  %v265 = getelementptr inbounds float, ptr %state, i64 10
+  %v266 = load float, ptr %v265, align 4
+  %v267 = call float @llvm.maxnum.f32(float %v266, float %v264)
+  %v268 = fcmp oeq float %v267, 0xFFF0000000000000
+  %v269 = select i1 %v268, float 0x0000000000000000, float %v267
+  %v270 = fmul float %v269, 0xBFF7154760000000
+  %v271 = insertelement <8 x float> poison, float %v270, i32 0
+  %v272 = shufflevector <8 x float> %v271, <8 x float> poison, <8 x i32> zeroinitializer
+  %v273 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v228, <8 x float> %v233, <8 x float> %v272)
   %v274 = call <8 x float> @exp2_8(<8 x float> %v273)
-  %v275 = getelementptr inbounds float, ptr %slot1, i64 32
+  %v275 = getelementptr inbounds float, ptr %slot1, i64 24
   store <8 x float> %v274, ptr %v275, align 4
-  %v276 = fadd <8 x float> %v271, %v274
-  %v277 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v227, <8 x float> %v230, <8 x float> %v269)
-  %v278 = call <8 x float> @exp2_8(<8 x float> %v277)
-  %v279 = getelementptr inbounds float, ptr %slot1, i64 40
-  store <8 x float> %v278, ptr %v279, align 4
-  %v280 = fadd <8 x float> %v276, %v278
-  %v281 = call float @llvm.vector.reduce.fadd.v8f32(float 0x8000000000000000, <8 x float> %v280)
-  %v282 = fsub float %v263, %v266
-  %v283 = fmul float %v282, 0x3FF7154760000000
-  %v284 = fcmp une float %v264, %v263
-  %v285 = insertelement <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, float %v256, i32 0
-  %v286 = insertelement <8 x float> %v285, float %v283, i32 1
-  %v287 = call <8 x float> @exp2_8(<8 x float> %v286)
-  %v288 = extractelement <8 x float> %v287, i32 0
-  %v289 = getelementptr inbounds float, ptr %state, i64 1
-  %v290 = load float, ptr %v289, align 4
-  %v291 = call float @llvm.fma.f32(float %v290, float %v288, float %v254)
-  store float %v291, ptr %v289, align 4
-  %v292 = getelementptr inbounds float, ptr %state, i64 0
-  store float %v237, ptr %v292, align 4
-  %v293 = insertelement <8 x float> poison, float %v288, i32 0
-  %v294 = shufflevector <8 x float> %v293, <8 x float> poison, <8 x i32> zeroinitializer
-  %v295 = or i1 false, %v257
-  %v296 = extractelement <8 x float> %v287, i32 1
-  %v297 = getelementptr inbounds float, ptr %state, i64 11
-  %v298 = load float, ptr %v297, align 4
-  %v299 = call float @llvm.fma.f32(float %v298, float %v296, float %v281)
-  store float %v299, ptr %v297, align 4
-  %v300 = getelementptr inbounds float, ptr %state, i64 10
-  store float %v264, ptr %v300, align 4
-  %v301 = insertelement <8 x float> poison, float %v296, i32 0
-  %v302 = shufflevector <8 x float> %v301, <8 x float> poison, <8 x i32> zeroinitializer
-  %v303 = or i1 %v295, %v284
-  %v304 = sdiv i64 %cols, 4
-  %v305 = mul i64 %v304, 4
-  br i1 %v303, label %pv_scaled306, label %pv_plain307
-pv_scaled306:
-  %v309 = getelementptr inbounds float, ptr %state, i64 2
-  %v310 = load <8 x float>, ptr %v309, align 4
-  %v311 = fmul <8 x float> %v310, %v294
-  %v312 = getelementptr inbounds float, ptr %state, i64 12
+  %v276 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v229, <8 x float> %v233, <8 x float> %v272)
+  %v277 = call <8 x float> @exp2_8(<8 x float> %v276)
+  %v278 = getelementptr inbounds float, ptr %slot1, i64 32
+  store <8 x float> %v277, ptr %v278, align 4
+  %v279 = fadd <8 x float> %v274, %v277
+  %v280 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v230, <8 x float> %v233, <8 x float> %v272)
+  %v281 = call <8 x float> @exp2_8(<8 x float> %v280)
+  %v282 = getelementptr inbounds float, ptr %slot1, i64 40
+  store <8 x float> %v281, ptr %v282, align 4
+  %v283 = fadd <8 x float> %v279, %v281
+  %v284 = call float @llvm.vector.reduce.fadd.v8f32(float 0x8000000000000000, <8 x float> %v283)
+  %v285 = fsub float %v266, %v269
+  %v286 = fmul float %v285, 0x3FF7154760000000
+  %v287 = fcmp une float %v267, %v266
+  %v288 = insertelement <8 x float> <float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000, float 0x0000000000000000>, float %v259, i32 0
+  %v289 = insertelement <8 x float> %v288, float %v286, i32 1
+  %v290 = call <8 x float> @exp2_8(<8 x float> %v289)
+  %v291 = extractelement <8 x float> %v290, i32 0
+  %v292 = getelementptr inbounds float, ptr %state, i64 1
+  %v293 = load float, ptr %v292, align 4
+  %v294 = call float @llvm.fma.f32(float %v293, float %v291, float %v257)
+  store float %v294, ptr %v292, align 4
+  %v295 = getelementptr inbounds float, ptr %state, i64 0
+  store float %v240, ptr %v295, align 4
+  %v296 = insertelement <8 x float> poison, float %v291, i32 0
+  %v297 = shufflevector <8 x float> %v296, <8 x float> poison, <8 x i32> zeroinitializer
+  %v298 = or i1 false, %v260
+  %v299 = extractelement <8 x float> %v290, i32 1
+  %v300 = getelementptr inbounds float, ptr %state, i64 11
+  %v301 = load float, ptr %v300, align 4
+  %v302 = call float @llvm.fma.f32(float %v301, float %v299, float %v284)
+  store float %v302, ptr %v300, align 4
+  %v303 = getelementptr inbounds float, ptr %state, i64 10
+  store float %v267, ptr %v303, align 4
+  %v304 = insertelement <8 x float> poison, float %v299, i32 0
+  %v305 = shufflevector <8 x float> %v304, <8 x float> poison, <8 x i32> zeroinitializer
+  %v306 = or i1 %v298, %v287
+  %v307 = sdiv i64 %cols, 4
+  %v308 = mul i64 %v307, 4
+  br i1 %v306, label %pv_scaled309, label %pv_plain310
+pv_scaled309:
+  %v312 = getelementptr inbounds float, ptr %state, i64 2
   %v313 = load <8 x float>, ptr %v312, align 4
-  %v314 = fmul <8 x float> %v313, %v302
-  br label %pre315
-pre315:
-  br label %head316
-head316:
-  %i320 = phi i64 [ 0, %pre315 ], [ %inext321, %latch318 ]
-  %carry322 = phi <8 x float> [ %v311, %pre315 ], [ %carried323, %latch318 ]
-  %carry324 = phi <8 x float> [ %v314, %pre315 ], [ %carried325, %latch318 ]
-  %v326 = icmp slt i64 %i320, %v305
-  br i1 %v326, label %body317, label %done319
-body317:
-  %v327 = add i64 %i320, 0
-  %v328 = mul i64 %v327, 8
-  %v329 = add i64 %v328, 0
-  %v330 = getelementptr inbounds float, ptr %v, i64 %v329
-  %v331 = load <8 x float>, ptr %v330, align 4
-  %v332 = add i64 %v327, 0
-  %v333 = getelementptr inbounds float, ptr %slot1, i64 %v332
-  %v334 = load float, ptr %v333, align 4
-  %v335 = insertelement <8 x float> poison, float %v334, i32 0
-  %v336 = shufflevector <8 x float> %v335, <8 x float> poison, <8 x i32> zeroinitializer
-  %v337 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v336, <8 x float> %v331, <8 x float> %carry322)
-  %v338 = add i64 %v327, 24
-  %v339 = getelementptr inbounds float, ptr %slot1, i64 %v338
-  %v340 = load float, ptr %v339, align 4
-  %v341 = insertelement <8 x float> poison, float %v340, i32 0
-  %v342 = shufflevector <8 x float> %v341, <8 x float> poison, <8 x i32> zeroinitializer
-  %v343 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v342, <8 x float> %v331, <8 x float> %carry324)
-  %v344 = add i64 %i320, 1
-  %v345 = mul i64 %v344, 8
-  %v346 = add i64 %v345, 0
-  %v347 = getelementptr inbounds float, ptr %v, i64 %v346
-  %v348 = load <8 x float>, ptr %v347, align 4
-  %v349 = add i64 %v344, 0
-  %v350 = getelementptr inbounds float, ptr %slot1, i64 %v349
-  %v351 = load float, ptr %v350, align 4
-  %v352 = insertelement <8 x float> poison, float %v351, i32 0
-  %v353 = shufflevector <8 x float> %v352, <8 x float> poison, <8 x i32> zeroinitializer
-  %v354 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v353, <8 x float> %v348, <8 x float> %v337)
-  %v355 = add i64 %v344, 24
-  %v356 = getelementptr inbounds float, ptr %slot1, i64 %v355
-  %v357 = load float, ptr %v356, align 4
-  %v358 = insertelement <8 x float> poison, float %v357, i32 0
-  %v359 = shufflevector <8 x float> %v358, <8 x float> poison, <8 x i32> zeroinitializer
-  %v360 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v359, <8 x float> %v348, <8 x float> %v343)
-  %v361 = add i64 %i320, 2
-  %v362 = mul i64 %v361, 8
-  %v363 = add i64 %v362, 0
-  %v364 = getelementptr inbounds float, ptr %v, i64 %v363
-  %v365 = load <8 x float>, ptr %v364, align 4
-  %v366 = add i64 %v361, 0
-  %v367 = getelementptr inbounds float, ptr %slot1, i64 %v366
-  %v368 = load float, ptr %v367, align 4
-  %v369 = insertelement <8 x float> poison, float %v368, i32 0
-  %v370 = shufflevector <8 x float> %v369, <8 x float> poison, <8 x i32> zeroinitializer
-  %v371 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v370, <8 x float> %v365, <8 x float> %v354)
-  %v372 = add i64 %v361, 24
-  %v373 = getelementptr inbounds float, ptr %slot1, i64 %v372
-  %v374 = load float, ptr %v373, align 4
-  %v375 = insertelement <8 x float> poison, float %v374, i32 0
-  %v376 = shufflevector <8 x float> %v375, <8 x float> poison, <8 x i32> zeroinitializer
-  %v377 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v376, <8 x float> %v365, <8 x float> %v360)
-  %v378 = add i64 %i320, 3
-  %v379 = mul i64 %v378, 8
-  %v380 = add i64 %v379, 0
-  %v381 = getelementptr inbounds float, ptr %v, i64 %v380
-  %v382 = load <8 x float>, ptr %v381, align 4
-  %v383 = add i64 %v378, 0
-  %v384 = getelementptr inbounds float, ptr %slot1, i64 %v383
-  %v385 = load float, ptr %v384, align 4
-  %v386 = insertelement <8 x float> poison, float %v385, i32 0
-  %v387 = shufflevector <8 x float> %v386, <8 x float> poison, <8 x i32> zeroinitializer
-  %v388 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v387, <8 x float> %v382, <8 x float> %v371)
-  %v389 = add i64 %v378, 24
-  %v390 = getelementptr inbounds float, ptr %slot1, i64 %v389
-  %v391 = load float, ptr %v390, align 4
-  %v392 = insertelement <8 x float> poison, float %v391, i32 0
-  %v393 = shufflevector <8 x float> %v392, <8 x float> poison, <8 x i32> zeroinitializer
-  %v394 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v393, <8 x float> %v382, <8 x float> %v377)
-  br label %latch318
-latch318:
-  %carried323 = select i1 true, <8 x float> %v388, <8 x float> %v388
-  %carried325 = select i1 true, <8 x float> %v394, <8 x float> %v394
-  %inext321 = add i64 %i320, 4
-  br label %head316
-done319:
-  br label %pre395
-pre395:
-  br label %head396
-head396:
-  %i400 = phi i64 [ %v305, %pre395 ], [ %inext401, %latch398 ]
-  %carry402 = phi <8 x float> [ %carry322, %pre395 ], [ %carried403, %latch398 ]
-  %carry404 = phi <8 x float> [ %carry324, %pre395 ], [ %carried405, %latch398 ]
-  %v406 = icmp slt i64 %i400, %cols
-  br i1 %v406, label %body397, label %done399
-body397:
-  %v407 = mul i64 %i400, 8
-  %v408 = add i64 %v407, 0
-  %v409 = getelementptr inbounds float, ptr %v, i64 %v408
-  %v410 = load <8 x float>, ptr %v409, align 4
-  %v411 = add i64 %i400, 0
-  %v412 = getelementptr inbounds float, ptr %slot1, i64 %v411
-  %v413 = load float, ptr %v412, align 4
-  %v414 = insertelement <8 x float> poison, float %v413, i32 0
-  %v415 = shufflevector <8 x float> %v414, <8 x float> poison, <8 x i32> zeroinitializer
-  %v416 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v415, <8 x float> %v410, <8 x float> %carry402)
-  %v417 = add i64 %i400, 24
-  %v418 = getelementptr inbounds float, ptr %slot1, i64 %v417
-  %v419 = load float, ptr %v418, align 4
-  %v420 = insertelement <8 x float> poison, float %v419, i32 0
-  %v421 = shufflevector <8 x float> %v420, <8 x float> poison, <8 x i32> zeroinitializer
-  %v422 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v421, <8 x float> %v410, <8 x float> %carry404)
-  br label %latch398
-latch398:
-  %carried403 = select i1 true, <8 x float> %v416, <8 x float> %v416
-  %carried405 = select i1 true, <8 x float> %v422, <8 x float> %v422
-  %inext401 = add i64 %i400, 1
-  br label %head396
-done399:
-  %v423 = getelementptr inbounds float, ptr %state, i64 2
-  store <8 x float> %carry402, ptr %v423, align 4
-  %v424 = getelementptr inbounds float, ptr %state, i64 12
-  store <8 x float> %carry404, ptr %v424, align 4
-  br label %pv_done308
-pv_plain307:
-  %v425 = getelementptr inbounds float, ptr %state, i64 2
-  %v426 = load <8 x float>, ptr %v425, align 4
+  %v314 = fmul <8 x float> %v313, %v297
+  %v315 = getelementptr inbounds float, ptr %state, i64 12
+  %v316 = load <8 x float>, ptr %v315, align 4
+  %v317 = fmul <8 x float> %v316, %v305
+  br label %pre318
+pre318:
+  br label %head319
+head319:
+  %i323 = phi i64 [ 0, %pre318 ], [ %inext324, %latch321 ]
+  %carry325 = phi <8 x float> [ %v314, %pre318 ], [ %carried326, %latch321 ]
+  %carry327 = phi <8 x float> [ %v317, %pre318 ], [ %carried328, %latch321 ]
+  %v329 = icmp slt i64 %i323, %v308
+  br i1 %v329, label %body320, label %done322
+body320:
+  %v330 = add i64 %i323, 0
+  %v331 = mul i64 %v330, 8
+  %v332 = add i64 %v331, 0
+  %v333 = getelementptr inbounds float, ptr %v, i64 %v332
+  %v334 = load <8 x float>, ptr %v333, align 4
+  %v335 = add i64 %v330, 0
+  %v336 = getelementptr inbounds float, ptr %slot1, i64 %v335
+  %v337 = load float, ptr %v336, align 4
+  %v338 = insertelement <8 x float> poison, float %v337, i32 0
+  %v339 = shufflevector <8 x float> %v338, <8 x float> poison, <8 x i32> zeroinitializer
+  %v340 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v339, <8 x float> %v334, <8 x float> %carry325)
+  %v341 = add i64 %v330, 24
+  %v342 = getelementptr inbounds float, ptr %slot1, i64 %v341
+  %v343 = load float, ptr %v342, align 4
+  %v344 = insertelement <8 x float> poison, float %v343, i32 0
+  %v345 = shufflevector <8 x float> %v344, <8 x float> poison, <8 x i32> zeroinitializer
+  %v346 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v345, <8 x float> %v334, <8 x float> %carry327)
+  %v347 = add i64 %i323, 1
+  %v348 = mul i64 %v347, 8
+  %v349 = add i64 %v348, 0
+  %v350 = getelementptr inbounds float, ptr %v, i64 %v349
+  %v351 = load <8 x float>, ptr %v350, align 4
+  %v352 = add i64 %v347, 0
+  %v353 = getelementptr inbounds float, ptr %slot1, i64 %v352
+  %v354 = load float, ptr %v353, align 4
+  %v355 = insertelement <8 x float> poison, float %v354, i32 0
+  %v356 = shufflevector <8 x float> %v355, <8 x float> poison, <8 x i32> zeroinitializer
+  %v357 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v356, <8 x float> %v351, <8 x float> %v340)
+  %v358 = add i64 %v347, 24
+  %v359 = getelementptr inbounds float, ptr %slot1, i64 %v358
+  %v360 = load float, ptr %v359, align 4
+  %v361 = insertelement <8 x float> poison, float %v360, i32 0
+  %v362 = shufflevector <8 x float> %v361, <8 x float> poison, <8 x i32> zeroinitializer
+  %v363 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v362, <8 x float> %v351, <8 x float> %v346)
+  %v364 = add i64 %i323, 2
+  %v365 = mul i64 %v364, 8
+  %v366 = add i64 %v365, 0
+  %v367 = getelementptr inbounds float, ptr %v, i64 %v366
+  %v368 = load <8 x float>, ptr %v367, align 4
+  %v369 = add i64 %v364, 0
+  %v370 = getelementptr inbounds float, ptr %slot1, i64 %v369
+  %v371 = load float, ptr %v370, align 4
+  %v372 = insertelement <8 x float> poison, float %v371, i32 0
+  %v373 = shufflevector <8 x float> %v372, <8 x float> poison, <8 x i32> zeroinitializer
+  %v374 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v373, <8 x float> %v368, <8 x float> %v357)
+  %v375 = add i64 %v364, 24
+  %v376 = getelementptr inbounds float, ptr %slot1, i64 %v375
+  %v377 = load float, ptr %v376, align 4
+  %v378 = insertelement <8 x float> poison, float %v377, i32 0
+  %v379 = shufflevector <8 x float> %v378, <8 x float> poison, <8 x i32> zeroinitializer
+  %v380 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v379, <8 x float> %v368, <8 x float> %v363)
+  %v381 = add i64 %i323, 3
+  %v382 = mul i64 %v381, 8
+  %v383 = add i64 %v382, 0
+  %v384 = getelementptr inbounds float, ptr %v, i64 %v383
+  %v385 = load <8 x float>, ptr %v384, align 4
+  %v386 = add i64 %v381, 0
+  %v387 = getelementptr inbounds float, ptr %slot1, i64 %v386
+  %v388 = load float, ptr %v387, align 4
+  %v389 = insertelement <8 x float> poison, float %v388, i32 0
+  %v390 = shufflevector <8 x float> %v389, <8 x float> poison, <8 x i32> zeroinitializer
+  %v391 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v390, <8 x float> %v385, <8 x float> %v374)
+  %v392 = add i64 %v381, 24
+  %v393 = getelementptr inbounds float, ptr %slot1, i64 %v392
+  %v394 = load float, ptr %v393, align 4
+  %v395 = insertelement <8 x float> poison, float %v394, i32 0
+  %v396 = shufflevector <8 x float> %v395, <8 x float> poison, <8 x i32> zeroinitializer
+  %v397 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v396, <8 x float> %v385, <8 x float> %v380)
+  br label %latch321
+latch321:
+  %carried326 = select i1 true, <8 x float> %v391, <8 x float> %v391
+  %carried328 = select i1 true, <8 x float> %v397, <8 x float> %v397
+  %inext324 = add i64 %i323, 4
+  br label %head319
+done322:
+  br label %pre398
+pre398:
+  br label %head399
+head399:
+  %i403 = phi i64 [ %v308, %pre398 ], [ %inext404, %latch401 ]
+  %carry405 = phi <8 x float> [ %carry325, %pre398 ], [ %carried406, %latch401 ]
+  %carry407 = phi <8 x float> [ %carry327, %pre398 ], [ %carried408, %latch401 ]
+  %v409 = icmp slt i64 %i403, %cols
+  br i1 %v409, label %body400, label %done402
+body400:
+  %v410 = mul i64 %i403, 8
+  %v411 = add i64 %v410, 0
+  %v412 = getelementptr inbounds float, ptr %v, i64 %v411
+  %v413 = load <8 x float>, ptr %v412, align 4
+  %v414 = add i64 %i403, 0
+  %v415 = getelementptr inbounds float, ptr %slot1, i64 %v414
+  %v416 = load float, ptr %v415, align 4
+  %v417 = insertelement <8 x float> poison, float %v416, i32 0
+  %v418 = shufflevector <8 x float> %v417, <8 x float> poison, <8 x i32> zeroinitializer
+  %v419 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v418, <8 x float> %v413, <8 x float> %carry405)
+  %v420 = add i64 %i403, 24
+  %v421 = getelementptr inbounds float, ptr %slot1, i64 %v420
+  %v422 = load float, ptr %v421, align 4
+  %v423 = insertelement <8 x float> poison, float %v422, i32 0
+  %v424 = shufflevector <8 x float> %v423, <8 x float> poison, <8 x i32> zeroinitializer
+  %v425 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v424, <8 x float> %v413, <8 x float> %carry407)
+  br label %latch401
+latch401:
+  %carried406 = select i1 true, <8 x float> %v419, <8 x float> %v419
+  %carried408 = select i1 true, <8 x float> %v425, <8 x float> %v425
+  %inext404 = add i64 %i403, 1
+  br label %head399
+done402:
+  %v426 = getelementptr inbounds float, ptr %state, i64 2
+  store <8 x float> %carry405, ptr %v426, align 4
   %v427 = getelementptr inbounds float, ptr %state, i64 12
-  %v428 = load <8 x float>, ptr %v427, align 4
-  br label %pre429
-pre429:
-  br label %head430
-head430:
-  %i434 = phi i64 [ 0, %pre429 ], [ %inext435, %latch432 ]
-  %carry436 = phi <8 x float> [ %v426, %pre429 ], [ %carried437, %latch432 ]
-  %carry438 = phi <8 x float> [ %v428, %pre429 ], [ %carried439, %latch432 ]
-  %v440 = icmp slt i64 %i434, %v305
-  br i1 %v440, label %body431, label %done433
-body431:
-  %v441 = add i64 %i434, 0
-  %v442 = mul i64 %v441, 8
-  %v443 = add i64 %v442, 0
-  %v444 = getelementptr inbounds float, ptr %v, i64 %v443
-  %v445 = load <8 x float>, ptr %v444, align 4
-  %v446 = add i64 %v441, 0
-  %v447 = getelementptr inbounds float, ptr %slot1, i64 %v446
-  %v448 = load float, ptr %v447, align 4
-  %v449 = insertelement <8 x float> poison, float %v448, i32 0
-  %v450 = shufflevector <8 x float> %v449, <8 x float> poison, <8 x i32> zeroinitializer
-  %v451 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v450, <8 x float> %v445, <8 x float> %carry436)
-  %v452 = add i64 %v441, 24
-  %v453 = getelementptr inbounds float, ptr %slot1, i64 %v452
-  %v454 = load float, ptr %v453, align 4
-  %v455 = insertelement <8 x float> poison, float %v454, i32 0
-  %v456 = shufflevector <8 x float> %v455, <8 x float> poison, <8 x i32> zeroinitializer
-  %v457 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v456, <8 x float> %v445, <8 x float> %carry438)
-  %v458 = add i64 %i434, 1
-  %v459 = mul i64 %v458, 8
-  %v460 = add i64 %v459, 0
-  %v461 = getelementptr inbounds float, ptr %v, i64 %v460
-  %v462 = load <8 x float>, ptr %v461, align 4
-  %v463 = add i64 %v458, 0
-  %v464 = getelementptr inbounds float, ptr %slot1, i64 %v463
-  %v465 = load float, ptr %v464, align 4
-  %v466 = insertelement <8 x float> poison, float %v465, i32 0
-  %v467 = shufflevector <8 x float> %v466, <8 x float> poison, <8 x i32> zeroinitializer
-  %v468 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v467, <8 x float> %v462, <8 x float> %v451)
-  %v469 = add i64 %v458, 24
-  %v470 = getelementptr inbounds float, ptr %slot1, i64 %v469
-  %v471 = load float, ptr %v470, align 4
-  %v472 = insertelement <8 x float> poison, float %v471, i32 0
-  %v473 = shufflevector <8 x float> %v472, <8 x float> poison, <8 x i32> zeroinitializer
-  %v474 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v473, <8 x float> %v462, <8 x float> %v457)
-  %v475 = add i64 %i434, 2
-  %v476 = mul i64 %v475, 8
-  %v477 = add i64 %v476, 0
-  %v478 = getelementptr inbounds float, ptr %v, i64 %v477
-  %v479 = load <8 x float>, ptr %v478, align 4
-  %v480 = add i64 %v475, 0
-  %v481 = getelementptr inbounds float, ptr %slot1, i64 %v480
-  %v482 = load float, ptr %v481, align 4
-  %v483 = insertelement <8 x float> poison, float %v482, i32 0
-  %v484 = shufflevector <8 x float> %v483, <8 x float> poison, <8 x i32> zeroinitializer
-  %v485 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v484, <8 x float> %v479, <8 x float> %v468)
-  %v486 = add i64 %v475, 24
-  %v487 = getelementptr inbounds float, ptr %slot1, i64 %v486
-  %v488 = load float, ptr %v487, align 4
-  %v489 = insertelement <8 x float> poison, float %v488, i32 0
-  %v490 = shufflevector <8 x float> %v489, <8 x float> poison, <8 x i32> zeroinitializer
-  %v491 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v490, <8 x float> %v479, <8 x float> %v474)
-  %v492 = add i64 %i434, 3
-  %v493 = mul i64 %v492, 8
-  %v494 = add i64 %v493, 0
-  %v495 = getelementptr inbounds float, ptr %v, i64 %v494
-  %v496 = load <8 x float>, ptr %v495, align 4
-  %v497 = add i64 %v492, 0
-  %v498 = getelementptr inbounds float, ptr %slot1, i64 %v497
-  %v499 = load float, ptr %v498, align 4
-  %v500 = insertelement <8 x float> poison, float %v499, i32 0
-  %v501 = shufflevector <8 x float> %v500, <8 x float> poison, <8 x i32> zeroinitializer
-  %v502 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v501, <8 x float> %v496, <8 x float> %v485)
-  %v503 = add i64 %v492, 24
-  %v504 = getelementptr inbounds float, ptr %slot1, i64 %v503
-  %v505 = load float, ptr %v504, align 4
-  %v506 = insertelement <8 x float> poison, float %v505, i32 0
-  %v507 = shufflevector <8 x float> %v506, <8 x float> poison, <8 x i32> zeroinitializer
-  %v508 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v507, <8 x float> %v496, <8 x float> %v491)
-  br label %latch432
-latch432:
-  %carried437 = select i1 true, <8 x float> %v502, <8 x float> %v502
-  %carried439 = select i1 true, <8 x float> %v508, <8 x float> %v508
-  %inext435 = add i64 %i434, 4
-  br label %head430
-done433:
-  br label %pre509
-pre509:
-  br label %head510
-head510:
-  %i514 = phi i64 [ %v305, %pre509 ], [ %inext515, %latch512 ]
-  %carry516 = phi <8 x float> [ %carry436, %pre509 ], [ %carried517, %latch512 ]
-  %carry518 = phi <8 x float> [ %carry438, %pre509 ], [ %carried519, %latch512 ]
-  %v520 = icmp slt i64 %i514, %cols
-  br i1 %v520, label %body511, label %done513
-body511:
-  %v521 = mul i64 %i514, 8
-  %v522 = add i64 %v521, 0
-  %v523 = getelementptr inbounds float, ptr %v, i64 %v522
-  %v524 = load <8 x float>, ptr %v523, align 4
-  %v525 = add i64 %i514, 0
-  %v526 = getelementptr inbounds float, ptr %slot1, i64 %v525
-  %v527 = load float, ptr %v526, align 4
-  %v528 = insertelement <8 x float> poison, float %v527, i32 0
-  %v529 = shufflevector <8 x float> %v528, <8 x float> poison, <8 x i32> zeroinitializer
-  %v530 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v529, <8 x float> %v524, <8 x float> %carry516)
-  %v531 = add i64 %i514, 24
-  %v532 = getelementptr inbounds float, ptr %slot1, i64 %v531
-  %v533 = load float, ptr %v532, align 4
-  %v534 = insertelement <8 x float> poison, float %v533, i32 0
-  %v535 = shufflevector <8 x float> %v534, <8 x float> poison, <8 x i32> zeroinitializer
-  %v536 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v535, <8 x float> %v524, <8 x float> %carry518)
-  br label %latch512
-latch512:
-  %carried517 = select i1 true, <8 x float> %v530, <8 x float> %v530
-  %carried519 = select i1 true, <8 x float> %v536, <8 x float> %v536
-  %inext515 = add i64 %i514, 1
-  br label %head510
-done513:
-  %v537 = getelementptr inbounds float, ptr %state, i64 2
-  store <8 x float> %carry516, ptr %v537, align 4
-  %v538 = getelementptr inbounds float, ptr %state, i64 12
-  store <8 x float> %carry518, ptr %v538, align 4
-  br label %pv_done308
-pv_done308:
+  store <8 x float> %carry407, ptr %v427, align 4
+  br label %pv_done311
+pv_plain310:
+  %v428 = getelementptr inbounds float, ptr %state, i64 2
+  %v429 = load <8 x float>, ptr %v428, align 4
+  %v430 = getelementptr inbounds float, ptr %state, i64 12
+  %v431 = load <8 x float>, ptr %v430, align 4
+  br label %pre432
+pre432:
+  br label %head433
+head433:
+  %i437 = phi i64 [ 0, %pre432 ], [ %inext438, %latch435 ]
+  %carry439 = phi <8 x float> [ %v429, %pre432 ], [ %carried440, %latch435 ]
+  %carry441 = phi <8 x float> [ %v431, %pre432 ], [ %carried442, %latch435 ]
+  %v443 = icmp slt i64 %i437, %v308
+  br i1 %v443, label %body434, label %done436
+body434:
+  %v444 = add i64 %i437, 0
+  %v445 = mul i64 %v444, 8
+  %v446 = add i64 %v445, 0
+  %v447 = getelementptr inbounds float, ptr %v, i64 %v446
+  %v448 = load <8 x float>, ptr %v447, align 4
+  %v449 = add i64 %v444, 0
+  %v450 = getelementptr inbounds float, ptr %slot1, i64 %v449
+  %v451 = load float, ptr %v450, align 4
+  %v452 = insertelement <8 x float> poison, float %v451, i32 0
+  %v453 = shufflevector <8 x float> %v452, <8 x float> poison, <8 x i32> zeroinitializer
+  %v454 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v453, <8 x float> %v448, <8 x float> %carry439)
+  %v455 = add i64 %v444, 24
+  %v456 = getelementptr inbounds float, ptr %slot1, i64 %v455
+  %v457 = load float, ptr %v456, align 4
+  %v458 = insertelement <8 x float> poison, float %v457, i32 0
+  %v459 = shufflevector <8 x float> %v458, <8 x float> poison, <8 x i32> zeroinitializer
+  %v460 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v459, <8 x float> %v448, <8 x float> %carry441)
+  %v461 = add i64 %i437, 1
+  %v462 = mul i64 %v461, 8
+  %v463 = add i64 %v462, 0
+  %v464 = getelementptr inbounds float, ptr %v, i64 %v463
+  %v465 = load <8 x float>, ptr %v464, align 4
+  %v466 = add i64 %v461, 0
+  %v467 = getelementptr inbounds float, ptr %slot1, i64 %v466
+  %v468 = load float, ptr %v467, align 4
+  %v469 = insertelement <8 x float> poison, float %v468, i32 0
+  %v470 = shufflevector <8 x float> %v469, <8 x float> poison, <8 x i32> zeroinitializer
+  %v471 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v470, <8 x float> %v465, <8 x float> %v454)
+  %v472 = add i64 %v461, 24
+  %v473 = getelementptr inbounds float, ptr %slot1, i64 %v472
+  %v474 = load float, ptr %v473, align 4
+  %v475 = insertelement <8 x float> poison, float %v474, i32 0
+  %v476 = shufflevector <8 x float> %v475, <8 x float> poison, <8 x i32> zeroinitializer
+  %v477 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v476, <8 x float> %v465, <8 x float> %v460)
+  %v478 = add i64 %i437, 2
+  %v479 = mul i64 %v478, 8
+  %v480 = add i64 %v479, 0
+  %v481 = getelementptr inbounds float, ptr %v, i64 %v480
+  %v482 = load <8 x float>, ptr %v481, align 4
+  %v483 = add i64 %v478, 0
+  %v484 = getelementptr inbounds float, ptr %slot1, i64 %v483
+  %v485 = load float, ptr %v484, align 4
+  %v486 = insertelement <8 x float> poison, float %v485, i32 0
+  %v487 = shufflevector <8 x float> %v486, <8 x float> poison, <8 x i32> zeroinitializer
+  %v488 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v487, <8 x float> %v482, <8 x float> %v471)
+  %v489 = add i64 %v478, 24
+  %v490 = getelementptr inbounds float, ptr %slot1, i64 %v489
+  %v491 = load float, ptr %v490, align 4
+  %v492 = insertelement <8 x float> poison, float %v491, i32 0
+  %v493 = shufflevector <8 x float> %v492, <8 x float> poison, <8 x i32> zeroinitializer
+  %v494 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v493, <8 x float> %v482, <8 x float> %v477)
+  %v495 = add i64 %i437, 3
+  %v496 = mul i64 %v495, 8
+  %v497 = add i64 %v496, 0
+  %v498 = getelementptr inbounds float, ptr %v, i64 %v497
+  %v499 = load <8 x float>, ptr %v498, align 4
+  %v500 = add i64 %v495, 0
+  %v501 = getelementptr inbounds float, ptr %slot1, i64 %v500
+  %v502 = load float, ptr %v501, align 4
+  %v503 = insertelement <8 x float> poison, float %v502, i32 0
+  %v504 = shufflevector <8 x float> %v503, <8 x float> poison, <8 x i32> zeroinitializer
+  %v505 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v504, <8 x float> %v499, <8 x float> %v488)
+  %v506 = add i64 %v495, 24
+  %v507 = getelementptr inbounds float, ptr %slot1, i64 %v506
+  %v508 = load float, ptr %v507, align 4
+  %v509 = insertelement <8 x float> poison, float %v508, i32 0
+  %v510 = shufflevector <8 x float> %v509, <8 x float> poison, <8 x i32> zeroinitializer
+  %v511 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v510, <8 x float> %v499, <8 x float> %v494)
+  br label %latch435
+latch435:
+  %carried440 = select i1 true, <8 x float> %v505, <8 x float> %v505
+  %carried442 = select i1 true, <8 x float> %v511, <8 x float> %v511
+  %inext438 = add i64 %i437, 4
+  br label %head433
+done436:
+  br label %pre512
+pre512:
+  br label %head513
+head513:
+  %i517 = phi i64 [ %v308, %pre512 ], [ %inext518, %latch515 ]
+  %carry519 = phi <8 x float> [ %carry439, %pre512 ], [ %carried520, %latch515 ]
+  %carry521 = phi <8 x float> [ %carry441, %pre512 ], [ %carried522, %latch515 ]
+  %v523 = icmp slt i64 %i517, %cols
+  br i1 %v523, label %body514, label %done516
+body514:
+  %v524 = mul i64 %i517, 8
+  %v525 = add i64 %v524, 0
+  %v526 = getelementptr inbounds float, ptr %v, i64 %v525
+  %v527 = load <8 x float>, ptr %v526, align 4
+  %v528 = add i64 %i517, 0
+  %v529 = getelementptr inbounds float, ptr %slot1, i64 %v528
+  %v530 = load float, ptr %v529, align 4
+  %v531 = insertelement <8 x float> poison, float %v530, i32 0
+  %v532 = shufflevector <8 x float> %v531, <8 x float> poison, <8 x i32> zeroinitializer
+  %v533 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v532, <8 x float> %v527, <8 x float> %carry519)
+  %v534 = add i64 %i517, 24
+  %v535 = getelementptr inbounds float, ptr %slot1, i64 %v534
+  %v536 = load float, ptr %v535, align 4
+  %v537 = insertelement <8 x float> poison, float %v536, i32 0
+  %v538 = shufflevector <8 x float> %v537, <8 x float> poison, <8 x i32> zeroinitializer
+  %v539 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v538, <8 x float> %v527, <8 x float> %carry521)
+  br label %latch515
+latch515:
+  %carried520 = select i1 true, <8 x float> %v533, <8 x float> %v533
+  %carried522 = select i1 true, <8 x float> %v539, <8 x float> %v539
+  %inext518 = add i64 %i517, 1
+  br label %head513
+done516:
+  %v540 = getelementptr inbounds float, ptr %state, i64 2
+  store <8 x float> %carry519, ptr %v540, align 4
+  %v541 = getelementptr inbounds float, ptr %state, i64 12
+  store <8 x float> %carry521, ptr %v541, align 4
+  br label %pv_done311
+pv_done311:
   ret void
 }
 

@@ -313,6 +313,92 @@ fn vstore(f: &mut Fn, v: &V, base: &V, at: i64) {
     f.store(v, &p, 4);
 }
 
+/// `Scores`: `rows.len()` × `tk` dot products of the rows at `rows` (head_dim floats each) with
+/// the keys of Kᵀ at `kt` (head_dim × tk), unscaled, in passes of `score_vectors` × `w` columns;
+/// each pass a loop over the head, `head_unroll(d)` elements per iteration, its accumulators
+/// carried in registers (a fully unrolled head is tens of KiB of code per tile, more than the
+/// micro-op cache holds).
+fn scores(f: &mut Fn, rows: &[V], kt: &V, d: i64, tk: i64, w: u32, score_vectors: usize) -> Vec<Vec<V>> {
+    let r = rows.len();
+    let zero = splatw(0.0, w);
+    let mut acc: Vec<Vec<V>> = (0..r).map(|_| Vec::new()).collect();
+    let vectors: Vec<i64> = (0..tk / w as i64).collect();
+    let unroll = head_unroll(d);
+    for pass in vectors.chunks(score_vectors) {
+        let n = pass.len();
+        let init = vec![zero.clone(); r * n];
+        let out = f.for_carry(&i64c(0), &i64c(d), unroll, &init, |f, e0, mut cur| {
+            let kbase = f.bin("mul", e0, &i64c(tk));
+            let kp = f.gep("float", kt, &kbase);
+            let rp: Vec<V> = rows.iter().map(|p| f.gep("float", p, e0)).collect();
+            for u in 0..unroll {
+                let ks: Vec<V> = pass.iter().map(|&h| vload(f, &kp, u * tk + w as i64 * h, w)).collect();
+                for (row, p) in rp.iter().enumerate() {
+                    let at = f.gep("float", p, &i64c(u));
+                    let x = f.load("float", &at, 4);
+                    let b = f.splat(&x, w);
+                    for (j, k) in ks.iter().enumerate() {
+                        cur[row * n + j] = fma(f, &b, k, &cur[row * n + j]);
+                    }
+                }
+            }
+            cur
+        });
+        for (row, a) in acc.iter_mut().enumerate() {
+            a.extend_from_slice(&out[row * n..(row + 1) * n]);
+        }
+    }
+    acc
+}
+
+/// `MaskEdge`: only when `masked` (tiles on the mask edge or partial), scores of keys outside
+/// the tile's `cols` or the mask become −∞. `diff` is the first row's position minus the first
+/// key's (clamped to ±2³⁰); row `i` sees column `c` when `c ≤ diff + i` (causal) and
+/// `c > diff + i − window`.
+fn mask_edge(f: &mut Fn, mask: KernelMask, s: &mut [Vec<V>], cols: &V, diff: &V, masked: &V, w8: u32) {
+    let vw = vty(w8);
+    let (yes, done, entry) = (f.label("mask"), f.label("masked"), f.label("nomask"));
+    f.br(&entry);
+    f.place(&entry);
+    f.cond_br(masked, &yes, &done);
+    f.place(&yes);
+    let cols32 = f.cast("trunc", cols, "i32");
+    let cols_v = f.splat(&cols32, w8);
+    let diff32 = f.cast("trunc", diff, "i32");
+    let mut masked_s = Vec::new();
+    for (row, pair) in s.iter().enumerate() {
+        let base = f.bin("add", &diff32, &i32c(row as i64));
+        let base_v = f.splat(&base, w8);
+        let mut out = Vec::new();
+        for (h, sv) in pair.iter().enumerate() {
+            let iota: Vec<String> = (0..w8 as usize).map(|c| format!("i32 {}", c + w8 as usize * h)).collect();
+            let c = V::new(format!("<{}>", iota.join(", ")), format!("<{w8} x i32>"));
+            let mut ok = f.icmp("slt", &c, &cols_v);
+            if !matches!(mask, KernelMask::None) {
+                let causal = f.icmp("sle", &c, &base_v);
+                ok = f.bin("and", &ok, &causal);
+            }
+            if let KernelMask::Window { window } = mask {
+                // q − k < window ⇔ c > base − window.
+                let lo = f.bin("sub", &base, &i32c(window.min(1 << 30) as i64));
+                let lo_v = f.splat(&lo, w8);
+                let inside = f.icmp("sgt", &c, &lo_v);
+                ok = f.bin("and", &ok, &inside);
+            }
+            out.push(f.select(&ok, sv, &splatw(f32::NEG_INFINITY, w8)));
+        }
+        masked_s.push(out);
+    }
+    f.br(&done);
+    f.place(&done);
+    for (row, pair) in s.iter_mut().enumerate() {
+        for (h, x) in pair.iter_mut().enumerate() {
+            let m = &masked_s[row][h];
+            *x = f.let_(&vw, format!("phi {vw} [ {}, %{entry} ], [ {}, %{yes} ]", x.name, m.name));
+        }
+    }
+}
+
 /// `@tileR`: one query tile of `r` rows × one KV tile: scores, edge mask, online softmax, P·V.
 ///
 /// Arguments: q rows (contiguous, head_dim), state rows (head_dim + 2), Kᵀ (head_dim × tk), the
@@ -333,84 +419,12 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     let scale = V::new("%scale", "float");
     let p_buf = f.alloca(&format!("[{} x float]", r as i64 * tk), w8 * 4);
 
-    // Scores: r × tk in passes of `score_vectors` × w8 columns; each pass a loop over the head,
-    // `head_unroll(d)` elements per iteration, its accumulators carried in registers (a fully
-    // unrolled head is tens of KiB of code per tile, more than the micro-op cache holds).
-    let zero = splatw(0.0, w8);
-    let mut acc: Vec<Vec<V>> = (0..r).map(|_| Vec::new()).collect();
-    let vectors: Vec<i64> = (0..tk / w8 as i64).collect();
-    let unroll = head_unroll(d);
-    for pass in vectors.chunks(isa.score_vectors) {
-        let n = pass.len();
-        let init = vec![zero.clone(); r * n];
-        let out = f.for_carry(&i64c(0), &i64c(d), unroll, &init, |f, e0, mut cur| {
-            let kbase = f.bin("mul", e0, &i64c(tk));
-            let kp = f.gep("float", &kt, &kbase);
-            let qp = f.gep("float", &q, e0);
-            for u in 0..unroll {
-                let ks: Vec<V> = pass.iter().map(|&h| vload(f, &kp, u * tk + w8 as i64 * h, w8)).collect();
-                for row in 0..r {
-                    let p = f.gep("float", &qp, &i64c(row as i64 * d + u));
-                    let qs = f.load("float", &p, 4);
-                    let qb = f.splat(&qs, w8);
-                    for (j, k) in ks.iter().enumerate() {
-                        cur[row * n + j] = fma(f, &qb, k, &cur[row * n + j]);
-                    }
-                }
-            }
-            cur
-        });
-        for (row, a) in acc.iter_mut().enumerate() {
-            a.extend_from_slice(&out[row * n..(row + 1) * n]);
-        }
-    }
+    let rows: Vec<V> = (0..r).map(|row| f.gep("float", &q, &i64c(row as i64 * d))).collect();
+    let acc = scores(&mut f, &rows, &kt, d, tk, w8, isa.score_vectors);
     // The scores stay unscaled: the scale folds into the exponent of the softmax.
     let mut s = acc;
 
-    // MaskEdge: only when asked (tiles on the mask edge or partial).
-    {
-        let (yes, done, entry) = (f.label("mask"), f.label("masked"), f.label("nomask"));
-        f.br(&entry);
-        f.place(&entry);
-        f.cond_br(&masked, &yes, &done);
-        f.place(&yes);
-        let cols32 = f.cast("trunc", &cols, "i32");
-        let cols_v = f.splat(&cols32, w8);
-        let diff32 = f.cast("trunc", &diff, "i32");
-        let mut masked_s = Vec::new();
-        for (row, pair) in s.iter().enumerate() {
-            let base = f.bin("add", &diff32, &i32c(row as i64));
-            let base_v = f.splat(&base, w8);
-            let mut out = Vec::new();
-            for (h, sv) in pair.iter().enumerate() {
-                let iota: Vec<String> = (0..w8 as usize).map(|c| format!("i32 {}", c + w8 as usize * h)).collect();
-                let c = V::new(format!("<{}>", iota.join(", ")), format!("<{w8} x i32>"));
-                let mut ok = f.icmp("slt", &c, &cols_v);
-                if !matches!(spec.mask, KernelMask::None) {
-                    let causal = f.icmp("sle", &c, &base_v);
-                    ok = f.bin("and", &ok, &causal);
-                }
-                if let KernelMask::Window { window } = spec.mask {
-                    // q − k < window ⇔ c > base − window.
-                    let lo = f.bin("sub", &base, &i32c(window.min(1 << 30) as i64));
-                    let lo_v = f.splat(&lo, w8);
-                    let inside = f.icmp("sgt", &c, &lo_v);
-                    ok = f.bin("and", &ok, &inside);
-                }
-                out.push(f.select(&ok, sv, &splatw(f32::NEG_INFINITY, w8)));
-            }
-            masked_s.push(out);
-        }
-        f.br(&done);
-        f.place(&done);
-        for (row, pair) in s.iter_mut().enumerate() {
-            for h in 0..(tk / w8 as i64) as usize {
-                let m = &masked_s[row][h];
-                let phi = f.let_(&vw, format!("phi {vw} [ {}, %{entry} ], [ {}, %{yes} ]", pair[h].name, m.name));
-                pair[h] = phi;
-            }
-        }
-    }
+    mask_edge(&mut f, spec.mask, &mut s, &cols, &diff, &masked, w8);
 
     // OnlineSoftmax: per row, m and l in the state row (natural units, scaled scores); P into the
     // stack tile as P = 2^(s·scale·log₂e − m'·log₂e), one FMA per score vector before the exp2.
