@@ -179,12 +179,13 @@ fn host_ir_snapshot() {
     check_golden("codegen-tests/snapshots/llvm/host_fwd_d8_causal.ll", &ir).unwrap();
 }
 
-/// The 512-bit forward lowering (chosen at JIT time on AVX-512 CPUs) is valid IR on any machine
-/// and compiles to zmm FMAs; its numerics run in the kernel and matrix tests on AVX-512 hosts.
+/// The 512-bit lowering (chosen at JIT time on AVX-512 CPUs) is valid IR on any machine and
+/// compiles to zmm FMAs; its numerics run in the kernel and matrix tests on AVX-512 hosts.
 #[test]
-fn avx512_forward_kernels_compile_to_zmm_code() {
-    for (d, mask) in [(128, KernelMask::Causal), (64, KernelMask::Window { window: 100 }), (36, KernelMask::None)] {
-        let s = spec(KernelKind::Forward, d, Dtype::Fp32, 1, mask);
+fn avx512_kernels_compile_to_zmm_code() {
+    let shapes = [(128, KernelMask::Causal), (64, KernelMask::Window { window: 100 }), (36, KernelMask::None)];
+    for ((d, mask), kind) in shapes.into_iter().flat_map(|s| [(s, KernelKind::Forward), (s, KernelKind::Backward)]) {
+        let s = spec(kind, d, Dtype::Fp32, 1, mask);
         let out = llvm::compile_host_avx512(&s).unwrap_or_else(|e| panic!("{}: {e}", s.name()));
         assert!(out.asm.contains("vfmadd") && out.asm.contains("%zmm"), "{}: no 512-bit FMAs", s.name());
         assert!(out.object.as_ref().is_some_and(|o| !o.is_empty()));

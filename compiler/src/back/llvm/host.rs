@@ -4,23 +4,25 @@
 //! Forward, per step of `kernel::program`: for each query block of `BLOCK_Q` rows, for each KV
 //! tile of 24 keys within the mask, `TransposeKeys` writes Kᵀ into a stack buffer and copies the
 //! tile's V rows next to it (contiguous: rows a KV stride apart would share a few cache sets);
-//! the query tiles within the mask then run as tiles of 4 rows (a 2-row tile ends an odd pair
+//! the query rows within the mask then run as tiles of 4 rows, the last one partial (its missing
+//! rows read the first row and keep their state in spare rows, so one tile function serves every
 //! count). `Scores` is a 4×24 register tile (12 accumulators: one broadcast of q per row and
-//! three loads of Kᵀ per head element), a loop over the head, 8 elements an iteration, the accumulators
-//! carried in registers; `MaskEdge` runs only when the tile straddles the mask edge or ends the
-//! run (integer compares of column offsets); `OnlineSoftmax` keeps m and l in the state rows and
-//! computes P as exp2 with scale·log₂e folded into one FMA per score vector, every row's rescale
-//! factor from one vector exp2; `AccumulatePv` walks the head in 24-wide chunks of 4 rows (12
-//! accumulators), each a loop over the tile's keys (4 an iteration, then one at a time for a
-//! partial tile, so no key beyond the run is read), the rescale folded into the load of the
+//! three loads of Kᵀ per head element), a loop over the head, 8 elements an iteration, the
+//! accumulators carried in registers; `MaskEdge` runs only when the tile straddles the mask edge
+//! or ends the run (integer compares of column offsets); `OnlineSoftmax` keeps m and l in the
+//! state rows and computes P as exp2 with scale·log₂e folded into one FMA per score vector, every
+//! row's rescale factor from one vector exp2; `AccumulatePv` walks the head in 24-wide chunks of 4
+//! rows (12 accumulators), each a loop over the tile's keys (4 an iteration, then one at a time
+//! for a partial tile, so no key beyond the run is read), the rescale folded into the load of the
 //! accumulator and skipped when no row's maximum moved (the factor is then exactly 1). Loops, not
 //! fully unrolled tiles: unrolled, a tile is tens of KiB of code, beyond the micro-op cache.
-//! Backward: for each query row, for each key the mask allows, p, dS and the three gradient
-//! updates vectorised over the head (8 lanes, a 4-lane tail when head_dim is not a multiple of 8).
-//! Vectorised exp as in the Cranelift backend (range reduction, degree-6 polynomial).
-//! On an AVX-512 CPU the JIT writes the forward kernel for 512-bit vectors ([`AVX512`]): 32-key
-//! tiles, 8-row query tiles, tree reductions, `vscalefps` in exp2, query blocks of 1024 rows;
-//! ahead-of-time objects and the golden IR are the 256-bit ([`AVX2`]) kernel.
+//! Backward, in FlashAttention-2's order: for each KV tile, Kᵀ, Vᵀ and the K rows into stack
+//! buffers and the tile's dK, dV accumulated in stack tiles while the query rows that see it pass
+//! in tiles (the same `Scores` for S = QKᵀ and dP = dO Vᵀ, P and dS into stack tiles, then dV, dK
+//! and dQ as register-tiled loops over the keys); the tile's dK and dV are added to the dKV rows.
+//! On an AVX-512 CPU the JIT writes both kernels for 512-bit vectors ([`AVX512`]): 32-key tiles,
+//! 8-row query tiles, tree reductions, `vscalefps` in exp2, forward query blocks of 1024 rows;
+//! ahead-of-time objects and the golden IR are the 256-bit ([`AVX2`]) kernels.
 
 use std::fmt::Write;
 
@@ -93,8 +95,7 @@ pub fn module(spec: &KernelSpec) -> String {
     module_for(spec, &AVX2)
 }
 
-/// The module of a spec's host kernel with the forward kernel written for `isa` (the backward
-/// kernel is 256-bit either way).
+/// The module of a spec's host kernel written for `isa`.
 pub fn module_for(spec: &KernelSpec, isa: &Isa) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "; attnc host kernel {}", spec.name());
@@ -106,16 +107,16 @@ pub fn module_for(spec: &KernelSpec, isa: &Isa) -> String {
                 out.push_str(DECLS16);
             }
             out.push_str(&exp2_fn(isa));
-            if isa.main_rows > 4 {
-                out.push_str(&tile_fn(spec, isa.main_rows, isa));
-            }
-            out.push_str(&tile_fn(spec, 4, isa));
-            out.push_str(&tile_fn(spec, 2, isa));
+            out.push_str(&tile_fn(spec, isa.main_rows, isa));
             out.push_str(&forward_fn(spec, isa));
         }
         KernelKind::Backward => {
-            out.push_str(&exp_fn(8));
-            out.push_str(&backward_fn(spec));
+            if isa.w != 8 {
+                out.push_str(DECLS16);
+            }
+            out.push_str(&exp2_fn(isa));
+            out.push_str(&btile_fn(spec, isa.main_rows, isa));
+            out.push_str(&backward_fn(spec, isa));
         }
     }
     out
@@ -147,12 +148,6 @@ declare float @llvm.vector.reduce.fadd.v16f32(float, <16 x float>)
 declare <16 x float> @llvm.x86.avx512.mask.scalef.ps.512(<16 x float>, <16 x float>, <16 x float>, i16, i32)
 ";
 
-const V8: &str = "<8 x float>";
-
-fn splat8(x: f32) -> V {
-    splatw(x, 8)
-}
-
 /// `x` in every one of `w` lanes, as a constant.
 fn splatw(x: f32, w: u32) -> V {
     let c = f32c(x).name;
@@ -170,41 +165,6 @@ fn i32s(x: i64, w: u32) -> V {
 fn narrow(f: &mut Fn, v: &V, w: u32) -> V {
     let lanes: Vec<u32> = (0..w).collect();
     f.shuffle(v, v, &lanes)
-}
-
-/// `@exp{w}`: the vectorised exp over `w` lanes.
-fn exp_fn(w: u32) -> String {
-    let mut f = Fn::default();
-    let vw = vty(w);
-    let x = V::new("%x", &vw);
-    let s = |x: f32| splatw(x, w);
-    let (max, min, rint, fmai) = (
-        format!("llvm.maxnum.v{w}f32"),
-        format!("llvm.minnum.v{w}f32"),
-        format!("llvm.rint.v{w}f32"),
-        format!("llvm.fma.v{w}f32"),
-    );
-    let small = f.fcmp("olt", &x, &s(-87.0));
-    let xc = f.call(&vw, &max, &[&x, &s(-87.0)]);
-    let xc = f.call(&vw, &min, &[&xc, &s(88.0)]);
-    let t = f.fast("fmul", &xc, &s(std::f32::consts::LOG2_E));
-    let n = f.call(&vw, &rint, &[&t]);
-    let r = f.call(&vw, &fmai, &[&n, &s(-0.693_145_75), &xc]);
-    let r = f.call(&vw, &fmai, &[&n, &s(-1.428_606_8e-6), &r]);
-    let coefficients = [1.0 / 720.0, 1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0, 1.0];
-    let mut p = s(coefficients[0]);
-    for &c in &coefficients[1..] {
-        p = f.call(&vw, &fmai, &[&p, &r, &s(c)]);
-    }
-    let ni = f.cast("fptosi", &n, &format!("<{w} x i32>"));
-    let e = f.bin("add", &ni, &i32s(127, w));
-    let e = f.bin("shl", &e, &i32s(23, w));
-    let two_n = f.cast("bitcast", &e, &vw);
-    let y = f.fast("fmul", &p, &two_n);
-    let out = f.select(&small, &s(0.0), &y);
-    f.op(format!("ret {}", out.t()));
-    let attrs = if w == 8 { ATTRS } else { AVX512.attrs };
-    format!("\ndefine internal {vw} @exp{w}({vw} %x) alwaysinline {attrs} {{\n{}}}\n", f.finish())
 }
 
 /// `@exp2_{w}`: 2ˣ over `w` lanes for x ≤ 0 (the forward kernel's softmax, whose scale folds
@@ -254,12 +214,6 @@ fn exp2_fn(isa: &Isa) -> String {
     let out = f.select(&small, &s(0.0), &y);
     f.op(format!("ret {}", out.t()));
     format!("\ndefine internal {vw} @exp2_{w}({vw} %x) alwaysinline {} {{\n{}}}\n", isa.attrs, f.finish())
-}
-
-fn exp1(f: &mut Fn, x: &V) -> V {
-    let v = f.splat(x, 8);
-    let e = f.call(V8, "exp8", &[&v]);
-    f.extract(&e, 0)
 }
 
 /// Loads an i64 or f32 field of the argument struct.
@@ -403,7 +357,8 @@ fn mask_edge(f: &mut Fn, mask: KernelMask, s: &mut [Vec<V>], cols: &V, diff: &V,
 ///
 /// Arguments: q rows (contiguous, head_dim), state rows (head_dim + 2), Kᵀ (head_dim × tk), the
 /// tile's V rows (contiguous, head_dim), columns in the tile, the first query position minus the
-/// first key position (clamped to ±2³⁰), whether to mask, scale.
+/// first key position (clamped to ±2³⁰), whether to mask, scale, the rows that exist (≤ r), r
+/// spare state rows for the others.
 fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     let d = spec.head_dim as i64;
     let (w8, tk) = (isa.w, isa.tk);
@@ -417,9 +372,25 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     let diff = V::new("%diff", "i64");
     let masked = V::new("%masked", "i1");
     let scale = V::new("%scale", "float");
+    let (nrows, spare) = (V::new("%nrows", "i64"), V::new("%spare", "ptr"));
     let p_buf = f.alloca(&format!("[{} x float]", r as i64 * tk), w8 * 4);
 
-    let rows: Vec<V> = (0..r).map(|row| f.gep("float", &q, &i64c(row as i64 * d))).collect();
+    // Rows past `nrows` (the tail of the block) read the first row's q and keep their state in
+    // `spare`: one tile shape serves every row count.
+    let valid: Vec<V> = (0..r).map(|row| f.icmp("slt", &i64c(row as i64), &nrows)).collect();
+    let rows: Vec<V> = (0..r)
+        .map(|row| {
+            let p = f.gep("float", &q, &i64c(row as i64 * d));
+            f.select(&valid[row], &p, &q)
+        })
+        .collect();
+    let st: Vec<V> = (0..r)
+        .map(|row| {
+            let p = f.gep("float", &state, &i64c(row as i64 * (d + 2)));
+            let sp = f.gep("float", &spare, &i64c(row as i64 * (d + 2)));
+            f.select(&valid[row], &p, &sp)
+        })
+        .collect();
     let acc = scores(&mut f, &rows, &kt, d, tk, w8, isa.score_vectors);
     // The scores stay unscaled: the scale folds into the exponent of the softmax.
     let mut s = acc;
@@ -436,7 +407,6 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     let mut alpha = Vec::new();
     let mut rows_state = Vec::new();
     for (row, pair) in s.iter().enumerate() {
-        let row_at = row as i64 * (d + 2);
         let mut mx = pair[0].clone();
         for x in &pair[1..] {
             mx = f.call(&vw, &format!("llvm.maxnum.v{w8}f32"), &[&mx, x]);
@@ -447,7 +417,7 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
             f.call("float", &format!("llvm.vector.reduce.fmax.v{w8}f32"), &[&mx])
         };
         let tile_max = f.fast("fmul", &raw_max, &scale);
-        let mp = f.gep("float", &state, &i64c(row_at));
+        let mp = st[row].clone();
         let m_old = f.load("float", &mp, 4);
         let m_new = f.call("float", "llvm.maxnum.f32", &[&m_old, &tile_max]);
         let is_inf = f.fcmp("oeq", &m_new, &f32c(f32::NEG_INFINITY));
@@ -473,22 +443,22 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
         let dm = f.fast("fsub", &m_old, &base);
         let dm = f.fast("fmul", &dm, &log2e);
         let moved = f.fcmp("une", &m_new, &m_old);
-        rows_state.push((row_at, m_new, total, dm, moved));
+        rows_state.push((m_new, total, dm, moved));
     }
     // The rescale factors of all rows through one vector exp2.
     let mut dms = splatw(0.0, w8);
-    for (row, (_, _, _, dm, _)) in rows_state.iter().enumerate() {
+    for (row, (_, _, dm, _)) in rows_state.iter().enumerate() {
         dms = f.let_(&vw, format!("insertelement {} {}, {}, i32 {row}", vw, dms.name, dm.t()));
     }
     let alphas = f.call(&vw, &format!("exp2_{w8}"), &[&dms]);
     let mut changed = V::new("false", "i1");
-    for (row, (row_at, m_new, total, _, moved)) in rows_state.iter().enumerate() {
+    for (row, (m_new, total, _, moved)) in rows_state.iter().enumerate() {
         let a = f.extract(&alphas, row as u32);
-        let lp = f.gep("float", &state, &i64c(row_at + 1));
+        let lp = f.gep("float", &st[row], &i64c(1));
         let l = f.load("float", &lp, 4);
         let l = fma(&mut f, &l, &a, total);
         f.store(&l, &lp, 4);
-        let mp = f.gep("float", &state, &i64c(*row_at));
+        let mp = st[row].clone();
         f.store(m_new, &mp, 4);
         alpha.push(f.splat(&a, w8));
         changed = f.bin("or", &changed, moved);
@@ -521,7 +491,7 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
             let mut init = Vec::new();
             for (row, a) in alpha.iter().enumerate() {
                 for &(off, w) in chunk.iter() {
-                    let x = vload(&mut f, &state, row as i64 * (d + 2) + 2 + off, w);
+                    let x = vload(&mut f, &st[row], 2 + off, w);
                     if rescale {
                         let aw = if w == w8 { a.clone() } else { narrow(&mut f, a, w) };
                         init.push(f.fast("fmul", &x, &aw));
@@ -563,7 +533,7 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
             });
             for row in 0..r {
                 for (i, &(off, _)) in chunk.iter().enumerate() {
-                    vstore(&mut f, &accs[row * n + i], &state, row as i64 * (d + 2) + 2 + off);
+                    vstore(&mut f, &accs[row * n + i], &st[row], 2 + off);
                 }
             }
         }
@@ -573,7 +543,7 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     f.op("ret void");
     format!(
         "\ndefine internal void @tile{r}(ptr noalias %q, ptr noalias %state, ptr noalias %kt, ptr noalias %v, \
-         i64 %cols, i64 %diff, i1 %masked, float %scale) {} {{\n{}}}\n",
+         i64 %cols, i64 %diff, i1 %masked, float %scale, i64 %nrows, ptr noalias %spare) {} {{\n{}}}\n",
         isa.attrs,
         f.finish()
     )
@@ -592,6 +562,17 @@ fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
     // 16): V rows a KV stride apart map to a few cache sets, contiguous ones spread over all.
     let kt = f.alloca(&format!("[{} x float]", d * tk), isa.w * 4);
     let vt = f.alloca(&format!("[{} x float]", d * tk), isa.w * 4);
+    // The state of a partial tile's missing rows: initialised (m = −∞, l = 0, acc = 0), so they
+    // never compute on garbage (a subnormal costs a microcode assist).
+    let spare = f.alloca(&format!("[{} x float]", (d + 2) * isa.main_rows as i64), isa.w * 4);
+    f.for_range(&i64c(0), &i64c((d + 2) * isa.main_rows as i64), 1, |f, i| {
+        let p = f.gep("float", &spare, i);
+        f.store(&f32c(0.0), &p, 4);
+    });
+    for row in 0..isa.main_rows as i64 {
+        let p = f.gep("float", &spare, &i64c(row * (d + 2)));
+        f.store(&f32c(f32::NEG_INFINITY), &p, 4);
+    }
     let stride = field(&mut f, &args, offsets::FWD_KV_STRIDE, "i64");
     let n_q = field(&mut f, &args, offsets::FWD_N_Q, "i64");
     let n_kv = field(&mut f, &args, offsets::FWD_N_KV, "i64");
@@ -639,10 +620,11 @@ fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
             let r_lo = f.max_i64(&r_lo, rb0);
             let r_hi = f.min_i64(&r_hi, &rb1);
             let partial = f.icmp("slt", &cols, &i64c(tk));
-            // Query tiles: 4 rows while they fit, then 2 (tq) rows.
-            let call_tile = |f: &mut Fn, r0: &V, rows: i64| {
+            // Query tiles of `main_rows`, the last one partial.
+            let main = isa.main_rows as i64;
+            let call_tile = |f: &mut Fn, r0: &V, rows: &V| {
                 let ql = f.bin("add", &q_pos, r0);
-                let qh0 = f.bin("add", &ql, &i64c(rows));
+                let qh0 = f.bin("add", &ql, rows);
                 let qh = f.bin("sub", &qh0, &i64c(1));
                 let m = needs_mask(f, mask, &ql, &qh, &k_lo, &k_hi, &partial);
                 let diff = f.bin("sub", &ql, &k_lo);
@@ -651,32 +633,183 @@ fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
                 let qp = f.gep("float", &q, &qa);
                 let sa = f.bin("mul", r0, &i64c(d + 2));
                 let sp = f.gep("float", &state, &sa);
-                f.call_void(&format!("tile{rows}"), &[&qp, &sp, &kt, &vt, &cols, &diff, &m, &scale]);
+                f.call_void(&format!("tile{main}"), &[&qp, &sp, &kt, &vt, &cols, &diff, &m, &scale, rows, &spare]);
             };
             let span = f.bin("sub", &r_hi, &r_lo);
             let span = f.max_i64(&span, &i64c(0));
-            let (r_lo, span) = if isa.main_rows > 4 {
-                let main = isa.main_rows as i64;
-                let mains = round_down(f, &span, main);
-                let main_end = f.bin("add", &r_lo, &mains);
-                f.for_range(&r_lo, &main_end, main, |f, r0| call_tile(f, r0, main));
-                let rest = f.bin("sub", &span, &mains);
-                (main_end, rest)
-            } else {
-                (r_lo, span)
-            };
-            let fours = round_down(f, &span, 4);
-            let four_end = f.bin("add", &r_lo, &fours);
-            f.for_range(&r_lo, &four_end, 4, |f, r0| call_tile(f, r0, 4));
-            f.for_range(&four_end, &r_hi, tq, |f, r0| call_tile(f, r0, tq));
+            let mains = round_down(f, &span, main);
+            let main_end = f.bin("add", &r_lo, &mains);
+            f.for_range(&r_lo, &main_end, main, |f, r0| call_tile(f, r0, &i64c(main)));
+            let rest = f.bin("sub", &span, &mains);
+            let any_rest = f.icmp("sgt", &rest, &i64c(0));
+            f.if_(&any_rest, |f| call_tile(f, &main_end, &rest));
         });
     });
     f.op("ret void");
     format!("\ndefine void @{}(ptr noalias %args) {} {{\n{}}}\n", spec.name(), isa.attrs, f.finish())
 }
 
-fn backward_fn(spec: &KernelSpec) -> String {
+/// `@btileR`: the backward of one query tile of `r` rows × one KV tile (FlashAttention-2's order:
+/// the KV tile's dK and dV stay in stack tiles while query tiles pass).
+///
+/// S = Q Kᵀ and dP = dO Vᵀ as two score passes (`scores`, Kᵀ and Vᵀ in stack buffers), the edge
+/// mask, P = 2^(S·scale·log₂e − lse·log₂e) (0 for rows whose lse is −∞), dS·scale =
+/// P ∘ (dP − D)·scale into stack tiles; then dV += Pᵀ dO and dK += (dS·scale)ᵀ Q into the KV
+/// tile's accumulators (each row's dO or Q chunk held in registers across the keys) and
+/// dQ += (dS·scale) K into the query rows (accumulators in registers across the keys).
+///
+/// Arguments: the first query row of the bundle (q, o, dO, lse), its stride, the first dQ row,
+/// its stride, D of the first row, Kᵀ and Vᵀ (head_dim × tk), the tile's K rows (tk × head_dim),
+/// the dK and dV tiles (tk × head_dim), columns in the tile, the first query position minus the
+/// first key position (clamped to ±2³⁰), whether to mask, scale, the rows that exist (≤ r), a
+/// spare dQ area of r rows for the others.
+fn btile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     let d = spec.head_dim as i64;
+    let (w, tk) = (isa.w, isa.tk);
+    let vw = vty(w);
+    let mut f = Fn::default();
+    let arg = |n: &str, t: &str| V::new(format!("%{n}"), t);
+    let (q, qs, dq, dqs, delta) =
+        (arg("q", "ptr"), arg("qs", "i64"), arg("dq", "ptr"), arg("dqs", "i64"), arg("delta", "ptr"));
+    let (kt, vt, kc, dkt, dvt) =
+        (arg("kt", "ptr"), arg("vt", "ptr"), arg("kc", "ptr"), arg("dkt", "ptr"), arg("dvt", "ptr"));
+    let (cols, diff, masked, scale) =
+        (arg("cols", "i64"), arg("diff", "i64"), arg("masked", "i1"), arg("scale", "float"));
+    let (nrows, spare) = (arg("nrows", "i64"), arg("spare", "ptr"));
+    let p_buf = f.alloca(&format!("[{} x float]", r as i64 * tk), w * 4);
+    let ds_buf = f.alloca(&format!("[{} x float]", r as i64 * tk), w * 4);
+
+    // Rows past `nrows` (the tail of the run) read the first row, count for nothing (P = 0) and
+    // write their dQ into `spare`: one tile shape serves every row count.
+    let valid: Vec<V> = (0..r).map(|row| f.icmp("slt", &i64c(row as i64), &nrows)).collect();
+    let rows: Vec<V> = (0..r)
+        .map(|row| {
+            let at = f.bin("mul", &qs, &i64c(row as i64));
+            let p = f.gep("float", &q, &at);
+            f.select(&valid[row], &p, &q)
+        })
+        .collect();
+    let do_rows: Vec<V> = rows.iter().map(|p| f.gep("float", p, &i64c(2 * d))).collect();
+    let mut s = scores(&mut f, &rows, &kt, d, tk, w, isa.score_vectors);
+    let dp = scores(&mut f, &do_rows, &vt, d, tk, w, isa.score_vectors);
+    mask_edge(&mut f, spec.mask, &mut s, &cols, &diff, &masked, w);
+
+    // P and dS·scale into the stack tiles.
+    let c = f.fast("fmul", &scale, &f32c(std::f32::consts::LOG2_E));
+    let cv = f.splat(&c, w);
+    let sv = f.splat(&scale, w);
+    for (row, p) in rows.iter().enumerate() {
+        let lp = f.gep("float", p, &i64c(3 * d));
+        let lse = f.load("float", &lp, 4);
+        let empty = f.fcmp("oeq", &lse, &f32c(f32::NEG_INFINITY));
+        let nl = f.fast("fmul", &lse, &f32c(-std::f32::consts::LOG2_E));
+        let nl = f.select(&empty, &f32c(f32::NEG_INFINITY), &nl);
+        let nl = f.select(&valid[row], &nl, &f32c(f32::NEG_INFINITY));
+        let nlv = f.splat(&nl, w);
+        let dp_ = f.gep("float", &delta, &i64c(row as i64));
+        let dp_ = f.select(&valid[row], &dp_, &delta);
+        let dl = f.load("float", &dp_, 4);
+        let dlv = f.splat(&dl, w);
+        for (h, x) in s[row].iter().enumerate() {
+            let at = row as i64 * tk + w as i64 * h as i64;
+            let e = fma(&mut f, x, &cv, &nlv);
+            let pv = f.call(&vw, &format!("exp2_{w}"), &[&e]);
+            vstore(&mut f, &pv, &p_buf, at);
+            let t = f.fast("fsub", &dp[row][h], &dlv);
+            let t = f.fast("fmul", &t, &pv);
+            let t = f.fast("fmul", &t, &sv);
+            vstore(&mut f, &t, &ds_buf, at);
+        }
+    }
+
+    // dV += Pᵀ dO and dK += (dS·scale)ᵀ Q: per chunk of two head vectors, every row's chunk held
+    // in registers while the keys pass; the KV tile's accumulators are loaded and stored.
+    let ls = lanes_w(d, w);
+    for (buf, src, tile) in [(&p_buf, &do_rows, &dvt), (&ds_buf, &rows, &dkt)] {
+        for chunk in ls.chunks(2) {
+            let held: Vec<Vec<V>> =
+                src.iter().map(|p| chunk.iter().map(|&(o, wi)| vload(&mut f, p, o, wi)).collect()).collect();
+            f.for_range(&i64c(0), &cols, 1, |f, c| {
+                let base = f.bin("mul", c, &i64c(d));
+                let tp = f.gep("float", tile, &base);
+                let mut acc: Vec<V> = chunk.iter().map(|&(o, wi)| vload(f, &tp, o, wi)).collect();
+                for (row, h) in held.iter().enumerate() {
+                    let at = f.bin("add", c, &i64c(row as i64 * tk));
+                    let pp = f.gep("float", buf, &at);
+                    let x = f.load("float", &pp, 4);
+                    let b = f.splat(&x, w);
+                    for (i, &(_, wi)) in chunk.iter().enumerate() {
+                        let bw = if wi == w { b.clone() } else { narrow(f, &b, wi) };
+                        acc[i] = fma(f, &bw, &h[i], &acc[i]);
+                    }
+                }
+                for (i, &(o, _)) in chunk.iter().enumerate() {
+                    vstore(f, &acc[i], &tp, o);
+                }
+            });
+        }
+    }
+
+    // dQ += (dS·scale) K: accumulators for every row × a chunk of the head across the keys.
+    let per_chunk = if r > 4 {
+        2
+    } else if r == 4 {
+        isa.per_chunk
+    } else {
+        4
+    };
+    let dq_rows: Vec<V> = (0..r)
+        .map(|row| {
+            let at = f.bin("mul", &dqs, &i64c(row as i64));
+            let p = f.gep("float", &dq, &at);
+            let sp = f.gep("float", &spare, &i64c(row as i64 * d));
+            f.select(&valid[row], &p, &sp)
+        })
+        .collect();
+    for chunk in ls.chunks(per_chunk) {
+        let n = chunk.len();
+        let init: Vec<V> = dq_rows
+            .iter()
+            .flat_map(|p| chunk.iter().map(|&(o, wi)| vload(&mut f, p, o, wi)).collect::<Vec<_>>())
+            .collect();
+        let acc = f.for_carry(&i64c(0), &cols, 1, &init, |f, c, mut cur| {
+            let base = f.bin("mul", c, &i64c(d));
+            let kp = f.gep("float", &kc, &base);
+            let ks: Vec<V> = chunk.iter().map(|&(o, wi)| vload(f, &kp, o, wi)).collect();
+            for row in 0..r {
+                let at = f.bin("add", c, &i64c(row as i64 * tk));
+                let pp = f.gep("float", &ds_buf, &at);
+                let x = f.load("float", &pp, 4);
+                let b = f.splat(&x, w);
+                for (i, &(_, wi)) in chunk.iter().enumerate() {
+                    let bw = if wi == w { b.clone() } else { narrow(f, &b, wi) };
+                    cur[row * n + i] = fma(f, &bw, &ks[i], &cur[row * n + i]);
+                }
+            }
+            cur
+        });
+        for (row, p) in dq_rows.iter().enumerate() {
+            for (i, &(o, _)) in chunk.iter().enumerate() {
+                vstore(&mut f, &acc[row * n + i], p, o);
+            }
+        }
+    }
+    f.op("ret void");
+    format!(
+        "\ndefine internal void @btile{r}(ptr noalias %q, i64 %qs, ptr noalias %dq, i64 %dqs, ptr noalias %delta, \
+         ptr noalias %kt, ptr noalias %vt, ptr noalias %kc, ptr noalias %dkt, ptr noalias %dvt, i64 %cols, i64 %diff, \
+         i1 %masked, float %scale, i64 %nrows, ptr noalias %spare) {} {{\n{}}}\n",
+        isa.attrs,
+        f.finish()
+    )
+}
+
+/// The backward kernel: for each KV tile of `tk` keys within the mask, Kᵀ, Vᵀ and the K rows into
+/// stack buffers and zeroed dK, dV tiles; the query rows that see the tile in tiles of
+/// `main_rows` (the last one partial); the tile's dK and dV added into the dKV rows.
+fn backward_fn(spec: &KernelSpec, isa: &Isa) -> String {
+    let d = spec.head_dim as i64;
+    let (w, tk) = (isa.w, isa.tk);
     let mut f = Fn::default();
     let args = V::new("%args", "ptr");
     let q = field(&mut f, &args, offsets::BWD_Q, "ptr");
@@ -694,90 +827,112 @@ fn backward_fn(spec: &KernelSpec) -> String {
     let kv_pos = field(&mut f, &args, offsets::BWD_KV_POS, "i64");
     let scale = field(&mut f, &args, offsets::BWD_SCALE, "float");
     let mask = spec.mask;
-    let ls = lanes(d);
-    f.for_range(&i64c(0), &n_q, 1, |f, i| {
-        let qa = f.bin("mul", i, &q_stride);
-        let qr = f.gep("float", &q, &qa);
-        let dor = f.gep("float", &qr, &i64c(2 * d));
-        let lp = f.gep("float", &qr, &i64c(3 * d));
-        let lse = f.load("float", &lp, 4);
-        let live = f.fcmp("one", &lse, &f32c(f32::NEG_INFINITY));
-        f.if_(&live, |f| {
-            let dp = f.gep("float", &delta, i);
-            let dl = f.load("float", &dp, 4);
-            let dqa = f.bin("mul", i, &dq_stride);
-            let dqr = f.gep("float", &dq, &dqa);
-            let qi = f.bin("add", &q_pos, i);
-            let (lo, hi) = kv_bounds(f, mask, &qi, &qi, &kv_pos, &n_kv);
-            // The row's q and dO stay in registers across its keys.
-            let qv: Vec<V> = ls.iter().map(|&(o, w)| vload(f, &qr, o, w)).collect();
-            let dov: Vec<V> = ls.iter().map(|&(o, w)| vload(f, &dor, o, w)).collect();
-            let dq_tmp = f.alloca(&format!("[{} x float]", d), 32);
-            for &(o, w) in &ls {
-                let z = if w == 8 { splat8(0.0) } else { V::new("zeroinitializer", vty(4)) };
-                vstore(f, &z, &dq_tmp, o);
+    let tile = |f: &mut Fn| f.alloca(&format!("[{} x float]", d * tk), w * 4);
+    let (kt, vt, kc, dkt, dvt) = (tile(&mut f), tile(&mut f), tile(&mut f), tile(&mut f), tile(&mut f));
+    let spare = f.alloca(&format!("[{} x float]", d * isa.main_rows as i64), w * 4);
+    let ls = lanes_w(d, w);
+    let zero_rows = |f: &mut Fn, buf: &V, n: &V, width: i64| {
+        f.for_range(&i64c(0), n, 1, |f, i| {
+            let at = f.bin("mul", i, &i64c(width));
+            let p = f.gep("float", buf, &at);
+            for &(o, wi) in &lanes_w(width, w) {
+                let z = V::new("zeroinitializer", vty(wi));
+                vstore(f, &z, &p, o);
             }
-            f.for_range(&lo, &hi, 1, |f, j| {
-                let ka = f.bin("mul", j, &kv_stride);
-                let kr = f.gep("float", &k, &ka);
-                let vr = f.gep("float", &kr, &i64c(d));
-                let da = f.bin("mul", j, &dkv_stride);
-                let dkr = f.gep("float", &dkv, &da);
-                let dvr = f.gep("float", &dkr, &i64c(d));
-                let kv: Vec<V> = ls.iter().map(|&(o, w)| vload(f, &kr, o, w)).collect();
-                let dot = |f: &mut Fn, a: &[V], b: &[V]| {
-                    let mut s8 = splat8(0.0);
-                    let mut s4: Option<V> = None;
-                    for (x, y) in a.iter().zip(b) {
-                        if x.ty.starts_with("<8") {
-                            s8 = fma(f, x, y, &s8);
-                        } else {
-                            let z = V::new("zeroinitializer", vty(4));
-                            s4 = Some(fma(f, x, y, s4.as_ref().unwrap_or(&z)));
-                        }
+        });
+    };
+    let (q_lo_all, q_hi_all) = {
+        let lo = q_pos.clone();
+        let hi0 = f.bin("add", &q_pos, &n_q);
+        let hi = f.bin("sub", &hi0, &i64c(1));
+        (lo, hi)
+    };
+    let (kv_lo, kv_hi) = kv_bounds(&mut f, mask, &q_lo_all, &q_hi_all, &kv_pos, &n_kv);
+    f.for_range(&kv_lo, &kv_hi, tk, |f, c0| {
+        let left = f.bin("sub", &kv_hi, c0);
+        let cols = f.min_i64(&left, &i64c(tk));
+        let k_lo = f.bin("add", &kv_pos, c0);
+        let k_hi0 = f.bin("add", &k_lo, &cols);
+        let k_hi = f.bin("sub", &k_hi0, &i64c(1));
+        let (r_lo, r_hi) = q_bounds(f, mask, &k_lo, &k_hi, &q_pos, &n_q, 1);
+        let any = f.icmp("slt", &r_lo, &r_hi);
+        f.if_(&any, |f| {
+            let partial = f.icmp("slt", &cols, &i64c(tk));
+            f.if_(&partial, |f| {
+                // Kᵀ and Vᵀ columns past the run score 0 (then −∞ by the mask), never garbage.
+                zero_rows(f, &kt, &i64c(d), tk);
+                zero_rows(f, &vt, &i64c(d), tk);
+            });
+            zero_rows(f, &dkt, &cols, d);
+            zero_rows(f, &dvt, &cols, d);
+            f.for_range(&i64c(0), &cols, 1, |f, c| {
+                let row = f.bin("add", c0, c);
+                let at = f.bin("mul", &row, &kv_stride);
+                let src = f.gep("float", &k, &at);
+                for e in 0..d {
+                    let dst_at = f.bin("add", c, &i64c(e * tk));
+                    for (from, to) in [(e, &kt), (d + e, &vt)] {
+                        let p = f.gep("float", &src, &i64c(from));
+                        let x = f.load("float", &p, 4);
+                        let p = f.gep("float", to, &dst_at);
+                        f.store(&x, &p, 4);
                     }
-                    let t = f.call("float", "llvm.vector.reduce.fadd.v8f32", &[&f32c(0.0), &s8]);
-                    match s4 {
-                        Some(s4) => f.call("float", "llvm.vector.reduce.fadd.v4f32", &[&t, &s4]),
-                        None => t,
-                    }
-                };
-                let qk = dot(f, &qv, &kv);
-                let vv: Vec<V> = ls.iter().map(|&(o, w)| vload(f, &vr, o, w)).collect();
-                let dov_v = dot(f, &dov, &vv);
-                let x = f.fast("fmul", &qk, &scale);
-                let x = f.fast("fsub", &x, &lse);
-                let p = exp1(f, &x);
-                let t = f.fast("fsub", &dov_v, &dl);
-                let ds = f.fast("fmul", &p, &t);
-                let dss = f.fast("fmul", &ds, &scale);
-                let ds8 = f.splat(&dss, 8);
-                let p8 = f.splat(&p, 8);
-                for (n, &(o, w)) in ls.iter().enumerate() {
-                    let (dsw, pw) = if w == 8 {
-                        (ds8.clone(), p8.clone())
-                    } else {
-                        (f.shuffle(&ds8, &ds8, &[0, 1, 2, 3]), f.shuffle(&p8, &p8, &[0, 1, 2, 3]))
-                    };
-                    let a = vload(f, &dq_tmp, o, w);
-                    let a = fma(f, &dsw, &kv[n], &a);
-                    vstore(f, &a, &dq_tmp, o);
-                    let b = vload(f, &dkr, o, w);
-                    let b = fma(f, &dsw, &qv[n], &b);
-                    vstore(f, &b, &dkr, o);
-                    let c = vload(f, &dvr, o, w);
-                    let c = fma(f, &pw, &dov[n], &c);
-                    vstore(f, &c, &dvr, o);
+                }
+                let kat = f.bin("mul", c, &i64c(d));
+                let kdst = f.gep("float", &kc, &kat);
+                for &(o, wi) in &ls {
+                    let x = vload(f, &src, o, wi);
+                    vstore(f, &x, &kdst, o);
                 }
             });
-            for &(o, w) in &ls {
-                let a = vload(f, &dq_tmp, o, w);
-                let b = vload(f, &dqr, o, w);
-                let s = f.fast("fadd", &b, &a);
-                vstore(f, &s, &dqr, o);
-            }
+            let partial = f.icmp("slt", &cols, &i64c(tk));
+            let main = isa.main_rows as i64;
+            let call_tile = |f: &mut Fn, r0: &V, rows: &V| {
+                let ql = f.bin("add", &q_pos, r0);
+                let qh0 = f.bin("add", &ql, rows);
+                let qh = f.bin("sub", &qh0, &i64c(1));
+                let m = needs_mask(f, mask, &ql, &qh, &k_lo, &k_hi, &partial);
+                let diff = f.bin("sub", &ql, &k_lo);
+                let diff = f.clamp_i64(&diff, &i64c(-(1 << 30)), &i64c(1 << 30));
+                let qa = f.bin("mul", r0, &q_stride);
+                let qp = f.gep("float", &q, &qa);
+                let dqa = f.bin("mul", r0, &dq_stride);
+                let dqp = f.gep("float", &dq, &dqa);
+                let dp = f.gep("float", &delta, r0);
+                f.call_void(
+                    &format!("btile{main}"),
+                    &[
+                        &qp, &q_stride, &dqp, &dq_stride, &dp, &kt, &vt, &kc, &dkt, &dvt, &cols, &diff, &m, &scale,
+                        rows, &spare,
+                    ],
+                );
+            };
+            let span = f.bin("sub", &r_hi, &r_lo);
+            let mains = round_down(f, &span, main);
+            let main_end = f.bin("add", &r_lo, &mains);
+            f.for_range(&r_lo, &main_end, main, |f, r0| call_tile(f, r0, &i64c(main)));
+            // The last rows, fewer than a tile, as one tile whose other rows count for nothing.
+            let rest = f.bin("sub", &r_hi, &main_end);
+            let any_rest = f.icmp("sgt", &rest, &i64c(0));
+            f.if_(&any_rest, |f| call_tile(f, &main_end, &rest));
+            // The tile's dK and dV into the dKV rows.
+            f.for_range(&i64c(0), &cols, 1, |f, c| {
+                let row = f.bin("add", c0, c);
+                let at = f.bin("mul", &row, &dkv_stride);
+                let dst = f.gep("float", &dkv, &at);
+                let tat = f.bin("mul", c, &i64c(d));
+                for (tile, off) in [(&dkt, 0), (&dvt, d)] {
+                    let tp = f.gep("float", tile, &tat);
+                    for &(o, wi) in &ls {
+                        let x = vload(f, &tp, o, wi);
+                        let y = vload(f, &dst, off + o, wi);
+                        let z = f.fast("fadd", &y, &x);
+                        vstore(f, &z, &dst, off + o);
+                    }
+                }
+            });
         });
     });
     f.op("ret void");
-    format!("\ndefine void @{}(ptr noalias %args) {ATTRS} {{\n{}}}\n", spec.name(), f.finish())
+    format!("\ndefine void @{}(ptr noalias %args) {} {{\n{}}}\n", spec.name(), isa.attrs, f.finish())
 }

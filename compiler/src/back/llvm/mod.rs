@@ -118,8 +118,8 @@ pub fn compile_add2d(target: Target) -> Result<Output, LlvmError> {
     finish(nvptx::ADD2D, None, target, k.ir, Some(k.launch), timings)
 }
 
-/// Compiles a spec's host kernel with its forward kernel at 512 bits (what `HostJit` runs on an
-/// AVX-512 CPU), ahead of time: tests check the lowering on any machine.
+/// Compiles a spec's host kernel at 512 bits (what `HostJit` runs on an AVX-512 CPU), ahead of
+/// time: tests check the lowering on any machine.
 pub fn compile_host_avx512(spec: &KernelSpec) -> Result<Output, LlvmError> {
     let mut timings = Timings::default();
     let start = Instant::now();
@@ -342,11 +342,10 @@ impl HostJit {
             });
         }
         let start = Instant::now();
-        // Forward kernels use 512-bit vectors where the CPU has AVX-512 (ATTNC_HOST_AVX512=0 keeps
+        // Kernels use 512-bit vectors where the CPU has AVX-512 (ATTNC_HOST_AVX512=0 keeps
         // them at 256 bits); ahead-of-time x86-64 objects are 256-bit always.
         #[cfg(target_arch = "x86_64")]
         let wide = !self.avx2_only
-            && spec.kind == crate::kernel::KernelKind::Forward
             && ["avx512f", "avx512vl", "avx512dq", "avx512bw"].iter().all(|f| cpu_has(f))
             && std::env::var("ATTNC_HOST_AVX512").map_or(true, |v| v != "0");
         #[cfg(not(target_arch = "x86_64"))]
