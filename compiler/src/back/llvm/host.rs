@@ -829,7 +829,6 @@ fn backward_fn(spec: &KernelSpec, isa: &Isa) -> String {
     let mask = spec.mask;
     let tile = |f: &mut Fn| f.alloca(&format!("[{} x float]", d * tk), w * 4);
     let (kt, vt, kc, dkt, dvt) = (tile(&mut f), tile(&mut f), tile(&mut f), tile(&mut f), tile(&mut f));
-    let spare = f.alloca(&format!("[{} x float]", d * isa.main_rows as i64), w * 4);
     let ls = lanes_w(d, w);
     let zero_rows = |f: &mut Fn, buf: &V, n: &V, width: i64| {
         f.for_range(&i64c(0), n, 1, |f, i| {
@@ -841,6 +840,10 @@ fn backward_fn(spec: &KernelSpec, isa: &Isa) -> String {
             }
         });
     };
+    // dQ of a partial tile's missing rows: zeroed once (they only ever add 0 to it), so they
+    // never compute on stack garbage (a subnormal costs a microcode assist).
+    let spare = f.alloca(&format!("[{} x float]", d * isa.main_rows as i64), w * 4);
+    zero_rows(&mut f, &spare, &i64c(isa.main_rows as i64), d);
     let (q_lo_all, q_hi_all) = {
         let lo = q_pos.clone();
         let hi0 = f.bin("add", &q_pos, &n_q);
