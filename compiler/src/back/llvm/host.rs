@@ -549,6 +549,32 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     )
 }
 
+/// Query rows `r_lo..r_hi` in tiles of `main` rows, the last one partial: `call(f, first row,
+/// rows in the tile)` (the tile functions take the row count, so one shape serves every tail).
+fn row_tiles(f: &mut Fn, r_lo: &V, r_hi: &V, main: i64, call: impl std::ops::Fn(&mut Fn, &V, &V)) {
+    let span = f.bin("sub", r_hi, r_lo);
+    let span = f.max_i64(&span, &i64c(0));
+    let mains = round_down(f, &span, main);
+    let main_end = f.bin("add", r_lo, &mains);
+    f.for_range(r_lo, &main_end, main, |f, r0| call(f, r0, &i64c(main)));
+    let rest = f.bin("sub", &span, &mains);
+    let any_rest = f.icmp("sgt", &rest, &i64c(0));
+    f.if_(&any_rest, |f| call(f, &main_end, &rest));
+}
+
+/// Whether a query tile of `rows` rows from row `r0` needs the edge mask against the KV tile of
+/// positions `k_lo..=k_hi`, and its first query position minus `k_lo`, clamped to ±2³⁰.
+#[allow(clippy::too_many_arguments)]
+fn tile_mask(f: &mut Fn, mask: KernelMask, q_pos: &V, r0: &V, rows: &V, k_lo: &V, k_hi: &V, partial: &V) -> (V, V) {
+    let ql = f.bin("add", q_pos, r0);
+    let qh0 = f.bin("add", &ql, rows);
+    let qh = f.bin("sub", &qh0, &i64c(1));
+    let m = needs_mask(f, mask, &ql, &qh, k_lo, k_hi, partial);
+    let diff = f.bin("sub", &ql, k_lo);
+    let diff = f.clamp_i64(&diff, &i64c(-(1 << 30)), &i64c(1 << 30));
+    (m, diff)
+}
+
 fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
     let tk = isa.tk;
     let d = spec.head_dim as i64;
@@ -620,29 +646,15 @@ fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
             let r_lo = f.max_i64(&r_lo, rb0);
             let r_hi = f.min_i64(&r_hi, &rb1);
             let partial = f.icmp("slt", &cols, &i64c(tk));
-            // Query tiles of `main_rows`, the last one partial.
             let main = isa.main_rows as i64;
-            let call_tile = |f: &mut Fn, r0: &V, rows: &V| {
-                let ql = f.bin("add", &q_pos, r0);
-                let qh0 = f.bin("add", &ql, rows);
-                let qh = f.bin("sub", &qh0, &i64c(1));
-                let m = needs_mask(f, mask, &ql, &qh, &k_lo, &k_hi, &partial);
-                let diff = f.bin("sub", &ql, &k_lo);
-                let diff = f.clamp_i64(&diff, &i64c(-(1 << 30)), &i64c(1 << 30));
+            row_tiles(f, &r_lo, &r_hi, main, |f, r0, rows| {
+                let (m, diff) = tile_mask(f, mask, &q_pos, r0, rows, &k_lo, &k_hi, &partial);
                 let qa = f.bin("mul", r0, &i64c(d));
                 let qp = f.gep("float", &q, &qa);
                 let sa = f.bin("mul", r0, &i64c(d + 2));
                 let sp = f.gep("float", &state, &sa);
                 f.call_void(&format!("tile{main}"), &[&qp, &sp, &kt, &vt, &cols, &diff, &m, &scale, rows, &spare]);
-            };
-            let span = f.bin("sub", &r_hi, &r_lo);
-            let span = f.max_i64(&span, &i64c(0));
-            let mains = round_down(f, &span, main);
-            let main_end = f.bin("add", &r_lo, &mains);
-            f.for_range(&r_lo, &main_end, main, |f, r0| call_tile(f, r0, &i64c(main)));
-            let rest = f.bin("sub", &span, &mains);
-            let any_rest = f.icmp("sgt", &rest, &i64c(0));
-            f.if_(&any_rest, |f| call_tile(f, &main_end, &rest));
+            });
         });
     });
     f.op("ret void");
@@ -890,13 +902,8 @@ fn backward_fn(spec: &KernelSpec, isa: &Isa) -> String {
             });
             let partial = f.icmp("slt", &cols, &i64c(tk));
             let main = isa.main_rows as i64;
-            let call_tile = |f: &mut Fn, r0: &V, rows: &V| {
-                let ql = f.bin("add", &q_pos, r0);
-                let qh0 = f.bin("add", &ql, rows);
-                let qh = f.bin("sub", &qh0, &i64c(1));
-                let m = needs_mask(f, mask, &ql, &qh, &k_lo, &k_hi, &partial);
-                let diff = f.bin("sub", &ql, &k_lo);
-                let diff = f.clamp_i64(&diff, &i64c(-(1 << 30)), &i64c(1 << 30));
+            row_tiles(f, &r_lo, &r_hi, main, |f, r0, rows| {
+                let (m, diff) = tile_mask(f, mask, &q_pos, r0, rows, &k_lo, &k_hi, &partial);
                 let qa = f.bin("mul", r0, &q_stride);
                 let qp = f.gep("float", &q, &qa);
                 let dqa = f.bin("mul", r0, &dq_stride);
@@ -909,15 +916,7 @@ fn backward_fn(spec: &KernelSpec, isa: &Isa) -> String {
                         rows, &spare,
                     ],
                 );
-            };
-            let span = f.bin("sub", &r_hi, &r_lo);
-            let mains = round_down(f, &span, main);
-            let main_end = f.bin("add", &r_lo, &mains);
-            f.for_range(&r_lo, &main_end, main, |f, r0| call_tile(f, r0, &i64c(main)));
-            // The last rows, fewer than a tile, as one tile whose other rows count for nothing.
-            let rest = f.bin("sub", &r_hi, &main_end);
-            let any_rest = f.icmp("sgt", &rest, &i64c(0));
-            f.if_(&any_rest, |f| call_tile(f, &main_end, &rest));
+            });
             // The tile's dK and dV into the dKV rows.
             f.for_range(&i64c(0), &cols, 1, |f, c| {
                 let row = f.bin("add", c0, c);
