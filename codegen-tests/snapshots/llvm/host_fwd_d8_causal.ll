@@ -619,38 +619,38 @@ masked337:
   %v552 = insertelement <8 x float> poison, float %v548, i32 0
   %v553 = shufflevector <8 x float> %v552, <8 x float> poison, <8 x i32> zeroinitializer
   %v554 = or i1 %v547, %v521
-  %v555 = sdiv i64 %cols, 4
-  %v556 = mul i64 %v555, 4
-  br i1 %v554, label %pv_scaled557, label %pv_plain558
-pv_scaled557:
-  %v560 = getelementptr inbounds float, ptr %v16, i64 2
-  %v561 = load <8 x float>, ptr %v560, align 4
-  %v562 = fmul <8 x float> %v561, %v532
-  %v563 = getelementptr inbounds float, ptr %v19, i64 2
-  %v564 = load <8 x float>, ptr %v563, align 4
-  %v565 = fmul <8 x float> %v564, %v539
-  %v566 = getelementptr inbounds float, ptr %v22, i64 2
-  %v567 = load <8 x float>, ptr %v566, align 4
-  %v568 = fmul <8 x float> %v567, %v546
-  %v569 = getelementptr inbounds float, ptr %v25, i64 2
-  %v570 = load <8 x float>, ptr %v569, align 4
-  %v571 = fmul <8 x float> %v570, %v553
+  br i1 %v554, label %pv_scaled555, label %pv_plain556
+pv_scaled555:
+  %v558 = getelementptr inbounds float, ptr %v16, i64 2
+  %v559 = load <8 x float>, ptr %v558, align 4
+  %v560 = fmul <8 x float> %v559, %v532
+  %v561 = getelementptr inbounds float, ptr %v19, i64 2
+  %v562 = load <8 x float>, ptr %v561, align 4
+  %v563 = fmul <8 x float> %v562, %v539
+  %v564 = getelementptr inbounds float, ptr %v22, i64 2
+  %v565 = load <8 x float>, ptr %v564, align 4
+  %v566 = fmul <8 x float> %v565, %v546
+  %v567 = getelementptr inbounds float, ptr %v25, i64 2
+  %v568 = load <8 x float>, ptr %v567, align 4
+  %v569 = fmul <8 x float> %v568, %v553
+  %v570 = sdiv i64 %cols, 4
+  %v571 = mul i64 %v570, 4
   br label %pre572
 pre572:
   br label %head573
 head573:
   %i577 = phi i64 [ 0, %pre572 ], [ %inext578, %latch575 ]
-  %carry579 = phi <8 x float> [ %v562, %pre572 ], [ %carried580, %latch575 ]
-  %carry581 = phi <8 x float> [ %v565, %pre572 ], [ %carried582, %latch575 ]
-  %carry583 = phi <8 x float> [ %v568, %pre572 ], [ %carried584, %latch575 ]
-  %carry585 = phi <8 x float> [ %v571, %pre572 ], [ %carried586, %latch575 ]
-  %v587 = icmp slt i64 %i577, %v556
+  %carry579 = phi <8 x float> [ %v560, %pre572 ], [ %carried580, %latch575 ]
+  %carry581 = phi <8 x float> [ %v563, %pre572 ], [ %carried582, %latch575 ]
+  %carry583 = phi <8 x float> [ %v566, %pre572 ], [ %carried584, %latch575 ]
+  %carry585 = phi <8 x float> [ %v569, %pre572 ], [ %carried586, %latch575 ]
+  %v587 = icmp slt i64 %i577, %v571
   br i1 %v587, label %body574, label %done576
 body574:
   %v588 = add i64 %i577, 0
   %v589 = mul i64 %v588, 8
-  %v590 = add i64 %v589, 0
-  %v591 = getelementptr inbounds float, ptr %v, i64 %v590
+  %v590 = getelementptr inbounds float, ptr %v, i64 %v589
+  %v591 = getelementptr inbounds float, ptr %v590, i64 0
   %v592 = load <8 x float>, ptr %v591, align 4
   %v593 = add i64 %v588, 0
   %v594 = getelementptr inbounds float, ptr %slot1, i64 %v593
@@ -678,8 +678,8 @@ body574:
   %v616 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v615, <8 x float> %v592, <8 x float> %carry585)
   %v617 = add i64 %i577, 1
   %v618 = mul i64 %v617, 8
-  %v619 = add i64 %v618, 0
-  %v620 = getelementptr inbounds float, ptr %v, i64 %v619
+  %v619 = getelementptr inbounds float, ptr %v, i64 %v618
+  %v620 = getelementptr inbounds float, ptr %v619, i64 0
   %v621 = load <8 x float>, ptr %v620, align 4
   %v622 = add i64 %v617, 0
   %v623 = getelementptr inbounds float, ptr %slot1, i64 %v622
@@ -707,8 +707,8 @@ body574:
   %v645 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v644, <8 x float> %v621, <8 x float> %v616)
   %v646 = add i64 %i577, 2
   %v647 = mul i64 %v646, 8
-  %v648 = add i64 %v647, 0
-  %v649 = getelementptr inbounds float, ptr %v, i64 %v648
+  %v648 = getelementptr inbounds float, ptr %v, i64 %v647
+  %v649 = getelementptr inbounds float, ptr %v648, i64 0
   %v650 = load <8 x float>, ptr %v649, align 4
   %v651 = add i64 %v646, 0
   %v652 = getelementptr inbounds float, ptr %slot1, i64 %v651
@@ -736,8 +736,8 @@ body574:
   %v674 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v673, <8 x float> %v650, <8 x float> %v645)
   %v675 = add i64 %i577, 3
   %v676 = mul i64 %v675, 8
-  %v677 = add i64 %v676, 0
-  %v678 = getelementptr inbounds float, ptr %v, i64 %v677
+  %v677 = getelementptr inbounds float, ptr %v, i64 %v676
+  %v678 = getelementptr inbounds float, ptr %v677, i64 0
   %v679 = load <8 x float>, ptr %v678, align 4
   %v680 = add i64 %v675, 0
   %v681 = getelementptr inbounds float, ptr %slot1, i64 %v680
@@ -776,7 +776,7 @@ done576:
 pre704:
   br label %head705
 head705:
-  %i709 = phi i64 [ %v556, %pre704 ], [ %inext710, %latch707 ]
+  %i709 = phi i64 [ %v571, %pre704 ], [ %inext710, %latch707 ]
   %carry711 = phi <8 x float> [ %carry579, %pre704 ], [ %carried712, %latch707 ]
   %carry713 = phi <8 x float> [ %carry581, %pre704 ], [ %carried714, %latch707 ]
   %carry715 = phi <8 x float> [ %carry583, %pre704 ], [ %carried716, %latch707 ]
@@ -785,8 +785,8 @@ head705:
   br i1 %v719, label %body706, label %done708
 body706:
   %v720 = mul i64 %i709, 8
-  %v721 = add i64 %v720, 0
-  %v722 = getelementptr inbounds float, ptr %v, i64 %v721
+  %v721 = getelementptr inbounds float, ptr %v, i64 %v720
+  %v722 = getelementptr inbounds float, ptr %v721, i64 0
   %v723 = load <8 x float>, ptr %v722, align 4
   %v724 = add i64 %i709, 0
   %v725 = getelementptr inbounds float, ptr %slot1, i64 %v724
@@ -829,8 +829,8 @@ done708:
   store <8 x float> %carry715, ptr %v750, align 4
   %v751 = getelementptr inbounds float, ptr %v25, i64 2
   store <8 x float> %carry717, ptr %v751, align 4
-  br label %pv_done559
-pv_plain558:
+  br label %pv_done557
+pv_plain556:
   %v752 = getelementptr inbounds float, ptr %v16, i64 2
   %v753 = load <8 x float>, ptr %v752, align 4
   %v754 = getelementptr inbounds float, ptr %v19, i64 2
@@ -839,202 +839,204 @@ pv_plain558:
   %v757 = load <8 x float>, ptr %v756, align 4
   %v758 = getelementptr inbounds float, ptr %v25, i64 2
   %v759 = load <8 x float>, ptr %v758, align 4
-  br label %pre760
-pre760:
-  br label %head761
-head761:
-  %i765 = phi i64 [ 0, %pre760 ], [ %inext766, %latch763 ]
-  %carry767 = phi <8 x float> [ %v753, %pre760 ], [ %carried768, %latch763 ]
-  %carry769 = phi <8 x float> [ %v755, %pre760 ], [ %carried770, %latch763 ]
-  %carry771 = phi <8 x float> [ %v757, %pre760 ], [ %carried772, %latch763 ]
-  %carry773 = phi <8 x float> [ %v759, %pre760 ], [ %carried774, %latch763 ]
-  %v775 = icmp slt i64 %i765, %v556
-  br i1 %v775, label %body762, label %done764
-body762:
-  %v776 = add i64 %i765, 0
-  %v777 = mul i64 %v776, 8
-  %v778 = add i64 %v777, 0
-  %v779 = getelementptr inbounds float, ptr %v, i64 %v778
-  %v780 = load <8 x float>, ptr %v779, align 4
-  %v781 = add i64 %v776, 0
-  %v782 = getelementptr inbounds float, ptr %slot1, i64 %v781
-  %v783 = load float, ptr %v782, align 4
-  %v784 = insertelement <8 x float> poison, float %v783, i32 0
-  %v785 = shufflevector <8 x float> %v784, <8 x float> poison, <8 x i32> zeroinitializer
-  %v786 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v785, <8 x float> %v780, <8 x float> %carry767)
-  %v787 = add i64 %v776, 24
-  %v788 = getelementptr inbounds float, ptr %slot1, i64 %v787
-  %v789 = load float, ptr %v788, align 4
-  %v790 = insertelement <8 x float> poison, float %v789, i32 0
-  %v791 = shufflevector <8 x float> %v790, <8 x float> poison, <8 x i32> zeroinitializer
-  %v792 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v791, <8 x float> %v780, <8 x float> %carry769)
-  %v793 = add i64 %v776, 48
-  %v794 = getelementptr inbounds float, ptr %slot1, i64 %v793
-  %v795 = load float, ptr %v794, align 4
-  %v796 = insertelement <8 x float> poison, float %v795, i32 0
-  %v797 = shufflevector <8 x float> %v796, <8 x float> poison, <8 x i32> zeroinitializer
-  %v798 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v797, <8 x float> %v780, <8 x float> %carry771)
-  %v799 = add i64 %v776, 72
-  %v800 = getelementptr inbounds float, ptr %slot1, i64 %v799
-  %v801 = load float, ptr %v800, align 4
-  %v802 = insertelement <8 x float> poison, float %v801, i32 0
-  %v803 = shufflevector <8 x float> %v802, <8 x float> poison, <8 x i32> zeroinitializer
-  %v804 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v803, <8 x float> %v780, <8 x float> %carry773)
-  %v805 = add i64 %i765, 1
-  %v806 = mul i64 %v805, 8
-  %v807 = add i64 %v806, 0
-  %v808 = getelementptr inbounds float, ptr %v, i64 %v807
-  %v809 = load <8 x float>, ptr %v808, align 4
-  %v810 = add i64 %v805, 0
-  %v811 = getelementptr inbounds float, ptr %slot1, i64 %v810
-  %v812 = load float, ptr %v811, align 4
-  %v813 = insertelement <8 x float> poison, float %v812, i32 0
-  %v814 = shufflevector <8 x float> %v813, <8 x float> poison, <8 x i32> zeroinitializer
-  %v815 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v814, <8 x float> %v809, <8 x float> %v786)
-  %v816 = add i64 %v805, 24
-  %v817 = getelementptr inbounds float, ptr %slot1, i64 %v816
-  %v818 = load float, ptr %v817, align 4
-  %v819 = insertelement <8 x float> poison, float %v818, i32 0
-  %v820 = shufflevector <8 x float> %v819, <8 x float> poison, <8 x i32> zeroinitializer
-  %v821 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v820, <8 x float> %v809, <8 x float> %v792)
-  %v822 = add i64 %v805, 48
-  %v823 = getelementptr inbounds float, ptr %slot1, i64 %v822
-  %v824 = load float, ptr %v823, align 4
-  %v825 = insertelement <8 x float> poison, float %v824, i32 0
-  %v826 = shufflevector <8 x float> %v825, <8 x float> poison, <8 x i32> zeroinitializer
-  %v827 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v826, <8 x float> %v809, <8 x float> %v798)
-  %v828 = add i64 %v805, 72
-  %v829 = getelementptr inbounds float, ptr %slot1, i64 %v828
-  %v830 = load float, ptr %v829, align 4
-  %v831 = insertelement <8 x float> poison, float %v830, i32 0
-  %v832 = shufflevector <8 x float> %v831, <8 x float> poison, <8 x i32> zeroinitializer
-  %v833 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v832, <8 x float> %v809, <8 x float> %v804)
-  %v834 = add i64 %i765, 2
-  %v835 = mul i64 %v834, 8
-  %v836 = add i64 %v835, 0
-  %v837 = getelementptr inbounds float, ptr %v, i64 %v836
-  %v838 = load <8 x float>, ptr %v837, align 4
-  %v839 = add i64 %v834, 0
-  %v840 = getelementptr inbounds float, ptr %slot1, i64 %v839
-  %v841 = load float, ptr %v840, align 4
-  %v842 = insertelement <8 x float> poison, float %v841, i32 0
-  %v843 = shufflevector <8 x float> %v842, <8 x float> poison, <8 x i32> zeroinitializer
-  %v844 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v843, <8 x float> %v838, <8 x float> %v815)
-  %v845 = add i64 %v834, 24
-  %v846 = getelementptr inbounds float, ptr %slot1, i64 %v845
-  %v847 = load float, ptr %v846, align 4
-  %v848 = insertelement <8 x float> poison, float %v847, i32 0
-  %v849 = shufflevector <8 x float> %v848, <8 x float> poison, <8 x i32> zeroinitializer
-  %v850 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v849, <8 x float> %v838, <8 x float> %v821)
-  %v851 = add i64 %v834, 48
-  %v852 = getelementptr inbounds float, ptr %slot1, i64 %v851
-  %v853 = load float, ptr %v852, align 4
-  %v854 = insertelement <8 x float> poison, float %v853, i32 0
-  %v855 = shufflevector <8 x float> %v854, <8 x float> poison, <8 x i32> zeroinitializer
-  %v856 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v855, <8 x float> %v838, <8 x float> %v827)
-  %v857 = add i64 %v834, 72
-  %v858 = getelementptr inbounds float, ptr %slot1, i64 %v857
-  %v859 = load float, ptr %v858, align 4
-  %v860 = insertelement <8 x float> poison, float %v859, i32 0
-  %v861 = shufflevector <8 x float> %v860, <8 x float> poison, <8 x i32> zeroinitializer
-  %v862 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v861, <8 x float> %v838, <8 x float> %v833)
-  %v863 = add i64 %i765, 3
-  %v864 = mul i64 %v863, 8
-  %v865 = add i64 %v864, 0
-  %v866 = getelementptr inbounds float, ptr %v, i64 %v865
-  %v867 = load <8 x float>, ptr %v866, align 4
-  %v868 = add i64 %v863, 0
-  %v869 = getelementptr inbounds float, ptr %slot1, i64 %v868
-  %v870 = load float, ptr %v869, align 4
-  %v871 = insertelement <8 x float> poison, float %v870, i32 0
-  %v872 = shufflevector <8 x float> %v871, <8 x float> poison, <8 x i32> zeroinitializer
-  %v873 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v872, <8 x float> %v867, <8 x float> %v844)
-  %v874 = add i64 %v863, 24
-  %v875 = getelementptr inbounds float, ptr %slot1, i64 %v874
-  %v876 = load float, ptr %v875, align 4
-  %v877 = insertelement <8 x float> poison, float %v876, i32 0
-  %v878 = shufflevector <8 x float> %v877, <8 x float> poison, <8 x i32> zeroinitializer
-  %v879 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v878, <8 x float> %v867, <8 x float> %v850)
-  %v880 = add i64 %v863, 48
-  %v881 = getelementptr inbounds float, ptr %slot1, i64 %v880
-  %v882 = load float, ptr %v881, align 4
-  %v883 = insertelement <8 x float> poison, float %v882, i32 0
-  %v884 = shufflevector <8 x float> %v883, <8 x float> poison, <8 x i32> zeroinitializer
-  %v885 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v884, <8 x float> %v867, <8 x float> %v856)
-  %v886 = add i64 %v863, 72
-  %v887 = getelementptr inbounds float, ptr %slot1, i64 %v886
-  %v888 = load float, ptr %v887, align 4
-  %v889 = insertelement <8 x float> poison, float %v888, i32 0
-  %v890 = shufflevector <8 x float> %v889, <8 x float> poison, <8 x i32> zeroinitializer
-  %v891 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v890, <8 x float> %v867, <8 x float> %v862)
-  br label %latch763
-latch763:
-  %carried768 = select i1 true, <8 x float> %v873, <8 x float> %v873
-  %carried770 = select i1 true, <8 x float> %v879, <8 x float> %v879
-  %carried772 = select i1 true, <8 x float> %v885, <8 x float> %v885
-  %carried774 = select i1 true, <8 x float> %v891, <8 x float> %v891
-  %inext766 = add i64 %i765, 4
-  br label %head761
-done764:
-  br label %pre892
-pre892:
-  br label %head893
-head893:
-  %i897 = phi i64 [ %v556, %pre892 ], [ %inext898, %latch895 ]
-  %carry899 = phi <8 x float> [ %carry767, %pre892 ], [ %carried900, %latch895 ]
-  %carry901 = phi <8 x float> [ %carry769, %pre892 ], [ %carried902, %latch895 ]
-  %carry903 = phi <8 x float> [ %carry771, %pre892 ], [ %carried904, %latch895 ]
-  %carry905 = phi <8 x float> [ %carry773, %pre892 ], [ %carried906, %latch895 ]
-  %v907 = icmp slt i64 %i897, %cols
-  br i1 %v907, label %body894, label %done896
-body894:
-  %v908 = mul i64 %i897, 8
-  %v909 = add i64 %v908, 0
-  %v910 = getelementptr inbounds float, ptr %v, i64 %v909
-  %v911 = load <8 x float>, ptr %v910, align 4
-  %v912 = add i64 %i897, 0
-  %v913 = getelementptr inbounds float, ptr %slot1, i64 %v912
-  %v914 = load float, ptr %v913, align 4
-  %v915 = insertelement <8 x float> poison, float %v914, i32 0
-  %v916 = shufflevector <8 x float> %v915, <8 x float> poison, <8 x i32> zeroinitializer
-  %v917 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v916, <8 x float> %v911, <8 x float> %carry899)
-  %v918 = add i64 %i897, 24
-  %v919 = getelementptr inbounds float, ptr %slot1, i64 %v918
-  %v920 = load float, ptr %v919, align 4
-  %v921 = insertelement <8 x float> poison, float %v920, i32 0
-  %v922 = shufflevector <8 x float> %v921, <8 x float> poison, <8 x i32> zeroinitializer
-  %v923 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v922, <8 x float> %v911, <8 x float> %carry901)
-  %v924 = add i64 %i897, 48
-  %v925 = getelementptr inbounds float, ptr %slot1, i64 %v924
-  %v926 = load float, ptr %v925, align 4
-  %v927 = insertelement <8 x float> poison, float %v926, i32 0
-  %v928 = shufflevector <8 x float> %v927, <8 x float> poison, <8 x i32> zeroinitializer
-  %v929 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v928, <8 x float> %v911, <8 x float> %carry903)
-  %v930 = add i64 %i897, 72
-  %v931 = getelementptr inbounds float, ptr %slot1, i64 %v930
-  %v932 = load float, ptr %v931, align 4
-  %v933 = insertelement <8 x float> poison, float %v932, i32 0
-  %v934 = shufflevector <8 x float> %v933, <8 x float> poison, <8 x i32> zeroinitializer
-  %v935 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v934, <8 x float> %v911, <8 x float> %carry905)
-  br label %latch895
-latch895:
-  %carried900 = select i1 true, <8 x float> %v917, <8 x float> %v917
-  %carried902 = select i1 true, <8 x float> %v923, <8 x float> %v923
-  %carried904 = select i1 true, <8 x float> %v929, <8 x float> %v929
-  %carried906 = select i1 true, <8 x float> %v935, <8 x float> %v935
-  %inext898 = add i64 %i897, 1
-  br label %head893
-done896:
-  %v936 = getelementptr inbounds float, ptr %v16, i64 2
-  store <8 x float> %carry899, ptr %v936, align 4
-  %v937 = getelementptr inbounds float, ptr %v19, i64 2
-  store <8 x float> %carry901, ptr %v937, align 4
-  %v938 = getelementptr inbounds float, ptr %v22, i64 2
-  store <8 x float> %carry903, ptr %v938, align 4
-  %v939 = getelementptr inbounds float, ptr %v25, i64 2
-  store <8 x float> %carry905, ptr %v939, align 4
-  br label %pv_done559
-pv_done559:
+  %v760 = sdiv i64 %cols, 4
+  %v761 = mul i64 %v760, 4
+  br label %pre762
+pre762:
+  br label %head763
+head763:
+  %i767 = phi i64 [ 0, %pre762 ], [ %inext768, %latch765 ]
+  %carry769 = phi <8 x float> [ %v753, %pre762 ], [ %carried770, %latch765 ]
+  %carry771 = phi <8 x float> [ %v755, %pre762 ], [ %carried772, %latch765 ]
+  %carry773 = phi <8 x float> [ %v757, %pre762 ], [ %carried774, %latch765 ]
+  %carry775 = phi <8 x float> [ %v759, %pre762 ], [ %carried776, %latch765 ]
+  %v777 = icmp slt i64 %i767, %v761
+  br i1 %v777, label %body764, label %done766
+body764:
+  %v778 = add i64 %i767, 0
+  %v779 = mul i64 %v778, 8
+  %v780 = getelementptr inbounds float, ptr %v, i64 %v779
+  %v781 = getelementptr inbounds float, ptr %v780, i64 0
+  %v782 = load <8 x float>, ptr %v781, align 4
+  %v783 = add i64 %v778, 0
+  %v784 = getelementptr inbounds float, ptr %slot1, i64 %v783
+  %v785 = load float, ptr %v784, align 4
+  %v786 = insertelement <8 x float> poison, float %v785, i32 0
+  %v787 = shufflevector <8 x float> %v786, <8 x float> poison, <8 x i32> zeroinitializer
+  %v788 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v787, <8 x float> %v782, <8 x float> %carry769)
+  %v789 = add i64 %v778, 24
+  %v790 = getelementptr inbounds float, ptr %slot1, i64 %v789
+  %v791 = load float, ptr %v790, align 4
+  %v792 = insertelement <8 x float> poison, float %v791, i32 0
+  %v793 = shufflevector <8 x float> %v792, <8 x float> poison, <8 x i32> zeroinitializer
+  %v794 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v793, <8 x float> %v782, <8 x float> %carry771)
+  %v795 = add i64 %v778, 48
+  %v796 = getelementptr inbounds float, ptr %slot1, i64 %v795
+  %v797 = load float, ptr %v796, align 4
+  %v798 = insertelement <8 x float> poison, float %v797, i32 0
+  %v799 = shufflevector <8 x float> %v798, <8 x float> poison, <8 x i32> zeroinitializer
+  %v800 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v799, <8 x float> %v782, <8 x float> %carry773)
+  %v801 = add i64 %v778, 72
+  %v802 = getelementptr inbounds float, ptr %slot1, i64 %v801
+  %v803 = load float, ptr %v802, align 4
+  %v804 = insertelement <8 x float> poison, float %v803, i32 0
+  %v805 = shufflevector <8 x float> %v804, <8 x float> poison, <8 x i32> zeroinitializer
+  %v806 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v805, <8 x float> %v782, <8 x float> %carry775)
+  %v807 = add i64 %i767, 1
+  %v808 = mul i64 %v807, 8
+  %v809 = getelementptr inbounds float, ptr %v, i64 %v808
+  %v810 = getelementptr inbounds float, ptr %v809, i64 0
+  %v811 = load <8 x float>, ptr %v810, align 4
+  %v812 = add i64 %v807, 0
+  %v813 = getelementptr inbounds float, ptr %slot1, i64 %v812
+  %v814 = load float, ptr %v813, align 4
+  %v815 = insertelement <8 x float> poison, float %v814, i32 0
+  %v816 = shufflevector <8 x float> %v815, <8 x float> poison, <8 x i32> zeroinitializer
+  %v817 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v816, <8 x float> %v811, <8 x float> %v788)
+  %v818 = add i64 %v807, 24
+  %v819 = getelementptr inbounds float, ptr %slot1, i64 %v818
+  %v820 = load float, ptr %v819, align 4
+  %v821 = insertelement <8 x float> poison, float %v820, i32 0
+  %v822 = shufflevector <8 x float> %v821, <8 x float> poison, <8 x i32> zeroinitializer
+  %v823 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v822, <8 x float> %v811, <8 x float> %v794)
+  %v824 = add i64 %v807, 48
+  %v825 = getelementptr inbounds float, ptr %slot1, i64 %v824
+  %v826 = load float, ptr %v825, align 4
+  %v827 = insertelement <8 x float> poison, float %v826, i32 0
+  %v828 = shufflevector <8 x float> %v827, <8 x float> poison, <8 x i32> zeroinitializer
+  %v829 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v828, <8 x float> %v811, <8 x float> %v800)
+  %v830 = add i64 %v807, 72
+  %v831 = getelementptr inbounds float, ptr %slot1, i64 %v830
+  %v832 = load float, ptr %v831, align 4
+  %v833 = insertelement <8 x float> poison, float %v832, i32 0
+  %v834 = shufflevector <8 x float> %v833, <8 x float> poison, <8 x i32> zeroinitializer
+  %v835 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v834, <8 x float> %v811, <8 x float> %v806)
+  %v836 = add i64 %i767, 2
+  %v837 = mul i64 %v836, 8
+  %v838 = getelementptr inbounds float, ptr %v, i64 %v837
+  %v839 = getelementptr inbounds float, ptr %v838, i64 0
+  %v840 = load <8 x float>, ptr %v839, align 4
+  %v841 = add i64 %v836, 0
+  %v842 = getelementptr inbounds float, ptr %slot1, i64 %v841
+  %v843 = load float, ptr %v842, align 4
+  %v844 = insertelement <8 x float> poison, float %v843, i32 0
+  %v845 = shufflevector <8 x float> %v844, <8 x float> poison, <8 x i32> zeroinitializer
+  %v846 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v845, <8 x float> %v840, <8 x float> %v817)
+  %v847 = add i64 %v836, 24
+  %v848 = getelementptr inbounds float, ptr %slot1, i64 %v847
+  %v849 = load float, ptr %v848, align 4
+  %v850 = insertelement <8 x float> poison, float %v849, i32 0
+  %v851 = shufflevector <8 x float> %v850, <8 x float> poison, <8 x i32> zeroinitializer
+  %v852 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v851, <8 x float> %v840, <8 x float> %v823)
+  %v853 = add i64 %v836, 48
+  %v854 = getelementptr inbounds float, ptr %slot1, i64 %v853
+  %v855 = load float, ptr %v854, align 4
+  %v856 = insertelement <8 x float> poison, float %v855, i32 0
+  %v857 = shufflevector <8 x float> %v856, <8 x float> poison, <8 x i32> zeroinitializer
+  %v858 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v857, <8 x float> %v840, <8 x float> %v829)
+  %v859 = add i64 %v836, 72
+  %v860 = getelementptr inbounds float, ptr %slot1, i64 %v859
+  %v861 = load float, ptr %v860, align 4
+  %v862 = insertelement <8 x float> poison, float %v861, i32 0
+  %v863 = shufflevector <8 x float> %v862, <8 x float> poison, <8 x i32> zeroinitializer
+  %v864 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v863, <8 x float> %v840, <8 x float> %v835)
+  %v865 = add i64 %i767, 3
+  %v866 = mul i64 %v865, 8
+  %v867 = getelementptr inbounds float, ptr %v, i64 %v866
+  %v868 = getelementptr inbounds float, ptr %v867, i64 0
+  %v869 = load <8 x float>, ptr %v868, align 4
+  %v870 = add i64 %v865, 0
+  %v871 = getelementptr inbounds float, ptr %slot1, i64 %v870
+  %v872 = load float, ptr %v871, align 4
+  %v873 = insertelement <8 x float> poison, float %v872, i32 0
+  %v874 = shufflevector <8 x float> %v873, <8 x float> poison, <8 x i32> zeroinitializer
+  %v875 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v874, <8 x float> %v869, <8 x float> %v846)
+  %v876 = add i64 %v865, 24
+  %v877 = getelementptr inbounds float, ptr %slot1, i64 %v876
+  %v878 = load float, ptr %v877, align 4
+  %v879 = insertelement <8 x float> poison, float %v878, i32 0
+  %v880 = shufflevector <8 x float> %v879, <8 x float> poison, <8 x i32> zeroinitializer
+  %v881 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v880, <8 x float> %v869, <8 x float> %v852)
+  %v882 = add i64 %v865, 48
+  %v883 = getelementptr inbounds float, ptr %slot1, i64 %v882
+  %v884 = load float, ptr %v883, align 4
+  %v885 = insertelement <8 x float> poison, float %v884, i32 0
+  %v886 = shufflevector <8 x float> %v885, <8 x float> poison, <8 x i32> zeroinitializer
+  %v887 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v886, <8 x float> %v869, <8 x float> %v858)
+  %v888 = add i64 %v865, 72
+  %v889 = getelementptr inbounds float, ptr %slot1, i64 %v888
+  %v890 = load float, ptr %v889, align 4
+  %v891 = insertelement <8 x float> poison, float %v890, i32 0
+  %v892 = shufflevector <8 x float> %v891, <8 x float> poison, <8 x i32> zeroinitializer
+  %v893 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v892, <8 x float> %v869, <8 x float> %v864)
+  br label %latch765
+latch765:
+  %carried770 = select i1 true, <8 x float> %v875, <8 x float> %v875
+  %carried772 = select i1 true, <8 x float> %v881, <8 x float> %v881
+  %carried774 = select i1 true, <8 x float> %v887, <8 x float> %v887
+  %carried776 = select i1 true, <8 x float> %v893, <8 x float> %v893
+  %inext768 = add i64 %i767, 4
+  br label %head763
+done766:
+  br label %pre894
+pre894:
+  br label %head895
+head895:
+  %i899 = phi i64 [ %v761, %pre894 ], [ %inext900, %latch897 ]
+  %carry901 = phi <8 x float> [ %carry769, %pre894 ], [ %carried902, %latch897 ]
+  %carry903 = phi <8 x float> [ %carry771, %pre894 ], [ %carried904, %latch897 ]
+  %carry905 = phi <8 x float> [ %carry773, %pre894 ], [ %carried906, %latch897 ]
+  %carry907 = phi <8 x float> [ %carry775, %pre894 ], [ %carried908, %latch897 ]
+  %v909 = icmp slt i64 %i899, %cols
+  br i1 %v909, label %body896, label %done898
+body896:
+  %v910 = mul i64 %i899, 8
+  %v911 = getelementptr inbounds float, ptr %v, i64 %v910
+  %v912 = getelementptr inbounds float, ptr %v911, i64 0
+  %v913 = load <8 x float>, ptr %v912, align 4
+  %v914 = add i64 %i899, 0
+  %v915 = getelementptr inbounds float, ptr %slot1, i64 %v914
+  %v916 = load float, ptr %v915, align 4
+  %v917 = insertelement <8 x float> poison, float %v916, i32 0
+  %v918 = shufflevector <8 x float> %v917, <8 x float> poison, <8 x i32> zeroinitializer
+  %v919 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v918, <8 x float> %v913, <8 x float> %carry901)
+  %v920 = add i64 %i899, 24
+  %v921 = getelementptr inbounds float, ptr %slot1, i64 %v920
+  %v922 = load float, ptr %v921, align 4
+  %v923 = insertelement <8 x float> poison, float %v922, i32 0
+  %v924 = shufflevector <8 x float> %v923, <8 x float> poison, <8 x i32> zeroinitializer
+  %v925 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v924, <8 x float> %v913, <8 x float> %carry903)
+  %v926 = add i64 %i899, 48
+  %v927 = getelementptr inbounds float, ptr %slot1, i64 %v926
+  %v928 = load float, ptr %v927, align 4
+  %v929 = insertelement <8 x float> poison, float %v928, i32 0
+  %v930 = shufflevector <8 x float> %v929, <8 x float> poison, <8 x i32> zeroinitializer
+  %v931 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v930, <8 x float> %v913, <8 x float> %carry905)
+  %v932 = add i64 %i899, 72
+  %v933 = getelementptr inbounds float, ptr %slot1, i64 %v932
+  %v934 = load float, ptr %v933, align 4
+  %v935 = insertelement <8 x float> poison, float %v934, i32 0
+  %v936 = shufflevector <8 x float> %v935, <8 x float> poison, <8 x i32> zeroinitializer
+  %v937 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v936, <8 x float> %v913, <8 x float> %carry907)
+  br label %latch897
+latch897:
+  %carried902 = select i1 true, <8 x float> %v919, <8 x float> %v919
+  %carried904 = select i1 true, <8 x float> %v925, <8 x float> %v925
+  %carried906 = select i1 true, <8 x float> %v931, <8 x float> %v931
+  %carried908 = select i1 true, <8 x float> %v937, <8 x float> %v937
+  %inext900 = add i64 %i899, 1
+  br label %head895
+done898:
+  %v938 = getelementptr inbounds float, ptr %v16, i64 2
+  store <8 x float> %carry901, ptr %v938, align 4
+  %v939 = getelementptr inbounds float, ptr %v19, i64 2
+  store <8 x float> %carry903, ptr %v939, align 4
+  %v940 = getelementptr inbounds float, ptr %v22, i64 2
+  store <8 x float> %carry905, ptr %v940, align 4
+  %v941 = getelementptr inbounds float, ptr %v25, i64 2
+  store <8 x float> %carry907, ptr %v941, align 4
+  br label %pv_done557
+pv_done557:
   ret void
 }
 

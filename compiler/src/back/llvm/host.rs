@@ -257,11 +257,6 @@ fn vload(f: &mut Fn, base: &V, at: i64, w: u32) -> V {
     f.load(&vty(w), &p, 4)
 }
 
-fn vload_dyn(f: &mut Fn, base: &V, at: &V, w: u32) -> V {
-    let p = f.gep("float", base, at);
-    f.load(&vty(w), &p, 4)
-}
-
 fn vstore(f: &mut Fn, v: &V, base: &V, at: i64) {
     let p = f.gep("float", base, &i64c(at));
     f.store(v, &p, 4);
@@ -479,9 +474,6 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     let chunks: Vec<&[(i64, u32)]> = ls.chunks(per_chunk).collect();
     // When no row's maximum moved, every rescale factor is 1 (or the row is still empty): the
     // accumulators are updated without the multiply.
-    // The keys of a full tile in iterations of PV_UNROLL, then one at a time for what is left of
-    // a partial tile (no key beyond the run is read); the accumulators stay in registers.
-    let mains = round_down(&mut f, &cols, PV_UNROLL);
     let (scaled, plain, done) = (f.label("pv_scaled"), f.label("pv_plain"), f.label("pv_done"));
     f.cond_br(&changed, &scaled, &plain);
     for (rescale, label) in [(true, &scaled), (false, &plain)] {
@@ -500,37 +492,7 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
                     }
                 }
             }
-            let step = |f: &mut Fn, c: &V, accs: &mut [V]| {
-                let krow = f.bin("mul", c, &i64c(d));
-                let vs: Vec<V> = chunk
-                    .iter()
-                    .map(|&(off, w)| {
-                        let at = f.bin("add", &krow, &i64c(off));
-                        vload_dyn(f, &v, &at, w)
-                    })
-                    .collect();
-                for row in 0..r {
-                    let pa = f.bin("add", c, &i64c(row as i64 * tk));
-                    let pp = f.gep("float", &p_buf, &pa);
-                    let ps = f.load("float", &pp, 4);
-                    let p8 = f.splat(&ps, w8);
-                    for (i, &(_, w)) in chunk.iter().enumerate() {
-                        let pw = if w == w8 { p8.clone() } else { narrow(f, &p8, w) };
-                        accs[row * n + i] = fma(f, &pw, &vs[i], &accs[row * n + i]);
-                    }
-                }
-            };
-            let accs = f.for_carry(&i64c(0), &mains, PV_UNROLL, &init, |f, c0, mut cur| {
-                for u in 0..PV_UNROLL {
-                    let c = f.bin("add", c0, &i64c(u));
-                    step(f, &c, &mut cur);
-                }
-                cur
-            });
-            let accs = f.for_carry(&mains, &cols, 1, &accs, |f, c, mut cur| {
-                step(f, c, &mut cur);
-                cur
-            });
+            let accs = accumulate_rows(&mut f, &init, &p_buf, tk, &v, d, chunk, w8, &cols);
             for row in 0..r {
                 for (i, &(off, _)) in chunk.iter().enumerate() {
                     vstore(&mut f, &accs[row * n + i], &st[row], 2 + off);
@@ -547,6 +509,52 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
         isa.attrs,
         f.finish()
     )
+}
+
+/// `acc[row·n + i] += Σ_c weights[row·tk + c] · src[c·d + chunk[i]]` over the keys `0..cols`
+/// (P·V and dQ = dS·K): a loop of PV_UNROLL keys an iteration, then one at a time for what is
+/// left of a partial tile (no key beyond the run is read); the accumulators stay in registers.
+#[allow(clippy::too_many_arguments)]
+fn accumulate_rows(
+    f: &mut Fn,
+    init: &[V],
+    weights: &V,
+    tk: i64,
+    src: &V,
+    d: i64,
+    chunk: &[(i64, u32)],
+    w: u32,
+    cols: &V,
+) -> Vec<V> {
+    let n = chunk.len();
+    let r = init.len() / n;
+    let step = |f: &mut Fn, c: &V, acc: &mut [V]| {
+        let base = f.bin("mul", c, &i64c(d));
+        let sp = f.gep("float", src, &base);
+        let xs: Vec<V> = chunk.iter().map(|&(o, wi)| vload(f, &sp, o, wi)).collect();
+        for row in 0..r {
+            let at = f.bin("add", c, &i64c(row as i64 * tk));
+            let pp = f.gep("float", weights, &at);
+            let x = f.load("float", &pp, 4);
+            let b = f.splat(&x, w);
+            for (i, &(_, wi)) in chunk.iter().enumerate() {
+                let bw = if wi == w { b.clone() } else { narrow(f, &b, wi) };
+                acc[row * n + i] = fma(f, &bw, &xs[i], &acc[row * n + i]);
+            }
+        }
+    };
+    let mains = round_down(f, cols, PV_UNROLL);
+    let acc = f.for_carry(&i64c(0), &mains, PV_UNROLL, init, |f, c0, mut cur| {
+        for u in 0..PV_UNROLL {
+            let c = f.bin("add", c0, &i64c(u));
+            step(f, &c, &mut cur);
+        }
+        cur
+    });
+    f.for_carry(&mains, cols, 1, &acc, |f, c, mut cur| {
+        step(f, c, &mut cur);
+        cur
+    })
 }
 
 /// Query rows `r_lo..r_hi` in tiles of `main` rows, the last one partial: `call(f, first row,
@@ -784,22 +792,7 @@ fn btile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
             .iter()
             .flat_map(|p| chunk.iter().map(|&(o, wi)| vload(&mut f, p, o, wi)).collect::<Vec<_>>())
             .collect();
-        let acc = f.for_carry(&i64c(0), &cols, 1, &init, |f, c, mut cur| {
-            let base = f.bin("mul", c, &i64c(d));
-            let kp = f.gep("float", &kc, &base);
-            let ks: Vec<V> = chunk.iter().map(|&(o, wi)| vload(f, &kp, o, wi)).collect();
-            for row in 0..r {
-                let at = f.bin("add", c, &i64c(row as i64 * tk));
-                let pp = f.gep("float", &ds_buf, &at);
-                let x = f.load("float", &pp, 4);
-                let b = f.splat(&x, w);
-                for (i, &(_, wi)) in chunk.iter().enumerate() {
-                    let bw = if wi == w { b.clone() } else { narrow(f, &b, wi) };
-                    cur[row * n + i] = fma(f, &bw, &ks[i], &cur[row * n + i]);
-                }
-            }
-            cur
-        });
+        let acc = accumulate_rows(&mut f, &init, &ds_buf, tk, &kc, d, chunk, w, &cols);
         for (row, p) in dq_rows.iter().enumerate() {
             for (i, &(o, _)) in chunk.iter().enumerate() {
                 vstore(&mut f, &acc[row * n + i], p, o);
