@@ -511,6 +511,14 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     )
 }
 
+/// `buf[c + off]` in every one of `w` lanes.
+fn broadcast_at(f: &mut Fn, buf: &V, c: &V, off: i64, w: u32) -> V {
+    let at = f.bin("add", c, &i64c(off));
+    let p = f.gep("float", buf, &at);
+    let x = f.load("float", &p, 4);
+    f.splat(&x, w)
+}
+
 /// `acc[row·n + i] += Σ_c weights[row·tk + c] · src[c·d + chunk[i]]` over the keys `0..cols`
 /// (P·V and dQ = dS·K): a loop of PV_UNROLL keys an iteration, then one at a time for what is
 /// left of a partial tile (no key beyond the run is read); the accumulators stay in registers.
@@ -533,10 +541,7 @@ fn accumulate_rows(
         let sp = f.gep("float", src, &base);
         let xs: Vec<V> = chunk.iter().map(|&(o, wi)| vload(f, &sp, o, wi)).collect();
         for row in 0..r {
-            let at = f.bin("add", c, &i64c(row as i64 * tk));
-            let pp = f.gep("float", weights, &at);
-            let x = f.load("float", &pp, 4);
-            let b = f.splat(&x, w);
+            let b = broadcast_at(f, weights, c, row as i64 * tk, w);
             for (i, &(_, wi)) in chunk.iter().enumerate() {
                 let bw = if wi == w { b.clone() } else { narrow(f, &b, wi) };
                 acc[row * n + i] = fma(f, &bw, &xs[i], &acc[row * n + i]);
@@ -754,10 +759,7 @@ fn btile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
                 let tp = f.gep("float", tile, &base);
                 let mut acc: Vec<V> = chunk.iter().map(|&(o, wi)| vload(f, &tp, o, wi)).collect();
                 for (row, h) in held.iter().enumerate() {
-                    let at = f.bin("add", c, &i64c(row as i64 * tk));
-                    let pp = f.gep("float", buf, &at);
-                    let x = f.load("float", &pp, 4);
-                    let b = f.splat(&x, w);
+                    let b = broadcast_at(f, buf, c, row as i64 * tk, w);
                     for (i, &(_, wi)) in chunk.iter().enumerate() {
                         let bw = if wi == w { b.clone() } else { narrow(f, &b, wi) };
                         acc[i] = fma(f, &bw, &h[i], &acc[i]);
