@@ -15,7 +15,7 @@ use cudarc::driver::{CudaEvent, CudaSlice, CudaStream, DevicePtr, LaunchConfig, 
 
 use super::driver;
 use super::kernels::{CudaLauncher, Loaded, ROWS_PER_CTA};
-use crate::device::{BwdCall, Device, FwdCall};
+use crate::device::{BwdCall, Device, FwdCall, Rows2d};
 
 /// One allocation and its device address.
 pub struct CudaMem {
@@ -162,18 +162,9 @@ impl Device for CudaDevice {
         }
     }
 
-    fn copy_2d(
-        &self,
-        rank: u32,
-        which: usize,
-        src: (&CudaMem, usize),
-        src_pitch: usize,
-        dst: (&CudaMem, usize),
-        dst_pitch: usize,
-        width: usize,
-        height: usize,
-    ) -> Result<(), String> {
+    fn copy_2d(&self, rank: u32, which: usize, rows: Rows2d<'_, CudaMem>) -> Result<(), String> {
         use cudarc::driver::sys::{CUDA_MEMCPY2D, CUmemorytype, cuMemcpy2DAsync_v2};
+        let Rows2d { src, src_pitch, dst, dst_pitch, width, height } = rows;
         if width == 0 || height == 0 {
             return Ok(());
         }
@@ -195,17 +186,8 @@ impl Device for CudaDevice {
         driver("cuMemcpy2DAsync", r).map_err(err)
     }
 
-    fn add_2d(
-        &self,
-        rank: u32,
-        which: usize,
-        src: (&CudaMem, usize),
-        src_pitch: usize,
-        dst: (&CudaMem, usize),
-        dst_pitch: usize,
-        width: usize,
-        height: usize,
-    ) -> Result<(), String> {
+    fn add_2d(&self, rank: u32, which: usize, rows: Rows2d<'_, CudaMem>) -> Result<(), String> {
+        let Rows2d { src, src_pitch, dst, dst_pitch, width, height } = rows;
         if width == 0 || height == 0 {
             return Ok(());
         }

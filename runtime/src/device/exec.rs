@@ -27,7 +27,7 @@ use attnc_compiler::verify::Verified;
 
 mod collective;
 
-use super::{BwdCall, Device, FwdCall, LaunchTable, PlaneKind, buffer_bytes, launch_tables, plane};
+use super::{BwdCall, Device, FwdCall, LaunchTable, PlaneKind, Rows2d, buffer_bytes, launch_tables, plane};
 use crate::RuntimeError;
 use crate::exec::{
     ExecInputs, ExecOutputs, RunOptions, Span, elems, load_rows, row_tokens, store_rows, tokens_in_order,
@@ -725,7 +725,15 @@ impl<D: Device> Run<'_, D> {
                         let src_head = (from.0, from.1 + h / *factor as usize * row);
                         let dst_head = (to.0, to.1 + h * row);
                         let (sp, dp) = (sb.heads as usize * row, db.heads as usize * row);
-                        self.device.copy_2d(rank, s, src_head, sp, dst_head, dp, row, rows).map_err(&err)?;
+                        let region = Rows2d {
+                            src: src_head,
+                            src_pitch: sp,
+                            dst: dst_head,
+                            dst_pitch: dp,
+                            width: row,
+                            height: rows,
+                        };
+                        self.device.copy_2d(rank, s, region).map_err(&err)?;
                     }
                 }
             }
@@ -744,7 +752,15 @@ impl<D: Device> Run<'_, D> {
                         let src_head = (from.0, from.1 + h * w * 4);
                         let dst_head = (to.0, to.1 + h / *factor as usize * w * 4);
                         let (sp, dp) = (sb.heads as usize * w, db.heads as usize * w);
-                        self.device.add_2d(rank, s, src_head, sp, dst_head, dp, w, rows).map_err(&err)?;
+                        let region = Rows2d {
+                            src: src_head,
+                            src_pitch: sp,
+                            dst: dst_head,
+                            dst_pitch: dp,
+                            width: w,
+                            height: rows,
+                        };
+                        self.device.add_2d(rank, s, region).map_err(&err)?;
                     }
                 }
             }

@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 use attnc_compiler::sema::spec::Dtype;
 
-use super::{BwdCall, Device, FwdCall};
+use super::{BwdCall, Device, FwdCall, Rows2d};
 use crate::packed::{BwdLaunch, Emulated, FwdLaunch, Launcher};
 
 pub struct HostDevice {
@@ -121,17 +121,8 @@ impl Device for HostDevice {
         write(dst, &data)
     }
 
-    fn copy_2d(
-        &self,
-        _rank: u32,
-        _stream: usize,
-        src: (&HostMem, usize),
-        src_pitch: usize,
-        dst: (&HostMem, usize),
-        dst_pitch: usize,
-        width: usize,
-        height: usize,
-    ) -> Result<(), String> {
+    fn copy_2d(&self, _rank: u32, _stream: usize, rows: Rows2d<'_, HostMem>) -> Result<(), String> {
+        let Rows2d { src, src_pitch, dst, dst_pitch, width, height } = rows;
         for r in 0..height {
             let row = read((src.0, src.1 + r * src_pitch), width)?;
             write((dst.0, dst.1 + r * dst_pitch), &row)?;
@@ -139,17 +130,8 @@ impl Device for HostDevice {
         Ok(())
     }
 
-    fn add_2d(
-        &self,
-        _rank: u32,
-        _stream: usize,
-        src: (&HostMem, usize),
-        src_pitch: usize,
-        dst: (&HostMem, usize),
-        dst_pitch: usize,
-        width: usize,
-        height: usize,
-    ) -> Result<(), String> {
+    fn add_2d(&self, _rank: u32, _stream: usize, rows: Rows2d<'_, HostMem>) -> Result<(), String> {
+        let Rows2d { src, src_pitch, dst, dst_pitch, width, height } = rows;
         for r in 0..height {
             let add = f32s(&read((src.0, src.1 + r * src_pitch * 4), width * 4)?);
             accumulate((dst.0, dst.1 + r * dst_pitch * 4), &add, 0)?;

@@ -256,6 +256,17 @@ pub fn launch_tables(
     tables
 }
 
+/// A strided region of `height` rows of `width`, rows `src_pitch` and `dst_pitch` apart, from
+/// `src` to `dst` (buffer, byte offset); the units of width and pitches are the method's
+/// (`Device::copy_2d`: bytes, `Device::add_2d`: fp32 values).
+pub struct Rows2d<'a, M> {
+    pub src: (&'a M, usize),
+    pub src_pitch: usize,
+    pub dst: (&'a M, usize),
+    pub dst_pitch: usize,
+    pub width: usize,
+    pub height: usize,
+}
 /// A device the executor can run plans on. Each call names the rank and stream it is issued on;
 /// calls are enqueued in order on that stream (a host device runs them at once). Regions are
 /// `(memory, byte offset)`.
@@ -283,32 +294,10 @@ pub trait Device: Sync {
     ) -> Result<(), String>;
     /// `height` rows of `width` bytes, rows `src_pitch` and `dst_pitch` bytes apart (a head slice of
     /// every row: all-to-all, KV head repetition).
-    #[allow(clippy::too_many_arguments)]
-    fn copy_2d(
-        &self,
-        rank: u32,
-        stream: usize,
-        src: (&Self::Mem, usize),
-        src_pitch: usize,
-        dst: (&Self::Mem, usize),
-        dst_pitch: usize,
-        width: usize,
-        height: usize,
-    ) -> Result<(), String>;
+    fn copy_2d(&self, rank: u32, stream: usize, rows: Rows2d<'_, Self::Mem>) -> Result<(), String>;
     /// fp32 `dst += src` over `height` rows of `width` values, pitches in values (the sums of
     /// reduce-scatter and GQA head sums).
-    #[allow(clippy::too_many_arguments)]
-    fn add_2d(
-        &self,
-        rank: u32,
-        stream: usize,
-        src: (&Self::Mem, usize),
-        src_pitch: usize,
-        dst: (&Self::Mem, usize),
-        dst_pitch: usize,
-        width: usize,
-        height: usize,
-    ) -> Result<(), String>;
+    fn add_2d(&self, rank: u32, stream: usize, rows: Rows2d<'_, Self::Mem>) -> Result<(), String>;
     /// Sets `count` fp32 values to `value` (0 or −inf).
     fn fill(&self, rank: u32, stream: usize, dst: (&Self::Mem, usize), count: usize, value: f32) -> Result<(), String>;
     fn signal(&self, rank: u32, stream: usize) -> Result<Self::Signal, String>;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use attnc_compiler::ir::{A2aDir, BufId, Buffer, GroupId, OpId, OpKind, TokenMap};
 
-use super::super::{Device, PlaneKind, buffer_bytes, plane};
+use super::super::{Device, PlaneKind, Rows2d, buffer_bytes, plane};
 use super::{Remote, Run, Transfer};
 use crate::RuntimeError;
 use crate::exec::tokens_in_order;
@@ -202,9 +202,19 @@ impl<D: Device> Run<'_, D> {
             let (from, to) = (self.plane_of(src, kind), self.plane_of(dst, kind));
             let runs = row_runs(&sb.tokens, sb.rows as usize, &db.tokens, db.rows as usize, tokens, p.batch as usize);
             for (_, s_row, d_row, len) in runs {
-                self.device
-                    .add_2d(rank, s, (from.0, from.1 + s_row * w * 4), w, (to.0, to.1 + d_row * w * 4), w, w * len, 1)
-                    .map_err(|m| RuntimeError::Rank { rank, op: format!("a sum into {}", db.name), message: m })?;
+                let rows = Rows2d {
+                    src: (from.0, from.1 + s_row * w * 4),
+                    src_pitch: w,
+                    dst: (to.0, to.1 + d_row * w * 4),
+                    dst_pitch: w,
+                    width: w * len,
+                    height: 1,
+                };
+                self.device.add_2d(rank, s, rows).map_err(|m| RuntimeError::Rank {
+                    rank,
+                    op: format!("a sum into {}", db.name),
+                    message: m,
+                })?;
             }
         }
         Ok(())
@@ -233,8 +243,12 @@ impl<D: Device> Run<'_, D> {
             for (_, s_row, d_row, len) in runs {
                 let from = (from.0, from.1 + s_row * sp + src_heads.0 * e);
                 let to = (to.0, to.1 + d_row * dp + dst_heads.0 * e);
-                self.device.copy_2d(rank, s, from, sp, to, dp, src_heads.1 * e, len).map_err(|m| {
-                    RuntimeError::Rank { rank, op: format!("a collective into {}", db.name), message: m }
+                let rows =
+                    Rows2d { src: from, src_pitch: sp, dst: to, dst_pitch: dp, width: src_heads.1 * e, height: len };
+                self.device.copy_2d(rank, s, rows).map_err(|m| RuntimeError::Rank {
+                    rank,
+                    op: format!("a collective into {}", db.name),
+                    message: m,
                 })?;
             }
         }
