@@ -155,15 +155,7 @@ pub fn execute(
         *s = (*s).max(len);
     }
     let abort = Arc::new(AtomicBool::new(false));
-    let mut collectives: HashMap<(GroupId, u32), Vec<OpId>> = HashMap::new();
-    for rank in 0..plan.header.cp {
-        let programs = &plan.programs[rank as usize];
-        for &id in programs[1].iter().chain(&programs[0]) {
-            if let Some(g) = plan.op(id).kind.collective_group() {
-                collectives.entry((g, rank)).or_default().push(id);
-            }
-        }
-    }
+    let collectives = collective_ops(plan);
     let (b, t, h, hk) = (p.batch as usize, p.tokens as usize, p.heads as usize, p.kv_heads as usize);
     let outputs = ExecOutputs {
         o: vec![0.0; b * t * h * d],
@@ -838,4 +830,19 @@ pub(crate) fn merge(acc: &mut [f32], part: &[f32]) {
         acc[i] = wa * acc[i] + wp * part[i];
     }
     acc[d] = l;
+}
+
+/// Each rank's collective ops per group, in the order its streams meet them (CP stream first):
+/// the members of a group meet at its i-th op.
+pub(crate) fn collective_ops(plan: &Plan) -> HashMap<(GroupId, u32), Vec<OpId>> {
+    let mut collectives: HashMap<(GroupId, u32), Vec<OpId>> = HashMap::new();
+    for rank in 0..plan.header.cp {
+        let programs = &plan.programs[rank as usize];
+        for &id in programs[1].iter().chain(&programs[0]) {
+            if let Some(g) = plan.op(id).kind.collective_group() {
+                collectives.entry((g, rank)).or_default().push(id);
+            }
+        }
+    }
+    collectives
 }

@@ -183,15 +183,7 @@ pub fn execute<D: Device>(
     if let Some(why) = unsupported(plan, matches!(ranks, Ranks::One { .. })) {
         return Err(RuntimeError::Plan(why));
     }
-    let mut collectives: HashMap<(GroupId, u32), Vec<OpId>> = HashMap::new();
-    for rank in 0..plan.header.cp {
-        let programs = &plan.programs[rank as usize];
-        for &id in programs[1].iter().chain(&programs[0]) {
-            if let Some(g) = plan.op(id).kind.collective_group() {
-                collectives.entry((g, rank)).or_default().push(id);
-            }
-        }
-    }
+    let collectives = crate::exec::collective_ops(plan);
     let p = &plan.problem;
     let (batch, d) = (p.batch as usize, p.head_dim as usize);
     let setup = |what: &str, e: String| RuntimeError::Plan(format!("device setup, {what}: {e}"));
