@@ -195,24 +195,42 @@ impl<D: Device> Run<'_, D> {
         tokens: &[u64],
         dst: &View<'_, D::Mem>,
     ) -> Result<(), RuntimeError> {
+        let w = |kind: PlaneKind| kind.width(self.plan.problem.head_dim as usize) * dst.buf.heads as usize;
+        self.each_run(rank, src, tokens, dst, "a sum into", |kind, from, to, s_row, d_row, len| {
+            let w = w(kind);
+            let rows = Rows2d {
+                src: (from.0, from.1 + s_row * w * 4),
+                src_pitch: w,
+                dst: (to.0, to.1 + d_row * w * 4),
+                dst_pitch: w,
+                width: w * len,
+                height: 1,
+            };
+            self.device.add_2d(rank, s, rows)
+        })
+    }
+
+    /// For each plane of `dst` and each run of rows of `tokens` found in both buffers:
+    /// `each(plane, src plane, dst plane, first src row, first dst row, rows)`; an error names the
+    /// rank and the op (`what` the destination buffer).
+    fn each_run(
+        &self,
+        rank: u32,
+        src: &View<'_, D::Mem>,
+        tokens: &[u64],
+        dst: &View<'_, D::Mem>,
+        what: &str,
+        each: impl Fn(PlaneKind, (&D::Mem, usize), (&D::Mem, usize), usize, usize, usize) -> Result<(), String>,
+    ) -> Result<(), RuntimeError> {
         let p = &self.plan.problem;
         let (sb, db) = (src.buf, dst.buf);
         for &kind in crate::device::planes(db.kind) {
-            let w = kind.width(p.head_dim as usize) * db.heads as usize;
             let (from, to) = (self.plane_of(src, kind), self.plane_of(dst, kind));
             let runs = row_runs(&sb.tokens, sb.rows as usize, &db.tokens, db.rows as usize, tokens, p.batch as usize);
             for (_, s_row, d_row, len) in runs {
-                let rows = Rows2d {
-                    src: (from.0, from.1 + s_row * w * 4),
-                    src_pitch: w,
-                    dst: (to.0, to.1 + d_row * w * 4),
-                    dst_pitch: w,
-                    width: w * len,
-                    height: 1,
-                };
-                self.device.add_2d(rank, s, rows).map_err(|m| RuntimeError::Rank {
+                each(kind, from, to, s_row, d_row, len).map_err(|m| RuntimeError::Rank {
                     rank,
-                    op: format!("a sum into {}", db.name),
+                    op: format!("{what} {}", db.name),
                     message: m,
                 })?;
             }
@@ -233,26 +251,16 @@ impl<D: Device> Run<'_, D> {
         dst: &View<'_, D::Mem>,
         dst_heads: (usize, usize),
     ) -> Result<(), RuntimeError> {
-        let p = &self.plan.problem;
-        let (sb, db) = (src.buf, dst.buf);
-        for &kind in crate::device::planes(db.kind) {
-            let e = kind.width(p.head_dim as usize) * kind.elem().bytes();
-            let (sp, dp) = (sb.heads as usize * e, db.heads as usize * e);
-            let (from, to) = (self.plane_of(src, kind), self.plane_of(dst, kind));
-            let runs = row_runs(&sb.tokens, sb.rows as usize, &db.tokens, db.rows as usize, tokens, p.batch as usize);
-            for (_, s_row, d_row, len) in runs {
-                let from = (from.0, from.1 + s_row * sp + src_heads.0 * e);
-                let to = (to.0, to.1 + d_row * dp + dst_heads.0 * e);
-                let rows =
-                    Rows2d { src: from, src_pitch: sp, dst: to, dst_pitch: dp, width: src_heads.1 * e, height: len };
-                self.device.copy_2d(rank, s, rows).map_err(|m| RuntimeError::Rank {
-                    rank,
-                    op: format!("a collective into {}", db.name),
-                    message: m,
-                })?;
-            }
-        }
-        Ok(())
+        let (sh, dh) = (src.buf.heads as usize, dst.buf.heads as usize);
+        let d = self.plan.problem.head_dim as usize;
+        self.each_run(rank, src, tokens, dst, "a collective into", |kind, from, to, s_row, d_row, len| {
+            let e = kind.width(d) * kind.elem().bytes();
+            let (sp, dp) = (sh * e, dh * e);
+            let from = (from.0, from.1 + s_row * sp + src_heads.0 * e);
+            let to = (to.0, to.1 + d_row * dp + dst_heads.0 * e);
+            let rows = Rows2d { src: from, src_pitch: sp, dst: to, dst_pitch: dp, width: src_heads.1 * e, height: len };
+            self.device.copy_2d(rank, s, rows)
+        })
     }
 
     /// The staging layouts of a collective between processes: what this rank packs for each other
