@@ -5,17 +5,23 @@
 //! (host) per distinct kernel, and `manifest.json`: for each kernel its entry point, file, spec,
 //! launch configuration (GPU: grid as formulas, block, dynamic shared memory, parameters) and,
 //! where ptxas is found, the registers, spills and shared memory it reports.
+//!
+//! A hybrid-CP layout has no fixed plan (its groups depend on the batch), but its kernels do not
+//! depend on the batch: they are those of the fixed-CP plans of every power-of-two group size up
+//! to `dp_cp`, and DIR gets those kernels and a manifest without plans.
 
 use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use attnc_compiler::back::llvm::{self, Target, ptxas};
+use attnc_compiler::back::manifest::{
+    MANIFEST_VERSION, Manifest, ManifestKernel, ManifestLaunch, ManifestPlan, ManifestResources, ManifestTimings,
+};
 use attnc_compiler::ir::artifact;
 use attnc_compiler::kernel::{self, KernelSpec};
 use attnc_compiler::passes::{self, PlanOptions};
-use attnc_compiler::sema::spec::Layout;
-use serde_json::{Value, json};
+use attnc_compiler::sema::spec::{Cp, Layout};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Emit {
@@ -47,7 +53,8 @@ impl Emit {
 pub struct Request<'a> {
     pub layout: &'a Layout,
     pub target: Target,
-    pub seqlens: &'a [u64],
+    /// The THD batch (and `--for`), for fixed-CP thd layouts.
+    pub options: PlanOptions,
     pub out: Option<&'a Path>,
     pub emit: Option<Emit>,
     pub timings: bool,
@@ -57,17 +64,23 @@ pub struct Request<'a> {
 
 pub fn compile(r: &Request) -> Result<crate::Outcome> {
     let wall = Instant::now();
-    let options =
-        PlanOptions { seqlens: (!r.seqlens.is_empty()).then(|| r.seqlens.to_vec()), backward: true, verify: false };
-    let set = match passes::compile(r.layout, &options) {
-        Ok(set) => set,
+    let options = PlanOptions { backward: true, verify: false, ..r.options.clone() };
+    let sets = match passes::hybrid::kernel_plan_sets(r.layout, &options) {
+        Ok(sets) => sets,
         Err(e) => {
             eprintln!("error: {e}");
             return Ok(crate::Outcome::InputErrors);
         }
     };
     let plan_s = wall.elapsed().as_secs_f64();
-    let specs = kernel::specs_of_set(&set);
+    let mut specs: Vec<KernelSpec> = Vec::new();
+    for set in &sets {
+        for spec in kernel::specs_of_set(set) {
+            if !specs.contains(&spec) {
+                specs.push(spec);
+            }
+        }
+    }
     let outputs = compile_kernels(&specs, r.target)?;
     let compile_s = wall.elapsed().as_secs_f64();
 
@@ -89,25 +102,34 @@ pub fn compile(r: &Request) -> Result<crate::Outcome> {
     if let Some(dir) = r.out {
         std::fs::create_dir_all(dir).with_context(|| format!("-o {}", dir.display()))?;
         let mut plans = Vec::new();
-        for (i, class) in set.classes.iter().enumerate() {
+        // A hybrid layout's plans depend on the batch: only its kernels are written.
+        let fixed = if matches!(r.layout.cp, Cp::Hybrid { .. }) { None } else { sets.first() };
+        for (i, class) in fixed.iter().flat_map(|set| set.classes.iter()).enumerate() {
             for (which, plan) in
                 std::iter::once(("forward", &class.forward)).chain(class.backward.iter().map(|b| ("backward", b)))
             {
                 let file = format!("plan.{i}.{which}.json");
                 let text = serde_json::to_string_pretty(&artifact::from_plan(plan))?;
                 std::fs::write(dir.join(&file), text).with_context(|| format!("writing {file}"))?;
-                let layers: Vec<String> = class.layers.iter().map(|l| format!("{l:?}")).collect();
-                plans.push(json!({ "class": i, "layers": layers, "strategy": format!("{:?}", class.strategy), "pass": which, "file": file }));
+                plans.push(ManifestPlan {
+                    class: i,
+                    layers: class.layers.clone(),
+                    strategy: class.strategy.name().to_string(),
+                    hierarchy: plan.header.hierarchy.clone(),
+                    mask: passes::mask_name(class.mask),
+                    pass: which.to_string(),
+                    file,
+                });
             }
         }
         write_kernels(dir, &outputs, &kernels, r.target)?;
-        let manifest = json!({
-            "version": 1,
-            "target": r.target.name(),
-            "layout": r.layout.name,
-            "plans": plans,
-            "kernels": kernels,
-        });
+        let manifest = Manifest {
+            version: MANIFEST_VERSION,
+            target: r.target.name().to_string(),
+            layout: Some(r.layout.name.clone()),
+            plans,
+            kernels,
+        };
         std::fs::write(dir.join("manifest.json"), serde_json::to_string_pretty(&manifest)?)
             .context("writing manifest.json")?;
     }
@@ -176,7 +198,7 @@ pub fn compile_kernels(specs: &[KernelSpec], target: Target) -> Result<Vec<Compi
 }
 
 /// The manifest's record of each kernel (assembled by ptxas for its resources when asked).
-pub fn kernel_records(outputs: &[Compiled], target: Target, ptxas: bool, timings: bool) -> Result<Vec<Value>> {
+pub fn kernel_records(outputs: &[Compiled], target: Target, ptxas: bool, timings: bool) -> Result<Vec<ManifestKernel>> {
     let ptxas_path = if ptxas && target.is_gpu() {
         Some(ptxas::find().context("--ptxas: no ptxas (run scripts/setup, or set ATTNC_PTXAS)")?)
     } else {
@@ -189,15 +211,37 @@ pub fn kernel_records(outputs: &[Compiled], target: Target, ptxas: bool, timings
             Some(p) => Some(ptxas::assemble(p, &out.asm, target).with_context(|| format!("ptxas on {name}"))?),
             None => None,
         };
-        kernels.push(json!({
-            "name": name,
-            "entry": out.entry,
-            "file": file,
-            "spec": spec,
-            "launch": out.launch,
-            "resources": resources,
-            "compile_s": out.timings,
-        }));
+        kernels.push(ManifestKernel {
+            name: name.clone(),
+            entry: out.entry.clone(),
+            file,
+            spec: *spec,
+            launch: out.launch.as_ref().map(|l| ManifestLaunch {
+                grid: l.grid.clone(),
+                block: l.block,
+                dynamic_shared_bytes: l.dynamic_shared_bytes,
+                params: l.params.clone(),
+            }),
+            resources: resources
+                .unwrap_or_default()
+                .into_iter()
+                .map(|r| ManifestResources {
+                    function: r.function,
+                    registers: r.registers,
+                    spill_stores: r.spill_stores,
+                    spill_loads: r.spill_loads,
+                    stack_bytes: r.stack_bytes,
+                    shared_bytes: r.shared_bytes,
+                    barriers: r.barriers,
+                })
+                .collect(),
+            compile_s: Some(ManifestTimings {
+                lower_s: out.timings.lower_s,
+                parse_s: out.timings.parse_s,
+                optimize_s: out.timings.optimize_s,
+                codegen_s: out.timings.codegen_s,
+            }),
+        });
         if timings {
             let t = out.timings;
             println!(
@@ -213,9 +257,9 @@ pub fn kernel_records(outputs: &[Compiled], target: Target, ptxas: bool, timings
 }
 
 /// Writes each kernel's PTX (or object) into `dir` under its record's file name.
-pub fn write_kernels(dir: &Path, outputs: &[Compiled], records: &[Value], target: Target) -> Result<()> {
-    for ((name, _, out), k) in outputs.iter().zip(records) {
-        let file = k["file"].as_str().unwrap_or(name);
+pub fn write_kernels(dir: &Path, outputs: &[Compiled], records: &[ManifestKernel], target: Target) -> Result<()> {
+    for ((_, _, out), k) in outputs.iter().zip(records) {
+        let file = &k.file;
         match &out.object {
             Some(obj) if !target.is_gpu() => std::fs::write(dir.join(file), obj),
             _ => std::fs::write(dir.join(file), &out.asm),

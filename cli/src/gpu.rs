@@ -365,8 +365,13 @@ pub fn prebuild(target: &str, out: &Path, matrix_head_dim: u32, bench_head_dims:
     let records = crate::compile::kernel_records(&outputs, target, false, false)?;
     std::fs::create_dir_all(out).with_context(|| format!("-o {}", out.display()))?;
     crate::compile::write_kernels(out, &outputs, &records, target)?;
-    let manifest =
-        serde_json::json!({ "version": 1, "target": target.name(), "layout": null, "plans": [], "kernels": records });
+    let manifest = attnc_compiler::back::manifest::Manifest {
+        version: attnc_compiler::back::manifest::MANIFEST_VERSION,
+        target: target.name().to_string(),
+        layout: None,
+        plans: Vec::new(),
+        kernels: records,
+    };
     std::fs::write(out.join("manifest.json"), serde_json::to_string_pretty(&manifest)?)
         .context("writing manifest.json")?;
     println!(

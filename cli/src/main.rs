@@ -3,25 +3,25 @@
 //! Exit codes: 0 clean or warnings only, 1 errors in the input, 2 usage or I/O errors.
 //! Diagnostics go to stderr, requested output (JSON, formatted text) to stdout.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context as _, Result};
-use attnc_compiler::diag::{self, Code, Diagnostic};
-use attnc_compiler::front::overrides::{self, Override};
-use attnc_compiler::front::span::{FileId, Sources};
-use attnc_compiler::plan::{groups, partition as part};
-use attnc_compiler::sema::spec::{Balance, Cp, Format, Layout};
-use attnc_compiler::{Frontend, compile_file, front, ir, passes};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use attnc_compiler::diag::{Code, Diagnostic};
+use attnc_compiler::plan::groups;
+use attnc_compiler::sema::spec::Layout;
+use attnc_compiler::{front, passes};
+use clap::{Parser, Subcommand, ValueEnum};
+use spec::{LayoutArgs, SpecArgs, load, load_checked, report};
 
 #[cfg(feature = "llvm")]
 mod compile;
 mod gpu;
+mod plan;
 mod run;
 mod schedule;
 mod simulate;
+mod spec;
 
 #[derive(Parser)]
 #[command(name = "attnc", version, about = "A compiler for context-parallel attention")]
@@ -55,12 +55,8 @@ enum Command {
     Partition {
         #[command(flatten)]
         spec: SpecArgs,
-        /// The layout to partition.
-        #[arg(long)]
-        layout: String,
-        /// THD sub-sequence lengths, e.g. `100,4000,37` (required for thd layouts).
-        #[arg(long, value_delimiter = ',')]
-        seqlens: Vec<u64>,
+        #[command(flatten)]
+        layout: LayoutArgs,
         #[arg(long, value_enum, default_value_t = JsonOnly::Json)]
         emit: JsonOnly,
     },
@@ -68,9 +64,8 @@ enum Command {
     Plan {
         #[command(flatten)]
         spec: SpecArgs,
-        /// The layout to plan.
-        #[arg(long)]
-        layout: String,
+        #[command(flatten)]
+        layout: LayoutArgs,
         /// Print only this CP rank's program (text and dot).
         #[arg(long)]
         rank: Option<u32>,
@@ -80,9 +75,6 @@ enum Command {
         /// Only the layer class that contains this layer.
         #[arg(long)]
         layer: Option<u64>,
-        /// THD sub-sequence lengths, e.g. `100,4000,37` (required for thd layouts).
-        #[arg(long, value_delimiter = ',')]
-        seqlens: Vec<u64>,
         /// Run the verifier after every pass (always on in debug builds; the final plan is always verified).
         #[arg(long)]
         verify: bool,
@@ -96,16 +88,22 @@ enum Command {
     Run {
         #[command(flatten)]
         spec: SpecArgs,
-        /// The layout to run.
-        #[arg(long)]
-        layout: String,
-        /// Input tensors (safetensors): q, k, v, and do for --backward; cu_seqlens (and
+        #[command(flatten)]
+        layout: LayoutArgs,
+        /// Input tensors (safetensors; docs/io.md): q, k, v, and do for --backward; cu_seqlens (and
         /// cu_seqlens_padded) for thd. Without it, inputs are unit normal from --seed.
         #[arg(long)]
         inputs: Option<PathBuf>,
-        /// Write o, lse (and dq, dk, dv) here (safetensors).
+        /// Write o, lse (and dq, dk, dv) here (safetensors; docs/io.md).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// `apply`: rotate q and k by the model's RoPE at each token's position; `none`: the inputs
+        /// are already rotated (as Megatron hands them to TransformerEngine).
+        #[arg(long, value_enum, default_value_t = run::RopeInput::Apply)]
+        rope: run::RopeInput,
+        /// The dtype of the floating-point outputs: `fp32`, or `as-input` (the layout's dtype).
+        #[arg(long, value_enum, default_value_t = run::OutDtype::Fp32)]
+        out_dtype: run::OutDtype,
         /// Also run the backward pass.
         #[arg(long)]
         backward: bool,
@@ -117,9 +115,6 @@ enum Command {
         /// Per rank and stream: compute, communication, and communication hidden behind compute.
         #[arg(long)]
         timings: bool,
-        /// THD sub-sequence lengths for random inputs, e.g. `100,4000,37`.
-        #[arg(long, value_delimiter = ',')]
-        seqlens: Vec<u64>,
         /// Run a plan artifact (`attnc plan --emit json`) instead of compiling the layout.
         #[arg(long)]
         plan: Option<PathBuf>,
@@ -155,8 +150,8 @@ enum Command {
     Compile {
         #[command(flatten)]
         spec: SpecArgs,
-        #[arg(long)]
-        layout: String,
+        #[command(flatten)]
+        layout: LayoutArgs,
         /// `cpu`: Cranelift for this machine (JIT, nothing written); `sm_80`, `sm_90a`: PTX through
         /// LLVM; `x86-64`: AVX2 object files through LLVM.
         #[arg(long, default_value = "cpu")]
@@ -170,9 +165,6 @@ enum Command {
         /// Assemble every PTX with ptxas and record registers, spills and shared memory.
         #[arg(long)]
         ptxas: bool,
-        /// THD sub-sequence lengths (required for thd layouts).
-        #[arg(long, value_delimiter = ',')]
-        seqlens: Vec<u64>,
         /// Print each kernel's compile time.
         #[arg(long)]
         timings: bool,
@@ -274,17 +266,14 @@ enum Command {
     Simulate {
         #[command(flatten)]
         spec: SpecArgs,
-        #[arg(long)]
-        layout: String,
+        #[command(flatten)]
+        layout: LayoutArgs,
         /// Also play the backward pass.
         #[arg(long)]
         backward: bool,
         /// Only the layer class that contains this layer.
         #[arg(long)]
         layer: Option<u64>,
-        /// THD sub-sequence lengths (required for thd layouts).
-        #[arg(long, value_delimiter = ',')]
-        seqlens: Vec<u64>,
         /// Write a Chrome/Perfetto trace (one track per rank and stream).
         #[arg(long)]
         trace: Option<PathBuf>,
@@ -296,14 +285,12 @@ enum Command {
     Tune {
         #[command(flatten)]
         spec: SpecArgs,
-        #[arg(long)]
-        layout: String,
-        /// THD sub-sequence lengths (required for thd layouts).
-        #[arg(long, value_delimiter = ',')]
-        seqlens: Vec<u64>,
+        #[command(flatten)]
+        layout: LayoutArgs,
         #[arg(long)]
         profile: Option<PathBuf>,
-        /// `text` (the table), `spec` (layer blocks with the chosen strategies) or `megatron` (flags).
+        /// `text` (the table), `spec` (the layout with the chosen strategies, to paste back) or
+        /// `megatron` (Megatron-LM's arguments; what they cannot express goes to stderr).
         #[arg(long, value_enum, default_value_t = simulate::TuneEmit::Text)]
         emit: simulate::TuneEmit,
     },
@@ -370,16 +357,6 @@ enum Command {
         /// A code such as E0011 or W0002; `all` lists every code.
         code: String,
     },
-}
-
-#[derive(Args)]
-struct SpecArgs {
-    /// Spec files (`.attn`); each is checked on its own.
-    #[arg(required = true)]
-    files: Vec<PathBuf>,
-    /// Override a field before checking: ITEM.FIELD=VALUE (repeatable), e.g. `--set pretrain.cp=4`.
-    #[arg(long = "set", value_name = "ITEM.FIELD=VALUE")]
-    set: Vec<String>,
 }
 
 /// The output of commands that print only JSON (the flag is accepted for symmetry with `plan`).
@@ -450,7 +427,7 @@ enum ScheduleAlgorithm {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum PlanEmit {
+pub enum PlanEmit {
     Text,
     Json,
     Dot,
@@ -470,6 +447,13 @@ pub enum Outcome {
 }
 
 fn main() -> ExitCode {
+    // Rust ignores SIGPIPE, so printing to a closed pipe (`attnc plan ... | head`) fails and
+    // `println!` panics. Like other command-line tools, end quietly instead: the default action.
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to the default, before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     match run(cli) {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
@@ -487,21 +471,26 @@ fn run(cli: Cli) -> Result<Outcome> {
         Command::Check { spec, emit } => check(&spec, emit),
         Command::Fmt { spec, check, write } => fmt(&spec, check, write),
         Command::Explain { code } => Ok(explain(&code)),
-        Command::Partition { spec, layout, seqlens, emit: _ } => partition(&spec, &layout, &seqlens),
-        Command::Plan { spec, layout, rank, backward, layer, seqlens, verify, stats, emit } => {
-            let request = PlanRequest { rank, backward, layer, seqlens, verify, stats, emit };
-            plan(&spec, &layout, &request)
+        Command::Partition { spec, layout, emit: _ } => {
+            with_layout(&spec, &layout, |l, options| plan::partition(l, &options))
+        }
+        Command::Plan { spec, layout, rank, backward, layer, verify, stats, emit } => {
+            with_layout(&spec, &layout, |l, options| {
+                let request = plan::PlanRequest { rank, backward, layer, verify, stats, emit, options };
+                plan::plan(l, &request)
+            })
         }
         Command::Run {
             spec,
             layout,
             inputs,
             out,
+            rope,
+            out_dtype,
             backward,
             check,
             seed,
             timings,
-            seqlens,
             plan,
             layer,
             kernels,
@@ -512,17 +501,19 @@ fn run(cli: Cli) -> Result<Outcome> {
             timeout,
             trace,
             inject_fault,
-        } => {
+        } => with_layout(&spec, &layout, |l, options| {
             let request = run::Request {
                 on_device: device == Device::Cuda,
                 gpu: gpu::GpuArgs { kernel_dir, gpu },
                 inputs,
                 out,
+                rope,
+                out_dtype,
                 backward,
                 check,
                 seed,
                 timings,
-                seqlens,
+                options,
                 plan,
                 layer,
                 timeout,
@@ -531,37 +522,29 @@ fn run(cli: Cli) -> Result<Outcome> {
                 threads,
                 trace,
             };
-            let loaded = match load_checked(&spec)? {
-                Ok(loaded) => loaded,
-                Err(outcome) => return Ok(outcome),
-            };
-            let layout = find_layout(&loaded, &layout)?;
-            Ok(if run::run(layout, &request)? { Outcome::Clean } else { Outcome::InputErrors })
-        }
-        Command::Compile { spec, layout, target, out, emit, ptxas, seqlens, timings, emit_kernel_ir } => {
-            let loaded = match load_checked(&spec)? {
-                Ok(loaded) => loaded,
-                Err(outcome) => return Ok(outcome),
-            };
-            let layout = find_layout(&loaded, &layout)?;
-            if target == "cpu" {
-                return run::compile(layout, &seqlens, timings, emit_kernel_ir);
-            }
-            #[cfg(feature = "llvm")]
-            {
-                let Some(target) = attnc_compiler::back::llvm::Target::parse(&target) else {
-                    anyhow::bail!("--target {target}: the targets are cpu, sm_80, sm_90a, x86-64");
-                };
-                let emit = emit.as_deref().map(compile::Emit::parse).transpose()?;
-                let request =
-                    compile::Request { layout, target, seqlens: &seqlens, out: out.as_deref(), emit, timings, ptxas };
-                compile::compile(&request)
-            }
-            #[cfg(not(feature = "llvm"))]
-            {
-                let _ = (out, emit, ptxas);
-                anyhow::bail!("--target {target}: this attnc was built without the LLVM backend (feature `llvm`)")
-            }
+            Ok(if run::run(l, &request)? { Outcome::Clean } else { Outcome::InputErrors })
+        }),
+        Command::Compile { spec, layout, target, out, emit, ptxas, timings, emit_kernel_ir } => {
+            with_layout(&spec, &layout, |l, options| {
+                if target == "cpu" {
+                    return run::compile(l, &options, timings, emit_kernel_ir);
+                }
+                #[cfg(feature = "llvm")]
+                {
+                    let Some(target) = attnc_compiler::back::llvm::Target::parse(&target) else {
+                        anyhow::bail!("--target {target}: the targets are cpu, sm_80, sm_90a, x86-64");
+                    };
+                    let emit = emit.as_deref().map(compile::Emit::parse).transpose()?;
+                    let request =
+                        compile::Request { layout: l, target, options, out: out.as_deref(), emit, timings, ptxas };
+                    compile::compile(&request)
+                }
+                #[cfg(not(feature = "llvm"))]
+                {
+                    let _ = (out, emit, ptxas);
+                    anyhow::bail!("--target {target}: this attnc was built without the LLVM backend (feature `llvm`)")
+                }
+            })
         }
         Command::Bench { what, seq, head_dim, heads, kernels, causal, threads, json, kernel_dir, gpu } => {
             if what != "kernels" {
@@ -588,31 +571,26 @@ fn run(cli: Cli) -> Result<Outcome> {
         Command::Kernels { target, out, matrix_head_dim, bench_head_dims } => {
             gpu::prebuild(&target, &out, matrix_head_dim, &bench_head_dims)
         }
-        Command::Simulate { spec, layout, backward, layer, seqlens, trace, profile } => {
-            let loaded = match load_checked(&spec)? {
-                Ok(loaded) => loaded,
-                Err(outcome) => return Ok(outcome),
-            };
-            let layout = find_layout(&loaded, &layout)?;
-            let request = simulate::SimulateRequest {
-                backward,
-                layer,
-                seqlens: &seqlens,
-                trace: trace.as_deref(),
-                profile: profile.as_deref(),
-            };
-            Ok(if simulate::simulate(layout, &request)? { Outcome::Clean } else { Outcome::InputErrors })
+        Command::Simulate { spec, layout, backward, layer, trace, profile } => {
+            with_layout(&spec, &layout, |l, options| {
+                let request = simulate::SimulateRequest {
+                    backward,
+                    layer,
+                    options,
+                    trace: trace.as_deref(),
+                    profile: profile.as_deref(),
+                };
+                Ok(if simulate::simulate(l, &request)? { Outcome::Clean } else { Outcome::InputErrors })
+            })
         }
-        Command::Tune { spec, layout, seqlens, profile, emit } => {
-            let loaded = match load_checked(&spec)? {
-                Ok(loaded) => loaded,
-                Err(outcome) => return Ok(outcome),
-            };
-            let layout = find_layout(&loaded, &layout)?;
-            Ok(if simulate::tune(layout, &seqlens, profile.as_deref(), emit)? {
-                Outcome::Clean
-            } else {
-                Outcome::InputErrors
+        Command::Tune { mut spec, layout, profile, emit } => {
+            spec.target_warns = true;
+            with_layout(&spec, &layout, |l, options| {
+                Ok(if simulate::tune(l, &options, profile.as_deref(), emit)? {
+                    Outcome::Clean
+                } else {
+                    Outcome::InputErrors
+                })
             })
         }
         Command::Calibrate { kernels, threads, head_dim, heads, block, out } => {
@@ -636,70 +614,19 @@ fn run(cli: Cli) -> Result<Outcome> {
     }
 }
 
-/// The files of a run, read and compiled, with the overrides that apply.
-struct Loaded {
-    sources: Sources,
-    units: Vec<Frontend>,
-}
-
-/// Reads and checks every file. `Err` is an I/O error; `Ok(None)` a bad `--set` (already reported).
-fn load(spec: &SpecArgs) -> Result<Option<Loaded>> {
-    let mut sources = Sources::new();
-    let mut files: Vec<FileId> = Vec::new();
-    for path in &spec.files {
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read `{}`", path.display()))?;
-        files.push(sources.add(path.display().to_string(), text));
-    }
-    let overrides: Vec<Override> = match overrides::parse_overrides(&mut sources, &spec.set) {
-        Ok(o) => o,
-        Err(errors) => {
-            report(&sources, &errors);
-            return Ok(None);
-        }
+/// Loads and checks the files, picks the layout, and calls `f` with it and the plan options of
+/// the flags (`--seqlens`, `--padded-seqlens`, `--for`); spec errors end the command here.
+fn with_layout(
+    spec: &SpecArgs,
+    which: &LayoutArgs,
+    f: impl FnOnce(&Layout, passes::PlanOptions) -> Result<Outcome>,
+) -> Result<Outcome> {
+    let loaded = match load_checked(spec)? {
+        Ok(loaded) => loaded,
+        Err(outcome) => return Ok(outcome),
     };
-    let units: Vec<Frontend> = files.iter().map(|&f| compile_file(&sources, f, &overrides)).collect();
-    let unmatched: Vec<Diagnostic> = overrides
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| units.iter().all(|u| !u.matched[*i]))
-        .map(|(_, o)| {
-            let names: Vec<String> =
-                units.iter().flat_map(|u| u.tree.items.iter().map(|i| i.name.node.clone())).collect();
-            overrides::unknown_item(o, &names)
-        })
-        .collect();
-    if !unmatched.is_empty() {
-        report(&sources, &unmatched);
-        return Ok(None);
-    }
-    Ok(Some(Loaded { sources, units }))
-}
-
-fn report(sources: &Sources, diagnostics: &[Diagnostic]) {
-    use diag::termcolor::{ColorChoice, StandardStream};
-    use std::io::IsTerminal as _;
-    // Colour only on a terminal and when NO_COLOR is unset; pipes and files get plain text.
-    let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let mut coloured = StandardStream::stderr(if colour { ColorChoice::Auto } else { ColorChoice::Never });
-    let _ = diag::emit(sources, diagnostics, &mut coloured);
-    let mut stderr = std::io::stderr().lock();
-    if let Some(summary) = diag::summary(diagnostics) {
-        let _ = writeln!(stderr, "{summary}");
-    }
-}
-
-/// Loads and checks the files and reports every diagnostic; `Err` carries the exit outcome
-/// when the flags or the specs have errors.
-fn load_checked(spec: &SpecArgs) -> Result<Result<Loaded, Outcome>> {
-    let Some(loaded) = load(spec)? else {
-        return Ok(Err(Outcome::Usage));
-    };
-    let all: Vec<Diagnostic> = loaded.units.iter().flat_map(|u| u.diagnostics.iter().cloned()).collect();
-    report(&loaded.sources, &all);
-    if all.iter().any(Diagnostic::is_error) {
-        return Ok(Err(Outcome::InputErrors));
-    }
-    Ok(Ok(loaded))
+    let layout = loaded.layout(which.layout.as_deref())?;
+    f(layout, passes::PlanOptions { target: loaded.target, ..which.plan_options() })
 }
 
 fn check(spec: &SpecArgs, emit: Emit) -> Result<Outcome> {
@@ -778,242 +705,4 @@ fn explain(code: &str) -> Outcome {
             Outcome::Usage
         }
     }
-}
-
-/// The layout named by `--layout`, or an error listing the layouts the files define.
-fn find_layout<'a>(loaded: &'a Loaded, layout_name: &str) -> Result<&'a Layout> {
-    let layouts: Vec<&Layout> = loaded.units.iter().filter_map(|u| u.spec.as_ref()).flat_map(|s| &s.layouts).collect();
-    match layouts.iter().find(|l| l.name == layout_name) {
-        Some(layout) => Ok(layout),
-        None => {
-            let names: Vec<&str> = layouts.iter().map(|l| l.name.as_str()).collect();
-            let suggestion = names
-                .iter()
-                .min_by_key(|n| strsim::levenshtein(n, layout_name))
-                .filter(|n| strsim::levenshtein(n, layout_name) <= 3)
-                .map(|n| format!("; did you mean `{n}`?"))
-                .unwrap_or_default();
-            anyhow::bail!(
-                "--layout `{layout_name}`: no such layout (the files define {}){suggestion}",
-                names.join(", ")
-            )
-        }
-    }
-}
-
-struct PlanRequest {
-    rank: Option<u32>,
-    backward: bool,
-    layer: Option<u64>,
-    seqlens: Vec<u64>,
-    verify: bool,
-    stats: bool,
-    emit: PlanEmit,
-}
-
-fn plan(spec: &SpecArgs, layout_name: &str, request: &PlanRequest) -> Result<Outcome> {
-    let loaded = match load_checked(spec)? {
-        Ok(loaded) => loaded,
-        Err(outcome) => return Ok(outcome),
-    };
-    let layout = find_layout(&loaded, layout_name)?;
-    if let Some(rank) = request.rank {
-        let cp = match layout.cp {
-            Cp::Fixed { size } => size,
-            Cp::Hybrid { dp_cp, .. } => dp_cp,
-        };
-        if rank >= cp {
-            anyhow::bail!("--rank {rank}: layout `{layout_name}` has CP ranks 0..{}", cp - 1);
-        }
-    }
-    if let Some(layer) = request.layer {
-        if layer >= layout.layers.len() as u64 {
-            anyhow::bail!("--layer {layer}: model `{}` has layers 0..{}", layout.model.name, layout.layers.len() - 1);
-        }
-    }
-    if matches!(layout.cp, Cp::Hybrid { .. }) && !request.seqlens.is_empty() {
-        return plan_hybrid(layout, request);
-    }
-    let options = passes::PlanOptions {
-        seqlens: (!request.seqlens.is_empty()).then(|| request.seqlens.clone()),
-        backward: request.backward,
-        verify: request.verify,
-    };
-    let set = match passes::compile(layout, &options) {
-        Ok(set) => set,
-        Err(error @ passes::PlanError::Verify { .. }) => {
-            eprintln!("{error}");
-            return Ok(Outcome::InputErrors);
-        }
-        Err(error) => {
-            eprintln!("error: {error}");
-            return Ok(Outcome::InputErrors);
-        }
-    };
-    let classes: Vec<&passes::LayerClass> = set
-        .classes
-        .iter()
-        .filter(|c| request.layer.is_none_or(|l| c.layers.iter().any(|r| r.start <= l && l < r.end)))
-        .collect();
-    match request.emit {
-        PlanEmit::Text => {
-            let mut out = String::new();
-            for c in &classes {
-                for p in class_plans(c) {
-                    out.push_str(&ir::print::text(p, request.rank));
-                    if request.stats {
-                        out.push_str(&stats_text(p));
-                    }
-                    out.push('\n');
-                }
-            }
-            print!("{}", out.trim_end_matches('\n'));
-            println!();
-        }
-        PlanEmit::Dot => {
-            for c in &classes {
-                for p in class_plans(c) {
-                    println!("{}", ir::print::dot(p, request.rank));
-                }
-            }
-        }
-        PlanEmit::Json => {
-            let classes: Vec<serde_json::Value> = classes
-                .iter()
-                .map(|c| {
-                    let mut v = serde_json::json!({
-                        "layers": c.layers,
-                        "strategy": c.strategy.name(),
-                        "forward": ir::artifact::from_plan(&c.forward),
-                    });
-                    if let Some(b) = &c.backward {
-                        v["backward"] = serde_json::to_value(ir::artifact::from_plan(b)).unwrap_or_default();
-                    }
-                    if request.stats {
-                        v["stats"] = serde_json::json!({
-                            "forward": ir::stats::stats(&c.forward),
-                            "backward": c.backward.as_ref().map(ir::stats::stats),
-                        });
-                    }
-                    v
-                })
-                .collect();
-            let out = serde_json::json!({
-                "version": ir::artifact::ARTIFACT_VERSION,
-                "layout": set.layout,
-                "classes": classes,
-            });
-            println!("{}", serde_json::to_string(&out)?);
-        }
-    }
-    Ok(Outcome::Clean)
-}
-
-/// A class's forward plan, then its backward plan if built.
-/// A hybrid layout for one batch: the schedule's steps and each sub-sample's verified plans.
-fn plan_hybrid(layout: &Layout, request: &PlanRequest) -> Result<Outcome> {
-    if request.emit != PlanEmit::Text {
-        anyhow::bail!("--emit: hybrid layouts print as text (one fixed-CP plan per sub-sample: plan one with --set)");
-    }
-    let algorithm = attnc_compiler::hybrid::Algorithm::Buddy;
-    let classes = match passes::hybrid::compile_hybrid(layout, &request.seqlens, algorithm, request.backward) {
-        Ok(classes) => classes,
-        Err(error) => {
-            eprintln!("error: {error}");
-            return Ok(Outcome::InputErrors);
-        }
-    };
-    for class in &classes {
-        println!(
-            "plan `{}` layers {}: hybrid CP over {} GPUs, {}, mask {}, {} steps with a barrier over the pool after each",
-            layout.name,
-            passes::display_layers(&class.layers),
-            class.schedule.dp_cp,
-            class.strategy.name(),
-            passes::mask_name(class.mask),
-            class.steps.len()
-        );
-        for (step_idx, groups) in class.steps.iter().enumerate() {
-            println!("step {step_idx}");
-            for group in groups {
-                for sample in &group.samples {
-                    let last = group.first_gpu + group.size - 1;
-                    let ops: usize = std::iter::once(&sample.forward)
-                        .chain(sample.backward.as_ref())
-                        .map(|p| p.op_ids().count())
-                        .sum();
-                    println!(
-                        "  GPUs {}-{last} (cp {}): sample {} of {} tokens, {ops} ops, verified",
-                        group.first_gpu, group.size, sample.id, sample.len
-                    );
-                }
-            }
-            println!("  barrier over GPUs 0-{}", class.schedule.dp_cp - 1);
-        }
-    }
-    Ok(Outcome::Clean)
-}
-
-fn class_plans(class: &passes::LayerClass) -> Vec<&ir::Plan> {
-    std::iter::once(&class.forward).chain(class.backward.as_ref()).collect()
-}
-
-fn stats_text(plan: &attnc_compiler::ir::Plan) -> String {
-    use std::fmt::Write as _;
-    let s = ir::stats::stats(plan);
-    let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
-    let mut out = String::new();
-    let _ = writeln!(out, "stats: balance {:.3} (max/mean FLOPs over ranks)", s.balance);
-    let _ = writeln!(
-        out,
-        "  {:>4} {:>10} {:>6} {:>11} {:>11} {:>11} {:>11} {:>9}",
-        "rank", "GFLOP", "blocks", "sent intra", "sent inter", "recv intra", "recv inter", "buffers"
-    );
-    for r in &s.ranks {
-        let _ = writeln!(
-            out,
-            "  {:>4} {:>10.1} {:>6} {:>9.3}Gi {:>9.3}Gi {:>9.3}Gi {:>9.3}Gi {:>7.3}Gi",
-            r.rank,
-            r.flops / 1e9,
-            r.blocks,
-            gib(r.sent_intra_bytes),
-            gib(r.sent_inter_bytes),
-            gib(r.received_intra_bytes),
-            gib(r.received_inter_bytes),
-            gib(r.buffer_bytes)
-        );
-    }
-    out
-}
-
-fn partition(spec: &SpecArgs, layout_name: &str, seqlens: &[u64]) -> Result<Outcome> {
-    let loaded = match load_checked(spec)? {
-        Ok(loaded) => loaded,
-        Err(outcome) => return Ok(outcome),
-    };
-    let layout = find_layout(&loaded, layout_name)?;
-    let Cp::Fixed { size: cp } = layout.cp else {
-        anyhow::bail!(
-            "--layout `{layout_name}`: hybrid CP partitions per sub-sample; this command takes fixed-size CP layouts"
-        );
-    };
-    let result = match layout.format {
-        Format::Thd { max_tokens, .. } => {
-            if seqlens.is_empty() {
-                anyhow::bail!(
-                    "--seqlens: layout `{layout_name}` is thd; give the packed lengths, e.g. --seqlens 100,4000,37"
-                );
-            }
-            let tp = if layout.sequence_parallel { layout.tp as u64 } else { 1 };
-            part::thd(seqlens, cp, 2 * cp as u64 * tp, Some(max_tokens))
-        }
-        _ if !seqlens.is_empty() => {
-            anyhow::bail!("--seqlens applies to thd layouts only; `{layout_name}` is not thd")
-        }
-        _ if layout.balance == Balance::Zigzag => part::zigzag(layout.seq, cp),
-        _ => part::contiguous(layout.seq, cp),
-    };
-    let partition = result.map_err(|e| anyhow::anyhow!("layout `{layout_name}`: {e}"))?;
-    println!("{}", serde_json::to_string(&partition)?);
-    Ok(Outcome::Clean)
 }

@@ -18,14 +18,36 @@ use attnc_runtime::kernels::Reference;
 use attnc_runtime::tensor::{self, HostTensor, Layout as TensorLayout, Values};
 use attnc_runtime::{RuntimeError, reference, timings};
 
+/// `--rope`: whether `attnc run` rotates q and k itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RopeInput {
+    /// Rotate q and k by the model's RoPE at each token's position (inputs are unrotated).
+    Apply,
+    /// The inputs are already rotated; run plain attention on them (gradients are then with
+    /// respect to the rotated q and k, as TransformerEngine returns them).
+    None,
+}
+
+/// `--out-dtype`: the dtype of the floating-point outputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutDtype {
+    /// F32, whatever the inputs (readable by numpy; nothing rounded away).
+    Fp32,
+    /// The layout's dtype (bf16 or fp16 rounding, as TransformerEngine returns them).
+    AsInput,
+}
+
 pub struct Request {
     pub inputs: Option<PathBuf>,
     pub out: Option<PathBuf>,
+    pub rope: RopeInput,
+    pub out_dtype: OutDtype,
     pub backward: bool,
     pub check: bool,
     pub seed: u64,
     pub timings: bool,
-    pub seqlens: Vec<u64>,
+    /// The THD batch of `--seqlens`/`--padded-seqlens` (random inputs), and `--for`.
+    pub options: PlanOptions,
     pub plan: Option<PathBuf>,
     pub layer: u64,
     pub timeout: f64,
@@ -63,17 +85,21 @@ pub fn kernel_set(
 }
 
 /// `attnc compile`: every kernel the layout's plans need, JIT-compiled.
-pub fn compile(layout: &Layout, seqlens: &[u64], timings: bool, emit_ir: bool) -> Result<crate::Outcome> {
-    let options =
-        PlanOptions { seqlens: (!seqlens.is_empty()).then(|| seqlens.to_vec()), backward: true, verify: false };
-    let set = match passes::compile(layout, &options) {
-        Ok(set) => set,
+pub fn compile(layout: &Layout, options: &PlanOptions, timings: bool, emit_ir: bool) -> Result<crate::Outcome> {
+    let options = PlanOptions { backward: true, verify: false, ..options.clone() };
+    let sets = match passes::hybrid::kernel_plan_sets(layout, &options) {
+        Ok(sets) => sets,
         Err(e) => {
             eprintln!("error: {e}");
             return Ok(crate::Outcome::InputErrors);
         }
     };
-    let specs = attnc_compiler::kernel::specs_of_set(&set);
+    let mut specs = Vec::new();
+    for spec in sets.iter().flat_map(attnc_compiler::kernel::specs_of_set) {
+        if !specs.contains(&spec) {
+            specs.push(spec);
+        }
+    }
     let jit = attnc_compiler::back::cranelift::Jit::new();
     let mut total = 0.0;
     for spec in &specs {
@@ -172,10 +198,11 @@ fn lengths(name: &str, t: &HostTensor) -> Result<Vec<u64>, RuntimeError> {
     let Values::Int(cu) = &t.values else {
         return Err(RuntimeError::Input { name: name.into(), message: "must be an int32 tensor".into() });
     };
-    if cu.len() < 2 || cu[0] != 0 || cu.windows(2).any(|w| w[1] <= w[0]) {
+    // Repeated entries are sequences of length 0, which Megatron and TransformerEngine accept.
+    if cu.len() < 2 || cu[0] != 0 || cu.windows(2).any(|w| w[1] < w[0]) {
         return Err(RuntimeError::Input {
             name: name.into(),
-            message: format!("must start at 0 and increase strictly, found {cu:?}"),
+            message: format!("must start at 0 and never decrease, found {cu:?}"),
         });
     }
     Ok(cu.windows(2).map(|w| (w[1] - w[0]) as u64).collect())
@@ -236,20 +263,41 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
         None => None,
     };
     let thd = matches!(layout.format, Format::Thd { .. });
-    let (seqlens, padded) = match (&file, thd) {
+    let given_seqlens = request.options.seqlens.clone().unwrap_or_default();
+    let (seqlens, padded_seqlens) = match (&file, thd) {
+        (Some(_), _) if !given_seqlens.is_empty() => {
+            bail!("--seqlens: the lengths come from the input file's `cu_seqlens`; drop --seqlens (or --inputs)")
+        }
         (Some(f), true) => {
             let cu = f.get("cu_seqlens").context("input file: a thd layout needs `cu_seqlens` (int32)")?;
             let lens = lengths("cu_seqlens", cu).map_err(|e| anyhow::anyhow!("{e}"))?;
-            (Some(lens), f.contains_key("cu_seqlens_padded"))
+            let padded = match f.get("cu_seqlens_padded") {
+                Some(t) => Some(lengths("cu_seqlens_padded", t).map_err(|e| anyhow::anyhow!("{e}"))?),
+                None => None,
+            };
+            (Some(lens), padded)
         }
-        (None, true) if request.seqlens.is_empty() => {
+        (None, true) if given_seqlens.is_empty() => {
             bail!("--seqlens: layout `{}` is thd; give the packed lengths, e.g. --seqlens 100,4000,37", layout.name)
         }
-        (None, true) => (Some(request.seqlens.clone()), false),
-        (_, false) if !request.seqlens.is_empty() => bail!("--seqlens applies to thd layouts only"),
-        (_, false) => (None, false),
+        (None, true) => (Some(given_seqlens), request.options.padded_seqlens.clone()),
+        (_, false) if !given_seqlens.is_empty() => bail!("--seqlens applies to thd layouts only"),
+        (_, false) => (None, None),
     };
-    let options = PlanOptions { seqlens: seqlens.clone(), backward: request.backward, verify: false };
+    crate::plan::check_layer(layout, request.layer)?;
+    // `--rope none`: the inputs are rotated already, so the plans (and the reference) rotate nothing.
+    let unrotated;
+    let layout = if request.rope == RopeInput::None && layout.model.rope.is_some() {
+        let mut l = layout.clone();
+        l.model.rope = None;
+        unrotated = l;
+        &unrotated
+    } else {
+        layout
+    };
+    let padded = padded_seqlens.is_some() && file.is_some();
+    let options =
+        PlanOptions { seqlens: seqlens.clone(), padded_seqlens, backward: request.backward, ..request.options.clone() };
     let set = match passes::compile(layout, &options) {
         Ok(set) => set,
         Err(e) => {
@@ -260,7 +308,7 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
     let Some(class) =
         set.classes.iter().find(|c| c.layers.iter().any(|r| r.start <= request.layer && request.layer < r.end))
     else {
-        bail!("--layer {}: model `{}` has layers 0..{}", request.layer, layout.model.name, layout.layers.len() - 1);
+        unreachable!("--layer was checked against the model's layers");
     };
     let plans: Vec<Plan> = match &request.plan {
         Some(path) => load_artifact(path, layout, class, request.backward)?,
@@ -293,24 +341,6 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
             TensorLayout::Thd { cu_seqlens: cu, padded }
         }
     };
-    if padded {
-        let given = file.as_ref().and_then(|f| f.get("cu_seqlens_padded")).map(|t| match &t.values {
-            Values::Int(v) => v.iter().map(|&x| x as u64).collect::<Vec<_>>(),
-            Values::Float(_) => Vec::new(),
-        });
-        let planned: Vec<u64> = std::iter::once(0).chain(problem.docs.iter().map(|d| d.end)).collect();
-        if given.as_ref() != Some(&planned) {
-            eprintln!(
-                "error: input `cu_seqlens_padded` is {:?}, but cp = {} pads the sequences to {planned:?}",
-                given.unwrap_or_default(),
-                plans[0].header.cp
-            );
-            eprintln!(
-                "help: pad each sequence to a multiple of 2*cp (TransformerEngine's rule), or pass unpadded tensors"
-            );
-            return Ok(false);
-        }
-    }
     let inputs = match &file {
         Some(f) => {
             let get = |name: &str, heads: u32| -> Result<Vec<f32>, RuntimeError> {
@@ -395,7 +425,10 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
     };
     let out = &mut result.outputs;
     if let Some(path) = &out_path {
-        let dtype = tensor::st_dtype(problem.dtype);
+        let dtype = match request.out_dtype {
+            OutDtype::Fp32 => tensor::StDtype::F32,
+            OutDtype::AsInput => tensor::st_dtype(problem.dtype),
+        };
         let mut tensors = BTreeMap::new();
         let (shape, o) = tensor::from_canonical(problem, &tensor_layout, &out.o, problem.heads as usize);
         tensors.insert("o".to_string(), HostTensor::float(shape, dtype, o));
@@ -561,15 +594,17 @@ fn run_hybrid(layout: &Layout, request: &Request) -> Result<bool> {
             layout.name
         );
     }
-    if request.seqlens.is_empty() {
+    let seqlens = request.options.seqlens.clone().unwrap_or_default();
+    if seqlens.is_empty() {
         bail!(
             "--seqlens: layout `{}` is hybrid CP; give the sub-sample lengths of the batch, e.g. --seqlens 100,40000,2000",
             layout.name
         );
     }
+    crate::plan::check_layer(layout, request.layer)?;
     let classes = match passes::hybrid::compile_hybrid(
         layout,
-        &request.seqlens,
+        &seqlens,
         attnc_compiler::hybrid::Algorithm::Buddy,
         request.backward,
     ) {
@@ -582,7 +617,7 @@ fn run_hybrid(layout: &Layout, request: &Request) -> Result<bool> {
     let Some(class) =
         classes.iter().find(|c| c.layers.iter().any(|r| r.start <= request.layer && request.layer < r.end))
     else {
-        bail!("--layer {}: model `{}` has layers 0..{}", request.layer, layout.model.name, layout.layers.len() - 1);
+        unreachable!("--layer was checked against the model's layers");
     };
     let summary = class.schedule.summary();
     println!(

@@ -5,11 +5,13 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{Context as _, Result};
+use attnc_compiler::compat::megatron;
 use attnc_compiler::cost::timeline::{Timeline, simulate as play};
 use attnc_compiler::cost::{DeviceProfile, trace};
 use attnc_compiler::ir::{Interval, Plan};
 use attnc_compiler::passes::{self, PlanError, mask_name};
 use attnc_compiler::sema::spec::{Cp, Layout, Strategy};
+use attnc_compiler::sema::unparse;
 use attnc_compiler::tune::{self, strategy_text};
 
 /// The device profile: a file written by `attnc calibrate`, or the preset of the cluster's GPU.
@@ -63,7 +65,8 @@ fn report(error: PlanError) -> Result<bool> {
 pub struct SimulateRequest<'a> {
     pub backward: bool,
     pub layer: Option<u64>,
-    pub seqlens: &'a [u64],
+    /// The THD batch (or hybrid sub-samples) and `--for`.
+    pub options: passes::PlanOptions,
     pub trace: Option<&'a Path>,
     pub profile: Option<&'a Path>,
 }
@@ -77,15 +80,15 @@ fn simulate_hybrid(
     source: &str,
 ) -> Result<bool> {
     let algorithm = attnc_compiler::hybrid::Algorithm::Buddy;
-    let classes = match passes::hybrid::compile_hybrid(layout, request.seqlens, algorithm, request.backward) {
+    let seqlens = request.options.seqlens.clone().unwrap_or_default();
+    let classes = match passes::hybrid::compile_hybrid(layout, &seqlens, algorithm, request.backward) {
         Ok(classes) => classes,
         Err(error) => return report(error),
     };
     let mut out = String::new();
     let mut events = Vec::new();
     let mut start = 0.0;
-    let _ =
-        writeln!(out, "layout `{}` on {source}: hybrid CP batch of {} sub-samples", layout.name, request.seqlens.len());
+    let _ = writeln!(out, "layout `{}` on {source}: hybrid CP batch of {} sub-samples", layout.name, seqlens.len());
     for class in &classes {
         if request.layer.is_some_and(|l| !class.layers.iter().any(|r| r.start <= l && l < r.end)) {
             continue;
@@ -116,9 +119,9 @@ fn simulate_hybrid(
                 let busy = t - start;
                 step_s = step_s.max(busy);
                 lines.push(format!(
-                    "    GPUs {}-{} (cp {}): {} sub-sample(s), {}",
+                    "    GPUs {}..{} (cp {}): {} sub-sample(s), {}",
                     group.first_gpu,
-                    group.first_gpu + group.size - 1,
+                    group.first_gpu + group.size,
                     group.size,
                     group.samples.len(),
                     ms(busy)
@@ -145,14 +148,13 @@ fn simulate_hybrid(
 
 pub fn simulate(layout: &Layout, request: &SimulateRequest<'_>) -> Result<bool> {
     let (profile, source) = profile(layout, request.profile)?;
-    if matches!(layout.cp, Cp::Hybrid { .. }) && !request.seqlens.is_empty() {
+    if matches!(layout.cp, Cp::Hybrid { .. }) && request.options.seqlens.is_some() {
         return simulate_hybrid(layout, request, &profile, &source);
     }
-    let options = passes::PlanOptions {
-        seqlens: (!request.seqlens.is_empty()).then(|| request.seqlens.to_vec()),
-        backward: request.backward,
-        verify: false,
-    };
+    if let Some(layer) = request.layer {
+        crate::plan::check_layer(layout, layer)?;
+    }
+    let options = passes::PlanOptions { backward: request.backward, verify: false, ..request.options.clone() };
     let set = match passes::compile(layout, &options) {
         Ok(set) => set,
         Err(error) => return report(error),
@@ -200,29 +202,18 @@ pub enum TuneEmit {
     Megatron,
 }
 
-/// `layer` blocks for a set of layers: runs of single layers with a constant step are one block.
+/// `layer` ranges of a set of layers (see `sema::unparse::layer_ranges`).
 fn layer_blocks(layers: &[Interval]) -> Vec<String> {
     let singles: Vec<u64> = layers.iter().flat_map(|l| l.start..l.end).collect();
-    if singles.len() > 2 {
-        let step = singles[1] - singles[0];
-        if step > 1 && singles.windows(2).all(|w| w[1] - w[0] == step) {
-            return vec![format!("{}..{} step {step}", singles[0], singles.last().unwrap() + 1)];
-        }
-    }
-    layers.iter().map(|l| format!("{}..{}", l.start, l.end)).collect()
+    unparse::layer_ranges(&singles)
 }
 
-fn strategy_spec(strategy: &Strategy) -> String {
-    match strategy {
-        Strategy::A2aP2p { hierarchy } => format!(
-            "a2a+p2p {{ hierarchy = [{}] }}",
-            hierarchy.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
-        ),
-        other => other.name().to_string(),
-    }
-}
-
-pub fn tune(layout: &Layout, seqlens: &[u64], profile_path: Option<&Path>, emit: TuneEmit) -> Result<bool> {
+pub fn tune(
+    layout: &Layout,
+    options: &passes::PlanOptions,
+    profile_path: Option<&Path>,
+    emit: TuneEmit,
+) -> Result<bool> {
     let (profile, source) = profile(layout, profile_path)?;
     if matches!(layout.cp, Cp::Hybrid { .. }) {
         eprintln!(
@@ -231,108 +222,108 @@ pub fn tune(layout: &Layout, seqlens: &[u64], profile_path: Option<&Path>, emit:
         );
         return Ok(false);
     }
-    let seqlens = (!seqlens.is_empty()).then_some(seqlens);
-    let classes = match tune::tune(layout, seqlens, &profile) {
+    let classes = match tune::tune(layout, options, &profile) {
         Ok(classes) => classes,
         Err(error) => return report(error),
     };
-    let gb = |bytes: u64| format!("{:.3} GB", bytes as f64 / 1e9);
-    match emit {
-        TuneEmit::Text => {
-            let mut out = String::new();
-            let _ = writeln!(out, "layout `{}` on {source}; times per layer, forward + backward", layout.name);
-            for class in &classes {
-                let _ = writeln!(out, "layers {} ({})", layer_blocks(&class.layers).join(", "), mask_name(class.mask));
-                let _ = writeln!(
-                    out,
-                    "  {:<20} {:>11} {:>11} {:>11} {:>12} {:>12} {:>11}",
-                    "strategy", "fwd+bwd", "fwd", "exposed", "intra/rank", "inter/rank", "memory"
-                );
-                for (index, e) in class.evaluations.iter().enumerate() {
-                    let mark = if index == class.choice { "*" } else { " " };
-                    let _ = writeln!(
-                        out,
-                        "{mark} {:<20} {:>11} {:>11} {:>11} {:>12} {:>12} {:>11}{}",
-                        strategy_text(&e.strategy),
-                        ms(e.total_s()),
-                        ms(e.forward_s),
-                        ms(e.exposed_comm_s),
-                        gb(e.intra_bytes),
-                        gb(e.inter_bytes),
-                        gb(e.memory_bytes),
-                        if e.fits { "" } else { "  (over memory)" }
-                    );
-                }
-                for (strategy, why) in &class.rejected {
-                    let _ = writeln!(
-                        out,
-                        "  {:<20} not plannable: {}",
-                        strategy_text(strategy),
-                        why.lines().next().unwrap_or("")
-                    );
-                }
-                let _ = writeln!(out, "  choice: {} — {}", strategy_text(class.chosen()), class.reason);
-            }
-            if let Some([(mine, mine_s), (other, other_s)]) = tune::balances(layout, &classes, &profile) {
-                let name = |b: attnc_compiler::sema::spec::Balance| format!("{b:?}").to_lowercase();
-                let verdict = if mine_s <= other_s { "keep it" } else { "switch" };
-                let _ = writeln!(
-                    out,
-                    "balance (whole layout, chosen strategies): {} {} vs {} {} for all {} layers — {verdict}",
-                    name(mine),
-                    ms(mine_s),
-                    name(other),
-                    ms(other_s),
-                    layout.layers.len()
-                );
-            }
-            print!("{out}");
+    // Each layer's chosen strategy; its mask is the layout's.
+    let mut chosen = layout.layers.clone();
+    for class in &classes {
+        for l in class.layers.iter().flat_map(|l| l.start..l.end) {
+            chosen[l as usize].strategy = class.chosen().clone();
         }
+    }
+    match emit {
+        TuneEmit::Text => print!("{}", tune_table(layout, &classes, &profile, &source, options)),
         TuneEmit::Spec => {
-            let mut out = format!("# attnc tune: strategies for layout `{}` ({source})\n", layout.name);
-            for class in &classes {
-                for block in layer_blocks(&class.layers) {
-                    let _ = writeln!(out, "layer {block} {{ strategy = {} }}", strategy_spec(class.chosen()));
-                }
-            }
-            print!("{out}");
+            let target = options.target.map(|t| format!(", for TransformerEngine {}", t.version)).unwrap_or_default();
+            println!(
+                "# attnc tune: layout `{}` with the strategies the cost model chose ({source}{target}).",
+                layout.name
+            );
+            println!("# Replace the layout item of your file with this one.");
+            print!("{}", unparse::layout_item(layout, &chosen));
         }
         TuneEmit::Megatron => {
-            let mut per_layer = vec![String::new(); layout.layers.len()];
-            let mut hierarchy: Option<Vec<u32>> = None;
-            for class in &classes {
-                for l in class.layers.iter().flat_map(|l| l.start..l.end) {
-                    per_layer[l as usize] = class.chosen().name().to_string();
-                }
-                if let Strategy::A2aP2p { hierarchy: h } = class.chosen() {
-                    if hierarchy.as_ref().is_some_and(|prev| prev != h) {
-                        eprintln!(
-                            "warning: layers want different a2a+p2p hierarchies; Megatron takes one, printing the first"
-                        );
-                    } else {
-                        hierarchy = Some(h.clone());
-                    }
-                }
+            let strategies: Vec<Strategy> = chosen.iter().map(|l| l.strategy.clone()).collect();
+            let args = megatron::arguments(layout, &strategies);
+            println!("{}", args.shell());
+            for note in &args.unexpressed {
+                eprintln!("note: {note}");
             }
-            let Cp::Fixed { size } = layout.cp else { unreachable!("hybrid layouts return above") };
-            let mut flags = format!("--context-parallel-size {size} --cp-comm-type");
-            let all_same = per_layer.windows(2).all(|w| w[0] == w[1]);
-            if all_same {
-                let _ = write!(flags, " {}", per_layer[0]);
-            } else {
-                for s in &per_layer {
-                    let _ = write!(flags, " {s}");
-                }
-            }
-            if let Some(h) = hierarchy {
-                let _ = write!(
-                    flags,
-                    " --hierarchical-context-parallel-sizes {}",
-                    h.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
+            if options.target.is_none() {
+                eprintln!(
+                    "note: chosen without `--for te`: some strategies may be ones TransformerEngine does not run (see `attnc check --for te`)"
                 );
             }
-            println!("{flags}");
         }
     }
     Ok(true)
+}
+
+/// The table of `attnc tune`: per layer class, every candidate's predicted times, bytes and
+/// memory per rank (GiB), the excluded and unplannable ones, and the choice with its reason.
+fn tune_table(
+    layout: &Layout,
+    classes: &[tune::ClassTuning],
+    profile: &DeviceProfile,
+    source: &str,
+    options: &passes::PlanOptions,
+) -> String {
+    let mut out = String::new();
+    let target =
+        options.target.map(|t| format!(", among what TransformerEngine {} runs", t.version)).unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "layout `{}` on {source}{target}; per layer, forward + backward; bytes per rank (max over ranks) in GiB",
+        layout.name
+    );
+    let gib = |bytes: u64| format!("{:.3}", bytes as f64 / (1u64 << 30) as f64);
+    for class in classes {
+        let _ = writeln!(out, "layers {} ({})", layer_blocks(&class.layers).join(", "), mask_name(class.mask));
+        let _ = writeln!(
+            out,
+            "  {:<20} {:>11} {:>11} {:>11} {:>10} {:>10} {:>10} {:>10} {:>10}",
+            "strategy", "fwd+bwd", "fwd", "exposed", "intra sent", "intra recv", "inter sent", "inter recv", "memory"
+        );
+        for (index, e) in class.evaluations.iter().enumerate() {
+            let mark = if index == class.choice { "*" } else { " " };
+            let _ = writeln!(
+                out,
+                "{mark} {:<20} {:>11} {:>11} {:>11} {:>10} {:>10} {:>10} {:>10} {:>10}{}",
+                strategy_text(&e.strategy),
+                ms(e.total_s()),
+                ms(e.forward_s),
+                ms(e.exposed_comm_s),
+                gib(e.intra_sent_bytes),
+                gib(e.intra_received_bytes),
+                gib(e.inter_sent_bytes),
+                gib(e.inter_received_bytes),
+                gib(e.memory_bytes),
+                if e.fits { "" } else { "  (over memory)" }
+            );
+        }
+        for (strategy, why) in &class.excluded {
+            let _ = writeln!(out, "  {:<20} excluded: {why}", strategy_text(strategy));
+        }
+        for (strategy, why) in &class.rejected {
+            let _ =
+                writeln!(out, "  {:<20} not plannable: {}", strategy_text(strategy), why.lines().next().unwrap_or(""));
+        }
+        let _ = writeln!(out, "  choice: {} — {}", strategy_text(class.chosen()), class.reason);
+    }
+    if let Some([(mine, mine_s), (other, other_s)]) = tune::balances(layout, classes, profile) {
+        let name = |b: attnc_compiler::sema::spec::Balance| format!("{b:?}").to_lowercase();
+        let verdict = if mine_s <= other_s { "keep it" } else { "switch" };
+        let _ = writeln!(
+            out,
+            "balance (whole layout, chosen strategies): {} {} vs {} {} for all {} layers — {verdict}",
+            name(mine),
+            ms(mine_s),
+            name(other),
+            ms(other_s),
+            layout.layers.len()
+        );
+    }
+    out
 }

@@ -39,8 +39,12 @@ fn all_examples_check_clean_together() {
 
 #[test]
 fn every_error_spec_exits_1() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     for file in examples("dsl-examples/errors") {
-        check(&["check", &file], 1, "", "error[E");
+        let flags = attnc_codegen_tests::corpus_flags(&std::fs::read_to_string(root.join(&file)).unwrap());
+        let mut args = vec!["check", file.as_str()];
+        args.extend(flags.iter().map(String::as_str));
+        check(&args, 1, "", "error[E");
     }
 }
 
@@ -126,14 +130,14 @@ fn plan_command() {
             &["plan", LLAMA, "--layout", "pretrain", "--rank", "16"],
             2,
             "",
-            "--rank 16: layout `pretrain` has CP ranks 0..15",
+            "--rank 16: layout `pretrain` has CP ranks 0..16",
         ),
-        (&["plan", LLAMA, "--layout", "pretrian"], 2, "", "did you mean `pretrain`?"),
+        (&["plan", LLAMA, "--layout", "pretrian"], 2, "", "did you mean `--layout pretrain`?"),
         (
             &["plan", LLAMA, "--layout", "pretrain", "--layer", "40"],
             2,
             "",
-            "--layer 40: model `llama3_8b` has layers 0..31",
+            "--layer 40: model `llama3_8b` has layers 0..32",
         ),
         (&["plan", LLAMA, "--layout", "pretrain", "--set", "pretrain.strategy=auto"], 0, "a2a+p2p [8,2]", ""),
         (&["plan", SFT, "--layout", "sft"], 1, "", "give the packed sequence lengths"),

@@ -160,7 +160,7 @@ fn every_example_passes_check() {
         "hybrid CP over 16 GPUs",
         "",
     );
-    assert_eq!(plan.matches("barrier over GPUs 0-15").count(), 2, "{plan}");
+    assert_eq!(plan.matches("barrier over GPUs 0..16").count(), 2, "{plan}");
     let trace = temp("hybrid.json");
     let sim = check(
         &[
@@ -240,8 +240,12 @@ fn tensors_in_and_out() {
     assert_eq!(out["o"].shape, vec![64, 1, 4, 8]);
     assert_eq!(out["lse"].shape, vec![1, 4, 64]);
     assert_eq!(out["dk"].shape, vec![64, 1, 2, 8]);
-    assert_eq!(out["o"].dtype, StDtype::BF16);
+    // Outputs are fp32 by default (numpy reads them), the layout's dtype with `--out-dtype as-input`.
+    assert_eq!(out["o"].dtype, StDtype::F32);
     assert_eq!(out["lse"].dtype, StDtype::F32);
+    run_small(&["--inputs", i, "--out", o, "--backward", "--out-dtype", "as-input"], 0, "", "");
+    let out = tensor::read_file(&output).unwrap();
+    assert_eq!((out["o"].dtype, out["dq"].dtype, out["lse"].dtype), (StDtype::BF16, StDtype::BF16, StDtype::F32));
 }
 
 #[test]
@@ -468,12 +472,15 @@ fn tune_every_example() {
         }
         let file = format!("dsl-examples/{}", path.file_name().unwrap().to_string_lossy());
         let text = std::fs::read_to_string(&path).unwrap();
-        for layout in text.lines().filter_map(|l| l.strip_prefix("layout ")).map(|l| l.trim_end_matches(" {").trim()) {
+        // Each layout item's text: from its `layout NAME {` line to the next item.
+        let items: Vec<&str> = text.split("\nlayout ").skip(1).collect();
+        for item in items {
+            let layout = item.split_whitespace().next().unwrap();
             let mut args = vec!["tune", file.as_str(), "--layout", layout];
-            if text.contains("format   = thd") || text.contains("format = thd") {
-                args.extend(["--seqlens", "1000,30000,2000,100"]);
+            if item.contains("= thd") {
+                args.extend(["--seqlens", "1000,15000,2000,100"]);
             }
-            if text.contains("hybrid {") {
+            if item.contains("hybrid {") {
                 check(&args, 1, "", "attnc schedule");
                 continue;
             }
@@ -483,14 +490,99 @@ fn tune_every_example() {
             assert_eq!(out.contains("balance (whole layout, chosen strategies)"), !thd, "{file} {layout}:\n{out}");
         }
     }
-    let gemma = ["tune", "dsl-examples/gemma2_alternating.attn", "--layout", "alternating"];
-    let spec = check(&[&gemma[..], &["--emit", "spec"]].concat(), 0, "layer 0..41 step 2 { strategy = ", "");
-    assert!(spec.contains("layer 1..42 step 2 { strategy = "), "{spec}");
-    check(&[&gemma[..], &["--emit", "megatron"]].concat(), 0, "--context-parallel-size 8 --cp-comm-type ", "");
     check(
         &["tune", "dsl-examples/llama3_70b_1m.attn", "--layout", "pretrain_1m", "--emit", "megatron"],
         0,
         "--hierarchical-context-parallel-sizes",
         "",
     );
+}
+
+/// The text of `file` with the item `layout NAME { ... }` replaced by `item`.
+fn replace_layout(file: &str, name: &str, item: &str) -> String {
+    let start = file.find(&format!("layout {name} {{")).unwrap_or_else(|| panic!("no layout {name}"));
+    let mut depth = 0;
+    let mut end = start;
+    for (i, c) in file[start..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    end = start + i + 1;
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    format!("{}{}{}", &file[..start], item.trim_end(), &file[end..])
+}
+
+/// `attnc tune --for te` on every example: `--emit spec` prints a layout item that, pasted back
+/// in place of the file's own, checks clean with `--for te` (so no strategy TransformerEngine
+/// rejects was chosen) and resolves to the chosen strategy and the file's mask on every layer;
+/// `--emit megatron` prints only flags Megatron-LM's parser defines (the list read from its
+/// source), with the context-parallel size and comm types of the choice.
+#[test]
+fn tune_for_te_pastes_back_and_prints_megatron_flags() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let known: std::collections::HashSet<&str> = attnc_compiler::compat::megatron::known_flags().collect();
+    let mut examples: Vec<PathBuf> = std::fs::read_dir(root.join("dsl-examples"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "attn"))
+        .collect();
+    examples.sort();
+    let mut tuned = 0;
+    for path in examples {
+        let file = format!("dsl-examples/{}", path.file_name().unwrap().to_string_lossy());
+        let text = std::fs::read_to_string(&path).unwrap();
+        for item in text.split("\nlayout ").skip(1) {
+            let layout = item.split_whitespace().next().unwrap();
+            if item.contains("hybrid {") {
+                continue;
+            }
+            let mut args = vec!["tune", file.as_str(), "--layout", layout, "--for", "te"];
+            if item.contains("= thd") {
+                args.extend(["--seqlens", "1000,15000,2000,100"]);
+            }
+            let megatron = check(&[&args[..], &["--emit", "megatron"]].concat(), 0, "--context-parallel-size ", "");
+            for flag in megatron.split_whitespace().filter(|w| w.starts_with("--")) {
+                assert!(known.contains(flag), "{file} {layout}: Megatron-LM has no flag {flag}:\n{megatron}");
+            }
+            let spec = check(&[&args[..], &["--emit", "spec"]].concat(), 0, &format!("layout {layout} {{"), "");
+            let item_text: String = spec.lines().filter(|l| !l.starts_with('#')).map(|l| format!("{l}\n")).collect();
+            let pasted = path.with_file_name(format!(".tuned-{}-{layout}.attn", std::process::id()));
+            std::fs::write(&pasted, replace_layout(&text, layout, &item_text)).unwrap();
+            let pasted_name = format!("dsl-examples/{}", pasted.file_name().unwrap().to_string_lossy());
+            let out = attnc(&["check", &pasted_name, "--for", "te", "--emit", "json"]);
+            let resolved = String::from_utf8_lossy(&out.stdout).to_string();
+            let original = attnc(&["check", &file, "--emit", "json"]);
+            std::fs::remove_file(&pasted).unwrap();
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{file} {layout}: pasted back:\n{item_text}\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let layers = |json: &str| -> Vec<serde_json::Value> {
+                let v: serde_json::Value = serde_json::from_str(json).unwrap();
+                let l = v["layouts"].as_array().unwrap().iter().find(|l| l["name"] == layout).unwrap();
+                l["layers"].as_array().unwrap().clone()
+            };
+            let (after, before) = (layers(&resolved), layers(&String::from_utf8_lossy(&original.stdout)));
+            assert_eq!(after.len(), before.len());
+            for (a, b) in after.iter().zip(&before) {
+                assert_eq!(a["mask"], b["mask"], "{file} {layout}: the mask of a layer changed");
+            }
+            let comm = megatron.split("--cp-comm-type ").nth(1).unwrap().split(" --").next().unwrap().to_string();
+            let names: Vec<String> =
+                after.iter().map(|l| l["strategy"]["kind"].as_str().unwrap().to_string()).collect();
+            let expected = if names.windows(2).all(|w| w[0] == w[1]) { names[0].clone() } else { names.join(" ") };
+            assert_eq!(comm.trim(), expected, "{file} {layout}: --cp-comm-type against the pasted spec");
+            tuned += 1;
+        }
+    }
+    assert!(tuned >= 9, "{tuned} layouts tuned");
 }

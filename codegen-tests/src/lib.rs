@@ -56,14 +56,32 @@ pub fn check_golden(path: &str, actual: &str) -> Result<(), String> {
     }
 }
 
-/// Parses and checks one root-relative spec file; returns its sources and the result.
+/// The flags a corpus file asks to be checked with, from a first-lines comment
+/// `# check with: --for te=2.9` (the CLI tests pass the same flags).
+pub fn corpus_flags(text: &str) -> Vec<String> {
+    text.lines()
+        .take_while(|l| l.starts_with('#'))
+        .find_map(|l| l.strip_prefix("# check with:"))
+        .map(|flags| flags.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default()
+}
+
+/// Parses and checks one root-relative spec file (with the flags its header names); returns its
+/// sources and the result.
 pub fn check_spec_file(path: &str, overrides: &[String]) -> (Sources, Frontend) {
     let text = std::fs::read_to_string(repo_root().join(path)).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+    let flags = corpus_flags(&text);
+    let target = flags.iter().position(|f| f == "--for").map(|i| {
+        attnc_compiler::compat::te::Target::parse(&flags[i + 1]).unwrap_or_else(|e| panic!("{path}: {e}"))
+    });
     let mut sources = Sources::new();
     let file = sources.add(path, text);
     let overrides = attnc_compiler::front::overrides::parse_overrides(&mut sources, overrides)
         .unwrap_or_else(|d| panic!("bad override: {}", diag::render(&sources, &d)));
-    let unit = compile_file(&sources, file, &overrides);
+    let root = repo_root();
+    let options =
+        attnc_compiler::UnitOptions { overrides: &overrides, target, base: Some(&root), ..Default::default() };
+    let unit = attnc_compiler::compile_unit(&mut sources, file, &options);
     (sources, unit)
 }
 
@@ -87,7 +105,7 @@ pub fn check_all(items: &[String], check: impl Fn(&str) -> Result<(), String>) {
 pub fn layout_of(text: &str) -> Result<attnc_compiler::sema::spec::Layout, String> {
     let mut sources = Sources::new();
     let file = sources.add("case.attn", text.to_string());
-    let unit = compile_file(&sources, file, &[]);
+    let unit = compile_file(&mut sources, file, &[]);
     match unit.spec {
         Some(spec) if !spec.layouts.is_empty() => Ok(spec.layouts[0].clone()),
         _ => Err(diag::render(&sources, &unit.diagnostics)),

@@ -154,7 +154,7 @@ fn simulated_traces_are_trace_event_json() {
 fn tuner_chooses_the_fastest_that_fits() {
     let l = layout(8, 8, "  seq = 512\n  cp = 4\n  dp = 1\n  mask = causal\n  strategy = p2p");
     let profile = DeviceProfile::of_cluster(&l.cluster, l.dtype);
-    let classes = tune::tune(&l, None, &profile).unwrap();
+    let classes = tune::tune(&l, &PlanOptions::default(), &profile).unwrap();
     assert_eq!(classes.len(), 1);
     let class = &classes[0];
     let names: Vec<String> = class.evaluations.iter().map(|e| tune::strategy_text(&e.strategy)).collect();
@@ -165,7 +165,7 @@ fn tuner_chooses_the_fastest_that_fits() {
     // With memory for the smallest plan only, the tuner takes the one that fits.
     let smallest = class.evaluations.iter().map(|e| e.memory_bytes).min().unwrap();
     let tight = DeviceProfile { memory_bytes: smallest, ..profile.clone() };
-    let tight_class = &tune::tune(&l, None, &tight).unwrap()[0];
+    let tight_class = &tune::tune(&l, &PlanOptions::default(), &tight).unwrap()[0];
     assert_eq!(tight_class.evaluations[tight_class.choice].memory_bytes, smallest);
     assert!(tight_class.evaluations.iter().any(|e| !e.fits));
     // KV heads that neither split nor replicate over 4 rule out a2a at 4 (3 KV heads).
@@ -180,7 +180,7 @@ fn tuner_chooses_the_fastest_that_fits() {
 fn auto_strategy_takes_the_tuners_choice() {
     let l = layout(8, 8, "  seq = 512\n  cp = 4\n  dp = 1\n  mask = causal\n  strategy = auto");
     let profile = DeviceProfile::of_cluster(&l.cluster, l.dtype);
-    let choice = tune::tune(&l, None, &profile).unwrap()[0].chosen().clone();
+    let choice = tune::tune(&l, &PlanOptions::default(), &profile).unwrap()[0].chosen().clone();
     let set = passes::compile(&l, &PlanOptions::default()).unwrap();
     assert_eq!(set.classes.len(), 1);
     assert_eq!(set.classes[0].strategy, choice);

@@ -3,7 +3,40 @@
 //! produced by our own code).
 
 use attnc_compiler::plan::groups::{self, GroupSizes, hierarchical_levels, hybrid_subgroups};
-use attnc_compiler::plan::partition::{self, PartitionError};
+use attnc_compiler::plan::partition::{self, PartitionError, ThdBatch, ThdLimits};
+
+/// attnc's THD split with attnc's padding to the next multiple of `unit`.
+fn thd(lens: &[u64], cp: u32, unit: u64, max_tokens: Option<u64>) -> Result<partition::Partition, PartitionError> {
+    let limits = ThdLimits { unit, max_seqlen: None, max_tokens };
+    partition::thd(&ThdBatch::lengths(lens.to_vec()), cp, &limits)
+}
+
+/// TransformerEngine's `thd_partition_indices_kernel` (common/fused_attn/context_parallel.cu),
+/// transcribed as TE computes it — one local token at a time, a binary search over
+/// `cu_seqlens_padded / cp` for its sequence, then the dual-chunk offset — so that it shares no
+/// code or structure with attnc's chunk-by-chunk split.
+fn te_partitioned_indices(cu_seqlens_padded: &[u64], cp: u64, rank: u64) -> Vec<u64> {
+    let cu_s: Vec<u64> = cu_seqlens_padded.iter().map(|&c| c / cp).collect();
+    // TE's binary_search: the last i in [0, len-2] with array[i] <= target (over positions 1..).
+    let search = |target: u64| {
+        let (mut left, mut right) = (1usize, cu_s.len() - 1);
+        while left < right {
+            let mid = (left + right) / 2;
+            if cu_s[mid] <= target { left = mid + 1 } else { right = mid }
+        }
+        left - 1
+    };
+    let total = cu_seqlens_padded[cu_seqlens_padded.len() - 1];
+    (0..total / cp)
+        .map(|token| {
+            let seq = search(token);
+            let seq_len = cu_s[seq + 1] - cu_s[seq];
+            let index = token - cu_s[seq];
+            let offset = if index < seq_len / 2 { rank } else { (cp - 1) * 2 - rank };
+            index + cu_s[seq] * cp + seq_len / 2 * offset
+        })
+        .collect()
+}
 
 fn sizes(world: u32, tp: u32, cp: u32, pp: u32, order: &str) -> GroupSizes {
     GroupSizes { world, tp, cp, pp, ep: 1, order: order.into(), hierarchy: None, hybrid: false }
@@ -99,20 +132,17 @@ fn zigzag_matches_megatron() {
 /// each sequence in 4 chunks, rank r takes chunks r and 3-r of each.
 #[test]
 fn thd_matches_transformer_engine() {
-    let p = partition::thd(&[4, 8], 2, 4, None).unwrap();
+    let p = thd(&[4, 8], 2, 4, None).unwrap();
     assert_eq!(p.cu_seqlens_padded, Some(vec![0, 4, 12]));
     assert_eq!(p.ranks[0].tokens, vec![0, 3, 4, 5, 10, 11]);
     assert_eq!(p.ranks[1].tokens, vec![1, 2, 6, 7, 8, 9]);
     assert_eq!(p.ranks[0].positions, vec![0, 3, 0, 1, 6, 7]);
     // Lengths 1 and 5 pad to 4 and 8: the padding tokens are marked by local index.
-    let p = partition::thd(&[1, 5], 2, 4, None).unwrap();
+    let p = thd(&[1, 5], 2, 4, None).unwrap();
     assert_eq!(p.ranks[0].tokens, vec![0, 3, 4, 5, 10, 11]);
     assert_eq!(p.ranks[0].padding, vec![1, 4, 5]);
     assert_eq!(p.ranks[1].padding, vec![0, 1, 5]);
-    assert_eq!(
-        partition::thd(&[100], 2, 4, Some(64)),
-        Err(PartitionError::TooManyTokens { padded: 100, max_tokens: 64 })
-    );
+    assert_eq!(thd(&[100], 2, 4, Some(64)), Err(PartitionError::TooManyTokens { padded: 100, max_tokens: 64 }));
 }
 
 /// Every token of the sequence is held by exactly one rank, for many sizes.
@@ -127,10 +157,70 @@ fn partitions_cover_every_token_once() {
             }
         }
         let lens = [1u64, 37, 100, 2 * cp as u64, 4000];
-        let p = partition::thd(&lens, cp, 2 * cp as u64, None).unwrap();
+        let p = thd(&lens, cp, 2 * cp as u64, None).unwrap();
         let total = *p.cu_seqlens_padded.as_ref().unwrap().last().unwrap();
         let mut all: Vec<u64> = p.ranks.iter().flat_map(|r| r.tokens.clone()).collect();
         all.sort();
         assert_eq!(all, (0..total).collect::<Vec<_>>(), "thd cp {cp}");
     }
+}
+
+/// Held-out TE-padded batches (data pipelines pad every sequence to a multiple of 64 or 128, and
+/// pack zero-length sequences as repeated `cu_seqlens` entries): attnc's partition is exactly
+/// TransformerEngine's `thd_get_partitioned_indices` of the same `cu_seqlens_padded`, on every
+/// rank, and padding rows are the positions at or past each sequence's length.
+#[test]
+fn te_padded_batches_partition_as_transformer_engine_does() {
+    let batches: &[(&[u64], u64, u32)] = &[
+        (&[100, 256, 120], 64, 2),
+        (&[100, 0, 256, 1, 0, 127], 128, 4),
+        (&[0, 64, 63], 64, 8),
+        (&[3000, 17, 0, 512], 128, 2),
+    ];
+    for &(lens, multiple, cp) in batches {
+        let padded: Vec<u64> = lens.iter().map(|&l| l.div_ceil(multiple).max(1) * multiple).collect();
+        let batch = ThdBatch { seqlens: lens.to_vec(), padded: Some(padded.clone()) };
+        let p = partition::thd(&batch, cp, &ThdLimits::unit(2 * cp as u64)).unwrap();
+        let cu: Vec<u64> = std::iter::once(0)
+            .chain(padded.iter().scan(0, |s, &x| {
+                *s += x;
+                Some(*s)
+            }))
+            .collect();
+        assert_eq!(p.cu_seqlens_padded.as_deref(), Some(&cu[..]), "{lens:?}");
+        for r in &p.ranks {
+            assert_eq!(r.tokens, te_partitioned_indices(&cu, cp as u64, r.rank as u64), "{lens:?} rank {}", r.rank);
+            for (local, (&token, &position)) in r.tokens.iter().zip(&r.positions).enumerate() {
+                let seq = (0..lens.len()).find(|&i| cu[i] <= token && token < cu[i + 1]).unwrap();
+                assert_eq!(position, token - cu[seq]);
+                assert_eq!(r.padding.contains(&(local as u64)), position >= lens[seq], "{lens:?} token {token}");
+            }
+        }
+    }
+}
+
+/// Zero-length sequences own nothing (or only their padding); bad padded lengths and sequences
+/// over `max_seqlen` are errors naming the sequence.
+#[test]
+fn thd_zero_length_and_padding_errors() {
+    let p = thd(&[4, 0, 8], 2, 4, None).unwrap();
+    assert_eq!(p.cu_seqlens_padded, Some(vec![0, 4, 4, 12]));
+    assert_eq!(p.ranks[0].tokens, vec![0, 3, 4, 5, 10, 11]);
+    let check = |lens: &[u64], padded: Option<&[u64]>, max_seqlen: Option<u64>| {
+        let batch = ThdBatch { seqlens: lens.to_vec(), padded: padded.map(<[u64]>::to_vec) };
+        partition::thd(&batch, 2, &ThdLimits { unit: 4, max_seqlen, max_tokens: None })
+    };
+    assert_eq!(check(&[5, 3], Some(&[8, 2]), None), Err(PartitionError::PaddedShorter { index: 1, len: 3, padded: 2 }));
+    assert_eq!(
+        check(&[5, 3], Some(&[8, 6]), None),
+        Err(PartitionError::PaddedNotMultiple { index: 1, padded: 6, unit: 4 })
+    );
+    assert_eq!(check(&[5, 3], Some(&[8]), None), Err(PartitionError::PaddedCount { real: 2, padded: 1 }));
+    assert_eq!(check(&[5, 300], None, Some(256)), Err(PartitionError::TooLong { index: 1, len: 300, max_seqlen: 256 }));
+    // A zero-length sequence padded by the pipeline is all padding, split like any other.
+    let p = check(&[0, 3], Some(&[4, 4]), None).unwrap();
+    assert_eq!(p.ranks[0].tokens, vec![0, 3, 4, 7]);
+    assert_eq!(p.ranks[0].padding, vec![0, 1, 3]);
+    let help = PartitionError::PaddedNotMultiple { index: 1, padded: 6, unit: 4 }.to_string();
+    assert!(help.contains("pad it to 8"), "{help}");
 }

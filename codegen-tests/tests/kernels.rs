@@ -37,7 +37,12 @@ fn every_example_kernel_compiles() {
         let spec = unit.spec.ok_or("does not check")?;
         for layout in &spec.layouts {
             let thd = matches!(layout.format, attnc_compiler::sema::spec::Format::Thd { .. });
-            let options = PlanOptions { seqlens: thd.then(|| vec![100, 37]), backward: true, verify: false };
+            let options = PlanOptions {
+                seqlens: thd.then(|| vec![100, 37]),
+                backward: true,
+                verify: false,
+                ..Default::default()
+            };
             let Ok(set) = passes::compile(layout, &options) else { continue };
             for class in &set.classes {
                 for plan in std::iter::once(&class.forward).chain(&class.backward) {

@@ -23,7 +23,12 @@ fn example_specs() -> Vec<KernelSpec> {
         let Some(spec) = unit.spec else { continue };
         for layout in &spec.layouts {
             let thd = matches!(layout.format, attnc_compiler::sema::spec::Format::Thd { .. });
-            let options = PlanOptions { seqlens: thd.then(|| vec![100, 37]), backward: true, verify: false };
+            let options = PlanOptions {
+                seqlens: thd.then(|| vec![100, 37]),
+                backward: true,
+                verify: false,
+                ..Default::default()
+            };
             let Ok(set) = passes::compile(layout, &options) else { continue };
             for s in kernel::specs_of_set(&set) {
                 if !out.contains(&s) {

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 fn front_end(text: &str) {
     let mut sources = Sources::new();
     let file = sources.add("fuzz.attn", text);
-    let unit = attnc_compiler::compile_file(&sources, file, &[]);
+    let unit = attnc_compiler::compile_file(&mut sources, file, &[]);
     let _ = attnc_compiler::diag::render(&sources, &unit.diagnostics);
     let printed = print_file(&unit.tree);
     if unit.diagnostics.iter().all(|d| d.code != attnc_compiler::diag::Code::Syntax) {

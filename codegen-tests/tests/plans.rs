@@ -13,7 +13,7 @@ const SEQLENS: &[u64] = &[100, 4000, 37];
 const HYBRID_LENGTHS: &[u64] = &[40000, 9000, 3000, 500];
 
 fn options(thd: bool) -> PlanOptions {
-    PlanOptions { seqlens: thd.then(|| SEQLENS.to_vec()), backward: true, verify: true }
+    PlanOptions { seqlens: thd.then(|| SEQLENS.to_vec()), backward: true, verify: true, ..Default::default() }
 }
 
 /// Every layout of every example plans and verifies, forward and backward; rank 0's program

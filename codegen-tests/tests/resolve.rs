@@ -10,7 +10,7 @@ fn check(fields: &str, expect: &str) {
     let text = format!("{PRELUDE}layout l {{\n  model = m\n  cluster = c\n{fields}\n}}\n");
     let mut sources = Sources::new();
     let file = sources.add("case.attn", text.clone());
-    let unit = attnc_compiler::compile_file(&sources, file, &[]);
+    let unit = attnc_compiler::compile_file(&mut sources, file, &[]);
     let rendered = attnc_compiler::diag::render(&sources, &unit.diagnostics);
     if let Some(code) = expect.strip_prefix("error ") {
         assert!(

@@ -16,7 +16,7 @@ fn plan(
     backward: bool,
 ) -> Result<Vec<Plan>, String> {
     let layout = layout_of(&small_spec(heads, kv_heads, fields))?;
-    let options = PlanOptions { seqlens, backward, verify: true };
+    let options = PlanOptions { seqlens, backward, verify: true, ..Default::default() };
     let set = passes::compile(&layout, &options).map_err(|e| e.to_string())?;
     Ok(set.classes.into_iter().flat_map(|c| std::iter::once(c.forward).chain(c.backward)).collect())
 }
@@ -319,7 +319,7 @@ proptest! {
             // Combinations the checker rejects (heads that do not split, ...) are not plans.
             Err(_) => return Ok(()),
         };
-        let options = PlanOptions { seqlens: thd.then(|| seqlens.clone()), backward: true, verify: true };
+        let options = PlanOptions { seqlens: thd.then(|| seqlens.clone()), backward: true, verify: true, ..Default::default() };
         let set = passes::compile(&layout, &options);
         prop_assert!(set.is_ok(), "{fields}\nseqlens {seqlens:?}: {}", set.err().map(|e| e.to_string()).unwrap_or_default());
     }

@@ -10,6 +10,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod back;
+pub mod compat;
 pub mod cost;
 pub mod diag;
 pub mod front;
@@ -34,27 +35,61 @@ pub struct Frontend {
     pub spec: Option<sema::Spec>,
     /// The syntax tree, overrides applied.
     pub tree: SourceFile,
+    /// The trees of the files it includes, directly or not.
+    pub included: Vec<SourceFile>,
     /// Every diagnostic, sorted by position: syntax errors, then what the checks found in what parsed.
     pub diagnostics: Vec<Diagnostic>,
     /// Per override: whether this file defines its item.
     pub matched: Vec<bool>,
 }
 
-/// Parses one file, applies the `--set` overrides whose item it defines, and checks it.
+/// How a file is checked: the `--set` overrides, and the system it must run on (`--for te`).
+#[derive(Clone, Copy, Default)]
+pub struct UnitOptions<'a> {
+    pub overrides: &'a [Override],
+    pub target: Option<compat::te::Target>,
+    /// Report the target's restrictions as warnings (W0006) rather than errors: `attnc tune`
+    /// replaces the strategies they are about.
+    pub target_warns: bool,
+    /// The directory file names are relative to (the working directory when `None`).
+    pub base: Option<&'a std::path::Path>,
+}
+
+/// Parses one file and the files it includes, applies the `--set` overrides whose item they
+/// define, and checks them together.
 ///
-/// Each file is checked on its own: item names are local to their file.
-pub fn compile_file(sources: &Sources, file: FileId, overrides: &[Override]) -> Frontend {
+/// Each file given is checked on its own: item names are local to it and the files it includes.
+pub fn compile_file(sources: &mut Sources, file: FileId, overrides: &[Override]) -> Frontend {
+    compile_unit(sources, file, &UnitOptions { overrides, ..Default::default() })
+}
+
+/// [`compile_file`] with every option.
+pub fn compile_unit(sources: &mut Sources, file: FileId, options: &UnitOptions<'_>) -> Frontend {
     let (mut tree, mut diagnostics) = front::parse_file(file, sources.text(file));
-    let matched = match front::overrides::apply_overrides(&mut tree, overrides) {
-        Ok(matched) => matched,
-        Err(errors) => {
-            diagnostics.extend(errors);
-            vec![true; overrides.len()]
+    let base = options.base.unwrap_or(std::path::Path::new(""));
+    let (mut included, errors) = front::include::resolve(sources, &tree, base);
+    diagnostics.extend(errors);
+    let mut matched = vec![false; options.overrides.len()];
+    for t in std::iter::once(&mut tree).chain(included.iter_mut()) {
+        match front::overrides::apply_overrides(t, options.overrides) {
+            Ok(m) => matched.iter_mut().zip(m).for_each(|(any, this)| *any |= this),
+            Err(errors) => {
+                diagnostics.extend(errors);
+                matched = vec![true; options.overrides.len()];
+            }
         }
-    };
-    let checked = sema::check(std::slice::from_ref(&tree));
-    diagnostics.extend(checked.diagnostics);
+    }
+    let trees: Vec<SourceFile> = std::iter::once(tree.clone()).chain(included.iter().cloned()).collect();
+    let target = options.target.map(|t| sema::TargetCheck { target: t, errors: !options.target_warns });
+    let checked = sema::check(&trees, target);
+    // A file that could not be included may define what the layouts name: no cascade of
+    // "no model named ..." behind the include error.
+    let include_failed = diagnostics.iter().any(|d| d.code == diag::Code::Include);
+    diagnostics.extend(
+        checked.diagnostics.into_iter().filter(|d| !(include_failed && d.code == diag::Code::UnknownReference)),
+    );
     diag::sort(&mut diagnostics);
+    diagnostics.dedup();
     let failed = diagnostics.iter().any(Diagnostic::is_error);
-    Frontend { spec: if failed { None } else { checked.spec }, tree, diagnostics, matched }
+    Frontend { spec: if failed { None } else { checked.spec }, tree, included, diagnostics, matched }
 }

@@ -8,6 +8,7 @@
 //! (zigzag or contiguous) fixes the token split every layer shares, so it is compared for the
 //! whole layout ([`balances`]), not per layer.
 
+use crate::compat::te;
 use crate::cost::DeviceProfile;
 use crate::cost::timeline::simulate;
 use crate::ir::Interval;
@@ -23,9 +24,12 @@ pub struct Evaluation {
     pub backward_s: f64,
     /// Communication not hidden behind compute, max over ranks, forward + backward.
     pub exposed_comm_s: f64,
-    /// Bytes one rank sends and receives per step, intra- and inter-node (max over ranks).
-    pub intra_bytes: u64,
-    pub inter_bytes: u64,
+    /// Bytes one rank sends per layer (forward + backward), intra- and inter-node, max over ranks.
+    pub intra_sent_bytes: u64,
+    pub inter_sent_bytes: u64,
+    /// Bytes one rank receives per layer (forward + backward), intra- and inter-node, max over ranks.
+    pub intra_received_bytes: u64,
+    pub inter_received_bytes: u64,
     /// Plan buffers per rank (max over ranks and directions).
     pub memory_bytes: u64,
     pub fits: bool,
@@ -45,6 +49,8 @@ pub struct ClassTuning {
     pub evaluations: Vec<Evaluation>,
     /// Candidates that could not be planned, with why.
     pub rejected: Vec<(Strategy, String)>,
+    /// Candidates the `--for` target does not run, with why (not planned).
+    pub excluded: Vec<(Strategy, String)>,
     pub choice: usize,
     pub reason: String,
 }
@@ -93,18 +99,20 @@ fn evaluate(
     layers: &[Interval],
     mask: Mask,
     strategy: &Strategy,
-    seqlens: Option<&[u64]>,
+    base: &PlanOptions,
     profile: &DeviceProfile,
 ) -> Result<Evaluation, PlanError> {
-    let options = PlanOptions { seqlens: seqlens.map(<[u64]>::to_vec), backward: true, verify: false };
+    let options = PlanOptions { backward: true, verify: false, ..base.clone() };
     let class = compile_class(layout, layers.to_vec(), strategy.clone(), mask, &options)?;
     let mut evaluation = Evaluation {
         strategy: strategy.clone(),
         forward_s: 0.0,
         backward_s: 0.0,
         exposed_comm_s: 0.0,
-        intra_bytes: 0,
-        inter_bytes: 0,
+        intra_sent_bytes: 0,
+        inter_sent_bytes: 0,
+        intra_received_bytes: 0,
+        inter_received_bytes: 0,
         memory_bytes: 0,
         fits: true,
     };
@@ -118,8 +126,10 @@ fn evaluate(
         evaluation.exposed_comm_s += timeline.ranks.iter().map(|r| r.exposed_comm_s).fold(0.0, f64::max);
         let s = stats(plan);
         let max = |f: &dyn Fn(&crate::ir::stats::RankStats) -> u64| s.ranks.iter().map(f).max().unwrap_or(0);
-        evaluation.intra_bytes += max(&|r| r.sent_intra_bytes + r.received_intra_bytes);
-        evaluation.inter_bytes += max(&|r| r.sent_inter_bytes + r.received_inter_bytes);
+        evaluation.intra_sent_bytes += max(&|r| r.sent_intra_bytes);
+        evaluation.inter_sent_bytes += max(&|r| r.sent_inter_bytes);
+        evaluation.intra_received_bytes += max(&|r| r.received_intra_bytes);
+        evaluation.inter_received_bytes += max(&|r| r.received_inter_bytes);
         evaluation.memory_bytes = evaluation.memory_bytes.max(max(&|r| r.buffer_bytes));
     }
     evaluation.fits = evaluation.memory_bytes <= profile.memory_bytes;
@@ -131,7 +141,7 @@ pub fn tune_class(
     layout: &Layout,
     layers: &[Interval],
     mask: Mask,
-    seqlens: Option<&[u64]>,
+    options: &PlanOptions,
     profile: &DeviceProfile,
 ) -> Result<ClassTuning, PlanError> {
     if matches!(layout.cp, Cp::Hybrid { .. }) {
@@ -139,17 +149,48 @@ pub fn tune_class(
     }
     let mut evaluations = Vec::new();
     let mut rejected = Vec::new();
+    let mut excluded = Vec::new();
     for strategy in candidates(layout) {
-        match evaluate(layout, layers, mask, &strategy, seqlens, profile) {
+        if let Some(target) = options.target {
+            let setting = te::Setting {
+                strategy: &strategy,
+                mask,
+                format: layout.format,
+                dtype: layout.dtype,
+                cp: layout.cp,
+                tp: layout.tp,
+                heads: layout.model.heads,
+                kv_heads: layout.model.kv_heads,
+            };
+            if let Some(entry) = te::violations(&setting, target.version).first() {
+                excluded.push((
+                    strategy,
+                    format!("TransformerEngine {}: {} ({})", target.version, entry.summary, entry.id),
+                ));
+                continue;
+            }
+        }
+        match evaluate(layout, layers, mask, &strategy, options, profile) {
             Ok(evaluation) => evaluations.push(evaluation),
-            Err(error @ (PlanError::NeedSeqlens { .. } | PlanError::SeqlensNotThd { .. })) => return Err(error),
+            // Errors of the batch, not of the strategy, end the tuning.
+            Err(
+                error @ (PlanError::NeedSeqlens { .. } | PlanError::SeqlensNotThd { .. } | PlanError::Partition { .. }),
+            ) => return Err(error),
             Err(error) => rejected.push((strategy, error.to_string())),
         }
     }
     let mut order: Vec<usize> = (0..evaluations.len()).filter(|&i| evaluations[i].fits).collect();
     order.sort_by(|&a, &b| evaluations[a].total_s().total_cmp(&evaluations[b].total_s()));
     let Some(&choice) = order.first() else {
-        return Err(PlanError::Auto { layout: layout.name.clone(), layers: display_layers(layers) });
+        let reasons = excluded
+            .iter()
+            .map(|(s, why)| format!("{}: excluded: {why}", strategy_text(s)))
+            .chain(
+                rejected.iter().map(|(s, why)| format!("{}: {}", strategy_text(s), why.lines().next().unwrap_or(""))),
+            )
+            .chain(evaluations.iter().map(|e| format!("{}: over memory", strategy_text(&e.strategy))))
+            .collect();
+        return Err(PlanError::Auto { layout: layout.name.clone(), layers: display_layers(layers), reasons });
     };
     let chosen = &evaluations[choice];
     let ms = |s: f64| format!("{:.3} ms", s * 1e3);
@@ -176,7 +217,7 @@ pub fn tune_class(
         }
         None => format!("{} is the only candidate that fits", strategy_text(&chosen.strategy)),
     };
-    Ok(ClassTuning { layers: layers.to_vec(), mask, evaluations, rejected, choice, reason })
+    Ok(ClassTuning { layers: layers.to_vec(), mask, evaluations, rejected, excluded, choice, reason })
 }
 
 /// The layout's balance against the other one, for the chosen strategies: forward + backward
@@ -201,14 +242,14 @@ pub fn balances(
     for class in classes {
         let layers: u64 = class.layers.iter().map(|l| l.end - l.start).sum();
         totals[0] += layers as f64 * class.evaluations[class.choice].total_s();
-        let e = evaluate(&flipped, &class.layers, class.mask, class.chosen(), None, profile).ok()?;
+        let e = evaluate(&flipped, &class.layers, class.mask, class.chosen(), &PlanOptions::default(), profile).ok()?;
         totals[1] += layers as f64 * e.total_s();
     }
     Some([(layout.balance, totals[0]), (other, totals[1])])
 }
 
 /// Tunes every mask class of a layout (whatever strategies its layers name).
-pub fn tune(layout: &Layout, seqlens: Option<&[u64]>, profile: &DeviceProfile) -> Result<Vec<ClassTuning>, PlanError> {
+pub fn tune(layout: &Layout, options: &PlanOptions, profile: &DeviceProfile) -> Result<Vec<ClassTuning>, PlanError> {
     let mut classes: Vec<(Vec<Interval>, Mask)> = Vec::new();
     for (i, setting) in layout.layers.iter().enumerate() {
         let i = i as u64;
@@ -220,5 +261,5 @@ pub fn tune(layout: &Layout, seqlens: Option<&[u64]>, profile: &DeviceProfile) -
             None => classes.push((vec![Interval::new(i, i + 1)], setting.mask)),
         }
     }
-    classes.into_iter().map(|(layers, mask)| tune_class(layout, &layers, mask, seqlens, profile)).collect()
+    classes.into_iter().map(|(layers, mask)| tune_class(layout, &layers, mask, options, profile)).collect()
 }

@@ -57,7 +57,7 @@ impl Case {
     pub fn layout(&self) -> Result<Layout, String> {
         let mut sources = Sources::new();
         let file = sources.add("case.attn", self.spec());
-        let unit = attnc_compiler::compile_file(&sources, file, &[]);
+        let unit = attnc_compiler::compile_file(&mut sources, file, &[]);
         match unit.spec {
             Some(spec) if !spec.layouts.is_empty() => Ok(spec.layouts[0].clone()),
             _ => Err(diag::render(&sources, &unit.diagnostics)),
@@ -68,8 +68,9 @@ impl Case {
     pub fn plans(&self) -> Result<(Plan, Plan), String> {
         let layout = self.layout()?;
         let seqlens = (self.format == "thd").then(|| seqlens(self.cp));
-        let set = passes::compile(&layout, &PlanOptions { seqlens, backward: true, verify: true })
-            .map_err(|e| e.to_string())?;
+        let set =
+            passes::compile(&layout, &PlanOptions { seqlens, backward: true, verify: true, ..Default::default() })
+                .map_err(|e| e.to_string())?;
         let class = set.classes.into_iter().next().ok_or("no plan")?;
         Ok((class.forward, class.backward.ok_or("no backward plan")?))
     }

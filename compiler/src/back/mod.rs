@@ -8,6 +8,7 @@ pub mod cranelift;
 
 #[cfg(feature = "llvm")]
 pub mod llvm;
+pub mod manifest;
 
 use std::time::Duration;
 

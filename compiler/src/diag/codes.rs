@@ -218,6 +218,32 @@ multiple of 2*cp and cut into 2*cp chunks, rank r holding chunks r and 2*cp-1-r
 (TransformerEngine's `thd_get_partitioned_indices`). `balance = contiguous`
 has no meaning there; remove it or write `balance = zigzag`.";
 
+    Include = "E0030", Error, "an included file cannot be read, or includes form a cycle",
+"`include \"PATH\"` reads another spec file's items into this one, so that one
+model or cluster serves many layout files:
+
+    # job.attn
+    include \"models.attn\"
+    layout pretrain { model = llama3_8b ... }
+
+PATH is relative to the directory of the file that includes it. The file must
+exist and be readable, and a file may not include itself, directly or through
+others (a cycle). A file included twice along different paths is read once.";
+
+    TeUnsupported = "E0031", Error, "TransformerEngine does not support this combination",
+"`attnc check --for te[=VERSION]` checks a layout against TransformerEngine's
+context-parallel support matrix (`compiler/src/compat/te.rs`): which
+`cp_comm_type` takes sliding windows, THD, which head counts and dtypes, per TE
+version, each entry citing the TE assert or backend filter it comes from.
+A combination TE rejects at run time is an error here, with TE's own message in
+a note. Without `--for`, the same facts about the newest TE are warnings (W0006):
+attnc's own runtime may still run the layout.
+
+    layout l { strategy = p2p  mask = causal { window = 4096 } ... }
+    # E0031 with --for te: TE runs sliding windows only with a2a or all_gather
+
+`attnc tune --for te` chooses only among strategies TE supports.";
+
     A2aLevelExceedsNode = "W0001", Warning, "the all-to-all level spans nodes",
 "The first level of a2a+p2p runs all-to-all, which sends (d-1)/d of every
 activation; it belongs on the fast intra-node links. A first level larger than
@@ -240,4 +266,10 @@ parallelism); this note reports the unit and the padded `max_seqlen`.";
 "With a causal mask, rank r of cp in contiguous order does work proportional to
 2r+1, so the slowest rank does (2cp-1)/cp times the mean. Zigzag balance gives
 every rank one light and one heavy chunk.";
+
+    TeWarning = "W0006", Warning, "the newest TransformerEngine does not support this combination",
+"The layout plans and runs under attnc, but the newest TransformerEngine in the
+support matrix rejects it at run time (see E0031, which `--for te` turns this
+into). Megatron-LM delegates context-parallel attention to TransformerEngine, so
+a layout meant for Megatron should follow the help line.";
 }

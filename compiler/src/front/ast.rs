@@ -11,9 +11,20 @@ pub type Ident = Spanned<String>;
 #[derive(Clone, Debug, PartialEq)]
 pub struct SourceFile {
     pub file: FileId,
+    /// `include "PATH"` lines, in source order (printed first by `attnc fmt`).
+    pub includes: Vec<Include>,
     pub items: Vec<Item>,
     /// Comments after the last item.
     pub trailing_comments: Vec<String>,
+}
+
+/// `include "models.attn"`: the items of another file, its path relative to this file's directory.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Include {
+    /// The path as written, without the quotes; the span covers the quoted string.
+    pub path: Spanned<String>,
+    pub leading_comments: Vec<String>,
+    pub span: Span,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -136,6 +147,10 @@ fn strip(span: &mut Span) {
 impl StripSpans for SourceFile {
     fn strip_spans(&mut self) {
         self.file = FileId::default();
+        for include in &mut self.includes {
+            strip(&mut include.path.span);
+            strip(&mut include.span);
+        }
         self.items.iter_mut().for_each(StripSpans::strip_spans);
     }
 }

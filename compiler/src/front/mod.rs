@@ -4,6 +4,7 @@
 //! plan IR: no petgraph type appears here.
 
 pub mod ast;
+pub mod include;
 pub mod overrides;
 pub mod parser;
 pub mod printer;

@@ -220,6 +220,7 @@ impl<'a> Parser<'a> {
 
     fn file(&mut self) -> SourceFile {
         let mut items = Vec::new();
+        let mut includes = Vec::new();
         let mut pending: Vec<String> = Vec::new();
         loop {
             let trivia = self.trivia(false);
@@ -228,6 +229,18 @@ impl<'a> Parser<'a> {
                 break;
             }
             let before = self.pos;
+            if self.at_include() {
+                match self.include(std::mem::take(&mut pending)) {
+                    Some(include) => includes.push(include),
+                    None => {
+                        self.skip_to_next_item();
+                        if self.pos == before {
+                            self.bump();
+                        }
+                    }
+                }
+                continue;
+            }
             match self.item(std::mem::take(&mut pending)) {
                 Some(item) => items.push(item),
                 None => {
@@ -238,7 +251,48 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        SourceFile { file: self.file, items, trailing_comments: pending }
+        SourceFile { file: self.file, includes, items, trailing_comments: pending }
+    }
+
+    /// True before `include` followed by a space or a quote.
+    fn at_include(&self) -> bool {
+        matches!(ident(self.rest()), Ok((rest, "include")) if rest.starts_with([' ', '\t', '"']))
+    }
+
+    /// `include "PATH"` with the cursor on `include`: the path is a string on the same line.
+    fn include(&mut self, leading_comments: Vec<String>) -> Option<Include> {
+        let start = self.pos;
+        self.pos += "include".len();
+        self.skip_inline();
+        if self.peek() != Some('"') {
+            self.error_found(
+                |found| format!("expected a quoted path after `include`, found {found}"),
+                "expected `\"models.attn\"` here",
+            );
+            return None;
+        }
+        let open = self.pos;
+        let line = self.rest().split('\n').next().unwrap_or("");
+        let Some(close) = line[1..].find('"') else {
+            let span = self.span_from(open, open + line.trim_end().len());
+            self.diags.push(
+                Diagnostic::new(Code::Syntax, "unterminated path string", span, "no closing `\"` on this line")
+                    .with_help("write the path in double quotes on one line: `include \"models.attn\"`"),
+            );
+            self.pos += line.len();
+            return None;
+        };
+        let path = line[1..1 + close].to_string();
+        self.pos = open + close + 2;
+        let path_span = self.span_from(open, self.pos);
+        if path.is_empty() {
+            self.diags.push(
+                Diagnostic::new(Code::Syntax, "empty include path", path_span, "no file named")
+                    .with_help("name a spec file relative to this one: `include \"models.attn\"`"),
+            );
+            return None;
+        }
+        Some(Include { path: Spanned::new(path, path_span), leading_comments, span: self.span_from(start, self.pos) })
     }
 
     fn item(&mut self, leading_comments: Vec<String>) -> Option<Item> {
@@ -622,7 +676,9 @@ impl<'a> Parser<'a> {
 
     fn at_item_keyword_line(&self) -> bool {
         match ident(self.rest()) {
-            Ok((rest, keyword)) => ItemKind::from_keyword(keyword).is_some() && rest.starts_with([' ', '\t']),
+            Ok((rest, keyword)) => {
+                (ItemKind::from_keyword(keyword).is_some() || keyword == "include") && rest.starts_with([' ', '\t'])
+            }
             Err(_) => false,
         }
     }

@@ -13,8 +13,14 @@ const INDENT: &str = "  ";
 
 pub fn print_file(file: &SourceFile) -> String {
     let mut out = String::new();
+    for include in &file.includes {
+        for comment in &include.leading_comments {
+            out.push_str(&format!("#{comment}\n"));
+        }
+        out.push_str(&format!("include \"{}\"\n", include.path.node));
+    }
     for (i, item) in file.items.iter().enumerate() {
-        if i > 0 {
+        if i > 0 || !file.includes.is_empty() {
             out.push('\n');
         }
         for comment in &item.leading_comments {
@@ -25,7 +31,7 @@ pub fn print_file(file: &SourceFile) -> String {
         out.push('\n');
     }
     if !file.trailing_comments.is_empty() {
-        if !file.items.is_empty() {
+        if !file.items.is_empty() || !file.includes.is_empty() {
             out.push('\n');
         }
         for comment in &file.trailing_comments {

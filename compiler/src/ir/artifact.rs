@@ -132,3 +132,80 @@ pub fn to_plan(artifact: &Artifact) -> Result<Plan, ArtifactError> {
     }
     Ok(plan)
 }
+
+/// What `attnc plan --emit json` writes and `attnc run --plan` reads: every layer class of a
+/// layout with its plans (and statistics with `--stats`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlanFile {
+    pub version: u32,
+    pub layout: String,
+    pub classes: Vec<PlanFileClass>,
+}
+
+/// One layer class of a [`PlanFile`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlanFileClass {
+    /// Half-open layer ranges.
+    pub layers: Vec<super::Interval>,
+    /// `p2p`, `all_gather`, `a2a` or `a2a+p2p`.
+    pub strategy: String,
+    /// The mask as a spec writes it, e.g. `causal { window = 4096 }`.
+    pub mask: String,
+    pub forward: Artifact,
+    #[serde(default)]
+    pub backward: Option<Artifact>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stats: Option<PlanFileStats>,
+}
+
+/// `--stats` of one class: per rank, FLOPs, blocks, bytes sent and received per link level, buffers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlanFileStats {
+    pub forward: super::stats::Stats,
+    #[serde(default)]
+    pub backward: Option<super::stats::Stats>,
+}
+
+/// `attnc plan --emit json` of a hybrid-CP layout for one batch: per layer class, the schedule's
+/// steps, each a set of power-of-two groups with the verified plans of their sub-samples; a
+/// barrier over the pool follows every step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HybridPlanFile {
+    pub version: u32,
+    pub layout: String,
+    /// The DP×CP pool.
+    pub dp_cp: u32,
+    pub classes: Vec<HybridPlanClass>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HybridPlanClass {
+    pub layers: Vec<super::Interval>,
+    pub strategy: String,
+    pub mask: String,
+    pub steps: Vec<HybridPlanStep>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HybridPlanStep {
+    pub groups: Vec<HybridPlanGroup>,
+}
+
+/// A group of GPUs `first_gpu .. first_gpu + size` (half-open) running sub-samples one after another.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HybridPlanGroup {
+    pub first_gpu: u32,
+    pub size: u32,
+    pub samples: Vec<HybridPlanSample>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HybridPlanSample {
+    /// The sub-sample's index in the batch.
+    pub id: u32,
+    /// Its length in tokens.
+    pub len: u64,
+    pub forward: Artifact,
+    #[serde(default)]
+    pub backward: Option<Artifact>,
+}

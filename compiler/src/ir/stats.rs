@@ -8,12 +8,12 @@
 
 use std::collections::BTreeSet;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::mask::{MaskRule, Side, allowed};
 use super::{OpId, OpKind, Plan, RowSet};
 
-#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct RankStats {
     pub rank: u32,
     pub flops: f64,
@@ -25,7 +25,7 @@ pub struct RankStats {
     pub buffer_bytes: u64,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Stats {
     pub ranks: Vec<RankStats>,
     /// max / mean FLOPs over ranks.

@@ -27,9 +27,10 @@ use crate::verify::{self, Stage, Verified, VerifyError};
 #[derive(Debug, Error)]
 pub enum PlanError {
     #[error(
-        "layout `{layout}`: layers {layers}: no strategy could be planned for `strategy = auto`\n  help: write a concrete strategy (p2p, all_gather, a2a or a2a+p2p), e.g. `--set {layout}.strategy=p2p`"
+        "layout `{layout}`: layers {layers}: no strategy could be chosen{}\n  help: write a concrete strategy (p2p, all_gather, a2a or a2a+p2p), e.g. `--set {layout}.strategy=p2p`",
+        reasons.iter().map(|r| format!("\n  {r}")).collect::<String>()
     )]
-    Auto { layout: String, layers: String },
+    Auto { layout: String, layers: String, reasons: Vec<String> },
     #[error(
         "layout `{layout}` uses hybrid CP, which is planned per batch from its sub-sample lengths\n  help: give them with `--seqlens`, e.g. `--seqlens 100,40000,2000`, or plan a fixed-size layout (`--set {layout}.cp=8`)"
     )]
@@ -64,10 +65,15 @@ pub enum PlanError {
 pub struct PlanOptions {
     /// THD sub-sequence lengths.
     pub seqlens: Option<Vec<u64>>,
+    /// THD: each sequence's padded length (TransformerEngine's `cu_seqlens_padded` differences),
+    /// when the data pipeline padded them; otherwise each is padded to the next multiple of 2·cp.
+    pub padded_seqlens: Option<Vec<u64>>,
     /// Also plan the backward pass.
     pub backward: bool,
     /// Verify after every pass (always on in debug builds).
     pub verify: bool,
+    /// `--for te[=VERSION]`: `strategy = auto` chooses only among what that TransformerEngine runs.
+    pub target: Option<crate::compat::te::Target>,
 }
 
 /// Layers that share strategy and mask, and their plans.
@@ -125,7 +131,7 @@ pub fn compile(layout: &Layout, options: &PlanOptions) -> Result<PlanSet, PlanEr
     for (layers, strategy, mask) in layer_classes(layout) {
         let strategy = if strategy == Strategy::Auto {
             let profile = crate::cost::DeviceProfile::of_cluster(&layout.cluster, layout.dtype);
-            crate::tune::tune_class(layout, &layers, mask, options.seqlens.as_deref(), &profile)?.chosen().clone()
+            crate::tune::tune_class(layout, &layers, mask, options, &profile)?.chosen().clone()
         } else {
             strategy
         };
@@ -163,9 +169,13 @@ pub fn compile_class(
 ) -> Result<LayerClass, PlanError> {
     let verify_each = options.verify || cfg!(debug_assertions);
     if strategy == Strategy::Auto {
-        return Err(PlanError::Auto { layout: layout.name.clone(), layers: display_layers(&layers) });
+        return Err(PlanError::Auto {
+            layout: layout.name.clone(),
+            layers: display_layers(&layers),
+            reasons: Vec::new(),
+        });
     }
-    let setup = setup::setup(layout, mask, options.seqlens.as_deref())?;
+    let setup = setup::setup(layout, mask, options)?;
     let mut plans = Vec::new();
     let mut proofs = Vec::new();
     let directions: &[Direction] =
@@ -229,11 +239,5 @@ fn dump_after(plan: &Plan, index: usize, pass: &str) {
 }
 
 pub fn mask_name(mask: Mask) -> String {
-    let window = |w: Option<u64>| w.map(|w| format!(" {{ window = {w} }}")).unwrap_or_default();
-    match mask {
-        Mask::None => "none".to_string(),
-        Mask::Causal { window: w } => format!("causal{}", window(w)),
-        Mask::Padding => "padding".to_string(),
-        Mask::PaddingCausal { window: w } => format!("padding_causal{}", window(w)),
-    }
+    crate::sema::unparse::mask_text(mask)
 }

@@ -3,10 +3,10 @@
 //! Not a pass: this turns a resolved layout into the starting point every lowering shares. The
 //! partition comes from `plan/partition.rs`, so tokens and RoPE positions follow one split.
 
-use super::PlanError;
+use super::{PlanError, PlanOptions};
 use crate::ir::{Doc, Group, Interval, Problem, Run, TokenMap};
 use crate::plan::groups::{self, GroupSizes};
-use crate::plan::partition;
+use crate::plan::partition::{self, ThdBatch, ThdLimits};
 use crate::sema::spec::{Balance, Cp, Format, Layout, Mask};
 
 /// A layout's problem and partition, before any strategy is chosen.
@@ -22,16 +22,19 @@ pub struct Setup {
     pub zigzag: bool,
 }
 
-pub fn setup(layout: &Layout, mask: Mask, seqlens: Option<&[u64]>) -> Result<Setup, PlanError> {
+pub fn setup(layout: &Layout, mask: Mask, options: &PlanOptions) -> Result<Setup, PlanError> {
     let name = &layout.name;
     let Cp::Fixed { size: cp } = layout.cp else {
         return Err(PlanError::Hybrid { layout: name.clone() });
     };
     let tp = layout.tp;
     let sp_tp = if layout.sequence_parallel { tp as u64 } else { 1 };
-    let (partition, docs) = match (layout.format, seqlens) {
-        (Format::Thd { max_tokens, .. }, Some(lens)) => {
-            let p = partition::thd(lens, cp, 2 * cp as u64 * sp_tp, Some(max_tokens))
+    let (partition, docs) = match (layout.format, &options.seqlens) {
+        (Format::Thd { max_tokens, max_seqlen }, Some(lens)) => {
+            let batch = ThdBatch { seqlens: lens.clone(), padded: options.padded_seqlens.clone() };
+            let limits =
+                ThdLimits { unit: 2 * cp as u64 * sp_tp, max_seqlen: Some(max_seqlen), max_tokens: Some(max_tokens) };
+            let p = partition::thd(&batch, cp, &limits)
                 .map_err(|error| PlanError::Partition { layout: name.clone(), error })?;
             let cu = p.cu_seqlens_padded.clone().unwrap_or_default();
             let docs = lens.iter().enumerate().map(|(i, &len)| Doc { start: cu[i], end: cu[i + 1], len }).collect();

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use super::items::{ClusterInfo, ModelInfo};
 use super::reader::{Diags, Reader, WordValue, int_literal, no_args};
 use super::spec::*;
+use crate::compat::te;
 use crate::diag::{Code, Diagnostic};
 use crate::front::ast::{Ident, Item, ItemKind};
 use crate::front::span::{Span, Spanned};
@@ -41,6 +42,8 @@ pub(crate) struct Scope<'a> {
     pub kinds: &'a HashMap<String, ItemKind>,
     pub models: &'a HashMap<String, ModelInfo>,
     pub clusters: &'a HashMap<String, ClusterInfo>,
+    /// `--for te[=VERSION]`: TransformerEngine's restrictions for that version.
+    pub target: Option<super::TargetCheck>,
 }
 
 /// Everything a layout's rules look at, with the spans they point to.
@@ -54,6 +57,8 @@ struct Ctx<'a> {
     tp: Spanned<u32>,
     cp: Cp,
     cp_span: Span,
+    dtype: Spanned<Dtype>,
+    target: Option<super::TargetCheck>,
 }
 
 struct Setting {
@@ -84,14 +89,15 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
     let dtype = match r.word("dtype", DTYPES, diags) {
         Some(w) => {
             no_args(&w, diags);
-            Some(match w.name.node.as_str() {
+            let dtype = match w.name.node.as_str() {
                 "fp32" => Dtype::Fp32,
                 "fp16" => Dtype::Fp16,
                 _ => Dtype::Bf16,
-            })
+            };
+            Some(Spanned::new(dtype, w.span))
         }
         None if r.has("dtype") => None,
-        None => Some(Dtype::Bf16),
+        None => Some(Spanned::new(Dtype::Bf16, owner)),
     };
 
     let mut ok = true;
@@ -169,7 +175,7 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
     let (sequence_parallel, balance, mask, (strategy, hierarchy_span)) =
         (sequence_parallel?, balance?, mask?, strategy?);
     let tp = Spanned::new(to_u32(tp), tp.span);
-    let ctx = Ctx { owner, model, cluster, format, format_span, tp, cp, cp_span };
+    let ctx = Ctx { owner, model, cluster, format, format_span, tp, cp, cp_span, dtype, target: scope.target };
 
     let before = diags.iter().filter(|d| d.is_error()).count();
     check_heads_tp(&ctx, diags);
@@ -243,7 +249,7 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
         model: model.model.clone(),
         cluster: cluster.cluster.clone(),
         format,
-        dtype,
+        dtype: dtype.node,
         batch: batch as u32,
         seq: seq.node,
         tp: ctx.tp.node,
@@ -721,6 +727,7 @@ fn check_hybrid(ctx: &Ctx<'_>, dp_given: bool, dp_span: Option<Span>, diags: &mu
 
 /// Checks one (strategy, mask) setting: the layout's own, or a `layer` block's.
 fn check_setting(ctx: &Ctx<'_>, s: &Setting, diags: &mut Diags) {
+    let errors_before = diags.iter().filter(|d| d.is_error()).count();
     let thd = matches!(ctx.format, Format::Thd { .. });
     if s.mask.is_padding() && !thd {
         diags.push(
@@ -763,6 +770,70 @@ fn check_setting(ctx: &Ctx<'_>, s: &Setting, diags: &mut Diags) {
     };
     if let Some(d) = degree {
         check_a2a_heads(ctx, d, s.strategy_span, diags);
+    }
+    // What attnc itself rejects is not reported again as TransformerEngine's restriction.
+    if diags.iter().filter(|d| d.is_error()).count() == errors_before {
+        check_te(ctx, s, diags);
+    }
+}
+
+/// TransformerEngine's support matrix: errors for the `--for te` version, warnings about the
+/// newest TE otherwise.
+fn check_te(ctx: &Ctx<'_>, s: &Setting, diags: &mut Diags) {
+    let m = &ctx.model.model;
+    let setting = te::Setting {
+        strategy: &s.strategy,
+        mask: s.mask,
+        format: ctx.format,
+        dtype: ctx.dtype.node,
+        cp: ctx.cp,
+        tp: ctx.tp.node,
+        heads: m.heads,
+        kv_heads: m.kv_heads,
+    };
+    let version = ctx.target.map_or(te::NEWEST, |t| t.target.version);
+    for entry in te::violations(&setting, version) {
+        let (code, message) = match ctx.target {
+            Some(t) if t.errors => {
+                (Code::TeUnsupported, format!("TransformerEngine {version} does not run this: {}", entry.summary))
+            }
+            Some(_) => (Code::TeWarning, format!("TransformerEngine {version} does not run this: {}", entry.summary)),
+            None => (
+                Code::TeWarning,
+                format!("the newest TransformerEngine ({version}) does not run this: {}", entry.summary),
+            ),
+        };
+        let strategy_label = if s.strategy_span == ctx.owner {
+            format!("the strategy defaults to `{}`", s.strategy.name())
+        } else {
+            format!("cp_comm_type `{}`", s.strategy.name())
+        };
+        let mut diag = match entry.condition {
+            te::Condition::Fp32 => Diagnostic::new(code, message, ctx.dtype.span, "fp32 inputs")
+                .with_secondary(ctx.cp_span, ctx.cp_label()),
+            te::Condition::Window(_) | te::Condition::WindowSbhd(_) => {
+                Diagnostic::new(code, message, s.strategy_span, strategy_label)
+                    .with_secondary(s.mask_span, "sliding window")
+            }
+            te::Condition::Thd(_) => Diagnostic::new(code, message, s.strategy_span, strategy_label)
+                .with_secondary(ctx.format_span, "packed THD format"),
+            te::Condition::A2aHeads | te::Condition::A2aOddHeadsSbhd => {
+                let tp = ctx.tp.node.max(1);
+                Diagnostic::new(code, message, s.strategy_span, strategy_label)
+                    .with_secondary(ctx.model.heads, format!("{} query heads per TP rank", m.heads / tp))
+                    .with_secondary(ctx.model.kv_heads, format!("{} KV heads per TP rank", m.kv_heads / tp))
+            }
+        };
+        diag = diag.with_note(format!("TransformerEngine says: {}", entry.te_says)).with_note(format!(
+            "{} ({}): {}",
+            entry.versions(),
+            entry.id,
+            entry.sources.join("; ")
+        ));
+        if ctx.target.is_none() {
+            diag = diag.with_note("attnc plans and runs it; `attnc check --for te` makes this an error");
+        }
+        diags.push(diag.with_help(entry.help));
     }
 }
 

@@ -10,6 +10,7 @@ mod layout;
 mod presets;
 mod reader;
 pub mod spec;
+pub mod unparse;
 
 use std::collections::HashMap;
 
@@ -27,7 +28,18 @@ pub struct Checked {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-pub fn check(files: &[SourceFile]) -> Checked {
+/// How the `--for` target is checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TargetCheck {
+    pub target: crate::compat::te::Target,
+    /// Errors (E0031), or warnings (W0006) naming the target's version.
+    pub errors: bool,
+}
+
+/// Checks files together (item names are global to them). With `target`, TransformerEngine's
+/// restrictions for that version are reported (errors unless asked otherwise); without, those of
+/// the newest TE are warnings.
+pub fn check(files: &[SourceFile], target: Option<TargetCheck>) -> Checked {
     let mut diags = Vec::new();
     let mut kinds: HashMap<String, ItemKind> = HashMap::new();
     let mut first_span: HashMap<String, Span> = HashMap::new();
@@ -73,13 +85,16 @@ pub fn check(files: &[SourceFile]) -> Checked {
             ItemKind::Layout => {}
         }
     }
-    let scope = layout::Scope { kinds: &kinds, models: &models, clusters: &clusters };
+    let scope = layout::Scope { kinds: &kinds, models: &models, clusters: &clusters, target };
     for item in unique.iter().filter(|i| i.kind.node == ItemKind::Layout && !i.recovered) {
         if let Some(layout) = layout::layout(item, &scope, &mut diags) {
             spec.layouts.push(layout);
         }
     }
     diag::sort(&mut diags);
+    // A layer block that keeps the layout's strategy or mask repeats the layout's own findings at
+    // the same place: report each once.
+    diags.dedup();
     let failed = diags.iter().any(Diagnostic::is_error);
     Checked { spec: if failed { None } else { Some(spec) }, diagnostics: diags }
 }

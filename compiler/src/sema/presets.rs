@@ -8,13 +8,17 @@ use super::spec::{Gpu, Link};
 const GB: f64 = 1e9;
 const GIB: u64 = 1 << 30;
 
-/// (name, bf16 TFLOP/s, fp32 TFLOP/s, HBM GB/s, memory GiB)
+/// (name, bf16 TFLOP/s, fp32 TFLOP/s, HBM GB/s, memory GiB). H800: the H100 SXM's compute and
+/// memory (it differs in NVLink, a cluster's `intra` link); GB200: one Blackwell GPU of a GB200
+/// NVL72 (the rack's 180 PFLOP/s dense bf16, 576 TB/s and 13.4 TB over 72 GPUs).
 const GPUS: &[(&str, f64, f64, f64, u64)] = &[
     ("h100_sxm", 989.0, 67.0, 3350.0, 80),
     ("h100_pcie", 756.0, 51.0, 2000.0, 80),
+    ("h800", 989.0, 67.0, 3350.0, 80),
     ("h200", 989.0, 67.0, 4800.0, 141),
     ("h20", 148.0, 44.0, 4000.0, 96),
     ("b200", 2250.0, 80.0, 8000.0, 180),
+    ("gb200", 2500.0, 80.0, 8000.0, 186),
     ("a100_80g", 312.0, 19.5, 2039.0, 80),
     ("a100_40g", 312.0, 19.5, 1555.0, 40),
     ("l40s", 362.0, 91.6, 864.0, 48),

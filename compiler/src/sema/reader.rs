@@ -263,6 +263,17 @@ pub(crate) fn int_value(value: &Value, key: &str, min: u64, max: u64) -> Result<
 
 pub(crate) fn int_literal(number: &Number, key: &str, min: u64, max: u64) -> Result<Spanned<u64>, Diagnostic> {
     if let Some(unit) = &number.unit {
+        // `128k`: a size suffix in the wrong case, not a unit.
+        if let Some(upper) = ["k", "m", "g"].iter().find(|s| unit.node == **s).map(|s| s.to_ascii_uppercase()) {
+            return Err(Diagnostic::new(
+                Code::BadUnit,
+                format!("`{}` is not a size suffix", unit.node),
+                unit.span,
+                "lower-case suffix",
+            )
+            .with_note("the size suffixes are binary and upper case: K = 1024, M = 1024², G = 1024³")
+            .with_help(format!("write `{key} = {}{upper}`", number.text)));
+        }
         return Err(Diagnostic::new(
             Code::BadUnit,
             format!("`{key}` is a count and takes no unit"),

@@ -17,7 +17,6 @@ use attnc_compiler::kernel::{KernelKind, KernelSpec};
 use cudarc::driver::sys::CUfunction_attribute_enum;
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::Ptx;
-use serde::Deserialize;
 
 use super::{CudaError, Gpu, driver};
 use crate::packed::{BwdLaunch, BwdResult, FwdLaunch, FwdResult, Launcher};
@@ -25,27 +24,7 @@ use crate::packed::{BwdLaunch, BwdResult, FwdLaunch, FwdResult, Launcher};
 /// Query (forward) or key (backward) rows per CTA: the `64` of the manifest's grid formulas.
 pub const ROWS_PER_CTA: usize = 64;
 
-#[derive(Clone, Debug, Deserialize)]
-struct Manifest {
-    version: u32,
-    target: String,
-    kernels: Vec<ManifestKernel>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-pub struct ManifestKernel {
-    pub name: String,
-    pub entry: String,
-    pub file: String,
-    pub launch: Option<ManifestLaunch>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-pub struct ManifestLaunch {
-    pub grid: [String; 3],
-    pub block: [u32; 3],
-    pub dynamic_shared_bytes: u32,
-}
+pub use attnc_compiler::back::manifest::{MANIFEST_VERSION, Manifest, ManifestKernel, ManifestLaunch};
 
 /// The kernels of one directory, by name.
 #[derive(Debug)]
@@ -61,8 +40,11 @@ impl KernelDir {
         let path = dir.join("manifest.json");
         let text = std::fs::read_to_string(&path).map_err(|e| err(format!("reading manifest.json: {e}")))?;
         let manifest: Manifest = serde_json::from_str(&text).map_err(|e| err(format!("manifest.json: {e}")))?;
-        if manifest.version != 1 {
-            return Err(err(format!("manifest version {} (this runtime reads version 1)", manifest.version)));
+        if manifest.version != MANIFEST_VERSION {
+            return Err(err(format!(
+                "manifest version {} (this runtime reads version {MANIFEST_VERSION}; compile the directory again)",
+                manifest.version
+            )));
         }
         if !matches!(manifest.target.as_str(), "sm_80" | "sm_90a") {
             return Err(err(format!("kernels for {}, not a GPU target (sm_80, sm_90a)", manifest.target)));
@@ -329,10 +311,10 @@ mod tests {
         let base = std::env::temp_dir().join(format!("attnc-kdir-{}", std::process::id()));
         let missing = KernelDir::open(&base.join("nowhere")).unwrap_err().to_string();
         assert!(missing.contains("nowhere: reading manifest.json"), "{missing}");
-        write(&base.join("host"), r#"{"version": 1, "target": "x86-64", "kernels": []}"#);
+        write(&base.join("host"), r#"{"version": 2, "target": "x86-64", "kernels": []}"#);
         let host = KernelDir::open(&base.join("host")).unwrap_err().to_string();
         assert!(host.ends_with("kernels for x86-64, not a GPU target (sm_80, sm_90a)"), "{host}");
-        write(&base.join("empty"), r#"{"version": 1, "target": "sm_90a", "kernels": []}"#);
+        write(&base.join("empty"), r#"{"version": 2, "target": "sm_90a", "kernels": []}"#);
         let dir = KernelDir::open(&base.join("empty")).unwrap();
         let spec = attnc_compiler::kernel::KernelSpec {
             kind: KernelKind::Forward,

@@ -1,0 +1,280 @@
+//! `attnc plan` and `attnc partition`: a layout's verified plans (text, DOT or the JSON plan file,
+//! with statistics) and its token partition.
+//!
+//! Every JSON document printed here is a typed struct of the compiler (`ir::artifact::PlanFile`,
+//! `HybridPlanFile`, `plan::partition::Partition`).
+
+use std::fmt::Write as _;
+
+use anyhow::Result;
+use attnc_compiler::ir::artifact::{
+    self, HybridPlanClass, HybridPlanFile, HybridPlanGroup, HybridPlanSample, HybridPlanStep, PlanFile, PlanFileClass,
+    PlanFileStats,
+};
+use attnc_compiler::ir::{self, stats};
+use attnc_compiler::passes::{self, PlanOptions};
+use attnc_compiler::plan::partition::{self as part, ThdBatch, ThdLimits};
+use attnc_compiler::sema::spec::{Balance, Cp, Format, Layout};
+
+use crate::{Outcome, PlanEmit};
+
+pub struct PlanRequest {
+    pub rank: Option<u32>,
+    pub backward: bool,
+    pub layer: Option<u64>,
+    pub verify: bool,
+    pub stats: bool,
+    pub emit: PlanEmit,
+    pub options: PlanOptions,
+}
+
+/// The `--layer` a command asked for, checked against the model (ranges are half-open).
+pub fn check_layer(layout: &Layout, layer: u64) -> Result<()> {
+    if layer >= layout.layers.len() as u64 {
+        anyhow::bail!(
+            "--layer {layer}: model `{}` has layers 0..{} (half-open: the last is {})",
+            layout.model.name,
+            layout.layers.len(),
+            layout.layers.len() - 1
+        );
+    }
+    Ok(())
+}
+
+pub fn plan(layout: &Layout, request: &PlanRequest) -> Result<Outcome> {
+    if let Some(rank) = request.rank {
+        let cp = match layout.cp {
+            Cp::Fixed { size } => size,
+            Cp::Hybrid { dp_cp, .. } => dp_cp,
+        };
+        if rank >= cp {
+            anyhow::bail!("--rank {rank}: layout `{}` has CP ranks 0..{cp}", layout.name);
+        }
+    }
+    if let Some(layer) = request.layer {
+        check_layer(layout, layer)?;
+    }
+    let seqlens = request.options.seqlens.clone().unwrap_or_default();
+    if matches!(layout.cp, Cp::Hybrid { .. }) && !seqlens.is_empty() {
+        return plan_hybrid(layout, &seqlens, request);
+    }
+    let options = PlanOptions { backward: request.backward, verify: request.verify, ..request.options.clone() };
+    let set = match passes::compile(layout, &options) {
+        Ok(set) => set,
+        Err(error @ passes::PlanError::Verify { .. }) => {
+            eprintln!("{error}");
+            return Ok(Outcome::InputErrors);
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            return Ok(Outcome::InputErrors);
+        }
+    };
+    let classes: Vec<&passes::LayerClass> = set
+        .classes
+        .iter()
+        .filter(|c| request.layer.is_none_or(|l| c.layers.iter().any(|r| r.start <= l && l < r.end)))
+        .collect();
+    match request.emit {
+        PlanEmit::Text => {
+            let mut out = String::new();
+            for c in &classes {
+                for p in class_plans(c) {
+                    out.push_str(&ir::print::text(p, request.rank));
+                    if request.stats {
+                        out.push_str(&stats_text(p));
+                    }
+                    out.push('\n');
+                }
+            }
+            print!("{}", out.trim_end_matches('\n'));
+            println!();
+        }
+        PlanEmit::Dot => {
+            for c in &classes {
+                for p in class_plans(c) {
+                    println!("{}", ir::print::dot(p, request.rank));
+                }
+            }
+        }
+        PlanEmit::Json => {
+            let file = PlanFile {
+                version: artifact::ARTIFACT_VERSION,
+                layout: set.layout.clone(),
+                classes: classes
+                    .iter()
+                    .map(|c| PlanFileClass {
+                        layers: c.layers.clone(),
+                        strategy: c.strategy.name().to_string(),
+                        mask: passes::mask_name(c.mask),
+                        forward: artifact::from_plan(&c.forward),
+                        backward: c.backward.as_ref().map(artifact::from_plan),
+                        stats: request.stats.then(|| PlanFileStats {
+                            forward: stats::stats(&c.forward),
+                            backward: c.backward.as_ref().map(stats::stats),
+                        }),
+                    })
+                    .collect(),
+            };
+            println!("{}", serde_json::to_string(&file)?);
+        }
+    }
+    Ok(Outcome::Clean)
+}
+
+/// A hybrid layout for one batch: the schedule's steps and each sub-sample's verified plans.
+fn plan_hybrid(layout: &Layout, seqlens: &[u64], request: &PlanRequest) -> Result<Outcome> {
+    if request.emit == PlanEmit::Dot {
+        anyhow::bail!("--emit dot: a hybrid batch is many plans; use --emit text or json");
+    }
+    let algorithm = attnc_compiler::hybrid::Algorithm::Buddy;
+    let classes = match passes::hybrid::compile_hybrid(layout, seqlens, algorithm, request.backward) {
+        Ok(classes) => classes,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return Ok(Outcome::InputErrors);
+        }
+    };
+    if request.emit == PlanEmit::Json {
+        let Cp::Hybrid { dp_cp, .. } = layout.cp else { unreachable!("a hybrid layout") };
+        let file = HybridPlanFile {
+            version: artifact::ARTIFACT_VERSION,
+            layout: layout.name.clone(),
+            dp_cp,
+            classes: classes
+                .iter()
+                .map(|class| HybridPlanClass {
+                    layers: class.layers.clone(),
+                    strategy: class.strategy.name().to_string(),
+                    mask: passes::mask_name(class.mask),
+                    steps: class
+                        .steps
+                        .iter()
+                        .map(|groups| HybridPlanStep {
+                            groups: groups
+                                .iter()
+                                .map(|group| HybridPlanGroup {
+                                    first_gpu: group.first_gpu,
+                                    size: group.size,
+                                    samples: group
+                                        .samples
+                                        .iter()
+                                        .map(|s| HybridPlanSample {
+                                            id: s.id,
+                                            len: s.len,
+                                            forward: artifact::from_plan(&s.forward),
+                                            backward: s.backward.as_ref().map(artifact::from_plan),
+                                        })
+                                        .collect(),
+                                })
+                                .collect(),
+                        })
+                        .collect(),
+                })
+                .collect(),
+        };
+        println!("{}", serde_json::to_string(&file)?);
+        return Ok(Outcome::Clean);
+    }
+    for class in &classes {
+        println!(
+            "plan `{}` layers {}: hybrid CP over {} GPUs, {}, mask {}, {} steps with a barrier over the pool after each",
+            layout.name,
+            passes::display_layers(&class.layers),
+            class.schedule.dp_cp,
+            class.strategy.name(),
+            passes::mask_name(class.mask),
+            class.steps.len()
+        );
+        for (step_idx, groups) in class.steps.iter().enumerate() {
+            println!("step {step_idx}");
+            for group in groups {
+                for sample in &group.samples {
+                    let ops: usize = std::iter::once(&sample.forward)
+                        .chain(sample.backward.as_ref())
+                        .map(|p| p.op_ids().count())
+                        .sum();
+                    println!(
+                        "  GPUs {}..{} (cp {}): sample {} of {} tokens, {ops} ops, verified",
+                        group.first_gpu,
+                        group.first_gpu + group.size,
+                        group.size,
+                        sample.id,
+                        sample.len
+                    );
+                }
+            }
+            println!("  barrier over GPUs 0..{}", class.schedule.dp_cp);
+        }
+    }
+    Ok(Outcome::Clean)
+}
+
+/// A class's forward plan, then its backward plan if built.
+fn class_plans(class: &passes::LayerClass) -> Vec<&ir::Plan> {
+    std::iter::once(&class.forward).chain(class.backward.as_ref()).collect()
+}
+
+fn stats_text(plan: &ir::Plan) -> String {
+    let s = stats::stats(plan);
+    let mut out = String::new();
+    let _ = writeln!(out, "stats: balance {:.3} (max/mean FLOPs over ranks); bytes per rank in GiB", s.balance);
+    let _ = writeln!(
+        out,
+        "  {:>4} {:>10} {:>6} {:>11} {:>11} {:>13} {:>13} {:>11}",
+        "rank", "GFLOP", "blocks", "sent intra", "sent inter", "received intra", "received inter", "buffers"
+    );
+    let g = |b: u64| b as f64 / (1u64 << 30) as f64;
+    for r in &s.ranks {
+        let _ = writeln!(
+            out,
+            "  {:>4} {:>10.1} {:>6} {:>11.3} {:>11.3} {:>14.3} {:>14.3} {:>11.3}",
+            r.rank,
+            r.flops / 1e9,
+            r.blocks,
+            g(r.sent_intra_bytes),
+            g(r.sent_inter_bytes),
+            g(r.received_intra_bytes),
+            g(r.received_inter_bytes),
+            g(r.buffer_bytes)
+        );
+    }
+    out
+}
+
+pub fn partition(layout: &Layout, options: &PlanOptions) -> Result<Outcome> {
+    let name = &layout.name;
+    let Cp::Fixed { size: cp } = layout.cp else {
+        anyhow::bail!(
+            "--layout `{name}`: hybrid CP partitions each sub-sample on its own group; this command takes fixed-size CP layouts\n  help: `attnc plan FILE --layout {name} --seqlens L1,L2,...` prints each sub-sample's group and plan"
+        );
+    };
+    let seqlens = options.seqlens.clone().unwrap_or_default();
+    let result = match layout.format {
+        Format::Thd { max_tokens, max_seqlen } => {
+            if seqlens.is_empty() {
+                anyhow::bail!("--seqlens: layout `{name}` is thd; give the packed lengths, e.g. --seqlens 100,4000,37");
+            }
+            let tp = if layout.sequence_parallel { layout.tp as u64 } else { 1 };
+            let batch = ThdBatch { seqlens, padded: options.padded_seqlens.clone() };
+            let limits =
+                ThdLimits { unit: 2 * cp as u64 * tp, max_seqlen: Some(max_seqlen), max_tokens: Some(max_tokens) };
+            part::thd(&batch, cp, &limits)
+        }
+        _ if !seqlens.is_empty() => {
+            anyhow::bail!("--seqlens applies to thd layouts only; `{name}` is not thd")
+        }
+        _ if layout.balance == Balance::Zigzag => part::zigzag(layout.seq, cp),
+        _ => part::contiguous(layout.seq, cp),
+    };
+    match result {
+        Ok(partition) => {
+            println!("{}", serde_json::to_string(&partition)?);
+            Ok(Outcome::Clean)
+        }
+        Err(e) => {
+            eprintln!("error: layout `{name}`: {e}");
+            Ok(Outcome::InputErrors)
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! Megatron-LM's command-line arguments for a layout: the complete attention and parallelism
+//! argument set that reproduces it, and what Megatron cannot express.
+//!
+//! The flag names are checked against [`KNOWN_FLAGS`], the list `scripts/megatron-args.py` read
+//! from Megatron-LM's `megatron/training/arguments.py` and its `ArgumentGroupFactory` dataclasses
+//! (the commit is in the file's header). This module builds arguments; it does not run Megatron,
+//! and it says nothing about data, optimiser or checkpoint flags.
+
+use crate::sema::spec::{Cp, Dtype, Format, Layout, Mask, Strategy};
+
+/// Megatron-LM's flags, one per line after a `#` header.
+pub const KNOWN_FLAGS_TEXT: &str = include_str!("megatron-args.txt");
+
+/// Every flag Megatron-LM's parser accepts.
+pub fn known_flags() -> impl Iterator<Item = &'static str> {
+    KNOWN_FLAGS_TEXT.lines().filter(|l| l.starts_with("--"))
+}
+
+/// One argument: a flag and its values (none for a switch).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Arg {
+    pub flag: &'static str,
+    pub values: Vec<String>,
+}
+
+/// The arguments for a layout and what they leave out.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Arguments {
+    pub args: Vec<Arg>,
+    /// Settings Megatron's command line cannot express, one sentence each.
+    pub unexpressed: Vec<String>,
+}
+
+impl Arguments {
+    fn push(&mut self, flag: &'static str, values: impl IntoIterator<Item = String>) {
+        self.args.push(Arg { flag, values: values.into_iter().collect() });
+    }
+
+    fn switch(&mut self, flag: &'static str) {
+        self.push(flag, []);
+    }
+
+    /// One shell line: values quoted where the shell would split or expand them.
+    pub fn shell(&self) -> String {
+        let quote = |v: &str| {
+            if v.chars().all(|c| c.is_ascii_alphanumeric() || "+-_.,=/:".contains(c)) {
+                v.to_string()
+            } else {
+                format!("'{v}'")
+            }
+        };
+        let mut parts = Vec::new();
+        for arg in &self.args {
+            parts.push(arg.flag.to_string());
+            parts.extend(arg.values.iter().map(|v| quote(v)));
+        }
+        parts.join(" ")
+    }
+}
+
+/// The window of a mask, if any.
+fn window(mask: Mask) -> Option<u64> {
+    match mask {
+        Mask::Causal { window } | Mask::PaddingCausal { window } => window,
+        Mask::None | Mask::Padding => None,
+    }
+}
+
+/// Megatron's `--window-attn-skip-freq` for the windowed layers: nothing when every layer is
+/// windowed, `N` when exactly the layers whose 1-based number is a multiple of N are not, else the
+/// list pattern (1 = windowed), as `is_layer_window_attention` reads them.
+fn skip_freq(windowed: &[bool]) -> Option<String> {
+    if windowed.iter().all(|&w| w) {
+        return None;
+    }
+    let n_layers = windowed.len();
+    for n in 2..=n_layers {
+        if (1..=n_layers).all(|number| windowed[number - 1] == (number % n != 0)) {
+            return Some(n.to_string());
+        }
+    }
+    let pattern: Vec<&str> = windowed.iter().map(|&w| if w { "1" } else { "0" }).collect();
+    Some(format!("[{}]", pattern.join(",")))
+}
+
+/// The arguments that give Megatron-LM `layout` with each layer's strategy (`strategies[l]`,
+/// concrete: `auto` resolved).
+pub fn arguments(layout: &Layout, strategies: &[Strategy]) -> Arguments {
+    let mut out = Arguments::default();
+    let m = &layout.model;
+    out.push("--num-layers", [m.layers.to_string()]);
+    out.push("--hidden-size", [m.hidden.to_string()]);
+    out.push("--num-attention-heads", [m.heads.to_string()]);
+    if m.kv_heads != m.heads {
+        out.switch("--group-query-attention");
+        out.push("--num-query-groups", [m.kv_heads.to_string()]);
+    }
+    out.push("--kv-channels", [m.head_dim.to_string()]);
+    match &m.rope {
+        Some(rope) => {
+            out.push("--position-embedding-type", ["rope".to_string()]);
+            if rope.theta.fract() == 0.0 && rope.theta >= 1.0 {
+                out.push("--rotary-base", [format!("{}", rope.theta as u64)]);
+            } else {
+                out.unexpressed.push(format!(
+                    "rope theta = {} is not whole; Megatron's --rotary-base takes an integer",
+                    rope.theta
+                ));
+            }
+        }
+        None => out.push("--position-embedding-type", ["none".to_string()]),
+    }
+    out.push("--seq-length", [layout.seq.to_string()]);
+    out.push("--max-position-embeddings", [layout.seq.to_string()]);
+    if let Format::Thd { max_seqlen, .. } = layout.format {
+        out.unexpressed.push(format!(
+            "packed THD batches (sequences up to {max_seqlen} tokens in a buffer of {}) come from the dataset as `cu_seqlens`/`cu_seqlens_padded` (PackedSeqParams), not from a flag; --seq-length is the buffer",
+            layout.seq
+        ));
+    }
+    out.push("--micro-batch-size", [layout.batch.to_string()]);
+    match layout.dtype {
+        Dtype::Bf16 => out.switch("--bf16"),
+        Dtype::Fp16 => out.switch("--fp16"),
+        Dtype::Fp32 => {}
+    }
+    out.push("--tensor-model-parallel-size", [layout.tp.to_string()]);
+    if layout.sequence_parallel && layout.tp > 1 {
+        out.switch("--sequence-parallel");
+    }
+    out.push("--pipeline-model-parallel-size", [layout.pp.to_string()]);
+    match layout.cp {
+        Cp::Fixed { size } => out.push("--context-parallel-size", [size.to_string()]),
+        Cp::Hybrid { max_seqlen_per_rank, .. } => {
+            out.switch("--hybrid-context-parallel");
+            out.push("--max-seqlen-per-dp-cp-rank", [max_seqlen_per_rank.to_string()]);
+        }
+    }
+    let names: Vec<&str> = strategies.iter().map(Strategy::name).collect();
+    if names.windows(2).all(|w| w[0] == w[1]) {
+        out.push("--cp-comm-type", [names.first().copied().unwrap_or("p2p").to_string()]);
+    } else {
+        out.push("--cp-comm-type", names.iter().map(|n| n.to_string()));
+    }
+    let hierarchies: Vec<&Vec<u32>> = strategies
+        .iter()
+        .filter_map(|s| match s {
+            Strategy::A2aP2p { hierarchy } => Some(hierarchy),
+            _ => None,
+        })
+        .collect();
+    if let Some(first) = hierarchies.first() {
+        out.push("--hierarchical-context-parallel-sizes", first.iter().map(u32::to_string));
+        if hierarchies.iter().any(|h| h != first) {
+            out.unexpressed.push(format!(
+                "layers use different a2a+p2p hierarchies; Megatron takes one (--hierarchical-context-parallel-sizes {})",
+                first.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
+            ));
+        }
+    }
+    let masks: Vec<Mask> = layout.layers.iter().map(|l| l.mask).collect();
+    let windows: Vec<Option<u64>> = masks.iter().map(|&m| window(m)).collect();
+    if let Some(w) = windows.iter().flatten().next().copied() {
+        // attnc's window W sees keys i-W+1 ..= i: FlashAttention's and Megatron's (W-1, 0).
+        out.push("--window-size", [format!("{},0", w - 1)]);
+        let windowed: Vec<bool> = windows.iter().map(Option::is_some).collect();
+        if let Some(freq) = skip_freq(&windowed) {
+            out.push("--window-attn-skip-freq", [freq]);
+        }
+        if windows.iter().flatten().any(|&other| other != w) {
+            out.unexpressed.push(format!(
+                "layers use different window sizes; Megatron takes one --window-size (printed: {w} keys)"
+            ));
+        }
+    }
+    if masks.iter().any(|m| matches!(m, Mask::None)) {
+        out.unexpressed.push(
+            "`mask = none` layers: Megatron's GPT layers are causal; bidirectional attention needs a model spec of your own"
+                .to_string(),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skip_freq_finds_the_period_or_lists_the_pattern() {
+        assert_eq!(skip_freq(&[true, true, true]), None);
+        // Gemma-2: even layers (0-based) windowed, so 1-based numbers 2, 4, ... are full.
+        assert_eq!(skip_freq(&[true, false, true, false]), Some("2".to_string()));
+        assert_eq!(skip_freq(&[true, true, true, false, true, true, true, false]), Some("4".to_string()));
+        assert_eq!(skip_freq(&[false, true, true]), Some("[0,1,1]".to_string()));
+    }
+
+    #[test]
+    fn the_flag_list_is_megatrons() {
+        let flags: Vec<&str> = known_flags().collect();
+        assert!(flags.len() > 500, "{}", flags.len());
+        for flag in
+            ["--context-parallel-size", "--cp-comm-type", "--hierarchical-context-parallel-sizes", "--window-size"]
+        {
+            assert!(flags.contains(&flag), "{flag}");
+        }
+    }
+}
