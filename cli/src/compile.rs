@@ -15,9 +15,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use attnc_compiler::back::llvm::{self, Target, ptxas};
-use attnc_compiler::back::manifest::{
-    MANIFEST_VERSION, Manifest, ManifestKernel, ManifestLaunch, ManifestPlan, ManifestResources, ManifestTimings,
-};
+use attnc_compiler::back::manifest::{MANIFEST_VERSION, Manifest, ManifestKernel, ManifestPlan};
 use attnc_compiler::ir::artifact;
 use attnc_compiler::kernel::{self, KernelSpec};
 use attnc_compiler::passes::{self, PlanOptions};
@@ -216,31 +214,9 @@ pub fn kernel_records(outputs: &[Compiled], target: Target, ptxas: bool, timings
             entry: out.entry.clone(),
             file,
             spec: *spec,
-            launch: out.launch.as_ref().map(|l| ManifestLaunch {
-                grid: l.grid.clone(),
-                block: l.block,
-                dynamic_shared_bytes: l.dynamic_shared_bytes,
-                params: l.params.clone(),
-            }),
-            resources: resources
-                .unwrap_or_default()
-                .into_iter()
-                .map(|r| ManifestResources {
-                    function: r.function,
-                    registers: r.registers,
-                    spill_stores: r.spill_stores,
-                    spill_loads: r.spill_loads,
-                    stack_bytes: r.stack_bytes,
-                    shared_bytes: r.shared_bytes,
-                    barriers: r.barriers,
-                })
-                .collect(),
-            compile_s: Some(ManifestTimings {
-                lower_s: out.timings.lower_s,
-                parse_s: out.timings.parse_s,
-                optimize_s: out.timings.optimize_s,
-                codegen_s: out.timings.codegen_s,
-            }),
+            launch: out.launch.clone(),
+            resources: resources.unwrap_or_default(),
+            compile_s: Some(out.timings),
         });
         if timings {
             let t = out.timings;

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use anyhow::{Context as _, Result};
 use attnc_compiler::diag::{Code, Diagnostic};
 use attnc_compiler::plan::groups;
-use attnc_compiler::sema::spec::Layout;
+use attnc_compiler::sema::spec::{FileSpec, Layout};
 use attnc_compiler::{front, passes};
 use clap::{Parser, Subcommand, ValueEnum};
 use spec::{LayoutArgs, SpecArgs, load, load_checked, report};
@@ -635,23 +635,17 @@ fn check(spec: &SpecArgs, emit: Emit) -> Result<Outcome> {
         Err(outcome) => return Ok(outcome),
     };
     if emit == Emit::Json {
-        let specs: Vec<serde_json::Value> = loaded
+        let specs: Vec<FileSpec<'_>> = loaded
             .units
             .iter()
             .zip(&spec.files)
-            .map(|(u, path)| {
-                let mut value =
-                    serde_json::to_value(u.spec.as_ref().expect("no errors, so a spec")).expect("spec serialises");
-                value["file"] = serde_json::Value::String(path.display().to_string());
-                value
-            })
+            .filter_map(|(u, path)| u.spec.as_ref().map(|s| FileSpec { spec: s, file: path.display().to_string() }))
             .collect();
-        let out = if specs.len() == 1 {
-            specs.into_iter().next().unwrap_or_default()
-        } else {
-            serde_json::Value::Array(specs)
+        let out = match specs.as_slice() {
+            [one] => serde_json::to_string_pretty(one)?,
+            many => serde_json::to_string_pretty(many)?,
         };
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        println!("{out}");
     }
     Ok(Outcome::Clean)
 }

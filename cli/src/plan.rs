@@ -253,7 +253,9 @@ pub fn partition(layout: &Layout, options: &PlanOptions) -> Result<Outcome> {
     let result = match layout.format {
         Format::Thd { max_tokens, max_seqlen } => {
             if seqlens.is_empty() {
-                anyhow::bail!("--seqlens: layout `{name}` is thd; give the packed lengths, e.g. --seqlens 100,4000,37");
+                anyhow::bail!(
+                    "--seqlens: layout `{name}` is thd: give the packed lengths\n  help: e.g. `--seqlens 100,4000,37`"
+                );
             }
             let tp = if layout.sequence_parallel { layout.tp as u64 } else { 1 };
             let batch = ThdBatch { seqlens, padded: options.padded_seqlens.clone() };

@@ -211,23 +211,24 @@ fn lengths(name: &str, t: &HostTensor) -> Result<Vec<u64>, RuntimeError> {
 /// Loads a plan artifact and checks it was compiled for this layout's problem.
 fn load_artifact(path: &PathBuf, layout: &Layout, compiled: &passes::LayerClass, backward: bool) -> Result<Vec<Plan>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read `{}`", path.display()))?;
-    let json: serde_json::Value =
-        serde_json::from_str(&text).with_context(|| format!("`{}` is not JSON", path.display()))?;
-    let classes =
-        json["classes"].as_array().with_context(|| format!("`{}`: not a plan file (no `classes`)", path.display()))?;
+    let file: artifact::PlanFile = serde_json::from_str(&text).with_context(|| {
+        format!("`{}` is not a plan file (write one with `attnc plan --backward --emit json`)", path.display())
+    })?;
     let want = passes::display_layers(&compiled.layers);
-    let class = classes
+    let class = file
+        .classes
         .iter()
-        .find(|c| c["forward"]["header"]["layers"] == serde_json::to_value(&compiled.layers).unwrap_or_default())
+        .find(|c| c.forward.header.layers == compiled.layers)
         .with_context(|| format!("`{}` has no plan for layers {want}", path.display()))?;
     let mut plans = Vec::new();
-    for key in ["forward", "backward"].into_iter().take(if backward { 2 } else { 1 }) {
-        let value = class.get(key).filter(|v| !v.is_null()).with_context(|| {
+    for (key, artifact) in [("forward", Some(&class.forward)), ("backward", class.backward.as_ref())]
+        .into_iter()
+        .take(if backward { 2 } else { 1 })
+    {
+        let a = artifact.with_context(|| {
             format!("`{}` has no {key} plan; compile it with `attnc plan --backward --emit json`", path.display())
         })?;
-        let a: artifact::Artifact = serde_json::from_value(value.clone())
-            .with_context(|| format!("`{}`: malformed {key} plan", path.display()))?;
-        let plan = artifact::to_plan(&a).map_err(|e| anyhow::anyhow!("`{}`: {e}", path.display()))?;
+        let plan = artifact::to_plan(a).map_err(|e| anyhow::anyhow!("`{}`: {e}", path.display()))?;
         let expected = &compiled.forward;
         if plan.header.cp != expected.header.cp {
             bail!(
@@ -278,7 +279,10 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
             (Some(lens), padded)
         }
         (None, true) if given_seqlens.is_empty() => {
-            bail!("--seqlens: layout `{}` is thd; give the packed lengths, e.g. --seqlens 100,4000,37", layout.name)
+            bail!(
+                "--seqlens: layout `{}` is thd: give the packed lengths\n  help: e.g. `--seqlens 100,4000,37`",
+                layout.name
+            )
         }
         (None, true) => (Some(given_seqlens), request.options.padded_seqlens.clone()),
         (_, false) if !given_seqlens.is_empty() => bail!("--seqlens applies to thd layouts only"),
@@ -597,7 +601,7 @@ fn run_hybrid(layout: &Layout, request: &Request) -> Result<bool> {
     let seqlens = request.options.seqlens.clone().unwrap_or_default();
     if seqlens.is_empty() {
         bail!(
-            "--seqlens: layout `{}` is hybrid CP; give the sub-sample lengths of the batch, e.g. --seqlens 100,40000,2000",
+            "--seqlens: layout `{}` is hybrid CP: give the sub-sample lengths of the batch\n  help: e.g. `--seqlens 100,40000,2000`",
             layout.name
         );
     }

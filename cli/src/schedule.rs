@@ -4,7 +4,6 @@ use std::path::Path;
 
 use anyhow::{Context as _, Result};
 use attnc_compiler::hybrid::{self, Algorithm, Schedule};
-use serde_json::json;
 
 /// A lengths file that does not parse: file, line and column, and what to write instead.
 pub struct LengthsError {
@@ -44,26 +43,6 @@ pub fn read_lengths(path: &Path) -> Result<Result<Vec<u64>, LengthsError>> {
         }));
     }
     Ok(Ok(lengths))
-}
-
-pub fn json_of(schedule: &Schedule) -> serde_json::Value {
-    let steps: Vec<_> = schedule
-        .steps
-        .iter()
-        .map(|step| {
-            let load = step.workload(&schedule.lengths);
-            json!({ "gpus": step.gpus, "imbalance": hybrid::imbalance(&load), "workload": load })
-        })
-        .collect();
-    let summary = schedule.summary();
-    json!({
-        "steps": steps,
-        "summary": {
-            "steps": summary.steps,
-            "mean_imbalance": summary.mean_imbalance,
-            "makespan_ratio": summary.makespan_ratio,
-        },
-    })
 }
 
 pub fn text_of(schedule: &Schedule, per_rank: u64, algorithm: Algorithm) -> String {
@@ -136,7 +115,7 @@ pub fn run(lengths_path: &Path, dp_cp: u32, per_rank: u64, algorithm: Algorithm,
         anyhow::bail!("internal error: the schedule breaks its invariants:\n  {}", problems.join("\n  "));
     }
     if json {
-        println!("{}", serde_json::to_string(&json_of(&schedule))?);
+        println!("{}", serde_json::to_string(&schedule.document())?);
     } else {
         print!("{}", text_of(&schedule, per_rank, algorithm));
     }

@@ -217,7 +217,7 @@ pub fn tune(
     let (profile, source) = profile(layout, profile_path)?;
     if matches!(layout.cp, Cp::Hybrid { .. }) {
         eprintln!(
-            "error: layout `{}` uses hybrid CP: each sub-sample gets its own power-of-two group\n  help: tune a fixed-size layout (`--set {}.cp=8`), or schedule the batch with `attnc schedule`",
+            "error: layout `{}` uses hybrid CP: each sub-sample gets its own power-of-two group\n  help: tune one fixed-size CP group of it (`--set {}.cp=8 --seqlens 100,4000,37`), or schedule the batch with `attnc schedule`",
             layout.name, layout.name
         );
         return Ok(false);

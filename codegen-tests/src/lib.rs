@@ -71,9 +71,10 @@ pub fn corpus_flags(text: &str) -> Vec<String> {
 pub fn check_spec_file(path: &str, overrides: &[String]) -> (Sources, Frontend) {
     let text = std::fs::read_to_string(repo_root().join(path)).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
     let flags = corpus_flags(&text);
-    let target = flags.iter().position(|f| f == "--for").map(|i| {
-        attnc_compiler::compat::te::Target::parse(&flags[i + 1]).unwrap_or_else(|e| panic!("{path}: {e}"))
-    });
+    let target = flags
+        .iter()
+        .position(|f| f == "--for")
+        .map(|i| attnc_compiler::compat::te::Target::parse(&flags[i + 1]).unwrap_or_else(|e| panic!("{path}: {e}")));
     let mut sources = Sources::new();
     let file = sources.add(path, text);
     let overrides = attnc_compiler::front::overrides::parse_overrides(&mut sources, overrides)

@@ -166,6 +166,7 @@ pub fn tune_class(
                 excluded.push((
                     strategy,
                     format!("TransformerEngine {}: {} ({})", target.version, entry.summary, entry.id),
+                    entry.help,
                 ));
                 continue;
             }
@@ -182,15 +183,19 @@ pub fn tune_class(
     let mut order: Vec<usize> = (0..evaluations.len()).filter(|&i| evaluations[i].fits).collect();
     order.sort_by(|&a, &b| evaluations[a].total_s().total_cmp(&evaluations[b].total_s()));
     let Some(&choice) = order.first() else {
+        // When the target excludes every candidate, its own fix is the way out.
+        let help = (evaluations.is_empty() && rejected.is_empty())
+            .then(|| excluded.first().map(|e| e.2.to_string()))
+            .flatten();
         let reasons = excluded
             .iter()
-            .map(|(s, why)| format!("{}: excluded: {why}", strategy_text(s)))
+            .map(|(s, why, _)| format!("{}: excluded: {why}", strategy_text(s)))
             .chain(
                 rejected.iter().map(|(s, why)| format!("{}: {}", strategy_text(s), why.lines().next().unwrap_or(""))),
             )
             .chain(evaluations.iter().map(|e| format!("{}: over memory", strategy_text(&e.strategy))))
             .collect();
-        return Err(PlanError::Auto { layout: layout.name.clone(), layers: display_layers(layers), reasons });
+        return Err(PlanError::Auto { layout: layout.name.clone(), layers: display_layers(layers), reasons, help });
     };
     let chosen = &evaluations[choice];
     let ms = |s: f64| format!("{:.3} ms", s * 1e3);
@@ -217,6 +222,7 @@ pub fn tune_class(
         }
         None => format!("{} is the only candidate that fits", strategy_text(&chosen.strategy)),
     };
+    let excluded = excluded.into_iter().map(|(s, why, _)| (s, why)).collect();
     Ok(ClassTuning { layers: layers.to_vec(), mask, evaluations, rejected, excluded, choice, reason })
 }
 

@@ -4,7 +4,8 @@
 //!
 //! The one typed form both the writer (the CLI) and the reader (the CUDA runtime) use; it holds
 //! user-facing names (strategy and mask as written in a spec, half-open layer ranges), never a
-//! Rust `Debug` string.
+//! Rust `Debug` string. The LLVM backend fills the launch, resource and timing records with these
+//! same types.
 
 use serde::{Deserialize, Serialize};
 
@@ -56,18 +57,18 @@ pub struct ManifestKernel {
     #[serde(default)]
     pub spec: Option<KernelSpec>,
     #[serde(default)]
-    pub launch: Option<ManifestLaunch>,
+    pub launch: Option<Launch>,
     /// What ptxas reported for each function, with `attnc compile --ptxas`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub resources: Vec<ManifestResources>,
+    pub resources: Vec<Resources>,
     /// Seconds per compile stage.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub compile_s: Option<ManifestTimings>,
+    pub compile_s: Option<Timings>,
 }
 
 /// How a GPU kernel is launched.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ManifestLaunch {
+pub struct Launch {
     /// Grid dimensions as formulas of the launch's sizes.
     pub grid: [String; 3],
     pub block: [u32; 3],
@@ -79,7 +80,7 @@ pub struct ManifestLaunch {
 
 /// ptxas's report for one entry function.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ManifestResources {
+pub struct Resources {
     pub function: String,
     pub registers: u32,
     pub spill_stores: u32,
@@ -91,9 +92,15 @@ pub struct ManifestResources {
 
 /// Seconds of each compile stage.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ManifestTimings {
+pub struct Timings {
     pub lower_s: f64,
     pub parse_s: f64,
     pub optimize_s: f64,
     pub codegen_s: f64,
+}
+
+impl Timings {
+    pub fn total_s(&self) -> f64 {
+        self.lower_s + self.parse_s + self.optimize_s + self.codegen_s
+    }
 }

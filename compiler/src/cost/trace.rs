@@ -4,7 +4,7 @@
 //! Simulated timelines and measured CPU runs write the same format, so prediction and
 //! measurement can be opened side by side. Times are microseconds, as the format requires.
 
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 
 use super::timeline::Span;
 use crate::ir::{Direction, Plan, Stream, print};
@@ -52,30 +52,85 @@ pub fn events(plan: &Plan, spans: &[Span], offset_s: f64) -> Vec<TraceEvent> {
         .collect()
 }
 
+/// The trace document of the Chrome trace-event format.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceDocument {
+    #[serde(rename = "traceEvents")]
+    pub trace_events: Vec<TraceRecord>,
+    #[serde(rename = "displayTimeUnit")]
+    pub display_time_unit: String,
+    #[serde(rename = "otherData")]
+    pub other_data: TraceTitle,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceTitle {
+    pub title: String,
+}
+
+/// One record: a metadata record (`"ph": "M"`, naming a process or thread) or a complete event
+/// (`"ph": "X"`, microseconds).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceRecord {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cat: Option<String>,
+    pub ph: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ts: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dur: Option<f64>,
+    pub pid: u32,
+    pub tid: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub args: Option<TraceArgs>,
+}
+
+/// The arguments of a metadata record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum TraceArgs {
+    Name { name: String },
+    SortIndex { sort_index: u32 },
+}
+
 /// The trace document: metadata naming each rank and stream, then the events by start time.
-pub fn document(events: &[TraceEvent], n_ranks: u32, title: &str) -> Value {
+pub fn document(events: &[TraceEvent], n_ranks: u32, title: &str) -> TraceDocument {
+    let meta = |name: &str, pid: u32, tid: u32, args: TraceArgs| TraceRecord {
+        name: name.to_string(),
+        cat: None,
+        ph: "M".to_string(),
+        ts: None,
+        dur: None,
+        pid,
+        tid,
+        args: Some(args),
+    };
     let mut out = Vec::new();
     for rank in 0..n_ranks {
-        out.push(
-            json!({"name": "process_name", "ph": "M", "pid": rank, "tid": 0, "args": {"name": format!("rank {rank}")}}),
-        );
-        out.push(json!({"name": "process_sort_index", "ph": "M", "pid": rank, "tid": 0, "args": {"sort_index": rank}}));
+        out.push(meta("process_name", rank, 0, TraceArgs::Name { name: format!("rank {rank}") }));
+        out.push(meta("process_sort_index", rank, 0, TraceArgs::SortIndex { sort_index: rank }));
         for (tid, stream) in [(0, "compute stream"), (1, "cp stream")] {
-            out.push(json!({"name": "thread_name", "ph": "M", "pid": rank, "tid": tid, "args": {"name": stream}}));
+            out.push(meta("thread_name", rank, tid, TraceArgs::Name { name: stream.to_string() }));
         }
     }
     let mut sorted: Vec<&TraceEvent> = events.iter().collect();
     sorted.sort_by(|a, b| a.start_s.total_cmp(&b.start_s).then(a.rank.cmp(&b.rank)));
     for event in sorted {
-        out.push(json!({
-            "name": event.name,
-            "cat": event.category,
-            "ph": "X",
-            "ts": event.start_s * 1e6,
-            "dur": (event.end_s - event.start_s).max(0.0) * 1e6,
-            "pid": event.rank,
-            "tid": event.stream.index(),
-        }));
+        out.push(TraceRecord {
+            name: event.name.clone(),
+            cat: Some(event.category.to_string()),
+            ph: "X".to_string(),
+            ts: Some(event.start_s * 1e6),
+            dur: Some((event.end_s - event.start_s).max(0.0) * 1e6),
+            pid: event.rank,
+            tid: event.stream.index() as u32,
+            args: None,
+        });
     }
-    json!({"traceEvents": out, "displayTimeUnit": "ms", "otherData": {"title": title}})
+    TraceDocument {
+        trace_events: out,
+        display_time_unit: "ms".to_string(),
+        other_data: TraceTitle { title: title.to_string() },
+    }
 }

@@ -231,3 +231,51 @@ impl Schedule {
         problems
     }
 }
+
+/// `attnc schedule --emit json`: per step, each GPU's sub-samples, its workload and the step's
+/// imbalance; then the summary.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ScheduleDocument {
+    pub steps: Vec<ScheduleStep>,
+    pub summary: ScheduleSummary,
+}
+
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ScheduleStep {
+    /// Per GPU, the ids (line numbers from 0) of the sub-samples it holds.
+    pub gpus: Vec<Vec<u32>>,
+    /// max / mean workload over the GPUs.
+    pub imbalance: f64,
+    /// Per GPU, len²/cp summed over its sub-samples, in Mtok².
+    pub workload: Vec<f64>,
+}
+
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ScheduleSummary {
+    pub steps: usize,
+    pub mean_imbalance: f64,
+    pub makespan_ratio: f64,
+}
+
+impl Schedule {
+    /// The schedule as `attnc schedule --emit json` prints it.
+    pub fn document(&self) -> ScheduleDocument {
+        let steps = self
+            .steps
+            .iter()
+            .map(|step| {
+                let workload = step.workload(&self.lengths);
+                ScheduleStep { gpus: step.gpus.clone(), imbalance: imbalance(&workload), workload }
+            })
+            .collect();
+        let summary = self.summary();
+        ScheduleDocument {
+            steps,
+            summary: ScheduleSummary {
+                steps: summary.steps,
+                mean_imbalance: summary.mean_imbalance,
+                makespan_ratio: summary.makespan_ratio,
+            },
+        }
+    }
+}

@@ -27,12 +27,13 @@ use crate::verify::{self, Stage, Verified, VerifyError};
 #[derive(Debug, Error)]
 pub enum PlanError {
     #[error(
-        "layout `{layout}`: layers {layers}: no strategy could be chosen{}\n  help: write a concrete strategy (p2p, all_gather, a2a or a2a+p2p), e.g. `--set {layout}.strategy=p2p`",
-        reasons.iter().map(|r| format!("\n  {r}")).collect::<String>()
+        "layout `{layout}`: layers {layers}: no strategy could be chosen{}\n  help: {}",
+        reasons.iter().map(|r| format!("\n  {r}")).collect::<String>(),
+        help.clone().unwrap_or_else(|| format!("write a concrete strategy (p2p, all_gather, a2a or a2a+p2p), e.g. `--set {layout}.strategy=p2p`"))
     )]
-    Auto { layout: String, layers: String, reasons: Vec<String> },
+    Auto { layout: String, layers: String, reasons: Vec<String>, help: Option<String> },
     #[error(
-        "layout `{layout}` uses hybrid CP, which is planned per batch from its sub-sample lengths\n  help: give them with `--seqlens`, e.g. `--seqlens 100,40000,2000`, or plan a fixed-size layout (`--set {layout}.cp=8`)"
+        "layout `{layout}` uses hybrid CP, which is planned per batch from its sub-sample lengths\n  help: give them with `--seqlens`, e.g. `--seqlens 100,40000,2000`, or plan one fixed-size CP group of it (`--set {layout}.cp=8 --seqlens 100,4000,37`)"
     )]
     Hybrid { layout: String },
     #[error("layout `{layout}` is not a hybrid-CP layout")]
@@ -173,6 +174,7 @@ pub fn compile_class(
             layout: layout.name.clone(),
             layers: display_layers(&layers),
             reasons: Vec::new(),
+            help: None,
         });
     }
     let setup = setup::setup(layout, mask, options)?;

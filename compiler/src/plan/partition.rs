@@ -10,7 +10,7 @@
 //!   `thd_get_partitioned_indices`); tokens index the padded packed buffer, positions restart at 0
 //!   in each sequence. A sequence of length 0 (a repeated `cu_seqlens` entry) owns only its padding.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 #[derive(Debug, Error, PartialEq)]
@@ -111,7 +111,7 @@ pub fn padded_offsets(batch: &ThdBatch, limits: &ThdLimits) -> Result<Vec<u64>, 
     Ok(cu)
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct RankTokens {
     pub rank: u32,
     /// Global token indices (THD: indices into the padded packed buffer), in local order.
@@ -122,7 +122,7 @@ pub struct RankTokens {
     pub padding: Vec<u64>,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Partition {
     pub cp: u32,
     #[serde(skip_serializing_if = "Option::is_none")]

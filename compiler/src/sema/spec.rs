@@ -16,6 +16,14 @@ pub struct Spec {
     pub layouts: Vec<Layout>,
 }
 
+/// `attnc check --emit json` of one file: its resolved spec and the file's path.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FileSpec<'a> {
+    #[serde(flatten)]
+    pub spec: &'a Spec,
+    pub file: String,
+}
+
 impl Spec {
     pub fn layout(&self, name: &str) -> Option<&Layout> {
         self.layouts.iter().find(|l| l.name == name)

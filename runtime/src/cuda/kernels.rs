@@ -24,7 +24,7 @@ use crate::packed::{BwdLaunch, BwdResult, FwdLaunch, FwdResult, Launcher};
 /// Query (forward) or key (backward) rows per CTA: the `64` of the manifest's grid formulas.
 pub const ROWS_PER_CTA: usize = 64;
 
-pub use attnc_compiler::back::manifest::{MANIFEST_VERSION, Manifest, ManifestKernel, ManifestLaunch};
+pub use attnc_compiler::back::manifest::{Launch as ManifestLaunch, MANIFEST_VERSION, Manifest, ManifestKernel};
 
 /// The kernels of one directory, by name.
 #[derive(Debug)]

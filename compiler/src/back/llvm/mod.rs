@@ -129,19 +129,7 @@ pub fn compile_host_avx512(spec: &KernelSpec) -> Result<Output, LlvmError> {
 }
 
 /// Wall time of each stage of one compile.
-#[derive(Clone, Copy, Debug, Default, Serialize)]
-pub struct Timings {
-    pub lower_s: f64,
-    pub parse_s: f64,
-    pub optimize_s: f64,
-    pub codegen_s: f64,
-}
-
-impl Timings {
-    pub fn total_s(&self) -> f64 {
-        self.lower_s + self.parse_s + self.optimize_s + self.codegen_s
-    }
-}
+pub use crate::back::manifest::Timings;
 
 /// One compiled kernel.
 #[derive(Clone, Debug)]

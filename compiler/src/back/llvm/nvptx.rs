@@ -20,25 +20,13 @@
 
 use std::fmt::Write;
 
-use serde::Serialize;
-
 use super::text::{Fn, V, f32c, i32c, i64c};
 use super::{LlvmError, Target};
 use crate::kernel::{KernelKind, KernelMask, KernelSpec};
 use crate::sema::spec::Dtype;
 
-/// How a GPU kernel is launched.
-#[derive(Clone, Debug, Serialize)]
-pub struct Launch {
-    /// Grid dimensions as formulas of the launch's sizes.
-    pub grid: [String; 3],
-    pub block: [u32; 3],
-    /// Dynamic shared memory; above 48 KiB the launcher sets
-    /// `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` first.
-    pub dynamic_shared_bytes: u32,
-    /// The kernel's parameters in order, as `name: type`.
-    pub params: Vec<String>,
-}
+/// How a GPU kernel is launched (the manifest's record).
+pub use crate::back::manifest::Launch;
 
 pub struct GpuKernel {
     pub ir: String,

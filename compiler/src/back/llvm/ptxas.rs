@@ -8,8 +8,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use serde::Serialize;
-
 use super::Target;
 
 #[derive(Debug, thiserror::Error)]
@@ -20,17 +18,8 @@ pub enum PtxasError {
     Rejected { arch: String, stderr: String },
 }
 
-/// What ptxas reports for one entry function.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Resources {
-    pub function: String,
-    pub registers: u32,
-    pub spill_stores: u32,
-    pub spill_loads: u32,
-    pub stack_bytes: u32,
-    pub shared_bytes: u32,
-    pub barriers: u32,
-}
+/// What ptxas reports for one entry function (the manifest's record).
+pub use crate::back::manifest::Resources;
 
 /// ptxas: `ATTNC_PTXAS` if set and present, else `ptxas` on the PATH, else the copy
 /// `scripts/setup` installs in this checkout.

@@ -1,0 +1,161 @@
+//! The rough edges a new user hits, one test each: typed JSON documents with user-facing names,
+//! hybrid layouts ahead of time and as JSON plans, `--layout` optional, half-open ranges, one unit
+//! for bytes, presets and spellings, a warning once per place.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use attnc_compiler::back::manifest::{MANIFEST_VERSION, Manifest};
+use attnc_compiler::ir::artifact::{HybridPlanFile, PlanFile};
+use attnc_compiler::plan::partition::Partition;
+
+fn attnc(args: &[&str]) -> Output {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    Command::new(env!("CARGO_BIN_EXE_attnc")).args(args).current_dir(root).output().expect("attnc runs")
+}
+
+fn check(args: &[&str], code: i32, stdout_has: &str, stderr_has: &str) -> String {
+    let out = attnc(args);
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(code), "attnc {args:?}\nstdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(stdout.contains(stdout_has), "attnc {args:?}: stdout lacks {stdout_has:?}:\n{stdout}");
+    assert!(stderr.contains(stderr_has), "attnc {args:?}: stderr lacks {stderr_has:?}:\n{stderr}");
+    stdout.to_string()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("attnc-edges-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+const LLAMA: &str = "dsl-examples/llama3_8b_128k.attn";
+const GEMMA: &str = "dsl-examples/gemma2_alternating.attn";
+const HYBRID: &str = "dsl-examples/hybrid_cp.attn";
+
+/// No document attnc writes carries a Rust `Debug` string.
+fn assert_no_debug_strings(json: &str) {
+    for debug in ["Interval {", "P2p", "AllGather", "A2aP2p", "Causal {", "Some(", "None"] {
+        assert!(!json.contains(debug), "a Rust debug string `{debug}` in:\n{}", &json[..json.len().min(2000)]);
+    }
+}
+
+/// The manifest of an AOT directory reads back into its typed struct, with layers as half-open
+/// ranges and strategies and masks as a spec writes them.
+#[test]
+fn the_manifest_is_typed_and_user_facing() {
+    let dir = temp("aot-gemma");
+    let d = dir.to_str().unwrap();
+    let args = ["compile", GEMMA, "--target", "sm_90a", "-o", d, "--set", "alternating.seq=4096"];
+    check(&args, 0, "kernels for sm_90a in", "");
+    let text = std::fs::read_to_string(dir.join("manifest.json")).unwrap();
+    assert_no_debug_strings(&text);
+    let manifest: Manifest = serde_json::from_str(&text).unwrap();
+    assert_eq!(manifest.version, MANIFEST_VERSION);
+    assert_eq!(manifest.layout.as_deref(), Some("alternating"));
+    let windowed = manifest.plans.iter().find(|p| p.mask == "causal { window = 4096 }").unwrap();
+    assert_eq!(windowed.strategy, "p2p");
+    assert_eq!((windowed.layers[0].start, windowed.layers[0].end), (0, 1));
+    assert!(manifest.plans.iter().any(|p| p.mask == "causal" && p.pass == "backward"));
+}
+
+/// A hybrid-CP layout compiles ahead of time (its kernels do not depend on the batch) and prints
+/// its plans for one batch as JSON, one per sub-sample, with the schedule's steps.
+#[test]
+fn hybrid_layouts_compile_and_print_json_plans() {
+    let small = ["--set", "llama3_8b.head_dim=64"];
+    check(&[&["compile", HYBRID][..], &small[..]].concat(), 0, "kernels compiled for the cpu", "");
+    let dir = temp("aot-hybrid");
+    let d = dir.to_str().unwrap();
+    check(&[&["compile", HYBRID, "--target", "sm_90a", "-o", d][..], &small[..]].concat(), 0, "kernels for sm_90a", "");
+    let manifest: Manifest =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    assert!(manifest.plans.is_empty(), "a hybrid layout's plans depend on the batch");
+    assert!(manifest.kernels.len() >= 4);
+    let json = check(&["plan", HYBRID, "--seqlens", "100000,3000,20000,9000,500", "--emit", "json"], 0, "", "");
+    assert_no_debug_strings(&json);
+    let file: HybridPlanFile = serde_json::from_str(&json).unwrap();
+    assert_eq!(file.dp_cp, 16);
+    let steps = &file.classes[0].steps;
+    assert_eq!(steps.len(), 2);
+    let samples: usize = steps.iter().flat_map(|s| &s.groups).map(|g| g.samples.len()).sum();
+    assert_eq!(samples, 5);
+    let group = &steps[0].groups[0];
+    assert_eq!(group.samples[0].forward.header.cp, group.size);
+}
+
+/// `--layout` may be left out when the files define one layout; with several it is an error
+/// listing them. Plan files read back into their typed struct.
+#[test]
+fn layout_is_optional_with_one_layout() {
+    let json = check(&["plan", LLAMA, "--emit", "json", "--stats"], 0, "", "");
+    assert_no_debug_strings(&json);
+    let file: PlanFile = serde_json::from_str(&json).unwrap();
+    assert_eq!(file.layout, "pretrain");
+    assert!(file.classes[0].stats.is_some());
+    check(
+        &["plan", "dsl-examples/included_models.attn"],
+        2,
+        "",
+        "the files define 2 layouts (pretrain_64k, sft_8b): choose one with --layout",
+    );
+    check(&["plan", "dsl-examples/included_models.attn", "--layout", "pretrain_64k"], 0, "plan `pretrain_64k`", "");
+}
+
+/// Ranges are half-open everywhere: layers, ranks and GPUs.
+#[test]
+fn ranges_are_half_open() {
+    check(&["run", LLAMA, "--layer", "37"], 2, "", "--layer 37: model `llama3_8b` has layers 0..32");
+    check(&["simulate", LLAMA, "--layer", "32"], 2, "", "has layers 0..32");
+    check(&["plan", LLAMA, "--rank", "16"], 2, "", "has CP ranks 0..16");
+    let plan = check(&["plan", HYBRID, "--seqlens", "100000,3000"], 0, "GPUs 0..16 (cp 16)", "");
+    assert!(plan.contains("barrier over GPUs 0..16") && !plan.contains("0-15"), "{plan}");
+}
+
+/// Bytes are GiB, with what is sent and what is received labelled, in `plan --stats` and `tune`.
+#[test]
+fn bytes_are_gib_sent_and_received() {
+    let stats = check(&["plan", LLAMA, "--rank", "0", "--stats"], 0, "bytes per rank in GiB", "");
+    assert!(stats.contains("sent intra") && stats.contains("received inter"), "{stats}");
+    let tune = check(&["tune", LLAMA], 0, "bytes per rank (max over ranks) in GiB", "");
+    assert!(tune.contains("intra sent") && tune.contains("inter recv") && !tune.contains(" GB"), "{tune}");
+}
+
+/// The partition JSON always has `padding`, and reads back into its typed struct.
+#[test]
+fn partitions_always_list_padding() {
+    let json =
+        check(&["partition", LLAMA, "--set", "pretrain.seq=64", "--set", "pretrain.cp=2"], 0, "\"padding\":[]", "");
+    let p: Partition = serde_json::from_str(&json).unwrap();
+    assert_eq!(p.ranks.len(), 2);
+}
+
+/// Presets users reach for exist; a misspelt preset suggests the one it starts; a lower-case size
+/// suffix suggests the upper-case one (not a 1000x smaller number).
+#[test]
+fn presets_and_spellings() {
+    for gpu in ["h800", "h20", "b200", "gb200"] {
+        check(&["check", LLAMA, "--set", &format!("two_nodes.gpu={gpu}")], 0, "", "");
+    }
+    check(&["check", LLAMA, "--set", "two_nodes.gpu=h100"], 1, "", "did you mean `h100_sxm`?");
+    check(&["check", LLAMA, "--set", "pretrain.seq=128k"], 1, "", "help: write `seq = 128K`");
+}
+
+/// A warning about the layout's own setting is reported once, not again for every `layer` block
+/// that keeps that setting.
+#[test]
+fn a_warning_fires_once_per_place() {
+    let spec = temp("blocks.attn");
+    std::fs::write(
+        &spec,
+        "model m {\n  layers = 8\n  heads = 8\n  kv_heads = 2\n  head_dim = 64\n}\n\
+         cluster c {\n  nodes = 1\n  gpus_per_node = 8\n  gpu = h100_sxm\n}\n\
+         layout l {\n  model = m\n  cluster = c\n  seq = 8K\n  cp = 4\n  dp = 2\n  strategy = a2a\n\
+         layer 0..2 { mask = none }\n  layer 2..4 { mask = causal { window = 512 } }\n  layer 4..6 { mask = none }\n}\n",
+    )
+    .unwrap();
+    let out = attnc(&["check", spec.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("warning[W0002]").count(), 1, "{stderr}");
+    assert_eq!(stderr.matches("warning[W0006]").count(), 1, "{stderr}");
+}

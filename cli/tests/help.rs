@@ -1,0 +1,134 @@
+//! Following the CLI's help lines: every `help:` that suggests a flag or a value is run as the
+//! user would run it — the suggested flags added to (or replacing) the failing command — and the
+//! command then succeeds. The spec diagnostics' help lines are followed in
+//! `codegen-tests/tests/help_lines.rs`.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn attnc(args: &[&str]) -> Output {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    Command::new(env!("CARGO_BIN_EXE_attnc")).args(args).current_dir(root).output().expect("attnc runs")
+}
+
+/// The help line of a failed command's stderr.
+fn help_of(args: &[&str], code: i32) -> String {
+    let out = attnc(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(code), "attnc {args:?}:\n{stderr}");
+    stderr
+        .lines()
+        .find_map(|l| l.trim().trim_start_matches("= ").strip_prefix("help: "))
+        .unwrap_or_else(|| panic!("no help in:\n{stderr}"))
+        .to_string()
+}
+
+/// The `n`th backtick-quoted part of a help line, split into arguments.
+fn quoted_args(help: &str, n: usize) -> Vec<String> {
+    let quoted = help.split('`').nth(2 * n + 1).unwrap_or_else(|| panic!("no quoted part {n} in {help:?}"));
+    quoted.split_whitespace().map(str::to_string).collect()
+}
+
+/// Runs `args` with `extra` replacing any flag of the same name, and expects exit 0.
+fn succeeds(args: &[&str], extra: &[String]) -> String {
+    let mut full: Vec<String> = Vec::new();
+    let mut skip = false;
+    for (i, a) in args.iter().enumerate() {
+        if skip {
+            skip = false;
+            continue;
+        }
+        if a.starts_with("--") && extra.iter().any(|e| e == a) && a.as_bytes().first() == Some(&b'-') {
+            // The same flag is given again by the help: drop the old one and its value.
+            skip = args.get(i + 1).is_some_and(|v| !v.starts_with("--"));
+            continue;
+        }
+        full.push(a.to_string());
+    }
+    full.extend(extra.iter().cloned());
+    let refs: Vec<&str> = full.iter().map(String::as_str).collect();
+    let out = attnc(&refs);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "following the help: attnc {refs:?}\n{stderr}");
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+const LLAMA: &str = "dsl-examples/llama3_8b_128k.attn";
+const SFT: &str = "dsl-examples/sft_packed_thd.attn";
+const HYBRID: &str = "dsl-examples/hybrid_cp.attn";
+const TWO_LAYOUTS: &str = "dsl-examples/included_models.attn";
+
+#[test]
+fn cli_help_lines_are_true_when_followed() {
+    // --for: a name that is not a target, a version that is not one, a version too old.
+    for (bad, n) in [("two", 1), ("te=2.x", 0), ("te=1.11", 0)] {
+        let args = ["check", LLAMA, "--for", bad];
+        let help = help_of(&args, 2);
+        succeeds(&args, &quoted_args(&help, n));
+    }
+    // --layout: several layouts and none chosen; a misspelt one.
+    let args = ["plan", TWO_LAYOUTS];
+    succeeds(&args, &quoted_args(&help_of(&args, 2), 0));
+    let args = ["plan", LLAMA, "--layout", "pretrian"];
+    succeeds(&args, &quoted_args(&help_of(&args, 2), 0));
+    // A thd layout without its lengths, in plan and run.
+    let args = ["plan", SFT];
+    succeeds(&args, &quoted_args(&help_of(&args, 1), 0));
+    let small = ["--set", "sft.format=thd { max_seqlen = 4096, max_tokens = 8192 }", "--set", "llama3_8b.head_dim=8"];
+    let args = [&["run", SFT][..], &small[..]].concat();
+    succeeds(&args, &quoted_args(&help_of(&args, 2), 0));
+    // A hybrid layout without sub-sample lengths: give them, or plan one fixed-size group.
+    let args = ["plan", HYBRID];
+    let help = help_of(&args, 1);
+    succeeds(&args, &quoted_args(&help, 1));
+    succeeds(&args, &quoted_args(&help, 2));
+    // Tuning a hybrid layout: one fixed-size group of it.
+    let args = ["tune", HYBRID];
+    let help = help_of(&args, 1);
+    succeeds(&args, &quoted_args(&help, 0));
+    // Partitioning a hybrid layout: the plan command of the help, with real lengths.
+    let args = ["partition", HYBRID];
+    let help = help_of(&args, 2);
+    let command = quoted_args(&help, 0);
+    assert_eq!(&command[..2], ["attnc", "plan"], "{help}");
+    let filled: Vec<String> =
+        command[1..].iter().map(|a| a.replace("FILE", HYBRID).replace("L1,L2,...", "100,40000,2000")).collect();
+    succeeds(&[], &filled);
+    // `--for te` excludes every strategy of an fp32 layout: its fix, as an override.
+    let args = ["tune", LLAMA, "--for", "te", "--set", "pretrain.dtype=fp32", "--set", "pretrain.seq=4096"];
+    let help = help_of(&args, 1);
+    let fix = quoted_args(&help, 0).join(" ").replace(' ', "");
+    assert_eq!(fix, "dtype=bf16", "{help}");
+    succeeds(&args, &["--set".to_string(), format!("pretrain.{fix}")]);
+    // A sequence over max_seqlen: raise it, as the help says, with an override.
+    let args = ["partition", SFT, "--seqlens", "20000,100"];
+    let help = help_of(&args, 1);
+    assert!(help.contains("raise `max_seqlen`"), "{help}");
+    succeeds(&args, &["--set".to_string(), "sft.format=thd { max_seqlen = 32K, max_tokens = 64K }".to_string()]);
+    // `--set` without `=`: the example works.
+    let args = ["check", LLAMA, "--set", "pretrain.cp"];
+    let help = help_of(&args, 2);
+    let example = quoted_args(&help, 0);
+    succeeds(&["check", LLAMA], &example);
+}
+
+/// Output to a closed pipe ends quietly: no panic message, no non-signal failure.
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::Read as _;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_attnc"))
+        .args(["plan", LLAMA, "--backward"])
+        .current_dir(root)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 64];
+    child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked") && !stderr.contains("Broken pipe"), "{stderr}");
+    assert_ne!(out.status.code(), Some(101), "a panic's exit code");
+}
