@@ -626,6 +626,15 @@ fn with_layout(
         Err(outcome) => return Ok(outcome),
     };
     let layout = loaded.layout(which.layout.as_deref())?;
+    if !which.padded_seqlens.is_empty() && !matches!(layout.format, attnc_compiler::sema::spec::Format::Thd { .. }) {
+        anyhow::bail!("--padded-seqlens: layout `{}` is not thd", layout.name);
+    }
+    if !which.padded_seqlens.is_empty() && matches!(layout.cp, attnc_compiler::sema::spec::Cp::Hybrid { .. }) {
+        anyhow::bail!(
+            "--padded-seqlens: layout `{}` is hybrid CP, whose groups pad each sub-sample for their own size\n  help: give the lengths alone, with `--seqlens`",
+            layout.name
+        );
+    }
     f(layout, passes::PlanOptions { target: loaded.target, ..which.plan_options() })
 }
 

@@ -89,6 +89,35 @@ fn exit_codes_and_flags() {
     ]);
 }
 
+/// `--for te[=VERSION]`: TransformerEngine's restrictions as errors for that version, warnings
+/// about the newest without it.
+#[test]
+fn transformer_engine_target() {
+    const GEMMA: &str = "dsl-examples/gemma2_alternating.attn";
+    let sft_all_gather = ["--set", "sft.strategy=all_gather", "--seqlens", "100"];
+    check_cases(&[
+        (
+            &["check", "--for", "te", GEMMA],
+            1,
+            "",
+            "TransformerEngine says: Context parallelism does not support sliding window attention with cp_comm_type='p2p'!",
+        ),
+        (&["check", GEMMA], 0, "", "warning[W0006]: the newest TransformerEngine (2.20) does not run this"),
+        (&["check", "--for", "te", GEMMA, "--set", "alternating.strategy=a2a"], 0, "", ""),
+        // THD over all_gather: TE 2.18 added it.
+        (
+            &[&["plan", "--for", "te=2.17", SFT][..], &sft_all_gather[..]].concat(),
+            1,
+            "",
+            "before 2.18, all_gather does not take THD",
+        ),
+        (&[&["plan", "--for", "te=2.18", SFT][..], &sft_all_gather[..]].concat(), 0, "", ""),
+        (&["check", "--for", "te=2.21", LLAMA], 0, "", "note: TransformerEngine 2.21 is newer than the support matrix"),
+        (&["check", "--for", "te=1.9", LLAMA], 2, "", "older than the support matrix, which starts at 1.12"),
+        (&["explain", "E0031"], 0, "TransformerEngine", ""),
+    ]);
+}
+
 #[test]
 fn partition_and_groups_commands() {
     check_cases(&[

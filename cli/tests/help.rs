@@ -105,6 +105,10 @@ fn cli_help_lines_are_true_when_followed() {
     let help = help_of(&args, 1);
     assert!(help.contains("raise `max_seqlen`"), "{help}");
     succeeds(&args, &["--set".to_string(), "sft.format=thd { max_seqlen = 32K, max_tokens = 64K }".to_string()]);
+    // Padded lengths for a hybrid layout: give the lengths alone.
+    let args = ["plan", HYBRID, "--seqlens", "100,3000", "--padded-seqlens", "128,3072"];
+    assert!(help_of(&args, 2).contains("give the lengths alone, with `--seqlens`"));
+    succeeds(&["plan", HYBRID, "--seqlens", "100,3000"], &[]);
     // `--set` without `=`: the example works.
     let args = ["check", LLAMA, "--set", "pretrain.cp"];
     let help = help_of(&args, 2);
