@@ -253,6 +253,16 @@ fn load_artifact(path: &PathBuf, layout: &Layout, compiled: &passes::LayerClass,
 
 /// Runs the layout; `Ok(false)` when the run failed or a check did not pass (already reported).
 pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
+    // `--rope none`: the inputs are rotated already, so the plans (and the reference) rotate nothing.
+    let unrotated;
+    let layout = if request.rope == RopeInput::None && layout.model.rope.is_some() {
+        let mut l = layout.clone();
+        l.model.rope = None;
+        unrotated = l;
+        &unrotated
+    } else {
+        layout
+    };
     if matches!(layout.cp, attnc_compiler::sema::spec::Cp::Hybrid { .. }) {
         if request.on_device {
             bail!("--device cuda: hybrid-CP batches run on --device cpu (the device executor runs one plan at a time)");
@@ -289,16 +299,6 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
         (_, false) => (None, None),
     };
     crate::plan::check_layer(layout, request.layer)?;
-    // `--rope none`: the inputs are rotated already, so the plans (and the reference) rotate nothing.
-    let unrotated;
-    let layout = if request.rope == RopeInput::None && layout.model.rope.is_some() {
-        let mut l = layout.clone();
-        l.model.rope = None;
-        unrotated = l;
-        &unrotated
-    } else {
-        layout
-    };
     let padded = padded_seqlens.is_some() && file.is_some();
     let options =
         PlanOptions { seqlens: seqlens.clone(), padded_seqlens, backward: request.backward, ..request.options.clone() };
