@@ -659,7 +659,7 @@ fn run_hybrid(layout: &Layout, request: &Request) -> Result<bool> {
         });
         println!("step {step_idx}:");
         for (first, size, samples) in results {
-            let gpus = if size == 1 { format!("GPU {first}") } else { format!("GPUs {first}-{}", first + size - 1) };
+            let gpus = if size == 1 { format!("GPU {first}") } else { format!("GPUs {first}..{}", first + size) };
             for sample in samples {
                 let verdict = match &sample.outcome {
                     Err(e) => {

@@ -62,11 +62,10 @@ pub fn text_of(schedule: &Schedule, per_rank: u64, algorithm: Algorithm) -> Stri
         let load = step.workload(&schedule.lengths);
         let _ = writeln!(out, "step {step_idx}: imbalance {:.3} (max/mean)", hybrid::imbalance(&load));
         for group in step.groups() {
-            let last = group.first_gpu + group.size - 1;
             let gpus = if group.size == 1 {
                 format!("GPU {}", group.first_gpu)
             } else {
-                format!("GPUs {}-{last}", group.first_gpu)
+                format!("GPUs {}..{}", group.first_gpu, group.first_gpu + group.size)
             };
             let samples: Vec<String> =
                 group.samples.iter().map(|id| format!("{id} ({})", schedule.lengths[*id as usize])).collect();

@@ -1,24 +1,12 @@
 //! The CLI's contract: exit codes (0 clean or warnings, 1 input errors, 2 usage or I/O),
 //! `--emit json`, `--set`, `fmt --check`, and `explain`.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn attnc(args: &[&str]) -> Output {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    Command::new(env!("CARGO_BIN_EXE_attnc")).args(args).current_dir(root).output().expect("attnc runs")
-}
-
-fn check(args: &[&str], code: i32, stdout_has: &str, stderr_has: &str) {
-    let out = attnc(args);
-    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert_eq!(out.status.code(), Some(code), "attnc {args:?}\nstdout:\n{stdout}\nstderr:\n{stderr}");
-    assert!(stdout.contains(stdout_has), "attnc {args:?}: stdout lacks {stdout_has:?}:\n{stdout}");
-    assert!(stderr.contains(stderr_has), "attnc {args:?}: stderr lacks {stderr_has:?}:\n{stderr}");
-}
+use common::*;
 
 fn examples(dir: &str) -> Vec<String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let root = root();
     let mut files: Vec<String> = std::fs::read_dir(root.join(dir))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -39,7 +27,7 @@ fn all_examples_check_clean_together() {
 
 #[test]
 fn every_error_spec_exits_1() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let root = root();
     for file in examples("dsl-examples/errors") {
         let flags = attnc_codegen_tests::corpus_flags(&std::fs::read_to_string(root.join(&file)).unwrap());
         let mut args = vec!["check", file.as_str()];
@@ -56,9 +44,6 @@ fn check_cases(cases: &[Case<'_>]) {
         check(args, code, stdout_has, stderr_has);
     }
 }
-
-const LLAMA: &str = "dsl-examples/llama3_8b_128k.attn";
-const SFT: &str = "dsl-examples/sft_packed_thd.attn";
 
 #[test]
 fn exit_codes_and_flags() {
@@ -190,7 +175,7 @@ fn schedule_command() {
     let base = ["schedule", "--lengths", lengths, "--dp-cp", "16", "--max-seqlen-per-rank", "8192"];
     let with = |extra: &[&'static str]| -> Vec<&str> { base.iter().copied().chain(extra.iter().copied()).collect() };
     check_cases(&[
-        (&with(&[]), 0, "GPUs 0-15   cp 16", ""),
+        (&with(&[]), 0, "GPUs 0..16  cp 16", ""),
         (&with(&["--algorithm", "megatron"]), 0, "algorithm megatron", ""),
         (&with(&["--emit", "json"]), 0, "\"imbalance\"", ""),
         (&["schedule", "--lengths", lengths, "--dp-cp", "12", "--max-seqlen-per-rank", "8192"], 1, "", "power of two"),

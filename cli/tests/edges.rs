@@ -2,36 +2,13 @@
 //! hybrid layouts ahead of time and as JSON plans, `--layout` optional, half-open ranges, one unit
 //! for bytes, presets and spellings, a warning once per place.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use common::*;
 
 use attnc_compiler::back::manifest::{MANIFEST_VERSION, Manifest};
 use attnc_compiler::ir::artifact::{HybridPlanFile, PlanFile};
 use attnc_compiler::plan::partition::Partition;
-
-fn attnc(args: &[&str]) -> Output {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    Command::new(env!("CARGO_BIN_EXE_attnc")).args(args).current_dir(root).output().expect("attnc runs")
-}
-
-fn check(args: &[&str], code: i32, stdout_has: &str, stderr_has: &str) -> String {
-    let out = attnc(args);
-    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert_eq!(out.status.code(), Some(code), "attnc {args:?}\nstdout:\n{stdout}\nstderr:\n{stderr}");
-    assert!(stdout.contains(stdout_has), "attnc {args:?}: stdout lacks {stdout_has:?}:\n{stdout}");
-    assert!(stderr.contains(stderr_has), "attnc {args:?}: stderr lacks {stderr_has:?}:\n{stderr}");
-    stdout.to_string()
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("attnc-edges-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
-const LLAMA: &str = "dsl-examples/llama3_8b_128k.attn";
-const GEMMA: &str = "dsl-examples/gemma2_alternating.attn";
-const HYBRID: &str = "dsl-examples/hybrid_cp.attn";
 
 /// No document attnc writes carries a Rust `Debug` string.
 fn assert_no_debug_strings(json: &str) {

@@ -3,13 +3,11 @@
 //! command then succeeds. The spec diagnostics' help lines are followed in
 //! `codegen-tests/tests/help_lines.rs`.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn attnc(args: &[&str]) -> Output {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    Command::new(env!("CARGO_BIN_EXE_attnc")).args(args).current_dir(root).output().expect("attnc runs")
-}
+use common::*;
+
+use std::process::Command;
 
 /// The help line of a failed command's stderr.
 fn help_of(args: &[&str], code: i32) -> String {
@@ -53,9 +51,6 @@ fn succeeds(args: &[&str], extra: &[String]) -> String {
     String::from_utf8_lossy(&out.stdout).to_string()
 }
 
-const LLAMA: &str = "dsl-examples/llama3_8b_128k.attn";
-const SFT: &str = "dsl-examples/sft_packed_thd.attn";
-const HYBRID: &str = "dsl-examples/hybrid_cp.attn";
 const TWO_LAYOUTS: &str = "dsl-examples/included_models.attn";
 
 #[test]
@@ -120,7 +115,7 @@ fn cli_help_lines_are_true_when_followed() {
 #[test]
 fn a_closed_pipe_ends_quietly() {
     use std::io::Read as _;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let root = root();
     let mut child = Command::new(env!("CARGO_BIN_EXE_attnc"))
         .args(["plan", LLAMA, "--backward"])
         .current_dir(root)

@@ -7,22 +7,14 @@
 //! from the input tensors (RoPE, GQA, causal inside each sequence) must match `o` and `lse` row by
 //! row in the padded layout, and padding rows must be 0 (`-inf` for `lse`).
 
+mod common;
+
+use common::*;
+
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
 use attnc_runtime::tensor::{self, HostTensor, StDtype, Values};
-
-fn attnc(args: &[&str]) -> Output {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    Command::new(env!("CARGO_BIN_EXE_attnc")).args(args).current_dir(root).output().expect("attnc runs")
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("attnc-thd-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
 
 const HEADS: usize = 8;
 const KV_HEADS: usize = 4;

@@ -1,31 +1,15 @@
 //! `attnc run`: every example passes `--check` (shrunk to CPU size), inputs and outputs as
 //! safetensors, and every fault is a clear error naming its tensor, rank or op.
 
+mod common;
+
+use common::*;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use attnc_runtime::tensor::{self, HostTensor, StDtype};
-
-fn attnc(args: &[&str]) -> Output {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    Command::new(env!("CARGO_BIN_EXE_attnc")).args(args).current_dir(root).output().expect("attnc runs")
-}
-
-fn check(args: &[&str], code: i32, stdout_has: &str, stderr_has: &str) -> String {
-    let out = attnc(args);
-    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert_eq!(out.status.code(), Some(code), "attnc {args:?}\nstdout:\n{stdout}\nstderr:\n{stderr}");
-    assert!(stdout.contains(stdout_has), "attnc {args:?}: stdout lacks {stdout_has:?}:\n{stdout}");
-    assert!(stderr.contains(stderr_has), "attnc {args:?}: stderr lacks {stderr_has:?}:\n{stderr}");
-    stdout.to_string()
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("attnc-run-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
 
 /// Each example, shrunk with `--set` to a CPU-sized problem, forward and backward.
 #[test]
@@ -401,7 +385,7 @@ fn generated_kernels_run_compile_and_bench() {
 fn attnc_dump_writes_the_plan_after_each_pass() {
     let dir = temp("dump");
     let _ = std::fs::remove_dir_all(&dir);
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let root = root();
     let out = Command::new(env!("CARGO_BIN_EXE_attnc"))
         .args(["plan", "dsl-examples/qwen2_gqa_ulysses.attn", "--layout", "ulysses"])
         .env("ATTNC_DUMP", &dir)
@@ -464,8 +448,7 @@ fn measured_and_simulated_traces() {
 /// an error pointing at `attnc schedule`); and the spec and Megatron renderings.
 #[test]
 fn tune_every_example() {
-    for path in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().join("dsl-examples")).unwrap()
-    {
+    for path in std::fs::read_dir(root().join("dsl-examples")).unwrap() {
         let path = path.unwrap().path();
         if path.extension().is_none_or(|e| e != "attn") {
             continue;
@@ -526,7 +509,7 @@ fn replace_layout(file: &str, name: &str, item: &str) -> String {
 /// source), with the context-parallel size and comm types of the choice.
 #[test]
 fn tune_for_te_pastes_back_and_prints_megatron_flags() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let root = root();
     let known: std::collections::HashSet<&str> = attnc_compiler::compat::megatron::known_flags().collect();
     let mut examples: Vec<PathBuf> = std::fs::read_dir(root.join("dsl-examples"))
         .unwrap()

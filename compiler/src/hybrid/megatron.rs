@@ -208,7 +208,7 @@ impl Scheduler {
             let end = *members[gid].last().expect("groups are non-empty");
             let empty = lens.iter().position(Vec::is_empty).expect("checked above");
             let overflow = || ScheduleError::Megatron {
-                what: format!("expanding the group on GPUs {start}..={end} pushes work past GPU {}", n - 1),
+                what: format!("expanding the group on GPUs {start}..{} pushes work past GPU {}", end + 1, n - 1),
             };
             if end + needed_count >= n {
                 return Err(overflow());

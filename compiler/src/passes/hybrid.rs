@@ -71,7 +71,7 @@ pub fn compile_hybrid(
                 layout: layout.name.clone(),
                 step: step_idx,
                 first: group.first_gpu,
-                last: group.first_gpu + group.size - 1,
+                end: group.first_gpu + group.size,
             });
         }
     }

@@ -41,9 +41,9 @@ pub enum PlanError {
     #[error("layout `{layout}`: {error}")]
     Schedule { layout: String, error: crate::hybrid::ScheduleError },
     #[error(
-        "layout `{layout}`: step {step} puts a group on GPUs {first}..={last}, which is not one of the pre-built aligned hybrid subgroups\n  help: use the buddy scheduler (`--algorithm buddy`), whose groups are always aligned"
+        "layout `{layout}`: step {step} puts a group on GPUs {first}..{end}, which is not one of the pre-built aligned hybrid subgroups\n  help: use the buddy scheduler (`--algorithm buddy`), whose groups are always aligned"
     )]
-    UnalignedGroup { layout: String, step: usize, first: u32, last: u32 },
+    UnalignedGroup { layout: String, step: usize, first: u32, end: u32 },
     #[error(
         "internal compiler error: the hybrid batch of layout `{layout}` does not run on the pool:\n{}",
         problems.iter().map(|p| format!("  {p}")).collect::<Vec<_>>().join("\n")
