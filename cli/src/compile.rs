@@ -16,6 +16,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use attnc_compiler::back::llvm::{self, Target, ptxas};
 use attnc_compiler::back::manifest::{MANIFEST_VERSION, Manifest, ManifestKernel, ManifestPlan};
+use attnc_compiler::driver;
 use attnc_compiler::ir::artifact;
 use attnc_compiler::kernel::{self, KernelSpec};
 use attnc_compiler::passes::{self, PlanOptions};
@@ -63,7 +64,7 @@ pub struct Request<'a> {
 pub fn compile(r: &Request) -> Result<crate::Outcome> {
     let wall = Instant::now();
     let options = PlanOptions { backward: true, verify: false, ..r.options.clone() };
-    let sets = match passes::hybrid::kernel_plan_sets(r.layout, &options) {
+    let sets = match driver::kernel_plan_sets(r.layout, &options) {
         Ok(sets) => sets,
         Err(e) => {
             eprintln!("error: {e}");
@@ -71,14 +72,7 @@ pub fn compile(r: &Request) -> Result<crate::Outcome> {
         }
     };
     let plan_s = wall.elapsed().as_secs_f64();
-    let mut specs: Vec<KernelSpec> = Vec::new();
-    for set in &sets {
-        for spec in kernel::specs_of_set(set) {
-            if !specs.contains(&spec) {
-                specs.push(spec);
-            }
-        }
-    }
+    let specs = kernel::specs_of_plans(sets.iter().flat_map(passes::PlanSet::plans));
     let outputs = compile_kernels(&specs, r.target)?;
     let compile_s = wall.elapsed().as_secs_f64();
 

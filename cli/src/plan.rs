@@ -59,7 +59,7 @@ pub fn plan(layout: &Layout, request: &PlanRequest) -> Result<Outcome> {
         return plan_hybrid(layout, &seqlens, request);
     }
     let options = PlanOptions { backward: request.backward, verify: request.verify, ..request.options.clone() };
-    let set = match passes::compile(layout, &options) {
+    let set = match attnc_compiler::driver::compile(layout, &options) {
         Ok(set) => set,
         Err(error @ passes::PlanError::Verify { .. }) => {
             eprintln!("{error}");

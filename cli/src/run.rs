@@ -87,19 +87,14 @@ pub fn kernel_set(
 /// `attnc compile`: every kernel the layout's plans need, JIT-compiled.
 pub fn compile(layout: &Layout, options: &PlanOptions, timings: bool, emit_ir: bool) -> Result<crate::Outcome> {
     let options = PlanOptions { backward: true, verify: false, ..options.clone() };
-    let sets = match passes::hybrid::kernel_plan_sets(layout, &options) {
+    let sets = match attnc_compiler::driver::kernel_plan_sets(layout, &options) {
         Ok(sets) => sets,
         Err(e) => {
             eprintln!("error: {e}");
             return Ok(crate::Outcome::InputErrors);
         }
     };
-    let mut specs = Vec::new();
-    for spec in sets.iter().flat_map(attnc_compiler::kernel::specs_of_set) {
-        if !specs.contains(&spec) {
-            specs.push(spec);
-        }
-    }
+    let specs = attnc_compiler::kernel::specs_of_plans(sets.iter().flat_map(passes::PlanSet::plans));
     let jit = attnc_compiler::back::cranelift::Jit::new();
     let mut total = 0.0;
     for spec in &specs {
@@ -302,7 +297,7 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
     let padded = padded_seqlens.is_some() && file.is_some();
     let options =
         PlanOptions { seqlens: seqlens.clone(), padded_seqlens, backward: request.backward, ..request.options.clone() };
-    let set = match passes::compile(layout, &options) {
+    let set = match attnc_compiler::driver::compile(layout, &options) {
         Ok(set) => set,
         Err(e) => {
             eprintln!("error: {e}");

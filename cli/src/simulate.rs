@@ -155,7 +155,7 @@ pub fn simulate(layout: &Layout, request: &SimulateRequest<'_>) -> Result<bool> 
         crate::plan::check_layer(layout, layer)?;
     }
     let options = passes::PlanOptions { backward: request.backward, verify: false, ..request.options.clone() };
-    let set = match passes::compile(layout, &options) {
+    let set = match attnc_compiler::driver::compile(layout, &options) {
         Ok(set) => set,
         Err(error) => return report(error),
     };

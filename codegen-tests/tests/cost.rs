@@ -181,7 +181,7 @@ fn auto_strategy_takes_the_tuners_choice() {
     let l = layout(8, 8, "  seq = 512\n  cp = 4\n  dp = 1\n  mask = causal\n  strategy = auto");
     let profile = DeviceProfile::of_cluster(&l.cluster, l.dtype);
     let choice = tune::tune(&l, &PlanOptions::default(), &profile).unwrap()[0].chosen().clone();
-    let set = passes::compile(&l, &PlanOptions::default()).unwrap();
+    let set = attnc_compiler::driver::compile(&l, &PlanOptions::default()).unwrap();
     assert_eq!(set.classes.len(), 1);
     assert_eq!(set.classes[0].strategy, choice);
     assert_ne!(choice, Strategy::Auto);
@@ -200,7 +200,7 @@ fn auto_strategy_takes_the_tuners_choice() {
             }
         ),
     );
-    let set = passes::compile(&mixed, &PlanOptions::default()).unwrap();
+    let set = attnc_compiler::driver::compile(&mixed, &PlanOptions::default()).unwrap();
     assert_eq!(set.classes.len(), 1, "layer 1 resolves to layer 0's strategy and shares its plan");
     assert_eq!(passes::display_layers(&set.classes[0].layers), "0..2");
 }

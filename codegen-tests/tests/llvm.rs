@@ -30,7 +30,7 @@ fn example_specs() -> Vec<KernelSpec> {
                 ..Default::default()
             };
             let Ok(set) = passes::compile(layout, &options) else { continue };
-            for s in kernel::specs_of_set(&set) {
+            for s in kernel::specs_of_plans(set.plans()) {
                 if !out.contains(&s) {
                     out.push(s);
                 }

@@ -13,6 +13,7 @@ pub mod back;
 pub mod compat;
 pub mod cost;
 pub mod diag;
+pub mod driver;
 pub mod front;
 pub mod hybrid;
 pub mod ir;

@@ -114,16 +114,14 @@ pub fn specs_of(plan: &Plan) -> Vec<KernelSpec> {
 
 /// Every kernel a plan set needs, with the unmasked variant of each masked one (run pairs
 /// inside a block may need it), in first-use order: what ahead-of-time compilation builds.
-pub fn specs_of_set(set: &crate::passes::PlanSet) -> Vec<KernelSpec> {
+pub fn specs_of_plans<'a>(plans: impl IntoIterator<Item = &'a crate::ir::Plan>) -> Vec<KernelSpec> {
     let mut out: Vec<KernelSpec> = Vec::new();
-    for class in &set.classes {
-        for plan in std::iter::once(&class.forward).chain(&class.backward) {
-            for spec in specs_of(plan) {
-                for mask in [spec.mask, KernelMask::None] {
-                    let s = KernelSpec { mask, ..spec };
-                    if !out.contains(&s) {
-                        out.push(s);
-                    }
+    for plan in plans {
+        for spec in specs_of(plan) {
+            for mask in [spec.mask, KernelMask::None] {
+                let s = KernelSpec { mask, ..spec };
+                if !out.contains(&s) {
+                    out.push(s);
                 }
             }
         }

@@ -128,28 +128,3 @@ fn plan_sample(
     let options = PlanOptions { seqlens: Some(vec![len]), backward, ..Default::default() };
     compile_class(&sub, layers.to_vec(), strategy, mask, &options)
 }
-
-/// The plans whose kernels a layout needs, whatever its batch: its own plans, or for hybrid CP
-/// the fixed-CP plans of every power-of-two group size up to `dp_cp`, each over one sequence that
-/// fills its group (the kernels depend on head dims, dtype, GQA and mask classes, not on lengths).
-pub fn kernel_plan_sets(layout: &Layout, options: &PlanOptions) -> Result<Vec<super::PlanSet>, PlanError> {
-    let Cp::Hybrid { dp_cp, max_seqlen_per_rank } = layout.cp else {
-        return Ok(vec![super::compile(layout, options)?]);
-    };
-    let mut sets = Vec::new();
-    let mut size = 1u32;
-    while size <= dp_cp {
-        let mut fixed = layout.clone();
-        fixed.cp = Cp::Fixed { size };
-        let unit = 2 * size as u64 * if layout.sequence_parallel { layout.tp as u64 } else { 1 };
-        let len = (size as u64 * max_seqlen_per_rank).div_ceil(unit) * unit;
-        if let crate::sema::spec::Format::Thd { max_seqlen, max_tokens } = &mut fixed.format {
-            *max_seqlen = (*max_seqlen).max(len);
-            *max_tokens = (*max_tokens).max(len);
-        }
-        let options = PlanOptions { seqlens: Some(vec![len]), padded_seqlens: None, ..options.clone() };
-        sets.push(super::compile(&fixed, &options)?);
-        size *= 2;
-    }
-    Ok(sets)
-}

@@ -104,6 +104,13 @@ pub struct PlanSet {
     pub classes: Vec<LayerClass>,
 }
 
+impl PlanSet {
+    /// Every plan, class by class, forward then backward.
+    pub fn plans(&self) -> impl Iterator<Item = &Plan> {
+        self.classes.iter().flat_map(|c| std::iter::once(&c.forward).chain(&c.backward))
+    }
+}
+
 /// Groups consecutive and non-consecutive layers with equal settings, in order of first use.
 pub(crate) fn layer_classes(layout: &Layout) -> Vec<(Vec<Interval>, Strategy, Mask)> {
     let mut classes: Vec<(Vec<Interval>, Strategy, Mask)> = Vec::new();
@@ -120,43 +127,16 @@ pub(crate) fn layer_classes(layout: &Layout) -> Vec<(Vec<Interval>, Strategy, Ma
     classes
 }
 
-pub fn display_layers(layers: &[Interval]) -> String {
-    layers.iter().map(|l| format!("{}..{}", l.start, l.end)).collect::<Vec<_>>().join(", ")
-}
+pub use crate::ir::display_layers;
 
 /// The pipeline: per layer class, `lower` → `assign_slots` → `schedule`, each followed by the
-/// verifier when verification is on (the final plan is always verified). Layers with
-/// `strategy = auto` get the strategy the cost model predicts fastest ([`crate::tune`]).
+/// verifier when verification is on (the final plan is always verified). Strategies are
+/// concrete: `strategy = auto` is resolved above the pipeline (`crate::driver`).
 pub fn compile(layout: &Layout, options: &PlanOptions) -> Result<PlanSet, PlanError> {
-    let mut classes: Vec<LayerClass> = Vec::new();
-    for (layers, strategy, mask) in layer_classes(layout) {
-        let strategy = if strategy == Strategy::Auto {
-            let profile = crate::cost::DeviceProfile::of_cluster(&layout.cluster, layout.dtype);
-            crate::tune::tune_class(layout, &layers, mask, options, &profile)?.chosen().clone()
-        } else {
-            strategy
-        };
-        let class = compile_class(layout, layers, strategy, mask, options)?;
-        // Auto layers may resolve to a strategy other layers name: one class, one plan.
-        match classes.iter_mut().find(|c| c.strategy == class.strategy && c.mask == class.mask) {
-            Some(existing) => {
-                existing.layers.extend(class.layers);
-                existing.layers.sort_by_key(|l| l.start);
-                existing.layers = existing.layers.iter().fold(Vec::new(), |mut merged: Vec<Interval>, l| {
-                    match merged.last_mut() {
-                        Some(last) if last.end == l.start => last.end = l.end,
-                        _ => merged.push(*l),
-                    }
-                    merged
-                });
-                existing.forward.header.layers = existing.layers.clone();
-                if let Some(backward) = &mut existing.backward {
-                    backward.header.layers = existing.layers.clone();
-                }
-            }
-            None => classes.push(class),
-        }
-    }
+    let classes = layer_classes(layout)
+        .into_iter()
+        .map(|(layers, strategy, mask)| compile_class(layout, layers, strategy, mask, options))
+        .collect::<Result<_, _>>()?;
     Ok(PlanSet { layout: layout.name.clone(), classes })
 }
 

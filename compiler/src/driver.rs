@@ -1,0 +1,74 @@
+//! The driver above the pipeline: it resolves `strategy = auto` with the tuner, then runs the
+//! pipeline (`passes::compile`) on concrete strategies.
+//!
+//! The pipeline never calls the tuner, and the tuner plans candidates through the pipeline, so
+//! the dependency runs one way: driver → tune → passes. Commands that may meet `auto` (every
+//! command that plans a user's layout) come here; code that builds its own concrete layouts may
+//! call `passes::compile` directly.
+
+use std::borrow::Cow;
+
+use crate::cost::DeviceProfile;
+use crate::ir::Interval;
+use crate::passes::{self, PlanError, PlanOptions, PlanSet, layer_classes};
+use crate::sema::spec::{Cp, Format, Layout, Strategy};
+use crate::tune;
+
+/// `layout` with every `strategy = auto` layer given the strategy the cost model predicts fastest
+/// for its layer class (with `options.target`, among what that TransformerEngine runs).
+pub fn resolve_auto<'l>(layout: &'l Layout, options: &PlanOptions) -> Result<Cow<'l, Layout>, PlanError> {
+    let auto: Vec<(Vec<Interval>, _)> = layer_classes(layout)
+        .into_iter()
+        .filter(|(_, strategy, _)| *strategy == Strategy::Auto)
+        .map(|(layers, _, mask)| (layers, mask))
+        .collect();
+    if auto.is_empty() || matches!(layout.cp, Cp::Hybrid { .. }) {
+        return Ok(Cow::Borrowed(layout));
+    }
+    let profile = DeviceProfile::of_cluster(&layout.cluster, layout.dtype);
+    let mut resolved = layout.clone();
+    for (layers, mask) in auto {
+        let chosen = tune::tune_class(layout, &layers, mask, options, &profile)?.chosen().clone();
+        for l in layers.iter().flat_map(|l| l.start..l.end) {
+            resolved.layers[l as usize].strategy = chosen.clone();
+        }
+    }
+    Ok(Cow::Owned(resolved))
+}
+
+/// Every plan of a layout: `auto` resolved, then the pipeline. Layers that resolve to a strategy
+/// other layers name share their plan (one class per strategy and mask).
+pub fn compile(layout: &Layout, options: &PlanOptions) -> Result<PlanSet, PlanError> {
+    passes::compile(resolve_auto(layout, options)?.as_ref(), options)
+}
+
+/// The plans whose kernels a layout needs, whatever its batch: its own plans, or for hybrid CP
+/// the fixed-CP plans of every power-of-two group size up to `dp_cp`, each over one sequence that
+/// fills its group (the kernels depend on head dims, dtype, GQA and mask classes, not on lengths).
+pub fn kernel_plan_sets(layout: &Layout, options: &PlanOptions) -> Result<Vec<PlanSet>, PlanError> {
+    let Cp::Hybrid { dp_cp, max_seqlen_per_rank } = layout.cp else {
+        return Ok(vec![compile(layout, options)?]);
+    };
+    let mut sets = Vec::new();
+    let mut size = 1u32;
+    while size <= dp_cp {
+        let mut fixed = layout.clone();
+        fixed.cp = Cp::Fixed { size };
+        let unit = 2 * size as u64 * if layout.sequence_parallel { layout.tp as u64 } else { 1 };
+        let len = (size as u64 * max_seqlen_per_rank).div_ceil(unit) * unit;
+        if let Format::Thd { max_seqlen, max_tokens } = &mut fixed.format {
+            *max_seqlen = (*max_seqlen).max(len);
+            *max_tokens = (*max_tokens).max(len);
+        }
+        // A hybrid layout's `auto` runs as p2p on its groups (`passes::hybrid`).
+        for setting in &mut fixed.layers {
+            if setting.strategy == Strategy::Auto {
+                setting.strategy = Strategy::P2p;
+            }
+        }
+        let options = PlanOptions { seqlens: Some(vec![len]), padded_seqlens: None, ..options.clone() };
+        sets.push(passes::compile(&fixed, &options)?);
+        size *= 2;
+    }
+    Ok(sets)
+}
