@@ -10,18 +10,111 @@
 //! depend on the batch: they are those of the fixed-CP plans of every power-of-two group size up
 //! to `dp_cp`, and DIR gets those kernels and a manifest without plans.
 
+#[cfg(feature = "llvm")]
 use std::path::Path;
+use std::path::PathBuf;
+#[cfg(feature = "llvm")]
 use std::time::Instant;
 
-use anyhow::{Context, Result, bail};
+use anyhow::Result;
+#[cfg(feature = "llvm")]
+use anyhow::{Context, bail};
+#[cfg(feature = "llvm")]
 use attnc_compiler::back::llvm::{self, Target, ptxas};
+#[cfg(feature = "llvm")]
 use attnc_compiler::back::manifest::{MANIFEST_VERSION, Manifest, ManifestKernel, ManifestPlan};
 use attnc_compiler::driver;
+#[cfg(feature = "llvm")]
 use attnc_compiler::ir::artifact;
+#[cfg(feature = "llvm")]
 use attnc_compiler::kernel::{self, KernelSpec};
 use attnc_compiler::passes::{self, PlanOptions};
-use attnc_compiler::sema::spec::{Cp, Layout};
+#[cfg(feature = "llvm")]
+use attnc_compiler::sema::spec::Cp;
+use attnc_compiler::sema::spec::Layout;
+use clap::Args as ClapArgs;
 
+use crate::Outcome;
+use crate::spec::{LayoutArgs, SpecArgs, with_layout};
+
+#[derive(ClapArgs)]
+pub struct Args {
+    #[command(flatten)]
+    spec: SpecArgs,
+    #[command(flatten)]
+    layout: LayoutArgs,
+    /// `cpu`: Cranelift for this machine (JIT, nothing written); `sm_80`, `sm_90a`: PTX through
+    /// LLVM; `x86-64`: AVX2 object files through LLVM.
+    #[arg(long, default_value = "cpu")]
+    target: String,
+    /// Output directory: plans, kernels (.ptx or .o), manifest.json.
+    #[arg(short = 'o', long)]
+    out: Option<PathBuf>,
+    /// Print a stage of every kernel to stdout: kernel-ir, llvm-ir, optimized-ir, ptx, asm.
+    #[arg(long)]
+    emit: Option<String>,
+    /// Assemble every PTX with ptxas and record registers, spills and shared memory.
+    #[arg(long)]
+    ptxas: bool,
+    /// Print each kernel's compile time.
+    #[arg(long)]
+    timings: bool,
+    /// Print the kernel IR of each kernel.
+    #[arg(long)]
+    emit_kernel_ir: bool,
+}
+
+pub fn run(args: Args) -> Result<Outcome> {
+    let Args { spec, layout, target, out, emit, ptxas, timings, emit_kernel_ir } = args;
+    with_layout(&spec, &layout, |l, options| {
+        if target == "cpu" {
+            return cpu(l, &options, timings, emit_kernel_ir);
+        }
+        #[cfg(feature = "llvm")]
+        {
+            let Some(target) = Target::parse(&target) else {
+                bail!("--target {target}: the targets are cpu, sm_80, sm_90a, x86-64");
+            };
+            let emit = emit.as_deref().map(Emit::parse).transpose()?;
+            let request = Request { layout: l, target, options, out: out.as_deref(), emit, timings, ptxas };
+            compile(&request)
+        }
+        #[cfg(not(feature = "llvm"))]
+        {
+            let _ = (out, emit, ptxas);
+            anyhow::bail!("--target {target}: this attnc was built without the LLVM backend (feature `llvm`)")
+        }
+    })
+}
+
+/// `attnc compile`: every kernel the layout's plans need, JIT-compiled.
+fn cpu(layout: &Layout, options: &PlanOptions, timings: bool, emit_ir: bool) -> Result<Outcome> {
+    let options = PlanOptions { backward: true, verify: false, ..options.clone() };
+    let sets = match driver::kernel_plan_sets(layout, &options) {
+        Ok(sets) => sets,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(Outcome::InputErrors);
+        }
+    };
+    let specs = attnc_compiler::kernel::specs_of_plans(sets.iter().flat_map(passes::PlanSet::plans));
+    let jit = attnc_compiler::back::cranelift::Jit::new();
+    let mut total = 0.0;
+    for spec in &specs {
+        let compiled = jit.get(spec).map_err(|e| anyhow::anyhow!("{e}"))?;
+        total += compiled.compile_time.as_secs_f64();
+        if emit_ir {
+            print!("{}", attnc_compiler::kernel::print(spec));
+        }
+        if timings {
+            println!("{:<48} {:>8.1} ms", spec.name(), compiled.compile_time.as_secs_f64() * 1e3);
+        }
+    }
+    println!("{} kernels compiled for the cpu in {:.1} ms", specs.len(), total * 1e3);
+    Ok(Outcome::Clean)
+}
+
+#[cfg(feature = "llvm")]
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Emit {
     /// The kernel IR of each kernel.
@@ -36,6 +129,7 @@ pub enum Emit {
     Asm,
 }
 
+#[cfg(feature = "llvm")]
 impl Emit {
     pub fn parse(s: &str) -> Result<Emit> {
         Ok(match s {
@@ -49,6 +143,7 @@ impl Emit {
     }
 }
 
+#[cfg(feature = "llvm")]
 pub struct Request<'a> {
     pub layout: &'a Layout,
     pub target: Target,
@@ -61,14 +156,15 @@ pub struct Request<'a> {
     pub ptxas: bool,
 }
 
-pub fn compile(r: &Request) -> Result<crate::Outcome> {
+#[cfg(feature = "llvm")]
+pub fn compile(r: &Request) -> Result<Outcome> {
     let wall = Instant::now();
     let options = PlanOptions { backward: true, verify: false, ..r.options.clone() };
     let sets = match driver::kernel_plan_sets(r.layout, &options) {
         Ok(sets) => sets,
         Err(e) => {
             eprintln!("error: {e}");
-            return Ok(crate::Outcome::InputErrors);
+            return Ok(Outcome::InputErrors);
         }
     };
     let plan_s = wall.elapsed().as_secs_f64();
@@ -142,15 +238,17 @@ pub fn compile(r: &Request) -> Result<crate::Outcome> {
             r.out.map(|d| format!(" in {}", d.display())).unwrap_or_default()
         );
     }
-    Ok(crate::Outcome::Clean)
+    Ok(Outcome::Clean)
 }
 
 /// A compiled kernel: its name, its spec (`None` for the merge kernel) and the backend's output.
+#[cfg(feature = "llvm")]
 pub type Compiled = (String, Option<KernelSpec>, llvm::Output);
 
 /// Compiles `specs` (and, for GPU targets, the merge kernel of each head dim and the strided add
 /// kernel the device executor sums with) for `target`, each kernel in its own LLVM context, one
 /// worker per core; results in order.
+#[cfg(feature = "llvm")]
 pub fn compile_kernels(specs: &[KernelSpec], target: Target) -> Result<Vec<Compiled>> {
     // (spec, head dim): a spec's kernel; (None, d > 0): the merge kernel of d; (None, 0): add2d.
     let mut jobs: Vec<(Option<KernelSpec>, u32)> = specs.iter().map(|s| (Some(*s), s.head_dim)).collect();
@@ -190,6 +288,7 @@ pub fn compile_kernels(specs: &[KernelSpec], target: Target) -> Result<Vec<Compi
 }
 
 /// The manifest's record of each kernel (assembled by ptxas for its resources when asked).
+#[cfg(feature = "llvm")]
 pub fn kernel_records(outputs: &[Compiled], target: Target, ptxas: bool, timings: bool) -> Result<Vec<ManifestKernel>> {
     let ptxas_path = if ptxas && target.is_gpu() {
         Some(ptxas::find().context("--ptxas: no ptxas (run scripts/setup, or set ATTNC_PTXAS)")?)
@@ -227,6 +326,7 @@ pub fn kernel_records(outputs: &[Compiled], target: Target, ptxas: bool, timings
 }
 
 /// Writes each kernel's PTX (or object) into `dir` under its record's file name.
+#[cfg(feature = "llvm")]
 pub fn write_kernels(dir: &Path, outputs: &[Compiled], records: &[ManifestKernel], target: Target) -> Result<()> {
     for ((_, _, out), k) in outputs.iter().zip(records) {
         let file = &k.file;

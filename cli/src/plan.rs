@@ -1,8 +1,8 @@
-//! `attnc plan` and `attnc partition`: a layout's verified plans (text, DOT or the JSON plan file,
-//! with statistics) and its token partition.
+//! `attnc plan`: a layout's verified plans (text, DOT or the JSON plan file, with statistics), or
+//! a hybrid-CP batch's schedule and plans.
 //!
 //! Every JSON document printed here is a typed struct of the compiler (`ir::artifact::PlanFile`,
-//! `HybridPlanFile`, `plan::partition::Partition`).
+//! `HybridPlanFile`).
 
 use std::fmt::Write as _;
 
@@ -13,35 +13,62 @@ use attnc_compiler::ir::artifact::{
 };
 use attnc_compiler::ir::{self, stats};
 use attnc_compiler::passes::{self, PlanOptions};
-use attnc_compiler::plan::partition::{self as part, ThdBatch, ThdLimits};
-use attnc_compiler::sema::spec::{Balance, Cp, Format, Layout};
+use attnc_compiler::sema::spec::{Cp, Layout};
+use clap::{Args as ClapArgs, ValueEnum};
 
-use crate::{Outcome, PlanEmit};
+use crate::Outcome;
+use crate::spec::{LayoutArgs, SpecArgs, check_layer, with_layout};
 
-pub struct PlanRequest {
-    pub rank: Option<u32>,
-    pub backward: bool,
-    pub layer: Option<u64>,
-    pub verify: bool,
-    pub stats: bool,
-    pub emit: PlanEmit,
-    pub options: PlanOptions,
+#[derive(ClapArgs)]
+pub struct Args {
+    #[command(flatten)]
+    spec: SpecArgs,
+    #[command(flatten)]
+    layout: LayoutArgs,
+    /// Print only this CP rank's program (text and dot).
+    #[arg(long)]
+    rank: Option<u32>,
+    /// Also plan the backward pass.
+    #[arg(long)]
+    backward: bool,
+    /// Only the layer class that contains this layer.
+    #[arg(long)]
+    layer: Option<u64>,
+    /// Run the verifier after every pass (always on in debug builds; the final plan is always verified).
+    #[arg(long)]
+    verify: bool,
+    /// Per rank: mask-aware FLOPs, bytes per link level, buffer memory; and the balance max/mean.
+    #[arg(long)]
+    stats: bool,
+    #[arg(long, value_enum, default_value_t = PlanEmit::Text)]
+    emit: PlanEmit,
 }
 
-/// The `--layer` a command asked for, checked against the model (ranges are half-open).
-pub fn check_layer(layout: &Layout, layer: u64) -> Result<()> {
-    if layer >= layout.layers.len() as u64 {
-        anyhow::bail!(
-            "--layer {layer}: model `{}` has layers 0..{} (half-open: the last is {})",
-            layout.model.name,
-            layout.layers.len(),
-            layout.layers.len() - 1
-        );
-    }
-    Ok(())
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PlanEmit {
+    Text,
+    Json,
+    Dot,
 }
 
-pub fn plan(layout: &Layout, request: &PlanRequest) -> Result<Outcome> {
+pub fn run(args: Args) -> Result<Outcome> {
+    let Args { spec, layout, rank, backward, layer, verify, stats, emit } = args;
+    with_layout(&spec, &layout, |l, options| {
+        plan(l, &PlanRequest { rank, backward, layer, verify, stats, emit, options })
+    })
+}
+
+struct PlanRequest {
+    rank: Option<u32>,
+    backward: bool,
+    layer: Option<u64>,
+    verify: bool,
+    stats: bool,
+    emit: PlanEmit,
+    options: PlanOptions,
+}
+
+fn plan(layout: &Layout, request: &PlanRequest) -> Result<Outcome> {
     if let Some(rank) = request.rank {
         let cp = match layout.cp {
             Cp::Fixed { size } => size,
@@ -240,43 +267,4 @@ fn stats_text(plan: &ir::Plan) -> String {
         );
     }
     out
-}
-
-pub fn partition(layout: &Layout, options: &PlanOptions) -> Result<Outcome> {
-    let name = &layout.name;
-    let Cp::Fixed { size: cp } = layout.cp else {
-        anyhow::bail!(
-            "--layout `{name}`: hybrid CP partitions each sub-sample on its own group; this command takes fixed-size CP layouts\n  help: `attnc plan FILE --layout {name} --seqlens L1,L2,...` prints each sub-sample's group and plan"
-        );
-    };
-    let seqlens = options.seqlens.clone().unwrap_or_default();
-    let result = match layout.format {
-        Format::Thd { max_tokens, max_seqlen } => {
-            if seqlens.is_empty() {
-                anyhow::bail!(
-                    "--seqlens: layout `{name}` is thd: give the packed lengths\n  help: e.g. `--seqlens 100,4000,37`"
-                );
-            }
-            let tp = if layout.sequence_parallel { layout.tp as u64 } else { 1 };
-            let batch = ThdBatch { seqlens, padded: options.padded_seqlens.clone() };
-            let limits =
-                ThdLimits { unit: 2 * cp as u64 * tp, max_seqlen: Some(max_seqlen), max_tokens: Some(max_tokens) };
-            part::thd(&batch, cp, &limits)
-        }
-        _ if !seqlens.is_empty() => {
-            anyhow::bail!("--seqlens applies to thd layouts only; `{name}` is not thd")
-        }
-        _ if layout.balance == Balance::Zigzag => part::zigzag(layout.seq, cp),
-        _ => part::contiguous(layout.seq, cp),
-    };
-    match result {
-        Ok(partition) => {
-            println!("{}", serde_json::to_string(&partition)?);
-            Ok(Outcome::Clean)
-        }
-        Err(e) => {
-            eprintln!("error: layout `{name}`: {e}");
-            Ok(Outcome::InputErrors)
-        }
-    }
 }

@@ -14,12 +14,16 @@ use attnc_compiler::passes::{self, PlanOptions};
 use attnc_compiler::sema::spec::{Format, Layout};
 use attnc_compiler::verify::{self, Stage, Verified};
 use attnc_runtime::exec::{Fault, RunOptions};
-use attnc_runtime::kernels::Reference;
 use attnc_runtime::tensor::{self, HostTensor, Layout as TensorLayout, Values};
 use attnc_runtime::{RuntimeError, reference, timings};
+use clap::{Args as ClapArgs, ValueEnum};
+
+use crate::Outcome;
+use crate::device::{Device, GpuArgs, KernelChoice, kernel_set};
+use crate::spec::{LayoutArgs, SpecArgs, check_layer, with_layout};
 
 /// `--rope`: whether `attnc run` rotates q and k itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum RopeInput {
     /// Rotate q and k by the model's RoPE at each token's position (inputs are unrotated).
     Apply,
@@ -29,7 +33,7 @@ pub enum RopeInput {
 }
 
 /// `--out-dtype`: the dtype of the floating-point outputs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum OutDtype {
     /// F32, whatever the inputs (readable by numpy; nothing rounded away).
     Fp32,
@@ -37,154 +41,145 @@ pub enum OutDtype {
     AsInput,
 }
 
-pub struct Request {
-    pub inputs: Option<PathBuf>,
-    pub out: Option<PathBuf>,
-    pub rope: RopeInput,
-    pub out_dtype: OutDtype,
-    pub backward: bool,
-    pub check: bool,
-    pub seed: u64,
-    pub timings: bool,
+#[derive(ClapArgs)]
+pub struct Args {
+    #[command(flatten)]
+    spec: SpecArgs,
+    #[command(flatten)]
+    layout: LayoutArgs,
+    /// Input tensors (safetensors; docs/io.md): q, k, v, and do for --backward; cu_seqlens (and
+    /// cu_seqlens_padded) for thd. Without it, inputs are unit normal from --seed.
+    #[arg(long)]
+    inputs: Option<PathBuf>,
+    /// Write o, lse (and dq, dk, dv) here (safetensors; docs/io.md).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// `apply`: rotate q and k by the model's RoPE at each token's position; `none`: the inputs
+    /// are already rotated (as Megatron hands them to TransformerEngine).
+    #[arg(long, value_enum, default_value_t = RopeInput::Apply)]
+    rope: RopeInput,
+    /// The dtype of the floating-point outputs: `fp32`, or `as-input` (the layout's dtype).
+    #[arg(long, value_enum, default_value_t = OutDtype::Fp32)]
+    out_dtype: OutDtype,
+    /// Also run the backward pass.
+    #[arg(long)]
+    backward: bool,
+    /// Compare with single-device fp64 full attention; exit 1 when a tolerance is exceeded.
+    #[arg(long)]
+    check: bool,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Per rank and stream: compute, communication, and communication hidden behind compute.
+    #[arg(long)]
+    timings: bool,
+    /// Run a plan artifact (`attnc plan --emit json`) instead of compiling the layout.
+    #[arg(long)]
+    plan: Option<PathBuf>,
+    /// Run the layer class that contains this layer (default: layer 0).
+    #[arg(long, default_value_t = 0)]
+    layer: u64,
+    #[arg(long, value_enum, default_value_t = KernelChoice::Reference)]
+    kernels: KernelChoice,
+    /// `cuda`: every rank on one GPU (--gpu) through the device executor: buffers in device
+    /// memory, a compute and a CP stream per rank, the PTX kernels of --kernel-dir.
+    #[arg(long, value_enum, default_value_t = Device::Cpu)]
+    device: Device,
+    #[command(flatten)]
+    gpu: GpuArgs,
+    /// Threads per kernel call within a rank (generated kernels), across batch × KV heads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Seconds any rank may wait before the watchdog fails the run.
+    #[arg(long, default_value_t = 60.0)]
+    timeout: f64,
+    /// Write the measured timeline as a Chrome/Perfetto trace (the format of `attnc simulate --trace`).
+    #[arg(long)]
+    trace: Option<PathBuf>,
+    /// Testing only: `panic:RANK` or `hang:RANK`.
+    #[arg(long, hide = true, value_parser = fault)]
+    inject_fault: Option<Fault>,
+}
+
+/// A run's flags with the plan options of its batch.
+struct Request {
+    inputs: Option<PathBuf>,
+    out: Option<PathBuf>,
+    rope: RopeInput,
+    out_dtype: OutDtype,
+    backward: bool,
+    check: bool,
+    seed: u64,
+    timings: bool,
     /// The THD batch of `--seqlens`/`--padded-seqlens` (random inputs), and `--for`.
-    pub options: PlanOptions,
-    pub plan: Option<PathBuf>,
-    pub layer: u64,
-    pub timeout: f64,
-    pub inject_fault: Option<String>,
-    pub kernels: crate::KernelChoice,
+    options: PlanOptions,
+    plan: Option<PathBuf>,
+    layer: u64,
+    timeout: f64,
+    inject_fault: Option<Fault>,
+    kernels: KernelChoice,
     /// Run on a GPU through the device executor (`--device cuda`).
-    pub on_device: bool,
-    pub gpu: crate::gpu::GpuArgs,
-    pub threads: usize,
-    pub trace: Option<PathBuf>,
+    on_device: bool,
+    gpu: GpuArgs,
+    threads: usize,
+    trace: Option<PathBuf>,
 }
 
-/// The kernel set of `--kernels` (CUDA kernels fail here, naming the flag, without a device).
-pub fn kernel_set(
-    choice: crate::KernelChoice,
-    dtype: attnc_compiler::sema::spec::Dtype,
-    threads: usize,
-    gpu: &crate::gpu::GpuArgs,
-) -> Result<Box<dyn attnc_runtime::kernels::Kernels>> {
-    #[cfg(feature = "llvm")]
-    use attnc_runtime::generated::LlvmCpu;
-    use attnc_runtime::generated::{Cranelift, Interpreter, Tiled};
-    use attnc_runtime::packed::{Emulated, Packed};
-    let _ = gpu;
-    Ok(match choice {
-        crate::KernelChoice::Reference => Box::new(Reference),
-        crate::KernelChoice::Interpreter => Box::new(Tiled::new(Interpreter, dtype, threads)),
-        crate::KernelChoice::Cranelift => Box::new(Tiled::new(Cranelift::default(), dtype, threads)),
-        #[cfg(feature = "llvm")]
-        crate::KernelChoice::LlvmCpu => Box::new(Tiled::new(LlvmCpu::default(), dtype, threads)),
-        crate::KernelChoice::GpuEmulated => Box::new(Packed { launcher: Emulated, dtype }),
-        #[cfg(feature = "cuda")]
-        crate::KernelChoice::Cuda => crate::gpu::cuda_kernels(dtype, gpu)?,
+pub fn command(args: Args) -> Result<Outcome> {
+    let Args {
+        spec,
+        layout,
+        inputs,
+        out,
+        rope,
+        out_dtype,
+        backward,
+        check,
+        seed,
+        timings,
+        plan,
+        layer,
+        kernels,
+        device,
+        gpu,
+        threads,
+        timeout,
+        trace,
+        inject_fault,
+    } = args;
+    with_layout(&spec, &layout, |l, options| {
+        let request = Request {
+            on_device: device == Device::Cuda,
+            gpu,
+            inputs,
+            out,
+            rope,
+            out_dtype,
+            backward,
+            check,
+            seed,
+            timings,
+            options,
+            plan,
+            layer,
+            timeout,
+            inject_fault,
+            kernels,
+            threads,
+            trace,
+        };
+        Ok(if run(l, &request)? { Outcome::Clean } else { Outcome::InputErrors })
     })
 }
 
-/// `attnc compile`: every kernel the layout's plans need, JIT-compiled.
-pub fn compile(layout: &Layout, options: &PlanOptions, timings: bool, emit_ir: bool) -> Result<crate::Outcome> {
-    let options = PlanOptions { backward: true, verify: false, ..options.clone() };
-    let sets = match attnc_compiler::driver::kernel_plan_sets(layout, &options) {
-        Ok(sets) => sets,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(crate::Outcome::InputErrors);
-        }
-    };
-    let specs = attnc_compiler::kernel::specs_of_plans(sets.iter().flat_map(passes::PlanSet::plans));
-    let jit = attnc_compiler::back::cranelift::Jit::new();
-    let mut total = 0.0;
-    for spec in &specs {
-        let compiled = jit.get(spec).map_err(|e| anyhow::anyhow!("{e}"))?;
-        total += compiled.compile_time.as_secs_f64();
-        if emit_ir {
-            print!("{}", attnc_compiler::kernel::print(spec));
-        }
-        if timings {
-            println!("{:<48} {:>8.1} ms", spec.name(), compiled.compile_time.as_secs_f64() * 1e3);
-        }
-    }
-    println!("{} kernels compiled for the cpu in {:.1} ms", specs.len(), total * 1e3);
-    Ok(crate::Outcome::Clean)
-}
-
-/// `attnc bench kernels`.
-pub fn bench(
-    seqs: &[usize],
-    head_dims: &[usize],
-    heads: usize,
-    kernels: &[crate::KernelChoice],
-    causal: Option<bool>,
-    threads: usize,
-    json: bool,
-) -> Result<()> {
-    use attnc_runtime::bench::{Shape3, sweep};
-    let seqs = if seqs.is_empty() { vec![1024, 4096, 8192] } else { seqs.to_vec() };
-    let dims = if head_dims.is_empty() { vec![64, 128] } else { head_dims.to_vec() };
-    let causals: Vec<bool> = causal.map_or(vec![true, false], |c| vec![c]);
-    let mut shapes = Vec::new();
-    for &seq in &seqs {
-        for &head_dim in &dims {
-            for &causal in &causals {
-                shapes.push(Shape3 { seq, head_dim, heads, causal });
-            }
-        }
-    }
-    let sets: Vec<(&str, Box<dyn attnc_runtime::kernels::Kernels>)> = kernels
-        .iter()
-        .map(|&k| {
-            // The emulated GPU ABI takes 16-bit inputs (it rounds the fp32 data to bf16).
-            use attnc_compiler::sema::spec::Dtype;
-            let dtype = if matches!(k, crate::KernelChoice::GpuEmulated) { Dtype::Bf16 } else { Dtype::Fp32 };
-            let set = kernel_set(k, dtype, threads, &Default::default())?;
-            Ok((k.name(), set))
-        })
-        .collect::<Result<_>>()?;
-    let generated: Vec<(&str, &dyn attnc_runtime::kernels::Kernels)> =
-        sets.iter().map(|(n, k)| (*n, k.as_ref())).collect();
-    let mut peak128 = None;
-    if !json {
-        println!(
-            "{:<8} {:<12} {:>6} {:>4} {:>6} {:>7} {:>10} {:>9}",
-            "kernel", "backend", "seq", "d", "heads", "causal", "GFLOP/s", "of peak128"
-        );
-    }
-    sweep(&shapes, &generated, threads, |r| {
-        if r.kernel == "peak128" {
-            peak128 = Some(r.gflops);
-        }
-        if json {
-            println!("{}", serde_json::to_string(&r).unwrap_or_default());
-        } else {
-            let of = peak128.map(|p| format!("{:.0}%", 100.0 * r.gflops / p)).unwrap_or_default();
-            let opt = |v: Option<usize>| v.map(|x| x.to_string()).unwrap_or_default();
-            let c = r.causal.map(|c| c.to_string()).unwrap_or_default();
-            println!(
-                "{:<8} {:<12} {:>6} {:>4} {:>6} {:>7} {:>10.2} {:>9}",
-                r.kernel,
-                r.backend,
-                opt(r.seq),
-                opt(r.head_dim),
-                opt(r.heads),
-                c,
-                r.gflops,
-                of
-            );
-        }
-    })
-    .map_err(|e| anyhow::anyhow!("{e}"))
-}
-
-fn fault(text: &str) -> Result<Fault> {
-    let (kind, rank) = text.split_once(':').context("--inject-fault takes panic:RANK or hang:RANK")?;
-    let rank: u32 = rank.parse().context("--inject-fault: RANK is a number")?;
+/// `--inject-fault panic:RANK|hang:RANK`, parsed by clap.
+fn fault(text: &str) -> Result<Fault, String> {
+    let usage = "takes panic:RANK or hang:RANK".to_string();
+    let (kind, rank) = text.split_once(':').ok_or_else(|| usage.clone())?;
+    let rank: u32 = rank.parse().map_err(|_| "RANK is a number".to_string())?;
     match kind {
         "panic" => Ok(Fault::PanicInKernel { rank }),
         "hang" => Ok(Fault::HangBeforeComm { rank }),
-        _ => bail!("--inject-fault takes panic:RANK or hang:RANK"),
+        _ => Err(usage),
     }
 }
 
@@ -247,7 +242,7 @@ fn load_artifact(path: &PathBuf, layout: &Layout, compiled: &passes::LayerClass,
 }
 
 /// Runs the layout; `Ok(false)` when the run failed or a check did not pass (already reported).
-pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
+fn run(layout: &Layout, request: &Request) -> Result<bool> {
     // `--rope none`: the inputs are rotated already, so the plans (and the reference) rotate nothing.
     let unrotated;
     let layout = if request.rope == RopeInput::None && layout.model.rope.is_some() {
@@ -293,7 +288,7 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
         (_, false) if !given_seqlens.is_empty() => bail!("--seqlens applies to thd layouts only"),
         (_, false) => (None, None),
     };
-    crate::plan::check_layer(layout, request.layer)?;
+    check_layer(layout, request.layer)?;
     let padded = padded_seqlens.is_some() && file.is_some();
     let options =
         PlanOptions { seqlens: seqlens.clone(), padded_seqlens, backward: request.backward, ..request.options.clone() };
@@ -371,13 +366,10 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
         }
         None => tensor::random(problem, request.seed, request.backward),
     };
-    let run_options = RunOptions {
-        timeout: Duration::from_secs_f64(request.timeout),
-        fault: request.inject_fault.as_deref().map(fault).transpose()?,
-    };
+    let run_options = RunOptions { timeout: Duration::from_secs_f64(request.timeout), fault: request.inject_fault };
     let (forward, backward) = ((&plans[0], proofs[0]), plans.get(1).zip(proofs.get(1).copied()));
     // Under `attnc launch` (one process per rank), this process runs and checks its rank only.
-    let job = if request.on_device { crate::gpu::job()? } else { None };
+    let job = if request.on_device { crate::device::job()? } else { None };
     let result = if request.on_device {
         #[cfg(feature = "cuda")]
         {
@@ -385,9 +377,9 @@ pub fn run(layout: &Layout, request: &Request) -> Result<bool> {
                 bail!("--device cuda: {why}");
             }
             if let Some(env) = &job {
-                crate::gpu::run_rank(env, forward, backward, &inputs, &run_options, &request.gpu)?
+                crate::device::run_rank(env, forward, backward, &inputs, &run_options, &request.gpu)?
             } else {
-                let device = crate::gpu::cuda_device(&request.gpu)?;
+                let device = crate::device::cuda_device(&request.gpu)?;
                 let progress = Progress::start(&plans);
                 let result = attnc_runtime::run_on_device(forward, backward, &device, &inputs, &run_options);
                 progress.finish();
@@ -554,28 +546,6 @@ impl Progress {
     }
 }
 
-/// `attnc calibrate`: measures this machine and writes a device profile.
-pub fn calibrate(
-    kernels: crate::KernelChoice,
-    threads: usize,
-    head_dim: usize,
-    heads: usize,
-    block: usize,
-    out: &std::path::Path,
-) -> Result<()> {
-    use attnc_runtime::calibrate::{self, Request};
-    let set = kernel_set(kernels, attnc_compiler::sema::spec::Dtype::Fp32, threads, &Default::default())?;
-    let name = kernels.name();
-    let request = Request { kernels: set.as_ref(), kernels_name: name, head_dim, heads, block };
-    let (profile, notes) = calibrate::calibrate(&request).map_err(|e| anyhow::anyhow!("calibrate: {e}"))?;
-    for note in notes {
-        println!("{note}");
-    }
-    std::fs::write(out, serde_json::to_string_pretty(&profile)?).with_context(|| format!("-o {}", out.display()))?;
-    println!("wrote {}", out.display());
-    Ok(())
-}
-
 /// What one sub-sample of a hybrid run produced.
 struct SampleResult {
     id: u32,
@@ -600,7 +570,7 @@ fn run_hybrid(layout: &Layout, request: &Request) -> Result<bool> {
             layout.name
         );
     }
-    crate::plan::check_layer(layout, request.layer)?;
+    check_layer(layout, request.layer)?;
     let classes = match passes::hybrid::compile_hybrid(
         layout,
         &seqlens,

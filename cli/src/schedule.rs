@@ -2,8 +2,50 @@
 
 use std::path::Path;
 
+use std::path::PathBuf;
+
 use anyhow::{Context as _, Result};
 use attnc_compiler::hybrid::{self, Algorithm, Schedule};
+use clap::{Args as ClapArgs, ValueEnum};
+
+use crate::Outcome;
+use crate::output::TextOrJson;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// One sub-sample length per line; the sample id is the line number from 0.
+    #[arg(long)]
+    lengths: PathBuf,
+    /// The DP×CP pool (a power of two).
+    #[arg(long)]
+    dp_cp: u32,
+    /// The most tokens one rank holds; a sub-sample of length L gets max(1, 2^ceil(log2(L/M))) GPUs.
+    #[arg(long)]
+    max_seqlen_per_rank: u64,
+    /// `buddy` (attnc's) or `megatron` (the same groups as Megatron-LM's BalancedCPScheduler).
+    #[arg(long, value_enum, default_value_t = ScheduleAlgorithm::Buddy)]
+    algorithm: ScheduleAlgorithm,
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    emit: TextOrJson,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ScheduleAlgorithm {
+    /// attnc's scheduler: capacity-bounded steps, aligned blocks, LPT.
+    Buddy,
+    /// Megatron-LM's BalancedCPScheduler, group for group.
+    Megatron,
+}
+
+pub fn command(args: Args) -> Result<Outcome> {
+    let algorithm = match args.algorithm {
+        ScheduleAlgorithm::Buddy => Algorithm::Buddy,
+        ScheduleAlgorithm::Megatron => Algorithm::Megatron,
+    };
+    let json = args.emit == TextOrJson::Json;
+    let ok = run(&args.lengths, args.dp_cp, args.max_seqlen_per_rank, algorithm, json)?;
+    Ok(if ok { Outcome::Clean } else { Outcome::InputErrors })
+}
 
 /// A lengths file that does not parse: file, line and column, and what to write instead.
 pub struct LengthsError {

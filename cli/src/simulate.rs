@@ -1,18 +1,51 @@
-//! `attnc simulate` and `attnc tune`: the cost model's timeline of a layout's plans, and the
-//! per-layer choice of strategy, as text, a Chrome/Perfetto trace, a spec or Megatron flags.
+//! `attnc simulate`: the cost model's timeline of a layout's plans (step, compute, communication,
+//! exposed and idle time per rank), as text and a Chrome/Perfetto trace. Its device profile and
+//! error reporting serve `attnc tune` too.
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
-use attnc_compiler::compat::megatron;
 use attnc_compiler::cost::timeline::{Timeline, simulate as play};
 use attnc_compiler::cost::{DeviceProfile, trace};
 use attnc_compiler::ir::{Interval, Plan};
 use attnc_compiler::passes::{self, PlanError, mask_name};
-use attnc_compiler::sema::spec::{Cp, Layout, Strategy};
+use attnc_compiler::sema::spec::{Cp, Layout};
 use attnc_compiler::sema::unparse;
-use attnc_compiler::tune::{self, strategy_text};
+use attnc_compiler::tune::strategy_text;
+use clap::Args as ClapArgs;
+
+use crate::Outcome;
+use crate::spec::{LayoutArgs, SpecArgs, check_layer, with_layout};
+
+#[derive(ClapArgs)]
+pub struct Args {
+    #[command(flatten)]
+    spec: SpecArgs,
+    #[command(flatten)]
+    layout: LayoutArgs,
+    /// Also play the backward pass.
+    #[arg(long)]
+    backward: bool,
+    /// Only the layer class that contains this layer.
+    #[arg(long)]
+    layer: Option<u64>,
+    /// Write a Chrome/Perfetto trace (one track per rank and stream).
+    #[arg(long)]
+    trace: Option<PathBuf>,
+    /// A device profile from `attnc calibrate` instead of the cluster GPU's preset.
+    #[arg(long)]
+    profile: Option<PathBuf>,
+}
+
+pub fn command(args: Args) -> Result<Outcome> {
+    let Args { spec, layout, backward, layer, trace, profile } = args;
+    with_layout(&spec, &layout, |l, options| {
+        let request =
+            SimulateRequest { backward, layer, options, trace: trace.as_deref(), profile: profile.as_deref() };
+        Ok(if simulate(l, &request)? { Outcome::Clean } else { Outcome::InputErrors })
+    })
+}
 
 /// The device profile: a file written by `attnc calibrate`, or the preset of the cluster's GPU.
 pub fn profile(layout: &Layout, path: Option<&Path>) -> Result<(DeviceProfile, String)> {
@@ -32,7 +65,7 @@ pub fn profile(layout: &Layout, path: Option<&Path>) -> Result<(DeviceProfile, S
     }
 }
 
-fn ms(seconds: f64) -> String {
+pub fn ms(seconds: f64) -> String {
     format!("{:.3} ms", seconds * 1e3)
 }
 
@@ -54,7 +87,7 @@ fn timeline_text(out: &mut String, plan: &Plan, timeline: &Timeline) {
 }
 
 /// Reports a planning error as an input error.
-fn report(error: PlanError) -> Result<bool> {
+pub fn report(error: PlanError) -> Result<bool> {
     if let PlanError::Verify { .. } = error {
         anyhow::bail!("{error}");
     }
@@ -62,13 +95,13 @@ fn report(error: PlanError) -> Result<bool> {
     Ok(false)
 }
 
-pub struct SimulateRequest<'a> {
-    pub backward: bool,
-    pub layer: Option<u64>,
+struct SimulateRequest<'a> {
+    backward: bool,
+    layer: Option<u64>,
     /// The THD batch (or hybrid sub-samples) and `--for`.
-    pub options: passes::PlanOptions,
-    pub trace: Option<&'a Path>,
-    pub profile: Option<&'a Path>,
+    options: passes::PlanOptions,
+    trace: Option<&'a Path>,
+    profile: Option<&'a Path>,
 }
 
 /// A hybrid layout for one batch: every sub-sample's plans on its group, groups side by side,
@@ -146,13 +179,13 @@ fn simulate_hybrid(
     Ok(true)
 }
 
-pub fn simulate(layout: &Layout, request: &SimulateRequest<'_>) -> Result<bool> {
+fn simulate(layout: &Layout, request: &SimulateRequest<'_>) -> Result<bool> {
     let (profile, source) = profile(layout, request.profile)?;
     if matches!(layout.cp, Cp::Hybrid { .. }) && request.options.seqlens.is_some() {
         return simulate_hybrid(layout, request, &profile, &source);
     }
     if let Some(layer) = request.layer {
-        crate::plan::check_layer(layout, layer)?;
+        check_layer(layout, layer)?;
     }
     let options = passes::PlanOptions { backward: request.backward, verify: false, ..request.options.clone() };
     let set = match attnc_compiler::driver::compile(layout, &options) {
@@ -194,136 +227,8 @@ pub fn simulate(layout: &Layout, request: &SimulateRequest<'_>) -> Result<bool> 
     Ok(true)
 }
 
-/// `--emit` of `attnc tune`: the table, `layer` blocks with the choices, or Megatron's flags.
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum TuneEmit {
-    Text,
-    Spec,
-    Megatron,
-}
-
 /// `layer` ranges of a set of layers (see `sema::unparse::layer_ranges`).
-fn layer_blocks(layers: &[Interval]) -> Vec<String> {
+pub fn layer_blocks(layers: &[Interval]) -> Vec<String> {
     let singles: Vec<u64> = layers.iter().flat_map(|l| l.start..l.end).collect();
     unparse::layer_ranges(&singles)
-}
-
-pub fn tune(
-    layout: &Layout,
-    options: &passes::PlanOptions,
-    profile_path: Option<&Path>,
-    emit: TuneEmit,
-) -> Result<bool> {
-    let (profile, source) = profile(layout, profile_path)?;
-    if matches!(layout.cp, Cp::Hybrid { .. }) {
-        eprintln!(
-            "error: layout `{}` uses hybrid CP: each sub-sample gets its own power-of-two group\n  help: tune one fixed-size CP group of it (`--set {}.cp=8 --seqlens 100,4000,37`), or schedule the batch with `attnc schedule`",
-            layout.name, layout.name
-        );
-        return Ok(false);
-    }
-    let classes = match tune::tune(layout, options, &profile) {
-        Ok(classes) => classes,
-        Err(error) => return report(error),
-    };
-    // Each layer's chosen strategy; its mask is the layout's.
-    let mut chosen = layout.layers.clone();
-    for class in &classes {
-        for l in class.layers.iter().flat_map(|l| l.start..l.end) {
-            chosen[l as usize].strategy = class.chosen().clone();
-        }
-    }
-    match emit {
-        TuneEmit::Text => print!("{}", tune_table(layout, &classes, &profile, &source, options)),
-        TuneEmit::Spec => {
-            let target = options.target.map(|t| format!(", for TransformerEngine {}", t.version)).unwrap_or_default();
-            println!(
-                "# attnc tune: layout `{}` with the strategies the cost model chose ({source}{target}).",
-                layout.name
-            );
-            println!("# Replace the layout item of your file with this one.");
-            print!("{}", unparse::layout_item(layout, &chosen));
-        }
-        TuneEmit::Megatron => {
-            let strategies: Vec<Strategy> = chosen.iter().map(|l| l.strategy.clone()).collect();
-            let args = megatron::arguments(layout, &strategies);
-            println!("{}", args.shell());
-            for note in &args.unexpressed {
-                eprintln!("note: {note}");
-            }
-            if options.target.is_none() {
-                eprintln!(
-                    "note: chosen without `--for te`: some strategies may be ones TransformerEngine does not run (see `attnc check --for te`)"
-                );
-            }
-        }
-    }
-    Ok(true)
-}
-
-/// The table of `attnc tune`: per layer class, every candidate's predicted times, bytes and
-/// memory per rank (GiB), the excluded and unplannable ones, and the choice with its reason.
-fn tune_table(
-    layout: &Layout,
-    classes: &[tune::ClassTuning],
-    profile: &DeviceProfile,
-    source: &str,
-    options: &passes::PlanOptions,
-) -> String {
-    let mut out = String::new();
-    let target =
-        options.target.map(|t| format!(", among what TransformerEngine {} runs", t.version)).unwrap_or_default();
-    let _ = writeln!(
-        out,
-        "layout `{}` on {source}{target}; per layer, forward + backward; bytes per rank (max over ranks) in GiB",
-        layout.name
-    );
-    let gib = |bytes: u64| format!("{:.3}", bytes as f64 / (1u64 << 30) as f64);
-    for class in classes {
-        let _ = writeln!(out, "layers {} ({})", layer_blocks(&class.layers).join(", "), mask_name(class.mask));
-        let _ = writeln!(
-            out,
-            "  {:<20} {:>11} {:>11} {:>11} {:>10} {:>10} {:>10} {:>10} {:>10}",
-            "strategy", "fwd+bwd", "fwd", "exposed", "intra sent", "intra recv", "inter sent", "inter recv", "memory"
-        );
-        for (index, e) in class.evaluations.iter().enumerate() {
-            let mark = if index == class.choice { "*" } else { " " };
-            let _ = writeln!(
-                out,
-                "{mark} {:<20} {:>11} {:>11} {:>11} {:>10} {:>10} {:>10} {:>10} {:>10}{}",
-                strategy_text(&e.strategy),
-                ms(e.total_s()),
-                ms(e.forward_s),
-                ms(e.exposed_comm_s),
-                gib(e.intra_sent_bytes),
-                gib(e.intra_received_bytes),
-                gib(e.inter_sent_bytes),
-                gib(e.inter_received_bytes),
-                gib(e.memory_bytes),
-                if e.fits { "" } else { "  (over memory)" }
-            );
-        }
-        for (strategy, why) in &class.excluded {
-            let _ = writeln!(out, "  {:<20} excluded: {why}", strategy_text(strategy));
-        }
-        for (strategy, why) in &class.rejected {
-            let _ =
-                writeln!(out, "  {:<20} not plannable: {}", strategy_text(strategy), why.lines().next().unwrap_or(""));
-        }
-        let _ = writeln!(out, "  choice: {} — {}", strategy_text(class.chosen()), class.reason);
-    }
-    if let Some([(mine, mine_s), (other, other_s)]) = tune::balances(layout, classes, profile) {
-        let name = |b: attnc_compiler::sema::spec::Balance| format!("{b:?}").to_lowercase();
-        let verdict = if mine_s <= other_s { "keep it" } else { "switch" };
-        let _ = writeln!(
-            out,
-            "balance (whole layout, chosen strategies): {} {} vs {} {} for all {} layers — {verdict}",
-            name(mine),
-            ms(mine_s),
-            name(other),
-            ms(other_s),
-            layout.layers.len()
-        );
-    }
-    out
 }

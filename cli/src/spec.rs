@@ -12,7 +12,7 @@ use attnc_compiler::diag::{self, Diagnostic};
 use attnc_compiler::front::overrides::{self, Override};
 use attnc_compiler::front::span::{FileId, Sources};
 use attnc_compiler::passes::PlanOptions;
-use attnc_compiler::sema::spec::Layout;
+use attnc_compiler::sema::spec::{Cp, Format, Layout};
 use attnc_compiler::{Frontend, UnitOptions, compile_unit};
 use clap::Args;
 
@@ -182,4 +182,41 @@ pub fn load_checked(spec: &SpecArgs) -> Result<Result<Loaded, Outcome>> {
         return Ok(Err(Outcome::InputErrors));
     }
     Ok(Ok(loaded))
+}
+
+/// Loads and checks the files, picks the layout, and calls `f` with it and the plan options of
+/// the flags (`--seqlens`, `--padded-seqlens`, `--for`); spec errors end the command here.
+pub fn with_layout(
+    spec: &SpecArgs,
+    which: &LayoutArgs,
+    f: impl FnOnce(&Layout, PlanOptions) -> Result<Outcome>,
+) -> Result<Outcome> {
+    let loaded = match load_checked(spec)? {
+        Ok(loaded) => loaded,
+        Err(outcome) => return Ok(outcome),
+    };
+    let layout = loaded.layout(which.layout.as_deref())?;
+    if !which.padded_seqlens.is_empty() && !matches!(layout.format, Format::Thd { .. }) {
+        anyhow::bail!("--padded-seqlens: layout `{}` is not thd", layout.name);
+    }
+    if !which.padded_seqlens.is_empty() && matches!(layout.cp, Cp::Hybrid { .. }) {
+        anyhow::bail!(
+            "--padded-seqlens: layout `{}` is hybrid CP, whose groups pad each sub-sample for their own size\n  help: give the lengths alone, with `--seqlens`",
+            layout.name
+        );
+    }
+    f(layout, PlanOptions { target: loaded.target, ..which.plan_options() })
+}
+
+/// The `--layer` a command asked for, checked against the model (ranges are half-open).
+pub fn check_layer(layout: &Layout, layer: u64) -> Result<()> {
+    if layer >= layout.layers.len() as u64 {
+        anyhow::bail!(
+            "--layer {layer}: model `{}` has layers 0..{} (half-open: the last is {})",
+            layout.model.name,
+            layout.layers.len(),
+            layout.layers.len() - 1
+        );
+    }
+    Ok(())
 }

@@ -54,3 +54,28 @@ fn dependencies_run_one_way() {
     }
     assert!(all.is_empty(), "layering broken:\n{}", all.join("\n"));
 }
+
+/// The CLI's commands are one module each and do not reach into each other: they share only
+/// `spec` (reading specs), `device` (kernels and devices), `output` (output forms), and the two
+/// named pairs below.
+#[test]
+fn cli_commands_are_independent() {
+    let shared = ["spec", "device", "output", "Outcome"];
+    let allowed: &[(&str, &str)] = &[("tune", "simulate"), ("kernels", "compile")];
+    let mut bad = Vec::new();
+    for (path, text) in sources("cli/src") {
+        let module = path.trim_start_matches("cli/src/").trim_end_matches(".rs").to_string();
+        if matches!(module.as_str(), "main" | "spec" | "device" | "output") {
+            continue;
+        }
+        for (n, line) in text.lines().enumerate() {
+            for used in line.split("crate::").skip(1) {
+                let name: String = used.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                if !shared.contains(&name.as_str()) && !allowed.contains(&(module.as_str(), name.as_str())) {
+                    bad.push(format!("{path}:{}: `{module}` uses `crate::{name}`", n + 1));
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

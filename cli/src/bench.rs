@@ -1,0 +1,176 @@
+//! `attnc bench kernels`: the generated kernels' throughput on this machine (CPU kernel sets, or
+//! the AOT PTX kernels on a GPU), as a table or one JSON record per measurement.
+
+use anyhow::{Result, bail};
+#[cfg(feature = "cuda")]
+use attnc_compiler::sema::spec::Dtype;
+use clap::Args as ClapArgs;
+
+use crate::Outcome;
+use crate::device::{GpuArgs, KernelChoice, kernel_set};
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// What to measure: `kernels`.
+    what: String,
+    /// Sequence lengths (default 1024,4096,8192).
+    #[arg(long, value_delimiter = ',')]
+    seq: Vec<usize>,
+    /// Head dims (default 64,128).
+    #[arg(long, value_delimiter = ',')]
+    head_dim: Vec<usize>,
+    #[arg(long, default_value_t = 8)]
+    heads: usize,
+    /// The generated kernels to measure.
+    #[cfg_attr(feature = "llvm", arg(long, value_enum, value_delimiter = ',', default_values_t = [KernelChoice::Cranelift, KernelChoice::LlvmCpu]))]
+    #[cfg_attr(not(feature = "llvm"), arg(long, value_enum, value_delimiter = ',', default_values_t = [KernelChoice::Cranelift]))]
+    kernels: Vec<KernelChoice>,
+    /// Only causal (`true`) or only unmasked (`false`) shapes.
+    #[arg(long)]
+    causal: Option<bool>,
+    /// Threads per generated kernel call (the reference runs on one).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// One JSON record per measurement.
+    #[arg(long)]
+    json: bool,
+    /// With `--kernels cuda`: the AOT kernels (`attnc kernels -o DIR`) and the device ordinal.
+    #[command(flatten)]
+    gpu: GpuArgs,
+}
+
+pub fn run(args: Args) -> Result<Outcome> {
+    let Args { what, seq, head_dim, heads, kernels, causal, threads, json, gpu: gpu_args } = args;
+    if what != "kernels" {
+        bail!("bench `{what}`: the benchmarks are `kernels`");
+    }
+    if kernels.iter().any(|k| k.is_cuda()) {
+        if kernels.len() > 1 {
+            bail!("--kernels cuda: GPU kernels are measured on their own (no other --kernels)");
+        }
+        gpu(&seq, &head_dim, heads, causal, json, &gpu_args)?;
+    } else {
+        cpu(&seq, &head_dim, heads, &kernels, causal, threads, json)?;
+    }
+    Ok(Outcome::Clean)
+}
+
+/// `attnc bench kernels`.
+fn cpu(
+    seqs: &[usize],
+    head_dims: &[usize],
+    heads: usize,
+    kernels: &[KernelChoice],
+    causal: Option<bool>,
+    threads: usize,
+    json: bool,
+) -> Result<()> {
+    use attnc_runtime::bench::{Shape3, sweep};
+    let seqs = if seqs.is_empty() { vec![1024, 4096, 8192] } else { seqs.to_vec() };
+    let dims = if head_dims.is_empty() { vec![64, 128] } else { head_dims.to_vec() };
+    let causals: Vec<bool> = causal.map_or(vec![true, false], |c| vec![c]);
+    let mut shapes = Vec::new();
+    for &seq in &seqs {
+        for &head_dim in &dims {
+            for &causal in &causals {
+                shapes.push(Shape3 { seq, head_dim, heads, causal });
+            }
+        }
+    }
+    let sets: Vec<(&str, Box<dyn attnc_runtime::kernels::Kernels>)> = kernels
+        .iter()
+        .map(|&k| {
+            // The emulated GPU ABI takes 16-bit inputs (it rounds the fp32 data to bf16).
+            use attnc_compiler::sema::spec::Dtype;
+            let dtype = if matches!(k, KernelChoice::GpuEmulated) { Dtype::Bf16 } else { Dtype::Fp32 };
+            let set = kernel_set(k, dtype, threads, &Default::default())?;
+            Ok((k.name(), set))
+        })
+        .collect::<Result<_>>()?;
+    let generated: Vec<(&str, &dyn attnc_runtime::kernels::Kernels)> =
+        sets.iter().map(|(n, k)| (*n, k.as_ref())).collect();
+    let mut peak128 = None;
+    if !json {
+        println!(
+            "{:<8} {:<12} {:>6} {:>4} {:>6} {:>7} {:>10} {:>9}",
+            "kernel", "backend", "seq", "d", "heads", "causal", "GFLOP/s", "of peak128"
+        );
+    }
+    sweep(&shapes, &generated, threads, |r| {
+        if r.kernel == "peak128" {
+            peak128 = Some(r.gflops);
+        }
+        if json {
+            println!("{}", serde_json::to_string(&r).unwrap_or_default());
+        } else {
+            let of = peak128.map(|p| format!("{:.0}%", 100.0 * r.gflops / p)).unwrap_or_default();
+            let opt = |v: Option<usize>| v.map(|x| x.to_string()).unwrap_or_default();
+            let c = r.causal.map(|c| c.to_string()).unwrap_or_default();
+            println!(
+                "{:<8} {:<12} {:>6} {:>4} {:>6} {:>7} {:>10.2} {:>9}",
+                r.kernel,
+                r.backend,
+                opt(r.seq),
+                opt(r.head_dim),
+                opt(r.heads),
+                c,
+                r.gflops,
+                of
+            );
+        }
+    })
+    .map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+/// `attnc bench kernels --kernels cuda`: forward and backward TFLOP/s on the device.
+#[cfg(feature = "cuda")]
+fn gpu(
+    seqs: &[usize],
+    head_dims: &[usize],
+    heads: usize,
+    causal: Option<bool>,
+    json: bool,
+    args: &GpuArgs,
+) -> Result<()> {
+    use attnc_runtime::cuda::bench;
+    let launcher = crate::device::cuda_launcher(args, "--kernels cuda")?;
+    let seqs = if seqs.is_empty() { vec![4096, 8192, 16384, 32768] } else { seqs.to_vec() };
+    let dims = if head_dims.is_empty() { vec![64, 128] } else { head_dims.to_vec() };
+    let causals: Vec<bool> = causal.map_or(vec![true, false], |c| vec![c]);
+    if !json {
+        println!("{} ({})", launcher.gpu.info.name, launcher.dir.target);
+        println!(
+            "{:<6} {:>6} {:>4} {:>6} {:>7} {:>10} {:>9}",
+            "kernel", "seq", "d", "heads", "causal", "ms", "TFLOP/s"
+        );
+    }
+    for &seq in &seqs {
+        for &d in &dims {
+            for &c in &causals {
+                for r in bench::measure(&launcher, seq, d, heads, c, Dtype::Bf16, 10)? {
+                    if json {
+                        println!("{}", serde_json::to_string(&r)?);
+                    } else {
+                        println!(
+                            "{:<6} {:>6} {:>4} {:>6} {:>7} {:>10.3} {:>9.1}",
+                            r.kernel, r.seq, r.head_dim, r.heads, r.causal, r.ms, r.tflops
+                        );
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(feature = "cuda"))]
+fn gpu(
+    _seqs: &[usize],
+    _head_dims: &[usize],
+    _heads: usize,
+    _causal: Option<bool>,
+    _json: bool,
+    _args: &GpuArgs,
+) -> Result<()> {
+    bail!("--kernels cuda: this attnc was built without the CUDA runtime (feature `cuda`)")
+}

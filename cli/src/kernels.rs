@@ -1,0 +1,96 @@
+//! `attnc kernels`: every kernel the GPU numerics matrix and the GPU benchmarks need, compiled
+//! ahead of time into a kernel directory with its manifest, so a GPU machine needs no LLVM.
+
+use std::path::PathBuf;
+#[cfg(feature = "llvm")]
+use std::time::Instant;
+
+#[cfg(feature = "llvm")]
+use anyhow::Context as _;
+use anyhow::{Result, bail};
+#[cfg(feature = "llvm")]
+use attnc_compiler::sema::spec::Dtype;
+#[cfg(feature = "llvm")]
+use attnc_runtime::matrix;
+use clap::Args as ClapArgs;
+
+use crate::Outcome;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// sm_80 or sm_90a.
+    #[arg(long)]
+    target: String,
+    #[arg(short = 'o', long)]
+    out: PathBuf,
+    /// The head dim of the matrix's cases.
+    #[arg(long, default_value_t = 64)]
+    matrix_head_dim: u32,
+    /// The head dims of the benchmarks.
+    #[arg(long, value_delimiter = ',', default_values_t = [64, 128])]
+    bench_head_dims: Vec<usize>,
+}
+
+/// `attnc kernels`: every kernel the GPU matrix (at `matrix_head_dim`) and the GPU benchmarks (at
+/// `bench_head_dims`, bf16) need, compiled for `target` into `out` with a manifest.
+#[cfg(feature = "llvm")]
+pub fn run(args: Args) -> Result<Outcome> {
+    let Args { target, out, matrix_head_dim, bench_head_dims } = args;
+    let (target, out) = (target.as_str(), out.as_path());
+    let bench_head_dims = bench_head_dims.as_slice();
+    use attnc_compiler::back::llvm::Target;
+    use attnc_runtime::packed::{Emulated, Packed, Recording};
+    let Some(target) = Target::parse(target).filter(|t| t.is_gpu()) else {
+        bail!("--target {target}: the GPU targets are sm_80, sm_90a");
+    };
+    let start = Instant::now();
+    // The matrix's kernels are what its runs ask for: run it once on the emulated ABI, recording.
+    let recording = Recording::new(Emulated);
+    for c in matrix::gpu_cases(matrix_head_dim) {
+        let dtype = c.layout().map_err(|e| anyhow::anyhow!("{}: {e}", c.name()))?.dtype;
+        c.check(&Packed { launcher: &recording, dtype }).map_err(|e| anyhow::anyhow!("{}: {e}", c.name()))?;
+    }
+    let mut specs = recording.take();
+    // And what the device executor launches for the same plans (the same set, checked here).
+    let mut device_specs = Vec::new();
+    for c in matrix::gpu_cases(matrix_head_dim) {
+        let (fwd, bwd) = c.plans().map_err(|e| anyhow::anyhow!("{}: {e}", c.name()))?;
+        for plan in [&fwd, &bwd] {
+            for id in plan.op_ids() {
+                let tables = attnc_runtime::device::exec::op_tables(plan, id).unwrap_or_default();
+                device_specs.extend(tables.into_iter().map(|t| t.spec));
+            }
+        }
+    }
+    for s in device_specs.into_iter().chain(attnc_runtime::packed::bench_specs(bench_head_dims, Dtype::Bf16)) {
+        if !specs.contains(&s) {
+            specs.push(s);
+        }
+    }
+    let outputs = crate::compile::compile_kernels(&specs, target)?;
+    let records = crate::compile::kernel_records(&outputs, target, false, false)?;
+    std::fs::create_dir_all(out).with_context(|| format!("-o {}", out.display()))?;
+    crate::compile::write_kernels(out, &outputs, &records, target)?;
+    let manifest = attnc_compiler::back::manifest::Manifest {
+        version: attnc_compiler::back::manifest::MANIFEST_VERSION,
+        target: target.name().to_string(),
+        layout: None,
+        plans: Vec::new(),
+        kernels: records,
+    };
+    std::fs::write(out.join("manifest.json"), serde_json::to_string_pretty(&manifest)?)
+        .context("writing manifest.json")?;
+    println!(
+        "{} kernels for {} in {} ({:.1} s)",
+        outputs.len(),
+        target.name(),
+        out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(Outcome::Clean)
+}
+
+#[cfg(not(feature = "llvm"))]
+pub fn run(_args: Args) -> Result<Outcome> {
+    bail!("attnc kernels: this attnc was built without the LLVM backend (feature `llvm`)")
+}

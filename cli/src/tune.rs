@@ -1,0 +1,165 @@
+//! `attnc tune`: every valid strategy per layer class played on the cost model and the fastest
+//! chosen (with `--for te`, among what TransformerEngine runs), printed as a table, as the layout
+//! item to paste back, or as Megatron-LM's arguments.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use attnc_compiler::compat::megatron;
+use attnc_compiler::cost::DeviceProfile;
+use attnc_compiler::passes::{self, mask_name};
+use attnc_compiler::sema::spec::{Cp, Layout, Strategy};
+use attnc_compiler::sema::unparse;
+use attnc_compiler::tune::{self, strategy_text};
+use clap::{Args as ClapArgs, ValueEnum};
+
+use crate::Outcome;
+use crate::simulate::{layer_blocks, ms, profile, report};
+use crate::spec::{LayoutArgs, SpecArgs, with_layout};
+
+#[derive(ClapArgs)]
+pub struct Args {
+    #[command(flatten)]
+    spec: SpecArgs,
+    #[command(flatten)]
+    layout: LayoutArgs,
+    #[arg(long)]
+    profile: Option<PathBuf>,
+    /// `text` (the table), `spec` (the layout with the chosen strategies, to paste back) or
+    /// `megatron` (Megatron-LM's arguments; what they cannot express goes to stderr).
+    #[arg(long, value_enum, default_value_t = TuneEmit::Text)]
+    emit: TuneEmit,
+}
+
+pub fn command(args: Args) -> Result<Outcome> {
+    let Args { mut spec, layout, profile, emit } = args;
+    // The layout's own strategies are what tuning replaces: TE's restrictions on them warn.
+    spec.target_warns = true;
+    with_layout(&spec, &layout, |l, options| {
+        Ok(if tune(l, &options, profile.as_deref(), emit)? { Outcome::Clean } else { Outcome::InputErrors })
+    })
+}
+
+/// `--emit` of `attnc tune`: the table, `layer` blocks with the choices, or Megatron's flags.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TuneEmit {
+    Text,
+    Spec,
+    Megatron,
+}
+
+fn tune(layout: &Layout, options: &passes::PlanOptions, profile_path: Option<&Path>, emit: TuneEmit) -> Result<bool> {
+    let (profile, source) = profile(layout, profile_path)?;
+    if matches!(layout.cp, Cp::Hybrid { .. }) {
+        eprintln!(
+            "error: layout `{}` uses hybrid CP: each sub-sample gets its own power-of-two group\n  help: tune one fixed-size CP group of it (`--set {}.cp=8 --seqlens 100,4000,37`), or schedule the batch with `attnc schedule`",
+            layout.name, layout.name
+        );
+        return Ok(false);
+    }
+    let classes = match tune::tune(layout, options, &profile) {
+        Ok(classes) => classes,
+        Err(error) => return report(error),
+    };
+    // Each layer's chosen strategy; its mask is the layout's.
+    let mut chosen = layout.layers.clone();
+    for class in &classes {
+        for l in class.layers.iter().flat_map(|l| l.start..l.end) {
+            chosen[l as usize].strategy = class.chosen().clone();
+        }
+    }
+    match emit {
+        TuneEmit::Text => print!("{}", tune_table(layout, &classes, &profile, &source, options)),
+        TuneEmit::Spec => {
+            let target = options.target.map(|t| format!(", for TransformerEngine {}", t.version)).unwrap_or_default();
+            println!(
+                "# attnc tune: layout `{}` with the strategies the cost model chose ({source}{target}).",
+                layout.name
+            );
+            println!("# Replace the layout item of your file with this one.");
+            print!("{}", unparse::layout_item(layout, &chosen));
+        }
+        TuneEmit::Megatron => {
+            let strategies: Vec<Strategy> = chosen.iter().map(|l| l.strategy.clone()).collect();
+            let args = megatron::arguments(layout, &strategies);
+            println!("{}", args.shell());
+            for note in &args.unexpressed {
+                eprintln!("note: {note}");
+            }
+            if options.target.is_none() {
+                eprintln!(
+                    "note: chosen without `--for te`: some strategies may be ones TransformerEngine does not run (see `attnc check --for te`)"
+                );
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// The table of `attnc tune`: per layer class, every candidate's predicted times, bytes and
+/// memory per rank (GiB), the excluded and unplannable ones, and the choice with its reason.
+fn tune_table(
+    layout: &Layout,
+    classes: &[tune::ClassTuning],
+    profile: &DeviceProfile,
+    source: &str,
+    options: &passes::PlanOptions,
+) -> String {
+    let mut out = String::new();
+    let target =
+        options.target.map(|t| format!(", among what TransformerEngine {} runs", t.version)).unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "layout `{}` on {source}{target}; per layer, forward + backward; bytes per rank (max over ranks) in GiB",
+        layout.name
+    );
+    let gib = |bytes: u64| format!("{:.3}", bytes as f64 / (1u64 << 30) as f64);
+    for class in classes {
+        let _ = writeln!(out, "layers {} ({})", layer_blocks(&class.layers).join(", "), mask_name(class.mask));
+        let _ = writeln!(
+            out,
+            "  {:<20} {:>11} {:>11} {:>11} {:>10} {:>10} {:>10} {:>10} {:>10}",
+            "strategy", "fwd+bwd", "fwd", "exposed", "intra sent", "intra recv", "inter sent", "inter recv", "memory"
+        );
+        for (index, e) in class.evaluations.iter().enumerate() {
+            let mark = if index == class.choice { "*" } else { " " };
+            let _ = writeln!(
+                out,
+                "{mark} {:<20} {:>11} {:>11} {:>11} {:>10} {:>10} {:>10} {:>10} {:>10}{}",
+                strategy_text(&e.strategy),
+                ms(e.total_s()),
+                ms(e.forward_s),
+                ms(e.exposed_comm_s),
+                gib(e.intra_sent_bytes),
+                gib(e.intra_received_bytes),
+                gib(e.inter_sent_bytes),
+                gib(e.inter_received_bytes),
+                gib(e.memory_bytes),
+                if e.fits { "" } else { "  (over memory)" }
+            );
+        }
+        for (strategy, why) in &class.excluded {
+            let _ = writeln!(out, "  {:<20} excluded: {why}", strategy_text(strategy));
+        }
+        for (strategy, why) in &class.rejected {
+            let _ =
+                writeln!(out, "  {:<20} not plannable: {}", strategy_text(strategy), why.lines().next().unwrap_or(""));
+        }
+        let _ = writeln!(out, "  choice: {} — {}", strategy_text(class.chosen()), class.reason);
+    }
+    if let Some([(mine, mine_s), (other, other_s)]) = tune::balances(layout, classes, profile) {
+        let name = |b: attnc_compiler::sema::spec::Balance| format!("{b:?}").to_lowercase();
+        let verdict = if mine_s <= other_s { "keep it" } else { "switch" };
+        let _ = writeln!(
+            out,
+            "balance (whole layout, chosen strategies): {} {} vs {} {} for all {} layers — {verdict}",
+            name(mine),
+            ms(mine_s),
+            name(other),
+            ms(other_s),
+            layout.layers.len()
+        );
+    }
+    out
+}
