@@ -32,7 +32,7 @@ use attnc_compiler::passes::{self, PlanOptions};
 #[cfg(feature = "llvm")]
 use attnc_compiler::sema::spec::Cp;
 use attnc_compiler::sema::spec::Layout;
-use clap::Args as ClapArgs;
+use clap::{Args as ClapArgs, ValueEnum};
 
 use crate::Outcome;
 use crate::spec::{LayoutArgs, SpecArgs, with_layout};
@@ -45,14 +45,14 @@ pub struct Args {
     layout: LayoutArgs,
     /// `cpu`: Cranelift for this machine (JIT, nothing written); `sm_80`, `sm_90a`: PTX through
     /// LLVM; `x86-64`: AVX2 object files through LLVM.
-    #[arg(long, default_value = "cpu")]
-    target: String,
+    #[arg(long, value_enum, default_value_t = TargetArg::Cpu)]
+    target: TargetArg,
     /// Output directory: plans, kernels (.ptx or .o), manifest.json.
     #[arg(short = 'o', long)]
     out: Option<PathBuf>,
-    /// Print a stage of every kernel to stdout: kernel-ir, llvm-ir, optimized-ir, ptx, asm.
-    #[arg(long)]
-    emit: Option<String>,
+    /// Print a stage of every kernel to stdout (LLVM targets).
+    #[arg(long, value_enum)]
+    emit: Option<Emit>,
     /// Assemble every PTX with ptxas and record registers, spills and shared memory.
     #[arg(long)]
     ptxas: bool,
@@ -64,25 +64,50 @@ pub struct Args {
     emit_kernel_ir: bool,
 }
 
+/// `--target`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TargetArg {
+    /// Cranelift for this machine (JIT).
+    Cpu,
+    /// PTX for Ampere (A100).
+    #[value(name = "sm_80")]
+    Sm80,
+    /// PTX for Hopper (H100, H200) with wgmma.
+    #[value(name = "sm_90a")]
+    Sm90a,
+    /// AVX2 object files for any x86-64-v3 CPU.
+    #[value(name = "x86-64")]
+    X86_64,
+}
+
+impl TargetArg {
+    /// The name `back::llvm::Target` parses (the flag's value).
+    fn name(self) -> &'static str {
+        match self {
+            TargetArg::Cpu => "cpu",
+            TargetArg::Sm80 => "sm_80",
+            TargetArg::Sm90a => "sm_90a",
+            TargetArg::X86_64 => "x86-64",
+        }
+    }
+}
+
 pub fn run(args: Args) -> Result<Outcome> {
     let Args { spec, layout, target, out, emit, ptxas, timings, emit_kernel_ir } = args;
     with_layout(&spec, &layout, |l, options| {
-        if target == "cpu" {
+        if target == TargetArg::Cpu {
             return cpu(l, &options, timings, emit_kernel_ir);
         }
         #[cfg(feature = "llvm")]
         {
-            let Some(target) = Target::parse(&target) else {
-                bail!("--target {target}: the targets are cpu, sm_80, sm_90a, x86-64");
-            };
-            let emit = emit.as_deref().map(Emit::parse).transpose()?;
+            let target = Target::parse(target.name()).expect("clap's target names are the backend's");
             let request = Request { layout: l, target, options, out: out.as_deref(), emit, timings, ptxas };
             compile(&request)
         }
         #[cfg(not(feature = "llvm"))]
         {
             let _ = (out, emit, ptxas);
-            anyhow::bail!("--target {target}: this attnc was built without the LLVM backend (feature `llvm`)")
+            anyhow::bail!("--target {}: this attnc was built without the LLVM backend (feature `llvm`)", target.name())
         }
     })
 }
@@ -114,8 +139,8 @@ fn cpu(layout: &Layout, options: &PlanOptions, timings: bool, emit_ir: bool) -> 
     Ok(Outcome::Clean)
 }
 
-#[cfg(feature = "llvm")]
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// `--emit`: a stage of every kernel.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Emit {
     /// The kernel IR of each kernel.
     KernelIr,
@@ -127,20 +152,6 @@ pub enum Emit {
     Ptx,
     /// x86 assembly (host target).
     Asm,
-}
-
-#[cfg(feature = "llvm")]
-impl Emit {
-    pub fn parse(s: &str) -> Result<Emit> {
-        Ok(match s {
-            "kernel-ir" => Emit::KernelIr,
-            "llvm-ir" => Emit::LlvmIr,
-            "optimized-ir" => Emit::OptimizedIr,
-            "ptx" => Emit::Ptx,
-            "asm" => Emit::Asm,
-            other => bail!("--emit {other}: one of kernel-ir, llvm-ir, optimized-ir, ptx, asm"),
-        })
-    }
 }
 
 #[cfg(feature = "llvm")]

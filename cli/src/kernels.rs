@@ -12,15 +12,24 @@ use anyhow::{Result, bail};
 use attnc_compiler::sema::spec::Dtype;
 #[cfg(feature = "llvm")]
 use attnc_runtime::matrix;
-use clap::Args as ClapArgs;
+use clap::{Args as ClapArgs, ValueEnum};
 
 use crate::Outcome;
 
+/// `--target` of `attnc kernels`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum GpuTarget {
+    #[value(name = "sm_80")]
+    Sm80,
+    #[value(name = "sm_90a")]
+    Sm90a,
+}
+
 #[derive(ClapArgs)]
 pub struct Args {
-    /// sm_80 or sm_90a.
-    #[arg(long)]
-    target: String,
+    /// The GPU architecture.
+    #[arg(long, value_enum)]
+    target: GpuTarget,
     #[arg(short = 'o', long)]
     out: PathBuf,
     /// The head dim of the matrix's cases.
@@ -36,7 +45,11 @@ pub struct Args {
 #[cfg(feature = "llvm")]
 pub fn run(args: Args) -> Result<Outcome> {
     let Args { target, out, matrix_head_dim, bench_head_dims } = args;
-    let (target, out) = (target.as_str(), out.as_path());
+    let target = match target {
+        GpuTarget::Sm80 => "sm_80",
+        GpuTarget::Sm90a => "sm_90a",
+    };
+    let out = out.as_path();
     let bench_head_dims = bench_head_dims.as_slice();
     use attnc_compiler::back::llvm::Target;
     use attnc_runtime::packed::{Emulated, Packed, Recording};
