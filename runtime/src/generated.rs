@@ -157,6 +157,8 @@ pub struct Tiled<B> {
     /// Threads per kernel call, across batch × KV-head groups (1: the calling thread only).
     pub threads: usize,
     pool: Pool,
+    /// The worker threads of `threads > 1`, started once and kept for every call.
+    workers: Option<rayon::ThreadPool>,
 }
 
 /// The staging buffers of kernel calls (contiguous Q, KV and state rows), kept for the next
@@ -189,7 +191,10 @@ impl Pool {
 
 impl<B> Tiled<B> {
     pub fn new(backend: B, dtype: Dtype, threads: usize) -> Tiled<B> {
-        Tiled { backend, dtype, threads, pool: Pool::default() }
+        // A pool that cannot start (no threads left) leaves the calls on the calling thread.
+        let workers =
+            (threads > 1).then(|| rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok()).flatten();
+        Tiled { backend, dtype, threads, pool: Pool::default(), workers }
     }
 }
 
@@ -223,7 +228,8 @@ impl Out {
 }
 
 impl<B: Backend> Tiled<B> {
-    /// Runs `work(b, kh)` for every batch element and KV head, on up to `threads` threads. Work
+    /// Runs `work(b, kh)` for every batch element and KV head, on the pool's `threads` workers
+    /// (a panic in one is re-raised here, for the executor to report with its rank and op). Work
     /// items touch disjoint heads: query heads `kh·group..(kh+1)·group` and KV head `kh`.
     fn for_groups(
         &self,
@@ -231,20 +237,12 @@ impl<B: Backend> Tiled<B> {
         kv_heads: usize,
         work: impl Fn(usize, usize) -> Result<(), String> + Sync,
     ) -> Result<(), String> {
+        use rayon::prelude::*;
         let items: Vec<(usize, usize)> = (0..batch).flat_map(|b| (0..kv_heads).map(move |kh| (b, kh))).collect();
-        let threads = self.threads.clamp(1, items.len().max(1));
-        if threads == 1 {
-            return items.iter().try_for_each(|&(b, kh)| work(b, kh));
+        match &self.workers {
+            Some(pool) if items.len() > 1 => pool.install(|| items.par_iter().try_for_each(|&(b, kh)| work(b, kh))),
+            _ => items.iter().try_for_each(|&(b, kh)| work(b, kh)),
         }
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads)
-                .map(|t| {
-                    let (items, work) = (&items, &work);
-                    scope.spawn(move || items.iter().skip(t).step_by(threads).try_for_each(|&(b, kh)| work(b, kh)))
-                })
-                .collect();
-            handles.into_iter().try_for_each(|h| h.join().map_err(|_| "a kernel thread panicked".to_string())?)
-        })
     }
 }
 

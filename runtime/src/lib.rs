@@ -28,6 +28,10 @@ pub mod reference;
 pub mod rendezvous;
 pub mod tensor;
 
+// Files (safetensors) and device memory are little-endian; the runtime views them as native values.
+#[cfg(target_endian = "big")]
+compile_error!("attnc-runtime reads and writes little-endian data (safetensors, device memory) as native values");
+
 /// The compiler crate this runtime executes plans of.
 pub use attnc_compiler as compiler;
 use attnc_compiler::ir::Plan;

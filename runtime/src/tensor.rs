@@ -66,23 +66,24 @@ pub fn read_file(path: &Path) -> Result<BTreeMap<String, HostTensor>, RuntimeErr
         let view = file.tensor(name).map_err(|e| io(e.to_string()))?;
         let data = view.data();
         let values = match view.dtype() {
-            StDtype::F32 => {
-                Values::Float(data.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
-            }
-            StDtype::BF16 => {
-                Values::Float(data.chunks_exact(2).map(|c| half::bf16::from_le_bytes([c[0], c[1]]).to_f32()).collect())
-            }
-            StDtype::F16 => {
-                Values::Float(data.chunks_exact(2).map(|c| half::f16::from_le_bytes([c[0], c[1]]).to_f32()).collect())
-            }
-            StDtype::I32 => {
-                Values::Int(data.chunks_exact(4).map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
-            }
-            StDtype::I64 => Values::Int(
-                data.chunks_exact(8)
-                    .map(|c| i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]) as i32)
+            // Tensor data sits at any offset of the file: `pod_collect_to_vec` copies it aligned.
+            StDtype::F32 => Values::Float(bytemuck::pod_collect_to_vec(data)),
+            StDtype::BF16 => Values::Float(
+                bytemuck::pod_collect_to_vec::<u8, u16>(data)
+                    .into_iter()
+                    .map(|b| half::bf16::from_bits(b).to_f32())
                     .collect(),
             ),
+            StDtype::F16 => Values::Float(
+                bytemuck::pod_collect_to_vec::<u8, u16>(data)
+                    .into_iter()
+                    .map(|b| half::f16::from_bits(b).to_f32())
+                    .collect(),
+            ),
+            StDtype::I32 => Values::Int(bytemuck::pod_collect_to_vec(data)),
+            StDtype::I64 => {
+                Values::Int(bytemuck::pod_collect_to_vec::<u8, i64>(data).into_iter().map(|x| x as i32).collect())
+            }
             other => {
                 return Err(RuntimeError::Input {
                     name: name.to_string(),
@@ -100,11 +101,15 @@ pub fn write_file(path: &Path, tensors: &BTreeMap<String, HostTensor>) -> Result
     for (name, t) in tensors {
         let bytes: Vec<u8> = match (&t.values, t.dtype) {
             (Values::Float(v), StDtype::BF16) => {
-                v.iter().flat_map(|&x| half::bf16::from_f32(x).to_le_bytes()).collect()
+                let bits: Vec<u16> = v.iter().map(|&x| half::bf16::from_f32(x).to_bits()).collect();
+                bytemuck::cast_slice(&bits).to_vec()
             }
-            (Values::Float(v), StDtype::F16) => v.iter().flat_map(|&x| half::f16::from_f32(x).to_le_bytes()).collect(),
-            (Values::Float(v), _) => v.iter().flat_map(|&x| x.to_le_bytes()).collect(),
-            (Values::Int(v), _) => v.iter().flat_map(|&x| x.to_le_bytes()).collect(),
+            (Values::Float(v), StDtype::F16) => {
+                let bits: Vec<u16> = v.iter().map(|&x| half::f16::from_f32(x).to_bits()).collect();
+                bytemuck::cast_slice(&bits).to_vec()
+            }
+            (Values::Float(v), _) => bytemuck::cast_slice(v).to_vec(),
+            (Values::Int(v), _) => bytemuck::cast_slice(v).to_vec(),
         };
         let dtype = if matches!(t.values, Values::Int(_)) { StDtype::I32 } else { t.dtype };
         encoded.push((name.clone(), dtype, t.shape.clone(), bytes));

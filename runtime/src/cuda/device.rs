@@ -212,7 +212,7 @@ impl Device for CudaDevice {
         let mut neg_inf = self.neg_inf.lock().unwrap_or_else(|e| e.into_inner());
         if neg_inf.last().is_none_or(|m| m.slice.len() < count * 4) {
             let mem = self.alloc(rank, count * 4)?;
-            let bytes: Vec<u8> = vec![f32::NEG_INFINITY; count].iter().flat_map(|x| x.to_le_bytes()).collect();
+            let bytes: Vec<u8> = bytemuck::cast_slice(&vec![f32::NEG_INFINITY; count]).to_vec();
             self.upload(rank, which, (&mem, 0), &bytes)?;
             neg_inf.push(mem);
         }

@@ -468,12 +468,12 @@ impl<D: Device> Run<'_, D> {
                 let n = shape.batch * shape.rows * shape.heads;
                 let (e, dtype) = (shape.elems, p.dtype);
                 let half = |off: usize| -> Vec<u8> {
-                    (0..n)
+                    let bits: Vec<u16> = (0..n)
                         .flat_map(|i| rows[i * e + off..i * e + off + d].iter().map(|&x| to_bits(dtype, x)))
-                        .flat_map(u16::to_le_bytes)
-                        .collect()
+                        .collect();
+                    bytemuck::cast_slice(&bits).to_vec()
                 };
-                let f32s = |v: Vec<f32>| -> Vec<u8> { v.into_iter().flat_map(f32::to_le_bytes).collect() };
+                let f32s = |v: Vec<f32>| -> Vec<u8> { bytemuck::cast_slice(&v).to_vec() };
                 let data: Vec<(PlaneKind, Vec<u8>)> = match buf.kind {
                     attnc_compiler::ir::BufKind::Q => vec![(PlaneKind::Q, half(0))],
                     attnc_compiler::ir::BufKind::Kv => vec![(PlaneKind::K, half(0)), (PlaneKind::V, half(d))],
@@ -681,8 +681,7 @@ impl<D: Device> Run<'_, D> {
                         .download(rank, s, self.at(*src, kind), self.plane_bytes(*src, kind))
                         .map_err(&err)?;
                     let w = kind.width(d);
-                    let values: Vec<f32> =
-                        bytes.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
+                    let values: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
                     // Planes go back to the CPU layout: o (rounded to the input dtype) then lse;
                     // dq; dk then dv.
                     let off = if kind == PlaneKind::Lse { d } else { i * d };

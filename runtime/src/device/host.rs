@@ -37,24 +37,25 @@ fn write(region: (&HostMem, usize), data: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+// Memory is bytes at any alignment: `pod_collect_to_vec` copies into aligned values.
 fn f32s(bytes: &[u8]) -> Vec<f32> {
-    bytes.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect()
+    bytemuck::pod_collect_to_vec(bytes)
 }
 
 fn u16s(bytes: &[u8]) -> Vec<u16> {
-    bytes.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()
+    bytemuck::pod_collect_to_vec(bytes)
 }
 
 fn i32s(bytes: &[u8]) -> Vec<i32> {
-    bytes.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes"))).collect()
+    bytemuck::pod_collect_to_vec(bytes)
 }
 
 fn i64s(bytes: &[u8]) -> Vec<i64> {
-    bytes.chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().expect("8 bytes"))).collect()
+    bytemuck::pod_collect_to_vec(bytes)
 }
 
 fn bytes_of(values: &[f32]) -> Vec<u8> {
-    values.iter().flat_map(|x| x.to_le_bytes()).collect()
+    bytemuck::cast_slice(values).to_vec()
 }
 
 impl HostDevice {

@@ -155,15 +155,15 @@ impl LaunchTable {
         let mut offsets = [0; 4];
         let align = |b: &mut Vec<u8>| b.resize(b.len().div_ceil(8) * 8, 0);
         offsets[0] = bytes.len();
-        bytes.extend(self.cu_q.iter().flat_map(|x| x.to_le_bytes()));
+        bytes.extend_from_slice(bytemuck::cast_slice(&self.cu_q));
         align(&mut bytes);
         offsets[1] = bytes.len();
-        bytes.extend(self.cu_kv.iter().flat_map(|x| x.to_le_bytes()));
+        bytes.extend_from_slice(bytemuck::cast_slice(&self.cu_kv));
         align(&mut bytes);
         offsets[2] = bytes.len();
-        bytes.extend(self.pos_q.iter().flat_map(|x| x.to_le_bytes()));
+        bytes.extend_from_slice(bytemuck::cast_slice(&self.pos_q));
         offsets[3] = bytes.len();
-        bytes.extend(self.pos_kv.iter().flat_map(|x| x.to_le_bytes()));
+        bytes.extend_from_slice(bytemuck::cast_slice(&self.pos_kv));
         align(&mut bytes);
         (bytes, offsets)
     }
