@@ -1,0 +1,210 @@
+//! The backward kernel: CTAs of 64 keys over query tiles, dK and dV in registers, dQ by fp32
+//! atomics; mma.sync on both targets.
+
+use super::*;
+
+impl Gen {
+    /// Backward: a CTA per 64 keys of one query head of one sequence; each warp owns 16 keys.
+    /// Per query tile within the mask: Sᵀ = K Qᵀ, Pᵀ = exp2(Sᵀ·scale·log2e − lse·log2e) (masked),
+    /// dV += Pᵀ dO, dPᵀ = V dOᵀ, dSᵀ = Pᵀ ∘ (dPᵀ − D), dK += dSᵀ Q; dSᵀ goes through shared memory
+    /// so each warp forms 16 query rows of dQ = dS K, added to global fp32 by atomics. dK·scale and
+    /// dV are added by atomics at the end (GQA heads and ring steps accumulate).
+    pub(super) fn backward_impl(&mut self) {
+        let d = self.d;
+        let mask = self.spec.mask;
+        let ids = self.ids();
+        let l = self.lanes(&ids);
+        let fr = self.frame();
+        let f = &mut self.f;
+        let n0 = f.bin("mul", &fr.tile, &i64c(BM));
+        let live = f.icmp("slt", &n0, &fr.kv_len);
+        let (go, out) = (f.label("live"), f.label("exit"));
+        f.cond_br(&live, &go, &out);
+        f.place(&go);
+        let left = f.bin("sub", &fr.kv_len, &n0);
+        let keys = f.min_i64(&left, &i64c(BM));
+        let k_lo = f.bin("add", &fr.kv_pos, &n0);
+        let k_hi = f.bin("add", &k_lo, &keys);
+        let k_hi = f.bin("sub", &k_hi, &i64c(1));
+        let (qlo, qhi) = super::super::bounds::q_bounds(f, mask, &k_lo, &k_hi, &fr.q_pos, &fr.q_len, 1);
+        let qlo = super::super::text::round_down(f, &qlo, BM);
+        let smem = V::new("@smem", P3);
+        let at = |f: &mut Fn, off: i64| f.gep("i8", &smem, &i64c(off));
+        let tb = BM * d * 2;
+        let kt = Tile { base: at(f, 0), width: d, core: false };
+        let vt = Tile { base: at(f, tb), width: d, core: false };
+        let qt = Tile { base: at(f, 2 * tb), width: d, core: false };
+        let dot = Tile { base: at(f, 3 * tb), width: d, core: false };
+        let dst = Tile { base: at(f, 4 * tb), width: BM, core: false };
+        let stats = at(f, 4 * tb + BM * BM * 2);
+        let (q_row, kv_row, dkv_row) =
+            (self.param("q_row", "i64"), self.param("kv_row", "i64"), self.param("dkv_row", "i64"));
+        let kn = self.f.bin("add", &fr.kv0, &n0);
+        let kb = self.head_base(&self.param("k", P1), &kn, &kv_row, &fr.kv_head, d);
+        let vb = self.head_base(&self.param("v", P1), &kn, &kv_row, &fr.kv_head, d);
+        self.load_tile(&ids, &kt, &kb, &kv_row, &i64c(0), &keys, BM);
+        self.load_tile(&ids, &vt, &vb, &kv_row, &i64c(0), &keys, BM);
+        self.f.call_void("llvm.nvvm.cp.async.commit.group", &[]);
+        let dk = self.regs((d / 2) as usize, 0.0);
+        let dv = self.regs((d / 2) as usize, 0.0);
+        let scale = self.param("scale", "float");
+        let log2e = f32c(std::f32::consts::LOG2_E);
+        let scale2 = self.f.fast("fmul", &scale, &log2e);
+        let warp_row = self.f.bin("mul", &ids.warp, &i64c(16));
+        let key_rel = [self.f.bin("add", &warp_row, &ids.g), {
+            let r = self.f.bin("add", &warp_row, &ids.g);
+            self.f.bin("add", &r, &i64c(8))
+        }];
+        let heads = self.f.bin("udiv", &q_row, &i64c(d));
+        let qb0 = self.head_base(&self.param("q", P1), &fr.q0, &q_row, &fr.head, d);
+        let dob0 = self.head_base(&self.param("do", P1), &fr.q0, &q_row, &fr.head, d);
+        let ql = self.f.begin_for(&qlo, &qhi, BM);
+        let m0 = ql.i.clone();
+        {
+            let g = &mut *self;
+            g.f.call_void("llvm.nvvm.barrier0", &[]);
+            g.load_tile(&ids, &qt, &qb0, &q_row, &m0, &fr.q_len, BM);
+            g.load_tile(&ids, &dot, &dob0, &q_row, &m0, &fr.q_len, BM);
+            g.f.call_void("llvm.nvvm.cp.async.commit.group", &[]);
+            // lse·log2e and D of the tile's rows (rows past the run: lse = +inf, so P = 0).
+            let f = &mut g.f;
+            let lt = f.icmp("ult", &ids.tid, &i64c(BM));
+            let rr = f.bin("add", &m0, &ids.tid);
+            let (lse_p, delta_p) = (V::new("%lse", P1), V::new("%delta", P1));
+            f.if_(&lt, |f| {
+                let ok = f.icmp("slt", &rr, &fr.q_len);
+                let rs = f.select(&ok, &rr, &i64c(0));
+                let tok = f.bin("add", &fr.q0, &rs);
+                let a = f.bin("mul", &tok, &heads);
+                let a = f.bin("add", &a, &fr.head);
+                let pl = f.gep("float", &lse_p, &a);
+                let x = f.load("float", &pl, 4);
+                let x = f.fast("fmul", &x, &log2e);
+                let x = f.select(&ok, &x, &f32c(f32::INFINITY));
+                let pd = f.gep("float", &delta_p, &a);
+                let y = f.load("float", &pd, 4);
+                let sl = f.gep("float", &stats, &ids.tid);
+                f.store(&x, &sl, 4);
+                let ti = f.bin("add", &ids.tid, &i64c(BM));
+                let sd = f.gep("float", &stats, &ti);
+                f.store(&y, &sd, 4);
+            });
+            g.f.call_void("llvm.nvvm.cp.async.wait.group", &[&i32c(0)]);
+            g.f.call_void("llvm.nvvm.barrier0", &[]);
+            let nb = (BM / 8) as usize;
+            // Sᵀ = K Qᵀ (16 keys × 64 queries per warp).
+            let ka: Vec<[V; 4]> = (0..d / 16).map(|kk| g.frag_a(&kt, &l, &warp_row, kk * 16)).collect();
+            let mut s = vec![f32c(0.0); nb * 4];
+            g.gemm_nk(&ka, &qt, &l, nb, &mut s);
+            let mut p = s.clone();
+            let mut cols = Vec::new();
+            for n in 0..nb {
+                for e in 0..4 {
+                    let f = &mut g.f;
+                    let c = f.bin("mul", &ids.t, &i64c(2));
+                    let c = f.bin("add", &c, &i64c(n as i64 * 8 + (e % 2) as i64));
+                    cols.push(c);
+                }
+            }
+            for n in 0..nb {
+                for e in 0..4 {
+                    let i = n * 4 + e;
+                    let c = cols[i].clone();
+                    let lp = g.f.gep("float", &stats, &c);
+                    let lse2 = g.f.load("float", &lp, 4);
+                    let x = g.f.fast("fmul", &s[i], &scale2);
+                    let x = g.f.fast("fsub", &x, &lse2);
+                    let e2 = g.f.call("float", "llvm.nvvm.ex2.approx.ftz.f", &[&x]);
+                    let q_rel = g.f.bin("add", &m0, &c);
+                    let qa = g.f.bin("add", &fr.q_pos, &q_rel);
+                    let kr = g.f.bin("add", &n0, &key_rel[e / 2]);
+                    let ka = g.f.bin("add", &fr.kv_pos, &kr);
+                    let ok = g.allowed(&qa, &ka, &kr, &fr.kv_len);
+                    p[i] = g.f.select(&ok, &e2, &f32c(0.0));
+                }
+            }
+            // dV += Pᵀ dO.
+            let pa = g.pack_a(&p);
+            g.gemm_kn_acc(&pa, &dot, &l, &dv);
+            // dPᵀ = V dOᵀ; dSᵀ = Pᵀ ∘ (dPᵀ − D).
+            let va: Vec<[V; 4]> = (0..d / 16).map(|kk| g.frag_a(&vt, &l, &warp_row, kk * 16)).collect();
+            let mut dp = vec![f32c(0.0); nb * 4];
+            g.gemm_nk(&va, &dot, &l, nb, &mut dp);
+            let mut ds = dp.clone();
+            for i in 0..nb * 4 {
+                let c = g.f.bin("add", &cols[i], &i64c(BM));
+                let dp_ = g.f.gep("float", &stats, &c);
+                let dl = g.f.load("float", &dp_, 4);
+                let x = g.f.fast("fsub", &dp[i], &dl);
+                ds[i] = g.f.fast("fmul", &p[i], &x);
+            }
+            // dK += dSᵀ Q.
+            let dsa = g.pack_a(&ds);
+            g.gemm_kn_acc(&dsa, &qt, &l, &dk);
+            // dSᵀ to shared memory as [key][query], then dQ = dS K per warp's 16 queries.
+            for n in 0..nb {
+                for h in 0..2 {
+                    let packed = g.pack(&ds[n * 4 + 2 * h], &ds[n * 4 + 2 * h + 1]);
+                    let row = g.f.bin("add", &key_rel[h], &i64c(0));
+                    let col = g.f.bin("mul", &ids.t, &i64c(2));
+                    let col = g.f.bin("add", &col, &i64c(n as i64 * 8));
+                    let cb = g.f.bin("and", &col, &i64c(!7));
+                    let off = g.offset(&dst, &row, &cb);
+                    let within = g.f.bin("and", &col, &i64c(7));
+                    let within = g.f.bin("mul", &within, &i64c(2));
+                    let off = g.f.bin("add", &off, &within);
+                    let ptr = g.smem_at(&dst, &off);
+                    g.f.store(&packed, &ptr, 4);
+                }
+            }
+            g.f.call_void("llvm.nvvm.barrier0", &[]);
+            let dqa: Vec<[V; 4]> = (0..BM / 16).map(|kk| g.frag_a_t(&dst, &l, &warp_row, kk * 16)).collect();
+            let dq_acc = g.regs((d / 2) as usize, 0.0);
+            g.gemm_kn_acc(&dqa, &kt, &l, &dq_acc);
+            let dq = g.param("dq", P1);
+            for n in 0..(d / 8) as usize {
+                for e in 0..4 {
+                    let x = g.get(&dq_acc, n * 4 + e);
+                    let x = g.f.fast("fmul", &x, &scale);
+                    let f = &mut g.f;
+                    let qr = f.bin("add", &warp_row, &ids.g);
+                    let qr = f.bin("add", &qr, &i64c(8 * (e / 2) as i64));
+                    let qr = f.bin("add", &m0, &qr);
+                    let ok = f.icmp("slt", &qr, &fr.q_len);
+                    let tok = f.bin("add", &fr.q0, &qr);
+                    let a = frag_offset(f, &tok, &q_row, &fr.head, d, &ids.t, n as i64 * 8 + (e % 2) as i64);
+                    let ptr = f.gep("float", &dq, &a);
+                    f.if_(&ok, |f| atomic_add(f, &ptr, &x));
+                }
+            }
+        }
+        self.f.end_for(ql);
+        // dK·scale and dV into global fp32 (accumulated: GQA heads and ring steps add up).
+        let (dkp, dvp) = (self.param("dk", P1), self.param("dv", P1));
+        for n in 0..(d / 8) as usize {
+            for e in 0..4 {
+                let xk = self.get(&dk, n * 4 + e);
+                let xk = self.f.fast("fmul", &xk, &scale);
+                let xv = self.get(&dv, n * 4 + e);
+                let f = &mut self.f;
+                let kr = f.bin("add", &n0, &key_rel[e / 2]);
+                let ok = f.icmp("slt", &kr, &fr.kv_len);
+                let tok = f.bin("add", &fr.kv0, &kr);
+                let a = frag_offset(f, &tok, &dkv_row, &fr.kv_head, d, &ids.t, n as i64 * 8 + (e % 2) as i64);
+                let pk = f.gep("float", &dkp, &a);
+                let pv = f.gep("float", &dvp, &a);
+                f.if_(&ok, |f| {
+                    atomic_add(f, &pk, &xk);
+                    atomic_add(f, &pv, &xv);
+                });
+            }
+        }
+        self.f.br(&out);
+        self.f.place(&out);
+        self.f.op("ret void");
+    }
+
+    pub(super) fn backward(&mut self) {
+        self.backward_impl();
+    }
+}
