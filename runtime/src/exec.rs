@@ -133,15 +133,15 @@ struct Exec<'a> {
     outputs: Mutex<ExecOutputs>,
     /// Per rank and stream, the op being run or waited for (usize::MAX when done).
     current: Vec<[AtomicUsize; 2]>,
-    /// Per group, per member: that member's collectives on the group, in order.
-    collectives: HashMap<(GroupId, u32), Vec<OpId>>,
+    /// What the verifier proved: the matching of each group's collectives.
+    proof: &'a Verified,
     spans: Mutex<Vec<Span>>,
     start: Instant,
 }
 
 pub fn execute(
     plan: &Plan,
-    _proof: &Verified,
+    proof: &Verified,
     kernels: &dyn Kernels,
     inputs: &ExecInputs<'_>,
     options: &RunOptions,
@@ -155,7 +155,6 @@ pub fn execute(
         *s = (*s).max(len);
     }
     let abort = Arc::new(AtomicBool::new(false));
-    let collectives = collective_ops(plan);
     let (b, t, h, hk) = (p.batch as usize, p.tokens as usize, p.heads as usize, p.kv_heads as usize);
     let outputs = ExecOutputs {
         o: vec![0.0; b * t * h * d],
@@ -178,7 +177,7 @@ pub fn execute(
         failure: Mutex::new(None),
         outputs: Mutex::new(outputs),
         current: (0..plan.header.cp).map(|_| [AtomicUsize::new(usize::MAX), AtomicUsize::new(usize::MAX)]).collect(),
-        collectives,
+        proof,
         spans: Mutex::new(Vec::new()),
         start: Instant::now(),
     };
@@ -631,10 +630,8 @@ impl Exec<'_> {
 
     /// The (source, destination) buffers another member uses in the same collective instance as `id`.
     fn peer_buffers(&self, id: OpId, group: GroupId, member: u32) -> (BufId, BufId) {
-        let rank = self.plan.op(id).rank;
-        let k = self.collectives[&(group, rank)].iter().position(|&o| o == id).expect("collective");
-        let peer = &self.plan.op(self.collectives[&(group, member)][k]).kind;
-        peer.collective_buffers().expect("verified: members enter the same collective")
+        let peer = self.proof.partner(self.plan, group, self.plan.op(id).rank, id, member);
+        self.plan.op(peer).kind.collective_buffers().expect("verified: members enter the same collective")
     }
 
     /// Rows of `tokens` (in that order), heads `h0..h0+n` of a buffer, as `[b][rows][n][elems]`.
@@ -830,19 +827,4 @@ pub(crate) fn merge(acc: &mut [f32], part: &[f32]) {
         acc[i] = wa * acc[i] + wp * part[i];
     }
     acc[d] = l;
-}
-
-/// Each rank's collective ops per group, in the order its streams meet them (CP stream first):
-/// the members of a group meet at its i-th op.
-pub(crate) fn collective_ops(plan: &Plan) -> HashMap<(GroupId, u32), Vec<OpId>> {
-    let mut collectives: HashMap<(GroupId, u32), Vec<OpId>> = HashMap::new();
-    for rank in 0..plan.header.cp {
-        let programs = &plan.programs[rank as usize];
-        for &id in programs[1].iter().chain(&programs[0]) {
-            if let Some(g) = plan.op(id).kind.collective_group() {
-                collectives.entry((g, rank)).or_default().push(id);
-            }
-        }
-    }
-    collectives
 }

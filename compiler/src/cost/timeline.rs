@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use super::{CostModel, DeviceProfile};
 use crate::ir::{OpId, OpKind, Plan, Stream};
-use crate::verify::{self, Verified};
+use crate::verify::Verified;
 
 /// One op as played.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -44,7 +44,7 @@ pub struct Timeline {
 
 /// Plays the plan. The plan must be verified: it cannot deadlock and every rendezvous matches.
 pub fn simulate(plan: &Plan, proof: &Verified, profile: &DeviceProfile) -> Timeline {
-    let pairs = verify::pairs(plan, proof);
+    let pairs = proof.pairs(plan);
     let model = CostModel { profile };
     let cp = plan.header.cp as usize;
     let mut pc = vec![[0usize; 2]; cp];

@@ -13,7 +13,7 @@ use crate::ir::{A2aDir, BufId, GroupId, OpId, OpKind, Plan};
 /// One side of a transfer: the op and the index of the part within its sends or recvs.
 pub type Part = (OpId, usize);
 
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub struct Pairs {
     pub send_to_recv: HashMap<Part, Part>,
     pub recv_to_send: HashMap<Part, Part>,

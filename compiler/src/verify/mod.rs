@@ -12,7 +12,10 @@
 //! - `hazards.rs` (scheduled plans): dependencies are kept by streams and events, and no storage
 //!   is written while another op may still use it.
 //!
-//! A plan that passes gets a [`Verified`] token, which backends and runtimes ask for.
+//! A plan that passes gets a [`Verified`] proof, which backends and runtimes ask for. The proof
+//! carries what verification established — which send meets which recv, and each group's
+//! collectives in the order every member enters them — so that replays (the runtime's executors,
+//! the cost model's timeline) use it instead of deriving the matching again.
 
 mod comm;
 mod coverage;
@@ -22,7 +25,9 @@ mod partition;
 mod simulate;
 mod structure;
 
-use crate::ir::{OpId, Plan, print};
+use std::collections::BTreeMap;
+
+use crate::ir::{GroupId, OpId, Plan, print};
 
 /// How far the pipeline has got: only scheduled plans have events to check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,9 +55,40 @@ impl std::fmt::Display for VerifyError {
     }
 }
 
-/// Proof that a plan passed the verifier (at the scheduled stage).
+/// Proof that a plan passed the verifier, with the communication matching it proved complete.
+/// It belongs to the plan it was made for: the accessors check (in debug builds) that they are
+/// handed that plan's shape.
 #[derive(Debug)]
-pub struct Verified(());
+pub struct Verified {
+    pairs: Pairs,
+    ops: usize,
+    ranks: u32,
+}
+
+impl Verified {
+    fn binds(&self, plan: &Plan) -> bool {
+        plan.graph.node_count() == self.ops && plan.header.cp == self.ranks
+    }
+
+    /// The matching of `plan`'s sends to recvs and of its collectives.
+    pub fn pairs(&self, plan: &Plan) -> &Pairs {
+        debug_assert!(self.binds(plan), "a proof used with another plan");
+        &self.pairs
+    }
+
+    /// Per group and member: that member's collectives on the group, in the order it enters them.
+    pub fn collectives(&self, plan: &Plan) -> &BTreeMap<(GroupId, u32), Vec<OpId>> {
+        &self.pairs(plan).collectives
+    }
+
+    /// The op of `member` that meets `rank`'s collective `id` on `group` (instance k of the
+    /// group's collectives on every member).
+    pub fn partner(&self, plan: &Plan, group: GroupId, rank: u32, id: OpId, member: u32) -> OpId {
+        let collectives = self.collectives(plan);
+        let k = collectives[&(group, rank)].iter().position(|&o| o == id).expect("a verified collective");
+        collectives[&(group, member)][k]
+    }
+}
 
 /// Errors as they are found.
 pub(crate) struct Errors<'a> {
@@ -102,14 +138,11 @@ pub fn verify(plan: &Plan, stage: Stage) -> Result<Verified, Vec<VerifyError>> {
     if stage == Stage::Scheduled {
         hazards::check(plan, &mut errors);
     }
-    if errors.is_empty() { Ok(Verified(())) } else { Err(errors.list) }
+    if errors.is_empty() {
+        Ok(Verified { pairs, ops: plan.graph.node_count(), ranks: plan.header.cp })
+    } else {
+        Err(errors.list)
+    }
 }
 
 pub use comm::Pairs;
-
-/// The matching of a verified plan's sends to recvs and of its collectives, for consumers that
-/// replay the plan (the timeline simulator). Verification proved the matching complete.
-pub fn pairs(plan: &Plan, _proof: &Verified) -> Pairs {
-    let mut errors = Errors::new(plan);
-    comm::check(plan, &mut errors)
-}

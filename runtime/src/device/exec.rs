@@ -134,9 +134,9 @@ struct Run<'a, D: Device> {
     issued_lock: Mutex<()>,
     mailbox: Mailbox<D>,
     posted: Condvar,
-    /// Per group and member: its collectives in program order (instance k of a collective is the
-    /// k-th entry of every member).
-    collectives: HashMap<(GroupId, u32), Vec<OpId>>,
+    /// What the verifier proved: each group's collectives matched across members (instance k of
+    /// a collective is the k-th entry of every member).
+    proof: &'a Verified,
     meetings: Mutex<HashMap<(GroupId, usize), Meeting<D>>>,
     met: Condvar,
     abort: AtomicBool,
@@ -174,7 +174,7 @@ pub fn op_tables(plan: &Plan, id: OpId) -> Option<Vec<LaunchTable>> {
 /// LSE, elsewhere).
 pub fn execute<D: Device>(
     plan: &Plan,
-    _proof: &Verified,
+    proof: &Verified,
     device: &D,
     inputs: &ExecInputs<'_>,
     options: &RunOptions,
@@ -183,7 +183,6 @@ pub fn execute<D: Device>(
     if let Some(why) = unsupported(plan, matches!(ranks, Ranks::One { .. })) {
         return Err(RuntimeError::Plan(why));
     }
-    let collectives = crate::exec::collective_ops(plan);
     let p = &plan.problem;
     let (batch, d) = (p.batch as usize, p.head_dim as usize);
     let setup = |what: &str, e: String| RuntimeError::Plan(format!("device setup, {what}: {e}"));
@@ -260,7 +259,7 @@ pub fn execute<D: Device>(
         issued_lock: Mutex::new(()),
         mailbox: Mutex::new(HashMap::new()),
         posted: Condvar::new(),
-        collectives,
+        proof,
         meetings: Mutex::new(HashMap::new()),
         met: Condvar::new(),
         abort: AtomicBool::new(false),

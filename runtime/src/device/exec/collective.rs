@@ -77,13 +77,12 @@ impl<D: Device> Run<'_, D> {
     /// Every member of `group` with its source buffer in the same collective instance as `id`.
     fn members(&self, id: OpId, group: GroupId) -> Vec<(u32, BufId)> {
         let rank = self.plan.op(id).rank;
-        let k = self.collectives[&(group, rank)].iter().position(|&o| o == id).expect("a collective");
         self.plan
             .group(group)
             .members
             .iter()
             .map(|&m| {
-                let peer = self.plan.op(self.collectives[&(group, m)][k]).kind.collective_buffers();
+                let peer = self.plan.op(self.proof.partner(self.plan, group, rank, id, m)).kind.collective_buffers();
                 (m, peer.expect("verified: members enter the same collective").0)
             })
             .collect()
@@ -115,7 +114,10 @@ impl<D: Device> Run<'_, D> {
         let err = self.op_error(rank, id);
         let members = self.plan.group(group).members.clone();
         let me = members.iter().position(|&m| m == rank).expect("a member of its own group");
-        let k = self.collectives[&(group, rank)].iter().position(|&o| o == id).expect("a collective");
+        let k = self.proof.collectives(self.plan)[&(group, rank)]
+            .iter()
+            .position(|&o| o == id)
+            .expect("a verified collective");
         for phase in 0..2 {
             let signal = Arc::new(self.device.signal(rank, s).map_err(&err)?);
             {
@@ -320,9 +322,7 @@ impl<D: Device> Run<'_, D> {
 
     /// The op of member `m` in the same collective instance as `id`.
     fn peer_op(&self, id: OpId, group: GroupId, m: u32) -> &attnc_compiler::ir::Op {
-        let rank = self.plan.op(id).rank;
-        let k = self.collectives[&(group, rank)].iter().position(|&o| o == id).expect("a collective");
-        self.plan.op(self.collectives[&(group, m)][k])
+        self.plan.op(self.proof.partner(self.plan, group, self.plan.op(id).rank, id, m))
     }
 
     /// A collective between processes: pack what each other member gets into staging, exchange
