@@ -1,5 +1,7 @@
 //! `attnc bench kernels`: the generated kernels' throughput on this machine (CPU kernel sets, or
-//! the AOT PTX kernels on a GPU), as a table or one JSON record per measurement.
+//! the AOT PTX kernels on a GPU), as a table or one JSON record per measurement. `attnc bench run`:
+//! a layout's plan run on CPU ranks, its wall time against what its FLOPs take at the same kernels'
+//! own speed on every core (the efficiency of the executor around the kernels).
 
 use anyhow::{Result, bail};
 #[cfg(feature = "cuda")]
@@ -8,11 +10,47 @@ use clap::Args as ClapArgs;
 
 use crate::Outcome;
 use crate::device::{GpuArgs, KernelChoice, kernel_set};
+use crate::spec::{LayoutArgs, SpecArgs, check_layer, with_layout};
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// What to measure: `kernels`.
-    what: String,
+    #[command(subcommand)]
+    what: What,
+}
+
+#[derive(clap::Subcommand)]
+enum What {
+    /// The kernels alone, shape by shape, with the reference and the machine's FMA peak.
+    Kernels(KernelsArgs),
+    /// A layout's plan run on CPU ranks: FLOPs, wall time, the kernels' own throughput, and the
+    /// efficiency (flops / kernel throughput) / (wall × cores), one JSON line per direction.
+    Run(RunArgs),
+}
+
+#[derive(ClapArgs)]
+struct RunArgs {
+    #[command(flatten)]
+    spec: SpecArgs,
+    #[command(flatten)]
+    layout: LayoutArgs,
+    #[arg(long, value_enum, default_value_t = KernelChoice::Cranelift)]
+    kernels: KernelChoice,
+    /// Also run the backward pass.
+    #[arg(long)]
+    backward: bool,
+    /// The layer class that contains this layer.
+    #[arg(long, default_value_t = 0)]
+    layer: u64,
+    /// Threads per kernel call within a rank.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// One JSON line per direction (the default prints a table).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(ClapArgs)]
+struct KernelsArgs {
     /// Sequence lengths (default 1024,4096,8192).
     #[arg(long, value_delimiter = ',')]
     seq: Vec<usize>,
@@ -40,10 +78,89 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
-    let Args { what, seq, head_dim, heads, kernels, causal, threads, json, gpu: gpu_args } = args;
-    if what != "kernels" {
-        bail!("bench `{what}`: the benchmarks are `kernels`");
+    match args.what {
+        What::Kernels(k) => kernels_command(k),
+        What::Run(r) => run_command(r),
     }
+}
+
+fn run_command(args: RunArgs) -> Result<Outcome> {
+    use attnc_compiler::ir::stats;
+    use attnc_runtime::bench::{kernel_shape, run_record};
+    let RunArgs { spec, layout, kernels, backward, layer, threads, json } = args;
+    if kernels.is_cuda() {
+        bail!(
+            "--kernels cuda: `attnc bench run` measures CPU kernel sets (GPU runs: `attnc run --device cuda --timings`)"
+        );
+    }
+    with_layout(&spec, &layout, |l, options| {
+        check_layer(l, layer)?;
+        let options = attnc_compiler::passes::PlanOptions { backward, ..options };
+        let set = match attnc_compiler::driver::compile(l, &options) {
+            Ok(set) => set,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Ok(Outcome::InputErrors);
+            }
+        };
+        let class = set
+            .classes
+            .iter()
+            .find(|c| c.layers.iter().any(|r| r.start <= layer && layer < r.end))
+            .expect("--layer was checked against the model's layers");
+        let problem = &class.forward.problem;
+        let inputs = attnc_runtime::tensor::random(problem, 0, backward);
+        let set_kernels = kernel_set(kernels, problem.dtype, threads, &GpuArgs::default())?;
+        let forward = (&class.forward, &class.proofs[0]);
+        let backward_plan = class.backward.as_ref().zip(class.proofs.get(1));
+        let options = attnc_runtime::exec::RunOptions::default();
+        // A first run compiles the kernels; the second is measured.
+        attnc_runtime::run(forward, backward_plan, set_kernels.as_ref(), &inputs, &options)?;
+        let result = attnc_runtime::run(forward, backward_plan, set_kernels.as_ref(), &inputs, &options)?;
+        let flops = |plan: &attnc_compiler::ir::Plan| stats::stats(plan).ranks.iter().map(|r| r.flops).sum::<f64>();
+        let shape = kernel_shape(problem, class.forward.header.cp);
+        let mut records = vec![
+            run_record("forward", &result.forward_spans, flops(&class.forward), set_kernels.as_ref(), shape)
+                .map_err(anyhow::Error::msg)?,
+        ];
+        if let Some(b) = &class.backward {
+            records.push(
+                run_record("backward", &result.backward_spans, flops(b), set_kernels.as_ref(), shape)
+                    .map_err(anyhow::Error::msg)?,
+            );
+        }
+        for r in &records {
+            if json {
+                println!("{}", serde_json::to_string(r)?);
+            } else {
+                println!(
+                    "{:<9} {:>8.2} GFLOP in {:.4} s on {} cores; kernels alone {:.1} GFLOP/s; efficiency {:.3}",
+                    r.direction,
+                    r.flops / 1e9,
+                    r.wall_s,
+                    r.cores,
+                    r.kernel_gflops,
+                    r.efficiency
+                );
+            }
+        }
+        if !json {
+            println!(
+                "kernels alone: {} ({}), one call over seq {} (one rank's share), d {}, {} heads, causal {}",
+                kernels.name(),
+                threads,
+                shape.seq,
+                shape.head_dim,
+                shape.heads,
+                shape.causal
+            );
+        }
+        Ok(Outcome::Clean)
+    })
+}
+
+fn kernels_command(args: KernelsArgs) -> Result<Outcome> {
+    let KernelsArgs { seq, head_dim, heads, kernels, causal, threads, json, gpu: gpu_args } = args;
     if kernels.iter().any(|k| k.is_cuda()) {
         if kernels.len() > 1 {
             bail!("--kernels cuda: GPU kernels are measured on their own (no other --kernels)");

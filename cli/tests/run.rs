@@ -379,6 +379,26 @@ fn generated_kernels_run_compile_and_bench() {
     }
     assert!(out.contains("\"backend\":\"cranelift\"") && out.contains("\"kernel\":\"bwd\""), "{out}");
     assert!(out.contains("\"backend\":\"llvm-cpu\""), "{out}");
+    // A plan's run against its kernels' own speed: one JSON line per direction.
+    let run = check(
+        &[
+            &["bench", "run", LLAMA, "--kernels", "cranelift", "--backward", "--json"][..],
+            &["--set", "pretrain.seq=512", "--set", "pretrain.cp=2", "--set", "pretrain.dtype=fp32"][..],
+            &["--set", "llama3_8b.head_dim=16", "--set", "llama3_8b.heads=4", "--set", "llama3_8b.kv_heads=2"][..],
+        ]
+        .concat(),
+        0,
+        "\"direction\":\"forward\"",
+        "",
+    );
+    for line in run.lines() {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        for field in ["flops", "wall_s", "kernel_gflops", "efficiency"] {
+            assert!(r[field].as_f64().unwrap() > 0.0, "{field} in {line}");
+        }
+        assert!(r["cores"].as_u64().unwrap() >= 1);
+    }
+    assert!(run.contains("\"direction\":\"backward\""), "{run}");
 }
 
 #[test]

@@ -224,3 +224,55 @@ pub fn sweep(
     }
     Ok(())
 }
+
+/// One direction of `attnc bench run`: how close a plan's run came to its kernels' speed.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct RunRecord {
+    /// `forward` or `backward`.
+    pub direction: String,
+    /// The plan's attention FLOPs over every rank (mask-aware; backward 2.5× forward).
+    pub flops: f64,
+    /// First op's start to last op's end, every rank.
+    pub wall_s: f64,
+    /// The same kernels alone on this machine, one call over one rank's share of the sequence
+    /// against itself (`kernel_shape`), at the kernel set's threads.
+    pub kernel_gflops: f64,
+    /// The machine's cores (`available_parallelism`).
+    pub cores: usize,
+    /// (flops / kernel throughput) / (wall_s × cores): 1 when every core runs kernels at their
+    /// own speed for the whole run.
+    pub efficiency: f64,
+}
+
+/// The shape `RunRecord::kernel_gflops` is measured on for a problem split over `cp` ranks.
+pub fn kernel_shape(p: &Problem, cp: u32) -> Shape3 {
+    Shape3 {
+        seq: (p.tokens / cp.max(1) as u64).max(64) as usize,
+        head_dim: p.head_dim as usize,
+        heads: p.heads as usize,
+        causal: p.causal,
+    }
+}
+
+/// The record of one direction from its spans and FLOPs, with the kernels timed alone.
+pub fn run_record(
+    direction: &str,
+    spans: &[crate::exec::Span],
+    flops: f64,
+    kernels: &dyn Kernels,
+    shape: Shape3,
+) -> Result<RunRecord, String> {
+    let backward = direction == "backward";
+    let start = spans.iter().map(|s| s.start).fold(f64::INFINITY, f64::min);
+    let end = spans.iter().map(|s| s.end).fold(0.0, f64::max);
+    let wall_s = (end - start).max(0.0);
+    // Warm up (compiles the kernels), then the best of three.
+    time(kernels, Shape3 { seq: 64.min(shape.seq), ..shape }, backward, 0..64.min(shape.seq))?;
+    let mut kernel_gflops = 0.0f64;
+    for _ in 0..3 {
+        kernel_gflops = kernel_gflops.max(time(kernels, shape, backward, 0..shape.seq)?);
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let efficiency = (flops / (kernel_gflops * 1e9)) / (wall_s * cores as f64);
+    Ok(RunRecord { direction: direction.to_string(), flops, wall_s, kernel_gflops, cores, efficiency })
+}
