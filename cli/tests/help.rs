@@ -104,6 +104,19 @@ fn cli_help_lines_are_true_when_followed() {
     let args = ["plan", HYBRID, "--seqlens", "100,3000", "--padded-seqlens", "128,3072"];
     assert!(help_of(&args, 2).contains("give the lengths alone, with `--seqlens`"));
     succeeds(&["plan", HYBRID, "--seqlens", "100,3000"], &[]);
+    // The hybrid scheduler's flags: the pool a power of two, a per-rank capacity, and one that fits.
+    let lengths = "dsl-examples/lengths/sft_batch.txt";
+    let args = ["schedule", "--lengths", lengths, "--dp-cp", "12", "--max-seqlen-per-rank", "8192"];
+    let help = help_of(&args, 1);
+    assert!(help.contains("such as 8 or 16"), "{help}");
+    succeeds(&args, &["--dp-cp".to_string(), "16".to_string()]);
+    let args = ["schedule", "--lengths", lengths, "--dp-cp", "16", "--max-seqlen-per-rank", "0"];
+    let help = help_of(&args, 1);
+    let value = help.split("e.g. ").nth(1).unwrap().trim().to_string();
+    succeeds(&args, &["--max-seqlen-per-rank".to_string(), value]);
+    let args = ["schedule", "--lengths", lengths, "--dp-cp", "2", "--max-seqlen-per-rank", "1024"];
+    assert!(help_of(&args, 1).contains("raise --max-seqlen-per-rank or --dp-cp"));
+    succeeds(&args, &["--max-seqlen-per-rank".to_string(), "8192".to_string()]);
     // `--set` without `=`: the example works.
     let args = ["check", LLAMA, "--set", "pretrain.cp"];
     let help = help_of(&args, 2);
