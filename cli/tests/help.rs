@@ -116,7 +116,9 @@ fn cli_help_lines_are_true_when_followed() {
     succeeds(&args, &["--max-seqlen-per-rank".to_string(), value]);
     let args = ["schedule", "--lengths", lengths, "--dp-cp", "2", "--max-seqlen-per-rank", "1024"];
     assert!(help_of(&args, 1).contains("raise --max-seqlen-per-rank or --dp-cp"));
-    succeeds(&args, &["--max-seqlen-per-rank".to_string(), "8192".to_string()]);
+    // The longest sub-sample (128K tokens) fits 2 GPUs at 64K per rank, or 128 GPUs at 1024.
+    succeeds(&args, &["--max-seqlen-per-rank".to_string(), "65536".to_string()]);
+    succeeds(&args, &["--dp-cp".to_string(), "128".to_string()]);
     // `--set` without `=`: the example works.
     let args = ["check", LLAMA, "--set", "pretrain.cp"];
     let help = help_of(&args, 2);
