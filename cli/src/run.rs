@@ -47,6 +47,13 @@ pub struct Args {
     spec: SpecArgs,
     #[command(flatten)]
     layout: LayoutArgs,
+    #[command(flatten)]
+    request: Request,
+}
+
+/// A run's flags, and (filled in once the layout is known) the plan options of its batch.
+#[derive(ClapArgs)]
+struct Request {
     /// Input tensors (safetensors; docs/io.md): q, k, v, and do for --backward; cu_seqlens (and
     /// cu_seqlens_padded) for thd. Without it, inputs are unit normal from --seed.
     #[arg(long)]
@@ -98,75 +105,22 @@ pub struct Args {
     /// Testing only: `panic:RANK` or `hang:RANK`.
     #[arg(long, hide = true, value_parser = fault)]
     inject_fault: Option<Fault>,
+    /// The THD batch of `--seqlens`/`--padded-seqlens` (random inputs), and `--for`.
+    #[arg(skip)]
+    options: PlanOptions,
 }
 
-/// A run's flags with the plan options of its batch.
-struct Request {
-    inputs: Option<PathBuf>,
-    out: Option<PathBuf>,
-    rope: RopeInput,
-    out_dtype: OutDtype,
-    backward: bool,
-    check: bool,
-    seed: u64,
-    timings: bool,
-    /// The THD batch of `--seqlens`/`--padded-seqlens` (random inputs), and `--for`.
-    options: PlanOptions,
-    plan: Option<PathBuf>,
-    layer: u64,
-    timeout: f64,
-    inject_fault: Option<Fault>,
-    kernels: KernelChoice,
+impl Request {
     /// Run on a GPU through the device executor (`--device cuda`).
-    on_device: bool,
-    gpu: GpuArgs,
-    threads: usize,
-    trace: Option<PathBuf>,
+    fn on_device(&self) -> bool {
+        self.device == Device::Cuda
+    }
 }
 
 pub fn command(args: Args) -> Result<Outcome> {
-    let Args {
-        spec,
-        layout,
-        inputs,
-        out,
-        rope,
-        out_dtype,
-        backward,
-        check,
-        seed,
-        timings,
-        plan,
-        layer,
-        kernels,
-        device,
-        gpu,
-        threads,
-        timeout,
-        trace,
-        inject_fault,
-    } = args;
+    let Args { spec, layout, mut request } = args;
     with_layout(&spec, &layout, |l, options| {
-        let request = Request {
-            on_device: device == Device::Cuda,
-            gpu,
-            inputs,
-            out,
-            rope,
-            out_dtype,
-            backward,
-            check,
-            seed,
-            timings,
-            options,
-            plan,
-            layer,
-            timeout,
-            inject_fault,
-            kernels,
-            threads,
-            trace,
-        };
+        request.options = options;
         Ok(if run(l, &request)? { Outcome::Clean } else { Outcome::InputErrors })
     })
 }
@@ -254,7 +208,7 @@ fn run(layout: &Layout, request: &Request) -> Result<bool> {
         layout
     };
     if matches!(layout.cp, attnc_compiler::sema::spec::Cp::Hybrid { .. }) {
-        if request.on_device {
+        if request.on_device() {
             bail!("--device cuda: hybrid-CP batches run on --device cpu (the device executor runs one plan at a time)");
         }
         return run_hybrid(layout, request);
@@ -369,8 +323,8 @@ fn run(layout: &Layout, request: &Request) -> Result<bool> {
     let run_options = RunOptions { timeout: Duration::from_secs_f64(request.timeout), fault: request.inject_fault };
     let (forward, backward) = ((&plans[0], proofs[0]), plans.get(1).zip(proofs.get(1).copied()));
     // Under `attnc launch` (one process per rank), this process runs and checks its rank only.
-    let job = if request.on_device { crate::device::job()? } else { None };
-    let result = if request.on_device {
+    let job = if request.on_device() { crate::device::job()? } else { None };
+    let result = if request.on_device() {
         #[cfg(feature = "cuda")]
         {
             if let Some(why) = attnc_runtime::device::exec::unsupported(&plans[0], job.is_some()) {
