@@ -8,13 +8,12 @@
 //! and op. Waits time out after the watchdog limit, reporting what every rank is waiting on.
 
 use std::collections::HashMap;
-use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
 use attnc_compiler::ir::{
-    A2aDir, BufId, BufKind, GroupId, Input, OpId, OpKind, Output, Plan, RowSet, Stream, TokenMap, print,
+    A2aDir, BufId, BufKind, GroupId, Input, OpId, OpKind, Output, Plan, RowSet, Stream, TokenMap,
 };
 use attnc_compiler::verify::Verified;
 
@@ -22,6 +21,7 @@ use crate::RuntimeError;
 use crate::comm::{CommError, Communicator, CpuComm, Recv, Send};
 use crate::kernels::{Block, Kernels, Mask, Shape, rows_of};
 use crate::tensor::round;
+use crate::watch::{self, Progress};
 
 /// Canonical inputs of one plan run: `[b][tokens][heads][d]`; lse `[b][heads][tokens]`.
 pub struct ExecInputs<'a> {
@@ -131,8 +131,8 @@ struct Exec<'a> {
     abort: Arc<AtomicBool>,
     failure: Mutex<Option<RuntimeError>>,
     outputs: Mutex<ExecOutputs>,
-    /// Per rank and stream, the op being run or waited for (usize::MAX when done).
-    current: Vec<[AtomicUsize; 2]>,
+    /// Per rank and stream, the op being run or waited for.
+    progress: Progress,
     /// What the verifier proved: the matching of each group's collectives.
     proof: &'a Verified,
     spans: Mutex<Vec<Span>>,
@@ -176,12 +176,12 @@ pub fn execute(
         abort,
         failure: Mutex::new(None),
         outputs: Mutex::new(outputs),
-        current: (0..plan.header.cp).map(|_| [AtomicUsize::new(usize::MAX), AtomicUsize::new(usize::MAX)]).collect(),
+        progress: Progress::new(plan.header.cp),
         proof,
         spans: Mutex::new(Vec::new()),
         start: Instant::now(),
     };
-    on_stream_threads("rank", 0..plan.header.cp, |rank, stream| exec.worker(rank, stream));
+    watch::on_stream_threads("rank", 0..plan.header.cp, |rank, stream| exec.worker(rank, stream));
     if let Some(error) = exec.failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(error);
     }
@@ -208,11 +208,7 @@ impl Exec<'_> {
     }
 
     fn describe(&self, id: OpId) -> String {
-        let d = print::describe(self.plan, id);
-        match d.split_once(' ') {
-            Some((id, what)) => format!("{id} ({what})"),
-            None => d,
-        }
+        watch::describe(self.plan, id)
     }
 
     fn worker(&self, rank: u32, stream: Stream) {
@@ -220,7 +216,7 @@ impl Exec<'_> {
             if self.abort.load(Ordering::SeqCst) {
                 return;
             }
-            self.current[rank as usize][stream.index()].store(id.index(), Ordering::SeqCst);
+            self.progress.at(rank, stream, id);
             let op = self.plan.op(id);
             for e in &op.waits {
                 if let Err(error) = self.wait_event(rank, id, e.0 as usize) {
@@ -229,19 +225,11 @@ impl Exec<'_> {
                 }
             }
             let begin = self.start.elapsed().as_secs_f64();
-            let result = std::panic::catch_unwind(AssertUnwindSafe(|| self.run_op(rank, id)));
+            let result = watch::catching(self.plan, rank, id, || {
+                watch::inject(self.plan, self.options, &self.abort, rank, id)?;
+                self.run_op(rank, id)
+            });
             let end = self.start.elapsed().as_secs_f64();
-            let result = match result {
-                Ok(r) => r,
-                Err(payload) => {
-                    let message = payload
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| payload.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "unknown panic".to_string());
-                    Err(RuntimeError::Rank { rank, op: self.describe(id), message: format!("panicked: {message}") })
-                }
-            };
             if let Err(error) = result {
                 self.fail(error);
                 return;
@@ -253,7 +241,7 @@ impl Exec<'_> {
                 events.changed.notify_all();
             }
         }
-        self.current[rank as usize][stream.index()].store(usize::MAX, Ordering::SeqCst);
+        self.progress.done(rank, stream);
     }
 
     fn wait_event(&self, rank: u32, id: OpId, event: usize) -> Result<(), RuntimeError> {
@@ -275,21 +263,7 @@ impl Exec<'_> {
 
     /// What every rank is doing, for a watchdog report.
     fn watchdog(&self, rank: u32, id: OpId, what: String) -> RuntimeError {
-        let mut lines = Vec::new();
-        for (r, streams) in self.current.iter().enumerate() {
-            for stream in Stream::ALL {
-                let op = streams[stream.index()].load(Ordering::SeqCst);
-                let state = if op == usize::MAX { "done".to_string() } else { self.describe(OpId(petgraph_index(op))) };
-                lines.push(format!("rank {r} {}: {state}", stream.name()));
-            }
-        }
-        RuntimeError::Watchdog {
-            rank,
-            op: self.describe(id),
-            what,
-            waited: self.options.timeout.as_secs_f64(),
-            ranks: lines,
-        }
+        self.progress.watchdog(self.plan, rank, id, what, self.options.timeout)
     }
 
     fn comm_error(&self, rank: u32, id: OpId, e: CommError) -> RuntimeError {
@@ -342,16 +316,6 @@ impl Exec<'_> {
         let kind = &op.kind;
         let p = &plan.problem;
         let d = p.head_dim as usize;
-        let is_attention = matches!(kind, OpKind::AttnFwd { .. } | OpKind::AttnBwd { .. });
-        if self.options.fault == Some(Fault::PanicInKernel { rank }) && is_attention {
-            panic!("injected fault in an attention kernel");
-        }
-        if self.options.fault == Some(Fault::HangBeforeComm { rank }) && op.stream == Stream::Cp {
-            while !self.abort.load(Ordering::SeqCst) {
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            return Err(RuntimeError::Aborted);
-        }
         let reads = kind.reads();
         let writes = kind.writes();
         let mut l = self.lock(&reads, &writes);
@@ -771,26 +735,6 @@ pub(crate) fn store_rows(
             }
         }
     }
-}
-
-/// Runs `work(rank, stream)` on a thread of its own for both streams of every rank, and returns
-/// when all have finished (the CPU executor and the device executor share it).
-pub(crate) fn on_stream_threads(prefix: &str, ranks: impl Iterator<Item = u32>, work: impl Fn(u32, Stream) + Sync) {
-    std::thread::scope(|scope| {
-        for rank in ranks {
-            for stream in Stream::ALL {
-                let work = &work;
-                std::thread::Builder::new()
-                    .name(format!("{prefix}{rank}-{}", stream.name()))
-                    .spawn_scoped(scope, move || work(rank, stream))
-                    .expect("spawn a rank thread");
-            }
-        }
-    });
-}
-
-fn petgraph_index(i: usize) -> attnc_compiler::ir::NodeIndex {
-    attnc_compiler::ir::NodeIndex::new(i)
 }
 
 fn copy_round(dst: &mut [f32], src: &[f32], dtype: attnc_compiler::sema::spec::Dtype) {

@@ -27,6 +27,7 @@ pub mod packed;
 pub mod reference;
 pub mod rendezvous;
 pub mod tensor;
+mod watch;
 
 // Files (safetensors) and device memory are little-endian; the runtime views them as native values.
 #[cfg(target_endian = "big")]

@@ -14,14 +14,16 @@
 //! sender's CP stream waits for the copy before it may overwrite the buffer (NCCL's semantics for
 //! grouped send/recv). Between processes (`Ranks::One`), the planes travel through a [`Remote`]
 //! (NCCL). Collectives are in `collective.rs`; head repetition is 2-D copies, head sums are
-//! `Device::add_2d`. Only barriers (hybrid-CP steps) are refused, before anything runs.
+//! `Device::add_2d`. Barriers meet like collectives without data (between processes they are
+//! refused before anything runs). Threads, panics, deliberate faults and the watchdog's report of
+//! every rank are `watch.rs`'s, shared with the CPU executor.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use attnc_compiler::ir::{BufId, Buffer, GroupId, OpId, OpKind, Plan, Stream, print};
+use attnc_compiler::ir::{BufId, Buffer, GroupId, OpId, OpKind, Plan, Stream};
 use attnc_compiler::kernel::{KernelKind, KernelSpec, TILE_KV, TILE_Q};
 use attnc_compiler::verify::Verified;
 
@@ -34,6 +36,7 @@ use crate::exec::{
 };
 use crate::kernels::{Mask, Shape, rows_of};
 use crate::packed::to_bits;
+use crate::watch::{self, Progress};
 use collective::Meeting;
 
 /// Which ranks of a plan this process runs, and how their transfers travel.
@@ -72,21 +75,12 @@ pub trait Remote<D: Device>: Sync {
 }
 
 /// Why a plan cannot run on the device executor (`None`: it can), with every rank in this process
-/// or one rank per process.
+/// or one rank per process: barriers meet on one device, not yet between processes.
 pub fn unsupported(plan: &Plan, one_rank_per_process: bool) -> Option<String> {
-    let kinds: Vec<&str> = plan
-        .graph
-        .node_weights()
-        .filter_map(|op| match op.kind {
-            OpKind::Barrier { .. } => Some("barrier"),
-            _ => None,
-        })
-        .collect();
-    let first = kinds.first()?;
-    let how = if one_rank_per_process { "one process per rank" } else { "every rank on one device" };
-    Some(format!(
-        "the device executor ({how}) does not run plans with a {first} (hybrid-CP steps); run it with --device cpu"
-    ))
+    let barrier = plan.graph.node_weights().any(|op| matches!(op.kind, OpKind::Barrier { .. }));
+    (barrier && one_rank_per_process).then(|| {
+        "the device executor with one process per rank does not run plans with a barrier (hybrid-CP steps); run every rank in one process".to_string()
+    })
 }
 
 /// A launch of an attention op and where its table sits in the rank's table memory.
@@ -144,6 +138,8 @@ struct Run<'a, D: Device> {
     outputs: Mutex<ExecOutputs>,
     /// Per issued op: its rank, stream, id, and the device's stamps around it.
     stamps: Mutex<Vec<Stamped<D>>>,
+    /// Per rank and stream, the op being run or waited for (the watchdog's report).
+    progress: Progress,
 }
 
 /// The launch tables of an attention op (`None` for other ops).
@@ -263,6 +259,7 @@ pub fn execute<D: Device>(
         meetings: Mutex::new(HashMap::new()),
         met: Condvar::new(),
         abort: AtomicBool::new(false),
+        progress: Progress::new(plan.header.cp),
         failure: Mutex::new(None),
         outputs: Mutex::new(ExecOutputs {
             o: vec![0.0; b * t * h * d],
@@ -294,7 +291,7 @@ pub fn execute<D: Device>(
     let first = (0..plan.header.cp).find(|&r| ranks.runs(r)).unwrap_or(0);
     let origin = device.stamp(first, 0).map_err(|e| setup("timing", e))?;
     let local = (0..plan.header.cp).filter(|&r| ranks.runs(r));
-    crate::exec::on_stream_threads("device-rank", local, |rank, stream| run.worker(rank, stream));
+    crate::watch::on_stream_threads("device-rank", local, |rank, stream| run.worker(rank, stream));
     if let Some(error) = run.failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(error);
     }
@@ -321,7 +318,7 @@ impl<D: Device> Run<'_, D> {
     }
 
     fn describe(&self, id: OpId) -> String {
-        print::describe(self.plan, id)
+        watch::describe(self.plan, id)
     }
 
     fn worker(&self, rank: u32, stream: Stream) {
@@ -329,22 +326,29 @@ impl<D: Device> Run<'_, D> {
             if self.abort.load(Ordering::SeqCst) {
                 return;
             }
+            self.progress.at(rank, stream, id);
             let op = self.plan.op(id);
             let stamp = || self.device.stamp(rank, stream.index()).map_err(self.op_error(rank, id));
-            // Stamps after the waits and around the op: on a GPU they time the op as it ran.
-            let result = op
-                .waits
-                .iter()
-                .try_for_each(|e| self.wait_event(rank, stream, id, e.0 as usize))
-                .and_then(|()| stamp())
-                .and_then(|begin| self.run_op(rank, stream, id).map(|()| begin))
-                .and_then(|begin| stamp().map(|end| (begin, end)))
-                .and_then(|stamps| match op.record {
-                    Some(e) => self.record_event(rank, stream, id, e.0 as usize).map(|()| stamps),
-                    None => Ok(stamps),
-                });
+            let mut stamps = None;
+            // Stamps after the waits and around the op: on a GPU they time the op as it ran. A
+            // panic (a device wrapper's, an injected one) fails this rank and aborts the others.
+            let result = watch::catching(self.plan, rank, id, || {
+                for e in &op.waits {
+                    self.wait_event(rank, stream, id, e.0 as usize)?;
+                }
+                let begin = stamp()?;
+                watch::inject(self.plan, self.options, &self.abort, rank, id)?;
+                self.run_op(rank, stream, id)?;
+                let end = stamp()?;
+                if let Some(e) = op.record {
+                    self.record_event(rank, stream, id, e.0 as usize)?;
+                }
+                stamps = Some((begin, end));
+                Ok(())
+            });
             match result {
-                Ok((begin, end)) => {
+                Ok(()) => {
+                    let (begin, end) = stamps.expect("stamped");
                     self.stamps.lock().unwrap_or_else(|e| e.into_inner()).push((rank, stream, id, begin, end))
                 }
                 Err(error) => {
@@ -353,15 +357,18 @@ impl<D: Device> Run<'_, D> {
                 }
             }
         }
+        self.progress.done(rank, stream);
     }
 
     fn op_error(&self, rank: u32, id: OpId) -> impl Fn(String) -> RuntimeError + '_ {
         move |message| RuntimeError::Rank { rank, op: self.describe(id), message }
     }
 
-    /// Blocks until `ready` holds, polling the abort flag; times out at the watchdog limit.
+    /// Blocks until `ready` holds, polling the abort flag; at the watchdog limit, the error says
+    /// what op `id` of `rank` waited for and what every rank was doing.
     fn block<T>(
         &self,
+        (rank, id): (u32, OpId),
         lock: &Mutex<T>,
         cv: &Condvar,
         what: impl Fn() -> String,
@@ -374,11 +381,7 @@ impl<D: Device> Run<'_, D> {
                 return Err(RuntimeError::Aborted);
             }
             if start.elapsed() > self.options.timeout {
-                return Err(RuntimeError::Plan(format!(
-                    "watchdog: waited {:.1} s for {}",
-                    self.options.timeout.as_secs_f64(),
-                    what()
-                )));
+                return Err(self.progress.watchdog(self.plan, rank, id, what(), self.options.timeout));
             }
             guard = cv.wait_timeout(guard, Duration::from_millis(20)).unwrap_or_else(|e| e.into_inner()).0;
         }
@@ -389,9 +392,10 @@ impl<D: Device> Run<'_, D> {
         let slot = &self.events[rank as usize][event];
         let mut signal = None;
         self.block(
+            (rank, id),
             &self.issued_lock,
             &self.issued,
-            || format!("rank {rank}, op {}: event e{event}", self.describe(id)),
+            || format!("event e{event}"),
             |_| {
                 signal = slot.lock().unwrap_or_else(|e| e.into_inner()).clone();
                 signal.is_some()
@@ -538,9 +542,10 @@ impl<D: Device> Run<'_, D> {
                 for t in recvs {
                     let mut offer = None;
                     self.block(
+                        (rank, id),
                         &self.mailbox,
                         &self.posted,
-                        || format!("rank {rank}, op {}: a send from rank {}", self.describe(id), t.peer),
+                        || format!("a send from rank {}", t.peer),
                         |m| {
                             offer = m.get_mut(&(t.peer, rank)).and_then(VecDeque::pop_front);
                             offer.is_some()
@@ -575,12 +580,7 @@ impl<D: Device> Run<'_, D> {
                 }
                 for (peer, done) in waiting {
                     let (slot, cv) = &*done;
-                    self.block(
-                        slot,
-                        cv,
-                        || format!("rank {rank}, op {}: rank {peer} to receive", self.describe(id)),
-                        |s| s.is_some(),
-                    )?;
+                    self.block((rank, id), slot, cv, || format!("rank {peer} to receive"), |s| s.is_some())?;
                     let signal = slot.lock().unwrap_or_else(|e| e.into_inner()).take().expect("ready");
                     self.device.wait(rank, s, &signal).map_err(&err)?;
                 }
@@ -705,6 +705,8 @@ impl<D: Device> Run<'_, D> {
             OpKind::AllGather { .. } | OpKind::ReduceScatter { .. } | OpKind::AllToAll { .. } => {
                 self.collective_local(rank, s, id)?;
             }
+            // Every member's stream waits until all have reached it (refused between processes).
+            OpKind::Barrier { group } => self.meet(rank, s, id, *group, || Ok(()))?,
             OpKind::RepeatKv { src, dst, factor } => {
                 let (sb, db) = (plan.buf(*src), plan.buf(*dst));
                 let rows = p.batch as usize * sb.rows as usize;
@@ -753,9 +755,6 @@ impl<D: Device> Run<'_, D> {
                         self.device.add_2d(rank, s, region).map_err(&err)?;
                     }
                 }
-            }
-            other => {
-                return Err(err(format!("{other:?} is not supported by the device executor")));
             }
         }
         Ok(())

@@ -91,7 +91,7 @@ impl<D: Device> Run<'_, D> {
     /// A collective on one device: every member signals that its source is ready and waits for
     /// the others', does its own reads (`work`, into its own destination), then signals that it
     /// has read and waits until every member has, so no source is overwritten while read.
-    fn meet(
+    pub(super) fn meet(
         &self,
         rank: u32,
         s: usize,
@@ -132,15 +132,10 @@ impl<D: Device> Run<'_, D> {
             self.met.notify_all();
             let mut all = Vec::new();
             self.block(
+                (rank, id),
                 &self.meetings,
                 &self.met,
-                || {
-                    format!(
-                        "rank {rank}, op {}: the other members of {}",
-                        self.describe(id),
-                        self.plan.group(group).name
-                    )
-                },
+                || format!("the other members of {}", self.plan.group(group).name),
                 |meetings| {
                     let m = &meetings[&(group, k)];
                     let list = if phase == 0 { &m.ready } else { &m.done };
