@@ -10,7 +10,7 @@ use clap::Args as ClapArgs;
 
 use crate::Outcome;
 use crate::device::{GpuArgs, KernelChoice, kernel_set};
-use crate::spec::{LayoutArgs, SpecArgs, check_layer, with_layout};
+use crate::spec::{LayoutCommand, check_layer};
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -30,9 +30,7 @@ enum What {
 #[derive(ClapArgs)]
 struct RunArgs {
     #[command(flatten)]
-    spec: SpecArgs,
-    #[command(flatten)]
-    layout: LayoutArgs,
+    input: LayoutCommand,
     #[arg(long, value_enum, default_value_t = KernelChoice::Cranelift)]
     kernels: KernelChoice,
     /// Also run the backward pass.
@@ -87,13 +85,13 @@ pub fn run(args: Args) -> Result<Outcome> {
 fn run_command(args: RunArgs) -> Result<Outcome> {
     use attnc_compiler::ir::stats;
     use attnc_runtime::bench::{kernel_shape, run_record};
-    let RunArgs { spec, layout, kernels, backward, layer, threads, json } = args;
+    let RunArgs { input, kernels, backward, layer, threads, json } = args;
     if kernels.is_cuda() {
         bail!(
             "--kernels cuda: `attnc bench run` measures CPU kernel sets (GPU runs: `attnc run --device cuda --timings`)"
         );
     }
-    with_layout(&spec, &layout, |l, options| {
+    input.with_layout(|l, options| {
         check_layer(l, layer)?;
         let options = attnc_compiler::passes::PlanOptions { backward, ..options };
         let set = match attnc_compiler::driver::compile(l, &options) {

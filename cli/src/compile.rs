@@ -35,14 +35,12 @@ use attnc_compiler::sema::spec::Layout;
 use clap::{Args as ClapArgs, ValueEnum};
 
 use crate::Outcome;
-use crate::spec::{LayoutArgs, SpecArgs, with_layout};
+use crate::spec::LayoutCommand;
 
 #[derive(ClapArgs)]
 pub struct Args {
     #[command(flatten)]
-    spec: SpecArgs,
-    #[command(flatten)]
-    layout: LayoutArgs,
+    input: LayoutCommand,
     /// `cpu`: Cranelift for this machine (JIT, nothing written); `sm_80`, `sm_90a`: PTX through
     /// LLVM; `x86-64`: AVX2 object files through LLVM.
     #[arg(long, value_enum, default_value_t = TargetArg::Cpu)]
@@ -93,8 +91,8 @@ impl TargetArg {
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
-    let Args { spec, layout, target, out, emit, ptxas, timings, emit_kernel_ir } = args;
-    with_layout(&spec, &layout, |l, options| {
+    let Args { input, target, out, emit, ptxas, timings, emit_kernel_ir } = args;
+    input.with_layout(|l, options| {
         if target == TargetArg::Cpu {
             return cpu(l, &options, timings, emit_kernel_ir);
         }

@@ -9,20 +9,18 @@ use clap::Args as ClapArgs;
 
 use crate::Outcome;
 use crate::output::JsonOnly;
-use crate::spec::{LayoutArgs, SpecArgs, with_layout};
+use crate::spec::LayoutCommand;
 
 #[derive(ClapArgs)]
 pub struct Args {
     #[command(flatten)]
-    spec: SpecArgs,
-    #[command(flatten)]
-    layout: LayoutArgs,
+    input: LayoutCommand,
     #[arg(long, value_enum, default_value_t = JsonOnly::Json)]
     emit: JsonOnly,
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
-    with_layout(&args.spec, &args.layout, |l, options| partition(l, &options))
+    args.input.with_layout(|l, options| partition(l, &options))
 }
 
 fn partition(layout: &Layout, options: &PlanOptions) -> Result<Outcome> {

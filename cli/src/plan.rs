@@ -17,14 +17,12 @@ use attnc_compiler::sema::spec::{Cp, Layout};
 use clap::{Args as ClapArgs, ValueEnum};
 
 use crate::Outcome;
-use crate::spec::{LayoutArgs, SpecArgs, check_layer, with_layout};
+use crate::spec::{LayoutCommand, check_layer};
 
 #[derive(ClapArgs)]
 pub struct Args {
     #[command(flatten)]
-    spec: SpecArgs,
-    #[command(flatten)]
-    layout: LayoutArgs,
+    input: LayoutCommand,
     /// Print only this CP rank's program (text and dot).
     #[arg(long)]
     rank: Option<u32>,
@@ -52,10 +50,8 @@ pub enum PlanEmit {
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
-    let Args { spec, layout, rank, backward, layer, verify, stats, emit } = args;
-    with_layout(&spec, &layout, |l, options| {
-        plan(l, &PlanRequest { rank, backward, layer, verify, stats, emit, options })
-    })
+    let Args { input, rank, backward, layer, verify, stats, emit } = args;
+    input.with_layout(|l, options| plan(l, &PlanRequest { rank, backward, layer, verify, stats, emit, options }))
 }
 
 struct PlanRequest {

@@ -20,7 +20,7 @@ use clap::{Args as ClapArgs, ValueEnum};
 
 use crate::Outcome;
 use crate::device::{Device, GpuArgs, KernelChoice, kernel_set};
-use crate::spec::{LayoutArgs, SpecArgs, check_layer, with_layout};
+use crate::spec::{LayoutCommand, check_layer};
 
 /// `--rope`: whether `attnc run` rotates q and k itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -44,9 +44,7 @@ pub enum OutDtype {
 #[derive(ClapArgs)]
 pub struct Args {
     #[command(flatten)]
-    spec: SpecArgs,
-    #[command(flatten)]
-    layout: LayoutArgs,
+    input: LayoutCommand,
     #[command(flatten)]
     request: Request,
 }
@@ -118,8 +116,8 @@ impl Request {
 }
 
 pub fn command(args: Args) -> Result<Outcome> {
-    let Args { spec, layout, mut request } = args;
-    with_layout(&spec, &layout, |l, options| {
+    let Args { input, mut request } = args;
+    input.with_layout(|l, options| {
         request.options = options;
         Ok(if run(l, &request)? { Outcome::Clean } else { Outcome::InputErrors })
     })

@@ -16,14 +16,12 @@ use attnc_compiler::tune::strategy_text;
 use clap::Args as ClapArgs;
 
 use crate::Outcome;
-use crate::spec::{LayoutArgs, SpecArgs, check_layer, with_layout};
+use crate::spec::{LayoutCommand, check_layer};
 
 #[derive(ClapArgs)]
 pub struct Args {
     #[command(flatten)]
-    spec: SpecArgs,
-    #[command(flatten)]
-    layout: LayoutArgs,
+    input: LayoutCommand,
     /// Also play the backward pass.
     #[arg(long)]
     backward: bool,
@@ -39,8 +37,8 @@ pub struct Args {
 }
 
 pub fn command(args: Args) -> Result<Outcome> {
-    let Args { spec, layout, backward, layer, trace, profile } = args;
-    with_layout(&spec, &layout, |l, options| {
+    let Args { input, backward, layer, trace, profile } = args;
+    input.with_layout(|l, options| {
         let request =
             SimulateRequest { backward, layer, options, trace: trace.as_deref(), profile: profile.as_deref() };
         Ok(if simulate(l, &request)? { Outcome::Clean } else { Outcome::InputErrors })

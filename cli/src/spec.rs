@@ -73,6 +73,22 @@ impl LayoutArgs {
     }
 }
 
+/// What every command that plans one layout reads: the spec files and which layout (and batch).
+#[derive(Args)]
+pub struct LayoutCommand {
+    #[command(flatten)]
+    pub spec: SpecArgs,
+    #[command(flatten)]
+    pub layout: LayoutArgs,
+}
+
+impl LayoutCommand {
+    /// [`with_layout`] of these flags.
+    pub fn with_layout(&self, f: impl FnOnce(&Layout, PlanOptions) -> Result<Outcome>) -> Result<Outcome> {
+        with_layout(&self.spec, &self.layout, f)
+    }
+}
+
 /// The files of a run, read and compiled, with the overrides that apply.
 pub struct Loaded {
     pub sources: Sources,

@@ -16,14 +16,12 @@ use clap::{Args as ClapArgs, ValueEnum};
 
 use crate::Outcome;
 use crate::simulate::{layer_blocks, ms, profile, report};
-use crate::spec::{LayoutArgs, SpecArgs, with_layout};
+use crate::spec::LayoutCommand;
 
 #[derive(ClapArgs)]
 pub struct Args {
     #[command(flatten)]
-    spec: SpecArgs,
-    #[command(flatten)]
-    layout: LayoutArgs,
+    input: LayoutCommand,
     #[arg(long)]
     profile: Option<PathBuf>,
     /// `text` (the table), `spec` (the layout with the chosen strategies, to paste back) or
@@ -33,10 +31,10 @@ pub struct Args {
 }
 
 pub fn command(args: Args) -> Result<Outcome> {
-    let Args { mut spec, layout, profile, emit } = args;
+    let Args { mut input, profile, emit } = args;
     // The layout's own strategies are what tuning replaces: TE's restrictions on them warn.
-    spec.target_warns = true;
-    with_layout(&spec, &layout, |l, options| {
+    input.spec.target_warns = true;
+    input.with_layout(|l, options| {
         Ok(if tune(l, &options, profile.as_deref(), emit)? { Outcome::Clean } else { Outcome::InputErrors })
     })
 }

@@ -80,7 +80,9 @@ pub fn compile_unit(sources: &mut Sources, file: FileId, options: &UnitOptions<'
             }
         }
     }
-    let trees: Vec<SourceFile> = std::iter::once(tree.clone()).chain(included.iter().cloned()).collect();
+    // Checked together, the root first; taken apart again for the caller.
+    let mut trees = vec![tree];
+    trees.append(&mut included);
     let target = options.target.map(|t| sema::TargetCheck { target: t, errors: !options.target_warns });
     let checked = sema::check(&trees, target);
     // A file that could not be included may define what the layouts name: no cascade of
@@ -92,5 +94,6 @@ pub fn compile_unit(sources: &mut Sources, file: FileId, options: &UnitOptions<'
     diag::sort(&mut diagnostics);
     diagnostics.dedup();
     let failed = diagnostics.iter().any(Diagnostic::is_error);
-    Frontend { spec: if failed { None } else { checked.spec }, tree, included, diagnostics, matched }
+    let tree = trees.remove(0);
+    Frontend { spec: if failed { None } else { checked.spec }, tree, included: trees, diagnostics, matched }
 }
