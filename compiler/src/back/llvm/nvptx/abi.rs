@@ -113,8 +113,24 @@ pub fn module(spec: &KernelSpec, target: Target) -> Result<GpuKernel, LlvmError>
         }
     };
     let name = spec.name();
+    let header = format!("; attnc GPU kernel {name} for {}", target.name());
+    Ok(kernel(&header, &name, params, &body, true, [grid0, "heads_q", "sequences"], smem as u32))
+}
+
+/// A kernel module — `header`, `body` defined as `@name(params)` (pointers `noalias`), its
+/// annotations (`minctasm 1` when `min_ctas`) — and its launch: `THREADS` threads a block, `grid`,
+/// `smem` bytes of dynamic shared memory, the same `params`.
+fn kernel(
+    header: &str,
+    name: &str,
+    params: &[(&str, &str)],
+    body: &str,
+    min_ctas: bool,
+    grid: [&str; 3],
+    smem: u32,
+) -> GpuKernel {
     let mut ir = String::new();
-    let _ = writeln!(ir, "; attnc GPU kernel {name} for {}", target.name());
+    let _ = writeln!(ir, "{header}");
     ir.push_str("target triple = \"nvptx64-nvidia-cuda\"\n");
     ir.push_str(DECLS);
     let list: Vec<String> = params
@@ -122,18 +138,22 @@ pub fn module(spec: &KernelSpec, target: Target) -> Result<GpuKernel, LlvmError>
         .map(|(n, t)| if t.starts_with("ptr") { format!("{t} noalias %{n}") } else { format!("{t} %{n}") })
         .collect();
     let _ = write!(ir, "\ndefine ptx_kernel void @{name}({}) {{\n{body}}}\n", list.join(", "));
+    let annotations = if min_ctas { "!{!0, !1, !2}" } else { "!{!0, !1}" };
     let _ = write!(
         ir,
-        "\n!nvvm.annotations = !{{!0, !1, !2}}\n!0 = !{{ptr @{name}, !\"kernel\", i32 1}}\n\
-         !1 = !{{ptr @{name}, !\"maxntidx\", i32 {THREADS}}}\n!2 = !{{ptr @{name}, !\"minctasm\", i32 1}}\n"
+        "\n!nvvm.annotations = {annotations}\n!0 = !{{ptr @{name}, !\"kernel\", i32 1}}\n\
+         !1 = !{{ptr @{name}, !\"maxntidx\", i32 {THREADS}}}\n"
     );
+    if min_ctas {
+        let _ = writeln!(ir, "!2 = !{{ptr @{name}, !\"minctasm\", i32 1}}");
+    }
     let launch = Launch {
-        grid: [grid0.into(), "heads_q".into(), "sequences".into()],
+        grid: grid.map(String::from),
         block: [THREADS, 1, 1],
-        dynamic_shared_bytes: smem as u32,
+        dynamic_shared_bytes: smem,
         params: param_names(params),
     };
-    Ok(GpuKernel { ir, launch })
+    GpuKernel { ir, launch }
 }
 
 /// The merge kernel of a head dim: one thread per (token, head) row of `d` floats.
@@ -190,24 +210,14 @@ pub fn merge_module(d: u32, target: Target) -> GpuKernel {
         });
     });
     f.op("ret void");
-    let params = "ptr addrspace(1) noalias %out, ptr addrspace(1) noalias %out_lse, \
-                  ptr addrspace(1) noalias %part, ptr addrspace(1) noalias %part_lse, i64 %rows";
-    let ir = elementwise_module(&name, "merge", target, params, &f);
-    let launch = Launch {
-        grid: ["ceil(tokens * heads_q / 128)".into(), "1".into(), "1".into()],
-        block: [THREADS, 1, 1],
-        dynamic_shared_bytes: 0,
-        params: [
-            "out: global pointer",
-            "out_lse: global pointer",
-            "part: global pointer",
-            "part_lse: global pointer",
-            "rows: i64",
-        ]
-        .map(String::from)
-        .to_vec(),
-    };
-    GpuKernel { ir, launch }
+    let params = [
+        ("out", "ptr addrspace(1)"),
+        ("out_lse", "ptr addrspace(1)"),
+        ("part", "ptr addrspace(1)"),
+        ("part_lse", "ptr addrspace(1)"),
+        ("rows", "i64"),
+    ];
+    elementwise(&name, "merge", target, &params, &f, "ceil(tokens * heads_q / 128)")
 }
 
 /// `ctaid.x · 128 + tid.x`: the index of a thread of a one-dimensional launch.
@@ -220,19 +230,10 @@ fn global_thread(f: &mut Fn) -> V {
     f.bin("add", &base, &t)
 }
 
-/// The module of a one-thread-per-element kernel: header, `body` as `@name(params)`, annotations.
-fn elementwise_module(name: &str, what: &str, target: Target, params: &str, body: &Fn) -> String {
-    let mut ir = String::new();
-    let _ = writeln!(ir, "; attnc GPU {what} kernel {name} for {}", target.name());
-    ir.push_str("target triple = \"nvptx64-nvidia-cuda\"\n");
-    ir.push_str(DECLS);
-    let _ = write!(ir, "\ndefine ptx_kernel void @{name}({params}) {{\n{}}}\n", body.finish());
-    let _ = write!(
-        ir,
-        "\n!nvvm.annotations = !{{!0, !1}}\n!0 = !{{ptr @{name}, !\"kernel\", i32 1}}\n\
-         !1 = !{{ptr @{name}, !\"maxntidx\", i32 {THREADS}}}\n"
-    );
-    ir
+/// A one-thread-per-element kernel: `grid0` blocks of `THREADS`, no shared memory.
+fn elementwise(name: &str, what: &str, target: Target, params: &[(&str, &str)], body: &Fn, grid0: &str) -> GpuKernel {
+    let header = format!("; attnc GPU {what} kernel {name} for {}", target.name());
+    kernel(&header, name, params, &body.finish(), false, [grid0, "1", "1"], 0)
 }
 
 /// The name of the strided add kernel.
@@ -263,23 +264,13 @@ pub fn add2d_module(target: Target) -> GpuKernel {
         f.store(&z, &pd, 4);
     });
     f.op("ret void");
-    let params = "ptr addrspace(1) noalias %dst, i64 %dst_pitch, ptr addrspace(1) noalias %src, i64 %src_pitch, \
-                  i64 %width, i64 %height";
-    let ir = elementwise_module(ADD2D, "add", target, params, &f);
-    let launch = Launch {
-        grid: ["ceil(width * height / 128)".into(), "1".into(), "1".into()],
-        block: [THREADS, 1, 1],
-        dynamic_shared_bytes: 0,
-        params: [
-            "dst: global pointer",
-            "dst_pitch: i64",
-            "src: global pointer",
-            "src_pitch: i64",
-            "width: i64",
-            "height: i64",
-        ]
-        .map(String::from)
-        .to_vec(),
-    };
-    GpuKernel { ir, launch }
+    let params = [
+        ("dst", "ptr addrspace(1)"),
+        ("dst_pitch", "i64"),
+        ("src", "ptr addrspace(1)"),
+        ("src_pitch", "i64"),
+        ("width", "i64"),
+        ("height", "i64"),
+    ];
+    elementwise(ADD2D, "add", target, &params, &f, "ceil(width * height / 128)")
 }
