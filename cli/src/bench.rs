@@ -104,7 +104,7 @@ fn run_command(args: RunArgs) -> Result<Outcome> {
         let class = set
             .classes
             .iter()
-            .find(|c| c.layers.iter().any(|r| r.start <= layer && layer < r.end))
+            .find(|c| c.layers.iter().any(|r| r.contains(layer)))
             .expect("--layer was checked against the model's layers");
         let problem = &class.forward.problem;
         let inputs = attnc_runtime::tensor::random(problem, 0, backward);

@@ -93,11 +93,8 @@ fn plan(layout: &Layout, request: &PlanRequest) -> Result<Outcome> {
             return Ok(Outcome::InputErrors);
         }
     };
-    let classes: Vec<&passes::LayerClass> = set
-        .classes
-        .iter()
-        .filter(|c| request.layer.is_none_or(|l| c.layers.iter().any(|r| r.start <= l && l < r.end)))
-        .collect();
+    let classes: Vec<&passes::LayerClass> =
+        set.classes.iter().filter(|c| request.layer.is_none_or(|l| c.layers.iter().any(|r| r.contains(l)))).collect();
     match request.emit {
         PlanEmit::Text => {
             let mut out = String::new();
@@ -203,7 +200,7 @@ fn plan_hybrid(layout: &Layout, seqlens: &[u64], request: &PlanRequest) -> Resul
         println!(
             "plan `{}` layers {}: hybrid CP over {} GPUs, {}, mask {}, {} steps with a barrier over the pool after each",
             layout.name,
-            passes::display_layers(&class.layers),
+            passes::display_intervals(&class.layers),
             class.schedule.dp_cp,
             class.strategy.name(),
             passes::mask_name(class.mask),

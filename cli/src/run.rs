@@ -156,7 +156,7 @@ fn load_artifact(path: &PathBuf, layout: &Layout, compiled: &passes::LayerClass,
     let file: artifact::PlanFile = serde_json::from_str(&text).with_context(|| {
         format!("`{}` is not a plan file (write one with `attnc plan --backward --emit json`)", path.display())
     })?;
-    let want = passes::display_layers(&compiled.layers);
+    let want = passes::display_intervals(&compiled.layers);
     let class = file
         .classes
         .iter()
@@ -251,9 +251,7 @@ fn run(layout: &Layout, request: &Request) -> Result<bool> {
             return Ok(false);
         }
     };
-    let Some(class) =
-        set.classes.iter().find(|c| c.layers.iter().any(|r| r.start <= request.layer && request.layer < r.end))
-    else {
+    let Some(class) = set.classes.iter().find(|c| c.layers.iter().any(|r| r.contains(request.layer))) else {
         unreachable!("--layer was checked against the model's layers");
     };
     let plans: Vec<Plan> = match &request.plan {
@@ -535,9 +533,7 @@ fn run_hybrid(layout: &Layout, request: &Request) -> Result<bool> {
             return Ok(false);
         }
     };
-    let Some(class) =
-        classes.iter().find(|c| c.layers.iter().any(|r| r.start <= request.layer && request.layer < r.end))
-    else {
+    let Some(class) = classes.iter().find(|c| c.layers.iter().any(|r| r.contains(request.layer))) else {
         unreachable!("--layer was checked against the model's layers");
     };
     let summary = class.schedule.summary();

@@ -121,7 +121,7 @@ fn simulate_hybrid(
     let mut start = 0.0;
     let _ = writeln!(out, "layout `{}` on {source}: hybrid CP batch of {} sub-samples", layout.name, seqlens.len());
     for class in &classes {
-        if request.layer.is_some_and(|l| !class.layers.iter().any(|r| r.start <= l && l < r.end)) {
+        if request.layer.is_some_and(|l| !class.layers.iter().any(|r| r.contains(l))) {
             continue;
         }
         let _ = writeln!(
@@ -196,7 +196,7 @@ fn simulate(layout: &Layout, request: &SimulateRequest<'_>) -> Result<bool> {
     let mut n_ranks = 0;
     let _ = writeln!(out, "layout `{}` on {source}", layout.name);
     for class in &set.classes {
-        if request.layer.is_some_and(|l| !class.layers.iter().any(|r| r.start <= l && l < r.end)) {
+        if request.layer.is_some_and(|l| !class.layers.iter().any(|r| r.contains(l))) {
             continue;
         }
         let _ = writeln!(

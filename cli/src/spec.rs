@@ -62,17 +62,6 @@ pub struct LayoutArgs {
     pub padded_seqlens: Vec<u64>,
 }
 
-impl LayoutArgs {
-    /// The batch part of the plan options.
-    pub fn plan_options(&self) -> PlanOptions {
-        PlanOptions {
-            seqlens: (!self.seqlens.is_empty()).then(|| self.seqlens.clone()),
-            padded_seqlens: (!self.padded_seqlens.is_empty()).then(|| self.padded_seqlens.clone()),
-            ..Default::default()
-        }
-    }
-}
-
 /// What every command that plans one layout reads: the spec files and which layout (and batch).
 #[derive(Args)]
 pub struct LayoutCommand {
@@ -83,9 +72,33 @@ pub struct LayoutCommand {
 }
 
 impl LayoutCommand {
-    /// [`with_layout`] of these flags.
+    /// Loads and checks the files, picks the layout, and calls `f` with it and the plan options of
+    /// the flags (`--seqlens`, `--padded-seqlens`, `--for`); spec errors end the command here.
     pub fn with_layout(&self, f: impl FnOnce(&Layout, PlanOptions) -> Result<Outcome>) -> Result<Outcome> {
-        with_layout(&self.spec, &self.layout, f)
+        let loaded = match load_checked(&self.spec)? {
+            Ok(loaded) => loaded,
+            Err(outcome) => return Ok(outcome),
+        };
+        let which = &self.layout;
+        let layout = loaded.layout(which.layout.as_deref())?;
+        if !which.padded_seqlens.is_empty() && !matches!(layout.format, Format::Thd { .. }) {
+            anyhow::bail!("--padded-seqlens: layout `{}` is not thd", layout.name);
+        }
+        if !which.padded_seqlens.is_empty() && matches!(layout.cp, Cp::Hybrid { .. }) {
+            anyhow::bail!(
+                "--padded-seqlens: layout `{}` is hybrid CP, whose groups pad each sub-sample for their own size\n  help: give the lengths alone, with `--seqlens`",
+                layout.name
+            );
+        }
+        f(
+            layout,
+            PlanOptions {
+                target: loaded.target,
+                seqlens: (!which.seqlens.is_empty()).then(|| which.seqlens.clone()),
+                padded_seqlens: (!which.padded_seqlens.is_empty()).then(|| which.padded_seqlens.clone()),
+                ..Default::default()
+            },
+        )
     }
 }
 
@@ -198,30 +211,6 @@ pub fn load_checked(spec: &SpecArgs) -> Result<Result<Loaded, Outcome>> {
         return Ok(Err(Outcome::InputErrors));
     }
     Ok(Ok(loaded))
-}
-
-/// Loads and checks the files, picks the layout, and calls `f` with it and the plan options of
-/// the flags (`--seqlens`, `--padded-seqlens`, `--for`); spec errors end the command here.
-pub fn with_layout(
-    spec: &SpecArgs,
-    which: &LayoutArgs,
-    f: impl FnOnce(&Layout, PlanOptions) -> Result<Outcome>,
-) -> Result<Outcome> {
-    let loaded = match load_checked(spec)? {
-        Ok(loaded) => loaded,
-        Err(outcome) => return Ok(outcome),
-    };
-    let layout = loaded.layout(which.layout.as_deref())?;
-    if !which.padded_seqlens.is_empty() && !matches!(layout.format, Format::Thd { .. }) {
-        anyhow::bail!("--padded-seqlens: layout `{}` is not thd", layout.name);
-    }
-    if !which.padded_seqlens.is_empty() && matches!(layout.cp, Cp::Hybrid { .. }) {
-        anyhow::bail!(
-            "--padded-seqlens: layout `{}` is hybrid CP, whose groups pad each sub-sample for their own size\n  help: give the lengths alone, with `--seqlens`",
-            layout.name
-        );
-    }
-    f(layout, PlanOptions { target: loaded.target, ..which.plan_options() })
 }
 
 /// The `--layer` a command asked for, checked against the model (ranges are half-open).

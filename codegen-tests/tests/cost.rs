@@ -202,7 +202,7 @@ fn auto_strategy_takes_the_tuners_choice() {
     );
     let set = attnc_compiler::driver::compile(&mixed, &PlanOptions::default()).unwrap();
     assert_eq!(set.classes.len(), 1, "layer 1 resolves to layer 0's strategy and shares its plan");
-    assert_eq!(passes::display_layers(&set.classes[0].layers), "0..2");
+    assert_eq!(passes::display_intervals(&set.classes[0].layers), "0..2");
 }
 
 /// ring-flash-attention's published benchmark (`bench/published/ring_flash_attention.attn`,

@@ -165,7 +165,7 @@ fn layer_classes_share_plans() {
     let text = text.replace("layer 1..2", "layer 1..3");
     let layout = layout_of(&text).unwrap();
     let set = passes::compile(&layout, &PlanOptions::default()).unwrap();
-    let layers: Vec<String> = set.classes.iter().map(|c| passes::display_layers(&c.layers)).collect();
+    let layers: Vec<String> = set.classes.iter().map(|c| passes::display_intervals(&c.layers)).collect();
     assert_eq!(layers, ["0..1, 3..5", "1..3"]);
 }
 

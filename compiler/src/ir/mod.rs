@@ -27,14 +27,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::sema::spec::Dtype;
 pub use petgraph::stable_graph::NodeIndex;
-pub use tokens::{Interval, RowSet, Run, TokenMap};
+pub use tokens::{Interval, RowSet, Run, TokenMap, display_intervals};
 
 /// A token map's runs as `0..4, 12..16`.
-/// Layer ranges as `0..2, 5..8` (half-open).
-pub fn display_layers(layers: &[Interval]) -> String {
-    layers.iter().map(|l| format!("{}..{}", l.start, l.end)).collect::<Vec<_>>().join(", ")
-}
-
 pub fn display_intervals_of(map: &TokenMap) -> String {
     tokens::display_intervals(&map.runs)
 }

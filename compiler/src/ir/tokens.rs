@@ -29,6 +29,11 @@ impl Interval {
     pub fn intersect(self, other: Interval) -> Interval {
         Interval { start: self.start.max(other.start), end: self.end.min(other.end) }
     }
+
+    /// Whether `x` lies in the half-open interval.
+    pub fn contains(self, x: u64) -> bool {
+        self.start <= x && x < self.end
+    }
 }
 
 impl std::fmt::Display for Interval {

@@ -127,7 +127,7 @@ pub(crate) fn layer_classes(layout: &Layout) -> Vec<(Vec<Interval>, Strategy, Ma
     classes
 }
 
-pub use crate::ir::display_layers;
+pub use crate::ir::display_intervals;
 
 /// The pipeline: per layer class, `lower` → `assign_slots` → `schedule`, each followed by the
 /// verifier when verification is on (the final plan is always verified). Strategies are
@@ -152,7 +152,7 @@ pub fn compile_class(
     if strategy == Strategy::Auto {
         return Err(PlanError::Auto {
             layout: layout.name.clone(),
-            layers: display_layers(&layers),
+            layers: display_intervals(&layers),
             reasons: Vec::new(),
             help: None,
         });
@@ -182,7 +182,7 @@ pub fn compile_class(
             }
             verify::verify(plan, stage).map(Some).map_err(|errors| PlanError::Verify {
                 layout: layout.name.clone(),
-                layers: display_layers(&layers),
+                layers: display_intervals(&layers),
                 direction,
                 pass,
                 errors,
@@ -211,7 +211,7 @@ pub fn compile_class(
 fn dump_after(plan: &Plan, index: usize, pass: &str) {
     let Some(dir) = std::env::var_os("ATTNC_DUMP") else { return };
     let h = &plan.header;
-    let layers = display_layers(&h.layers).replace([' ', ','], "").replace("..", "-");
+    let layers = display_intervals(&h.layers).replace([' ', ','], "").replace("..", "-");
     let direction = if h.direction == Direction::Forward { "fwd" } else { "bwd" };
     let name = format!("{}.{layers}.{direction}.{index:02}-after-{pass}.txt", h.layout);
     let dir = std::path::PathBuf::from(dir);
