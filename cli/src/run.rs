@@ -345,14 +345,13 @@ fn run(layout: &Layout, request: &Request) -> Result<bool> {
         progress.finish();
         result
     };
-    let result = match result {
+    let mut result = match result {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
             return Ok(false);
         }
     };
-    let mut result = result;
     let owned: Option<(u32, Vec<u64>)> = job.as_ref().map(|env| {
         let stores = plans[0].rank_ops(env.rank).filter_map(|id| match &plans[0].op(id).kind {
             attnc_compiler::ir::OpKind::Store { src, .. } => Some(plans[0].buf(*src).tokens.clone()),

@@ -12,9 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
-use attnc_compiler::ir::{
-    A2aDir, BufId, BufKind, GroupId, Input, OpId, OpKind, Output, Plan, RowSet, Stream, TokenMap,
-};
+use attnc_compiler::ir::{A2aDir, BufId, BufKind, Input, OpId, OpKind, Output, Plan, RowSet, Stream, TokenMap};
 use attnc_compiler::verify::Verified;
 
 use crate::RuntimeError;
@@ -373,7 +371,7 @@ impl Exec<'_> {
                 let index = RowIndex::new(&plan.buf(*dst).tokens);
                 let out = w.get_mut(&plan.buf(*dst).storage).expect("locked");
                 for (m, chunk) in members.iter().zip(got) {
-                    let peer_src = self.peer_buffers(id, *group, *m).0;
+                    let peer_src = self.peer_buffers(id, *m).0;
                     let src_shape = self.shape(peer_src);
                     self.place(
                         &chunk,
@@ -394,7 +392,7 @@ impl Exec<'_> {
                 let chunks: Vec<Vec<f32>> = members
                     .iter()
                     .map(|&m| {
-                        let peer_dst = self.peer_buffers(id, *group, m).1;
+                        let peer_dst = self.peer_buffers(id, m).1;
                         self.gather_rows(
                             data,
                             src_shape,
@@ -433,7 +431,7 @@ impl Exec<'_> {
                         let index = RowIndex::new(&plan.buf(*dst).tokens);
                         let out = w.get_mut(&plan.buf(*dst).storage).expect("locked");
                         for (&m, chunk) in members.iter().zip(got) {
-                            let peer_src = self.peer_buffers(id, *group, m).0;
+                            let peer_src = self.peer_buffers(id, m).0;
                             let shape = Shape { heads: c, ..self.shape(peer_src) };
                             self.place(
                                 &chunk,
@@ -451,7 +449,7 @@ impl Exec<'_> {
                         let chunks = members
                             .iter()
                             .map(|&m| {
-                                let peer_dst = self.peer_buffers(id, *group, m).1;
+                                let peer_dst = self.peer_buffers(id, m).1;
                                 self.gather_rows(
                                     data,
                                     src_shape,
@@ -593,8 +591,8 @@ impl Exec<'_> {
     }
 
     /// The (source, destination) buffers another member uses in the same collective instance as `id`.
-    fn peer_buffers(&self, id: OpId, group: GroupId, member: u32) -> (BufId, BufId) {
-        let peer = self.proof.partner(self.plan, group, self.plan.op(id).rank, id, member);
+    fn peer_buffers(&self, id: OpId, member: u32) -> (BufId, BufId) {
+        let peer = self.proof.partner(self.plan, id, member);
         self.plan.op(peer).kind.collective_buffers().expect("verified: members enter the same collective")
     }
 

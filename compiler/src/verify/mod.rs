@@ -81,12 +81,17 @@ impl Verified {
         &self.pairs(plan).collectives
     }
 
-    /// The op of `member` that meets `rank`'s collective `id` on `group` (instance k of the
-    /// group's collectives on every member).
-    pub fn partner(&self, plan: &Plan, group: GroupId, rank: u32, id: OpId, member: u32) -> OpId {
-        let collectives = self.collectives(plan);
-        let k = collectives[&(group, rank)].iter().position(|&o| o == id).expect("a verified collective");
-        collectives[&(group, member)][k]
+    /// Which of its rank's collectives on its group `id` is (the k-th; every member's k-th meet).
+    pub fn instance(&self, plan: &Plan, id: OpId) -> usize {
+        let op = plan.op(id);
+        let group = op.kind.collective_group().expect("a collective");
+        self.collectives(plan)[&(group, op.rank)].iter().position(|&o| o == id).expect("a verified collective")
+    }
+
+    /// The op of `member` that meets collective `id`.
+    pub fn partner(&self, plan: &Plan, id: OpId, member: u32) -> OpId {
+        let group = plan.op(id).kind.collective_group().expect("a collective");
+        self.collectives(plan)[&(group, member)][self.instance(plan, id)]
     }
 }
 

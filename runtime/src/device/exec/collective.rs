@@ -76,13 +76,12 @@ impl<D: Device> Run<'_, D> {
 
     /// Every member of `group` with its source buffer in the same collective instance as `id`.
     fn members(&self, id: OpId, group: GroupId) -> Vec<(u32, BufId)> {
-        let rank = self.plan.op(id).rank;
         self.plan
             .group(group)
             .members
             .iter()
             .map(|&m| {
-                let peer = self.plan.op(self.proof.partner(self.plan, group, rank, id, m)).kind.collective_buffers();
+                let peer = self.plan.op(self.proof.partner(self.plan, id, m)).kind.collective_buffers();
                 (m, peer.expect("verified: members enter the same collective").0)
             })
             .collect()
@@ -114,10 +113,7 @@ impl<D: Device> Run<'_, D> {
         let err = self.op_error(rank, id);
         let members = self.plan.group(group).members.clone();
         let me = members.iter().position(|&m| m == rank).expect("a member of its own group");
-        let k = self.proof.collectives(self.plan)[&(group, rank)]
-            .iter()
-            .position(|&o| o == id)
-            .expect("a verified collective");
+        let k = self.proof.instance(self.plan, id);
         for phase in 0..2 {
             let signal = Arc::new(self.device.signal(rank, s).map_err(&err)?);
             {
@@ -293,7 +289,7 @@ impl<D: Device> Run<'_, D> {
             if m == rank {
                 continue;
             }
-            let m_dst = plan.buf(self.peer_op(id, group, m).kind.collective_buffers().expect("a collective").1);
+            let m_dst = plan.buf(self.peer_op(id, m).kind.collective_buffers().expect("a collective").1);
             let m_src = plan.buf(m_src);
             let (o, i) = match &op.kind {
                 OpKind::AllGather { .. } => (like(my_src, my_src.heads), like(m_src, m_src.heads)),
@@ -316,8 +312,8 @@ impl<D: Device> Run<'_, D> {
     }
 
     /// The op of member `m` in the same collective instance as `id`.
-    fn peer_op(&self, id: OpId, group: GroupId, m: u32) -> &attnc_compiler::ir::Op {
-        self.plan.op(self.proof.partner(self.plan, group, self.plan.op(id).rank, id, m))
+    fn peer_op(&self, id: OpId, m: u32) -> &attnc_compiler::ir::Op {
+        self.plan.op(self.proof.partner(self.plan, id, m))
     }
 
     /// A collective between processes: pack what each other member gets into staging, exchange
