@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use crate::cost::DeviceProfile;
 use crate::ir::Interval;
 use crate::passes::{self, PlanError, PlanOptions, PlanSet, layer_classes};
-use crate::sema::spec::{Cp, Format, Layout, Strategy};
+use crate::sema::spec::{Cp, Layout, Strategy};
 use crate::tune;
 
 /// `layout` with every `strategy = auto` layer given the strategy the cost model predicts fastest
@@ -52,22 +52,10 @@ pub fn kernel_plan_sets(layout: &Layout, options: &PlanOptions) -> Result<Vec<Pl
     let mut sets = Vec::new();
     let mut size = 1u32;
     while size <= dp_cp {
-        let mut fixed = layout.clone();
-        fixed.cp = Cp::Fixed { size };
-        let unit = 2 * size as u64 * if layout.sequence_parallel { layout.tp as u64 } else { 1 };
-        let len = (size as u64 * max_seqlen_per_rank).div_ceil(unit) * unit;
-        if let Format::Thd { max_seqlen, max_tokens } = &mut fixed.format {
-            *max_seqlen = (*max_seqlen).max(len);
-            *max_tokens = (*max_tokens).max(len);
-        }
-        // A hybrid layout's `auto` runs as p2p on its groups (`passes::hybrid`).
-        for setting in &mut fixed.layers {
-            if setting.strategy == Strategy::Auto {
-                setting.strategy = Strategy::P2p;
-            }
-        }
+        // One sequence that fills the group.
+        let len = size as u64 * max_seqlen_per_rank;
         let options = PlanOptions { seqlens: Some(vec![len]), padded_seqlens: None, ..options.clone() };
-        sets.push(passes::compile(&fixed, &options)?);
+        sets.push(passes::compile(&passes::hybrid::sample_layout(layout, size, len), &options)?);
         size *= 2;
     }
     Ok(sets)

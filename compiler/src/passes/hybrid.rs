@@ -117,6 +117,15 @@ fn plan_sample(
     len: u64,
     backward: bool,
 ) -> Result<LayerClass, PlanError> {
+    let sub = sample_layout(layout, cp, len);
+    let strategy = if *strategy == Strategy::Auto { Strategy::P2p } else { strategy.clone() };
+    let options = PlanOptions { seqlens: Some(vec![len]), backward, ..Default::default() };
+    compile_class(&sub, layers.to_vec(), strategy, mask, &options)
+}
+
+/// The fixed-CP layout a sub-sample of `len` tokens runs as on a group of `cp` ranks: one THD
+/// sequence padded to a multiple of 2·cp (times tp with sequence parallelism), `auto` as p2p.
+pub fn sample_layout(layout: &Layout, cp: u32, len: u64) -> Layout {
     let sp_tp = if layout.sequence_parallel { layout.tp as u64 } else { 1 };
     let unit = 2 * cp as u64 * sp_tp;
     let padded = len.div_ceil(unit) * unit;
@@ -124,7 +133,10 @@ fn plan_sample(
     sub.cp = Cp::Fixed { size: cp };
     sub.format = Format::Thd { max_seqlen: padded, max_tokens: padded };
     sub.seq = padded;
-    let strategy = if *strategy == Strategy::Auto { Strategy::P2p } else { strategy.clone() };
-    let options = PlanOptions { seqlens: Some(vec![len]), backward, ..Default::default() };
-    compile_class(&sub, layers.to_vec(), strategy, mask, &options)
+    for setting in &mut sub.layers {
+        if setting.strategy == Strategy::Auto {
+            setting.strategy = Strategy::P2p;
+        }
+    }
+    sub
 }
