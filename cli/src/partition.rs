@@ -2,9 +2,8 @@
 //! as the JSON of `plan::partition::Partition`.
 
 use anyhow::Result;
-use attnc_compiler::passes::PlanOptions;
-use attnc_compiler::plan::partition::{self as part, ThdBatch, ThdLimits};
-use attnc_compiler::sema::spec::{Balance, Cp, Format, Layout};
+use attnc_compiler::passes::{self, PlanError, PlanOptions};
+use attnc_compiler::sema::spec::{Cp, Layout};
 use clap::Args as ClapArgs;
 
 use crate::Outcome;
@@ -25,38 +24,19 @@ pub fn run(args: Args) -> Result<Outcome> {
 
 fn partition(layout: &Layout, options: &PlanOptions) -> Result<Outcome> {
     let name = &layout.name;
-    let Cp::Fixed { size: cp } = layout.cp else {
+    if let Cp::Hybrid { .. } = layout.cp {
         anyhow::bail!(
             "--layout `{name}`: hybrid CP partitions each sub-sample on its own group; this command takes fixed-size CP layouts\n  help: `attnc plan FILE --layout {name} --seqlens L1,L2,...` prints each sub-sample's group and plan"
         );
-    };
-    let seqlens = options.seqlens.clone().unwrap_or_default();
-    let result = match layout.format {
-        Format::Thd { max_tokens, max_seqlen } => {
-            if seqlens.is_empty() {
-                anyhow::bail!(
-                    "--seqlens: layout `{name}` is thd: give the packed lengths\n  help: e.g. `--seqlens 100,4000,37`"
-                );
-            }
-            let tp = if layout.sequence_parallel { layout.tp as u64 } else { 1 };
-            let batch = ThdBatch { seqlens, padded: options.padded_seqlens.clone() };
-            let limits =
-                ThdLimits { unit: 2 * cp as u64 * tp, max_seqlen: Some(max_seqlen), max_tokens: Some(max_tokens) };
-            part::thd(&batch, cp, &limits)
-        }
-        _ if !seqlens.is_empty() => {
-            anyhow::bail!("--seqlens applies to thd layouts only; `{name}` is not thd")
-        }
-        _ if layout.balance == Balance::Zigzag => part::zigzag(layout.seq, cp),
-        _ => part::contiguous(layout.seq, cp),
-    };
-    match result {
+    }
+    match passes::setup::partition_of(layout, options) {
+        Err(e @ (PlanError::NeedSeqlens { .. } | PlanError::SeqlensNotThd { .. })) => anyhow::bail!("--seqlens: {e}"),
         Ok(partition) => {
             println!("{}", serde_json::to_string(&partition)?);
             Ok(Outcome::Clean)
         }
         Err(e) => {
-            eprintln!("error: layout `{name}`: {e}");
+            eprintln!("error: {e}");
             Ok(Outcome::InputErrors)
         }
     }

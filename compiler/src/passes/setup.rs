@@ -6,7 +6,7 @@
 use super::{PlanError, PlanOptions};
 use crate::ir::{Doc, Group, Interval, Problem, Run, TokenMap};
 use crate::plan::groups::{self, GroupSizes};
-use crate::plan::partition::{self, ThdBatch, ThdLimits};
+use crate::plan::partition::{self, Partition, ThdBatch, ThdLimits};
 use crate::sema::spec::{Balance, Cp, Format, Layout, Mask};
 
 /// A layout's problem and partition, before any strategy is chosen.
@@ -22,34 +22,44 @@ pub struct Setup {
     pub zigzag: bool,
 }
 
+/// A fixed-CP layout's token split: a THD batch of `options.seqlens` (and padded lengths), each
+/// sequence split zigzag by itself, or the whole sequence split zigzag or contiguously.
+pub fn partition_of(layout: &Layout, options: &PlanOptions) -> Result<Partition, PlanError> {
+    let name = &layout.name;
+    let Cp::Fixed { size: cp } = layout.cp else {
+        return Err(PlanError::Hybrid { layout: name.clone() });
+    };
+    let sp_tp = if layout.sequence_parallel { layout.tp as u64 } else { 1 };
+    match (layout.format, &options.seqlens) {
+        (Format::Thd { max_tokens, max_seqlen }, Some(lens)) => {
+            let batch = ThdBatch { seqlens: lens.clone(), padded: options.padded_seqlens.clone() };
+            let limits =
+                ThdLimits { unit: 2 * cp as u64 * sp_tp, max_seqlen: Some(max_seqlen), max_tokens: Some(max_tokens) };
+            partition::thd(&batch, cp, &limits)
+        }
+        (Format::Thd { .. }, None) => return Err(PlanError::NeedSeqlens { layout: name.clone() }),
+        (_, Some(_)) => return Err(PlanError::SeqlensNotThd { layout: name.clone() }),
+        (_, None) => match layout.balance {
+            Balance::Zigzag => partition::zigzag(layout.seq, cp),
+            Balance::Contiguous => partition::contiguous(layout.seq, cp),
+        },
+    }
+    .map_err(|error| PlanError::Partition { layout: name.clone(), error })
+}
+
 pub fn setup(layout: &Layout, mask: Mask, options: &PlanOptions) -> Result<Setup, PlanError> {
     let name = &layout.name;
     let Cp::Fixed { size: cp } = layout.cp else {
         return Err(PlanError::Hybrid { layout: name.clone() });
     };
     let tp = layout.tp;
-    let sp_tp = if layout.sequence_parallel { tp as u64 } else { 1 };
-    let (partition, docs) = match (layout.format, &options.seqlens) {
-        (Format::Thd { max_tokens, max_seqlen }, Some(lens)) => {
-            let batch = ThdBatch { seqlens: lens.clone(), padded: options.padded_seqlens.clone() };
-            let limits =
-                ThdLimits { unit: 2 * cp as u64 * sp_tp, max_seqlen: Some(max_seqlen), max_tokens: Some(max_tokens) };
-            let p = partition::thd(&batch, cp, &limits)
-                .map_err(|error| PlanError::Partition { layout: name.clone(), error })?;
-            let cu = p.cu_seqlens_padded.clone().unwrap_or_default();
-            let docs = lens.iter().enumerate().map(|(i, &len)| Doc { start: cu[i], end: cu[i + 1], len }).collect();
-            (p, docs)
+    let partition = partition_of(layout, options)?;
+    // THD: one document per sequence, over its padded range of the packed buffer.
+    let docs = match (&options.seqlens, &partition.cu_seqlens_padded) {
+        (Some(lens), Some(cu)) => {
+            lens.iter().enumerate().map(|(i, &len)| Doc { start: cu[i], end: cu[i + 1], len }).collect()
         }
-        (Format::Thd { .. }, None) => return Err(PlanError::NeedSeqlens { layout: name.clone() }),
-        (_, Some(_)) => return Err(PlanError::SeqlensNotThd { layout: name.clone() }),
-        (_, None) => {
-            let p = match layout.balance {
-                Balance::Zigzag => partition::zigzag(layout.seq, cp),
-                Balance::Contiguous => partition::contiguous(layout.seq, cp),
-            }
-            .map_err(|error| PlanError::Partition { layout: name.clone(), error })?;
-            (p, vec![Doc { start: 0, end: layout.seq, len: layout.seq }])
-        }
+        _ => vec![Doc { start: 0, end: layout.seq, len: layout.seq }],
     };
     let (causal, window) = match mask {
         Mask::None | Mask::Padding => (false, None),

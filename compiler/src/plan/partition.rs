@@ -52,12 +52,6 @@ impl ThdBatch {
     pub fn lengths(seqlens: Vec<u64>) -> ThdBatch {
         ThdBatch { seqlens, padded: None }
     }
-
-    /// From TransformerEngine's cumulative forms (`cu_seqlens`, `cu_seqlens_padded`).
-    pub fn from_cumulative(cu_seqlens: &[u64], cu_seqlens_padded: Option<&[u64]>) -> ThdBatch {
-        let diffs = |cu: &[u64]| cu.windows(2).map(|w| w[1] - w[0]).collect::<Vec<u64>>();
-        ThdBatch { seqlens: diffs(cu_seqlens), padded: cu_seqlens_padded.map(diffs) }
-    }
 }
 
 /// What a THD split must respect: the unit every padded length is a multiple of (2·cp, times tp
