@@ -10,7 +10,7 @@ use attnc_compiler::diag;
 use attnc_compiler::front::span::Sources;
 use attnc_compiler::ir::Plan;
 use attnc_compiler::passes::{self, PlanOptions};
-use attnc_compiler::sema::spec::{Dtype, Layout};
+use attnc_compiler::sema::spec::Layout;
 use attnc_compiler::verify::{self, Stage};
 
 use crate::exec::RunOptions;
@@ -203,13 +203,4 @@ pub fn gpu_cases(head_dim: u32) -> Vec<Case> {
         c.dtype = "fp16";
     }
     cases
-}
-
-/// The dtype's name as the spec language writes it.
-pub fn dtype_name(dtype: Dtype) -> &'static str {
-    match dtype {
-        Dtype::Fp32 => "fp32",
-        Dtype::Bf16 => "bf16",
-        Dtype::Fp16 => "fp16",
-    }
 }

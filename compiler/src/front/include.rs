@@ -45,7 +45,8 @@ impl State {
             let path = dir.join(&include.path.node);
             let shown = path.display().to_string();
             let real = self.base.join(&path);
-            if let Some(at) = chain.iter().position(|(k, _)| *k == key(&real)) {
+            let real_key = key(&real);
+            if let Some(at) = chain.iter().position(|(k, _)| *k == real_key) {
                 let names: Vec<&str> =
                     chain[at..].iter().map(|(_, name)| name.as_str()).chain([shown.as_str()]).collect();
                 self.diags.push(
@@ -59,7 +60,7 @@ impl State {
                 );
                 continue;
             }
-            if self.loaded.contains(&key(&real)) {
+            if self.loaded.contains(&real_key) {
                 continue;
             }
             let text = match std::fs::read_to_string(&real) {
@@ -83,8 +84,8 @@ impl State {
             let file = sources.add(shown.clone(), text);
             let (tree, diags) = parse_file(file, sources.text(file));
             self.diags.extend(diags);
-            self.loaded.push(key(&real));
-            chain.push((key(&real), shown));
+            self.loaded.push(real_key.clone());
+            chain.push((real_key, shown));
             let nested = tree.includes.clone();
             self.trees.push(tree);
             self.visit(sources, &path, &nested, chain);

@@ -220,6 +220,5 @@ fn dump_after(plan: &Plan, index: usize, pass: &str) {
     }
 }
 
-pub fn mask_name(mask: Mask) -> String {
-    crate::sema::unparse::mask_text(mask)
-}
+/// A mask as plans and reports name it: as the spec writes it.
+pub use crate::sema::unparse::mask_text as mask_name;

@@ -94,6 +94,15 @@ pub enum Dtype {
 }
 
 impl Dtype {
+    /// The dtype as the spec language writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dtype::Fp32 => "fp32",
+            Dtype::Bf16 => "bf16",
+            Dtype::Fp16 => "fp16",
+        }
+    }
+
     pub fn bytes(self) -> u64 {
         match self {
             Dtype::Fp32 => 4,

@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use super::spec::{Balance, Cp, Dtype, Format, LayerSettings, Layout, Mask, Strategy};
+use super::spec::{Balance, Cp, Format, LayerSettings, Layout, Mask, Strategy};
 use crate::front::span::FileId;
 
 /// The mask as a spec writes it.
@@ -77,12 +77,7 @@ pub fn layout_item(layout: &Layout, layers: &[LayerSettings]) -> String {
             let _ = writeln!(t, "format = thd {{ max_seqlen = {max_seqlen}, max_tokens = {max_tokens} }}");
         }
     }
-    let dtype = match layout.dtype {
-        Dtype::Fp32 => "fp32",
-        Dtype::Bf16 => "bf16",
-        Dtype::Fp16 => "fp16",
-    };
-    let _ = writeln!(t, "dtype = {dtype}");
+    let _ = writeln!(t, "dtype = {}", layout.dtype.name());
     if !matches!(layout.format, Format::Thd { .. }) {
         if layout.batch != 1 {
             let _ = writeln!(t, "batch = {}", layout.batch);
