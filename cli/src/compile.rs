@@ -26,9 +26,8 @@ use attnc_compiler::back::manifest::{MANIFEST_VERSION, Manifest, ManifestKernel,
 use attnc_compiler::driver;
 #[cfg(feature = "llvm")]
 use attnc_compiler::ir::artifact;
-#[cfg(feature = "llvm")]
 use attnc_compiler::kernel::{self, KernelSpec};
-use attnc_compiler::passes::{self, PlanOptions};
+use attnc_compiler::passes::{PlanOptions, PlanSet};
 #[cfg(feature = "llvm")]
 use attnc_compiler::sema::spec::Cp;
 use attnc_compiler::sema::spec::Layout;
@@ -110,24 +109,35 @@ pub fn run(args: Args) -> Result<Outcome> {
     })
 }
 
-/// `attnc compile`: every kernel the layout's plans need, JIT-compiled.
-fn cpu(layout: &Layout, options: &PlanOptions, timings: bool, emit_ir: bool) -> Result<Outcome> {
+/// The plan sets whose kernels the layout needs (forward and backward) and those kernels; a
+/// layout that does not plan is reported here.
+fn kernel_plans(layout: &Layout, options: &PlanOptions) -> Result<(Vec<PlanSet>, Vec<KernelSpec>), Outcome> {
     let options = PlanOptions { backward: true, verify: false, ..options.clone() };
-    let sets = match driver::kernel_plan_sets(layout, &options) {
-        Ok(sets) => sets,
+    match driver::kernel_plan_sets(layout, &options) {
+        Ok(sets) => {
+            let specs = kernel::specs_of_plans(sets.iter().flat_map(PlanSet::plans));
+            Ok((sets, specs))
+        }
         Err(e) => {
             eprintln!("error: {e}");
-            return Ok(Outcome::InputErrors);
+            Err(Outcome::InputErrors)
         }
+    }
+}
+
+/// `attnc compile`: every kernel the layout's plans need, JIT-compiled.
+fn cpu(layout: &Layout, options: &PlanOptions, timings: bool, emit_ir: bool) -> Result<Outcome> {
+    let specs = match kernel_plans(layout, options) {
+        Ok((_, specs)) => specs,
+        Err(outcome) => return Ok(outcome),
     };
-    let specs = attnc_compiler::kernel::specs_of_plans(sets.iter().flat_map(passes::PlanSet::plans));
     let jit = attnc_compiler::back::cranelift::Jit::new();
     let mut total = 0.0;
     for spec in &specs {
         let compiled = jit.get(spec).map_err(|e| anyhow::anyhow!("{e}"))?;
         total += compiled.compile_time.as_secs_f64();
         if emit_ir {
-            print!("{}", attnc_compiler::kernel::print(spec));
+            print!("{}", kernel::print(spec));
         }
         if timings {
             println!("{:<48} {:>8.1} ms", spec.name(), compiled.compile_time.as_secs_f64() * 1e3);
@@ -168,16 +178,11 @@ pub struct Request<'a> {
 #[cfg(feature = "llvm")]
 pub fn compile(r: &Request) -> Result<Outcome> {
     let wall = Instant::now();
-    let options = PlanOptions { backward: true, verify: false, ..r.options.clone() };
-    let sets = match driver::kernel_plan_sets(r.layout, &options) {
-        Ok(sets) => sets,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(Outcome::InputErrors);
-        }
+    let (sets, specs) = match kernel_plans(r.layout, &r.options) {
+        Ok(planned) => planned,
+        Err(outcome) => return Ok(outcome),
     };
     let plan_s = wall.elapsed().as_secs_f64();
-    let specs = kernel::specs_of_plans(sets.iter().flat_map(passes::PlanSet::plans));
     let outputs = compile_kernels(&specs, r.target)?;
     let compile_s = wall.elapsed().as_secs_f64();
 
@@ -213,7 +218,7 @@ pub fn compile(r: &Request) -> Result<Outcome> {
                     layers: class.layers.clone(),
                     strategy: class.strategy.name().to_string(),
                     hierarchy: plan.header.hierarchy.clone(),
-                    mask: passes::mask_name(class.mask),
+                    mask: attnc_compiler::passes::mask_name(class.mask),
                     pass: which.to_string(),
                     file,
                 });
@@ -268,32 +273,17 @@ pub fn compile_kernels(specs: &[KernelSpec], target: Target) -> Result<Vec<Compi
         jobs.extend(dims.into_iter().map(|d| (None, d)));
         jobs.push((None, 0));
     }
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(jobs.len().max(1));
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Option<Result<llvm::Output, llvm::LlvmError>>>> =
-        jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(&(spec, d)) = jobs.get(i) else { break };
-                    let out = match (spec, d) {
-                        (Some(s), _) => llvm::compile(&s, target),
-                        (None, 0) => llvm::compile_add2d(target),
-                        (None, d) => llvm::compile_merge(d, target),
-                    };
-                    *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(out);
-                }
-            });
-        }
-    });
-    let mut outputs = Vec::new();
-    for ((spec, _), result) in jobs.iter().zip(results) {
-        let out = result.into_inner().unwrap_or_else(|e| e.into_inner()).context("a compile worker failed")??;
-        outputs.push((out.entry.clone(), *spec, out));
-    }
-    Ok(outputs)
+    use rayon::prelude::*;
+    jobs.par_iter()
+        .map(|&(spec, d)| {
+            let out = match (spec, d) {
+                (Some(s), _) => llvm::compile(&s, target),
+                (None, 0) => llvm::compile_add2d(target),
+                (None, d) => llvm::compile_merge(d, target),
+            }?;
+            Ok((out.entry.clone(), spec, out))
+        })
+        .collect()
 }
 
 /// The manifest's record of each kernel (assembled by ptxas for its resources when asked).
