@@ -76,7 +76,7 @@ pub fn run(r: Args) -> Result<Outcome> {
                     continue;
                 }
                 match device {
-                    Runner::Host => c.check_on(&attnc_runtime::device::host::HostDevice { dtype }),
+                    Runner::Host => c.check_on(&attnc_runtime::device::host::HostDevice::emulated(dtype)),
                     #[cfg(feature = "cuda")]
                     Runner::Cuda(d) => c.check_on(d.as_ref()),
                     Runner::Kernels(_) => unreachable!("matched above"),

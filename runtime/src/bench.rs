@@ -164,6 +164,7 @@ pub fn time(kernels: &dyn Kernels, s: Shape3, backward: bool, q_rows: std::ops::
         kv: &kv,
         kv_shape,
         kv_rows: &kv_list,
+        delta: None,
     };
     let pairs: f64 = if s.causal { q_rows.clone().map(|r| (r + 1) as f64).sum() } else { (n_q * s.seq) as f64 };
     let flops = 4.0 * pairs * d as f64 * s.heads as f64 * if backward { 2.5 } else { 1.0 };

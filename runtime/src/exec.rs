@@ -517,6 +517,7 @@ impl Exec<'_> {
                     kv: get(*kv),
                     kv_shape: self.shape(*kv),
                     kv_rows: &kr,
+                    delta: None,
                 };
                 let part_shape = self.shape(*part);
                 let out = w.get_mut(&plan.buf(*part).storage).expect("locked");
@@ -568,6 +569,7 @@ impl Exec<'_> {
                     kv: r.get(&plan.buf(*kv).storage).expect("locked"),
                     kv_shape: self.shape(*kv),
                     kv_rows: &kr,
+                    delta: None,
                 };
                 let [Some(dq_data), Some(dkv_data)] = w.get_disjoint_mut([&sq, &skv]) else {
                     unreachable!("dq and dkv are distinct storages");

@@ -354,9 +354,7 @@ impl<B: Backend> Kernels for Tiled<B> {
             for h in kh * group..(kh + 1) * group {
                 for qr in &q_runs {
                     for (i, di) in delta[..qr.len].iter_mut().enumerate() {
-                        let at = blk.q_shape.at(b, qr.row + i, h);
-                        let (o, d_o) = (&blk.q[at + d..at + 2 * d], &blk.q[at + 2 * d..at + 3 * d]);
-                        *di = o.iter().zip(d_o).map(|(x, y)| x * y).sum();
+                        *di = blk.delta(b, qr.row + i, h);
                     }
                     for kr in &kv_runs {
                         let Some(mask) = pair_mask(blk.mask, qr, kr) else { continue };

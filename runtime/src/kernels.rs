@@ -91,6 +91,22 @@ pub struct Block<'a> {
     pub kv: &'a [f32],
     pub kv_shape: Shape,
     pub kv_rows: &'a [Row],
+    /// Backward: D = rowsum(dO ∘ O) of query row `r`, head `h` at `(b·rows + r)·heads + h`, when
+    /// the caller has it (the device planes carry D, not O); `None`: computed from the bundle's o.
+    pub delta: Option<&'a [f32]>,
+}
+
+impl Block<'_> {
+    /// D of a query row and head (backward).
+    pub fn delta(&self, b: usize, row: usize, h: usize) -> f32 {
+        match self.delta {
+            Some(delta) => delta[(b * self.q_shape.rows + row) * self.q_shape.heads + h],
+            None => {
+                let (at, d) = (self.q_shape.at(b, row, h), self.head_dim);
+                dot(&self.q[at + d..at + 2 * d], &self.q[at + 2 * d..at + 3 * d])
+            }
+        }
+    }
 }
 
 /// Attention kernels; every implementation computes the same function as [`Reference`].
@@ -182,13 +198,12 @@ impl Kernels for Reference {
                 for qr in blk.q_rows {
                     let base = blk.q_shape.at(b, qr.row, h);
                     let q = &blk.q[base..][..d];
-                    let o = &blk.q[base + d..][..d];
                     let d_o = &blk.q[base + 2 * d..][..d];
                     let lse = blk.q[base + 3 * d];
                     if lse == f32::NEG_INFINITY {
                         continue;
                     }
-                    let delta = dot(d_o, o);
+                    let delta = blk.delta(b, qr.row, h);
                     for kr in blk.kv_rows {
                         if !blk.mask.allows(qr, kr) {
                             continue;

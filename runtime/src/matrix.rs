@@ -15,7 +15,7 @@ use attnc_compiler::verify::{self, Stage};
 
 use crate::exec::RunOptions;
 use crate::kernels::Kernels;
-use crate::{reference, run, tensor};
+use crate::{reference, tensor};
 
 /// One case of the matrix.
 #[derive(Clone, Debug)]
@@ -75,10 +75,13 @@ impl Case {
         Ok((class.forward, class.backward.ok_or("no backward plan")?))
     }
 
-    /// Runs the case forward and backward with `kernels` and compares with fp64 attention;
-    /// `Err` names every tensor out of tolerance.
+    /// Runs the case forward and backward with a host kernel set, through the device executor on
+    /// host memory, and compares with fp64 attention; `Err` names every tensor out of tolerance.
     pub fn check(&self, kernels: &dyn Kernels) -> Result<(), String> {
-        self.check_with(|f, b, inputs| run(f, Some(b), kernels, inputs, &RunOptions::default()))
+        self.check_with(|f, b, inputs| {
+            let device = crate::device::host::HostDevice::with_kernels(f.0.problem.dtype, kernels);
+            crate::run_on_device(f, Some(b), &device, inputs, &RunOptions::default())
+        })
     }
 
     /// The same on a device, through the device executor.

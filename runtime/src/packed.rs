@@ -423,9 +423,9 @@ impl<L: Launcher> Kernels for Packed<L> {
                 for i in 0..p.q.len {
                     for h in 0..hq {
                         let at = blk.q_shape.at(p.b, p.q.row + i, h);
-                        let (o, d_out) = (&blk.q[at + d..at + 2 * d], &blk.q[at + 2 * d..at + 3 * d]);
+                        let d_out = &blk.q[at + 2 * d..at + 3 * d];
                         launch.d_out.extend(d_out.iter().map(|&x| to_bits(self.dtype, x)));
-                        launch.delta.push(o.iter().zip(d_out).map(|(a, b)| a * b).sum());
+                        launch.delta.push(blk.delta(p.b, p.q.row + i, h));
                         launch.lse.push(blk.q[at + 3 * d]);
                     }
                 }

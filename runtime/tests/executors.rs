@@ -33,7 +33,7 @@ fn both(fault: Fault, timeout: Duration) -> Vec<(&'static str, RuntimeError, Dur
     let (fwd, proof) = plan();
     let inputs = tensor::random(&fwd.problem, 3, false);
     let options = RunOptions { timeout, fault: Some(fault) };
-    let device = HostDevice { dtype: fwd.problem.dtype };
+    let device = HostDevice::emulated(fwd.problem.dtype);
     let mut out = Vec::new();
     let t = Instant::now();
     let e = attnc_runtime::run((&fwd, &proof), None, &Reference, &inputs, &options).err().expect("fails");
@@ -89,7 +89,7 @@ fn barriers_meet_on_every_device() {
         verify::verify(&with_barrier, Stage::Scheduled).expect("a barrier every member enters verifies");
     let inputs = tensor::random(&plain.problem, 5, false);
     let options = RunOptions { timeout: Duration::from_secs(30), fault: None };
-    let device = HostDevice { dtype: plain.problem.dtype };
+    let device = HostDevice::emulated(plain.problem.dtype);
     let want = attnc_runtime::run((&plain, &proof), None, &Reference, &inputs, &options).unwrap().outputs;
     let cpu = attnc_runtime::run((&with_barrier, &barrier_proof), None, &Reference, &inputs, &options).unwrap();
     assert_eq!(cpu.outputs, want, "cpu executor");

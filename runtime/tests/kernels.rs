@@ -232,6 +232,7 @@ fn check_block(
             kv: &kv,
             kv_shape,
             kv_rows: &kv_rows,
+            delta: None,
         };
         k.forward(&b, &mut part, part_shape).unwrap();
         part
@@ -259,6 +260,7 @@ fn check_block(
             kv: &kv,
             kv_shape,
             kv_rows: &kv_rows,
+            delta: None,
         };
         k.backward(&b, &mut dq, dq_shape, &mut dkv, kv_shape).unwrap();
         (dq, dkv)

@@ -98,7 +98,7 @@ fn device_executor_on_host_memory_against_fp64() {
         .iter()
         .filter_map(|c| {
             let dtype = c.layout().ok()?.dtype;
-            c.check_on(&HostDevice { dtype }).err().map(|e| format!("{}: {e}", c.name()))
+            c.check_on(&HostDevice::emulated(dtype)).err().map(|e| format!("{}: {e}", c.name()))
         })
         .collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
@@ -114,7 +114,7 @@ fn device_executor_spans_cover_every_op() {
     let (fwd, _) = plans(&c).unwrap();
     let proof = verify::verify(&fwd, Stage::Scheduled).unwrap();
     let inputs = tensor::random(&fwd.problem, 1, false);
-    let device = HostDevice { dtype: attnc_compiler::sema::spec::Dtype::Bf16 };
+    let device = HostDevice::emulated(attnc_compiler::sema::spec::Dtype::Bf16);
     let r = attnc_runtime::run_on_device((&fwd, &proof), None, &device, &inputs, &RunOptions::default()).unwrap();
     assert_eq!(r.forward_spans.len(), fwd.op_ids().count());
     assert!(r.forward_spans.iter().all(|s| 0.0 <= s.start && s.start <= s.end), "{:?}", r.forward_spans);
@@ -153,10 +153,10 @@ fn aot_kernel_sets_cover_the_device_executor() {
 /// communicator: what NCCL does between GPUs, with the same grouping and pairing in order.
 struct Channels(attnc_runtime::comm::CpuComm);
 
-impl attnc_runtime::device::exec::Remote<attnc_runtime::device::host::HostDevice> for Channels {
+impl attnc_runtime::device::exec::Remote<attnc_runtime::device::host::HostDevice<'_>> for Channels {
     fn send_recv(
         &self,
-        device: &attnc_runtime::device::host::HostDevice,
+        device: &attnc_runtime::device::host::HostDevice<'_>,
         rank: u32,
         stream: usize,
         sends: &[attnc_runtime::device::exec::Transfer<'_, attnc_runtime::device::host::HostMem>],
@@ -196,7 +196,7 @@ fn device_executor_one_rank_per_process() {
             let dtype = c.layout().ok()?.dtype;
             let abort = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
             let remote = Channels(attnc_runtime::comm::CpuComm::new(c.cp, abort, std::time::Duration::from_secs(20)));
-            c.check_per_rank(|_| HostDevice { dtype }, &remote).err().map(|e| format!("{}: {e}", c.name()))
+            c.check_per_rank(|_| HostDevice::emulated(dtype), &remote).err().map(|e| format!("{}: {e}", c.name()))
         })
         .collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));

@@ -29,7 +29,7 @@ use attnc_compiler::verify::Verified;
 
 mod collective;
 
-use super::{BwdCall, Device, FwdCall, LaunchTable, PlaneKind, Rows2d, buffer_bytes, launch_tables, plane};
+use super::{BwdCall, Device, Dims, Elem, FwdCall, LaunchTable, PlaneKind, Rows2d, buffer_bytes, launch_tables, plane};
 use crate::RuntimeError;
 use crate::exec::{
     ExecInputs, ExecOutputs, RunOptions, Span, elems, load_rows, row_tokens, store_rows, tokens_in_order,
@@ -187,7 +187,7 @@ pub fn execute<D: Device>(
     let mut sizes = vec![(0u32, 0usize); n_storage];
     for b in &plan.buffers {
         let s = &mut sizes[b.storage as usize];
-        *s = (b.rank, s.1.max(buffer_bytes(b, batch, d)));
+        *s = (b.rank, s.1.max(buffer_bytes(b, Dims::of(p))));
     }
     let storage = sizes
         .iter()
@@ -206,7 +206,7 @@ pub fn execute<D: Device>(
                 && tables.len() > 1
             {
                 let r = rank as usize;
-                scratch_bytes[r] = scratch_bytes[r].max(buffer_bytes(plan.buf(*part), batch, d));
+                scratch_bytes[r] = scratch_bytes[r].max(buffer_bytes(plan.buf(*part), Dims::of(p)));
             }
             let bytes = &mut table_bytes[rank as usize];
             let encoded: Vec<Launch> = tables
@@ -276,7 +276,7 @@ pub fn execute<D: Device>(
         let mut sizes = [0usize; 2];
         for id in plan.rank_ops(*rank) {
             let (out, inc) = run.staging(id);
-            let bytes: usize = out.iter().chain(&inc).map(|(_, b)| buffer_bytes(b, batch, d)).sum();
+            let bytes: usize = out.iter().chain(&inc).map(|(_, b)| buffer_bytes(b, Dims::of(p))).sum();
             let s = &mut sizes[plan.op(id).stream.index()];
             *s = (*s).max(bytes);
         }
@@ -419,12 +419,12 @@ impl<D: Device> Run<'_, D> {
 
     fn at(&self, b: BufId, kind: PlaneKind) -> (&D::Mem, usize) {
         let p = &self.plan.problem;
-        (self.mem(b), plane(self.plan.buf(b), p.batch as usize, p.head_dim as usize, kind).offset)
+        (self.mem(b), plane(self.plan.buf(b), Dims::of(p), kind).offset)
     }
 
     fn plane_bytes(&self, b: BufId, kind: PlaneKind) -> usize {
         let p = &self.plan.problem;
-        plane(self.plan.buf(b), p.batch as usize, p.head_dim as usize, kind).bytes
+        plane(self.plan.buf(b), Dims::of(p), kind).bytes
     }
 
     /// Merges `n` rows from row `r0` (every head) of the (o, lse) planes `from` into `into`.
@@ -470,11 +470,15 @@ impl<D: Device> Run<'_, D> {
                 load_rows(p, self.inputs, *input, runs, shape, &mut rows);
                 let n = shape.batch * shape.rows * shape.heads;
                 let (e, dtype) = (shape.elems, p.dtype);
+                // An input plane (q, k, v, do) in the input dtype: 16-bit values, or fp32.
                 let half = |off: usize| -> Vec<u8> {
-                    let bits: Vec<u16> = (0..n)
-                        .flat_map(|i| rows[i * e + off..i * e + off + d].iter().map(|&x| to_bits(dtype, x)))
-                        .collect();
-                    bytemuck::cast_slice(&bits).to_vec()
+                    let values = (0..n).flat_map(|i| rows[i * e + off..i * e + off + d].iter().copied());
+                    match Elem::input(dtype) {
+                        Elem::Half => {
+                            bytemuck::cast_slice(&values.map(|x| to_bits(dtype, x)).collect::<Vec<u16>>()).to_vec()
+                        }
+                        Elem::F32 => bytemuck::cast_slice(&values.collect::<Vec<f32>>()).to_vec(),
+                    }
                 };
                 let f32s = |v: Vec<f32>| -> Vec<u8> { bytemuck::cast_slice(&v).to_vec() };
                 let data: Vec<(PlaneKind, Vec<u8>)> = match buf.kind {
@@ -711,7 +715,7 @@ impl<D: Device> Run<'_, D> {
                 let (sb, db) = (plan.buf(*src), plan.buf(*dst));
                 let rows = p.batch as usize * sb.rows as usize;
                 for &kind in super::planes(db.kind) {
-                    let row = kind.width(d) * kind.elem().bytes();
+                    let row = kind.width(d) * kind.elem(Dims::of(p).input).bytes();
                     let (from, to) = (self.at(*src, kind), self.at(*dst, kind));
                     for h in 0..db.heads as usize {
                         let src_head = (from.0, from.1 + h / *factor as usize * row);
@@ -733,7 +737,7 @@ impl<D: Device> Run<'_, D> {
                 let (sb, db) = (plan.buf(*src), plan.buf(*dst));
                 let rows = p.batch as usize * sb.rows as usize;
                 for &kind in super::planes(db.kind) {
-                    if kind.elem() != super::Elem::F32 {
+                    if kind.elem(Dims::of(p).input) != super::Elem::F32 {
                         return Err(err(format!("head sums of {kind:?} (16-bit) planes")));
                     }
                     let w = kind.width(d);

@@ -1,8 +1,11 @@
-//! A [`Device`] in host memory: allocations are byte vectors, every call runs at once, and the
-//! kernels are the CPU emulation of the GPU kernel ABI (`packed::Emulated`), reading and writing
-//! the same planes and launch tables a GPU would. CI runs the device executor on it, so the
-//! layouts, tables, fillers, merges and transfers are tested without a GPU; on a GPU only the
-//! kernels and the driver calls differ.
+//! A [`Device`] in host memory: allocations are byte vectors and every call runs at once. Its
+//! kernels are either the CPU emulation of the GPU kernel ABI (`packed::Emulated`), reading and
+//! writing the same 16-bit planes and launch tables a GPU would, or any of the runtime's host
+//! kernel sets (reference, kernel-IR interpreter, Cranelift, LLVM host: [`Kernels`]), fed from
+//! the same planes and tables: each launch's real sequences become one block whose rows carry the
+//! sequence as their document, so a query run meets exactly the KV run of its sequence. Every CPU
+//! run goes through the device executor on this device, so CI exercises what a GPU run executes;
+//! on a GPU only the kernels and the driver calls differ.
 //!
 //! Every call copies what it reads out of an allocation before it writes another, so no two locks
 //! are ever held together.
@@ -11,12 +14,38 @@ use std::sync::Mutex;
 
 use attnc_compiler::sema::spec::Dtype;
 
-use super::{BwdCall, Device, FwdCall, Rows2d};
-use crate::packed::{BwdLaunch, Emulated, FwdLaunch, Launcher};
+use attnc_compiler::kernel::KernelMask;
 
-pub struct HostDevice {
-    /// The dtype of the 16-bit planes.
+use super::{BwdCall, Device, Elem, FwdCall, Rows2d};
+use crate::kernels::{Block, Kernels, Mask, Row, Shape};
+use crate::packed::{BwdLaunch, Emulated, FwdLaunch, Launcher, from_bits};
+
+/// The kernels a host device runs.
+pub enum HostKernels<'k> {
+    /// The CPU emulation of the GPU kernel ABI (16-bit input planes only).
+    Emulated,
+    /// A host kernel set, fed from the launch's planes and sequences.
+    Blocks(&'k dyn Kernels),
+}
+
+pub struct HostDevice<'k> {
+    /// The input dtype (the q, k, v and do planes hold its values: 16 bits, or fp32).
     pub dtype: Dtype,
+    pub kernels: HostKernels<'k>,
+}
+
+impl HostDevice<'static> {
+    /// The GPU kernel ABI's CPU emulation as kernels.
+    pub fn emulated(dtype: Dtype) -> HostDevice<'static> {
+        HostDevice { dtype, kernels: HostKernels::Emulated }
+    }
+}
+
+impl<'k> HostDevice<'k> {
+    /// A host kernel set as kernels.
+    pub fn with_kernels(dtype: Dtype, kernels: &'k dyn Kernels) -> HostDevice<'k> {
+        HostDevice { dtype, kernels: HostKernels::Blocks(kernels) }
+    }
 }
 
 pub struct HostMem(Mutex<Vec<u8>>);
@@ -58,7 +87,177 @@ fn bytes_of(values: &[f32]) -> Vec<u8> {
     bytemuck::cast_slice(values).to_vec()
 }
 
-impl HostDevice {
+/// A launch's sequence table, read back from the table memory.
+struct Table {
+    cu_q: Vec<i32>,
+    cu_kv: Vec<i32>,
+    pos_q: Vec<i64>,
+    pos_kv: Vec<i64>,
+}
+
+impl Table {
+    fn read(c: &FwdCall<'_, HostMem>) -> Result<Table, String> {
+        let n = c.table.sequences();
+        Ok(Table {
+            cu_q: i32s(&read(c.arrays[0], (n + 1) * 4)?),
+            cu_kv: i32s(&read(c.arrays[1], (n + 1) * 4)?),
+            pos_q: i64s(&read(c.arrays[2], n * 8)?),
+            pos_kv: i64s(&read(c.arrays[3], n * 8)?),
+        })
+    }
+
+    /// Rows up to the last sequence's end: (query rows, KV rows).
+    fn extent(&self) -> (usize, usize) {
+        (*self.cu_q.last().unwrap_or(&0) as usize, *self.cu_kv.last().unwrap_or(&0) as usize)
+    }
+
+    /// The sequences with queries and keys: (query rows, KV rows, query position, KV position).
+    fn real(&self) -> impl Iterator<Item = (std::ops::Range<usize>, std::ops::Range<usize>, u64, u64)> + '_ {
+        (0..self.pos_q.len()).filter_map(|i| {
+            let q = self.cu_q[i] as usize..self.cu_q[i + 1] as usize;
+            let kv = self.cu_kv[i] as usize..self.cu_kv[i + 1] as usize;
+            (!q.is_empty() && !kv.is_empty()).then(|| (q, kv, self.pos_q[i] as u64, self.pos_kv[i] as u64))
+        })
+    }
+
+    /// The block rows of the real sequences: sequence `i`'s rows are document `i`, so a query
+    /// run meets only its own sequence's keys.
+    fn rows(&self) -> (Vec<Row>, Vec<Row>) {
+        let (mut q_rows, mut kv_rows) = (Vec::new(), Vec::new());
+        for (doc, (q, kv, pq, pk)) in self.real().enumerate() {
+            let at = |pos: u64, first: usize| {
+                move |row: usize| Row { row, token: pos + (row - first) as u64, doc, pad: false }
+            };
+            q_rows.extend(q.clone().map(at(pq, q.start)));
+            kv_rows.extend(kv.clone().map(at(pk, kv.start)));
+        }
+        (q_rows, kv_rows)
+    }
+}
+
+/// The mask of a launch's kernel spec, by positions.
+fn mask_of(mask: KernelMask) -> Mask {
+    match mask {
+        KernelMask::None => Mask { causal: false, window: None },
+        KernelMask::Causal => Mask { causal: true, window: None },
+        KernelMask::Window { window } => Mask { causal: true, window: Some(window) },
+    }
+}
+
+impl HostDevice<'_> {
+    /// An input plane's values (16-bit or fp32) as fp32.
+    fn inputs(&self, region: (&HostMem, usize), count: usize) -> Result<Vec<f32>, String> {
+        Ok(match Elem::input(self.dtype) {
+            Elem::Half => u16s(&read(region, count * 2)?).into_iter().map(|x| from_bits(self.dtype, x)).collect(),
+            Elem::F32 => f32s(&read(region, count * 4)?),
+        })
+    }
+
+    /// K and V planes interleaved per row and head (`[rows][heads][k(d), v(d)]`), as the host
+    /// kernels read them.
+    fn kv_rows(&self, c: &FwdCall<'_, HostMem>, rows: usize) -> Result<Vec<f32>, String> {
+        let (n, d) = (rows * c.heads_kv, c.head_dim);
+        let (k, v) = (self.inputs(c.k, n * d)?, self.inputs(c.v, n * d)?);
+        let mut kv = vec![0.0f32; n * 2 * d];
+        for (i, row) in kv.chunks_mut(2 * d).enumerate() {
+            row[..d].copy_from_slice(&k[i * d..(i + 1) * d]);
+            row[d..].copy_from_slice(&v[i * d..(i + 1) * d]);
+        }
+        Ok(kv)
+    }
+
+    fn blocks_forward(&self, kernels: &dyn Kernels, c: &FwdCall<'_, HostMem>) -> Result<(), String> {
+        let table = Table::read(c)?;
+        let (tq, tk) = table.extent();
+        let (h, hk, d) = (c.heads_q, c.heads_kv, c.head_dim);
+        let q = self.inputs(c.q, tq * h * d)?;
+        let kv = self.kv_rows(c, tk)?;
+        let (q_rows, kv_rows) = table.rows();
+        let mask = mask_of(c.table.spec.mask);
+        let block = Block {
+            head_dim: d,
+            scale: c.scale,
+            mask: &mask,
+            q: &q,
+            q_shape: Shape { batch: 1, rows: tq, heads: h, elems: d },
+            q_rows: &q_rows,
+            kv: &kv,
+            kv_shape: Shape { batch: 1, rows: tk, heads: hk, elems: 2 * d },
+            kv_rows: &kv_rows,
+            delta: None,
+        };
+        let part_shape = Shape { batch: 1, rows: tq, heads: h, elems: d + 1 };
+        let mut part = vec![0.0f32; part_shape.len()];
+        kernels.forward(&block, &mut part, part_shape)?;
+        // Only the real sequences' rows: filler rows keep what the executor put there.
+        for (rows, ..) in table.real() {
+            let n = rows.len() * h;
+            let (mut o, mut lse) = (Vec::with_capacity(n * d), Vec::with_capacity(n));
+            for row in part[rows.start * h * (d + 1)..rows.end * h * (d + 1)].chunks(d + 1) {
+                o.extend_from_slice(&row[..d]);
+                lse.push(row[d]);
+            }
+            write((c.o.0, c.o.1 + rows.start * h * d * 4), &bytes_of(&o))?;
+            write((c.lse.0, c.lse.1 + rows.start * h * 4), &bytes_of(&lse))?;
+        }
+        Ok(())
+    }
+
+    fn blocks_backward(&self, kernels: &dyn Kernels, c: &BwdCall<'_, HostMem>) -> Result<(), String> {
+        let f = &c.fwd;
+        let table = Table::read(f)?;
+        let (tq, tk) = table.extent();
+        let (h, hk, d) = (f.heads_q, f.heads_kv, f.head_dim);
+        let (q, d_out) = (self.inputs(f.q, tq * h * d)?, self.inputs(c.d_out, tq * h * d)?);
+        let (lse, delta) = (f32s(&read(f.lse, tq * h * 4)?), f32s(&read(c.delta, tq * h * 4)?));
+        // The host kernels' query bundle: q, o (unread: D is given), do, lse per row and head.
+        let mut bundle = vec![0.0f32; tq * h * (3 * d + 1)];
+        for (i, row) in bundle.chunks_mut(3 * d + 1).enumerate() {
+            row[..d].copy_from_slice(&q[i * d..(i + 1) * d]);
+            row[2 * d..3 * d].copy_from_slice(&d_out[i * d..(i + 1) * d]);
+            row[3 * d] = lse[i];
+        }
+        let kv = self.kv_rows(f, tk)?;
+        let (q_rows, kv_rows) = table.rows();
+        let mask = mask_of(f.table.spec.mask);
+        let q_shape = Shape { batch: 1, rows: tq, heads: h, elems: 3 * d + 1 };
+        let kv_shape = Shape { batch: 1, rows: tk, heads: hk, elems: 2 * d };
+        let block = Block {
+            head_dim: d,
+            scale: f.scale,
+            mask: &mask,
+            q: &bundle,
+            q_shape,
+            q_rows: &q_rows,
+            kv: &kv,
+            kv_shape,
+            kv_rows: &kv_rows,
+            delta: Some(&delta),
+        };
+        let dq_shape = Shape { batch: 1, rows: tq, heads: h, elems: d };
+        let (mut dq, mut dkv) = (vec![0.0f32; dq_shape.len()], vec![0.0f32; kv_shape.len()]);
+        kernels.backward(&block, &mut dq, dq_shape, &mut dkv, kv_shape)?;
+        accumulate(c.dq, &dq, 0)?;
+        let (mut dk, mut dv) = (Vec::with_capacity(tk * hk * d), Vec::with_capacity(tk * hk * d));
+        for row in dkv.chunks(2 * d) {
+            dk.extend_from_slice(&row[..d]);
+            dv.extend_from_slice(&row[d..]);
+        }
+        accumulate(c.dk, &dk, 0)?;
+        accumulate(c.dv, &dv, 0)
+    }
+
+    /// The emulated ABI takes 16-bit inputs, as the GPU kernels do.
+    fn emulable(&self) -> Result<(), String> {
+        match Elem::input(self.dtype) {
+            Elem::Half => Ok(()),
+            Elem::F32 => Err(format!(
+                "the GPU kernel ABI takes bf16 or fp16 inputs, not {}; fp32 runs on the host kernels (--kernels reference|interpreter|cranelift|llvm-cpu)",
+                self.dtype.name()
+            )),
+        }
+    }
+
     /// The launch as the emulator takes it: whole planes up to the table's last row, the table's
     /// arrays read back from the table memory.
     fn launch(&self, c: &FwdCall<'_, HostMem>) -> Result<FwdLaunch, String> {
@@ -93,7 +292,7 @@ fn accumulate(region: (&HostMem, usize), values: &[f32], from: usize) -> Result<
     write(at, &bytes_of(&current))
 }
 
-impl Device for HostDevice {
+impl Device for HostDevice<'_> {
     type Mem = HostMem;
     type Signal = ();
     type Stamp = std::time::Instant;
@@ -161,6 +360,10 @@ impl Device for HostDevice {
     }
 
     fn forward(&self, _rank: u32, _stream: usize, c: &FwdCall<'_, HostMem>) -> Result<(), String> {
+        if let HostKernels::Blocks(kernels) = &self.kernels {
+            return self.blocks_forward(*kernels, c);
+        }
+        self.emulable()?;
         let l = self.launch(c)?;
         let r = Emulated.forward(&c.table.spec, &l)?;
         let (from, h, d) = (l.cu_q[0] as usize, c.heads_q, c.head_dim);
@@ -169,6 +372,10 @@ impl Device for HostDevice {
     }
 
     fn backward(&self, _rank: u32, _stream: usize, c: &BwdCall<'_, HostMem>) -> Result<(), String> {
+        if let HostKernels::Blocks(kernels) = &self.kernels {
+            return self.blocks_backward(*kernels, c);
+        }
+        self.emulable()?;
         let fwd = self.launch(&c.fwd)?;
         let (tq, hq, hk, d) = (fwd.tokens_q(), c.fwd.heads_q, c.fwd.heads_kv, c.fwd.head_dim);
         let launch = BwdLaunch {

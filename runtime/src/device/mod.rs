@@ -20,8 +20,9 @@
 pub mod exec;
 pub mod host;
 
-use attnc_compiler::ir::{BufKind, Buffer};
+use attnc_compiler::ir::{BufKind, Buffer, Problem};
 use attnc_compiler::kernel::KernelSpec;
+use attnc_compiler::sema::spec::Dtype;
 
 use crate::generated::{pair_mask, runs};
 use crate::kernels::{Mask, Row};
@@ -41,6 +42,29 @@ impl Elem {
             Elem::F32 => 4,
         }
     }
+
+    /// The element type of the input planes (q, k, v, do) for a dtype: its own 16 bits, or fp32.
+    pub fn input(dtype: Dtype) -> Elem {
+        match dtype {
+            Dtype::Fp32 => Elem::F32,
+            Dtype::Bf16 | Dtype::Fp16 => Elem::Half,
+        }
+    }
+}
+
+/// What the planes of a plan's buffers depend on: the batch, the head dim and the input planes'
+/// element type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dims {
+    pub batch: usize,
+    pub head_dim: usize,
+    pub input: Elem,
+}
+
+impl Dims {
+    pub fn of(p: &Problem) -> Dims {
+        Dims { batch: p.batch as usize, head_dim: p.head_dim as usize, input: Elem::input(p.dtype) }
+    }
 }
 
 /// What a plane holds.
@@ -59,9 +83,10 @@ pub enum PlaneKind {
 }
 
 impl PlaneKind {
-    pub fn elem(self) -> Elem {
+    /// The plane's element type when the input planes hold `input`.
+    pub fn elem(self, input: Elem) -> Elem {
         match self {
-            PlaneKind::Q | PlaneKind::K | PlaneKind::V | PlaneKind::DOut => Elem::Half,
+            PlaneKind::Q | PlaneKind::K | PlaneKind::V | PlaneKind::DOut => input,
             _ => Elem::F32,
         }
     }
@@ -96,14 +121,14 @@ pub struct Plane {
     pub bytes: usize,
 }
 
-/// The planes of a buffer with `batch` elements and `head_dim`, packed from offset 0.
-pub fn layout(buf: &Buffer, batch: usize, head_dim: usize) -> Vec<Plane> {
-    let rows_heads = batch * buf.rows as usize * buf.heads as usize;
+/// The planes of a buffer, packed from offset 0.
+pub fn layout(buf: &Buffer, dims: Dims) -> Vec<Plane> {
+    let rows_heads = dims.batch * buf.rows as usize * buf.heads as usize;
     let mut offset = 0;
     planes(buf.kind)
         .iter()
         .map(|&kind| {
-            let bytes = rows_heads * kind.width(head_dim) * kind.elem().bytes();
+            let bytes = rows_heads * kind.width(dims.head_dim) * kind.elem(dims.input).bytes();
             let p = Plane { kind, offset, bytes };
             // Every plane starts 256-byte aligned (vector loads and cp.async need 16).
             offset += bytes.div_ceil(256) * 256;
@@ -113,12 +138,12 @@ pub fn layout(buf: &Buffer, batch: usize, head_dim: usize) -> Vec<Plane> {
 }
 
 /// Bytes a buffer takes in its storage.
-pub fn buffer_bytes(buf: &Buffer, batch: usize, head_dim: usize) -> usize {
-    layout(buf, batch, head_dim).last().map_or(0, |p| (p.offset + p.bytes).div_ceil(256) * 256)
+pub fn buffer_bytes(buf: &Buffer, dims: Dims) -> usize {
+    layout(buf, dims).last().map_or(0, |p| (p.offset + p.bytes).div_ceil(256) * 256)
 }
 
-pub fn plane(buf: &Buffer, batch: usize, head_dim: usize, kind: PlaneKind) -> Plane {
-    *layout(buf, batch, head_dim).iter().find(|p| p.kind == kind).expect("the buffer kind has this plane")
+pub fn plane(buf: &Buffer, dims: Dims, kind: PlaneKind) -> Plane {
+    *layout(buf, dims).iter().find(|p| p.kind == kind).expect("the buffer kind has this plane")
 }
 
 /// One launch of an attention op: a table of sequences over the rows of the op's buffers.

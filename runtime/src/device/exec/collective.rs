@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use attnc_compiler::ir::{A2aDir, BufId, Buffer, GroupId, OpId, OpKind, TokenMap};
 
-use super::super::{Device, PlaneKind, Rows2d, buffer_bytes, plane};
+use super::super::{Device, Dims, PlaneKind, Rows2d, buffer_bytes, plane};
 use super::{Remote, Run, Transfer};
 use crate::RuntimeError;
 use crate::exec::tokens_in_order;
@@ -158,7 +158,7 @@ impl<D: Device> Run<'_, D> {
 
     fn plane_of<'v>(&self, v: &View<'v, D::Mem>, kind: PlaneKind) -> (&'v D::Mem, usize) {
         let p = &self.plan.problem;
-        (v.mem, v.base + plane(v.buf, p.batch as usize, p.head_dim as usize, kind).offset)
+        (v.mem, v.base + plane(v.buf, Dims::of(p), kind).offset)
     }
 
     /// Copies (`add`: adds) the rows of `tokens` from `src` into the rows of the same tokens of
@@ -247,7 +247,7 @@ impl<D: Device> Run<'_, D> {
         let (sh, dh) = (src.buf.heads as usize, dst.buf.heads as usize);
         let d = self.plan.problem.head_dim as usize;
         self.each_run(rank, src, tokens, dst, "a collective into", |kind, from, to, s_row, d_row, len| {
-            let e = kind.width(d) * kind.elem().bytes();
+            let e = kind.width(d) * kind.elem(Dims::of(&self.plan.problem).input).bytes();
             let (sp, dp) = (sh * e, dh * e);
             let from = (from.0, from.1 + s_row * sp + src_heads.0 * e);
             let to = (to.0, to.1 + d_row * dp + dst_heads.0 * e);
@@ -326,8 +326,7 @@ impl<D: Device> Run<'_, D> {
         remote: &dyn Remote<D>,
     ) -> Result<(), RuntimeError> {
         let plan = self.plan;
-        let p = &plan.problem;
-        let (batch, d) = (p.batch as usize, p.head_dim as usize);
+        let dims = Dims::of(&plan.problem);
         let err = self.op_error(rank, id);
         let op = plan.op(id);
         let (group, src, dst) = match &op.kind {
@@ -343,7 +342,7 @@ impl<D: Device> Run<'_, D> {
             bufs.iter()
                 .map(|(_, b)| {
                     let at = offset;
-                    offset += buffer_bytes(b, batch, d);
+                    offset += buffer_bytes(b, dims);
                     at
                 })
                 .collect()
@@ -378,9 +377,7 @@ impl<D: Device> Run<'_, D> {
             bufs.iter()
                 .zip(at)
                 .flat_map(|((m, b), &base)| {
-                    crate::device::layout(b, batch, d)
-                        .into_iter()
-                        .map(move |pl| (*m, (mem, base + pl.offset), pl.bytes))
+                    crate::device::layout(b, dims).into_iter().map(move |pl| (*m, (mem, base + pl.offset), pl.bytes))
                 })
                 .collect()
         };
