@@ -4,14 +4,12 @@
 #   devices     the driver, the GPU, NCCL's version;
 #   nccl        a single-rank NCCL communicator on the CP stream: all-gather, reduce-scatter,
 #               grouped send/recv both ways, all-to-all from grouped send/recv, checked on known data;
-#   matrix      the numerics matrix of the CPU runtime (every strategy × mask × format × GQA × cp,
-#               forward and backward), bf16/fp16 at head_dim 64, the PTX kernels on the GPU under the
-#               CPU executor (host buffers and transfers), against fp64 full attention on the CPU;
-#   device      the same matrix through the device executor (buffers in GPU memory, a compute and a
-#               CP stream per rank, events, device-to-device transfers and collectives, merge and
-#               add kernels): every case;
+#   matrix      the numerics matrix (every strategy × mask × format × GQA × cp, forward and
+#               backward), bf16/fp16 at head_dim 64, through the executor on the GPU (buffers in GPU
+#               memory, a compute and a CP stream per rank, events, device-to-device transfers and
+#               collectives, the PTX attention, merge and add kernels), against fp64 on the CPU;
 #   ring        a 4-rank 4K-token causal ring (4 heads, head_dim 128, bf16, forward and backward) on
-#               the device executor, checked against fp64, with per-rank stream timings;
+#               the GPU, checked against fp64, with per-rank stream timings;
 #   bench       forward and backward TFLOP/s (bf16, 16 heads, head_dim 64/128, seq 4K–32K,
 #               causal and not), inputs resident on the GPU, timed by CUDA events.
 # Each step has its own time limit; the whole check stays under 8 minutes. Logs go to $OUT (or
@@ -19,7 +17,7 @@
 #
 # GPU_CHECK_EMULATE=1 runs the same steps on a machine without a GPU (the test suite does, so the
 # script itself is checked end to end): the GPU kernel ABI emulated on the CPU (`--kernels
-# gpu-emulated`), the device executor on host memory, no NCCL step, small shapes.
+# gpu-emulated`) on the host device, no NCCL step, small shapes.
 # ATTNC_BIN overrides the binary (default dist/bin/attnc); GPU_CHECK_FILTER restricts the matrix
 # steps to the cases whose name contains it.
 set -uo pipefail
@@ -77,8 +75,7 @@ else
     bench=(--kernels cuda --kernel-dir "dist/kernels-$target" --seq 4096,8192,16384,32768 --head-dim 64,128 --heads 16)
     step nccl 90 "$attnc" devices --nccl-test
 fi
-step matrix 150 "$attnc" matrix "${kernels[@]}" --head-dim 64 "${filter[@]}"
-step device 90 "$attnc" matrix "${kernels[@]}" --device-executor --head-dim 64 "${filter[@]}"
+step matrix 210 "$attnc" matrix "${kernels[@]}" --head-dim 64 "${filter[@]}"
 step ring 90 "$attnc" run dsl-examples/llama3_8b_128k.attn --layout pretrain "${ring[@]}" \
     --set pretrain.cp=4 --set pretrain.strategy=p2p --set llama3_8b.head_dim=128 --set pretrain.dtype=bf16 \
     --backward --check --timings

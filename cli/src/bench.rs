@@ -108,13 +108,17 @@ fn run_command(args: RunArgs) -> Result<Outcome> {
             .expect("--layer was checked against the model's layers");
         let problem = &class.forward.problem;
         let inputs = attnc_runtime::tensor::random(problem, 0, backward);
-        let set_kernels = kernel_set(kernels, problem.dtype, threads, &GpuArgs::default())?;
+        let set_kernels = kernel_set(kernels, problem.dtype, threads)?;
         let forward = (&class.forward, &class.proofs[0]);
         let backward_plan = class.backward.as_ref().zip(class.proofs.get(1));
         let options = attnc_runtime::exec::RunOptions::default();
+        // The run goes through the executor on the host device with the same kernels (the GPU
+        // ABI's emulation for gpu-emulated, its own kernels).
+        let host = crate::device::host_kernels(kernels, problem.dtype, threads)?;
+        let device = crate::device::host_device(problem.dtype, &host);
         // A first run compiles the kernels; the second is measured.
-        attnc_runtime::run(forward, backward_plan, set_kernels.as_ref(), &inputs, &options)?;
-        let result = attnc_runtime::run(forward, backward_plan, set_kernels.as_ref(), &inputs, &options)?;
+        attnc_runtime::run(forward, backward_plan, &device, &inputs, &options)?;
+        let result = attnc_runtime::run(forward, backward_plan, &device, &inputs, &options)?;
         let flops = |plan: &attnc_compiler::ir::Plan| stats::stats(plan).ranks.iter().map(|r| r.flops).sum::<f64>();
         let shape = kernel_shape(problem, class.forward.header.cp);
         let mut records = vec![
@@ -198,7 +202,7 @@ fn cpu(
             // The emulated GPU ABI takes 16-bit inputs (it rounds the fp32 data to bf16).
             use attnc_compiler::sema::spec::Dtype;
             let dtype = if matches!(k, KernelChoice::GpuEmulated) { Dtype::Bf16 } else { Dtype::Fp32 };
-            let set = kernel_set(k, dtype, threads, &Default::default())?;
+            let set = kernel_set(k, dtype, threads)?;
             Ok((k.name(), set))
         })
         .collect::<Result<_>>()?;

@@ -79,13 +79,12 @@ pub struct GpuArgs {
     pub gpu: usize,
 }
 
-/// The kernel set of `--kernels` (CUDA kernels fail here, naming the flag, without a device).
-pub fn kernel_set(choice: KernelChoice, dtype: Dtype, threads: usize, gpu: &GpuArgs) -> Result<Box<dyn Kernels>> {
+/// The kernel set of `--kernels` over blocks on the CPU (`--kernels cuda` is the CUDA device's).
+pub fn kernel_set(choice: KernelChoice, dtype: Dtype, threads: usize) -> Result<Box<dyn Kernels>> {
     #[cfg(feature = "llvm")]
     use attnc_runtime::generated::LlvmCpu;
     use attnc_runtime::generated::{Cranelift, Interpreter, Tiled};
     use attnc_runtime::packed::{Emulated, Packed};
-    let _ = gpu;
     Ok(match choice {
         KernelChoice::Reference => Box::new(Reference),
         KernelChoice::Interpreter => Box::new(Tiled::new(Interpreter, dtype, threads)),
@@ -94,8 +93,30 @@ pub fn kernel_set(choice: KernelChoice, dtype: Dtype, threads: usize, gpu: &GpuA
         KernelChoice::LlvmCpu => Box::new(Tiled::new(LlvmCpu::default(), dtype, threads)),
         KernelChoice::GpuEmulated => Box::new(Packed { launcher: Emulated, dtype }),
         #[cfg(feature = "cuda")]
-        KernelChoice::Cuda => cuda_kernels(dtype, gpu)?,
+        KernelChoice::Cuda => {
+            bail!(
+                "--kernels cuda: the PTX kernels run on the CUDA device, not on CPU blocks (`attnc run --device cuda`)"
+            )
+        }
     })
+}
+
+/// The CPU kernels of `--kernels` for the host device: a host kernel set, or `None` for the GPU
+/// kernel ABI's emulation (the host device's own).
+pub fn host_kernels(choice: KernelChoice, dtype: Dtype, threads: usize) -> Result<Option<Box<dyn Kernels>>> {
+    Ok(match choice {
+        KernelChoice::GpuEmulated => None,
+        other => Some(kernel_set(other, dtype, threads)?),
+    })
+}
+
+/// The host device (CPU ranks, host memory) with the kernels of [`host_kernels`].
+pub fn host_device(dtype: Dtype, kernels: &Option<Box<dyn Kernels>>) -> attnc_runtime::device::host::HostDevice<'_> {
+    use attnc_runtime::device::host::HostDevice;
+    match kernels {
+        Some(k) => HostDevice::with_kernels(dtype, k.as_ref()),
+        None => HostDevice::emulated(dtype),
+    }
 }
 
 /// A device error, with what to do instead when there is no driver at all.
@@ -125,17 +146,10 @@ pub fn cuda_launcher(args: &GpuArgs, flag: &str) -> Result<attnc_runtime::cuda::
     Ok(CudaLauncher::new(gpu, KernelDir::open(dir)?)?)
 }
 
-/// The one-GPU kernel set: every rank's blocks as launches of the AOT PTX kernels, with the CPU
-/// executor (host buffers, CPU transfers) around them.
-#[cfg(feature = "cuda")]
-pub fn cuda_kernels(dtype: Dtype, args: &GpuArgs) -> Result<Box<dyn Kernels>> {
-    Ok(Box::new(attnc_runtime::packed::Packed { launcher: cuda_launcher(args, "--kernels cuda")?, dtype }))
-}
-
 /// Every rank of a plan on one GPU, for the device executor.
 #[cfg(feature = "cuda")]
-pub fn cuda_device(args: &GpuArgs) -> Result<attnc_runtime::cuda::device::CudaDevice> {
-    Ok(attnc_runtime::cuda::device::CudaDevice::new(cuda_launcher(args, "--device cuda")?))
+pub fn cuda_device(args: &GpuArgs, flag: &str) -> Result<attnc_runtime::cuda::device::CudaDevice> {
+    Ok(attnc_runtime::cuda::device::CudaDevice::new(cuda_launcher(args, flag)?))
 }
 
 /// The job this process belongs to, when `attnc launch` or torchrun started more than one rank.
@@ -166,9 +180,9 @@ pub fn run_rank(
             env.world_size
         );
     }
-    let device = cuda_device(&GpuArgs { gpu: env.local_rank as usize, ..args.clone() })?;
+    let device = cuda_device(&GpuArgs { gpu: env.local_rank as usize, ..args.clone() }, "--device cuda")?;
     let mine = if env.rank == 0 { Some(nccl::unique_id()?) } else { None };
     let id = attnc_runtime::rendezvous::broadcast(env, mine.as_deref(), Duration::from_secs(120))?;
     let remote = nccl::NcclRemote::new(env.rank as usize, env.world_size as usize, &id)?;
-    Ok(attnc_runtime::run_rank_on_device(forward, backward, &device, inputs, options, env.rank, &remote))
+    Ok(attnc_runtime::run_rank(forward, backward, &device, inputs, options, env.rank, &remote))
 }

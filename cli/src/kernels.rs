@@ -52,30 +52,25 @@ pub fn run(args: Args) -> Result<Outcome> {
     let out = out.as_path();
     let bench_head_dims = bench_head_dims.as_slice();
     use attnc_compiler::back::llvm::Target;
-    use attnc_runtime::packed::{Emulated, Packed, Recording};
     let Some(target) = Target::parse(target).filter(|t| t.is_gpu()) else {
         bail!("--target {target}: the GPU targets are sm_80, sm_90a");
     };
     let start = Instant::now();
-    // The matrix's kernels are what its runs ask for: run it once on the emulated ABI, recording.
-    let recording = Recording::new(Emulated);
-    for c in matrix::gpu_cases(matrix_head_dim) {
-        let dtype = c.layout().map_err(|e| anyhow::anyhow!("{}: {e}", c.name()))?.dtype;
-        c.check(&Packed { launcher: &recording, dtype }).map_err(|e| anyhow::anyhow!("{}: {e}", c.name()))?;
-    }
-    let mut specs = recording.take();
-    // And what the device executor launches for the same plans (the same set, checked here).
-    let mut device_specs = Vec::new();
+    // The matrix's kernels are what the executor launches for its plans: their launch tables.
+    let mut specs = Vec::new();
     for c in matrix::gpu_cases(matrix_head_dim) {
         let (fwd, bwd) = c.plans().map_err(|e| anyhow::anyhow!("{}: {e}", c.name()))?;
         for plan in [&fwd, &bwd] {
             for id in plan.op_ids() {
-                let tables = attnc_runtime::device::exec::op_tables(plan, id).unwrap_or_default();
-                device_specs.extend(tables.into_iter().map(|t| t.spec));
+                for t in attnc_runtime::exec::op_tables(plan, id).unwrap_or_default() {
+                    if !specs.contains(&t.spec) {
+                        specs.push(t.spec);
+                    }
+                }
             }
         }
     }
-    for s in device_specs.into_iter().chain(attnc_runtime::packed::bench_specs(bench_head_dims, Dtype::Bf16)) {
+    for s in attnc_runtime::packed::bench_specs(bench_head_dims, Dtype::Bf16) {
         if !specs.contains(&s) {
             specs.push(s);
         }

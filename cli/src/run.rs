@@ -19,7 +19,7 @@ use attnc_runtime::{RuntimeError, reference, timings};
 use clap::{Args as ClapArgs, ValueEnum};
 
 use crate::Outcome;
-use crate::device::{Device, GpuArgs, KernelChoice, kernel_set};
+use crate::device::{Device, GpuArgs, KernelChoice, host_device, host_kernels};
 use crate::spec::{LayoutCommand, check_layer};
 
 /// `--rope`: whether `attnc run` rotates q and k itself.
@@ -109,9 +109,9 @@ struct Request {
 }
 
 impl Request {
-    /// Run on a GPU through the device executor (`--device cuda`).
+    /// Run on a GPU (`--device cuda`, or `--kernels cuda`, the PTX kernels that only it runs).
     fn on_device(&self) -> bool {
-        self.device == Device::Cuda
+        self.device == Device::Cuda || self.kernels.is_cuda()
     }
 }
 
@@ -323,15 +323,16 @@ fn run(layout: &Layout, request: &Request) -> Result<bool> {
     let result = if request.on_device() {
         #[cfg(feature = "cuda")]
         {
-            if let Some(why) = attnc_runtime::device::exec::unsupported(&plans[0], job.is_some()) {
+            if let Some(why) = attnc_runtime::exec::unsupported(&plans[0], job.is_some()) {
                 bail!("--device cuda: {why}");
             }
             if let Some(env) = &job {
                 crate::device::run_rank(env, forward, backward, &inputs, &run_options, &request.gpu)?
             } else {
-                let device = crate::device::cuda_device(&request.gpu)?;
+                let flag = if request.device == Device::Cuda { "--device cuda" } else { "--kernels cuda" };
+                let device = crate::device::cuda_device(&request.gpu, flag)?;
                 let progress = Progress::start(&plans);
-                let result = attnc_runtime::run_on_device(forward, backward, &device, &inputs, &run_options);
+                let result = attnc_runtime::run(forward, backward, &device, &inputs, &run_options);
                 progress.finish();
                 result
             }
@@ -339,9 +340,10 @@ fn run(layout: &Layout, request: &Request) -> Result<bool> {
         #[cfg(not(feature = "cuda"))]
         bail!("--device cuda: this attnc was built without the CUDA runtime (feature `cuda`)")
     } else {
-        let kernels = kernel_set(request.kernels, problem.dtype, request.threads, &request.gpu)?;
+        let kernels = host_kernels(request.kernels, problem.dtype, request.threads)?;
+        let device = host_device(problem.dtype, &kernels);
         let progress = Progress::start(&plans);
-        let result = attnc_runtime::run(forward, backward, kernels.as_ref(), &inputs, &run_options);
+        let result = attnc_runtime::run(forward, backward, &device, &inputs, &run_options);
         progress.finish();
         result
     };
@@ -547,8 +549,8 @@ fn run_hybrid(layout: &Layout, request: &Request) -> Result<bool> {
     );
     let run_options = RunOptions { timeout: Duration::from_secs_f64(request.timeout), fault: None };
     let dtype = layout.dtype;
-    let kernels = kernel_set(request.kernels, dtype, request.threads, &request.gpu)?;
-    let kernels = kernels.as_ref();
+    let kernels = host_kernels(request.kernels, dtype, request.threads)?;
+    let device = &host_device(dtype, &kernels);
     let mut all_ok = true;
     for (step_idx, groups) in class.steps.iter().enumerate() {
         let results: Vec<(u32, u32, Vec<SampleResult>)> = std::thread::scope(|scope| {
@@ -559,7 +561,7 @@ fn run_hybrid(layout: &Layout, request: &Request) -> Result<bool> {
                     scope.spawn(move || {
                         let mut results = Vec::new();
                         for sample in &group.samples {
-                            let outcome = run_sample(sample, kernels, run_options, request);
+                            let outcome = run_sample(sample, device, run_options, request);
                             results.push(SampleResult { id: sample.id, len: sample.len, outcome });
                         }
                         (group.first_gpu, group.size, results)
@@ -598,7 +600,7 @@ fn run_hybrid(layout: &Layout, request: &Request) -> Result<bool> {
 
 fn run_sample(
     sample: &passes::hybrid::SamplePlan,
-    kernels: &dyn attnc_runtime::kernels::Kernels,
+    device: &attnc_runtime::device::host::HostDevice<'_>,
     run_options: &RunOptions,
     request: &Request,
 ) -> Result<Vec<reference::Comparison>, String> {
@@ -606,7 +608,7 @@ fn run_sample(
     let forward = plans.next().expect("the forward plan is always built");
     let problem = &sample.forward.problem;
     let inputs = tensor::random(problem, request.seed ^ (sample.id as u64).wrapping_mul(0x9e37_79b9), request.backward);
-    let result = attnc_runtime::run(forward, plans.next(), kernels, &inputs, run_options).map_err(|e| e.to_string())?;
+    let result = attnc_runtime::run(forward, plans.next(), device, &inputs, run_options).map_err(|e| e.to_string())?;
     if !request.check {
         return Ok(Vec::new());
     }

@@ -159,9 +159,11 @@ fn matrix_through_the_emulated_gpu_abi() {
         "",
     );
     check(&["matrix", "--kernels", "reference", "--filter", "cp3 p2p"], 0, &["fp32", "6 passed, 0 failed"], "");
-    // The device executor on host memory: every strategy.
+    // A generated host kernel set goes through the same executor on the host device.
+    check(&["matrix", "--kernels", "cranelift", "--filter", "cp2 a2a"], 0, &["fp32", "6 passed, 0 failed"], "");
+    // Every strategy.
     check(
-        &["matrix", "--kernels", "gpu-emulated", "--device-executor", "--filter", "cp4 "],
+        &["matrix", "--kernels", "gpu-emulated", "--filter", "cp4 "],
         0,
         &[
             "ok    cp4 p2p padding_causal thd",
@@ -194,7 +196,7 @@ fn ahead_of_time_kernels_for_the_gpu_matrix() {
 }
 
 /// scripts/gpu-check.sh end to end without a GPU (`GPU_CHECK_EMULATE=1`): every step but NCCL's
-/// runs, on the emulated GPU kernel ABI and the device executor on host memory, and the summary
+/// runs, on the emulated GPU kernel ABI on the host device, and the summary
 /// table names each; a missing binary is a clear error.
 #[test]
 fn gpu_check_script_runs_end_to_end_emulated() {
@@ -220,11 +222,11 @@ fn gpu_check_script_runs_end_to_end_emulated() {
         .collect();
     assert_eq!(
         rows,
-        [("devices", "ok"), ("nccl", "skipped"), ("matrix", "ok"), ("device", "ok"), ("ring", "ok"), ("bench", "ok")],
+        [("devices", "ok"), ("nccl", "skipped"), ("matrix", "ok"), ("ring", "ok"), ("bench", "ok")],
         "{summary}"
     );
     assert!(summary.contains("6 passed, 0 failed"), "{summary}");
-    for step in ["devices", "matrix", "device", "ring", "bench"] {
+    for step in ["devices", "matrix", "ring", "bench"] {
         assert!(out_dir.join(format!("{step}.log")).exists(), "no {step}.log");
     }
     assert!(stdout.contains("fwd      gpu-emulated"), "{stdout}");

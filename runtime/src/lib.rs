@@ -1,13 +1,14 @@
 //! The attnc runtime: executes compiled plans. Only this crate touches devices and threads.
 //!
 //! - `comm.rs`: the [`comm::Communicator`] trait (NCCL's semantics) and the CPU implementation;
-//! - `exec.rs`: the executor, a compute thread and a CP-stream thread per rank, events, faults;
-//! - `kernels.rs`: the kernel interface and the fp32 reference kernels (the oracle);
+//! - `exec/`: the executor, a verified plan on a device: a compute and a CP-stream thread per rank,
+//!   events, transfers and collectives, faults and the watchdog; `exec/rows.rs` its host-side rows;
+//! - `kernels.rs`: the host kernel interface and the fp32 reference kernels (the oracle);
 //! - `tensor.rs`: safetensors in and out, formats, dtypes, random inputs;
 //! - `reference.rs`: fp64 full attention and the tolerances a run is checked against;
 //! - `packed.rs`: blocks as launches of the GPU kernel ABI, and a CPU emulation of that ABI;
-//! - `device/`: plans on device memory (planes, launch tables) and the device executor, with a
-//!   host-memory device for tests;
+//! - `device/`: plans on device memory (planes, launch tables), the [`device::Device`] interface
+//!   and the host device (host memory, any host kernel set or the GPU ABI's emulation);
 //! - `rendezvous.rs`: torchrun's environment and a TCP rendezvous (NCCL unique ids);
 //! - `cuda/` (feature `cuda`): the CUDA driver, PTX kernels and NCCL through cudarc.
 //!
@@ -39,7 +40,6 @@ use attnc_compiler::ir::Plan;
 use attnc_compiler::verify::Verified;
 
 use exec::{ExecInputs, ExecOutputs, RunOptions, Span};
-use kernels::Kernels;
 use tensor::Canonical;
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -68,42 +68,32 @@ pub struct RunResult {
     pub backward_spans: Vec<Span>,
 }
 
-/// Runs the forward plan, then the backward plan (if any) on the forward's O and LSE.
-pub fn run(
-    forward: (&Plan, &Verified),
-    backward: Option<(&Plan, &Verified)>,
-    kernels: &dyn Kernels,
-    inputs: &Canonical,
-    options: &RunOptions,
-) -> Result<RunResult, RuntimeError> {
-    run_with(forward, backward, inputs, |plan, proof, i| exec::execute(plan, proof, kernels, i, options))
-}
-
-/// [`run`] on a device (`device::exec`): buffers in device memory, kernels of the GPU kernel ABI.
-pub fn run_on_device<D: device::Device>(
+/// Runs the forward plan, then the backward plan (if any) on the forward's O and LSE, every rank
+/// on `device` (the host device with a CPU kernel set, or a GPU).
+pub fn run<D: device::Device>(
     forward: (&Plan, &Verified),
     backward: Option<(&Plan, &Verified)>,
     device: &D,
     inputs: &Canonical,
     options: &RunOptions,
 ) -> Result<RunResult, RuntimeError> {
-    let all = device::exec::Ranks::All;
-    run_with(forward, backward, inputs, |plan, proof, i| device::exec::execute(plan, proof, device, i, options, &all))
+    let all = exec::Ranks::All;
+    run_with(forward, backward, inputs, |plan, proof, i| exec::execute(plan, proof, device, i, options, &all))
 }
 
-/// [`run_on_device`] for one rank of a job of one process per rank: transfers through `remote`;
-/// the outputs hold the rows this rank stores.
-pub fn run_rank_on_device<D: device::Device>(
+/// [`run`] for one rank of a job of one process per rank: transfers through `remote`; the outputs
+/// hold the rows this rank stores.
+pub fn run_rank<D: device::Device>(
     forward: (&Plan, &Verified),
     backward: Option<(&Plan, &Verified)>,
     device: &D,
     inputs: &Canonical,
     options: &RunOptions,
     rank: u32,
-    remote: &dyn device::exec::Remote<D>,
+    remote: &dyn exec::Remote<D>,
 ) -> Result<RunResult, RuntimeError> {
-    let one = device::exec::Ranks::One { rank, remote };
-    run_with(forward, backward, inputs, |plan, proof, i| device::exec::execute(plan, proof, device, i, options, &one))
+    let one = exec::Ranks::One { rank, remote };
+    run_with(forward, backward, inputs, |plan, proof, i| exec::execute(plan, proof, device, i, options, &one))
 }
 
 type Executed = (ExecOutputs, Vec<Span>);

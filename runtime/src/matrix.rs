@@ -80,13 +80,13 @@ impl Case {
     pub fn check(&self, kernels: &dyn Kernels) -> Result<(), String> {
         self.check_with(|f, b, inputs| {
             let device = crate::device::host::HostDevice::with_kernels(f.0.problem.dtype, kernels);
-            crate::run_on_device(f, Some(b), &device, inputs, &RunOptions::default())
+            crate::run(f, Some(b), &device, inputs, &RunOptions::default())
         })
     }
 
     /// The same on a device, through the device executor.
     pub fn check_on<D: crate::device::Device>(&self, device: &D) -> Result<(), String> {
-        self.check_with(|f, b, inputs| crate::run_on_device(f, Some(b), device, inputs, &RunOptions::default()))
+        self.check_with(|f, b, inputs| crate::run(f, Some(b), device, inputs, &RunOptions::default()))
     }
 
     /// One process per rank, as `attnc launch` runs a plan: a thread per rank, each with its own
@@ -95,7 +95,7 @@ impl Case {
     pub fn check_per_rank<D: crate::device::Device>(
         &self,
         device: impl Fn(u32) -> D + Sync,
-        remote: &dyn crate::device::exec::Remote<D>,
+        remote: &dyn crate::exec::Remote<D>,
     ) -> Result<(), String> {
         self.check_with(|f, b, inputs| {
             let cp = f.0.header.cp;
@@ -105,7 +105,7 @@ impl Case {
                         let device = &device;
                         scope.spawn(move || {
                             let d = device(rank);
-                            crate::run_rank_on_device(f, Some(b), &d, inputs, &RunOptions::default(), rank, remote)
+                            crate::run_rank(f, Some(b), &d, inputs, &RunOptions::default(), rank, remote)
                         })
                     })
                     .collect();

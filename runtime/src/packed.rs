@@ -243,43 +243,6 @@ impl Launcher for Emulated {
     }
 }
 
-/// A launcher that records every spec it is asked for, then runs it with another launcher: how
-/// `attnc kernels` learns which kernels a set of runs needs before compiling them ahead of time.
-pub struct Recording<L> {
-    pub inner: L,
-    pub specs: std::sync::Mutex<Vec<KernelSpec>>,
-}
-
-impl<L: Launcher> Recording<L> {
-    pub fn new(inner: L) -> Recording<L> {
-        Recording { inner, specs: std::sync::Mutex::new(Vec::new()) }
-    }
-
-    fn record(&self, spec: &KernelSpec) {
-        let mut specs = self.specs.lock().unwrap_or_else(|e| e.into_inner());
-        if !specs.contains(spec) {
-            specs.push(*spec);
-        }
-    }
-
-    /// The specs asked for, in first-use order.
-    pub fn take(&self) -> Vec<KernelSpec> {
-        std::mem::take(&mut *self.specs.lock().unwrap_or_else(|e| e.into_inner()))
-    }
-}
-
-impl<L: Launcher> Launcher for Recording<L> {
-    fn forward(&self, spec: &KernelSpec, launch: &FwdLaunch) -> Result<FwdResult, String> {
-        self.record(spec);
-        self.inner.forward(spec, launch)
-    }
-
-    fn backward(&self, spec: &KernelSpec, launch: &BwdLaunch) -> Result<BwdResult, String> {
-        self.record(spec);
-        self.inner.backward(spec, launch)
-    }
-}
-
 /// The runtime's kernel interface over launches of the GPU kernel ABI.
 pub struct Packed<L> {
     pub launcher: L,

@@ -1,9 +1,9 @@
-//! What every executor and device does the same way. Barriers (hybrid-CP steps) meet on every
-//! device. Faults end a run the same way: a rank whose kernel panics fails
-//! the run with its rank and op, and aborts the others at once (not at the watchdog); a rank that
-//! stops trips the watchdog, whose error names the waiting rank and op and what every rank was
-//! doing. Devices here: the CPU executor (reference kernels) and the device executor on host
-//! memory (the GPU kernel ABI emulated); `cli/tests/gpu.rs` runs the CUDA device where one exists.
+//! What the executor does the same way on every device and kernel set. Barriers (hybrid-CP steps)
+//! meet on every device. Faults end a run the same way: a rank whose kernel panics fails the run
+//! with its rank and op, and aborts the others at once (not at the watchdog); a rank that stops
+//! trips the watchdog, whose error names the waiting rank and op and what every rank was doing.
+//! Devices here: the host device with the reference kernels, with Cranelift's kernels, and with
+//! the GPU kernel ABI emulated; `cli/tests/gpu.rs` runs the CUDA device where one exists.
 
 use std::time::{Duration, Instant};
 
@@ -13,6 +13,7 @@ use attnc_compiler::verify::{self, Stage, Verified};
 use attnc_runtime::RuntimeError;
 use attnc_runtime::device::host::HostDevice;
 use attnc_runtime::exec::{Fault, RunOptions};
+use attnc_runtime::generated::{Cranelift, Tiled};
 use attnc_runtime::kernels::Reference;
 use attnc_runtime::tensor;
 
@@ -28,19 +29,24 @@ fn plan() -> (Plan, Verified) {
     (fwd, proof)
 }
 
-/// Runs the plan with `fault` on both executors; returns each one's error and how long it took.
+/// Runs the plan with `fault` on every host device; returns each one's error and how long it took.
 fn both(fault: Fault, timeout: Duration) -> Vec<(&'static str, RuntimeError, Duration)> {
     let (fwd, proof) = plan();
     let inputs = tensor::random(&fwd.problem, 3, false);
     let options = RunOptions { timeout, fault: Some(fault) };
-    let device = HostDevice::emulated(fwd.problem.dtype);
+    let dtype = fwd.problem.dtype;
+    let cranelift = Tiled::new(Cranelift::default(), dtype, 1);
+    let devices = [
+        ("host device, reference kernels", HostDevice::with_kernels(dtype, &Reference)),
+        ("host device, cranelift kernels", HostDevice::with_kernels(dtype, &cranelift)),
+        ("host device, GPU ABI emulated", HostDevice::emulated(dtype)),
+    ];
     let mut out = Vec::new();
-    let t = Instant::now();
-    let e = attnc_runtime::run((&fwd, &proof), None, &Reference, &inputs, &options).err().expect("fails");
-    out.push(("cpu executor", e, t.elapsed()));
-    let t = Instant::now();
-    let e = attnc_runtime::run_on_device((&fwd, &proof), None, &device, &inputs, &options).err().expect("fails");
-    out.push(("device executor (host memory)", e, t.elapsed()));
+    for (name, device) in devices {
+        let t = Instant::now();
+        let e = attnc_runtime::run((&fwd, &proof), None, &device, &inputs, &options).err().expect("fails");
+        out.push((name, e, t.elapsed()));
+    }
     out
 }
 
@@ -76,8 +82,8 @@ fn a_stuck_rank_trips_the_watchdog_with_every_rank_state() {
     }
 }
 
-/// A barrier over the CP group at the end of every rank's program: both executors run it, and the
-/// outputs are those of the plan without it.
+/// A barrier over the CP group at the end of every rank's program: every host device runs it, and
+/// the outputs are those of the plan without it.
 #[test]
 fn barriers_meet_on_every_device() {
     let (plain, proof) = plan();
@@ -89,13 +95,15 @@ fn barriers_meet_on_every_device() {
         verify::verify(&with_barrier, Stage::Scheduled).expect("a barrier every member enters verifies");
     let inputs = tensor::random(&plain.problem, 5, false);
     let options = RunOptions { timeout: Duration::from_secs(30), fault: None };
-    let device = HostDevice::emulated(plain.problem.dtype);
-    let want = attnc_runtime::run((&plain, &proof), None, &Reference, &inputs, &options).unwrap().outputs;
-    let cpu = attnc_runtime::run((&with_barrier, &barrier_proof), None, &Reference, &inputs, &options).unwrap();
-    assert_eq!(cpu.outputs, want, "cpu executor");
-    let on_device = attnc_runtime::run_on_device((&with_barrier, &barrier_proof), None, &device, &inputs, &options)
-        .expect("the device executor runs barriers");
-    let plain_on_device = attnc_runtime::run_on_device((&plain, &proof), None, &device, &inputs, &options).unwrap();
-    assert_eq!(on_device.outputs, plain_on_device.outputs, "device executor");
-    assert_eq!(on_device.forward_spans.len(), with_barrier.op_ids().count());
+    let dtype = plain.problem.dtype;
+    for (name, device) in [
+        ("reference kernels", HostDevice::with_kernels(dtype, &Reference)),
+        ("GPU ABI emulated", HostDevice::emulated(dtype)),
+    ] {
+        let want = attnc_runtime::run((&plain, &proof), None, &device, &inputs, &options).unwrap().outputs;
+        let met = attnc_runtime::run((&with_barrier, &barrier_proof), None, &device, &inputs, &options)
+            .expect("the executor runs barriers");
+        assert_eq!(met.outputs, want, "{name}");
+        assert_eq!(met.forward_spans.len(), with_barrier.op_ids().count(), "{name}");
+    }
 }

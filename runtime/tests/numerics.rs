@@ -4,6 +4,7 @@
 
 use attnc_compiler::ir::{OpKind, Plan, artifact};
 use attnc_compiler::verify::{self, Stage};
+use attnc_runtime::device::host::HostDevice;
 use attnc_runtime::exec::RunOptions;
 #[cfg(feature = "llvm")]
 use attnc_runtime::generated::LlvmCpu;
@@ -115,7 +116,7 @@ fn device_executor_spans_cover_every_op() {
     let proof = verify::verify(&fwd, Stage::Scheduled).unwrap();
     let inputs = tensor::random(&fwd.problem, 1, false);
     let device = HostDevice::emulated(attnc_compiler::sema::spec::Dtype::Bf16);
-    let r = attnc_runtime::run_on_device((&fwd, &proof), None, &device, &inputs, &RunOptions::default()).unwrap();
+    let r = attnc_runtime::run((&fwd, &proof), None, &device, &inputs, &RunOptions::default()).unwrap();
     assert_eq!(r.forward_spans.len(), fwd.op_ids().count());
     assert!(r.forward_spans.iter().all(|s| 0.0 <= s.start && s.start <= s.end), "{:?}", r.forward_spans);
     let timings = attnc_runtime::timings(&r.forward_spans, 4);
@@ -137,7 +138,7 @@ fn aot_kernel_sets_cover_the_device_executor() {
                 .flat_map(|s| [s, KernelSpec { mask: KernelMask::None, ..s }])
                 .collect();
             for id in plan.op_ids() {
-                for t in attnc_runtime::device::exec::op_tables(plan, id).unwrap_or_default() {
+                for t in attnc_runtime::exec::op_tables(plan, id).unwrap_or_default() {
                     if !built.contains(&t.spec) {
                         missing.push(format!("{}: {}", c.name(), t.spec.name()));
                     }
@@ -153,14 +154,14 @@ fn aot_kernel_sets_cover_the_device_executor() {
 /// communicator: what NCCL does between GPUs, with the same grouping and pairing in order.
 struct Channels(attnc_runtime::comm::CpuComm);
 
-impl attnc_runtime::device::exec::Remote<attnc_runtime::device::host::HostDevice<'_>> for Channels {
+impl attnc_runtime::exec::Remote<attnc_runtime::device::host::HostDevice<'_>> for Channels {
     fn send_recv(
         &self,
         device: &attnc_runtime::device::host::HostDevice<'_>,
         rank: u32,
         stream: usize,
-        sends: &[attnc_runtime::device::exec::Transfer<'_, attnc_runtime::device::host::HostMem>],
-        recvs: &[attnc_runtime::device::exec::Transfer<'_, attnc_runtime::device::host::HostMem>],
+        sends: &[attnc_runtime::exec::Transfer<'_, attnc_runtime::device::host::HostMem>],
+        recvs: &[attnc_runtime::exec::Transfer<'_, attnc_runtime::device::host::HostMem>],
     ) -> Result<(), String> {
         use attnc_runtime::comm::{Communicator, Recv, Send};
         use attnc_runtime::device::Device;
@@ -229,7 +230,15 @@ fn json_plans_run_bit_identically() {
         let inputs = tensor::random(&fwd.problem, 3, true);
         let go = |f: &Plan, b: &Plan| {
             let (pf, pb) = (verify::verify(f, Stage::Scheduled).unwrap(), verify::verify(b, Stage::Scheduled).unwrap());
-            run((f, &pf), Some((b, &pb)), &Reference, &inputs, &RunOptions::default()).unwrap().outputs
+            run(
+                (f, &pf),
+                Some((b, &pb)),
+                &HostDevice::with_kernels(f.problem.dtype, &Reference),
+                &inputs,
+                &RunOptions::default(),
+            )
+            .unwrap()
+            .outputs
         };
         let (a, b) = (go(&fwd, &bwd), go(&fwd2, &bwd2));
         let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
@@ -251,7 +260,14 @@ fn corrupted_rope_positions_fail_the_check() {
         }
     }
     let inputs = tensor::random(&fwd.problem, 5, false);
-    let result = run((&fwd, &proof), None, &Reference, &inputs, &RunOptions::default()).unwrap();
+    let result = run(
+        (&fwd, &proof),
+        None,
+        &HostDevice::with_kernels(fwd.problem.dtype, &Reference),
+        &inputs,
+        &RunOptions::default(),
+    )
+    .unwrap();
     let oracle = reference::full_attention(&fwd.problem, &inputs, false);
     let o = &reference::check(&fwd.problem, &result.outputs, &oracle, false)[0];
     assert!(!o.passed() && o.max_abs > 1e-2, "{o:?}");

@@ -22,8 +22,9 @@ use crate::packed::{BwdLaunch, Emulated, FwdLaunch, Launcher, from_bits};
 
 /// The kernels a host device runs.
 pub enum HostKernels<'k> {
-    /// The CPU emulation of the GPU kernel ABI (16-bit input planes only).
-    Emulated,
+    /// Launches of the GPU kernel ABI (16-bit input planes only): its CPU emulation, or another
+    /// launcher of the same ABI.
+    Abi(&'k dyn Launcher),
     /// A host kernel set, fed from the launch's planes and sequences.
     Blocks(&'k dyn Kernels),
 }
@@ -37,11 +38,16 @@ pub struct HostDevice<'k> {
 impl HostDevice<'static> {
     /// The GPU kernel ABI's CPU emulation as kernels.
     pub fn emulated(dtype: Dtype) -> HostDevice<'static> {
-        HostDevice { dtype, kernels: HostKernels::Emulated }
+        HostDevice { dtype, kernels: HostKernels::Abi(&Emulated) }
     }
 }
 
 impl<'k> HostDevice<'k> {
+    /// Launches of the GPU kernel ABI through `launcher`.
+    pub fn with_launcher(dtype: Dtype, launcher: &'k dyn Launcher) -> HostDevice<'k> {
+        HostDevice { dtype, kernels: HostKernels::Abi(launcher) }
+    }
+
     /// A host kernel set as kernels.
     pub fn with_kernels(dtype: Dtype, kernels: &'k dyn Kernels) -> HostDevice<'k> {
         HostDevice { dtype, kernels: HostKernels::Blocks(kernels) }
@@ -360,21 +366,23 @@ impl Device for HostDevice<'_> {
     }
 
     fn forward(&self, _rank: u32, _stream: usize, c: &FwdCall<'_, HostMem>) -> Result<(), String> {
-        if let HostKernels::Blocks(kernels) = &self.kernels {
-            return self.blocks_forward(*kernels, c);
-        }
+        let launcher = match &self.kernels {
+            HostKernels::Blocks(kernels) => return self.blocks_forward(*kernels, c),
+            HostKernels::Abi(launcher) => *launcher,
+        };
         self.emulable()?;
         let l = self.launch(c)?;
-        let r = Emulated.forward(&c.table.spec, &l)?;
+        let r = launcher.forward(&c.table.spec, &l)?;
         let (from, h, d) = (l.cu_q[0] as usize, c.heads_q, c.head_dim);
         write((c.o.0, c.o.1 + from * h * d * 4), &bytes_of(&r.o[from * h * d..]))?;
         write((c.lse.0, c.lse.1 + from * h * 4), &bytes_of(&r.lse[from * h..]))
     }
 
     fn backward(&self, _rank: u32, _stream: usize, c: &BwdCall<'_, HostMem>) -> Result<(), String> {
-        if let HostKernels::Blocks(kernels) = &self.kernels {
-            return self.blocks_backward(*kernels, c);
-        }
+        let launcher = match &self.kernels {
+            HostKernels::Blocks(kernels) => return self.blocks_backward(*kernels, c),
+            HostKernels::Abi(launcher) => *launcher,
+        };
         self.emulable()?;
         let fwd = self.launch(&c.fwd)?;
         let (tq, hq, hk, d) = (fwd.tokens_q(), c.fwd.heads_q, c.fwd.heads_kv, c.fwd.head_dim);
@@ -384,7 +392,7 @@ impl Device for HostDevice<'_> {
             delta: f32s(&read(c.delta, tq * hq * 4)?),
             fwd,
         };
-        let r = Emulated.backward(&c.fwd.table.spec, &launch)?;
+        let r = launcher.backward(&c.fwd.table.spec, &launch)?;
         let (q0, k0) = (launch.fwd.cu_q[0] as usize, launch.fwd.cu_kv[0] as usize);
         accumulate(c.dq, &r.dq, q0 * hq * d)?;
         accumulate(c.dk, &r.dk, k0 * hk * d)?;

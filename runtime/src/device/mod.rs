@@ -1,5 +1,5 @@
 //! Plans on device memory: buffer layouts as planes, attention blocks as launch tables, and the
-//! [`Device`] interface that the device executor (`exec.rs`) drives.
+//! [`Device`] interface that the executor (`crate::exec`) drives.
 //!
 //! On a GPU a plan's buffers live in device memory, allocated once per plan (one allocation per
 //! storage: the ring's two KV slots are two storages), in the layout the GPU kernel ABI reads:
@@ -17,7 +17,6 @@
 //! what CI runs) and, with the `cuda` feature, `cuda::device::CudaDevice` (every rank of a plan on
 //! one GPU, a compute and a CP stream per rank, CUDA events). This module touches no device.
 
-pub mod exec;
 pub mod host;
 
 use attnc_compiler::ir::{BufKind, Buffer, Problem};

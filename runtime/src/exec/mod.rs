@@ -1,5 +1,6 @@
-//! The device executor: a verified plan on a [`Device`], every rank's two streams issued by two
-//! host threads.
+//! The executor: a verified plan on a [`Device`], every rank's two streams issued by two host
+//! threads. It is the only one: the CPU is a device (`device::host`, any host kernel set), the
+//! GPU another (`cuda::device`).
 //!
 //! Setup allocates each storage once (plane layouts, `device::layout`), builds every attention
 //! op's launch tables and uploads them once per rank. Then each (rank, stream) thread walks its
@@ -16,7 +17,7 @@
 //! (NCCL). Collectives are in `collective.rs`; head repetition is 2-D copies, head sums are
 //! `Device::add_2d`. Barriers meet like collectives without data (between processes they are
 //! refused before anything runs). Threads, panics, deliberate faults and the watchdog's report of
-//! every rank are `watch.rs`'s, shared with the CPU executor.
+//! every rank are `watch.rs`'s; the host-side rows of loads and stores are `rows.rs`'s.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,16 +29,20 @@ use attnc_compiler::kernel::{KernelKind, KernelSpec, TILE_KV, TILE_Q};
 use attnc_compiler::verify::Verified;
 
 mod collective;
+mod rows;
 
-use super::{BwdCall, Device, Dims, Elem, FwdCall, LaunchTable, PlaneKind, Rows2d, buffer_bytes, launch_tables, plane};
+pub use rows::{ExecInputs, ExecOutputs, Fault, RunOptions, Span, elems, rope};
+pub(crate) use rows::{RowIndex, merge, row_tokens, tokens_in_order};
+
 use crate::RuntimeError;
-use crate::exec::{
-    ExecInputs, ExecOutputs, RunOptions, Span, elems, load_rows, row_tokens, store_rows, tokens_in_order,
+use crate::device::{
+    BwdCall, Device, Dims, Elem, FwdCall, LaunchTable, PlaneKind, Rows2d, buffer_bytes, launch_tables, plane,
 };
 use crate::kernels::{Mask, Shape, rows_of};
 use crate::packed::to_bits;
 use crate::watch::{self, Progress};
 use collective::Meeting;
+use rows::{load_rows, store_rows};
 
 /// Which ranks of a plan this process runs, and how their transfers travel.
 pub enum Ranks<'a, D: Device> {
@@ -503,7 +508,7 @@ impl<D: Device> Run<'_, D> {
             }
             OpKind::Zero { dst, .. } => {
                 let buf = plan.buf(*dst);
-                for &kind in super::planes(buf.kind) {
+                for &kind in crate::device::planes(buf.kind) {
                     let acc_lse = buf.kind == attnc_compiler::ir::BufKind::OAcc && kind == PlaneKind::Lse;
                     let value = if acc_lse { f32::NEG_INFINITY } else { 0.0 };
                     let count = self.plane_bytes(*dst, kind) / 4;
@@ -516,7 +521,7 @@ impl<D: Device> Run<'_, D> {
                     transfers
                         .iter()
                         .flat_map(|t| {
-                            super::planes(plan.buf(t.buf).kind)
+                            crate::device::planes(plan.buf(t.buf).kind)
                                 .iter()
                                 .map(move |&k| (t.peer, self.at(t.buf, k), self.plane_bytes(t.buf, k)))
                         })
@@ -527,7 +532,7 @@ impl<D: Device> Run<'_, D> {
             OpKind::SendRecv { sends, recvs } => {
                 let mut waiting = Vec::new();
                 for t in sends {
-                    let planes = super::planes(plan.buf(t.buf).kind)
+                    let planes = crate::device::planes(plan.buf(t.buf).kind)
                         .iter()
                         .map(|&k| (plan.buf(t.buf).storage, self.at(t.buf, k).1, self.plane_bytes(t.buf, k)))
                         .collect();
@@ -556,7 +561,7 @@ impl<D: Device> Run<'_, D> {
                         },
                     )?;
                     let offer = offer.expect("ready");
-                    let kinds = super::planes(plan.buf(t.buf).kind);
+                    let kinds = crate::device::planes(plan.buf(t.buf).kind);
                     if offer.planes.len() != kinds.len() {
                         return Err(err(format!(
                             "rank {} sent {} planes, expected {}",
@@ -678,7 +683,7 @@ impl<D: Device> Run<'_, D> {
                 let shape = self.cpu_shape(buf);
                 let n = shape.batch * shape.rows * shape.heads;
                 let mut rows = vec![0.0f32; shape.len()];
-                for (i, &kind) in super::planes(buf.kind).iter().enumerate() {
+                for (i, &kind) in crate::device::planes(buf.kind).iter().enumerate() {
                     let bytes = self
                         .device
                         .download(rank, s, self.at(*src, kind), self.plane_bytes(*src, kind))
@@ -714,7 +719,7 @@ impl<D: Device> Run<'_, D> {
             OpKind::RepeatKv { src, dst, factor } => {
                 let (sb, db) = (plan.buf(*src), plan.buf(*dst));
                 let rows = p.batch as usize * sb.rows as usize;
-                for &kind in super::planes(db.kind) {
+                for &kind in crate::device::planes(db.kind) {
                     let row = kind.width(d) * kind.elem(Dims::of(p).input).bytes();
                     let (from, to) = (self.at(*src, kind), self.at(*dst, kind));
                     for h in 0..db.heads as usize {
@@ -736,8 +741,8 @@ impl<D: Device> Run<'_, D> {
             OpKind::SumHeads { src, dst, factor } => {
                 let (sb, db) = (plan.buf(*src), plan.buf(*dst));
                 let rows = p.batch as usize * sb.rows as usize;
-                for &kind in super::planes(db.kind) {
-                    if kind.elem(Dims::of(p).input) != super::Elem::F32 {
+                for &kind in crate::device::planes(db.kind) {
+                    if kind.elem(Dims::of(p).input) != Elem::F32 {
                         return Err(err(format!("head sums of {kind:?} (16-bit) planes")));
                     }
                     let w = kind.width(d);

@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use attnc_compiler::ir::{A2aDir, BufId, Buffer, GroupId, OpId, OpKind, TokenMap};
 
-use super::super::{Device, Dims, PlaneKind, Rows2d, buffer_bytes, plane};
 use super::{Remote, Run, Transfer};
 use crate::RuntimeError;
+use crate::device::{Device, Dims, PlaneKind, Rows2d, buffer_bytes, plane};
 use crate::exec::tokens_in_order;
 
 /// One instance of a collective on one device: each member's signal when its source is ready, then

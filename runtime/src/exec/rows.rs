@@ -1,0 +1,222 @@
+//! The host side of the executor: the run's inputs and outputs in canonical layout, run options
+//! and faults, token ↔ row lookups, and the rows a load prepares (dtype rounding, RoPE) and a
+//! store scatters back (inverse RoPE on gradients).
+
+use std::time::Duration;
+
+use attnc_compiler::ir::{BufKind, Input, Output, RowSet, TokenMap};
+
+use crate::kernels::Shape;
+use crate::tensor::round;
+
+/// Canonical inputs of one plan run: `[b][tokens][heads][d]`; lse `[b][heads][tokens]`.
+pub struct ExecInputs<'a> {
+    pub q: &'a [f32],
+    pub k: &'a [f32],
+    pub v: &'a [f32],
+    /// Backward only: the forward output and LSE, and the output gradient.
+    pub o: Option<&'a [f32]>,
+    pub lse: Option<&'a [f32]>,
+    pub d_out: Option<&'a [f32]>,
+}
+
+/// Canonical outputs; what the plan stores.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ExecOutputs {
+    pub o: Vec<f32>,
+    pub lse: Vec<f32>,
+    pub dq: Vec<f32>,
+    pub dk: Vec<f32>,
+    pub dv: Vec<f32>,
+}
+
+/// Deliberate faults, for the tests of fault handling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The rank's first attention kernel panics.
+    PanicInKernel { rank: u32 },
+    /// The rank's communication thread stops responding before its first transfer.
+    HangBeforeComm { rank: u32 },
+}
+
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// How long any wait may last before the watchdog fails the run.
+    pub timeout: Duration,
+    pub fault: Option<Fault>,
+}
+
+impl Default for RunOptions {
+    fn default() -> RunOptions {
+        RunOptions { timeout: Duration::from_secs(60), fault: None }
+    }
+}
+
+/// When an op ran, relative to the start of the run: the simulator's span type, so measured
+/// and predicted timelines share summaries and traces.
+pub use attnc_compiler::cost::timeline::Span;
+
+/// Elements per row and head of a buffer kind in the CPU layout (all fp32).
+pub fn elems(kind: BufKind, d: usize) -> usize {
+    match kind {
+        BufKind::Q | BufKind::DqAcc => d,
+        BufKind::Kv | BufKind::DkvAcc => 2 * d,
+        BufKind::QBundle => 3 * d + 1,
+        BufKind::OPart | BufKind::OAcc | BufKind::Out => d + 1,
+    }
+}
+
+/// Token → row lookup over a buffer's declared tokens.
+pub(crate) struct RowIndex {
+    /// (first token, first row, length), sorted by token.
+    runs: Vec<(u64, usize, usize)>,
+}
+
+impl RowIndex {
+    pub(crate) fn new(map: &TokenMap) -> RowIndex {
+        let mut runs = Vec::new();
+        let mut row = 0;
+        for r in &map.runs {
+            runs.push((r.start, row, r.len() as usize));
+            row += r.len() as usize;
+        }
+        runs.sort();
+        RowIndex { runs }
+    }
+
+    pub(crate) fn row(&self, token: u64) -> Option<usize> {
+        let i = self.runs.partition_point(|r| r.0 <= token).checked_sub(1)?;
+        let (t0, r0, n) = self.runs[i];
+        (token < t0 + n as u64).then(|| r0 + (token - t0) as usize)
+    }
+}
+
+/// The tokens of a buffer's rows, in row order.
+pub(crate) fn tokens_in_order(map: &TokenMap) -> Vec<u64> {
+    map.runs.iter().flat_map(|r| r.start..r.end).collect()
+}
+
+pub(crate) fn row_tokens(map: &TokenMap, rows: &RowSet) -> Vec<(usize, u64)> {
+    let all = tokens_in_order(map);
+    rows.0.iter().flat_map(|i| (i.start as usize..i.end as usize).map(|r| (r, all[r]))).collect::<Vec<_>>()
+}
+
+/// Writes a load's rows (input dtype rounding, RoPE at each row's position) into `out` in the CPU
+/// layout `[b][rows][heads][elems]`; the device executor converts them to its planes.
+pub(crate) fn load_rows(
+    p: &attnc_compiler::ir::Problem,
+    inputs: &ExecInputs<'_>,
+    input: Input,
+    runs: &[attnc_compiler::ir::Run],
+    shape: Shape,
+    out: &mut [f32],
+) {
+    let (t, d) = (p.tokens as usize, p.head_dim as usize);
+    let (h, hk) = (p.heads as usize, p.kv_heads as usize);
+    let mut row = 0;
+    for run in runs {
+        for i in 0..run.len {
+            let (token, position) = ((run.token + i) as usize, run.position + i);
+            for b in 0..shape.batch {
+                for head in 0..shape.heads {
+                    let at = shape.at(b, row, head);
+                    let dst = &mut out[at..at + shape.elems];
+                    match input {
+                        Input::Q | Input::QBundle => {
+                            let src = ((b * t + token) * h + head) * d;
+                            copy_round(&mut dst[..d], &inputs.q[src..src + d], p.dtype);
+                            rope(&mut dst[..d], position, p.rope_theta, 1.0);
+                            if input == Input::QBundle {
+                                let o = inputs.o.expect("backward has o");
+                                let d_out = inputs.d_out.expect("backward has do");
+                                dst[d..2 * d].copy_from_slice(&o[src..src + d]);
+                                copy_round(&mut dst[2 * d..3 * d], &d_out[src..src + d], p.dtype);
+                                dst[3 * d] = inputs.lse.expect("backward has lse")[(b * h + head) * t + token];
+                            }
+                        }
+                        Input::Kv => {
+                            let src = ((b * t + token) * hk + head) * d;
+                            copy_round(&mut dst[..d], &inputs.k[src..src + d], p.dtype);
+                            rope(&mut dst[..d], position, p.rope_theta, 1.0);
+                            copy_round(&mut dst[d..2 * d], &inputs.v[src..src + d], p.dtype);
+                        }
+                    }
+                }
+            }
+            row += 1;
+        }
+    }
+}
+
+/// Writes a store's rows (CPU layout) into the run's outputs: o and lse, or dq, dk and dv with the
+/// inverse RoPE at each row's position.
+pub(crate) fn store_rows(
+    p: &attnc_compiler::ir::Problem,
+    out: &mut ExecOutputs,
+    output: Output,
+    data: &[f32],
+    shape: Shape,
+    tokens: &[u64],
+) {
+    let (t, d) = (p.tokens as usize, p.head_dim as usize);
+    for b in 0..shape.batch {
+        for (row, &token) in tokens.iter().enumerate() {
+            let position = p.position(token);
+            for head in 0..shape.heads {
+                let at = shape.at(b, row, head);
+                let dst = ((b * t + token as usize) * shape.heads + head) * d;
+                match output {
+                    Output::O => {
+                        out.o[dst..dst + d].copy_from_slice(&data[at..at + d]);
+                        out.lse[(b * shape.heads + head) * t + token as usize] = data[at + d];
+                    }
+                    Output::Dq => {
+                        out.dq[dst..dst + d].copy_from_slice(&data[at..at + d]);
+                        rope(&mut out.dq[dst..dst + d], position, p.rope_theta, -1.0);
+                    }
+                    Output::Dkv => {
+                        out.dk[dst..dst + d].copy_from_slice(&data[at..at + d]);
+                        rope(&mut out.dk[dst..dst + d], position, p.rope_theta, -1.0);
+                        out.dv[dst..dst + d].copy_from_slice(&data[at + d..at + 2 * d]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn copy_round(dst: &mut [f32], src: &[f32], dtype: attnc_compiler::sema::spec::Dtype) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d = round(dtype, *s);
+    }
+}
+
+/// Rotates the halves of `x` by `sign` × the RoPE angles of `position` (rotate-half convention).
+pub fn rope(x: &mut [f32], position: u64, theta: Option<f64>, sign: f64) {
+    let Some(theta) = theta else { return };
+    let half = x.len() / 2;
+    for (i, c, s) in crate::kernels::rope_rotation(x.len(), position, theta, sign) {
+        let (a, b) = (x[i] as f64, x[i + half] as f64);
+        x[i] = (a * c - b * s) as f32;
+        x[i + half] = (b * c + a * s) as f32;
+    }
+}
+
+/// LSE-weighted combine of a partial (o, lse) into an accumulator (o, lse).
+pub(crate) fn merge(acc: &mut [f32], part: &[f32]) {
+    let d = acc.len() - 1;
+    let (la, lp) = (acc[d], part[d]);
+    if lp == f32::NEG_INFINITY {
+        return;
+    }
+    if la == f32::NEG_INFINITY {
+        acc.copy_from_slice(part);
+        return;
+    }
+    let l = la.max(lp) + (-(la - lp).abs()).exp().ln_1p();
+    let (wa, wp) = ((la - l).exp(), (lp - l).exp());
+    for i in 0..d {
+        acc[i] = wa * acc[i] + wp * part[i];
+    }
+    acc[d] = l;
+}
