@@ -10,7 +10,8 @@
 //! Every call copies what it reads out of an allocation before it writes another, so no two locks
 //! are ever held together.
 
-use std::sync::Mutex;
+use std::borrow::Cow;
+use std::sync::{Mutex, RwLock, RwLockReadGuard};
 
 use attnc_compiler::sema::spec::Dtype;
 
@@ -33,46 +34,103 @@ pub struct HostDevice<'k> {
     /// The input dtype (the q, k, v and do planes hold its values: 16 bits, or fp32).
     pub dtype: Dtype,
     pub kernels: HostKernels<'k>,
+    pool: Pool,
 }
 
 impl HostDevice<'static> {
     /// The GPU kernel ABI's CPU emulation as kernels.
     pub fn emulated(dtype: Dtype) -> HostDevice<'static> {
-        HostDevice { dtype, kernels: HostKernels::Abi(&Emulated) }
+        HostDevice { dtype, kernels: HostKernels::Abi(&Emulated), pool: Pool::default() }
     }
 }
 
 impl<'k> HostDevice<'k> {
     /// Launches of the GPU kernel ABI through `launcher`.
     pub fn with_launcher(dtype: Dtype, launcher: &'k dyn Launcher) -> HostDevice<'k> {
-        HostDevice { dtype, kernels: HostKernels::Abi(launcher) }
+        HostDevice { dtype, kernels: HostKernels::Abi(launcher), pool: Pool::default() }
     }
 
     /// A host kernel set as kernels.
     pub fn with_kernels(dtype: Dtype, kernels: &'k dyn Kernels) -> HostDevice<'k> {
-        HostDevice { dtype, kernels: HostKernels::Blocks(kernels) }
+        HostDevice { dtype, kernels: HostKernels::Blocks(kernels), pool: Pool::default() }
     }
 }
 
-pub struct HostMem(Mutex<Vec<u8>>);
+/// One allocation: bytes kept in 8-byte words, so that fp32, i32 and i64 regions at aligned
+/// offsets (every plane starts 256-byte aligned) are viewed in place, never copied out.
+pub struct HostMem {
+    words: RwLock<Vec<u64>>,
+    len: usize,
+}
+
+impl HostMem {
+    fn new(len: usize) -> HostMem {
+        HostMem { words: RwLock::new(vec![0; len.div_ceil(8)]), len }
+    }
+
+    fn range(&self, at: usize, len: usize, what: &str) -> Result<std::ops::Range<usize>, String> {
+        (at + len <= self.len)
+            .then_some(at..at + len)
+            .ok_or_else(|| format!("{what} of {len} bytes at {at} past an allocation of {}", self.len))
+    }
+
+    /// `f` on the bytes of a region (read-locked).
+    fn view<R>(&self, at: usize, len: usize, f: impl FnOnce(&[u8]) -> R) -> Result<R, String> {
+        let range = self.range(at, len, "read")?;
+        let words = self.words.read().unwrap_or_else(|e| e.into_inner());
+        Ok(f(&bytemuck::cast_slice::<u64, u8>(&words)[range]))
+    }
+
+    /// `f` on the bytes of a region (write-locked).
+    fn view_mut<R>(&self, at: usize, len: usize, f: impl FnOnce(&mut [u8]) -> R) -> Result<R, String> {
+        let range = self.range(at, len, "write")?;
+        let mut words = self.words.write().unwrap_or_else(|e| e.into_inner());
+        Ok(f(&mut bytemuck::cast_slice_mut::<u64, u8>(&mut words)[range]))
+    }
+}
+
+/// Read views of several allocations at once, each locked once and in address order. A verified
+/// plan never writes what a kernel reads, so the locks never wait; they make the sharing safe.
+struct Views<'a> {
+    locked: Vec<(&'a HostMem, RwLockReadGuard<'a, Vec<u64>>)>,
+}
+
+impl<'a> Views<'a> {
+    fn new(mut mems: Vec<&'a HostMem>) -> Views<'a> {
+        mems.sort_by_key(|m| *m as *const HostMem);
+        mems.dedup_by(|a, b| std::ptr::eq(*a, *b));
+        Views { locked: mems.into_iter().map(|m| (m, m.words.read().unwrap_or_else(|e| e.into_inner()))).collect() }
+    }
+
+    fn bytes(&self, region: (&HostMem, usize), len: usize) -> Result<&[u8], String> {
+        let (mem, words) =
+            self.locked.iter().find(|(m, _)| std::ptr::eq(*m, region.0)).ok_or("a region outside the views")?;
+        let range = mem.range(region.1, len, "read")?;
+        Ok(&bytemuck::cast_slice::<u64, u8>(words)[range])
+    }
+
+    fn f32s(&self, region: (&HostMem, usize), count: usize) -> Result<&[f32], String> {
+        values(self.bytes(region, count * 4)?)
+    }
+}
+
+/// A region's bytes as values (aligned: planes and table arrays start at aligned offsets).
+fn values<T: bytemuck::Pod>(bytes: &[u8]) -> Result<&[T], String> {
+    bytemuck::try_cast_slice(bytes).map_err(|e| format!("a region at an unaligned offset: {e}"))
+}
+
+fn values_mut<T: bytemuck::Pod>(bytes: &mut [u8]) -> Result<&mut [T], String> {
+    bytemuck::try_cast_slice_mut(bytes).map_err(|e| format!("a region at an unaligned offset: {e}"))
+}
 
 fn read(region: (&HostMem, usize), len: usize) -> Result<Vec<u8>, String> {
-    let m = region.0.0.lock().unwrap_or_else(|e| e.into_inner());
-    m.get(region.1..region.1 + len)
-        .map(<[u8]>::to_vec)
-        .ok_or_else(|| format!("read of {len} bytes at {} past an allocation of {}", region.1, m.len()))
+    region.0.view(region.1, len, <[u8]>::to_vec)
 }
 
 fn write(region: (&HostMem, usize), data: &[u8]) -> Result<(), String> {
-    let mut m = region.0.0.lock().unwrap_or_else(|e| e.into_inner());
-    let n = m.len();
-    m.get_mut(region.1..region.1 + data.len())
-        .ok_or_else(|| format!("write of {} bytes at {} past an allocation of {n}", data.len(), region.1))?
-        .copy_from_slice(data);
-    Ok(())
+    region.0.view_mut(region.1, data.len(), |b| b.copy_from_slice(data))
 }
 
-// Memory is bytes at any alignment: `pod_collect_to_vec` copies into aligned values.
 fn f32s(bytes: &[u8]) -> Vec<f32> {
     bytemuck::pod_collect_to_vec(bytes)
 }
@@ -91,6 +149,38 @@ fn i64s(bytes: &[u8]) -> Vec<i64> {
 
 fn bytes_of(values: &[f32]) -> Vec<u8> {
     bytemuck::cast_slice(values).to_vec()
+}
+
+/// Staging buffers of the host kernel sets' launches (interleaved K and V, partial outputs,
+/// gradients), kept for the next launch: fresh pages of that size cost their faults every time.
+#[derive(Default)]
+struct Pool(Mutex<Vec<Vec<f32>>>);
+
+impl Pool {
+    /// `n` floats of unspecified contents: the smallest kept buffer that holds them, else a new one.
+    fn take(&self, n: usize) -> Vec<f32> {
+        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let fits = (0..kept.len()).filter(|&i| kept[i].capacity() >= n).min_by_key(|&i| kept[i].capacity());
+        let mut v = fits.map(|i| kept.swap_remove(i)).unwrap_or_default();
+        drop(kept);
+        v.resize(n, 0.0);
+        v
+    }
+
+    /// `n` zeros.
+    fn zeros(&self, n: usize) -> Vec<f32> {
+        let mut v = self.take(n);
+        v.fill(0.0);
+        v
+    }
+
+    fn give(&self, v: Vec<f32>) {
+        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        // A few buffers per concurrent launch are enough; the rest go back to the allocator.
+        if kept.len() < 16 {
+            kept.push(v);
+        }
+    }
 }
 
 /// A launch's sequence table, read back from the table memory.
@@ -151,20 +241,27 @@ fn mask_of(mask: KernelMask) -> Mask {
 }
 
 impl HostDevice<'_> {
-    /// An input plane's values (16-bit or fp32) as fp32.
-    fn inputs(&self, region: (&HostMem, usize), count: usize) -> Result<Vec<f32>, String> {
+    /// An input plane's values (16-bit or fp32) as fp32: fp32 planes in place.
+    fn inputs<'v>(
+        &self,
+        views: &'v Views<'_>,
+        region: (&HostMem, usize),
+        count: usize,
+    ) -> Result<Cow<'v, [f32]>, String> {
         Ok(match Elem::input(self.dtype) {
-            Elem::Half => u16s(&read(region, count * 2)?).into_iter().map(|x| from_bits(self.dtype, x)).collect(),
-            Elem::F32 => f32s(&read(region, count * 4)?),
+            Elem::Half => Cow::Owned(
+                values::<u16>(views.bytes(region, count * 2)?)?.iter().map(|&x| from_bits(self.dtype, x)).collect(),
+            ),
+            Elem::F32 => Cow::Borrowed(views.f32s(region, count)?),
         })
     }
 
     /// K and V planes interleaved per row and head (`[rows][heads][k(d), v(d)]`), as the host
-    /// kernels read them.
-    fn kv_rows(&self, c: &FwdCall<'_, HostMem>, rows: usize) -> Result<Vec<f32>, String> {
+    /// kernels read them, in a pooled buffer.
+    fn kv_rows(&self, views: &Views<'_>, c: &FwdCall<'_, HostMem>, rows: usize) -> Result<Vec<f32>, String> {
         let (n, d) = (rows * c.heads_kv, c.head_dim);
-        let (k, v) = (self.inputs(c.k, n * d)?, self.inputs(c.v, n * d)?);
-        let mut kv = vec![0.0f32; n * 2 * d];
+        let (k, v) = (self.inputs(views, c.k, n * d)?, self.inputs(views, c.v, n * d)?);
+        let mut kv = self.pool.take(n * 2 * d);
         for (i, row) in kv.chunks_mut(2 * d).enumerate() {
             row[..d].copy_from_slice(&k[i * d..(i + 1) * d]);
             row[d..].copy_from_slice(&v[i * d..(i + 1) * d]);
@@ -176,36 +273,57 @@ impl HostDevice<'_> {
         let table = Table::read(c)?;
         let (tq, tk) = table.extent();
         let (h, hk, d) = (c.heads_q, c.heads_kv, c.head_dim);
-        let q = self.inputs(c.q, tq * h * d)?;
-        let kv = self.kv_rows(c, tk)?;
         let (q_rows, kv_rows) = table.rows();
         let mask = mask_of(c.table.spec.mask);
-        let block = Block {
-            head_dim: d,
-            scale: c.scale,
-            mask: &mask,
-            q: &q,
-            q_shape: Shape { batch: 1, rows: tq, heads: h, elems: d },
-            q_rows: &q_rows,
-            kv: &kv,
-            kv_shape: Shape { batch: 1, rows: tk, heads: hk, elems: 2 * d },
-            kv_rows: &kv_rows,
-            delta: None,
-        };
         let part_shape = Shape { batch: 1, rows: tq, heads: h, elems: d + 1 };
-        let mut part = vec![0.0f32; part_shape.len()];
-        kernels.forward(&block, &mut part, part_shape)?;
-        // Only the real sequences' rows: filler rows keep what the executor put there.
-        for (rows, ..) in table.real() {
-            let n = rows.len() * h;
-            let (mut o, mut lse) = (Vec::with_capacity(n * d), Vec::with_capacity(n));
-            for row in part[rows.start * h * (d + 1)..rows.end * h * (d + 1)].chunks(d + 1) {
-                o.extend_from_slice(&row[..d]);
-                lse.push(row[d]);
-            }
-            write((c.o.0, c.o.1 + rows.start * h * d * 4), &bytes_of(&o))?;
-            write((c.lse.0, c.lse.1 + rows.start * h * 4), &bytes_of(&lse))?;
+        // Every row the kernels write is a real sequence's, and only those are read back.
+        let mut part = self.pool.take(part_shape.len());
+        {
+            let views = Views::new(vec![c.q.0, c.k.0, c.v.0]);
+            let q = self.inputs(&views, c.q, tq * h * d)?;
+            let kv = self.kv_rows(&views, c, tk)?;
+            let block = Block {
+                head_dim: d,
+                scale: c.scale,
+                mask: &mask,
+                q: &q,
+                q_shape: Shape { batch: 1, rows: tq, heads: h, elems: d },
+                q_rows: &q_rows,
+                kv: &kv,
+                kv_shape: Shape { batch: 1, rows: tk, heads: hk, elems: 2 * d },
+                kv_rows: &kv_rows,
+                delta: None,
+            };
+            kernels.forward(&block, &mut part, part_shape)?;
+            self.pool.give(kv);
         }
+        // Only the real sequences' rows: filler rows keep what the executor put there. O and LSE
+        // are planes of one allocation.
+        let result = c.o.0.view_mut(0, c.o.0.len, |mem| -> Result<(), String> {
+            for (rows, ..) in table.real() {
+                let o: &mut [f32] = values_mut(&mut mem[c.o.1 + rows.start * h * d * 4..][..rows.len() * h * d * 4])?;
+                for (dst, src) in o.chunks_mut(d).zip(part[rows.start * h * (d + 1)..].chunks(d + 1)) {
+                    dst.copy_from_slice(&src[..d]);
+                }
+                if !std::ptr::eq(c.o.0, c.lse.0) {
+                    continue;
+                }
+                let lse: &mut [f32] = values_mut(&mut mem[c.lse.1 + rows.start * h * 4..][..rows.len() * h * 4])?;
+                for (dst, src) in lse.iter_mut().zip(part[rows.start * h * (d + 1)..].chunks(d + 1)) {
+                    *dst = src[d];
+                }
+            }
+            Ok(())
+        })?;
+        result?;
+        if !std::ptr::eq(c.o.0, c.lse.0) {
+            for (rows, ..) in table.real() {
+                let lse: Vec<f32> =
+                    part[rows.start * h * (d + 1)..rows.end * h * (d + 1)].chunks(d + 1).map(|r| r[d]).collect();
+                write((c.lse.0, c.lse.1 + rows.start * h * 4), &bytes_of(&lse))?;
+            }
+        }
+        self.pool.give(part);
         Ok(())
     }
 
@@ -214,43 +332,62 @@ impl HostDevice<'_> {
         let table = Table::read(f)?;
         let (tq, tk) = table.extent();
         let (h, hk, d) = (f.heads_q, f.heads_kv, f.head_dim);
-        let (q, d_out) = (self.inputs(f.q, tq * h * d)?, self.inputs(c.d_out, tq * h * d)?);
-        let (lse, delta) = (f32s(&read(f.lse, tq * h * 4)?), f32s(&read(c.delta, tq * h * 4)?));
-        // The host kernels' query bundle: q, o (unread: D is given), do, lse per row and head.
-        let mut bundle = vec![0.0f32; tq * h * (3 * d + 1)];
-        for (i, row) in bundle.chunks_mut(3 * d + 1).enumerate() {
-            row[..d].copy_from_slice(&q[i * d..(i + 1) * d]);
-            row[2 * d..3 * d].copy_from_slice(&d_out[i * d..(i + 1) * d]);
-            row[3 * d] = lse[i];
-        }
-        let kv = self.kv_rows(f, tk)?;
         let (q_rows, kv_rows) = table.rows();
         let mask = mask_of(f.table.spec.mask);
         let q_shape = Shape { batch: 1, rows: tq, heads: h, elems: 3 * d + 1 };
         let kv_shape = Shape { batch: 1, rows: tk, heads: hk, elems: 2 * d };
-        let block = Block {
-            head_dim: d,
-            scale: f.scale,
-            mask: &mask,
-            q: &bundle,
-            q_shape,
-            q_rows: &q_rows,
-            kv: &kv,
-            kv_shape,
-            kv_rows: &kv_rows,
-            delta: Some(&delta),
-        };
         let dq_shape = Shape { batch: 1, rows: tq, heads: h, elems: d };
-        let (mut dq, mut dkv) = (vec![0.0f32; dq_shape.len()], vec![0.0f32; kv_shape.len()]);
-        kernels.backward(&block, &mut dq, dq_shape, &mut dkv, kv_shape)?;
-        accumulate(c.dq, &dq, 0)?;
-        let (mut dk, mut dv) = (Vec::with_capacity(tk * hk * d), Vec::with_capacity(tk * hk * d));
-        for row in dkv.chunks(2 * d) {
-            dk.extend_from_slice(&row[..d]);
-            dv.extend_from_slice(&row[d..]);
+        let (mut dq, mut dkv) = (self.pool.zeros(dq_shape.len()), self.pool.zeros(kv_shape.len()));
+        {
+            let views = Views::new(vec![f.q.0, f.k.0, f.v.0, c.d_out.0, f.lse.0, c.delta.0]);
+            let (q, d_out) = (self.inputs(&views, f.q, tq * h * d)?, self.inputs(&views, c.d_out, tq * h * d)?);
+            let (lse, delta) = (views.f32s(f.lse, tq * h)?, views.f32s(c.delta, tq * h)?);
+            // The host kernels' query bundle: q, o (unread: D is given), do, lse per row and head.
+            let mut bundle = self.pool.take(q_shape.len());
+            for (i, row) in bundle.chunks_mut(3 * d + 1).enumerate() {
+                row[..d].copy_from_slice(&q[i * d..(i + 1) * d]);
+                row[d..2 * d].fill(0.0);
+                row[2 * d..3 * d].copy_from_slice(&d_out[i * d..(i + 1) * d]);
+                row[3 * d] = lse[i];
+            }
+            let kv = self.kv_rows(&views, f, tk)?;
+            let block = Block {
+                head_dim: d,
+                scale: f.scale,
+                mask: &mask,
+                q: &bundle,
+                q_shape,
+                q_rows: &q_rows,
+                kv: &kv,
+                kv_shape,
+                kv_rows: &kv_rows,
+                delta: Some(delta),
+            };
+            kernels.backward(&block, &mut dq, dq_shape, &mut dkv, kv_shape)?;
+            self.pool.give(bundle);
+            self.pool.give(kv);
         }
-        accumulate(c.dk, &dk, 0)?;
-        accumulate(c.dv, &dv, 0)
+        accumulate(c.dq, &dq, 0)?;
+        // dK and dV are planes of one allocation: added in place, row by row.
+        let n = tk * hk * d;
+        let add = |mem: &mut [u8], at: usize, part: usize| -> Result<(), String> {
+            let dst: &mut [f32] = values_mut(&mut mem[at..at + n * 4])?;
+            for (x, row) in dst.chunks_mut(d).zip(dkv.chunks(2 * d)) {
+                for (a, b) in x.iter_mut().zip(&row[part * d..(part + 1) * d]) {
+                    *a += b;
+                }
+            }
+            Ok(())
+        };
+        if std::ptr::eq(c.dk.0, c.dv.0) {
+            c.dk.0.view_mut(0, c.dk.0.len, |mem| add(mem, c.dk.1, 0).and_then(|()| add(mem, c.dv.1, 1)))??;
+        } else {
+            c.dk.0.view_mut(0, c.dk.0.len, |mem| add(mem, c.dk.1, 0))??;
+            c.dv.0.view_mut(0, c.dv.0.len, |mem| add(mem, c.dv.1, 1))??;
+        }
+        self.pool.give(dq);
+        self.pool.give(dkv);
+        Ok(())
     }
 
     /// The emulated ABI takes 16-bit inputs, as the GPU kernels do.
@@ -267,10 +404,8 @@ impl HostDevice<'_> {
     /// The launch as the emulator takes it: whole planes up to the table's last row, the table's
     /// arrays read back from the table memory.
     fn launch(&self, c: &FwdCall<'_, HostMem>) -> Result<FwdLaunch, String> {
-        let n = c.table.sequences();
-        let cu_q = i32s(&read(c.arrays[0], (n + 1) * 4)?);
-        let cu_kv = i32s(&read(c.arrays[1], (n + 1) * 4)?);
-        let (tq, tk) = (*cu_q.last().unwrap_or(&0) as usize, *cu_kv.last().unwrap_or(&0) as usize);
+        let table = Table::read(c)?;
+        let (tq, tk) = table.extent();
         let (dq, dk) = (c.heads_q * c.head_dim, c.heads_kv * c.head_dim);
         Ok(FwdLaunch {
             heads_q: c.heads_q,
@@ -279,10 +414,10 @@ impl HostDevice<'_> {
             q: u16s(&read(c.q, tq * dq * 2)?),
             k: u16s(&read(c.k, tk * dk * 2)?),
             v: u16s(&read(c.v, tk * dk * 2)?),
-            cu_q,
-            cu_kv,
-            pos_q: i64s(&read(c.arrays[2], n * 8)?),
-            pos_kv: i64s(&read(c.arrays[3], n * 8)?),
+            cu_q: table.cu_q,
+            cu_kv: table.cu_kv,
+            pos_q: table.pos_q,
+            pos_kv: table.pos_kv,
             scale: c.scale,
         })
     }
@@ -290,12 +425,30 @@ impl HostDevice<'_> {
 
 /// Adds `values[from..]` into the fp32 region's elements `from..` (what atomics do on a GPU).
 fn accumulate(region: (&HostMem, usize), values: &[f32], from: usize) -> Result<(), String> {
-    let at = (region.0, region.1 + from * 4);
-    let mut current = f32s(&read(at, (values.len() - from) * 4)?);
-    for (c, v) in current.iter_mut().zip(&values[from..]) {
-        *c += v;
+    let n = values.len() - from;
+    region.0.view_mut(region.1 + from * 4, n * 4, |bytes| {
+        let dst: &mut [f32] = values_mut(bytes)?;
+        for (c, v) in dst.iter_mut().zip(&values[from..]) {
+            *c += v;
+        }
+        Ok(())
+    })?
+}
+
+/// `f(src, dst)` on two regions: one lock when they share an allocation (`src` copied out
+/// first), else the source read-locked and the destination write-locked.
+fn with_pair(
+    src: (&HostMem, usize),
+    src_len: usize,
+    dst: (&HostMem, usize),
+    dst_len: usize,
+    f: impl FnOnce(&[u8], &mut [u8]) -> Result<(), String>,
+) -> Result<(), String> {
+    if std::ptr::eq(src.0, dst.0) {
+        let from = read(src, src_len)?;
+        return dst.0.view_mut(dst.1, dst_len, |d| f(&from, d))?;
     }
-    write(at, &bytes_of(&current))
+    src.0.view(src.1, src_len, |s| dst.0.view_mut(dst.1, dst_len, |d| f(s, d)))??
 }
 
 impl Device for HostDevice<'_> {
@@ -304,7 +457,7 @@ impl Device for HostDevice<'_> {
     type Stamp = std::time::Instant;
 
     fn alloc(&self, _rank: u32, bytes: usize) -> Result<HostMem, String> {
-        Ok(HostMem(Mutex::new(vec![0; bytes])))
+        Ok(HostMem::new(bytes))
     }
 
     fn upload(&self, _rank: u32, _stream: usize, dst: (&HostMem, usize), data: &[u8]) -> Result<(), String> {
@@ -323,30 +476,45 @@ impl Device for HostDevice<'_> {
         dst: (&HostMem, usize),
         len: usize,
     ) -> Result<(), String> {
-        let data = read(src, len)?;
-        write(dst, &data)
+        with_pair(src, len, dst, len, |s, d| {
+            d.copy_from_slice(s);
+            Ok(())
+        })
     }
 
     fn copy_2d(&self, _rank: u32, _stream: usize, rows: Rows2d<'_, HostMem>) -> Result<(), String> {
         let Rows2d { src, src_pitch, dst, dst_pitch, width, height } = rows;
-        for r in 0..height {
-            let row = read((src.0, src.1 + r * src_pitch), width)?;
-            write((dst.0, dst.1 + r * dst_pitch), &row)?;
+        if height == 0 {
+            return Ok(());
         }
-        Ok(())
+        let (src_len, dst_len) = ((height - 1) * src_pitch + width, (height - 1) * dst_pitch + width);
+        with_pair(src, src_len, dst, dst_len, |s, d| {
+            for r in 0..height {
+                d[r * dst_pitch..][..width].copy_from_slice(&s[r * src_pitch..][..width]);
+            }
+            Ok(())
+        })
     }
 
     fn add_2d(&self, _rank: u32, _stream: usize, rows: Rows2d<'_, HostMem>) -> Result<(), String> {
         let Rows2d { src, src_pitch, dst, dst_pitch, width, height } = rows;
-        for r in 0..height {
-            let add = f32s(&read((src.0, src.1 + r * src_pitch * 4), width * 4)?);
-            accumulate((dst.0, dst.1 + r * dst_pitch * 4), &add, 0)?;
+        if height == 0 {
+            return Ok(());
         }
-        Ok(())
+        let (src_len, dst_len) = (((height - 1) * src_pitch + width) * 4, ((height - 1) * dst_pitch + width) * 4);
+        with_pair(src, src_len, dst, dst_len, |s, d| {
+            let (s, d): (&[f32], &mut [f32]) = (values(s)?, values_mut(d)?);
+            for r in 0..height {
+                for (a, b) in d[r * dst_pitch..][..width].iter_mut().zip(&s[r * src_pitch..][..width]) {
+                    *a += b;
+                }
+            }
+            Ok(())
+        })
     }
 
     fn fill(&self, _rank: u32, _stream: usize, dst: (&HostMem, usize), count: usize, value: f32) -> Result<(), String> {
-        write(dst, &bytes_of(&vec![value; count]))
+        dst.0.view_mut(dst.1, count * 4, |b| values_mut::<f32>(b).map(|v| v.fill(value)))?
     }
 
     fn signal(&self, _rank: u32, _stream: usize) -> Result<(), String> {
@@ -410,19 +578,40 @@ impl Device for HostDevice<'_> {
         part_lse: (&HostMem, usize),
         rows: usize,
     ) -> Result<(), String> {
-        let (mut o, mut ol) = (f32s(&read(out, rows * d * 4)?), f32s(&read(out_lse, rows * 4)?));
         let (p, pl) = (f32s(&read(part, rows * d * 4)?), f32s(&read(part_lse, rows * 4)?));
-        let mut acc = vec![0.0f32; d + 1];
-        let mut add = vec![0.0f32; d + 1];
-        for r in 0..rows {
-            acc[..d].copy_from_slice(&o[r * d..(r + 1) * d]);
-            acc[d] = ol[r];
-            add[..d].copy_from_slice(&p[r * d..(r + 1) * d]);
-            add[d] = pl[r];
-            crate::exec::merge(&mut acc, &add);
-            o[r * d..(r + 1) * d].copy_from_slice(&acc[..d]);
-            ol[r] = acc[d];
+        let merged = |o: &mut [f32], ol: &mut [f32]| {
+            let mut acc = vec![0.0f32; d + 1];
+            let mut add = vec![0.0f32; d + 1];
+            for r in 0..rows {
+                acc[..d].copy_from_slice(&o[r * d..(r + 1) * d]);
+                acc[d] = ol[r];
+                add[..d].copy_from_slice(&p[r * d..(r + 1) * d]);
+                add[d] = pl[r];
+                crate::exec::merge(&mut acc, &add);
+                o[r * d..(r + 1) * d].copy_from_slice(&acc[..d]);
+                ol[r] = acc[d];
+            }
+        };
+        if std::ptr::eq(out.0, out_lse.0) {
+            // O and LSE are planes of one allocation: one lock, two disjoint regions.
+            let (o_range, l_range) =
+                (out.0.range(out.1, rows * d * 4, "write")?, out.0.range(out_lse.1, rows * 4, "write")?);
+            if o_range.start < l_range.end && l_range.start < o_range.end {
+                return Err("merge: the output and its LSE overlap".to_string());
+            }
+            return out.0.view_mut(0, out.0.len, |mem| {
+                let (lo, hi) = mem.split_at_mut(o_range.start.max(l_range.start));
+                let (o, l) = if o_range.start < l_range.start {
+                    (&mut lo[o_range], &mut hi[..l_range.len()])
+                } else {
+                    (&mut hi[..o_range.len()], &mut lo[l_range])
+                };
+                merged(values_mut(o)?, values_mut(l)?);
+                Ok(())
+            })?;
         }
+        let (mut o, mut ol) = (f32s(&read(out, rows * d * 4)?), f32s(&read(out_lse, rows * 4)?));
+        merged(&mut o, &mut ol);
         write(out, &bytes_of(&o))?;
         write(out_lse, &bytes_of(&ol))
     }

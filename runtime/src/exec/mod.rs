@@ -42,7 +42,7 @@ use crate::kernels::{Mask, Shape, rows_of};
 use crate::packed::to_bits;
 use crate::watch::{self, Progress};
 use collective::Meeting;
-use rows::{load_rows, store_rows};
+use rows::{load_planes, store_rows};
 
 /// Which ranks of a plan this process runs, and how their transfers travel.
 pub enum Ranks<'a, D: Device> {
@@ -470,40 +470,18 @@ impl<D: Device> Run<'_, D> {
         match &plan.op(id).kind {
             OpKind::Load { input, dst, runs } => {
                 let buf = plan.buf(*dst);
-                let shape = self.cpu_shape(buf);
-                let mut rows = vec![0.0f32; shape.len()];
-                load_rows(p, self.inputs, *input, runs, shape, &mut rows);
-                let n = shape.batch * shape.rows * shape.heads;
-                let (e, dtype) = (shape.elems, p.dtype);
-                // An input plane (q, k, v, do) in the input dtype: 16-bit values, or fp32.
-                let half = |off: usize| -> Vec<u8> {
-                    let values = (0..n).flat_map(|i| rows[i * e + off..i * e + off + d].iter().copied());
-                    match Elem::input(dtype) {
+                let planes = load_planes(p, self.inputs, *input, runs, buf.heads as usize);
+                for (&kind, values) in crate::device::planes(buf.kind).iter().zip(planes) {
+                    // An input plane (q, k, v, do) in the input dtype: 16-bit values, or fp32.
+                    let bits: Vec<u16>;
+                    let bytes: &[u8] = match kind.elem(Dims::of(p).input) {
                         Elem::Half => {
-                            bytemuck::cast_slice(&values.map(|x| to_bits(dtype, x)).collect::<Vec<u16>>()).to_vec()
+                            bits = values.iter().map(|&x| to_bits(p.dtype, x)).collect();
+                            bytemuck::cast_slice(&bits)
                         }
-                        Elem::F32 => bytemuck::cast_slice(&values.collect::<Vec<f32>>()).to_vec(),
-                    }
-                };
-                let f32s = |v: Vec<f32>| -> Vec<u8> { bytemuck::cast_slice(&v).to_vec() };
-                let data: Vec<(PlaneKind, Vec<u8>)> = match buf.kind {
-                    attnc_compiler::ir::BufKind::Q => vec![(PlaneKind::Q, half(0))],
-                    attnc_compiler::ir::BufKind::Kv => vec![(PlaneKind::K, half(0)), (PlaneKind::V, half(d))],
-                    _ => {
-                        let lse = (0..n).map(|i| rows[i * e + 3 * d]).collect();
-                        let delta = (0..n)
-                            .map(|i| (0..d).map(|j| rows[i * e + d + j] * rows[i * e + 2 * d + j]).sum())
-                            .collect();
-                        vec![
-                            (PlaneKind::Q, half(0)),
-                            (PlaneKind::DOut, half(2 * d)),
-                            (PlaneKind::Lse, f32s(lse)),
-                            (PlaneKind::Delta, f32s(delta)),
-                        ]
-                    }
-                };
-                for (kind, bytes) in data {
-                    self.device.upload(rank, s, self.at(*dst, kind), &bytes).map_err(&err)?;
+                        Elem::F32 => bytemuck::cast_slice(&values),
+                    };
+                    self.device.upload(rank, s, self.at(*dst, kind), bytes).map_err(&err)?;
                 }
             }
             OpKind::Zero { dst, .. } => {

@@ -101,44 +101,87 @@ pub(crate) fn row_tokens(map: &TokenMap, rows: &RowSet) -> Vec<(usize, u64)> {
     rows.0.iter().flat_map(|i| (i.start as usize..i.end as usize).map(|r| (r, all[r]))).collect::<Vec<_>>()
 }
 
-/// Writes a load's rows (input dtype rounding, RoPE at each row's position) into `out` in the CPU
-/// layout `[b][rows][heads][elems]`; the device executor converts them to its planes.
-pub(crate) fn load_rows(
+/// RoPE's inverse frequencies θ^(−2i/d) for i < d/2, computed once for all the rows of a load.
+struct Rope {
+    freqs: Vec<f64>,
+}
+
+impl Rope {
+    fn new(d: usize, theta: Option<f64>) -> Option<Rope> {
+        theta.map(|theta| Rope { freqs: (0..d / 2).map(|i| theta.powf(-2.0 * i as f64 / d as f64)).collect() })
+    }
+
+    /// (cos, sin) of each angle at `position` (the same values as `kernels::rope_rotation`).
+    fn angles(&self, position: u64) -> Vec<(f64, f64)> {
+        self.freqs
+            .iter()
+            .map(|f| {
+                let (s, c) = (1.0 * position as f64 * f).sin_cos();
+                (c, s)
+            })
+            .collect()
+    }
+
+    /// Rotates the halves of `x` by the angles (rotate-half convention).
+    fn rotate(x: &mut [f32], angles: &[(f64, f64)]) {
+        let half = x.len() / 2;
+        for (i, &(c, s)) in angles.iter().enumerate() {
+            let (a, b) = (x[i] as f64, x[i + half] as f64);
+            x[i] = (a * c - b * s) as f32;
+            x[i + half] = (b * c + a * s) as f32;
+        }
+    }
+}
+
+/// A load's rows as the planes of its buffer (`device::planes` order), each `[b][rows][heads][w]`
+/// in fp32: inputs rounded to the input dtype, q and k rotated at each row's position, and for
+/// the backward bundle the LSE and D = rowsum(dO ∘ O).
+pub(crate) fn load_planes(
     p: &attnc_compiler::ir::Problem,
     inputs: &ExecInputs<'_>,
     input: Input,
     runs: &[attnc_compiler::ir::Run],
-    shape: Shape,
-    out: &mut [f32],
-) {
-    let (t, d) = (p.tokens as usize, p.head_dim as usize);
-    let (h, hk) = (p.heads as usize, p.kv_heads as usize);
+    heads: usize,
+) -> Vec<Vec<f32>> {
+    let (t, d, batch) = (p.tokens as usize, p.head_dim as usize, p.batch as usize);
+    let rows: usize = runs.iter().map(|r| r.len as usize).sum();
+    let n = batch * rows * heads;
+    let (src_heads, first) = match input {
+        Input::Q | Input::QBundle => (p.heads as usize, inputs.q),
+        Input::Kv => (p.kv_heads as usize, inputs.k),
+    };
+    let mut planes = vec![vec![0.0f32; n * d]];
+    match input {
+        Input::Q => {}
+        Input::Kv => planes.push(vec![0.0; n * d]),
+        Input::QBundle => planes.extend([vec![0.0; n * d], vec![0.0; n], vec![0.0; n]]),
+    }
+    let rope = Rope::new(d, p.rope_theta);
     let mut row = 0;
     for run in runs {
         for i in 0..run.len {
             let (token, position) = ((run.token + i) as usize, run.position + i);
-            for b in 0..shape.batch {
-                for head in 0..shape.heads {
-                    let at = shape.at(b, row, head);
-                    let dst = &mut out[at..at + shape.elems];
+            let angles = rope.as_ref().map(|r| r.angles(position));
+            for b in 0..batch {
+                for head in 0..heads {
+                    let at = (b * rows + row) * heads + head;
+                    let src = ((b * t + token) * src_heads + head) * d;
+                    let dst = &mut planes[0][at * d..(at + 1) * d];
+                    copy_round(dst, &first[src..src + d], p.dtype);
+                    if let Some(angles) = &angles {
+                        Rope::rotate(dst, angles);
+                    }
                     match input {
-                        Input::Q | Input::QBundle => {
-                            let src = ((b * t + token) * h + head) * d;
-                            copy_round(&mut dst[..d], &inputs.q[src..src + d], p.dtype);
-                            rope(&mut dst[..d], position, p.rope_theta, 1.0);
-                            if input == Input::QBundle {
-                                let o = inputs.o.expect("backward has o");
-                                let d_out = inputs.d_out.expect("backward has do");
-                                dst[d..2 * d].copy_from_slice(&o[src..src + d]);
-                                copy_round(&mut dst[2 * d..3 * d], &d_out[src..src + d], p.dtype);
-                                dst[3 * d] = inputs.lse.expect("backward has lse")[(b * h + head) * t + token];
-                            }
-                        }
-                        Input::Kv => {
-                            let src = ((b * t + token) * hk + head) * d;
-                            copy_round(&mut dst[..d], &inputs.k[src..src + d], p.dtype);
-                            rope(&mut dst[..d], position, p.rope_theta, 1.0);
-                            copy_round(&mut dst[d..2 * d], &inputs.v[src..src + d], p.dtype);
+                        Input::Q => {}
+                        Input::Kv => copy_round(&mut planes[1][at * d..(at + 1) * d], &inputs.v[src..src + d], p.dtype),
+                        Input::QBundle => {
+                            let o = &inputs.o.expect("backward has o")[src..src + d];
+                            let d_out = &inputs.d_out.expect("backward has do")[src..src + d];
+                            let dst = &mut planes[1][at * d..(at + 1) * d];
+                            copy_round(dst, d_out, p.dtype);
+                            planes[2][at] =
+                                inputs.lse.expect("backward has lse")[(b * p.heads as usize + head) * t + token];
+                            planes[3][at] = o.iter().zip(&planes[1][at * d..(at + 1) * d]).map(|(x, y)| x * y).sum();
                         }
                     }
                 }
@@ -146,6 +189,7 @@ pub(crate) fn load_rows(
             row += 1;
         }
     }
+    planes
 }
 
 /// Writes a store's rows (CPU layout) into the run's outputs: o and lse, or dq, dk and dv with the
