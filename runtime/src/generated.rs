@@ -14,7 +14,9 @@ use attnc_compiler::back::cranelift::Jit;
 use attnc_compiler::kernel::{self, BwdArgs, FwdArgs, KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
 use attnc_compiler::sema::spec::Dtype;
 
-use crate::kernels::{Block, Kernels, Mask, Row, Shape};
+use attnc_compiler::kernel::launch::{RowRun, pair_mask, runs};
+
+use crate::kernels::{Block, Kernels, Shape};
 
 /// Runs kernels of the ABI in `compiler::kernel`.
 pub trait Backend: Sync {
@@ -95,51 +97,6 @@ impl Backend for LlvmCpu {
         unsafe { k.backward(args) };
         Ok(())
     }
-}
-
-/// A run of rows: `len` rows from `row`, tokens from `token`, in sequence `doc`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct RowRun {
-    pub row: usize,
-    pub token: u64,
-    pub len: usize,
-    pub doc: usize,
-}
-
-pub(crate) fn runs(rows: &[Row]) -> Vec<RowRun> {
-    let mut out: Vec<RowRun> = Vec::new();
-    for r in rows.iter().filter(|r| !r.pad) {
-        match out.last_mut() {
-            Some(run) if run.doc == r.doc && run.row + run.len == r.row && run.token + run.len as u64 == r.token => {
-                run.len += 1
-            }
-            _ => out.push(RowRun { row: r.row, token: r.token, len: 1, doc: r.doc }),
-        }
-    }
-    out
-}
-
-/// The mask of a run pair: `None` when fully hidden, else the spec mask it needs.
-pub(crate) fn pair_mask(mask: &Mask, q: &RowRun, k: &RowRun) -> Option<KernelMask> {
-    if q.doc != k.doc {
-        return None;
-    }
-    if !mask.causal {
-        return Some(KernelMask::None);
-    }
-    let (q_lo, q_hi) = (q.token as i64, (q.token + q.len as u64 - 1) as i64);
-    let (k_lo, k_hi) = (k.token as i64, (k.token + k.len as u64 - 1) as i64);
-    let window = mask.window.map(|w| w as i64);
-    // Hidden: every key after every query, or every key before every query's window.
-    if k_lo > q_hi || window.is_some_and(|w| q_lo - k_hi >= w) {
-        return None;
-    }
-    let full = k_hi <= q_lo && window.is_none_or(|w| q_hi - k_lo < w);
-    Some(match (full, window) {
-        (true, _) => KernelMask::None,
-        (false, None) => KernelMask::Causal,
-        (false, Some(w)) => KernelMask::Window { window: w as u64 },
-    })
 }
 
 /// Copies `width` elements of head `head` of each row of `run` into `dst`, contiguous.

@@ -5,7 +5,8 @@
 //! the plan put its rows. The reference accumulates in fp32 and stays the oracle: the Cranelift
 //! and LLVM kernels of later issues implement [`Kernels`] and are tested against it.
 
-use attnc_compiler::ir::Problem;
+/// Rows and masks by absolute tokens: the launch tables' (`compiler::kernel::launch`).
+pub use attnc_compiler::kernel::launch::{Mask, Row, rows_of};
 
 /// A buffer's shape: `[batch][rows][heads][elems]`, fp32.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,45 +29,6 @@ impl Shape {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-}
-
-/// One row of a block: its row in the buffer and what the mask needs of its token.
-#[derive(Clone, Copy, Debug)]
-pub struct Row {
-    pub row: usize,
-    pub token: u64,
-    pub doc: usize,
-    /// Past the sequence's real length: padding, which sees and is seen by nothing.
-    pub pad: bool,
-}
-
-/// The mask by absolute tokens.
-pub struct Mask {
-    pub causal: bool,
-    pub window: Option<u64>,
-}
-
-impl Mask {
-    pub fn of(p: &Problem) -> Mask {
-        Mask { causal: p.causal, window: p.window }
-    }
-
-    pub fn allows(&self, q: &Row, k: &Row) -> bool {
-        if q.pad || k.pad || q.doc != k.doc {
-            return false;
-        }
-        !self.causal || (k.token <= q.token && self.window.is_none_or(|w| q.token - k.token < w))
-    }
-}
-
-/// The rows of a buffer, with their tokens' sequences.
-pub fn rows_of(p: &Problem, rows: impl Iterator<Item = (usize, u64)>) -> Vec<Row> {
-    rows.map(|(row, token)| {
-        let doc = p.doc_index(token);
-        let d = p.docs[doc];
-        Row { row, token, doc, pad: token >= d.start + d.len }
-    })
-    .collect()
 }
 
 /// RoPE's rotation (rotate-half convention): for each i < d/2, the pair (x_i, x_{i+d/2}) turns

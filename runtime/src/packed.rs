@@ -15,8 +15,8 @@
 use attnc_compiler::kernel::{KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
 use attnc_compiler::sema::spec::Dtype;
 
-use crate::generated::{RowRun, pair_mask, runs};
 use crate::kernels::{Block, Kernels, Shape};
+use attnc_compiler::kernel::launch::{RowRun, pair_mask, runs};
 
 /// One forward launch: `tokens_q` packed query rows and `tokens_kv` packed KV rows.
 #[derive(Clone, Debug, Default)]

@@ -8,10 +8,11 @@
 //! (`interp.rs`, the oracle every backend is tested against) and the backends (`back/`).
 
 pub mod interp;
+pub mod launch;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ir::{MaskClass, OpKind, Plan};
+use crate::ir::Plan;
 use crate::sema::spec::Dtype;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -80,45 +81,30 @@ pub const TILE_Q: u32 = 2;
 pub const BLOCK_Q: i64 = 256;
 pub const TILE_KV: u32 = 16;
 
-/// The spec of a mask class under the plan's mask, for query heads `group` times the KV heads (the
-/// op's buffers say: an all-to-all that repeats KV heads leaves a group of 1).
-pub fn spec_of(plan: &Plan, kind: KernelKind, class: MaskClass, group: u32) -> KernelSpec {
-    let p = &plan.problem;
-    let mask = match (class, p.causal, p.window) {
-        (MaskClass::Full | MaskClass::Document, _, _) | (_, false, _) => KernelMask::None,
-        (_, true, None) => KernelMask::Causal,
-        (_, true, Some(window)) => KernelMask::Window { window },
-    };
-    KernelSpec { kind, head_dim: p.head_dim, dtype: p.dtype, group, mask, tile_q: TILE_Q, tile_kv: TILE_KV }
-}
-
-/// Every distinct kernel a plan needs, in first-use order.
+/// Every distinct kernel a plan launches, in first-use order: the specs of its attention ops'
+/// launch tables (`launch::op_tables`), which every device runs.
 pub fn specs_of(plan: &Plan) -> Vec<KernelSpec> {
     let mut out: Vec<KernelSpec> = Vec::new();
     for id in plan.op_ids() {
-        let spec = match &plan.op(id).kind {
-            OpKind::AttnFwd { class, q, kv, .. } => {
-                spec_of(plan, KernelKind::Forward, *class, plan.buf(*q).heads / plan.buf(*kv).heads)
+        for t in launch::op_tables(plan, id).unwrap_or_default() {
+            if !out.contains(&t.spec) {
+                out.push(t.spec);
             }
-            OpKind::AttnBwd { class, q, kv, .. } => {
-                spec_of(plan, KernelKind::Backward, *class, plan.buf(*q).heads / plan.buf(*kv).heads)
-            }
-            _ => continue,
-        };
-        if !out.contains(&spec) {
-            out.push(spec);
         }
     }
     out
 }
 
-/// Every kernel a plan set needs, with the unmasked variant of each masked one (run pairs
-/// inside a block may need it), in first-use order: what ahead-of-time compilation builds.
+/// Every kernel a plan set needs, in first-use order: what ahead-of-time compilation builds. The
+/// plans' launch tables decide ([`specs_of`]); for packed (THD) plans, whose run pairs fall where
+/// each batch's lengths put them, every mask a pair of the problem can need
+/// ([`launch::masks`]) is built for each kernel kind and head group the tables use.
 pub fn specs_of_plans<'a>(plans: impl IntoIterator<Item = &'a crate::ir::Plan>) -> Vec<KernelSpec> {
     let mut out: Vec<KernelSpec> = Vec::new();
     for plan in plans {
         for spec in specs_of(plan) {
-            for mask in [spec.mask, KernelMask::None] {
+            let masks = if plan.problem.thd { launch::masks(&plan.problem) } else { vec![spec.mask] };
+            for mask in masks {
                 let s = KernelSpec { mask, ..spec };
                 if !out.contains(&s) {
                     out.push(s);

@@ -20,11 +20,8 @@
 pub mod host;
 
 use attnc_compiler::ir::{BufKind, Buffer, Problem};
-use attnc_compiler::kernel::KernelSpec;
+pub use attnc_compiler::kernel::launch::{LaunchTable, launch_tables};
 use attnc_compiler::sema::spec::Dtype;
-
-use crate::generated::{pair_mask, runs};
-use crate::kernels::{Mask, Row};
 
 /// The element type of a plane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,139 +142,24 @@ pub fn plane(buf: &Buffer, dims: Dims, kind: PlaneKind) -> Plane {
     *layout(buf, dims).iter().find(|p| p.kind == kind).expect("the buffer kind has this plane")
 }
 
-/// One launch of an attention op: a table of sequences over the rows of the op's buffers.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LaunchTable {
-    pub spec: KernelSpec,
-    /// `sequences + 1` row starts (batch element `b`'s row `r` is row `b·rows + r`).
-    pub cu_q: Vec<i32>,
-    pub cu_kv: Vec<i32>,
-    /// Absolute position of each sequence's first row (fillers: 0).
-    pub pos_q: Vec<i64>,
-    pub pos_kv: Vec<i64>,
-    /// The real query row ranges (not fillers), for merging a later launch into the partial.
-    pub q_ranges: Vec<(usize, usize)>,
-}
-
-impl LaunchTable {
-    pub fn sequences(&self) -> usize {
-        self.pos_q.len()
-    }
-
-    pub fn max_seqlen_q(&self) -> usize {
-        self.cu_q.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0)
-    }
-
-    pub fn max_seqlen_kv(&self) -> usize {
-        self.cu_kv.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0)
-    }
-
-    /// The table as bytes: cu_q, cu_kv (i32), then pos_q, pos_kv (i64), each 8-byte aligned;
-    /// returns the bytes and the four offsets.
-    pub fn encode(&self) -> (Vec<u8>, [usize; 4]) {
-        let mut bytes = Vec::new();
-        let mut offsets = [0; 4];
-        let align = |b: &mut Vec<u8>| b.resize(b.len().div_ceil(8) * 8, 0);
-        offsets[0] = bytes.len();
-        bytes.extend_from_slice(bytemuck::cast_slice(&self.cu_q));
-        align(&mut bytes);
-        offsets[1] = bytes.len();
-        bytes.extend_from_slice(bytemuck::cast_slice(&self.cu_kv));
-        align(&mut bytes);
-        offsets[2] = bytes.len();
-        bytes.extend_from_slice(bytemuck::cast_slice(&self.pos_q));
-        offsets[3] = bytes.len();
-        bytes.extend_from_slice(bytemuck::cast_slice(&self.pos_kv));
-        align(&mut bytes);
-        (bytes, offsets)
-    }
-}
-
-/// A query or KV run at its packed row: `start` counts rows of every earlier batch element.
-#[derive(Clone, Copy, Debug)]
-struct Span {
-    start: usize,
-    len: usize,
-    pos: i64,
-}
-
-/// The launches of an attention block: its run pairs grouped by mask spec, each group laid out in
-/// chains of forward-moving pairs. `spec_of` gives the spec of a mask class.
-pub fn launch_tables(
-    mask: &Mask,
-    batch: usize,
-    q_rows: &[Row],
-    q_buffer_rows: usize,
-    kv_rows: &[Row],
-    kv_buffer_rows: usize,
-    spec_of: impl Fn(attnc_compiler::kernel::KernelMask) -> KernelSpec,
-) -> Vec<LaunchTable> {
-    let (q_runs, kv_runs) = (runs(q_rows), runs(kv_rows));
-    let mut groups: Vec<(attnc_compiler::kernel::KernelMask, Vec<(Span, Span)>)> = Vec::new();
-    for b in 0..batch {
-        for q in &q_runs {
-            for kv in &kv_runs {
-                let Some(m) = pair_mask(mask, q, kv) else { continue };
-                let qs = Span { start: b * q_buffer_rows + q.row, len: q.len, pos: q.token as i64 };
-                let ks = Span { start: b * kv_buffer_rows + kv.row, len: kv.len, pos: kv.token as i64 };
-                match groups.iter_mut().find(|g| g.0 == m) {
-                    Some(g) => g.1.push((qs, ks)),
-                    None => groups.push((m, vec![(qs, ks)])),
-                }
-            }
-        }
-    }
-    let mut tables = Vec::new();
-    for (m, mut pairs) in groups {
-        pairs.sort_by_key(|(q, k)| (q.start, k.start));
-        while !pairs.is_empty() {
-            // Greedy chain: the next pair starts at or after the end of the last one on both sides.
-            let mut chain = Vec::new();
-            let mut rest = Vec::new();
-            let (mut q_end, mut kv_end) = (0usize, 0usize);
-            for (q, k) in pairs {
-                if chain.is_empty() || (q.start >= q_end && k.start >= kv_end) {
-                    (q_end, kv_end) = (q.start + q.len, k.start + k.len);
-                    chain.push((q, k));
-                } else {
-                    rest.push((q, k));
-                }
-            }
-            pairs = rest;
-            let (q0, k0) = (chain[0].0.start as i32, chain[0].1.start as i32);
-            let mut t = LaunchTable {
-                spec: spec_of(m),
-                cu_q: vec![q0],
-                cu_kv: vec![k0],
-                pos_q: Vec::new(),
-                pos_kv: Vec::new(),
-                q_ranges: Vec::new(),
-            };
-            for (q, k) in chain {
-                let (qc, kc) = (*t.cu_q.last().unwrap() as usize, *t.cu_kv.last().unwrap() as usize);
-                // Fillers: query rows without keys, then key rows without queries.
-                if q.start > qc {
-                    t.cu_q.push(q.start as i32);
-                    t.cu_kv.push(kc as i32);
-                    t.pos_q.push(0);
-                    t.pos_kv.push(0);
-                }
-                if k.start > kc {
-                    t.cu_q.push(q.start as i32);
-                    t.cu_kv.push(k.start as i32);
-                    t.pos_q.push(0);
-                    t.pos_kv.push(0);
-                }
-                t.cu_q.push((q.start + q.len) as i32);
-                t.cu_kv.push((k.start + k.len) as i32);
-                t.pos_q.push(q.pos);
-                t.pos_kv.push(k.pos);
-                t.q_ranges.push((q.start, q.start + q.len));
-            }
-            tables.push(t);
-        }
-    }
-    tables
+/// A launch table as the bytes a device reads: cu_q, cu_kv (i32), then pos_q, pos_kv (i64), each
+/// 8-byte aligned; returns the bytes and the four offsets.
+pub fn encode(table: &LaunchTable) -> (Vec<u8>, [usize; 4]) {
+    let mut bytes = Vec::new();
+    let mut offsets = [0; 4];
+    let align = |b: &mut Vec<u8>| b.resize(b.len().div_ceil(8) * 8, 0);
+    offsets[0] = bytes.len();
+    bytes.extend_from_slice(bytemuck::cast_slice(&table.cu_q));
+    align(&mut bytes);
+    offsets[1] = bytes.len();
+    bytes.extend_from_slice(bytemuck::cast_slice(&table.cu_kv));
+    align(&mut bytes);
+    offsets[2] = bytes.len();
+    bytes.extend_from_slice(bytemuck::cast_slice(&table.pos_q));
+    offsets[3] = bytes.len();
+    bytes.extend_from_slice(bytemuck::cast_slice(&table.pos_kv));
+    align(&mut bytes);
+    (bytes, offsets)
 }
 
 /// A strided region of `height` rows of `width`, rows `src_pitch` and `dst_pitch` apart, from
@@ -378,46 +260,32 @@ pub struct BwdCall<'a, M> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use attnc_compiler::kernel::{KernelKind, KernelMask, TILE_KV, TILE_Q};
+    use attnc_compiler::kernel::{KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
     use attnc_compiler::sema::spec::Dtype;
 
-    fn row(row: usize, token: u64, doc: usize) -> Row {
-        Row { row, token, doc, pad: false }
-    }
-
-    /// Zigzag at cp 2: a rank holds chunks 0 and 3 of a 16-token sequence, for queries and KV.
-    /// Of the four pairs, 0 × 3 is hidden, 0 × 0 and 3 × 3 straddle the diagonal (causal), 3 × 0 is
-    /// fully visible (no mask): two launches.
+    /// Five sequences (i32 starts, i64 positions): each array 8-byte aligned.
     #[test]
-    fn pairs_become_forward_moving_chains_with_fillers() {
-        let q: Vec<Row> = (0..4).map(|i| row(i, i as u64, 0)).chain((4..8).map(|i| row(i, 8 + i as u64, 0))).collect();
-        let mask = Mask { causal: true, window: None };
-        let spec = |m| KernelSpec {
-            kind: KernelKind::Forward,
-            head_dim: 64,
-            dtype: Dtype::Bf16,
-            group: 1,
-            mask: m,
-            tile_q: TILE_Q,
-            tile_kv: TILE_KV,
+    fn tables_encode_aligned() {
+        let table = LaunchTable {
+            spec: KernelSpec {
+                kind: KernelKind::Forward,
+                head_dim: 64,
+                dtype: Dtype::Bf16,
+                group: 1,
+                mask: KernelMask::None,
+                tile_q: TILE_Q,
+                tile_kv: TILE_KV,
+            },
+            cu_q: vec![4, 8, 12, 12, 16],
+            cu_kv: vec![0, 4, 4, 8, 12],
+            pos_q: vec![12, 0, 0, 12],
+            pos_kv: vec![0, 0, 4, 0],
+            q_ranges: vec![(4, 8), (12, 16)],
         };
-        let tables = launch_tables(&mask, 2, &q, 8, &q, 8, spec);
-        // The diagonal pairs of both batch elements form one chain...
-        let causal: Vec<&LaunchTable> = tables.iter().filter(|t| t.spec.mask == KernelMask::Causal).collect();
-        let full: Vec<&LaunchTable> = tables.iter().filter(|t| t.spec.mask == KernelMask::None).collect();
-        assert_eq!(causal.len(), 1, "{tables:#?}");
-        assert_eq!(causal[0].cu_q, [0, 4, 8, 12, 16]);
-        assert_eq!(causal[0].cu_kv, [0, 4, 8, 12, 16]);
-        assert_eq!(causal[0].pos_q, [0, 12, 0, 12]);
-        // ...and chunk 3 × chunk 0 fully visible, per batch element, with fillers between them:
-        // query rows 8..12 without keys, then key rows 4..8 without queries.
-        assert_eq!(full.len(), 1, "{tables:#?}");
-        assert_eq!(full[0].cu_q, [4, 8, 12, 12, 16]);
-        assert_eq!(full[0].cu_kv, [0, 4, 4, 8, 12]);
-        assert_eq!(full[0].pos_q, [12, 0, 0, 12]);
-        assert_eq!(full[0].q_ranges, [(4, 8), (12, 16)]);
-        let (bytes, offsets) = full[0].encode();
+        let (bytes, offsets) = encode(&table);
         assert_eq!(offsets, [0, 24, 48, 80]);
         assert_eq!(bytes.len(), 112);
+        assert_eq!(&bytes[24..28], &0i32.to_le_bytes());
+        assert_eq!(&bytes[48..56], &12i64.to_le_bytes());
     }
 }

@@ -25,20 +25,18 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use attnc_compiler::ir::{BufId, Buffer, GroupId, OpId, OpKind, Plan, Stream};
-use attnc_compiler::kernel::{KernelKind, KernelSpec, TILE_KV, TILE_Q};
 use attnc_compiler::verify::Verified;
 
 mod collective;
 mod rows;
 
+pub use attnc_compiler::kernel::launch::op_tables;
 pub use rows::{ExecInputs, ExecOutputs, Fault, RunOptions, Span, elems, rope};
-pub(crate) use rows::{RowIndex, merge, row_tokens, tokens_in_order};
+pub(crate) use rows::{RowIndex, merge, tokens_in_order};
 
 use crate::RuntimeError;
-use crate::device::{
-    BwdCall, Device, Dims, Elem, FwdCall, LaunchTable, PlaneKind, Rows2d, buffer_bytes, launch_tables, plane,
-};
-use crate::kernels::{Mask, Shape, rows_of};
+use crate::device::{BwdCall, Device, Dims, Elem, FwdCall, LaunchTable, PlaneKind, Rows2d, buffer_bytes, plane};
+use crate::kernels::Shape;
 use crate::packed::to_bits;
 use crate::watch::{self, Progress};
 use collective::Meeting;
@@ -147,30 +145,6 @@ struct Run<'a, D: Device> {
     progress: Progress,
 }
 
-/// The launch tables of an attention op (`None` for other ops).
-pub fn op_tables(plan: &Plan, id: OpId) -> Option<Vec<LaunchTable>> {
-    let p = &plan.problem;
-    let (kind, q, q_rows, kv, kv_rows) = match &plan.op(id).kind {
-        OpKind::AttnFwd { q, q_rows, kv, kv_rows, .. } => (KernelKind::Forward, *q, q_rows, *kv, kv_rows),
-        OpKind::AttnBwd { q, q_rows, kv, kv_rows, .. } => (KernelKind::Backward, *q, q_rows, *kv, kv_rows),
-        _ => return None,
-    };
-    let (qb, kb) = (plan.buf(q), plan.buf(kv));
-    let qr = rows_of(p, row_tokens(&qb.tokens, q_rows).into_iter());
-    let kr = rows_of(p, row_tokens(&kb.tokens, kv_rows).into_iter());
-    let spec = |m| KernelSpec {
-        kind,
-        head_dim: p.head_dim,
-        dtype: p.dtype,
-        group: qb.heads / kb.heads,
-        mask: m,
-        tile_q: TILE_Q,
-        tile_kv: TILE_KV,
-    };
-    let (batch, mask) = (p.batch as usize, Mask::of(p));
-    Some(launch_tables(&mask, batch, &qr, qb.rows as usize, &kr, kb.rows as usize, spec))
-}
-
 /// Runs the ranks `ranks` names; the outputs hold the rows those ranks store (zeros, and −inf
 /// LSE, elsewhere).
 pub fn execute<D: Device>(
@@ -217,7 +191,7 @@ pub fn execute<D: Device>(
             let encoded: Vec<Launch> = tables
                 .into_iter()
                 .map(|table| {
-                    let (b, offsets) = table.encode();
+                    let (b, offsets) = crate::device::encode(&table);
                     let base = bytes.len();
                     bytes.extend_from_slice(&b);
                     Launch { table, offsets: offsets.map(|o| base + o) }

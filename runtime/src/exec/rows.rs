@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use attnc_compiler::ir::{BufKind, Input, Output, RowSet, TokenMap};
+use attnc_compiler::ir::{BufKind, Input, Output, TokenMap};
 
 use crate::kernels::Shape;
 use crate::tensor::round;
@@ -94,11 +94,6 @@ impl RowIndex {
 /// The tokens of a buffer's rows, in row order.
 pub(crate) fn tokens_in_order(map: &TokenMap) -> Vec<u64> {
     map.runs.iter().flat_map(|r| r.start..r.end).collect()
-}
-
-pub(crate) fn row_tokens(map: &TokenMap, rows: &RowSet) -> Vec<(usize, u64)> {
-    let all = tokens_in_order(map);
-    rows.0.iter().flat_map(|i| (i.start as usize..i.end as usize).map(|r| (r, all[r]))).collect::<Vec<_>>()
 }
 
 /// RoPE's inverse frequencies θ^(−2i/d) for i < d/2, computed once for all the rows of a load.

@@ -1,0 +1,297 @@
+//! The launches of a plan's attention ops: the one source of which kernels a plan needs.
+//!
+//! An attention op's rows become runs (consecutive rows of consecutive tokens of one sequence,
+//! padding excluded); every same-sequence pair of a query run and a KV run is a *sequence* of a
+//! launch, with the kernel mask the pair needs (none when fully visible, causal or windowed at
+//! the diagonal, no sequence when fully hidden). Pairs of one mask share launches; since a
+//! launch's sequences are consecutive row ranges (`cu_q`, `cu_kv`, one absolute position each),
+//! pairs are laid out in chains in which both runs move forward, with filler sequences over the
+//! rows in between (no keys, or no queries). Every device launches exactly these tables (the GPU
+//! kernels over them, the host kernel sets over their sequences), and ahead-of-time compilation
+//! builds exactly their specs (`kernel::specs_of`).
+
+use super::{KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
+use crate::ir::{OpId, OpKind, Plan, Problem, RowSet, TokenMap};
+
+/// One row of a block: its row in the buffer and what the mask needs of its token.
+#[derive(Clone, Copy, Debug)]
+pub struct Row {
+    pub row: usize,
+    pub token: u64,
+    pub doc: usize,
+    /// Past the sequence's real length: padding, which sees and is seen by nothing.
+    pub pad: bool,
+}
+
+/// The mask by absolute tokens.
+pub struct Mask {
+    pub causal: bool,
+    pub window: Option<u64>,
+}
+
+impl Mask {
+    pub fn of(p: &Problem) -> Mask {
+        Mask { causal: p.causal, window: p.window }
+    }
+
+    pub fn allows(&self, q: &Row, k: &Row) -> bool {
+        if q.pad || k.pad || q.doc != k.doc {
+            return false;
+        }
+        !self.causal || (k.token <= q.token && self.window.is_none_or(|w| q.token - k.token < w))
+    }
+}
+
+/// The rows of a buffer, with their tokens' sequences.
+pub fn rows_of(p: &Problem, rows: impl Iterator<Item = (usize, u64)>) -> Vec<Row> {
+    rows.map(|(row, token)| {
+        let doc = p.doc_index(token);
+        let d = p.docs[doc];
+        Row { row, token, doc, pad: token >= d.start + d.len }
+    })
+    .collect()
+}
+
+/// A run of rows: `len` rows from `row`, tokens from `token`, in sequence `doc`.
+#[derive(Clone, Copy, Debug)]
+pub struct RowRun {
+    pub row: usize,
+    pub token: u64,
+    pub len: usize,
+    pub doc: usize,
+}
+
+pub fn runs(rows: &[Row]) -> Vec<RowRun> {
+    let mut out: Vec<RowRun> = Vec::new();
+    for r in rows.iter().filter(|r| !r.pad) {
+        match out.last_mut() {
+            Some(run) if run.doc == r.doc && run.row + run.len == r.row && run.token + run.len as u64 == r.token => {
+                run.len += 1
+            }
+            _ => out.push(RowRun { row: r.row, token: r.token, len: 1, doc: r.doc }),
+        }
+    }
+    out
+}
+
+/// Every mask [`pair_mask`] can give under the problem's mask: fully visible pairs, and for causal
+/// problems the diagonal's (causal, or windowed).
+pub fn masks(p: &Problem) -> Vec<KernelMask> {
+    match (p.causal, p.window) {
+        (false, _) => vec![KernelMask::None],
+        (true, None) => vec![KernelMask::Causal, KernelMask::None],
+        (true, Some(window)) => vec![KernelMask::Window { window }, KernelMask::None],
+    }
+}
+
+/// The mask of a run pair: `None` when fully hidden, else the spec mask it needs.
+pub fn pair_mask(mask: &Mask, q: &RowRun, k: &RowRun) -> Option<KernelMask> {
+    if q.doc != k.doc {
+        return None;
+    }
+    if !mask.causal {
+        return Some(KernelMask::None);
+    }
+    let (q_lo, q_hi) = (q.token as i64, (q.token + q.len as u64 - 1) as i64);
+    let (k_lo, k_hi) = (k.token as i64, (k.token + k.len as u64 - 1) as i64);
+    let window = mask.window.map(|w| w as i64);
+    // Hidden: every key after every query, or every key before every query's window.
+    if k_lo > q_hi || window.is_some_and(|w| q_lo - k_hi >= w) {
+        return None;
+    }
+    let full = k_hi <= q_lo && window.is_none_or(|w| q_hi - k_lo < w);
+    Some(match (full, window) {
+        (true, _) => KernelMask::None,
+        (false, None) => KernelMask::Causal,
+        (false, Some(w)) => KernelMask::Window { window: w as u64 },
+    })
+}
+
+/// One launch of an attention op: a table of sequences over the rows of the op's buffers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaunchTable {
+    pub spec: KernelSpec,
+    /// `sequences + 1` row starts (batch element `b`'s row `r` is row `b·rows + r`).
+    pub cu_q: Vec<i32>,
+    pub cu_kv: Vec<i32>,
+    /// Absolute position of each sequence's first row (fillers: 0).
+    pub pos_q: Vec<i64>,
+    pub pos_kv: Vec<i64>,
+    /// The real query row ranges (not fillers), for merging a later launch into the partial.
+    pub q_ranges: Vec<(usize, usize)>,
+}
+
+impl LaunchTable {
+    pub fn sequences(&self) -> usize {
+        self.pos_q.len()
+    }
+
+    pub fn max_seqlen_q(&self) -> usize {
+        self.cu_q.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0)
+    }
+
+    pub fn max_seqlen_kv(&self) -> usize {
+        self.cu_kv.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0)
+    }
+}
+
+/// A query or KV run at its packed row: `start` counts rows of every earlier batch element.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    start: usize,
+    len: usize,
+    pos: i64,
+}
+
+/// The launches of an attention block: its run pairs grouped by mask spec, each group laid out in
+/// chains of forward-moving pairs. `spec_of` gives the spec of a mask class.
+pub fn launch_tables(
+    mask: &Mask,
+    batch: usize,
+    q_rows: &[Row],
+    q_buffer_rows: usize,
+    kv_rows: &[Row],
+    kv_buffer_rows: usize,
+    spec_of: impl Fn(KernelMask) -> KernelSpec,
+) -> Vec<LaunchTable> {
+    let (q_runs, kv_runs) = (runs(q_rows), runs(kv_rows));
+    let mut groups: Vec<(KernelMask, Vec<(Span, Span)>)> = Vec::new();
+    for b in 0..batch {
+        for q in &q_runs {
+            for kv in &kv_runs {
+                let Some(m) = pair_mask(mask, q, kv) else { continue };
+                let qs = Span { start: b * q_buffer_rows + q.row, len: q.len, pos: q.token as i64 };
+                let ks = Span { start: b * kv_buffer_rows + kv.row, len: kv.len, pos: kv.token as i64 };
+                match groups.iter_mut().find(|g| g.0 == m) {
+                    Some(g) => g.1.push((qs, ks)),
+                    None => groups.push((m, vec![(qs, ks)])),
+                }
+            }
+        }
+    }
+    let mut tables = Vec::new();
+    for (m, mut pairs) in groups {
+        pairs.sort_by_key(|(q, k)| (q.start, k.start));
+        while !pairs.is_empty() {
+            // Greedy chain: the next pair starts at or after the end of the last one on both sides.
+            let mut chain = Vec::new();
+            let mut rest = Vec::new();
+            let (mut q_end, mut kv_end) = (0usize, 0usize);
+            for (q, k) in pairs {
+                if chain.is_empty() || (q.start >= q_end && k.start >= kv_end) {
+                    (q_end, kv_end) = (q.start + q.len, k.start + k.len);
+                    chain.push((q, k));
+                } else {
+                    rest.push((q, k));
+                }
+            }
+            pairs = rest;
+            let (q0, k0) = (chain[0].0.start as i32, chain[0].1.start as i32);
+            let mut t = LaunchTable {
+                spec: spec_of(m),
+                cu_q: vec![q0],
+                cu_kv: vec![k0],
+                pos_q: Vec::new(),
+                pos_kv: Vec::new(),
+                q_ranges: Vec::new(),
+            };
+            for (q, k) in chain {
+                let (qc, kc) = (*t.cu_q.last().unwrap() as usize, *t.cu_kv.last().unwrap() as usize);
+                // Fillers: query rows without keys, then key rows without queries.
+                if q.start > qc {
+                    t.cu_q.push(q.start as i32);
+                    t.cu_kv.push(kc as i32);
+                    t.pos_q.push(0);
+                    t.pos_kv.push(0);
+                }
+                if k.start > kc {
+                    t.cu_q.push(q.start as i32);
+                    t.cu_kv.push(k.start as i32);
+                    t.pos_q.push(0);
+                    t.pos_kv.push(0);
+                }
+                t.cu_q.push((q.start + q.len) as i32);
+                t.cu_kv.push((k.start + k.len) as i32);
+                t.pos_q.push(q.pos);
+                t.pos_kv.push(k.pos);
+                t.q_ranges.push((q.start, q.start + q.len));
+            }
+            tables.push(t);
+        }
+    }
+    tables
+}
+
+/// The rows of a buffer's `rows` with their tokens, in row order.
+fn row_tokens(map: &TokenMap, rows: &RowSet) -> Vec<(usize, u64)> {
+    let all: Vec<u64> = map.runs.iter().flat_map(|r| r.start..r.end).collect();
+    rows.0.iter().flat_map(|i| (i.start as usize..i.end as usize).map(|r| (r, all[r]))).collect()
+}
+
+/// The launch tables of an attention op (`None` for other ops).
+pub fn op_tables(plan: &Plan, id: OpId) -> Option<Vec<LaunchTable>> {
+    let p = &plan.problem;
+    let (kind, q, q_rows, kv, kv_rows) = match &plan.op(id).kind {
+        OpKind::AttnFwd { q, q_rows, kv, kv_rows, .. } => (KernelKind::Forward, *q, q_rows, *kv, kv_rows),
+        OpKind::AttnBwd { q, q_rows, kv, kv_rows, .. } => (KernelKind::Backward, *q, q_rows, *kv, kv_rows),
+        _ => return None,
+    };
+    let (qb, kb) = (plan.buf(q), plan.buf(kv));
+    let qr = rows_of(p, row_tokens(&qb.tokens, q_rows).into_iter());
+    let kr = rows_of(p, row_tokens(&kb.tokens, kv_rows).into_iter());
+    let spec = |m| KernelSpec {
+        kind,
+        head_dim: p.head_dim,
+        dtype: p.dtype,
+        group: qb.heads / kb.heads,
+        mask: m,
+        tile_q: TILE_Q,
+        tile_kv: TILE_KV,
+    };
+    let (batch, mask) = (p.batch as usize, Mask::of(p));
+    Some(launch_tables(&mask, batch, &qr, qb.rows as usize, &kr, kb.rows as usize, spec))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::{KernelKind, TILE_KV, TILE_Q};
+    use crate::sema::spec::Dtype;
+
+    fn row(row: usize, token: u64, doc: usize) -> Row {
+        Row { row, token, doc, pad: false }
+    }
+
+    /// Zigzag at cp 2: a rank holds chunks 0 and 3 of a 16-token sequence, for queries and KV.
+    /// Of the four pairs, 0 × 3 is hidden, 0 × 0 and 3 × 3 straddle the diagonal (causal), 3 × 0 is
+    /// fully visible (no mask): two launches.
+    #[test]
+    fn pairs_become_forward_moving_chains_with_fillers() {
+        let q: Vec<Row> = (0..4).map(|i| row(i, i as u64, 0)).chain((4..8).map(|i| row(i, 8 + i as u64, 0))).collect();
+        let mask = Mask { causal: true, window: None };
+        let spec = |m| KernelSpec {
+            kind: KernelKind::Forward,
+            head_dim: 64,
+            dtype: Dtype::Bf16,
+            group: 1,
+            mask: m,
+            tile_q: TILE_Q,
+            tile_kv: TILE_KV,
+        };
+        let tables = launch_tables(&mask, 2, &q, 8, &q, 8, spec);
+        // The diagonal pairs of both batch elements form one chain...
+        let causal: Vec<&LaunchTable> = tables.iter().filter(|t| t.spec.mask == KernelMask::Causal).collect();
+        let full: Vec<&LaunchTable> = tables.iter().filter(|t| t.spec.mask == KernelMask::None).collect();
+        assert_eq!(causal.len(), 1, "{tables:#?}");
+        assert_eq!(causal[0].cu_q, [0, 4, 8, 12, 16]);
+        assert_eq!(causal[0].cu_kv, [0, 4, 8, 12, 16]);
+        assert_eq!(causal[0].pos_q, [0, 12, 0, 12]);
+        // ...and chunk 3 × chunk 0 fully visible, per batch element, with fillers between them:
+        // query rows 8..12 without keys, then key rows 4..8 without queries.
+        assert_eq!(full.len(), 1, "{tables:#?}");
+        assert_eq!(full[0].cu_q, [4, 8, 12, 12, 16]);
+        assert_eq!(full[0].cu_kv, [0, 4, 4, 8, 12]);
+        assert_eq!(full[0].pos_q, [12, 0, 0, 12]);
+        assert_eq!(full[0].q_ranges, [(4, 8), (12, 16)]);
+    }
+}
