@@ -8,8 +8,6 @@
 //! IR interpreter, the Cranelift JIT and LLVM's host kernels are [`Backend`]s of the same adapter.
 //! The staging buffers are kept from one call to the next (`Pool`).
 
-use std::sync::Mutex;
-
 use attnc_compiler::back::cranelift::Jit;
 use attnc_compiler::kernel::{self, BwdArgs, FwdArgs, KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
 use attnc_compiler::sema::spec::Dtype;
@@ -17,6 +15,7 @@ use attnc_compiler::sema::spec::Dtype;
 use attnc_compiler::kernel::launch::{RowRun, pair_mask, runs};
 
 use crate::kernels::{Block, Kernels, Shape};
+use crate::pool::Pool;
 
 /// Runs kernels of the ABI in `compiler::kernel`.
 pub trait Backend: Sync {
@@ -116,34 +115,6 @@ pub struct Tiled<B> {
     pool: Pool,
     /// The worker threads of `threads > 1`, started once and kept for every call.
     workers: Option<rayon::ThreadPool>,
-}
-
-/// The staging buffers of kernel calls (contiguous Q, KV and state rows), kept for the next
-/// call: a fresh allocation of that size is fresh pages, and faulting them in cost about 12% of
-/// a 4096-token forward pass (measured with `attnc bench kernels`, d 128, one thread).
-#[derive(Default)]
-struct Pool(Mutex<Vec<Vec<f32>>>);
-
-impl Pool {
-    /// A buffer of `n` floats with unspecified contents (callers write before they read): the
-    /// smallest kept one that holds `n`, else the largest, grown.
-    fn take(&self, n: usize) -> Vec<f32> {
-        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let fits = (0..kept.len()).filter(|&i| kept[i].capacity() >= n).min_by_key(|&i| kept[i].capacity());
-        let pick = fits.or_else(|| (0..kept.len()).max_by_key(|&i| kept[i].capacity()));
-        let mut v = pick.map(|i| kept.swap_remove(i)).unwrap_or_default();
-        drop(kept);
-        if v.len() >= n {
-            v.truncate(n);
-        } else {
-            v.resize(n, 0.0);
-        }
-        v
-    }
-
-    fn give(&self, v: Vec<f32>) {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).push(v);
-    }
 }
 
 impl<B> Tiled<B> {

@@ -6,6 +6,7 @@
 //! - `kernels.rs`: the host kernel interface and the fp32 reference kernels (the oracle);
 //! - `tensor.rs`: safetensors in and out, formats, dtypes, random inputs;
 //! - `reference.rs`: fp64 full attention and the tolerances a run is checked against;
+//! - `pool.rs`: staging buffers kept between kernel calls;
 //! - `packed.rs`: blocks as launches of the GPU kernel ABI, and a CPU emulation of that ABI;
 //! - `device/`: plans on device memory (planes, launch tables), the [`device::Device`] interface
 //!   and the host device (host memory, any host kernel set or the GPU ABI's emulation);
@@ -25,6 +26,7 @@ pub mod generated;
 pub mod kernels;
 pub mod matrix;
 pub mod packed;
+mod pool;
 pub mod reference;
 pub mod rendezvous;
 pub mod tensor;

@@ -11,7 +11,7 @@
 //! are ever held together.
 
 use std::borrow::Cow;
-use std::sync::{Mutex, RwLock, RwLockReadGuard};
+use std::sync::{RwLock, RwLockReadGuard};
 
 use attnc_compiler::sema::spec::Dtype;
 
@@ -20,6 +20,7 @@ use attnc_compiler::kernel::KernelMask;
 use super::{BwdCall, Device, Elem, FwdCall, Rows2d};
 use crate::kernels::{Block, Kernels, Mask, Row, Shape};
 use crate::packed::{BwdLaunch, Emulated, FwdLaunch, Launcher, from_bits};
+use crate::pool::Pool;
 
 /// The kernels a host device runs.
 pub enum HostKernels<'k> {
@@ -149,38 +150,6 @@ fn i64s(bytes: &[u8]) -> Vec<i64> {
 
 fn bytes_of(values: &[f32]) -> Vec<u8> {
     bytemuck::cast_slice(values).to_vec()
-}
-
-/// Staging buffers of the host kernel sets' launches (interleaved K and V, partial outputs,
-/// gradients), kept for the next launch: fresh pages of that size cost their faults every time.
-#[derive(Default)]
-struct Pool(Mutex<Vec<Vec<f32>>>);
-
-impl Pool {
-    /// `n` floats of unspecified contents: the smallest kept buffer that holds them, else a new one.
-    fn take(&self, n: usize) -> Vec<f32> {
-        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let fits = (0..kept.len()).filter(|&i| kept[i].capacity() >= n).min_by_key(|&i| kept[i].capacity());
-        let mut v = fits.map(|i| kept.swap_remove(i)).unwrap_or_default();
-        drop(kept);
-        v.resize(n, 0.0);
-        v
-    }
-
-    /// `n` zeros.
-    fn zeros(&self, n: usize) -> Vec<f32> {
-        let mut v = self.take(n);
-        v.fill(0.0);
-        v
-    }
-
-    fn give(&self, v: Vec<f32>) {
-        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        // A few buffers per concurrent launch are enough; the rest go back to the allocator.
-        if kept.len() < 16 {
-            kept.push(v);
-        }
-    }
 }
 
 /// A launch's sequence table, read back from the table memory.
