@@ -1,0 +1,654 @@
+//! Running a kernel: a grid of blocks, one block after another; in a block, warps of 32 threads
+//! in lockstep under an active mask.
+//!
+//! Lockstep: each step a warp runs the instruction at the lowest program counter among its live
+//! lanes, for the lanes that are there (the active mask); the others wait. Lanes that branch apart
+//! therefore run one side, then the other, and meet again where their counters do (the
+//! post-dominator of structured code, which is what LLVM emits). Instructions that the ISA makes
+//! warp-collective (`.sync.aligned`, `bar.sync` = `barrier.sync.aligned`, `shfl.sync`'s member
+//! mask) check that the lanes they need are all there, and fail naming the instruction otherwise.
+//!
+//! Checks, like compute-sanitizer's: global accesses outside every allocation, shared accesses
+//! outside the block's shared memory, reads of shared bytes no thread wrote, `bar.sync` reached
+//! by part of a block, collectives reached by part of a warp. Each is an error naming the kernel,
+//! the PTX line, the block and thread, and the address.
+
+use crate::parse::{Base, Inst, Kernel, Module, Operand};
+use crate::value::{Ty, f32_of, read_le, to_f32_bits};
+
+/// Global memory: allocations at addresses `(index + 1) << 40`, so that an address names its
+/// allocation and a stray one names none.
+#[derive(Default)]
+pub struct Global {
+    allocs: Vec<Vec<u8>>,
+}
+
+const ALLOC_SHIFT: u32 = 40;
+const OFFSET_MASK: u64 = (1 << ALLOC_SHIFT) - 1;
+/// Generic addresses of shared memory (`cvta.shared`): this window, then the shared offset.
+const SHARED_WINDOW: u64 = 0xff << 48;
+
+impl Global {
+    pub fn new() -> Global {
+        Global::default()
+    }
+
+    /// A zeroed allocation of `bytes`; returns its address.
+    pub fn alloc(&mut self, bytes: usize) -> u64 {
+        self.allocs.push(vec![0; bytes]);
+        (self.allocs.len() as u64) << ALLOC_SHIFT
+    }
+
+    /// An allocation holding `data`.
+    pub fn upload(&mut self, data: &[u8]) -> u64 {
+        let at = self.alloc(data.len());
+        self.allocs.last_mut().expect("just allocated").copy_from_slice(data);
+        at
+    }
+
+    pub fn upload_f32(&mut self, values: &[f32]) -> u64 {
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        self.upload(&bytes)
+    }
+
+    fn locate(&self, addr: u64, len: usize) -> Option<(usize, usize)> {
+        let index = (addr >> ALLOC_SHIFT).checked_sub(1)? as usize;
+        let offset = (addr & OFFSET_MASK) as usize;
+        let alloc = self.allocs.get(index)?;
+        (offset + len <= alloc.len()).then_some((index, offset))
+    }
+
+    pub fn read(&self, addr: u64, len: usize) -> Option<&[u8]> {
+        let (i, o) = self.locate(addr, len)?;
+        Some(&self.allocs[i][o..o + len])
+    }
+
+    fn write(&mut self, addr: u64, data: &[u8]) -> Option<()> {
+        let (i, o) = self.locate(addr, data.len())?;
+        self.allocs[i][o..o + data.len()].copy_from_slice(data);
+        Some(())
+    }
+
+    /// `n` f32 values from `addr` (panics outside the allocations: for tests and callers that
+    /// allocated the region themselves).
+    pub fn f32s(&self, addr: u64, n: usize) -> Vec<f32> {
+        let bytes = self.read(addr, n * 4).expect("a region inside an allocation");
+        bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    }
+}
+
+/// A kernel argument, in the parameter's declared type.
+#[derive(Clone, Copy, Debug)]
+pub enum Arg {
+    U64(u64),
+    I64(i64),
+    U32(u32),
+    F32(f32),
+}
+
+impl Arg {
+    fn bytes(self) -> Vec<u8> {
+        match self {
+            Arg::U64(v) => v.to_le_bytes().to_vec(),
+            Arg::I64(v) => v.to_le_bytes().to_vec(),
+            Arg::U32(v) => v.to_le_bytes().to_vec(),
+            Arg::F32(v) => v.to_le_bytes().to_vec(),
+        }
+    }
+}
+
+/// A launch's configuration.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    /// Bytes of dynamic shared memory (after the static variables).
+    pub dynamic_shared: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SimError {
+    #[error("no kernel `{0}` in the module")]
+    NoKernel(String),
+    #[error("kernel `{kernel}`: {message}")]
+    Launch { kernel: String, message: String },
+    #[error("kernel `{kernel}`, PTX line {line} `{text}`, block {block:?} thread {thread:?}: {message}")]
+    Fault { kernel: String, line: usize, text: String, block: [u32; 3], thread: [u32; 3], message: String },
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stats {
+    /// Warp instructions issued (one per warp step).
+    pub warp_instructions: u64,
+    /// Thread instructions executed (active lanes summed over steps).
+    pub thread_instructions: u64,
+}
+
+/// At most this many warp steps per block before the run is reported as not finishing.
+const STEP_LIMIT: u64 = 1 << 32;
+
+/// Runs `kernel` of `module` over the launch's grid, with `args` for its parameters in order.
+pub fn run(
+    module: &Module,
+    kernel: &str,
+    launch: &Launch,
+    args: &[Arg],
+    global: &mut Global,
+) -> Result<Stats, SimError> {
+    let k = module.kernel(kernel).ok_or_else(|| SimError::NoKernel(kernel.to_string()))?;
+    let launch_error = |message: String| SimError::Launch { kernel: kernel.to_string(), message };
+    if args.len() != k.params.len() {
+        return Err(launch_error(format!("{} arguments for {} parameters", args.len(), k.params.len())));
+    }
+    let mut params = Vec::new();
+    let mut param_at = Vec::new();
+    for (p, a) in k.params.iter().zip(args) {
+        let bytes = a.bytes();
+        if bytes.len() != p.bytes {
+            return Err(launch_error(format!("parameter `{}` is .{} ({} bytes), given {a:?}", p.name, p.ty, p.bytes)));
+        }
+        param_at.push((p.name.clone(), params.len()));
+        params.extend(bytes);
+    }
+    let threads = launch.block.iter().product::<u32>() as usize;
+    if threads == 0 || threads > 1024 {
+        return Err(launch_error(format!("a block of {threads} threads")));
+    }
+    if let Some(max) = k.max_threads
+        && threads > max.iter().product::<u32>() as usize
+    {
+        return Err(launch_error(format!("a block of {threads} threads, over .maxntid {max:?}")));
+    }
+    let mut stats = Stats::default();
+    for bz in 0..launch.grid[2] {
+        for by in 0..launch.grid[1] {
+            for bx in 0..launch.grid[0] {
+                let mut block = Block {
+                    kernel: k,
+                    launch,
+                    ctaid: [bx, by, bz],
+                    params: &params,
+                    param_at: &param_at,
+                    shared: vec![0; k.shared_bytes + launch.dynamic_shared],
+                    written: vec![false; k.shared_bytes + launch.dynamic_shared],
+                    warps: (0..threads.div_ceil(32))
+                        .map(|w| Warp::new(k.regs.len(), (threads - w * 32).min(32)))
+                        .collect(),
+                    stats: &mut stats,
+                };
+                block.run(global)?;
+            }
+        }
+    }
+    Ok(stats)
+}
+
+struct Warp {
+    /// Live lanes at launch (the last warp of a block may be partial).
+    lanes: usize,
+    pc: [usize; 32],
+    done: [bool; 32],
+    /// Register `r` of lane `l` at `r * 32 + l`.
+    regs: Vec<u64>,
+    at_barrier: bool,
+}
+
+impl Warp {
+    fn new(n_regs: usize, lanes: usize) -> Warp {
+        let mut done = [true; 32];
+        done[..lanes].fill(false);
+        Warp { lanes, pc: [0; 32], done, regs: vec![0; n_regs * 32], at_barrier: false }
+    }
+
+    fn finished(&self) -> bool {
+        self.done[..self.lanes].iter().all(|&d| d)
+    }
+}
+
+struct Block<'a> {
+    kernel: &'a Kernel,
+    launch: &'a Launch,
+    ctaid: [u32; 3],
+    params: &'a [u8],
+    param_at: &'a [(String, usize)],
+    shared: Vec<u8>,
+    /// Which shared bytes some thread has written (reads of others are errors).
+    written: Vec<bool>,
+    warps: Vec<Warp>,
+    stats: &'a mut Stats,
+}
+
+/// A failure inside one lane, before it is given its place.
+type LaneResult<T> = Result<T, String>;
+
+impl Block<'_> {
+    fn thread_of(&self, w: usize, lane: usize) -> [u32; 3] {
+        let t = (w * 32 + lane) as u32;
+        let [x, y, _] = self.launch.block;
+        [t % x, (t / x) % y, t / (x * y)]
+    }
+
+    fn fault(&self, inst: &Inst, w: usize, lane: usize, message: String) -> SimError {
+        SimError::Fault {
+            kernel: self.kernel.name.clone(),
+            line: inst.line,
+            text: inst.text.clone(),
+            block: self.ctaid,
+            thread: self.thread_of(w, lane),
+            message,
+        }
+    }
+
+    fn run(&mut self, global: &mut Global) -> Result<(), SimError> {
+        let mut steps = 0u64;
+        loop {
+            let mut waiting = 0;
+            for w in 0..self.warps.len() {
+                while !self.warps[w].finished() && !self.warps[w].at_barrier {
+                    self.step(w, global)?;
+                    steps += 1;
+                    if steps > STEP_LIMIT {
+                        let inst = &self.kernel.body[self.warps[w].pc.iter().copied().min().unwrap_or(0)];
+                        return Err(self.fault(inst, w, 0, format!("no end after {STEP_LIMIT} warp steps")));
+                    }
+                }
+                waiting += self.warps[w].at_barrier as usize;
+            }
+            if waiting == 0 {
+                return Ok(());
+            }
+            if let Some(w) = self.warps.iter().position(Warp::finished) {
+                // Some warps wait at a barrier that others left the kernel without reaching.
+                let (waiter, _) = self.warps.iter().enumerate().find(|(_, x)| x.at_barrier).expect("one waits");
+                let pc = self.warps[waiter]
+                    .pc
+                    .iter()
+                    .zip(&self.warps[waiter].done)
+                    .find(|(_, d)| !**d)
+                    .map_or(0, |(p, _)| *p);
+                let inst = &self.kernel.body[pc.saturating_sub(1)];
+                return Err(self.fault(
+                    inst,
+                    waiter,
+                    0,
+                    format!("bar.sync reached by part of the block: warp {w} ended without reaching it"),
+                ));
+            }
+            for warp in &mut self.warps {
+                warp.at_barrier = false;
+            }
+        }
+    }
+
+    /// One warp step: the instruction at the lowest counter, for the lanes there.
+    fn step(&mut self, w: usize, global: &mut Global) -> Result<(), SimError> {
+        let warp = &self.warps[w];
+        let live = (0..warp.lanes).filter(|&l| !warp.done[l]);
+        let pc = live.clone().map(|l| warp.pc[l]).min().expect("a live lane");
+        let body = &self.kernel.body;
+        if pc >= body.len() {
+            let last = body.last().expect("a kernel with instructions");
+            return Err(self.fault(last, w, 0, "ran past the last instruction without ret".to_string()));
+        }
+        let mask: Vec<usize> = live.filter(|&l| warp.pc[l] == pc).collect();
+        let inst = &body[pc];
+        self.stats.warp_instructions += 1;
+        let run: Vec<usize> = match inst.guard {
+            Some((p, negate)) => {
+                mask.iter().copied().filter(|&l| (warp.regs[p as usize * 32 + l] != 0) != negate).collect()
+            }
+            None => mask.clone(),
+        };
+        self.stats.thread_instructions += run.len() as u64;
+        let op = inst.op[0].as_str();
+        let warp_wide = matches!(op, "bar" | "barrier") || inst.has("aligned") || op == "shfl";
+        if warp_wide && !run.is_empty() {
+            self.check_converged(w, inst, &mask, &run)?;
+        }
+        let warp = &mut self.warps[w];
+        for &l in &mask {
+            warp.pc[l] = pc + 1;
+        }
+        match op {
+            "bra" => {
+                let target = inst.target.expect("resolved when parsed");
+                for &l in &run {
+                    warp.pc[l] = target;
+                }
+            }
+            "ret" | "exit" => {
+                for &l in &run {
+                    warp.done[l] = true;
+                }
+            }
+            "bar" | "barrier" => {
+                if !run.is_empty() {
+                    warp.at_barrier = true;
+                }
+            }
+            "shfl" => self.shfl(w, inst, &run)?,
+            _ => {
+                for &l in &run {
+                    self.exec(w, l, inst, global).map_err(|m| self.fault(inst, w, l, m))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Warp-collective instructions need every live lane of the warp (`.aligned`, `bar.sync`), and
+    /// no lane skipped by its guard.
+    fn check_converged(&self, w: usize, inst: &Inst, mask: &[usize], run: &[usize]) -> Result<(), SimError> {
+        let warp = &self.warps[w];
+        let live: Vec<usize> = (0..warp.lanes).filter(|&l| !warp.done[l]).collect();
+        if inst.op[0] == "shfl" {
+            return Ok(());
+        }
+        if mask.len() != live.len() || run.len() != mask.len() {
+            let missing: Vec<usize> = live.iter().copied().filter(|l| !run.contains(l)).collect();
+            return Err(self.fault(
+                inst,
+                w,
+                run[0],
+                format!("`{}` reached by part of the warp: lanes {missing:?} are elsewhere", inst.op.join(".")),
+            ));
+        }
+        Ok(())
+    }
+
+    /// `shfl.sync.MODE.b32 d[|p], a, b, c, membermask` (PTX ISA, "shfl.sync").
+    fn shfl(&mut self, w: usize, inst: &Inst, run: &[usize]) -> Result<(), SimError> {
+        let mode = inst.op.get(2).map(String::as_str).unwrap_or("");
+        let (dst, pred) = match &inst.args[0] {
+            Operand::Vector(v) => (v[0].clone(), v.get(1).cloned()),
+            d => (d.clone(), None),
+        };
+        if inst.args.len() != 5 {
+            return Err(self.fault(inst, w, run[0], "shfl.sync takes d, a, b, c, membermask".to_string()));
+        }
+        let mut values = [0u64; 32];
+        let mut results = Vec::new();
+        for &l in run {
+            values[l] = self.operand(w, l, &inst.args[1], Ty::B(32)).map_err(|m| self.fault(inst, w, l, m))?;
+        }
+        for &l in run {
+            let get = |op: &Operand| self.operand(w, l, op, Ty::B(32)).map_err(|m| self.fault(inst, w, l, m));
+            let (b, c, member) = (get(&inst.args[2])? as u32, get(&inst.args[3])? as u32, get(&inst.args[4])? as u32);
+            let lane = l as u32;
+            let (bval, cval, segmask) = (b & 31, c & 31, (c >> 8) & 31);
+            let max_lane = (lane & segmask) | (cval & !segmask);
+            let min_lane = lane & segmask;
+            let (j, ok) = match mode {
+                "up" => (lane.wrapping_sub(bval), (lane as i32 - bval as i32) >= max_lane as i32),
+                "down" => (lane + bval, lane + bval <= max_lane),
+                "bfly" => (lane ^ bval, (lane ^ bval) <= max_lane),
+                "idx" => (min_lane | (bval & !segmask), (min_lane | (bval & !segmask)) <= max_lane),
+                other => return Err(self.fault(inst, w, l, format!("shfl mode `{other}`"))),
+            };
+            let j = if ok { j } else { lane };
+            if member & (1 << l) == 0 {
+                return Err(self.fault(
+                    inst,
+                    w,
+                    l,
+                    format!("lane {l} executes shfl.sync outside its membermask {member:#x}"),
+                ));
+            }
+            if member & (1 << j) == 0 || !run.contains(&(j as usize)) {
+                return Err(self.fault(
+                    inst,
+                    w,
+                    l,
+                    format!("shfl.sync reads lane {j}, which is not in membermask {member:#x} or did not execute it"),
+                ));
+            }
+            results.push((l, values[j as usize], ok));
+        }
+        for (l, v, ok) in results {
+            self.set(w, l, &dst, v, Ty::B(32)).map_err(|m| self.fault(inst, w, l, m))?;
+            if let Some(p) = &pred {
+                self.set(w, l, p, ok as u64, Ty::Pred).map_err(|m| self.fault(inst, w, l, m))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn reg(&self, w: usize, lane: usize, r: u32) -> u64 {
+        self.warps[w].regs[r as usize * 32 + lane]
+    }
+
+    fn special(&self, w: usize, lane: usize, name: &str) -> LaneResult<u64> {
+        let t = self.thread_of(w, lane);
+        let dim = |v: [u32; 3], s: &str| -> LaneResult<u64> {
+            Ok(match s {
+                "x" => v[0],
+                "y" => v[1],
+                "z" => v[2],
+                other => return Err(format!("special register component `{other}`")),
+            } as u64)
+        };
+        let (base, comp) = name.split_once('.').unwrap_or((name, ""));
+        match base {
+            "%tid" => dim(t, comp),
+            "%ntid" => dim(self.launch.block, comp),
+            "%ctaid" => dim(self.ctaid, comp),
+            "%nctaid" => dim(self.launch.grid, comp),
+            "%laneid" => Ok(lane as u64),
+            "%warpid" => Ok(w as u64),
+            "%nwarpid" => Ok(self.warps.len() as u64),
+            "%warpsize" => Ok(32),
+            other => Err(format!("special register `{other}`")),
+        }
+    }
+
+    /// The value of an operand as bits of `ty`.
+    fn operand(&self, w: usize, lane: usize, op: &Operand, ty: Ty) -> LaneResult<u64> {
+        Ok(match op {
+            Operand::Reg(r) => ty.mask(self.reg(w, lane, *r)),
+            Operand::Special(name) => self.special(w, lane, name)?,
+            Operand::Int(v) => match ty {
+                Ty::F(32) => to_f32_bits(*v as f32),
+                Ty::F(64) => (*v as f64).to_bits(),
+                _ => ty.mask(*v as u64),
+            },
+            Operand::F32(bits) => match ty {
+                Ty::F(64) => (f32::from_bits(*bits) as f64).to_bits(),
+                _ => *bits as u64,
+            },
+            Operand::F64(bits) => match ty {
+                Ty::F(32) => to_f32_bits(f64::from_bits(*bits) as f32),
+                _ => *bits,
+            },
+            Operand::Name(n) => self.address_of(n)?,
+            other => return Err(format!("operand {other:?} where a value is expected")),
+        })
+    }
+
+    /// A variable's address: a shared variable's generic address, a parameter's offset.
+    fn address_of(&self, name: &str) -> LaneResult<u64> {
+        if let Some(v) = self.kernel.shared.iter().find(|v| v.name == name) {
+            return Ok(v.offset as u64);
+        }
+        if let Some((_, at)) = self.param_at.iter().find(|(n, _)| n == name) {
+            return Ok(*at as u64);
+        }
+        Err(format!("unknown variable `{name}`"))
+    }
+
+    fn set(&mut self, w: usize, lane: usize, dst: &Operand, value: u64, ty: Ty) -> LaneResult<()> {
+        match dst {
+            Operand::Reg(r) => {
+                self.warps[w].regs[*r as usize * 32 + lane] = ty.mask(value);
+                Ok(())
+            }
+            Operand::Sink => Ok(()),
+            other => Err(format!("cannot write to {other:?}")),
+        }
+    }
+
+    /// The effective address of `[base + offset]`.
+    fn effective(&self, w: usize, lane: usize, op: &Operand) -> LaneResult<u64> {
+        match op {
+            Operand::Addr(Base::Reg(r), off) => Ok(self.reg(w, lane, *r).wrapping_add(*off as u64)),
+            Operand::Addr(Base::Name(n), off) => Ok(self.address_of(n)?.wrapping_add(*off as u64)),
+            other => Err(format!("{other:?} is not an address")),
+        }
+    }
+
+    /// Reads `len` bytes of a state space.
+    fn load(&self, space: &str, addr: u64, len: usize, global: &Global) -> LaneResult<Vec<u8>> {
+        match space {
+            "param" => {
+                let a = addr as usize;
+                self.params.get(a..a + len).map(<[u8]>::to_vec).ok_or_else(|| {
+                    format!(
+                        "parameter read of {len} bytes at offset {a}, past the {} bytes of parameters",
+                        self.params.len()
+                    )
+                })
+            }
+            "shared" => {
+                let a = addr as usize;
+                let Some(bytes) = self.shared.get(a..a + len) else {
+                    return Err(format!(
+                        "out-of-bounds shared read of {len} bytes at {a:#x} (the block has {} bytes)",
+                        self.shared.len()
+                    ));
+                };
+                if let Some(i) = self.written[a..a + len].iter().position(|w| !w) {
+                    return Err(format!("read of shared memory at {:#x} that no thread has written", a + i));
+                }
+                Ok(bytes.to_vec())
+            }
+            "global" => global
+                .read(addr, len)
+                .map(<[u8]>::to_vec)
+                .ok_or_else(|| format!("out-of-bounds global read of {len} bytes at {addr:#x}")),
+            "generic" if addr & SHARED_WINDOW == SHARED_WINDOW => {
+                self.load("shared", addr & !SHARED_WINDOW, len, global)
+            }
+            "generic" => self.load("global", addr, len, global),
+            other => Err(format!("loads from .{other}")),
+        }
+    }
+
+    fn store(&mut self, space: &str, addr: u64, data: &[u8], global: &mut Global) -> LaneResult<()> {
+        match space {
+            "shared" => {
+                let a = addr as usize;
+                let n = self.shared.len();
+                let Some(dst) = self.shared.get_mut(a..a + data.len()) else {
+                    return Err(format!(
+                        "out-of-bounds shared write of {} bytes at {a:#x} (the block has {n} bytes)",
+                        data.len()
+                    ));
+                };
+                dst.copy_from_slice(data);
+                self.written[a..a + data.len()].fill(true);
+                Ok(())
+            }
+            "global" => global
+                .write(addr, data)
+                .ok_or_else(|| format!("out-of-bounds global write of {} bytes at {addr:#x}", data.len())),
+            "generic" if addr & SHARED_WINDOW == SHARED_WINDOW => {
+                self.store("shared", addr & !SHARED_WINDOW, data, global)
+            }
+            "generic" => self.store("global", addr, data, global),
+            other => Err(format!("stores to .{other}")),
+        }
+    }
+
+    /// The state space of a memory instruction (`ld.global.nc.f32`: global; `ld.f32`: generic).
+    fn space(inst: &Inst) -> &'static str {
+        for p in &inst.op[1..] {
+            match p.as_str() {
+                "param" => return "param",
+                "global" => return "global",
+                "shared" => return "shared",
+                "local" => return "local",
+                "const" => return "const",
+                _ => {}
+            }
+        }
+        "generic"
+    }
+
+    /// One lane's execution of a scalar instruction.
+    fn exec(&mut self, w: usize, l: usize, inst: &Inst, global: &mut Global) -> LaneResult<()> {
+        let op = inst.op[0].as_str();
+        let last = inst.op.last().map(String::as_str).unwrap_or("");
+        let ty = Ty::parse(last);
+        let arg = |i: usize| inst.args.get(i).ok_or_else(|| format!("operand {i} missing"));
+        match op {
+            "ld" => {
+                let ty = ty.ok_or_else(|| format!("type of `{}`", inst.op.join(".")))?;
+                let space = Block::space(inst);
+                let addr = self.effective(w, l, arg(1)?)?;
+                let bytes = ty.bytes();
+                let dsts: Vec<Operand> = match arg(0)? {
+                    Operand::Vector(v) => v.clone(),
+                    d => vec![d.clone()],
+                };
+                let data = self.load(space, addr, bytes * dsts.len(), global)?;
+                for (i, d) in dsts.iter().enumerate() {
+                    let v = read_le(&data[i * bytes..(i + 1) * bytes]);
+                    self.set(w, l, d, ty.extend(v), ty.reg_ty())?;
+                }
+                Ok(())
+            }
+            "st" => {
+                let ty = ty.ok_or_else(|| format!("type of `{}`", inst.op.join(".")))?;
+                let space = Block::space(inst);
+                let addr = self.effective(w, l, arg(0)?)?;
+                let srcs: Vec<Operand> = match arg(1)? {
+                    Operand::Vector(v) => v.clone(),
+                    s => vec![s.clone()],
+                };
+                let mut data = Vec::with_capacity(ty.bytes() * srcs.len());
+                for s in &srcs {
+                    let v = self.operand(w, l, s, ty)?;
+                    data.extend_from_slice(&v.to_le_bytes()[..ty.bytes()]);
+                }
+                self.store(space, addr, &data, global)
+            }
+            "cvta" => {
+                // `cvta.shared.u64 d, a` (shared → generic) and `cvta.to.shared`/`cvta.to.global`.
+                let a = self.operand(w, l, arg(1)?, Ty::U(64))?;
+                let v = match (inst.has("to"), inst.has("shared")) {
+                    (false, true) => a | SHARED_WINDOW,
+                    (true, true) => a & !SHARED_WINDOW,
+                    _ => a,
+                };
+                self.set(w, l, arg(0)?, v, Ty::U(64))
+            }
+            _ => {
+                let ty =
+                    ty.ok_or_else(|| format!("`{}` is not an instruction this interpreter knows", inst.op.join(".")))?;
+                let value = crate::value::compute(inst, ty, |i, t| {
+                    let operand = inst.args.get(i).ok_or_else(|| format!("operand {i} missing"))?;
+                    self.operand(w, l, operand, t)
+                })?;
+                match value {
+                    crate::value::Out::One(v, t) => self.set(w, l, arg(0)?, v, t),
+                    crate::value::Out::Pair(v, p) => {
+                        let (d, q) = match arg(0)? {
+                            Operand::Vector(v) => (v[0].clone(), v.get(1).cloned()),
+                            d => (d.clone(), None),
+                        };
+                        self.set(w, l, &d, v, Ty::Pred)?;
+                        if let Some(q) = q {
+                            self.set(w, l, &q, p, Ty::Pred)?;
+                        }
+                        Ok(())
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `f32` of a register's bits (for callers that read results back).
+pub fn f32_bits(bits: u64) -> f32 {
+    f32_of(bits)
+}
