@@ -61,6 +61,8 @@ pub struct Kernel {
     pub shared: Vec<SharedVar>,
     /// Bytes of statically declared shared memory.
     pub shared_bytes: usize,
+    /// Where the dynamic shared memory (`.extern .shared`) starts.
+    pub dynamic_shared_at: usize,
     pub body: Vec<Inst>,
     /// `.maxntid`, if declared.
     pub max_threads: Option<[u32; 3]>,
@@ -198,6 +200,19 @@ pub fn parse(src: &str) -> Result<Module, ParseError> {
         kernels.push(kernel(name, params, max_threads, statements)?);
         at = body_close + 1;
     }
+    // Module-level `.extern .shared .align A .b8 name[]`: the dynamic shared memory, after each
+    // kernel's static variables.
+    for decl in text.split(';').map(str::trim).filter(|d| d.starts_with(".extern") && d.contains(".shared")) {
+        let words: Vec<&str> = decl.split_whitespace().collect();
+        let align = words.iter().position(|w| *w == ".align").and_then(|i| words.get(i + 1)?.parse::<usize>().ok());
+        let Some(name) = words.last().map(|w| w.trim_end_matches("[]")) else { continue };
+        for k in &mut kernels {
+            let align = align.unwrap_or(1).max(1);
+            let offset = k.shared_bytes.div_ceil(align) * align;
+            k.shared.push(SharedVar { name: name.to_string(), offset, bytes: 0 });
+            k.dynamic_shared_at = offset;
+        }
+    }
     Ok(Module { kernels })
 }
 
@@ -286,8 +301,16 @@ fn kernel(
     max_threads: Option<[u32; 3]>,
     statements: Vec<Statement>,
 ) -> Result<Kernel, ParseError> {
-    let mut k =
-        Kernel { name, params, regs: Vec::new(), shared: Vec::new(), shared_bytes: 0, body: Vec::new(), max_threads };
+    let mut k = Kernel {
+        name,
+        params,
+        regs: Vec::new(),
+        shared: Vec::new(),
+        shared_bytes: 0,
+        dynamic_shared_at: 0,
+        body: Vec::new(),
+        max_threads,
+    };
     let mut index: HashMap<String, u32> = HashMap::new();
     let mut labels: HashMap<String, usize> = HashMap::new();
     for s in statements {
@@ -328,6 +351,7 @@ fn kernel(
             let offset = k.shared_bytes.div_ceil(align) * align;
             k.shared.push(SharedVar { name: name.to_string(), offset, bytes: ty * count });
             k.shared_bytes = offset + ty * count;
+            k.dynamic_shared_at = k.shared_bytes;
         } else if t.starts_with('.') {
             // Other directives (`.loc`, `.pragma`, …) carry no semantics here.
             continue;

@@ -170,8 +170,10 @@ pub fn run(
                     ctaid: [bx, by, bz],
                     params: &params,
                     param_at: &param_at,
-                    shared: vec![0; k.shared_bytes + launch.dynamic_shared],
-                    written: vec![false; k.shared_bytes + launch.dynamic_shared],
+                    shared: vec![0; k.dynamic_shared_at.max(k.shared_bytes) + launch.dynamic_shared],
+                    written: vec![false; k.dynamic_shared_at.max(k.shared_bytes) + launch.dynamic_shared],
+                    inflight: vec![0; k.dynamic_shared_at.max(k.shared_bytes) + launch.dynamic_shared],
+                    copies: (0..threads).map(|_| Copies::default()).collect(),
                     warps: (0..threads.div_ceil(32))
                         .map(|w| Warp::new(k.regs.len(), (threads - w * 32).min(32)))
                         .collect(),
@@ -215,8 +217,26 @@ struct Block<'a> {
     shared: Vec<u8>,
     /// Which shared bytes some thread has written (reads of others are errors).
     written: Vec<bool>,
+    /// Per shared byte: `cp.async` copies to it not yet waited for (reads of it are errors).
+    inflight: Vec<u16>,
+    /// Per thread: its `cp.async` copies, by group.
+    copies: Vec<Copies>,
     warps: Vec<Warp>,
     stats: &'a mut Stats,
+}
+
+/// One `cp.async`: the shared destination and the bytes (read from global when issued).
+struct Copy {
+    dst: usize,
+    data: Vec<u8>,
+}
+
+/// A thread's `cp.async` state ("cp.async.commit_group", "cp.async.wait_group"): the copies
+/// since its last commit, and its committed groups, oldest first.
+#[derive(Default)]
+struct Copies {
+    open: Vec<Copy>,
+    groups: std::collections::VecDeque<Vec<Copy>>,
 }
 
 /// A failure inside one lane, before it is given its place.
@@ -328,6 +348,8 @@ impl Block<'_> {
                 }
             }
             "shfl" => self.shfl(w, inst, &run)?,
+            "ldmatrix" if !run.is_empty() => self.ldmatrix(w, inst, &run, global)?,
+            "mma" if !run.is_empty() => self.mma(w, inst, &run)?,
             _ => {
                 for &l in &run {
                     self.exec(w, l, inst, global).map_err(|m| self.fault(inst, w, l, m))?;
@@ -409,6 +431,197 @@ impl Block<'_> {
             self.set(w, l, &dst, v, Ty::B(32)).map_err(|m| self.fault(inst, w, l, m))?;
             if let Some(p) = &pred {
                 self.set(w, l, p, ok as u64, Ty::Pred).map_err(|m| self.fault(inst, w, l, m))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `cp.async.ca|cg.shared.global [dst], [src], cp-size{, src-size}`, `cp.async.commit_group`,
+    /// `cp.async.wait_group N`, `cp.async.wait_all` ("cp.async"): a copy reads its source when
+    /// issued (zero-filling past `src-size`) and lands in shared memory when its thread waits for
+    /// its group; until then its destination may not be read.
+    fn cp_async(&mut self, w: usize, l: usize, inst: &Inst, global: &Global) -> LaneResult<()> {
+        let t = w * 32 + l;
+        match inst.op.get(2).map(String::as_str) {
+            Some("commit_group") => {
+                let open = std::mem::take(&mut self.copies[t].open);
+                self.copies[t].groups.push_back(open);
+                return Ok(());
+            }
+            Some("wait_group") | Some("wait_all") => {
+                if inst.op[2] == "wait_all" {
+                    let open = std::mem::take(&mut self.copies[t].open);
+                    self.copies[t].groups.push_back(open);
+                }
+                let keep = match inst.args.first() {
+                    Some(op) => self.operand(w, l, op, Ty::U(32))? as usize,
+                    None => 0,
+                };
+                while self.copies[t].groups.len() > keep {
+                    let group = self.copies[t].groups.pop_front().expect("longer than keep");
+                    for c in group {
+                        let n = c.data.len();
+                        self.shared[c.dst..c.dst + n].copy_from_slice(&c.data);
+                        self.written[c.dst..c.dst + n].fill(true);
+                        for x in &mut self.inflight[c.dst..c.dst + n] {
+                            *x -= 1;
+                        }
+                    }
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
+        if !(inst.has("shared") && inst.has("global")) {
+            return Err(format!("`{}` is not an instruction this interpreter knows", inst.op.join(".")));
+        }
+        let arg = |i: usize| inst.args.get(i).ok_or_else(|| format!("operand {i} missing"));
+        let dst = self.effective(w, l, arg(0)?)? as usize;
+        let src = self.effective(w, l, arg(1)?)?;
+        let size = self.operand(w, l, arg(2)?, Ty::U(32))? as usize;
+        let src_size = match inst.args.get(3) {
+            Some(op) if !matches!(op, Operand::Name(_)) => self.operand(w, l, op, Ty::U(32))? as usize,
+            _ => size,
+        };
+        if !matches!(size, 4 | 8 | 16) || (inst.has("cg") && size != 16) || src_size > size {
+            return Err(format!("cp.async of {size} bytes ({src_size} from the source)"));
+        }
+        if dst % size != 0 || src % size as u64 != 0 {
+            return Err(format!("misaligned cp.async: {size} bytes from {src:#x} to shared {dst:#x}"));
+        }
+        if dst + size > self.shared.len() {
+            return Err(format!(
+                "out-of-bounds cp.async to shared {dst:#x} ({size} bytes; the block has {} bytes)",
+                self.shared.len()
+            ));
+        }
+        let mut data = vec![0u8; size];
+        if src_size > 0 {
+            let bytes = global
+                .read(src, src_size)
+                .ok_or_else(|| format!("out-of-bounds cp.async read of {src_size} bytes at {src:#x}"))?;
+            data[..src_size].copy_from_slice(bytes);
+        }
+        for x in &mut self.inflight[dst..dst + size] {
+            *x += 1;
+        }
+        self.copies[t].open.push(Copy { dst, data });
+        Ok(())
+    }
+
+    /// `ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.shared.b16 {d…}, [addr]` ("ldmatrix"): lanes
+    /// 8i…8i+7 give the addresses of matrix i's eight rows (16 bytes each); lane t receives in
+    /// `d[i]` row t/4, columns 2(t%4) and 2(t%4)+1 of matrix i — with `.trans`, of its transpose.
+    fn ldmatrix(&mut self, w: usize, inst: &Inst, run: &[usize], global: &Global) -> Result<(), SimError> {
+        let count = match inst.op.iter().find(|p| p.starts_with('x')).map(String::as_str) {
+            Some("x1") => 1,
+            Some("x2") => 2,
+            Some("x4") => 4,
+            _ => return Err(self.fault(inst, w, run[0], "ldmatrix without .x1, .x2 or .x4".to_string())),
+        };
+        if !inst.has("m8n8") || !inst.has("b16") {
+            return Err(self.fault(inst, w, run[0], "ldmatrix shapes other than .m8n8.b16".to_string()));
+        }
+        let Operand::Vector(dsts) = &inst.args[0] else {
+            return Err(self.fault(inst, w, run[0], "ldmatrix needs a vector destination".to_string()));
+        };
+        if dsts.len() != count || run.len() != 32 {
+            return Err(self.fault(
+                inst,
+                w,
+                run[0],
+                format!("ldmatrix .x{count} needs {count} registers and 32 lanes"),
+            ));
+        }
+        // matrices[i][row][col], b16 bits.
+        let mut m = vec![[[0u16; 8]; 8]; count];
+        for (i, mat) in m.iter_mut().enumerate() {
+            for (r, row) in mat.iter_mut().enumerate() {
+                let lane = i * 8 + r;
+                let addr = self.effective(w, lane, &inst.args[1]).map_err(|e| self.fault(inst, w, lane, e))?;
+                if addr % 16 != 0 {
+                    return Err(self.fault(
+                        inst,
+                        w,
+                        lane,
+                        format!("ldmatrix row address {addr:#x} is not 16-byte aligned"),
+                    ));
+                }
+                let bytes = self.load("shared", addr, 16, global).map_err(|e| self.fault(inst, w, lane, e))?;
+                for (c, v) in row.iter_mut().enumerate() {
+                    *v = u16::from_le_bytes([bytes[2 * c], bytes[2 * c + 1]]);
+                }
+            }
+        }
+        let trans = inst.has("trans");
+        for t in 0..32 {
+            let (g, q) = (t / 4, t % 4);
+            for (i, d) in dsts.iter().enumerate() {
+                let (lo, hi) =
+                    if trans { (m[i][2 * q][g], m[i][2 * q + 1][g]) } else { (m[i][g][2 * q], m[i][g][2 * q + 1]) };
+                self.set(w, t, d, lo as u64 | (hi as u64) << 16, Ty::B(32)).map_err(|e| self.fault(inst, w, t, e))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}.{bf16,f16}.f32 d, a, b, c` ("Matrix
+    /// Fragments for mma.m16n8k16 with floating point type"): with g = lane/4 and q = lane%4,
+    /// A's element pair j (registers a0…a3) is row g + 8·(j%2), columns 2q + 8·(j/2) and +1; B's
+    /// pair j (b0, b1) is rows 2q + 8j and +1, column g; C and D's pair j (c0, c1 and c2, c3) is
+    /// row g + 8j, columns 2q and 2q + 1. Products are exact and summed in f64, rounded once.
+    fn mma(&mut self, w: usize, inst: &Inst, run: &[usize]) -> Result<(), SimError> {
+        let shape_ok = inst.has("m16n8k16") && inst.has("row") && inst.has("col");
+        let half = if inst.has("bf16") {
+            |b: u16| half::bf16::from_bits(b).to_f64()
+        } else if inst.has("f16") {
+            |b: u16| half::f16::from_bits(b).to_f64()
+        } else {
+            return Err(self.fault(inst, w, run[0], "mma input types other than bf16 and f16".to_string()));
+        };
+        let n = inst.op.len();
+        if !shape_ok || inst.op[n - 1] != "f32" || inst.op[n - 4] != "f32" || run.len() != 32 {
+            return Err(self.fault(
+                inst,
+                w,
+                run[0],
+                "mma shapes other than m16n8k16.row.col with f32 C and D".to_string(),
+            ));
+        }
+        let regs = |i: usize, len: usize| -> Result<Vec<Operand>, SimError> {
+            match &inst.args[i] {
+                Operand::Vector(v) if v.len() == len => Ok(v.clone()),
+                _ => Err(self.fault(inst, w, run[0], format!("mma operand {i} needs {len} registers"))),
+            }
+        };
+        let (d, a, b, c) = (regs(0, 4)?, regs(1, 4)?, regs(2, 2)?, regs(3, 4)?);
+        let (mut am, mut bm, mut cm) = ([[0f64; 16]; 16], [[0f64; 8]; 16], [[0f64; 8]; 16]);
+        for t in 0..32 {
+            let (g, q) = (t / 4, t % 4);
+            let get = |op: &Operand, ty: Ty| self.operand(w, t, op, ty).map_err(|e| self.fault(inst, w, t, e));
+            for (j, r) in a.iter().enumerate() {
+                let v = get(r, Ty::B(32))?;
+                let (row, col) = (g + 8 * (j % 2), 2 * q + 8 * (j / 2));
+                am[row][col] = half(v as u16);
+                am[row][col + 1] = half((v >> 16) as u16);
+            }
+            for (j, r) in b.iter().enumerate() {
+                let v = get(r, Ty::B(32))?;
+                let row = 2 * q + 8 * j;
+                bm[row][g] = half(v as u16);
+                bm[row + 1][g] = half((v >> 16) as u16);
+            }
+            for (j, r) in c.iter().enumerate() {
+                let v = f32_of(get(r, Ty::F(32))?) as f64;
+                cm[g + 8 * (j / 2)][2 * q + j % 2] = v;
+            }
+        }
+        for t in 0..32 {
+            let (g, q) = (t / 4, t % 4);
+            for (j, r) in d.iter().enumerate() {
+                let (row, col) = (g + 8 * (j / 2), 2 * q + j % 2);
+                let sum: f64 = cm[row][col] + (0..16).map(|k| am[row][k] * bm[k][col]).sum::<f64>();
+                self.set(w, t, r, to_f32_bits(sum as f32), Ty::F(32)).map_err(|e| self.fault(inst, w, t, e))?;
             }
         }
         Ok(())
@@ -516,6 +729,12 @@ impl Block<'_> {
                         self.shared.len()
                     ));
                 };
+                if let Some(i) = self.inflight[a..a + len].iter().position(|&n| n > 0) {
+                    return Err(format!(
+                        "read of shared memory at {:#x} while a cp.async to it is in flight (before its cp.async.wait_group)",
+                        a + i
+                    ));
+                }
                 if let Some(i) = self.written[a..a + len].iter().position(|w| !w) {
                     return Err(format!("read of shared memory at {:#x} that no thread has written", a + i));
                 }
@@ -612,6 +831,30 @@ impl Block<'_> {
                 }
                 self.store(space, addr, &data, global)
             }
+            "mov" if inst.args.iter().any(|a| matches!(a, Operand::Vector(_))) => {
+                // Packing halves into a wider register, or unpacking one ("mov": `mov.b32 d, {a, b}`).
+                let ty = ty.ok_or_else(|| format!("type of `{}`", inst.op.join(".")))?;
+                match (arg(0)?, arg(1)?) {
+                    (d, Operand::Vector(parts)) => {
+                        let width = ty.bits() / parts.len() as u32;
+                        let mut v = 0u64;
+                        for (i, p) in parts.iter().enumerate() {
+                            v |= self.operand(w, l, p, Ty::B(width))? << (width * i as u32);
+                        }
+                        self.set(w, l, d, v, ty)
+                    }
+                    (Operand::Vector(parts), src) => {
+                        let width = ty.bits() / parts.len() as u32;
+                        let v = self.operand(w, l, src, ty)?;
+                        for (i, p) in parts.iter().enumerate() {
+                            self.set(w, l, p, v >> (width * i as u32), Ty::B(width))?;
+                        }
+                        Ok(())
+                    }
+                    _ => Err("mov with vectors on both sides".to_string()),
+                }
+            }
+            "cp" => self.cp_async(w, l, inst, global),
             "cvta" => {
                 // `cvta.shared.u64 d, a` (shared → generic) and `cvta.to.shared`/`cvta.to.global`.
                 let a = self.operand(w, l, arg(1)?, Ty::U(64))?;

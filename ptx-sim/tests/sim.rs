@@ -284,7 +284,175 @@ fn an_unknown_instruction_is_an_error_naming_it() {
     let (line, _, message) = fault(run(&m, "k", &launch(1, 1), &[], &mut Global::new()).unwrap_err());
     assert_eq!(line, 4);
     assert!(message.contains("`frobnicate.u32` is not an instruction this interpreter knows"), "{message}");
-    let m = parse(".visible .entry k()\n{\n .reg .b32 %r<2>;\n mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 %r1, %r1, %r1, %r1;\n ret;\n}").unwrap();
+    let m = parse(".visible .entry k()\n{\n .reg .b32 %r<2>;\n wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 %r1, %r1, %r1, %r1;\n ret;\n}").unwrap();
     let (_, _, message) = fault(run(&m, "k", &launch(1, 32), &[], &mut Global::new()).unwrap_err());
     assert!(message.contains("is not an instruction this interpreter knows"), "{message}");
+}
+
+/// bf16 bits of a value bf16 holds exactly.
+fn bf16(x: f32) -> u32 {
+    x.to_bits() >> 16
+}
+
+/// `mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32` against fragment layouts from an
+/// independent source, CUTLASS's CuTe (`cute/atom/mma_traits_sm80.hpp`,
+/// `SM80_16x8x16_F32BF16BF16F32_TN`): (thread, value) → element as
+/// A `((4,8),(2,2,2)):((32,1),(16,8,128))` over M16×K16 (m + 16k),
+/// B `((4,8),(2,2)):((16,1),(8,64))` over N8×K16 (n + 8k),
+/// C and D `((4,8),(2,2)):((32,1),(16,8))` over M16×N8 (m + 16n).
+/// The interpreter states them from the PTX ISA; the two must agree.
+#[test]
+fn mma_m16n8k16_fragments_match_cutlass_cute_layouts() {
+    let src = r#"
+.visible .entry mma(.param .u64 afrag, .param .u64 bfrag, .param .u64 cfrag, .param .u64 dfrag)
+{
+    .reg .b32 %r<8>;
+    .reg .f32 %f<9>;
+    .reg .b64 %rd<12>;
+    mov.u32 %r0, %laneid;
+    ld.param.u64 %rd0, [afrag];
+    ld.param.u64 %rd1, [bfrag];
+    ld.param.u64 %rd2, [cfrag];
+    ld.param.u64 %rd3, [dfrag];
+    mul.wide.u32 %rd4, %r0, 16;
+    add.s64 %rd5, %rd0, %rd4;
+    ld.global.v4.b32 {%r1, %r2, %r3, %r4}, [%rd5];
+    mul.wide.u32 %rd6, %r0, 8;
+    add.s64 %rd7, %rd1, %rd6;
+    ld.global.v2.b32 {%r5, %r6}, [%rd7];
+    add.s64 %rd8, %rd2, %rd4;
+    ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd8];
+    mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f5, %f6, %f7, %f8}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4};
+    add.s64 %rd9, %rd3, %rd4;
+    st.global.v4.f32 [%rd9], {%f5, %f6, %f7, %f8};
+    ret;
+}
+"#;
+    let a = |m: usize, k: usize| ((m * 7 + k * 3) % 7) as f32 - 3.0;
+    let b = |k: usize, n: usize| ((k * 5 + n * 2) % 5) as f32 - 2.0;
+    let c = |m: usize, n: usize| (m * 8 + n) as f32 * 0.25;
+    // CuTe: thread t = t0 + 4·t1 with t0 = t % 4, t1 = t / 4.
+    let (mut af, mut bf, mut cf) = (vec![0u32; 128], vec![0u32; 64], vec![0f32; 128]);
+    for t in 0..32usize {
+        let (t0, t1) = (t % 4, t / 4);
+        for v in 0..8 {
+            let i = 32 * t0 + t1 + 16 * (v % 2) + 8 * ((v / 2) % 2) + 128 * (v / 4);
+            af[t * 4 + v / 2] |= bf16(a(i % 16, i / 16)) << (16 * (v % 2));
+        }
+        for v in 0..4 {
+            let i = 16 * t0 + t1 + 8 * (v % 2) + 64 * (v / 2);
+            bf[t * 2 + v / 2] |= bf16(b(i / 8, i % 8)) << (16 * (v % 2));
+        }
+        for v in 0..4 {
+            let i = 32 * t0 + t1 + 16 * (v % 2) + 8 * (v / 2);
+            cf[t * 4 + v] = c(i % 16, i / 16);
+        }
+    }
+    let words = |v: &[u32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let mut g = Global::new();
+    let (aa, ba, ca, da) = (g.upload(&words(&af)), g.upload(&words(&bf)), g.upload_f32(&cf), g.alloc(512));
+    let m = parse(src).unwrap();
+    run(&m, "mma", &launch(1, 32), &[Arg::U64(aa), Arg::U64(ba), Arg::U64(ca), Arg::U64(da)], &mut g).unwrap();
+    let d = g.f32s(da, 128);
+    for t in 0..32usize {
+        for v in 0..4 {
+            let i = 32 * (t % 4) + t / 4 + 16 * (v % 2) + 8 * (v / 2);
+            let (row, col) = (i % 16, i / 16);
+            let want = c(row, col) + (0..16).map(|k| a(row, k) * b(k, col)).sum::<f32>();
+            assert_eq!(d[t * 4 + v], want, "lane {t} value {v}: D[{row}][{col}]");
+        }
+    }
+}
+
+/// `ldmatrix .x4` and `.x4.trans` ("ldmatrix"): lane t receives row t/4, columns 2(t%4) and
+/// 2(t%4)+1 of each 8×8 matrix (of its transpose with `.trans`), lanes 8i…8i+7 giving matrix
+/// i's row addresses.
+#[test]
+fn ldmatrix_distributes_rows_and_transposes() {
+    let src = r#"
+.visible .entry ldm(.param .u64 src, .param .u64 out)
+{
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<8>;
+    .shared .align 16 .b8 tile[512];
+    mov.u32 %r0, %laneid;
+    ld.param.u64 %rd0, [src];
+    mul.wide.u32 %rd1, %r0, 16;
+    add.s64 %rd2, %rd0, %rd1;
+    ld.global.v4.b32 {%r1, %r2, %r3, %r4}, [%rd2];
+    mov.u64 %rd3, tile;
+    add.s64 %rd4, %rd3, %rd1;
+    st.shared.v4.b32 [%rd4], {%r1, %r2, %r3, %r4};
+    bar.sync 0;
+    ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r5, %r6, %r7, %r8}, [%rd4];
+    ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r9, %r10, %r11, %r1}, [%rd4];
+    ld.param.u64 %rd5, [out];
+    mul.wide.u32 %rd6, %r0, 32;
+    add.s64 %rd7, %rd5, %rd6;
+    st.global.v4.b32 [%rd7], {%r5, %r6, %r7, %r8};
+    st.global.v4.b32 [%rd7+16], {%r9, %r10, %r11, %r1};
+    ret;
+}
+"#;
+    // Element c of row r of matrix i: 1000·i + 10·r + c.
+    let value = |i: usize, r: usize, c: usize| (1000 * i + 10 * r + c) as u16;
+    let data: Vec<u8> =
+        (0..32).flat_map(|row| (0..8).flat_map(move |c| value(row / 8, row % 8, c).to_le_bytes())).collect();
+    let mut g = Global::new();
+    let (s, o) = (g.upload(&data), g.alloc(32 * 32));
+    run(&parse(src).unwrap(), "ldm", &launch(1, 32), &[Arg::U64(s), Arg::U64(o)], &mut g).unwrap();
+    let out = g.read(o, 1024).unwrap();
+    let word = |t: usize, k: usize| u32::from_le_bytes(out[t * 32 + 4 * k..t * 32 + 4 * k + 4].try_into().unwrap());
+    for t in 0..32 {
+        let (g4, q) = (t / 4, t % 4);
+        for i in 0..4 {
+            let plain = value(i, g4, 2 * q) as u32 | (value(i, g4, 2 * q + 1) as u32) << 16;
+            let trans = value(i, 2 * q, g4) as u32 | (value(i, 2 * q + 1, g4) as u32) << 16;
+            assert_eq!(word(t, i), plain, "lane {t} matrix {i}");
+            assert_eq!(word(t, 4 + i), trans, "lane {t} matrix {i} transposed");
+        }
+    }
+}
+
+/// `cp.async` lands at `cp.async.wait_group`; reading its destination before is an error
+/// ("cp.async", "cp.async.wait_group").
+#[test]
+fn cp_async_lands_at_its_wait_and_not_before() {
+    let src = r#"
+.visible .entry cpa(.param .u64 src, .param .u64 out, .param .u32 early)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<8>;
+    .shared .align 16 .b8 buf[512];
+    mov.u32 %r0, %tid.x;
+    ld.param.u64 %rd0, [src];
+    mul.wide.u32 %rd1, %r0, 16;
+    add.s64 %rd2, %rd0, %rd1;
+    mov.u64 %rd3, buf;
+    add.s64 %rd4, %rd3, %rd1;
+    cp.async.cg.shared.global [%rd4], [%rd2], 16;
+    cp.async.commit_group;
+    ld.param.u32 %r1, [early];
+    setp.ne.u32 %p1, %r1, 0;
+    @%p1 bra $read;
+    cp.async.wait_group 0;
+$read:
+    ld.shared.v4.b32 {%r2, %r3, %r4, %r5}, [%rd4];
+    ld.param.u64 %rd5, [out];
+    add.s64 %rd6, %rd5, %rd1;
+    st.global.v4.b32 [%rd6], {%r2, %r3, %r4, %r5};
+    ret;
+}
+"#;
+    let m = parse(src).unwrap();
+    let data: Vec<u8> = (0..512u32).map(|i| (i * 7) as u8).collect();
+    let mut g = Global::new();
+    let (s, o) = (g.upload(&data), g.alloc(512));
+    run(&m, "cpa", &launch(1, 32), &[Arg::U64(s), Arg::U64(o), Arg::U32(0)], &mut g).unwrap();
+    assert_eq!(g.read(o, 512).unwrap(), &data[..]);
+    let (line, _, message) =
+        fault(run(&m, "cpa", &launch(1, 32), &[Arg::U64(s), Arg::U64(o), Arg::U32(1)], &mut g).unwrap_err());
+    assert_eq!(line, 21);
+    assert!(message.contains("while a cp.async to it is in flight"), "{message}");
 }
