@@ -202,7 +202,9 @@ pub fn parse(src: &str) -> Result<Module, ParseError> {
     }
     // Module-level `.extern .shared .align A .b8 name[]`: the dynamic shared memory, after each
     // kernel's static variables.
-    for decl in text.split(';').map(str::trim).filter(|d| d.starts_with(".extern") && d.contains(".shared")) {
+    let externs =
+        text.split(';').filter_map(|d| d.find(".extern").map(|i| d[i..].trim())).filter(|d| d.contains(".shared"));
+    for decl in externs {
         let words: Vec<&str> = decl.split_whitespace().collect();
         let align = words.iter().position(|w| *w == ".align").and_then(|i| words.get(i + 1)?.parse::<usize>().ok());
         let Some(name) = words.last().map(|w| w.trim_end_matches("[]")) else { continue };
