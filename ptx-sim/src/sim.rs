@@ -855,6 +855,30 @@ impl Block<'_> {
                 }
             }
             "cp" => self.cp_async(w, l, inst, global),
+            "atom" | "red" => {
+                // `atom.SPACE.add.f32 d, [a], b` and `red.SPACE.add.f32 [a], b` ("atom", "red"):
+                // blocks run one after another and lanes one at a time, so every update is whole.
+                let ty = ty.ok_or_else(|| format!("type of `{}`", inst.op.join(".")))?;
+                if !inst.has("add") {
+                    return Err(format!("`{}`: only .add atomics are interpreted", inst.op.join(".")));
+                }
+                let space = Block::space(inst);
+                let (addr_at, value_at) = if op == "atom" { (1, 2) } else { (0, 1) };
+                let addr = self.effective(w, l, arg(addr_at)?)?;
+                let add = self.operand(w, l, arg(value_at)?, ty)?;
+                let old = read_le(&self.load(space, addr, ty.bytes(), global)?);
+                let new = match ty {
+                    Ty::F(32) => to_f32_bits(f32_of(old) + f32_of(add)),
+                    Ty::F(64) => (f64::from_bits(old) + f64::from_bits(add)).to_bits(),
+                    Ty::U(_) | Ty::S(_) | Ty::B(_) => ty.mask(old.wrapping_add(add)),
+                    other => return Err(format!("atomic add of .{other:?}")),
+                };
+                self.store(space, addr, &new.to_le_bytes()[..ty.bytes()], global)?;
+                if op == "atom" {
+                    self.set(w, l, arg(0)?, old, ty)?;
+                }
+                Ok(())
+            }
             "cvta" => {
                 // `cvta.shared.u64 d, a` (shared → generic) and `cvta.to.shared`/`cvta.to.global`.
                 let a = self.operand(w, l, arg(1)?, Ty::U(64))?;

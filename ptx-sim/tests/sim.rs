@@ -456,3 +456,39 @@ $read:
     assert_eq!(line, 21);
     assert!(message.contains("while a cp.async to it is in flight"), "{message}");
 }
+
+/// Every thread of two blocks adds its id + 1 to one float; `atom` returns the value before
+/// ("atom": `.add.f32`, one whole update at a time).
+#[test]
+fn atomic_adds_are_whole() {
+    let src = r#"
+.visible .entry sum(.param .u64 acc, .param .u64 olds)
+{
+    .reg .b32 %r<4>;
+    .reg .f32 %f<3>;
+    .reg .b64 %rd<6>;
+    mov.u32 %r1, %tid.x;
+    cvt.rn.f32.u32 %f1, %r1;
+    add.f32 %f1, %f1, 0f3F800000;
+    ld.param.u64 %rd1, [acc];
+    atom.global.add.f32 %f2, [%rd1], %f1;
+    red.global.add.f32 [%rd1+4], 1.0;
+    ld.param.u64 %rd2, [olds];
+    mov.u32 %r2, %ctaid.x;
+    mad.lo.s32 %r3, %r2, 64, %r1;
+    mul.wide.u32 %rd3, %r3, 4;
+    add.s64 %rd4, %rd2, %rd3;
+    st.global.f32 [%rd4], %f2;
+    ret;
+}
+"#;
+    let src = src.replace("red.global.add.f32 [%rd1+4], 1.0;", "red.global.add.f32 [%rd1+4], 0f3F800000;");
+    let mut g = Global::new();
+    let (acc, olds) = (g.alloc(8), g.alloc(128 * 4));
+    run(&parse(&src).unwrap(), "sum", &launch(2, 64), &[Arg::U64(acc), Arg::U64(olds)], &mut g).unwrap();
+    assert_eq!(g.f32s(acc, 2), [2.0 * (1..=64).sum::<u32>() as f32, 128.0]);
+    let mut seen = g.f32s(olds, 128);
+    seen.sort_by(f32::total_cmp);
+    seen.dedup();
+    assert_eq!(seen.len(), 128, "every update saw a different value before it");
+}
