@@ -29,10 +29,14 @@ pub enum KernelChoice {
     /// The GPU kernel ABI emulated on the CPU: blocks packed into THD launches, 16-bit inputs.
     #[value(name = "gpu-emulated")]
     GpuEmulated,
-    /// The PTX kernels of --kernel-dir on a CUDA device (ranks share it; transfers go through the
-    /// CPU communicator).
+    /// The PTX kernels of --kernel-dir on a CUDA device (every rank on it).
     #[cfg(feature = "cuda")]
     Cuda,
+    /// The PTX kernels of --kernel-dir, interpreted on the CPU (`ptx-sim`), with its memory and
+    /// barrier checks: the same launches a GPU run makes.
+    #[cfg(feature = "cuda")]
+    #[value(name = "ptx-sim")]
+    PtxSim,
 }
 
 impl KernelChoice {
@@ -46,7 +50,23 @@ impl KernelChoice {
             KernelChoice::GpuEmulated => "gpu-emulated",
             #[cfg(feature = "cuda")]
             KernelChoice::Cuda => "cuda",
+            #[cfg(feature = "cuda")]
+            KernelChoice::PtxSim => "ptx-sim",
         }
+    }
+
+    /// The interpreted PTX kernels.
+    pub fn is_ptx_sim(self) -> bool {
+        #[cfg(feature = "cuda")]
+        if self == KernelChoice::PtxSim {
+            return true;
+        }
+        false
+    }
+
+    /// Kernels of the GPU kernel ABI (16-bit inputs): the emulation, the PTX interpreted, or CUDA.
+    pub fn is_gpu_abi(self) -> bool {
+        self == KernelChoice::GpuEmulated || self.is_cuda() || self.is_ptx_sim()
     }
 
     pub fn is_cuda(self) -> bool {
@@ -97,6 +117,10 @@ pub fn kernel_set(choice: KernelChoice, dtype: Dtype, threads: usize) -> Result<
             bail!(
                 "--kernels cuda: the PTX kernels run on the CUDA device, not on CPU blocks (`attnc run --device cuda`)"
             )
+        }
+        #[cfg(feature = "cuda")]
+        KernelChoice::PtxSim => {
+            bail!("--kernels ptx-sim: the interpreted PTX kernels run on their own device, not on CPU blocks")
         }
     })
 }
@@ -185,4 +209,15 @@ pub fn run_rank(
     let id = attnc_runtime::rendezvous::broadcast(env, mine.as_deref(), Duration::from_secs(120))?;
     let remote = nccl::NcclRemote::new(env.rank as usize, env.world_size as usize, &id)?;
     Ok(attnc_runtime::run_rank(forward, backward, &device, inputs, options, env.rank, &remote))
+}
+
+/// The interpreter's device with the AOT PTX of `--kernel-dir` (`--kernels ptx-sim`).
+#[cfg(feature = "cuda")]
+pub fn ptx_device(args: &GpuArgs) -> Result<attnc_runtime::device::ptx::PtxDevice> {
+    let dir = args.kernel_dir.as_deref().context(
+        "--kernels ptx-sim: --kernel-dir DIR is required (the PTX to interpret: `attnc kernels --target sm_80 -o DIR`, \
+         or `attnc compile FILE --layout L --target sm_80 -o DIR`)",
+    )?;
+    let dir = attnc_runtime::cuda::kernels::KernelDir::open(dir)?;
+    Ok(attnc_runtime::device::ptx::PtxDevice::new(dir))
 }

@@ -34,13 +34,15 @@ enum Runner {
     Host(Vec<(Dtype, Option<Box<dyn Kernels>>)>),
     #[cfg(feature = "cuda")]
     Cuda(Box<attnc_runtime::cuda::device::CudaDevice>),
+    #[cfg(feature = "cuda")]
+    Ptx(Box<attnc_runtime::device::ptx::PtxDevice>),
 }
 
 /// `attnc matrix`: the numerics matrix through the executor, on the host device with a CPU kernel
 /// set or on the CUDA device (`--kernels cuda`); exit 1 when a case fails. GPU kernel sets (cuda,
 /// gpu-emulated) run the 16-bit matrix, the CPU ones the fp32 matrix.
 pub fn run(r: Args) -> Result<Outcome> {
-    let gpu_abi = matches!(r.kernels, KernelChoice::GpuEmulated) || r.kernels.is_cuda();
+    let gpu_abi = r.kernels.is_gpu_abi();
     let mut cases = if gpu_abi { matrix::gpu_cases(r.head_dim) } else { matrix::cases("fp32", r.head_dim) };
     if let Some(f) = &r.filter {
         cases.retain(|c| c.name().contains(f.as_str()));
@@ -48,6 +50,8 @@ pub fn run(r: Args) -> Result<Outcome> {
     let mut runner = match r.kernels {
         #[cfg(feature = "cuda")]
         KernelChoice::Cuda => Runner::Cuda(Box::new(cuda_device(&r.gpu, "--kernels cuda")?)),
+        #[cfg(feature = "cuda")]
+        KernelChoice::PtxSim => Runner::Ptx(Box::new(crate::device::ptx_device(&r.gpu)?)),
         _ => Runner::Host(Vec::new()),
     };
     let (mut passed, mut failed) = (0, 0);
@@ -65,6 +69,8 @@ pub fn run(r: Args) -> Result<Outcome> {
             }
             #[cfg(feature = "cuda")]
             Runner::Cuda(d) => c.check_on(d.as_ref()),
+            #[cfg(feature = "cuda")]
+            Runner::Ptx(d) => c.check_on(d.as_ref()),
         };
         match outcome {
             Ok(()) => {

@@ -339,6 +339,17 @@ fn run(layout: &Layout, request: &Request) -> Result<bool> {
         }
         #[cfg(not(feature = "cuda"))]
         bail!("--device cuda: this attnc was built without the CUDA runtime (feature `cuda`)")
+    } else if request.kernels.is_ptx_sim() {
+        #[cfg(feature = "cuda")]
+        {
+            let device = crate::device::ptx_device(&request.gpu)?;
+            let progress = Progress::start(&plans);
+            let result = attnc_runtime::run(forward, backward, &device, &inputs, &run_options);
+            progress.finish();
+            result
+        }
+        #[cfg(not(feature = "cuda"))]
+        unreachable!("ptx-sim is a kernel choice of the `cuda` feature")
     } else {
         let kernels = host_kernels(request.kernels, problem.dtype, request.threads)?;
         let device = host_device(problem.dtype, &kernels);

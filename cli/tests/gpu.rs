@@ -235,3 +235,52 @@ fn gpu_check_script_runs_end_to_end_emulated() {
     assert!(String::from_utf8_lossy(&missing.stderr).contains("/nonexistent/attnc is missing"));
     std::fs::remove_dir_all(&out_dir).unwrap();
 }
+
+/// `--kernels ptx-sim`: the sm_80 kernels `attnc kernels` writes run the GPU numerics matrix on
+/// the PTX interpreter (every mask, fp16 and bf16, GQA), through the same executor and launches a
+/// GPU run makes; and a kernel directory with one deliberate fault — a `bar.sync` deleted, an
+/// `ldmatrix .trans` made plain, a `cp.async.wait_group` removed — fails.
+#[test]
+fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
+    let dir = std::env::temp_dir().join(format!("attnc-ptx-sim-{}", std::process::id()));
+    let out = dir.to_str().unwrap();
+    check(&["kernels", "--target", "sm_80", "-o", out, "--bench-head-dims", "64"], 0, &["kernels for sm_80 in"], "");
+    let matrix = |kdir: &str, filter: &str, code: i32, has: &[&str]| {
+        check(
+            &["matrix", "--kernels", "ptx-sim", "--kernel-dir", kdir, "--head-dim", "64", "--filter", filter],
+            code,
+            has,
+            "",
+        )
+    };
+    matrix(out, "cp2 p2p", 0, &["ok    cp2 p2p padding_causal { window = 6 } thd", "6 passed, 0 failed"]);
+    // Each fault in every forward kernel of a copy of the directory.
+    let faults: [(&str, &dyn Fn(&str) -> String); 3] = [
+        // The barrier between the tile loads (each thread's cp.async) and the reads of the whole
+        // tile (ldmatrix): the last bar.sync of the kernel's loop.
+        ("bar.sync deleted", &|ptx: &str| match ptx.rfind("bar.sync \t0;") {
+            Some(i) => format!("{}{}", &ptx[..i], &ptx[i + "bar.sync \t0;".len()..]),
+            None => ptx.to_string(),
+        }),
+        ("ldmatrix .trans made plain", &|ptx: &str| ptx.replace(".x4.trans.shared.b16", ".x4.shared.b16")),
+        ("cp.async.wait_group removed", &|ptx: &str| ptx.replacen("cp.async.wait_group 0;", "", 1)),
+    ];
+    for (what, fault) in faults {
+        let faulty = dir.with_extension(what.split_whitespace().next().unwrap());
+        std::fs::create_dir_all(&faulty).unwrap();
+        let mut changed = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let name = path.file_name().unwrap().to_str().unwrap().to_string();
+            let new = if name.starts_with("attn_fwd") { fault(&text) } else { text.clone() };
+            changed += (new != text) as usize;
+            std::fs::write(faulty.join(&name), new).unwrap();
+        }
+        assert!(changed > 0, "{what}: no kernel changed");
+        let stdout = matrix(faulty.to_str().unwrap(), "cp2 p2p causal bshd", 1, &["0 passed, 1 failed"]);
+        assert!(stdout.contains("FAIL"), "{what}: {stdout}");
+        std::fs::remove_dir_all(&faulty).unwrap();
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

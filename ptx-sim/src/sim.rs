@@ -63,7 +63,7 @@ impl Global {
         Some(&self.allocs[i][o..o + len])
     }
 
-    fn write(&mut self, addr: u64, data: &[u8]) -> Option<()> {
+    pub fn write(&mut self, addr: u64, data: &[u8]) -> Option<()> {
         let (i, o) = self.locate(addr, data.len())?;
         self.allocs[i][o..o + data.len()].copy_from_slice(data);
         Some(())

@@ -18,6 +18,8 @@
 //! one GPU, a compute and a CP stream per rank, CUDA events). This module touches no device.
 
 pub mod host;
+#[cfg(feature = "cuda")]
+pub mod ptx;
 
 use attnc_compiler::ir::{BufKind, Buffer, Problem};
 pub use attnc_compiler::kernel::launch::{LaunchTable, launch_tables};

@@ -1,0 +1,232 @@
+//! A [`Device`] whose memory is the PTX interpreter's and whose kernels are the ahead-of-time PTX
+//! of a kernel directory, interpreted (`ptx-sim`): the forward and backward attention kernels, the
+//! merge and the 2-D add, launched with the grids and arguments the CUDA device computes. Every
+//! rank of a plan shares it; calls run at once, one at a time (the interpreter's memory is behind
+//! one lock). `--kernels ptx-sim --kernel-dir DIR` runs the executor on it, so a GPU run's every
+//! kernel launch is checked on the CPU, with the interpreter's memory and barrier checks.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use attnc_compiler::kernel::{KernelKind, KernelSpec};
+use ptx_sim::{Arg, Global, Launch, Module};
+
+use super::{BwdCall, Device, FwdCall, Rows2d};
+use crate::cuda::kernels::{KernelDir, ROWS_PER_CTA};
+
+/// An allocation: its address in the interpreter's memory and its size.
+pub struct PtxMem {
+    addr: u64,
+    len: usize,
+}
+
+/// A kernel of the directory, parsed once: the module, its entry, block and dynamic shared memory.
+struct Parsed {
+    module: Module,
+    entry: String,
+    block: [u32; 3],
+    shared: usize,
+}
+
+pub struct PtxDevice {
+    dir: KernelDir,
+    global: Mutex<Global>,
+    parsed: Mutex<HashMap<String, Arc<Parsed>>>,
+    /// Thread instructions interpreted so far.
+    pub instructions: AtomicU64,
+}
+
+fn address(region: (&PtxMem, usize)) -> u64 {
+    region.0.addr + region.1 as u64
+}
+
+impl PtxDevice {
+    pub fn new(dir: KernelDir) -> PtxDevice {
+        PtxDevice {
+            dir,
+            global: Mutex::new(Global::new()),
+            parsed: Mutex::new(HashMap::new()),
+            instructions: AtomicU64::new(0),
+        }
+    }
+
+    /// The kernel `name`, checked to launch over `grid` (the manifest's formulas).
+    fn kernel(&self, name: &str, grid: [&str; 3]) -> Result<Arc<Parsed>, String> {
+        if let Some(k) = self.parsed.lock().unwrap_or_else(|e| e.into_inner()).get(name) {
+            return Ok(k.clone());
+        }
+        let (k, ptx) = self.dir.get(name, grid).map_err(|e| e.to_string())?;
+        let module = ptx_sim::parse(&ptx).map_err(|e| format!("{}/{}: {e}", self.dir.dir.display(), k.file))?;
+        let launch = k.launch.as_ref().ok_or_else(|| format!("kernel {name}: no launch in the manifest"))?;
+        let parsed = Arc::new(Parsed {
+            module,
+            entry: k.name.clone(),
+            block: launch.block,
+            shared: launch.dynamic_shared_bytes as usize,
+        });
+        self.parsed.lock().unwrap_or_else(|e| e.into_inner()).insert(name.to_string(), parsed.clone());
+        Ok(parsed)
+    }
+
+    fn launch(&self, k: &Parsed, grid: [u32; 3], args: &[Arg]) -> Result<(), String> {
+        if grid.contains(&0) {
+            return Ok(());
+        }
+        let launch = Launch { grid, block: k.block, dynamic_shared: k.shared };
+        let mut global = self.global.lock().unwrap_or_else(|e| e.into_inner());
+        let stats = ptx_sim::run(&k.module, &k.entry, &launch, args, &mut global).map_err(|e| e.to_string())?;
+        self.instructions.fetch_add(stats.thread_instructions, Ordering::Relaxed);
+        Ok(())
+    }
+
+    fn spec_kernel(&self, spec: &KernelSpec) -> Result<Arc<Parsed>, String> {
+        let rows = match spec.kind {
+            KernelKind::Forward => "ceil(max_seqlen_q / 64)",
+            KernelKind::Backward => "ceil(max_seqlen_kv / 64)",
+        };
+        self.kernel(&spec.name(), [rows, "heads_q", "sequences"])
+    }
+}
+
+impl Device for PtxDevice {
+    type Mem = PtxMem;
+    type Signal = ();
+    type Stamp = Instant;
+
+    fn alloc(&self, _rank: u32, bytes: usize) -> Result<PtxMem, String> {
+        let addr = self.global.lock().unwrap_or_else(|e| e.into_inner()).alloc(bytes);
+        Ok(PtxMem { addr, len: bytes })
+    }
+
+    fn upload(&self, _rank: u32, _stream: usize, dst: (&PtxMem, usize), data: &[u8]) -> Result<(), String> {
+        let mut g = self.global.lock().unwrap_or_else(|e| e.into_inner());
+        g.write(address(dst), data)
+            .ok_or_else(|| format!("upload of {} bytes at {} past an allocation of {}", data.len(), dst.1, dst.0.len))
+    }
+
+    fn download(&self, _rank: u32, _stream: usize, src: (&PtxMem, usize), len: usize) -> Result<Vec<u8>, String> {
+        let g = self.global.lock().unwrap_or_else(|e| e.into_inner());
+        g.read(address(src), len)
+            .map(<[u8]>::to_vec)
+            .ok_or_else(|| format!("download of {len} bytes at {} past an allocation of {}", src.1, src.0.len))
+    }
+
+    fn copy(
+        &self,
+        _rank: u32,
+        _stream: usize,
+        src: (&PtxMem, usize),
+        dst: (&PtxMem, usize),
+        len: usize,
+    ) -> Result<(), String> {
+        let mut g = self.global.lock().unwrap_or_else(|e| e.into_inner());
+        let data = g
+            .read(address(src), len)
+            .ok_or_else(|| format!("copy of {len} bytes from outside an allocation"))?
+            .to_vec();
+        g.write(address(dst), &data).ok_or_else(|| format!("copy of {len} bytes to outside an allocation"))
+    }
+
+    fn copy_2d(&self, _rank: u32, _stream: usize, rows: Rows2d<'_, PtxMem>) -> Result<(), String> {
+        let Rows2d { src, src_pitch, dst, dst_pitch, width, height } = rows;
+        let mut g = self.global.lock().unwrap_or_else(|e| e.into_inner());
+        for r in 0..height {
+            let from = address(src) + (r * src_pitch) as u64;
+            let data = g.read(from, width).ok_or("a 2-D copy from outside an allocation")?.to_vec();
+            g.write(address(dst) + (r * dst_pitch) as u64, &data).ok_or("a 2-D copy to outside an allocation")?;
+        }
+        Ok(())
+    }
+
+    fn add_2d(&self, _rank: u32, _stream: usize, rows: Rows2d<'_, PtxMem>) -> Result<(), String> {
+        let Rows2d { src, src_pitch, dst, dst_pitch, width, height } = rows;
+        if width == 0 || height == 0 {
+            return Ok(());
+        }
+        let k = self.kernel("attn_add2d", ["ceil(width * height / 128)", "1", "1"])?;
+        let grid = [(width * height).div_ceil(k.block[0] as usize) as u32, 1, 1];
+        let args = [
+            Arg::U64(address(dst)),
+            Arg::I64(dst_pitch as i64),
+            Arg::U64(address(src)),
+            Arg::I64(src_pitch as i64),
+            Arg::I64(width as i64),
+            Arg::I64(height as i64),
+        ];
+        self.launch(&k, grid, &args)
+    }
+
+    fn fill(&self, _rank: u32, _stream: usize, dst: (&PtxMem, usize), count: usize, value: f32) -> Result<(), String> {
+        let bytes: Vec<u8> = std::iter::repeat_n(value.to_le_bytes(), count).flatten().collect();
+        self.upload(0, 0, dst, &bytes)
+    }
+
+    fn signal(&self, _rank: u32, _stream: usize) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn stamp(&self, _rank: u32, _stream: usize) -> Result<Instant, String> {
+        Ok(Instant::now())
+    }
+
+    fn seconds(&self, from: &Instant, to: &Instant) -> Result<f64, String> {
+        Ok(to.saturating_duration_since(*from).as_secs_f64())
+    }
+
+    fn wait(&self, _rank: u32, _stream: usize, _signal: &()) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn forward(&self, _rank: u32, _stream: usize, c: &FwdCall<'_, PtxMem>) -> Result<(), String> {
+        let t = c.table;
+        if t.sequences() == 0 {
+            return Ok(());
+        }
+        let k = self.spec_kernel(&t.spec)?;
+        let (q_row, kv_row) = ((c.heads_q * c.head_dim) as i64, (c.heads_kv * c.head_dim) as i64);
+        let grid = [t.max_seqlen_q().div_ceil(ROWS_PER_CTA) as u32, c.heads_q as u32, t.sequences() as u32];
+        let mut args: Vec<Arg> = [c.q, c.k, c.v, c.o, c.lse].into_iter().map(|r| Arg::U64(address(r))).collect();
+        args.extend(c.arrays.map(|r| Arg::U64(address(r))));
+        args.extend([Arg::I64(q_row), Arg::I64(kv_row), Arg::I64(q_row), Arg::F32(c.scale)]);
+        self.launch(&k, grid, &args)
+    }
+
+    fn backward(&self, _rank: u32, _stream: usize, c: &BwdCall<'_, PtxMem>) -> Result<(), String> {
+        let f = &c.fwd;
+        let t = f.table;
+        if t.sequences() == 0 {
+            return Ok(());
+        }
+        let k = self.spec_kernel(&t.spec)?;
+        let (q_row, kv_row) = ((f.heads_q * f.head_dim) as i64, (f.heads_kv * f.head_dim) as i64);
+        let grid = [t.max_seqlen_kv().div_ceil(ROWS_PER_CTA) as u32, f.heads_q as u32, t.sequences() as u32];
+        let regions = [f.q, f.k, f.v, c.d_out, f.lse, c.delta, c.dq, c.dk, c.dv];
+        let mut args: Vec<Arg> = regions.into_iter().map(|r| Arg::U64(address(r))).collect();
+        args.extend(f.arrays.map(|r| Arg::U64(address(r))));
+        args.extend([Arg::I64(q_row), Arg::I64(kv_row), Arg::I64(kv_row), Arg::F32(f.scale)]);
+        self.launch(&k, grid, &args)
+    }
+
+    fn merge(
+        &self,
+        _rank: u32,
+        _stream: usize,
+        head_dim: usize,
+        out: (&PtxMem, usize),
+        out_lse: (&PtxMem, usize),
+        part: (&PtxMem, usize),
+        part_lse: (&PtxMem, usize),
+        rows: usize,
+    ) -> Result<(), String> {
+        if rows == 0 {
+            return Ok(());
+        }
+        let k = self.kernel(&format!("attn_merge_d{head_dim}"), ["ceil(tokens * heads_q / 128)", "1", "1"])?;
+        let grid = [rows.div_ceil(k.block[0] as usize) as u32, 1, 1];
+        let args = [out, out_lse, part, part_lse].map(|r| Arg::U64(address(r)));
+        let args = [args[0], args[1], args[2], args[3], Arg::I64(rows as i64)];
+        self.launch(&k, grid, &args)
+    }
+}
