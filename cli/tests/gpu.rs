@@ -255,15 +255,15 @@ fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
     };
     matrix(out, "cp2 p2p", 0, &["ok    cp2 p2p padding_causal { window = 6 } thd", "6 passed, 0 failed"]);
     // Each fault in every forward kernel of a copy of the directory.
-    let faults: [(&str, &dyn Fn(&str) -> String); 3] = [
+    let faults: [(&str, fn(&str) -> String); 3] = [
         // The barrier between the tile loads (each thread's cp.async) and the reads of the whole
         // tile (ldmatrix): the last bar.sync of the kernel's loop.
-        ("bar.sync deleted", &|ptx: &str| match ptx.rfind("bar.sync \t0;") {
+        ("bar.sync deleted", |ptx: &str| match ptx.rfind("bar.sync \t0;") {
             Some(i) => format!("{}{}", &ptx[..i], &ptx[i + "bar.sync \t0;".len()..]),
             None => ptx.to_string(),
         }),
-        ("ldmatrix .trans made plain", &|ptx: &str| ptx.replace(".x4.trans.shared.b16", ".x4.shared.b16")),
-        ("cp.async.wait_group removed", &|ptx: &str| ptx.replacen("cp.async.wait_group 0;", "", 1)),
+        ("ldmatrix .trans made plain", |ptx: &str| ptx.replace(".x4.trans.shared.b16", ".x4.shared.b16")),
+        ("cp.async.wait_group removed", |ptx: &str| ptx.replacen("cp.async.wait_group 0;", "", 1)),
     ];
     for (what, fault) in faults {
         let faulty = dir.with_extension(what.split_whitespace().next().unwrap());
