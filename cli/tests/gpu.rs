@@ -236,6 +236,9 @@ fn gpu_check_script_runs_end_to_end_emulated() {
     std::fs::remove_dir_all(&out_dir).unwrap();
 }
 
+/// A deliberate fault written into a kernel's PTX.
+type Fault = fn(&str) -> String;
+
 /// `--kernels ptx-sim`: the sm_80 kernels `attnc kernels` writes run the GPU numerics matrix on
 /// the PTX interpreter (every mask, fp16 and bf16, GQA), through the same executor and launches a
 /// GPU run makes; and a kernel directory with one deliberate fault — a `bar.sync` deleted, an
@@ -255,7 +258,7 @@ fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
     };
     matrix(out, "cp2 p2p", 0, &["ok    cp2 p2p padding_causal { window = 6 } thd", "6 passed, 0 failed"]);
     // Each fault in every forward kernel of a copy of the directory.
-    let faults: [(&str, fn(&str) -> String); 3] = [
+    let faults: [(&str, Fault); 3] = [
         // The barrier between the tile loads (each thread's cp.async) and the reads of the whole
         // tile (ldmatrix): the last bar.sync of the kernel's loop.
         ("bar.sync deleted", |ptx: &str| match ptx.rfind("bar.sync \t0;") {
