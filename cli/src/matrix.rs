@@ -83,6 +83,13 @@ pub fn run(r: Args) -> Result<Outcome> {
             }
         }
     }
+    #[cfg(feature = "cuda")]
+    if let Runner::Ptx(d) = &runner {
+        // The interpreter's speed, over the whole run (executor and reference included).
+        let n = d.instructions.load(std::sync::atomic::Ordering::Relaxed);
+        let s = start.elapsed().as_secs_f64();
+        println!("ptx-sim: {n} thread instructions interpreted, {:.1} M/s", n as f64 / s / 1e6);
+    }
     println!(
         "matrix ({}, head_dim {}): {passed} passed, {failed} failed in {:.1} s",
         r.kernels.name(),
