@@ -110,92 +110,135 @@ fn from_bf16(b: u16) -> f64 {
     f32::from_bits((b as u32) << 16) as f64
 }
 
-/// The sm_80 forward kernel (cp.async tiles, ldmatrix, mma.sync, online softmax) over a packed
-/// launch of two sequences — one causal from position 0, one whose queries start at position 40
-/// of a longer KV run — against fp64 attention of the same bf16 inputs, at the bf16 tolerance of
-/// docs/numerics.md (2e-2 on O and LSE). Rows at tile edges (70 and 33 queries, 70 and 73 keys)
-/// exercise the masking of partial tiles.
-#[test]
-fn sm80_forward_kernel_matches_fp64_attention() {
-    use attnc_compiler::kernel::{KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
-    use attnc_compiler::sema::spec::Dtype;
-    let (d, heads) = (64usize, 2usize);
-    let spec = KernelSpec {
-        kind: KernelKind::Forward,
-        head_dim: d as u32,
-        dtype: Dtype::Bf16,
-        group: 1,
-        mask: KernelMask::Causal,
-        tile_q: TILE_Q,
-        tile_kv: TILE_KV,
-    };
-    let out = llvm::compile(&spec, Target::Sm80).unwrap();
-    let module = ptx_sim::parse(&out.asm).unwrap();
-    let (cu_q, cu_kv, pos_q, pos_kv) = ([0i32, 70, 103], [0i32, 70, 143], [0i64, 40], [0i64, 0]);
-    let (tq, tk) = (103usize, 143usize);
-    let q: Vec<u16> = values(tq * heads * d, 11).iter().map(|&x| to_bf16(x)).collect();
-    let k: Vec<u16> = values(tk * heads * d, 12).iter().map(|&x| to_bf16(x)).collect();
-    let v: Vec<u16> = values(tk * heads * d, 13).iter().map(|&x| to_bf16(x)).collect();
-    let bytes16 = |x: &[u16]| -> Vec<u8> { x.iter().flat_map(|v| v.to_le_bytes()).collect() };
-    let mut g = Global::new();
-    let (qa, ka, va) = (g.upload(&bytes16(&q)), g.upload(&bytes16(&k)), g.upload(&bytes16(&v)));
-    let (oa, la) = (g.alloc(tq * heads * d * 4), g.alloc(tq * heads * 4));
-    let i32s: Vec<u8> = cu_q.iter().chain(&cu_kv).flat_map(|x| x.to_le_bytes()).collect();
-    let cu = g.upload(&i32s);
-    let (pq, pk) = (
-        g.upload(&pos_q.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()),
-        g.upload(&pos_kv.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()),
-    );
-    let scale = 1.0 / (d as f32).sqrt();
-    let row = (heads * d) as i64;
-    let args = [
-        Arg::U64(qa),
-        Arg::U64(ka),
-        Arg::U64(va),
-        Arg::U64(oa),
-        Arg::U64(la),
-        Arg::U64(cu),
-        Arg::U64(cu + 12),
-        Arg::U64(pq),
-        Arg::U64(pk),
-        Arg::I64(row),
-        Arg::I64(row),
-        Arg::I64(row),
-        Arg::F32(scale),
-    ];
-    let l = out.launch.as_ref().unwrap();
-    let launch = Launch { grid: [2, heads as u32, 2], block: l.block, dynamic_shared: l.dynamic_shared_bytes as usize };
-    let stats = ptx_sim::run(&module, &out.entry, &launch, &args, &mut g).unwrap_or_else(|e| panic!("{e}"));
-    assert!(stats.thread_instructions > 0);
-    let (o, lse) = (g.f32s(oa, tq * heads * d), g.f32s(la, tq * heads));
-    let mut worst = (0.0f64, 0.0f64);
-    for s in 0..2 {
-        for h in 0..heads {
-            for i in cu_q[s] as usize..cu_q[s + 1] as usize {
-                let p = pos_q[s] + (i - cu_q[s] as usize) as i64;
-                let keys: Vec<usize> = (cu_kv[s] as usize..cu_kv[s + 1] as usize)
-                    .filter(|&j| pos_kv[s] + (j - cu_kv[s] as usize) as i64 <= p)
-                    .collect();
-                let score = |j: usize| {
-                    (0..d)
-                        .map(|e| from_bf16(q[(i * heads + h) * d + e]) * from_bf16(k[(j * heads + h) * d + e]))
-                        .sum::<f64>()
-                        * scale as f64
-                };
-                let scores: Vec<f64> = keys.iter().map(|&j| score(j)).collect();
-                let m = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                let sum: f64 = scores.iter().map(|s| (s - m).exp()).sum();
-                let want_lse = m + sum.ln();
-                worst.1 = worst.1.max((lse[i * heads + h] as f64 - want_lse).abs());
-                for e in 0..d {
-                    let want: f64 = keys
-                        .iter()
-                        .zip(&scores)
-                        .map(|(&j, s)| (s - m).exp() / sum * from_bf16(v[(j * heads + h) * d + e]))
-                        .sum();
-                    worst.0 = worst.0.max((o[(i * heads + h) * d + e] as f64 - want).abs());
+/// A packed launch of two sequences — one causal from position 0 (70 queries, 70 keys), one whose
+/// 33 queries start at position 40 of a 73-key run — so rows at tile edges exercise the masking
+/// of partial tiles; `hq` query heads over `hk` KV heads, head dim `d`, bf16 inputs.
+struct Packed {
+    d: usize,
+    hq: usize,
+    hk: usize,
+    q: Vec<u16>,
+    k: Vec<u16>,
+    v: Vec<u16>,
+}
+
+const CU_Q: [i32; 3] = [0, 70, 103];
+const CU_KV: [i32; 3] = [0, 70, 143];
+const POS_Q: [i64; 2] = [0, 40];
+const POS_KV: [i64; 2] = [0, 0];
+const TQ: usize = 103;
+const TK: usize = 143;
+
+fn bytes16(x: &[u16]) -> Vec<u8> {
+    x.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+impl Packed {
+    fn new(d: usize, hq: usize, hk: usize, seed: u32) -> Packed {
+        let bf = |n: usize, s: u32| -> Vec<u16> { values(n, s).iter().map(|&x| to_bf16(x)).collect() };
+        Packed { d, hq, hk, q: bf(TQ * hq * d, seed), k: bf(TK * hk * d, seed + 1), v: bf(TK * hk * d, seed + 2) }
+    }
+
+    fn spec(&self, kind: attnc_compiler::kernel::KernelKind) -> attnc_compiler::kernel::KernelSpec {
+        use attnc_compiler::kernel::{KernelMask, KernelSpec, TILE_KV, TILE_Q};
+        KernelSpec {
+            kind,
+            head_dim: self.d as u32,
+            dtype: attnc_compiler::sema::spec::Dtype::Bf16,
+            group: (self.hq / self.hk) as u32,
+            mask: KernelMask::Causal,
+            tile_q: TILE_Q,
+            tile_kv: TILE_KV,
+        }
+    }
+
+    fn scale(&self) -> f32 {
+        1.0 / (self.d as f32).sqrt()
+    }
+
+    /// The table arguments: cu_q, cu_kv, pos_q, pos_kv, uploaded.
+    fn tables(g: &mut Global) -> [Arg; 4] {
+        let cu = g.upload(&CU_Q.iter().chain(&CU_KV).flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
+        let pq = g.upload(&POS_Q.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
+        let pk = g.upload(&POS_KV.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
+        [Arg::U64(cu), Arg::U64(cu + 12), Arg::U64(pq), Arg::U64(pk)]
+    }
+
+    /// Every (sequence, head, KV head, query row, its visible key rows).
+    fn rows(&self) -> Vec<(usize, usize, usize, Vec<usize>)> {
+        let mut out = Vec::new();
+        for s in 0..2 {
+            for h in 0..self.hq {
+                for i in CU_Q[s] as usize..CU_Q[s + 1] as usize {
+                    let p = POS_Q[s] + (i - CU_Q[s] as usize) as i64;
+                    let keys = (CU_KV[s] as usize..CU_KV[s + 1] as usize)
+                        .filter(|&j| POS_KV[s] + (j - CU_KV[s] as usize) as i64 <= p)
+                        .collect();
+                    out.push((h, h / (self.hq / self.hk), i, keys));
                 }
             }
+        }
+        out
+    }
+
+    fn qe(&self, i: usize, h: usize, e: usize) -> f64 {
+        from_bf16(self.q[(i * self.hq + h) * self.d + e])
+    }
+
+    fn ke(&self, j: usize, kh: usize, e: usize) -> f64 {
+        from_bf16(self.k[(j * self.hk + kh) * self.d + e])
+    }
+
+    fn ve(&self, j: usize, kh: usize, e: usize) -> f64 {
+        from_bf16(self.v[(j * self.hk + kh) * self.d + e])
+    }
+
+    /// fp64 softmax of row `i`'s scores over `keys`: (probabilities, LSE).
+    fn softmax(&self, h: usize, kh: usize, i: usize, keys: &[usize]) -> (Vec<f64>, f64) {
+        let scores: Vec<f64> = keys
+            .iter()
+            .map(|&j| (0..self.d).map(|e| self.qe(i, h, e) * self.ke(j, kh, e)).sum::<f64>() * self.scale() as f64)
+            .collect();
+        let m = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let lse = m + scores.iter().map(|s| (s - m).exp()).sum::<f64>().ln();
+        (scores.iter().map(|s| (s - lse).exp()).collect(), lse)
+    }
+
+    /// Runs the spec's kernel of `kind` under the interpreter with the CUDA device's grid.
+    fn run(&self, kind: attnc_compiler::kernel::KernelKind, args: &[Arg], g: &mut Global) {
+        let out = llvm::compile(&self.spec(kind), Target::Sm80).unwrap();
+        let module = ptx_sim::parse(&out.asm).unwrap();
+        let l = out.launch.as_ref().unwrap();
+        let launch =
+            Launch { grid: [2, self.hq as u32, 2], block: l.block, dynamic_shared: l.dynamic_shared_bytes as usize };
+        ptx_sim::run(&module, &out.entry, &launch, args, g).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+/// The sm_80 forward kernel (cp.async tiles, ldmatrix, mma.sync, online softmax) over the packed
+/// launch, against fp64 attention of the same bf16 inputs, at the bf16 tolerance of
+/// docs/numerics.md (2e-2 on O and LSE).
+#[test]
+fn sm80_forward_kernel_matches_fp64_attention() {
+    use attnc_compiler::kernel::KernelKind;
+    let p = Packed::new(64, 2, 2, 11);
+    let (d, hq) = (p.d, p.hq);
+    let mut g = Global::new();
+    let (qa, ka, va) = (g.upload(&bytes16(&p.q)), g.upload(&bytes16(&p.k)), g.upload(&bytes16(&p.v)));
+    let (oa, la) = (g.alloc(TQ * hq * d * 4), g.alloc(TQ * hq * 4));
+    let row = (hq * d) as i64;
+    let mut args = vec![Arg::U64(qa), Arg::U64(ka), Arg::U64(va), Arg::U64(oa), Arg::U64(la)];
+    args.extend(Packed::tables(&mut g));
+    args.extend([Arg::I64(row), Arg::I64((p.hk * d) as i64), Arg::I64(row), Arg::F32(p.scale())]);
+    p.run(KernelKind::Forward, &args, &mut g);
+    let (o, lse) = (g.f32s(oa, TQ * hq * d), g.f32s(la, TQ * hq));
+    let mut worst = (0.0f64, 0.0f64);
+    for (h, kh, i, keys) in p.rows() {
+        let (probs, want_lse) = p.softmax(h, kh, i, &keys);
+        worst.1 = worst.1.max((lse[i * hq + h] as f64 - want_lse).abs());
+        for e in 0..d {
+            let want: f64 = keys.iter().zip(&probs).map(|(&j, pr)| pr * p.ve(j, kh, e)).sum();
+            worst.0 = worst.0.max((o[(i * hq + h) * d + e] as f64 - want).abs());
         }
     }
     assert!(worst.0 <= 2e-2 && worst.1 <= 2e-2, "max abs error O {:.2e}, LSE {:.2e}", worst.0, worst.1);
@@ -203,104 +246,48 @@ fn sm80_forward_kernel_matches_fp64_attention() {
 
 /// The sm_80 backward kernel (dQ, dK, dV; `atom.add` across query heads of a KV head and across
 /// CTAs) under ptx-sim against fp64 gradients of the same bf16 inputs, at GQA group 2, over the
-/// same two packed sequences; bf16 tolerance of docs/numerics.md (5e-2 on the gradients). LSE and
+/// packed launch; bf16 tolerance of docs/numerics.md (5e-2 on the gradients). LSE and
 /// D = rowsum(dO ∘ O) are given in fp32 from the fp64 forward, as the executor gives them.
 #[test]
 fn sm80_backward_kernel_matches_fp64_gradients() {
-    use attnc_compiler::kernel::{KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
-    use attnc_compiler::sema::spec::Dtype;
-    let (d, hq, hk) = (64usize, 2usize, 1usize);
-    let spec = KernelSpec {
-        kind: KernelKind::Backward,
-        head_dim: d as u32,
-        dtype: Dtype::Bf16,
-        group: (hq / hk) as u32,
-        mask: KernelMask::Causal,
-        tile_q: TILE_Q,
-        tile_kv: TILE_KV,
-    };
-    let out = llvm::compile(&spec, Target::Sm80).unwrap();
-    let module = ptx_sim::parse(&out.asm).unwrap();
-    let (cu_q, cu_kv, pos_q, pos_kv) = ([0i32, 70, 103], [0i32, 70, 143], [0i64, 40], [0i64, 0]);
-    let (tq, tk) = (103usize, 143usize);
-    let bf = |n: usize, seed: u32| -> Vec<u16> { values(n, seed).iter().map(|&x| to_bf16(x)).collect() };
-    let (q, k, v, d_out) = (bf(tq * hq * d, 21), bf(tk * hk * d, 22), bf(tk * hk * d, 23), bf(tq * hq * d, 24));
-    let scale = 1.0 / (d as f32).sqrt();
-    let at = |x: &[u16], i: usize| from_bf16(x[i]);
-    // fp64 forward and backward.
-    let (mut lse, mut delta) = (vec![0f32; tq * hq], vec![0f32; tq * hq]);
-    let (mut dq, mut dk, mut dv) = (vec![0f64; tq * hq * d], vec![0f64; tk * hk * d], vec![0f64; tk * hk * d]);
-    for s in 0..2 {
-        for h in 0..hq {
-            let kh = h / (hq / hk);
-            for i in cu_q[s] as usize..cu_q[s + 1] as usize {
-                let p = pos_q[s] + (i - cu_q[s] as usize) as i64;
-                let keys: Vec<usize> = (cu_kv[s] as usize..cu_kv[s + 1] as usize)
-                    .filter(|&j| pos_kv[s] + (j - cu_kv[s] as usize) as i64 <= p)
-                    .collect();
-                let (qi, ki) =
-                    (|e: usize| at(&q, (i * hq + h) * d + e), |j: usize, e: usize| at(&k, (j * hk + kh) * d + e));
-                let scores: Vec<f64> =
-                    keys.iter().map(|&j| (0..d).map(|e| qi(e) * ki(j, e)).sum::<f64>() * scale as f64).collect();
-                let m = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                let l = m + scores.iter().map(|s| (s - m).exp()).sum::<f64>().ln();
-                let probs: Vec<f64> = scores.iter().map(|s| (s - l).exp()).collect();
-                let o: Vec<f64> = (0..d)
-                    .map(|e| keys.iter().zip(&probs).map(|(&j, p)| p * at(&v, (j * hk + kh) * d + e)).sum())
-                    .collect();
-                let doi = |e: usize| at(&d_out, (i * hq + h) * d + e);
-                let di: f64 = (0..d).map(|e| doi(e) * o[e]).sum();
-                (lse[i * hq + h], delta[i * hq + h]) = (l as f32, di as f32);
-                for (&j, &p) in keys.iter().zip(&probs) {
-                    let dp: f64 = (0..d).map(|e| doi(e) * at(&v, (j * hk + kh) * d + e)).sum();
-                    let ds = p * (dp - di as f32 as f64);
-                    for e in 0..d {
-                        dv[(j * hk + kh) * d + e] += p * doi(e);
-                        dq[(i * hq + h) * d + e] += scale as f64 * ds * ki(j, e);
-                        dk[(j * hk + kh) * d + e] += scale as f64 * ds * qi(e);
-                    }
-                }
+    use attnc_compiler::kernel::KernelKind;
+    let p = Packed::new(64, 2, 1, 21);
+    let (d, hq, hk) = (p.d, p.hq, p.hk);
+    let d_out: Vec<u16> = values(TQ * hq * d, 24).iter().map(|&x| to_bf16(x)).collect();
+    let doe = |i: usize, h: usize, e: usize| from_bf16(d_out[(i * hq + h) * d + e]);
+    let scale = p.scale() as f64;
+    let (mut lse, mut delta) = (vec![0f32; TQ * hq], vec![0f32; TQ * hq]);
+    let (mut dq, mut dk, mut dv) = (vec![0f64; TQ * hq * d], vec![0f64; TK * hk * d], vec![0f64; TK * hk * d]);
+    for (h, kh, i, keys) in p.rows() {
+        let (probs, l) = p.softmax(h, kh, i, &keys);
+        let o: Vec<f64> = (0..d).map(|e| keys.iter().zip(&probs).map(|(&j, pr)| pr * p.ve(j, kh, e)).sum()).collect();
+        let di = (0..d).map(|e| doe(i, h, e) * o[e]).sum::<f64>() as f32;
+        (lse[i * hq + h], delta[i * hq + h]) = (l as f32, di);
+        for (&j, &pr) in keys.iter().zip(&probs) {
+            let dp: f64 = (0..d).map(|e| doe(i, h, e) * p.ve(j, kh, e)).sum();
+            let ds = pr * (dp - di as f64);
+            for e in 0..d {
+                dv[(j * hk + kh) * d + e] += pr * doe(i, h, e);
+                dq[(i * hq + h) * d + e] += scale * ds * p.ke(j, kh, e);
+                dk[(j * hk + kh) * d + e] += scale * ds * p.qe(i, h, e);
             }
         }
     }
-    let bytes16 = |x: &[u16]| -> Vec<u8> { x.iter().flat_map(|v| v.to_le_bytes()).collect() };
     let mut g = Global::new();
-    let (qa, ka, va, da) =
-        (g.upload(&bytes16(&q)), g.upload(&bytes16(&k)), g.upload(&bytes16(&v)), g.upload(&bytes16(&d_out)));
-    let (la, dea) = (g.upload_f32(&lse), g.upload_f32(&delta));
-    let (dqa, dka, dva) = (g.alloc(tq * hq * d * 4), g.alloc(tk * hk * d * 4), g.alloc(tk * hk * d * 4));
-    let cu = g.upload(&cu_q.iter().chain(&cu_kv).flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
-    let pq = g.upload(&pos_q.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
-    let pk = g.upload(&pos_kv.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
+    let (qa, ka, va) = (g.upload(&bytes16(&p.q)), g.upload(&bytes16(&p.k)), g.upload(&bytes16(&p.v)));
+    let (da, la, dea) = (g.upload(&bytes16(&d_out)), g.upload_f32(&lse), g.upload_f32(&delta));
+    let (dqa, dka, dva) = (g.alloc(TQ * hq * d * 4), g.alloc(TK * hk * d * 4), g.alloc(TK * hk * d * 4));
+    let mut args: Vec<Arg> = [qa, ka, va, da, la, dea, dqa, dka, dva].map(Arg::U64).to_vec();
+    args.extend(Packed::tables(&mut g));
     let (q_row, kv_row) = ((hq * d) as i64, (hk * d) as i64);
-    let args = [
-        Arg::U64(qa),
-        Arg::U64(ka),
-        Arg::U64(va),
-        Arg::U64(da),
-        Arg::U64(la),
-        Arg::U64(dea),
-        Arg::U64(dqa),
-        Arg::U64(dka),
-        Arg::U64(dva),
-        Arg::U64(cu),
-        Arg::U64(cu + 12),
-        Arg::U64(pq),
-        Arg::U64(pk),
-        Arg::I64(q_row),
-        Arg::I64(kv_row),
-        Arg::I64(kv_row),
-        Arg::F32(scale),
-    ];
-    let l = out.launch.as_ref().unwrap();
-    let launch = Launch { grid: [2, hq as u32, 2], block: l.block, dynamic_shared: l.dynamic_shared_bytes as usize };
-    ptx_sim::run(&module, &out.entry, &launch, &args, &mut g).unwrap_or_else(|e| panic!("{e}"));
+    args.extend([Arg::I64(q_row), Arg::I64(kv_row), Arg::I64(kv_row), Arg::F32(p.scale())]);
+    p.run(KernelKind::Backward, &args, &mut g);
     let worst =
         |got: Vec<f32>, want: &[f64]| got.iter().zip(want).map(|(a, b)| (*a as f64 - b).abs()).fold(0.0, f64::max);
     let errors = [
-        ("dQ", worst(g.f32s(dqa, tq * hq * d), &dq)),
-        ("dK", worst(g.f32s(dka, tk * hk * d), &dk)),
-        ("dV", worst(g.f32s(dva, tk * hk * d), &dv)),
+        ("dQ", worst(g.f32s(dqa, TQ * hq * d), &dq)),
+        ("dK", worst(g.f32s(dka, TK * hk * d), &dk)),
+        ("dV", worst(g.f32s(dva, TK * hk * d), &dv)),
     ];
     assert!(errors.iter().all(|(_, e)| *e <= 5e-2), "max abs errors {errors:?}");
     // Not vacuous: the gradients are of order one.
