@@ -492,3 +492,27 @@ fn atomic_adds_are_whole() {
     seen.dedup();
     assert_eq!(seen.len(), 128, "every update saw a different value before it");
 }
+
+/// A kernel that never ends is stopped by the instruction budget, naming it — no hang.
+#[test]
+fn a_kernel_that_loops_forever_is_stopped() {
+    let m = parse(".visible .entry spin()\n{\n$top:\n bra.uni $top;\n ret;\n}").unwrap();
+    let e = run(&m, "spin", &launch(1, 32), &[], &mut Global::new()).unwrap_err();
+    let text = e.to_string();
+    assert!(text.contains("kernel `spin`") && text.contains("no end after 16777216 warp steps"), "{text}");
+}
+
+/// Arguments that do not match the kernel's parameters are a launch error naming the parameter.
+#[test]
+fn arguments_that_do_not_match_the_parameters_are_errors() {
+    let m = parse(SAXPY).unwrap();
+    let e = run(&m, "saxpy", &launch(1, 32), &[Arg::U64(0)], &mut Global::new()).unwrap_err();
+    assert!(e.to_string().contains("1 arguments for 4 parameters"), "{e}");
+    let args = [Arg::U64(0), Arg::U64(0), Arg::F32(1.0), Arg::U64(3)];
+    let e = run(&m, "saxpy", &launch(1, 32), &args, &mut Global::new()).unwrap_err();
+    assert!(e.to_string().contains("parameter `n` is .u32 (4 bytes)"), "{e}");
+    assert_eq!(
+        run(&m, "nope", &launch(1, 32), &args, &mut Global::new()).unwrap_err(),
+        SimError::NoKernel("nope".into())
+    );
+}
