@@ -318,6 +318,7 @@ fn run(layout: &Layout, request: &Request) -> Result<bool> {
     };
     let run_options = RunOptions { timeout: Duration::from_secs_f64(request.timeout), fault: request.inject_fault };
     let (forward, backward) = ((&plans[0], proofs[0]), plans.get(1).zip(proofs.get(1).copied()));
+    let shown = Shown { plans: &plans, forward, backward, inputs: &inputs, options: &run_options };
     // Under `attnc launch` (one process per rank), this process runs and checks its rank only.
     let job = if request.on_device() { crate::device::job()? } else { None };
     let result = if request.on_device() {
@@ -331,10 +332,7 @@ fn run(layout: &Layout, request: &Request) -> Result<bool> {
             } else {
                 let flag = if request.device == Device::Cuda { "--device cuda" } else { "--kernels cuda" };
                 let device = crate::device::cuda_device(&request.gpu, flag)?;
-                let progress = Progress::start(&plans);
-                let result = attnc_runtime::run(forward, backward, &device, &inputs, &run_options);
-                progress.finish();
-                result
+                shown.on(&device)
             }
         }
         #[cfg(not(feature = "cuda"))]
@@ -342,21 +340,13 @@ fn run(layout: &Layout, request: &Request) -> Result<bool> {
     } else if request.kernels.is_ptx_sim() {
         #[cfg(feature = "cuda")]
         {
-            let device = crate::device::ptx_device(&request.gpu)?;
-            let progress = Progress::start(&plans);
-            let result = attnc_runtime::run(forward, backward, &device, &inputs, &run_options);
-            progress.finish();
-            result
+            shown.on(&crate::device::ptx_device(&request.gpu)?)
         }
         #[cfg(not(feature = "cuda"))]
         unreachable!("ptx-sim is a kernel choice of the `cuda` feature")
     } else {
         let kernels = host_kernels(request.kernels, problem.dtype, request.threads)?;
-        let device = host_device(problem.dtype, &kernels);
-        let progress = Progress::start(&plans);
-        let result = attnc_runtime::run(forward, backward, &device, &inputs, &run_options);
-        progress.finish();
-        result
+        shown.on(&host_device(problem.dtype, &kernels))
     };
     let mut result = match result {
         Ok(r) => r,
@@ -466,6 +456,24 @@ fn run(layout: &Layout, request: &Request) -> Result<bool> {
         }
     }
     Ok(true)
+}
+
+/// A run of the plans with the progress bar shown, on whichever device the flags chose.
+struct Shown<'a> {
+    plans: &'a [Plan],
+    forward: (&'a Plan, &'a Verified),
+    backward: Option<(&'a Plan, &'a Verified)>,
+    inputs: &'a tensor::Canonical,
+    options: &'a RunOptions,
+}
+
+impl Shown<'_> {
+    fn on<D: attnc_runtime::device::Device>(&self, device: &D) -> Result<attnc_runtime::RunResult, RuntimeError> {
+        let progress = Progress::start(self.plans);
+        let result = attnc_runtime::run(self.forward, self.backward, device, self.inputs, self.options);
+        progress.finish();
+        result
+    }
 }
 
 /// A progress bar for runs longer than a second, on a terminal only.

@@ -324,7 +324,7 @@ impl Block<'_> {
         };
         self.stats.thread_instructions += run.len() as u64;
         let op = inst.op[0].as_str();
-        let warp_wide = matches!(op, "bar" | "barrier") || inst.has("aligned") || op == "shfl";
+        let warp_wide = matches!(op, "bar" | "barrier") || inst.has("aligned");
         if warp_wide && !run.is_empty() {
             self.check_converged(w, inst, &mask, &run)?;
         }
@@ -366,9 +366,6 @@ impl Block<'_> {
     fn check_converged(&self, w: usize, inst: &Inst, mask: &[usize], run: &[usize]) -> Result<(), SimError> {
         let warp = &self.warps[w];
         let live: Vec<usize> = (0..warp.lanes).filter(|&l| !warp.done[l]).collect();
-        if inst.op[0] == "shfl" {
-            return Ok(());
-        }
         if mask.len() != live.len() || run.len() != mask.len() {
             let missing: Vec<usize> = live.iter().copied().filter(|l| !run.contains(l)).collect();
             return Err(self.fault(
@@ -915,9 +912,4 @@ impl Block<'_> {
             }
         }
     }
-}
-
-/// `f32` of a register's bits (for callers that read results back).
-pub fn f32_bits(bits: u64) -> f32 {
-    f32_of(bits)
 }

@@ -266,31 +266,24 @@ impl HostDevice<'_> {
             kernels.forward(&block, &mut part, part_shape)?;
             self.pool.give(kv);
         }
-        // Only the real sequences' rows: filler rows keep what the executor put there. O and LSE
-        // are planes of one allocation.
-        let result = c.o.0.view_mut(0, c.o.0.len, |mem| -> Result<(), String> {
-            for (rows, ..) in table.real() {
-                let o: &mut [f32] = values_mut(&mut mem[c.o.1 + rows.start * h * d * 4..][..rows.len() * h * d * 4])?;
-                for (dst, src) in o.chunks_mut(d).zip(part[rows.start * h * (d + 1)..].chunks(d + 1)) {
+        // Only the real sequences' rows: filler rows keep what the executor put there. Each row
+        // range goes to the O plane, then the LSE plane, each written in place under its own lock.
+        for (rows, ..) in table.real() {
+            let part = &part[rows.start * h * (d + 1)..rows.end * h * (d + 1)];
+            c.o.0.view_mut(c.o.1 + rows.start * h * d * 4, rows.len() * h * d * 4, |bytes| {
+                let o: &mut [f32] = values_mut(bytes)?;
+                for (dst, src) in o.chunks_mut(d).zip(part.chunks(d + 1)) {
                     dst.copy_from_slice(&src[..d]);
                 }
-                if !std::ptr::eq(c.o.0, c.lse.0) {
-                    continue;
-                }
-                let lse: &mut [f32] = values_mut(&mut mem[c.lse.1 + rows.start * h * 4..][..rows.len() * h * 4])?;
-                for (dst, src) in lse.iter_mut().zip(part[rows.start * h * (d + 1)..].chunks(d + 1)) {
+                Ok::<(), String>(())
+            })??;
+            c.lse.0.view_mut(c.lse.1 + rows.start * h * 4, rows.len() * h * 4, |bytes| {
+                let lse: &mut [f32] = values_mut(bytes)?;
+                for (dst, src) in lse.iter_mut().zip(part.chunks(d + 1)) {
                     *dst = src[d];
                 }
-            }
-            Ok(())
-        })?;
-        result?;
-        if !std::ptr::eq(c.o.0, c.lse.0) {
-            for (rows, ..) in table.real() {
-                let lse: Vec<f32> =
-                    part[rows.start * h * (d + 1)..rows.end * h * (d + 1)].chunks(d + 1).map(|r| r[d]).collect();
-                write((c.lse.0, c.lse.1 + rows.start * h * 4), &bytes_of(&lse))?;
-            }
+                Ok::<(), String>(())
+            })??;
         }
         self.pool.give(part);
         Ok(())
