@@ -6,6 +6,7 @@
 #![cfg(feature = "llvm")]
 
 use attnc_compiler::back::llvm::{self, Output, Target};
+use attnc_compiler::kernel::KernelMask;
 use ptx_sim::{Arg, Global, Launch};
 
 fn launch_of(out: &Output, threads: usize) -> Launch {
@@ -110,13 +111,15 @@ fn from_bf16(b: u16) -> f64 {
     f32::from_bits((b as u32) << 16) as f64
 }
 
-/// A packed launch of two sequences — one causal from position 0 (70 queries, 70 keys), one whose
-/// 33 queries start at position 40 of a 73-key run — so rows at tile edges exercise the masking
-/// of partial tiles; `hq` query heads over `hk` KV heads, head dim `d`, bf16 inputs.
+/// A packed launch of two sequences (documents) — one from position 0 (70 queries, 70 keys), one
+/// whose 33 queries start at position 40 of a 73-key run — so rows at tile edges exercise the
+/// masking of partial tiles at both ends; `hq` query heads over `hk` KV heads, head dim `d`, bf16
+/// inputs, under `mask` (none: each document whole; causal; a causal window).
 struct Packed {
     d: usize,
     hq: usize,
     hk: usize,
+    mask: attnc_compiler::kernel::KernelMask,
     q: Vec<u16>,
     k: Vec<u16>,
     v: Vec<u16>,
@@ -134,19 +137,19 @@ fn bytes16(x: &[u16]) -> Vec<u8> {
 }
 
 impl Packed {
-    fn new(d: usize, hq: usize, hk: usize, seed: u32) -> Packed {
+    fn new(d: usize, hq: usize, hk: usize, mask: attnc_compiler::kernel::KernelMask, seed: u32) -> Packed {
         let bf = |n: usize, s: u32| -> Vec<u16> { values(n, s).iter().map(|&x| to_bf16(x)).collect() };
-        Packed { d, hq, hk, q: bf(TQ * hq * d, seed), k: bf(TK * hk * d, seed + 1), v: bf(TK * hk * d, seed + 2) }
+        Packed { d, hq, hk, mask, q: bf(TQ * hq * d, seed), k: bf(TK * hk * d, seed + 1), v: bf(TK * hk * d, seed + 2) }
     }
 
     fn spec(&self, kind: attnc_compiler::kernel::KernelKind) -> attnc_compiler::kernel::KernelSpec {
-        use attnc_compiler::kernel::{KernelMask, KernelSpec, TILE_KV, TILE_Q};
+        use attnc_compiler::kernel::{KernelSpec, TILE_KV, TILE_Q};
         KernelSpec {
             kind,
             head_dim: self.d as u32,
             dtype: attnc_compiler::sema::spec::Dtype::Bf16,
             group: (self.hq / self.hk) as u32,
-            mask: KernelMask::Causal,
+            mask: self.mask,
             tile_q: TILE_Q,
             tile_kv: TILE_KV,
         }
@@ -172,7 +175,14 @@ impl Packed {
                 for i in CU_Q[s] as usize..CU_Q[s + 1] as usize {
                     let p = POS_Q[s] + (i - CU_Q[s] as usize) as i64;
                     let keys = (CU_KV[s] as usize..CU_KV[s + 1] as usize)
-                        .filter(|&j| POS_KV[s] + (j - CU_KV[s] as usize) as i64 <= p)
+                        .filter(|&j| {
+                            let k = POS_KV[s] + (j - CU_KV[s] as usize) as i64;
+                            match self.mask {
+                                KernelMask::None => true,
+                                KernelMask::Causal => k <= p,
+                                KernelMask::Window { window } => k <= p && p - k < window as i64,
+                            }
+                        })
                         .collect();
                     out.push((h, h / (self.hq / self.hk), i, keys));
                 }
@@ -205,8 +215,8 @@ impl Packed {
     }
 
     /// Runs the spec's kernel of `kind` under the interpreter with the CUDA device's grid.
-    fn run(&self, kind: attnc_compiler::kernel::KernelKind, args: &[Arg], g: &mut Global) {
-        let out = llvm::compile(&self.spec(kind), Target::Sm80).unwrap();
+    fn run(&self, kind: attnc_compiler::kernel::KernelKind, target: Target, args: &[Arg], g: &mut Global) {
+        let out = llvm::compile(&self.spec(kind), target).unwrap();
         let module = ptx_sim::parse(&out.asm).unwrap();
         let l = out.launch.as_ref().unwrap();
         let launch =
@@ -215,17 +225,29 @@ impl Packed {
     }
 }
 
-/// The sm_80 forward kernel (cp.async tiles, ldmatrix, mma.sync, online softmax), head dims 64 and
-/// 128, over the packed launch, against fp64 attention of the same bf16 inputs, at the bf16 tolerance of
-/// docs/numerics.md (2e-2 on O and LSE).
+/// The masks of the sweep: none (each document whole), causal, and a causal window of 37 keys,
+/// whose edge falls inside KV tiles.
+const MASKS: [KernelMask; 3] = [KernelMask::None, KernelMask::Causal, KernelMask::Window { window: 37 }];
+
+/// The forward kernels for sm_80 (cp.async tiles, ldmatrix, mma.sync, online softmax) and sm_90a
+/// (wgmma from shared-memory descriptors), over the packed launch, against fp64 attention of the
+/// same bf16 inputs at the bf16 tolerance of docs/numerics.md (2e-2 on O and LSE): head dims 64
+/// and 128 under every mask and GQA groups 1, 4 and 8, and head dim 256 (Gemma 2) causal.
 #[test]
-fn sm80_forward_kernel_matches_fp64_attention() {
-    for d in [64, 128] {
-        forward_case(Packed::new(d, 2, 2, 11));
+fn forward_kernels_match_fp64_attention() {
+    for target in [Target::Sm80, Target::Sm90a] {
+        for d in [64, 128] {
+            for (i, mask) in MASKS.into_iter().enumerate() {
+                for group in [1, 4, 8] {
+                    forward_case(Packed::new(d, group, 1, mask, 11 + i as u32), target);
+                }
+            }
+        }
+        forward_case(Packed::new(256, 2, 2, KernelMask::Causal, 13), target);
     }
 }
 
-fn forward_case(p: Packed) {
+fn forward_case(p: Packed, target: Target) {
     use attnc_compiler::kernel::KernelKind;
     let (d, hq) = (p.d, p.hq);
     let mut g = Global::new();
@@ -235,7 +257,7 @@ fn forward_case(p: Packed) {
     let mut args = vec![Arg::U64(qa), Arg::U64(ka), Arg::U64(va), Arg::U64(oa), Arg::U64(la)];
     args.extend(Packed::tables(&mut g));
     args.extend([Arg::I64(row), Arg::I64((p.hk * d) as i64), Arg::I64(row), Arg::F32(p.scale())]);
-    p.run(KernelKind::Forward, &args, &mut g);
+    p.run(KernelKind::Forward, target, &args, &mut g);
     let (o, lse) = (g.f32s(oa, TQ * hq * d), g.f32s(la, TQ * hq));
     let mut worst = (0.0f64, 0.0f64);
     for (h, kh, i, keys) in p.rows() {
@@ -246,21 +268,36 @@ fn forward_case(p: Packed) {
             worst.0 = worst.0.max((o[(i * hq + h) * d + e] as f64 - want).abs());
         }
     }
-    assert!(worst.0 <= 2e-2 && worst.1 <= 2e-2, "d {d}: max abs error O {:.2e}, LSE {:.2e}", worst.0, worst.1);
+    assert!(
+        worst.0 <= 2e-2 && worst.1 <= 2e-2,
+        "{} d {d} {:?} group {}: max abs error O {:.2e}, LSE {:.2e}",
+        target.name(),
+        p.mask,
+        p.hq / p.hk,
+        worst.0,
+        worst.1
+    );
 }
 
-/// The sm_80 backward kernel (dQ, dK, dV; `atom.add` across query heads of a KV head and across
-/// CTAs) under ptx-sim against fp64 gradients of the same bf16 inputs, at GQA group 2, head dims 64
-/// and 128, over the packed launch; bf16 tolerance of docs/numerics.md (5e-2 on the gradients). LSE and
+/// The backward kernels (dQ, dK, dV; `atom.add` across query heads of a KV head and across CTAs)
+/// for sm_80 and sm_90a under ptx-sim against fp64 gradients of the same bf16 inputs, over the
+/// packed launch: head dims 64 and 128 under every mask at GQA groups 1 and 4 (two KV heads),
+/// and group 8 causal; bf16 tolerance of docs/numerics.md (5e-2 on the gradients). LSE and
 /// D = rowsum(dO ∘ O) are given in fp32 from the fp64 forward, as the executor gives them.
 #[test]
-fn sm80_backward_kernel_matches_fp64_gradients() {
-    for d in [64, 128] {
-        backward_case(Packed::new(d, 2, 1, 21));
+fn backward_kernels_match_fp64_gradients() {
+    for target in [Target::Sm80, Target::Sm90a] {
+        for d in [64, 128] {
+            for (i, mask) in MASKS.into_iter().enumerate() {
+                backward_case(Packed::new(d, 2, 2, mask, 21 + i as u32), target);
+                backward_case(Packed::new(d, 8, 2, mask, 31 + i as u32), target);
+            }
+            backward_case(Packed::new(d, 8, 1, KernelMask::Causal, 41), target);
+        }
     }
 }
 
-fn backward_case(p: Packed) {
+fn backward_case(p: Packed, target: Target) {
     use attnc_compiler::kernel::KernelKind;
     let (d, hq, hk) = (p.d, p.hq, p.hk);
     let d_out: Vec<u16> = values(TQ * hq * d, 24).iter().map(|&x| to_bf16(x)).collect();
@@ -291,7 +328,7 @@ fn backward_case(p: Packed) {
     args.extend(Packed::tables(&mut g));
     let (q_row, kv_row) = ((hq * d) as i64, (hk * d) as i64);
     args.extend([Arg::I64(q_row), Arg::I64(kv_row), Arg::I64(kv_row), Arg::F32(p.scale())]);
-    p.run(KernelKind::Backward, &args, &mut g);
+    p.run(KernelKind::Backward, target, &args, &mut g);
     let worst =
         |got: Vec<f32>, want: &[f64]| got.iter().zip(want).map(|(a, b)| (*a as f64 - b).abs()).fold(0.0, f64::max);
     let errors = [
@@ -299,7 +336,13 @@ fn backward_case(p: Packed) {
         ("dK", worst(g.f32s(dka, TK * hk * d), &dk)),
         ("dV", worst(g.f32s(dva, TK * hk * d), &dv)),
     ];
-    assert!(errors.iter().all(|(_, e)| *e <= 5e-2), "d {d}: max abs errors {errors:?}");
+    assert!(
+        errors.iter().all(|(_, e)| *e <= 5e-2),
+        "{} d {d} {:?} group {}: max abs errors {errors:?}",
+        target.name(),
+        p.mask,
+        hq / hk
+    );
     // Not vacuous: the gradients are of order one.
     assert!(dq.iter().chain(&dk).chain(&dv).any(|x| x.abs() > 0.1));
 }

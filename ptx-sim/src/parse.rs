@@ -293,8 +293,10 @@ fn statements(body: &str, first_line: usize) -> Vec<Statement> {
     out
 }
 
+/// A label's identifier ("Identifiers": letters, digits, `_`, `$`; no `.`, so that the `::` of
+/// `fence.proxy.async.shared::cta` is not taken for one).
 fn is_label(s: &str) -> bool {
-    !s.is_empty() && !s.contains(char::is_whitespace) && !s.starts_with('.') && !s.starts_with('@')
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
 }
 
 fn kernel(

@@ -9,9 +9,17 @@
 //! mask) check that the lanes they need are all there, and fail naming the instruction otherwise.
 //!
 //! Checks, like compute-sanitizer's: global accesses outside every allocation, shared accesses
-//! outside the block's shared memory, reads of shared bytes no thread wrote, `bar.sync` reached
-//! by part of a block, collectives reached by part of a warp. Each is an error naming the kernel,
-//! the PTX line, the block and thread, and the address.
+//! outside the block's shared memory, reads of shared bytes no thread wrote, shared-memory races
+//! (two threads touching a byte, one of them writing, with no `bar.sync` between: `race.rs`),
+//! `bar.sync` reached by part of a block, collectives reached by part of a warp or warpgroup, and
+//! the rules of the asynchronous instructions (`cp.async` destinations read before their
+//! `wait_group`; `wgmma` registers touched and shared memory rewritten before its `wait_group`,
+//! shared memory written through the generic proxy and read by `wgmma` with no
+//! `fence.proxy.async` between). Each is an error naming the kernel, the PTX line, the block and
+//! thread, and the address or register.
+
+mod race;
+mod tensor;
 
 use crate::parse::{Base, Inst, Kernel, Module, Operand};
 use crate::value::{Ty, f32_of, read_le, to_f32_bits};
@@ -97,6 +105,9 @@ impl Arg {
     }
 }
 
+/// Marks the thread of a load or store as an atomic's: atomics do not race one another.
+const ATOMIC: usize = 1 << 20;
+
 /// A launch's configuration.
 #[derive(Clone, Debug)]
 pub struct Launch {
@@ -173,8 +184,9 @@ pub fn run(
                     params: &params,
                     param_at: &param_at,
                     shared: vec![0; k.dynamic_shared_at.max(k.shared_bytes) + launch.dynamic_shared],
-                    written: vec![false; k.dynamic_shared_at.max(k.shared_bytes) + launch.dynamic_shared],
+                    shadow: race::Shadow::new(k.dynamic_shared_at.max(k.shared_bytes) + launch.dynamic_shared, threads),
                     inflight: vec![0; k.dynamic_shared_at.max(k.shared_bytes) + launch.dynamic_shared],
+                    wgmma: tensor::Wgmmas::default(),
                     copies: (0..threads).map(|_| Copies::default()).collect(),
                     warps: (0..threads.div_ceil(32))
                         .map(|w| Warp::new(k.regs.len(), (threads - w * 32).min(32)))
@@ -195,14 +207,35 @@ struct Warp {
     done: [bool; 32],
     /// Register `r` of lane `l` at `r * 32 + l`.
     regs: Vec<u64>,
-    at_barrier: bool,
+    wait: Wait,
+    /// Per register: in use by a `wgmma.mma_async` not yet waited for (`tensor::IN_D`, `IN_A`).
+    pending: Vec<u8>,
+    pending_any: bool,
+}
+
+/// Where a warp waits for others of its block.
+#[derive(Clone, Copy, PartialEq)]
+enum Wait {
+    No,
+    /// At `bar.sync`, for the whole block.
+    Barrier,
+    /// At the `wgmma.mma_async` of this instruction index, for its warpgroup.
+    Wgmma(usize),
 }
 
 impl Warp {
     fn new(n_regs: usize, lanes: usize) -> Warp {
         let mut done = [true; 32];
         done[..lanes].fill(false);
-        Warp { lanes, pc: [0; 32], done, regs: vec![0; n_regs * 32], at_barrier: false }
+        Warp {
+            lanes,
+            pc: [0; 32],
+            done,
+            regs: vec![0; n_regs * 32],
+            wait: Wait::No,
+            pending: vec![0; n_regs],
+            pending_any: false,
+        }
     }
 
     fn finished(&self) -> bool {
@@ -217,12 +250,14 @@ struct Block<'a> {
     params: &'a [u8],
     param_at: &'a [(String, usize)],
     shared: Vec<u8>,
-    /// Which shared bytes some thread has written (reads of others are errors).
-    written: Vec<bool>,
+    /// Per shared byte: who wrote and read it when (never-written reads, races, proxy fences).
+    shadow: race::Shadow,
     /// Per shared byte: `cp.async` copies to it not yet waited for (reads of it are errors).
     inflight: Vec<u16>,
     /// Per thread: its `cp.async` copies, by group.
     copies: Vec<Copies>,
+    /// `wgmma.mma_async` operations in flight.
+    wgmma: tensor::Wgmmas,
     warps: Vec<Warp>,
     stats: &'a mut Stats,
 }
@@ -265,9 +300,8 @@ impl Block<'_> {
     fn run(&mut self, global: &mut Global) -> Result<(), SimError> {
         let mut steps = 0u64;
         loop {
-            let mut waiting = 0;
             for w in 0..self.warps.len() {
-                while !self.warps[w].finished() && !self.warps[w].at_barrier {
+                while !self.warps[w].finished() && self.warps[w].wait == Wait::No {
                     self.step(w, global)?;
                     steps += 1;
                     if steps > STEP_LIMIT {
@@ -275,21 +309,21 @@ impl Block<'_> {
                         return Err(self.fault(inst, w, 0, format!("no end after {STEP_LIMIT} warp steps")));
                     }
                 }
-                waiting += self.warps[w].at_barrier as usize;
             }
-            if waiting == 0 {
+            // Every warp has ended or waits: first the warpgroups whose four warps all stand at the
+            // same wgmma, then the block barrier.
+            if self.warps.iter().any(|x| matches!(x.wait, Wait::Wgmma(_))) {
+                self.release_wgmmas(global)?;
+                continue;
+            }
+            if self.warps.iter().all(|x| x.wait == Wait::No) {
                 return Ok(());
             }
             if let Some(w) = self.warps.iter().position(Warp::finished) {
                 // Some warps wait at a barrier that others left the kernel without reaching.
-                let (waiter, _) = self.warps.iter().enumerate().find(|(_, x)| x.at_barrier).expect("one waits");
-                let pc = self.warps[waiter]
-                    .pc
-                    .iter()
-                    .zip(&self.warps[waiter].done)
-                    .find(|(_, d)| !**d)
-                    .map_or(0, |(p, _)| *p);
-                let inst = &self.kernel.body[pc.saturating_sub(1)];
+                let (waiter, _) =
+                    self.warps.iter().enumerate().find(|(_, x)| x.wait == Wait::Barrier).expect("one waits");
+                let inst = &self.kernel.body[self.resume_pc(waiter).saturating_sub(1)];
                 return Err(self.fault(
                     inst,
                     waiter,
@@ -298,9 +332,16 @@ impl Block<'_> {
                 ));
             }
             for warp in &mut self.warps {
-                warp.at_barrier = false;
+                warp.wait = Wait::No;
             }
+            self.shadow.barrier();
         }
+    }
+
+    /// The counter a waiting warp resumes at.
+    fn resume_pc(&self, w: usize) -> usize {
+        let warp = &self.warps[w];
+        warp.pc.iter().zip(&warp.done).find(|(_, d)| !**d).map_or(0, |(p, _)| *p)
     }
 
     /// One warp step: the instruction at the lowest counter, for the lanes there.
@@ -346,9 +387,11 @@ impl Block<'_> {
             }
             "bar" | "barrier" => {
                 if !run.is_empty() {
-                    warp.at_barrier = true;
+                    warp.wait = Wait::Barrier;
                 }
             }
+            "wgmma" if !run.is_empty() => self.wgmma_step(w, pc, inst)?,
+            "fence" if !run.is_empty() => self.fence(w, inst, &run)?,
             "shfl" => self.shfl(w, inst, &run)?,
             "ldmatrix" if !run.is_empty() => self.ldmatrix(w, inst, &run, global)?,
             "mma" if !run.is_empty() => self.mma(w, inst, &run)?,
@@ -461,7 +504,7 @@ impl Block<'_> {
                     for c in group {
                         let n = c.data.len();
                         self.shared[c.dst..c.dst + n].copy_from_slice(&c.data);
-                        self.written[c.dst..c.dst + n].fill(true);
+                        self.shadow.write(t, c.dst, n)?;
                         for x in &mut self.inflight[c.dst..c.dst + n] {
                             *x -= 1;
                         }
@@ -501,128 +544,13 @@ impl Block<'_> {
                 .ok_or_else(|| format!("out-of-bounds cp.async read of {src_size} bytes at {src:#x}"))?;
             data[..src_size].copy_from_slice(bytes);
         }
+        // The copy may land any time until its wait: it must not race with this epoch's accesses.
+        self.shadow.check_write(t, dst, size)?;
+        self.check_wgmma_reads(dst, size)?;
         for x in &mut self.inflight[dst..dst + size] {
             *x += 1;
         }
         self.copies[t].open.push(Copy { dst, data });
-        Ok(())
-    }
-
-    /// `ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.shared.b16 {d…}, [addr]` ("ldmatrix"): lanes
-    /// 8i…8i+7 give the addresses of matrix i's eight rows (16 bytes each); lane t receives in
-    /// `d[i]` row t/4, columns 2(t%4) and 2(t%4)+1 of matrix i — with `.trans`, of its transpose.
-    fn ldmatrix(&mut self, w: usize, inst: &Inst, run: &[usize], global: &Global) -> Result<(), SimError> {
-        let count = match inst.op.iter().find(|p| p.starts_with('x')).map(String::as_str) {
-            Some("x1") => 1,
-            Some("x2") => 2,
-            Some("x4") => 4,
-            _ => return Err(self.fault(inst, w, run[0], "ldmatrix without .x1, .x2 or .x4".to_string())),
-        };
-        if !inst.has("m8n8") || !inst.has("b16") {
-            return Err(self.fault(inst, w, run[0], "ldmatrix shapes other than .m8n8.b16".to_string()));
-        }
-        let Operand::Vector(dsts) = &inst.args[0] else {
-            return Err(self.fault(inst, w, run[0], "ldmatrix needs a vector destination".to_string()));
-        };
-        if dsts.len() != count || run.len() != 32 {
-            return Err(self.fault(
-                inst,
-                w,
-                run[0],
-                format!("ldmatrix .x{count} needs {count} registers and 32 lanes"),
-            ));
-        }
-        // matrices[i][row][col], b16 bits.
-        let mut m = vec![[[0u16; 8]; 8]; count];
-        for (i, mat) in m.iter_mut().enumerate() {
-            for (r, row) in mat.iter_mut().enumerate() {
-                let lane = i * 8 + r;
-                let addr = self.effective(w, lane, &inst.args[1]).map_err(|e| self.fault(inst, w, lane, e))?;
-                if addr % 16 != 0 {
-                    return Err(self.fault(
-                        inst,
-                        w,
-                        lane,
-                        format!("ldmatrix row address {addr:#x} is not 16-byte aligned"),
-                    ));
-                }
-                let bytes = self.load("shared", addr, 16, global).map_err(|e| self.fault(inst, w, lane, e))?;
-                for (c, v) in row.iter_mut().enumerate() {
-                    *v = u16::from_le_bytes([bytes[2 * c], bytes[2 * c + 1]]);
-                }
-            }
-        }
-        let trans = inst.has("trans");
-        for t in 0..32 {
-            let (g, q) = (t / 4, t % 4);
-            for (i, d) in dsts.iter().enumerate() {
-                let (lo, hi) =
-                    if trans { (m[i][2 * q][g], m[i][2 * q + 1][g]) } else { (m[i][g][2 * q], m[i][g][2 * q + 1]) };
-                self.set(w, t, d, lo as u64 | (hi as u64) << 16, Ty::B(32)).map_err(|e| self.fault(inst, w, t, e))?;
-            }
-        }
-        Ok(())
-    }
-
-    /// `mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}.{bf16,f16}.f32 d, a, b, c` ("Matrix
-    /// Fragments for mma.m16n8k16 with floating point type"): with g = lane/4 and q = lane%4,
-    /// A's element pair j (registers a0…a3) is row g + 8·(j%2), columns 2q + 8·(j/2) and +1; B's
-    /// pair j (b0, b1) is rows 2q + 8j and +1, column g; C and D's pair j (c0, c1 and c2, c3) is
-    /// row g + 8j, columns 2q and 2q + 1. Products are exact and summed in f64, rounded once.
-    fn mma(&mut self, w: usize, inst: &Inst, run: &[usize]) -> Result<(), SimError> {
-        let shape_ok = inst.has("m16n8k16") && inst.has("row") && inst.has("col");
-        let half = if inst.has("bf16") {
-            |b: u16| half::bf16::from_bits(b).to_f64()
-        } else if inst.has("f16") {
-            |b: u16| half::f16::from_bits(b).to_f64()
-        } else {
-            return Err(self.fault(inst, w, run[0], "mma input types other than bf16 and f16".to_string()));
-        };
-        let n = inst.op.len();
-        if !shape_ok || inst.op[n - 1] != "f32" || inst.op[n - 4] != "f32" || run.len() != 32 {
-            return Err(self.fault(
-                inst,
-                w,
-                run[0],
-                "mma shapes other than m16n8k16.row.col with f32 C and D".to_string(),
-            ));
-        }
-        let regs = |i: usize, len: usize| -> Result<Vec<Operand>, SimError> {
-            match &inst.args[i] {
-                Operand::Vector(v) if v.len() == len => Ok(v.clone()),
-                _ => Err(self.fault(inst, w, run[0], format!("mma operand {i} needs {len} registers"))),
-            }
-        };
-        let (d, a, b, c) = (regs(0, 4)?, regs(1, 4)?, regs(2, 2)?, regs(3, 4)?);
-        let (mut am, mut bm, mut cm) = ([[0f64; 16]; 16], [[0f64; 8]; 16], [[0f64; 8]; 16]);
-        for t in 0..32 {
-            let (g, q) = (t / 4, t % 4);
-            let get = |op: &Operand, ty: Ty| self.operand(w, t, op, ty).map_err(|e| self.fault(inst, w, t, e));
-            for (j, r) in a.iter().enumerate() {
-                let v = get(r, Ty::B(32))?;
-                let (row, col) = (g + 8 * (j % 2), 2 * q + 8 * (j / 2));
-                am[row][col] = half(v as u16);
-                am[row][col + 1] = half((v >> 16) as u16);
-            }
-            for (j, r) in b.iter().enumerate() {
-                let v = get(r, Ty::B(32))?;
-                let row = 2 * q + 8 * j;
-                bm[row][g] = half(v as u16);
-                bm[row + 1][g] = half((v >> 16) as u16);
-            }
-            for (j, r) in c.iter().enumerate() {
-                let v = f32_of(get(r, Ty::F(32))?) as f64;
-                cm[g + 8 * (j / 2)][2 * q + j % 2] = v;
-            }
-        }
-        for t in 0..32 {
-            let (g, q) = (t / 4, t % 4);
-            for (j, r) in d.iter().enumerate() {
-                let (row, col) = (g + 8 * (j / 2), 2 * q + j % 2);
-                let sum: f64 = cm[row][col] + (0..16).map(|k| am[row][k] * bm[k][col]).sum::<f64>();
-                self.set(w, t, r, to_f32_bits(sum as f32), Ty::F(32)).map_err(|e| self.fault(inst, w, t, e))?;
-            }
-        }
         Ok(())
     }
 
@@ -657,7 +585,16 @@ impl Block<'_> {
     /// The value of an operand as bits of `ty`.
     fn operand(&self, w: usize, lane: usize, op: &Operand, ty: Ty) -> LaneResult<u64> {
         Ok(match op {
-            Operand::Reg(r) => ty.mask(self.reg(w, lane, *r)),
+            Operand::Reg(r) => {
+                let warp = &self.warps[w];
+                if warp.pending_any && warp.pending[*r as usize] & tensor::IN_D != 0 {
+                    return Err(format!(
+                        "register {} is read while a wgmma.mma_async that writes it is in flight (before its wgmma.wait_group)",
+                        self.kernel.regs[*r as usize]
+                    ));
+                }
+                ty.mask(self.reg(w, lane, *r))
+            }
             Operand::Special(name) => self.special(w, lane, name)?,
             Operand::Int(v) => match ty {
                 Ty::F(32) => to_f32_bits(*v as f32),
@@ -691,7 +628,14 @@ impl Block<'_> {
     fn set(&mut self, w: usize, lane: usize, dst: &Operand, value: u64, ty: Ty) -> LaneResult<()> {
         match dst {
             Operand::Reg(r) => {
-                self.warps[w].regs[*r as usize * 32 + lane] = ty.mask(value);
+                let warp = &mut self.warps[w];
+                if warp.pending_any && warp.pending[*r as usize] != 0 {
+                    return Err(format!(
+                        "register {} is written while a wgmma.mma_async that uses it is in flight (before its wgmma.wait_group)",
+                        self.kernel.regs[*r as usize]
+                    ));
+                }
+                warp.regs[*r as usize * 32 + lane] = ty.mask(value);
                 Ok(())
             }
             Operand::Sink => Ok(()),
@@ -708,8 +652,8 @@ impl Block<'_> {
         }
     }
 
-    /// Reads `len` bytes of a state space.
-    fn load(&self, space: &str, addr: u64, len: usize, global: &Global) -> LaneResult<Vec<u8>> {
+    /// Reads `len` bytes of a state space for thread `t` of the block.
+    fn load(&mut self, t: usize, space: &str, addr: u64, len: usize, global: &Global) -> LaneResult<Vec<u8>> {
         match space {
             "param" => {
                 let a = addr as usize;
@@ -734,24 +678,25 @@ impl Block<'_> {
                         a + i
                     ));
                 }
-                if let Some(i) = self.written[a..a + len].iter().position(|w| !w) {
-                    return Err(format!("read of shared memory at {:#x} that no thread has written", a + i));
+                let bytes = bytes.to_vec();
+                if t & ATOMIC == 0 {
+                    self.shadow.read(t, a, len)?;
                 }
-                Ok(bytes.to_vec())
+                Ok(bytes)
             }
             "global" => global
                 .read(addr, len)
                 .map(<[u8]>::to_vec)
                 .ok_or_else(|| format!("out-of-bounds global read of {len} bytes at {addr:#x}")),
             "generic" if addr & SHARED_WINDOW == SHARED_WINDOW => {
-                self.load("shared", addr & !SHARED_WINDOW, len, global)
+                self.load(t, "shared", addr & !SHARED_WINDOW, len, global)
             }
-            "generic" => self.load("global", addr, len, global),
+            "generic" => self.load(t, "global", addr, len, global),
             other => Err(format!("loads from .{other}")),
         }
     }
 
-    fn store(&mut self, space: &str, addr: u64, data: &[u8], global: &mut Global) -> LaneResult<()> {
+    fn store(&mut self, t: usize, space: &str, addr: u64, data: &[u8], global: &mut Global) -> LaneResult<()> {
         match space {
             "shared" => {
                 let a = addr as usize;
@@ -763,16 +708,19 @@ impl Block<'_> {
                     ));
                 };
                 dst.copy_from_slice(data);
-                self.written[a..a + data.len()].fill(true);
-                Ok(())
+                self.check_wgmma_reads(a, data.len())?;
+                if t & ATOMIC != 0 {
+                    return self.shadow.atomic(t & !ATOMIC, a, data.len());
+                }
+                self.shadow.write(t, a, data.len())
             }
             "global" => global
                 .write(addr, data)
                 .ok_or_else(|| format!("out-of-bounds global write of {} bytes at {addr:#x}", data.len())),
             "generic" if addr & SHARED_WINDOW == SHARED_WINDOW => {
-                self.store("shared", addr & !SHARED_WINDOW, data, global)
+                self.store(t, "shared", addr & !SHARED_WINDOW, data, global)
             }
-            "generic" => self.store("global", addr, data, global),
+            "generic" => self.store(t, "global", addr, data, global),
             other => Err(format!("stores to .{other}")),
         }
     }
@@ -808,7 +756,7 @@ impl Block<'_> {
                     Operand::Vector(v) => v.clone(),
                     d => vec![d.clone()],
                 };
-                let data = self.load(space, addr, bytes * dsts.len(), global)?;
+                let data = self.load(w * 32 + l, space, addr, bytes * dsts.len(), global)?;
                 for (i, d) in dsts.iter().enumerate() {
                     let v = read_le(&data[i * bytes..(i + 1) * bytes]);
                     self.set(w, l, d, ty.extend(v), ty.reg_ty())?;
@@ -828,7 +776,7 @@ impl Block<'_> {
                     let v = self.operand(w, l, s, ty)?;
                     data.extend_from_slice(&v.to_le_bytes()[..ty.bytes()]);
                 }
-                self.store(space, addr, &data, global)
+                self.store(w * 32 + l, space, addr, &data, global)
             }
             "mov" if inst.args.iter().any(|a| matches!(a, Operand::Vector(_))) => {
                 // Packing halves into a wider register, or unpacking one ("mov": `mov.b32 d, {a, b}`).
@@ -865,14 +813,15 @@ impl Block<'_> {
                 let (addr_at, value_at) = if op == "atom" { (1, 2) } else { (0, 1) };
                 let addr = self.effective(w, l, arg(addr_at)?)?;
                 let add = self.operand(w, l, arg(value_at)?, ty)?;
-                let old = read_le(&self.load(space, addr, ty.bytes(), global)?);
+                let t = (w * 32 + l) | ATOMIC;
+                let old = read_le(&self.load(t, space, addr, ty.bytes(), global)?);
                 let new = match ty {
                     Ty::F(32) => to_f32_bits(f32_of(old) + f32_of(add)),
                     Ty::F(64) => (f64::from_bits(old) + f64::from_bits(add)).to_bits(),
                     Ty::U(_) | Ty::S(_) | Ty::B(_) => ty.mask(old.wrapping_add(add)),
                     other => return Err(format!("atomic add of .{other:?}")),
                 };
-                self.store(space, addr, &new.to_le_bytes()[..ty.bytes()], global)?;
+                self.store(t, space, addr, &new.to_le_bytes()[..ty.bytes()], global)?;
                 if op == "atom" {
                     self.set(w, l, arg(0)?, old, ty)?;
                 }

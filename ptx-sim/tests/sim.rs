@@ -284,7 +284,7 @@ fn an_unknown_instruction_is_an_error_naming_it() {
     let (line, _, message) = fault(run(&m, "k", &launch(1, 1), &[], &mut Global::new()).unwrap_err());
     assert_eq!(line, 4);
     assert!(message.contains("`frobnicate.u32` is not an instruction this interpreter knows"), "{message}");
-    let m = parse(".visible .entry k()\n{\n .reg .b32 %r<2>;\n wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 %r1, %r1, %r1, %r1;\n ret;\n}").unwrap();
+    let m = parse(".visible .entry k()\n{\n .reg .b32 %r<2>;\n tcgen05.mma.cta_group::1.kind::f16 %r1, %r1, %r1, %r1;\n ret;\n}").unwrap();
     let (_, _, message) = fault(run(&m, "k", &launch(1, 32), &[], &mut Global::new()).unwrap_err());
     assert!(message.contains("is not an instruction this interpreter knows"), "{message}");
 }
@@ -515,4 +515,146 @@ fn arguments_that_do_not_match_the_parameters_are_errors() {
         run(&m, "nope", &launch(1, 32), &args, &mut Global::new()).unwrap_err(),
         SimError::NoKernel("nope".into())
     );
+}
+
+#[test]
+fn a_shared_memory_race_without_a_barrier_is_an_error() {
+    // One warp: lane t reads what lane 31 − t wrote. Without the bar.sync that is a race, even
+    // though this interpreter, running a warp's lanes in lockstep, would give the right answer:
+    // since Volta the lanes of a warp are not guaranteed to run in lockstep.
+    let one_warp = REVERSE.replace("sub.s32 %r4, 63, %r1;", "sub.s32 %r4, 31, %r1;");
+    let mut g = Global::new();
+    let at = g.upload(&[0u8; 256]);
+    run(&parse(&one_warp).unwrap(), "reverse", &launch(1, 32), &[Arg::U64(at)], &mut g).unwrap();
+    let m = parse(&one_warp.replace("bar.sync 0;", "")).unwrap();
+    let (line, thread, message) = fault(run(&m, "reverse", &launch(1, 32), &[Arg::U64(at)], &mut g).unwrap_err());
+    assert_eq!((line, thread), (17, [0, 0, 0]));
+    assert!(message.contains("shared-memory race") && message.contains("thread 0 reads what thread 31 wrote"), "{message}");
+    // Across warps, after the barrier: each thread overwrites its own slot, which a thread of the
+    // other warp reads in the same epoch.
+    let war = REVERSE.replace("st.global.u32 [%rd3], %r2;", "st.shared.u32 [%r3], %r2;\n    st.global.u32 [%rd3], %r2;");
+    let m = parse(&war).unwrap();
+    let (_, _, message) = fault(run(&m, "reverse", &launch(1, 64), &[Arg::U64(at)], &mut g).unwrap_err());
+    assert!(message.contains("shared-memory race"), "{message}");
+}
+
+/// `wgmma.mma_async.m64n16k16` with A from registers and B from shared memory through a matrix
+/// descriptor, 128 threads. The image of B is copied to shared memory, published to the async
+/// proxy, and the product is computed with the accumulator.
+const WGMMA: &str = r#"
+.visible .entry wg(.param .u64 afrag, .param .u64 image, .param .u64 cfrag, .param .u64 dfrag, .param .u64 desc)
+{
+    .reg .b32 %r<12>;
+    .reg .f32 %f<9>;
+    .reg .b64 %rd<14>;
+    .shared .align 16 .b8 smem[512];
+    mov.u32 %r0, %tid.x;
+    ld.param.u64 %rd0, [image];
+    mul.wide.u32 %rd1, %r0, 4;
+    add.s64 %rd2, %rd0, %rd1;
+    ld.global.b32 %r1, [%rd2];
+    mov.u32 %r2, smem;
+    shl.b32 %r3, %r0, 2;
+    add.s32 %r4, %r2, %r3;
+    st.shared.b32 [%r4], %r1;
+    fence.proxy.async.shared::cta;
+    bar.sync 0;
+    ld.param.u64 %rd3, [afrag];
+    mul.wide.u32 %rd4, %r0, 16;
+    add.s64 %rd5, %rd3, %rd4;
+    ld.global.v4.b32 {%r5, %r6, %r7, %r8}, [%rd5];
+    ld.param.u64 %rd6, [cfrag];
+    mul.wide.u32 %rd7, %r0, 32;
+    add.s64 %rd8, %rd6, %rd7;
+    ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd8];
+    ld.global.v4.f32 {%f5, %f6, %f7, %f8}, [%rd8+16];
+    ld.param.u64 %rd9, [desc];
+    wgmma.fence.sync.aligned;
+    wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, {%r5, %r6, %r7, %r8}, %rd9, 1, 1, 1, TRANS;
+    wgmma.commit_group.sync.aligned;
+    wgmma.wait_group.sync.aligned 0;
+    ld.param.u64 %rd10, [dfrag];
+    add.s64 %rd11, %rd10, %rd7;
+    st.global.v4.f32 [%rd11], {%f1, %f2, %f3, %f4};
+    st.global.v4.f32 [%rd11+16], {%f5, %f6, %f7, %f8};
+    ret;
+}
+"#;
+
+/// A 64×16 · B 16×16 + C on the warpgroup. Expected fragments from CUTLASS's cute
+/// (`mma_traits_sm90_gmma.hpp`): `ALayout_64x16 = CLayout_64x16 =
+/// ((4,8,4),(2,2,2)):((128,1,16),(64,8,512))` over M64×K16 (m + 64k), and the accumulator of
+/// m64n16 `((4,8,4),(2,2,2)):((128,1,16),(64,8,512))` over M64×N16 (m + 64n). The shared image
+/// of B from the PTX ISA's canonical layouts (9.7.15.5.1.2.1.3): MN-major interleave, the ISA's
+/// own bf16 example `((8,1,2),(8,2)):((1,8,64),(8,128))` with LBO = 256 and SBO = 128 bytes;
+/// K-major interleave `((8,2),(8,2)):((8,64),(1,128))` with LBO = 256 and SBO = 128 bytes.
+fn wgmma_case(src: &str, trans: u32, threads: u32) -> Result<Vec<f32>, SimError> {
+    let a = |m: usize, k: usize| ((m * 7 + k * 3) % 7) as f32 - 3.0;
+    let b = |k: usize, n: usize| ((k * 5 + n * 2) % 5) as f32 - 2.0;
+    let c = |m: usize, n: usize| (m * 16 + n) as f32 * 0.25;
+    let (mut af, mut cf) = (vec![0u32; 128 * 4], vec![0f32; 128 * 8]);
+    for t in 0..128usize {
+        let (t0, t1, t2) = (t % 4, (t / 4) % 8, t / 32);
+        for v in 0..8 {
+            let i = 128 * t0 + t1 + 16 * t2 + 64 * (v % 2) + 8 * ((v / 2) % 2) + 512 * (v / 4);
+            af[t * 4 + v / 2] |= bf16(a(i % 64, i / 64)) << (16 * (v % 2));
+            cf[t * 8 + v] = c(i % 64, i / 64);
+        }
+    }
+    let mut image = vec![0u16; 256];
+    for k in 0..16 {
+        for n in 0..16 {
+            let at = if trans == 1 {
+                n % 8 + 64 * (n / 8) + 8 * (k % 8) + 128 * (k / 8)
+            } else {
+                8 * (n % 8) + 64 * (n / 8) + k % 8 + 128 * (k / 8)
+            };
+            image[at] = bf16(b(k, n)) as u16;
+        }
+    }
+    let desc: u64 = ((256u64 >> 4) << 16) | ((128u64 >> 4) << 32);
+    let words = |v: &[u32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let mut g = Global::new();
+    let img: Vec<u8> = image.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let (aa, ia, ca, da) = (g.upload(&words(&af)), g.upload(&img), g.upload_f32(&cf), g.alloc(128 * 32));
+    let m = parse(&src.replace("TRANS", &trans.to_string())).unwrap();
+    let args = [Arg::U64(aa), Arg::U64(ia), Arg::U64(ca), Arg::U64(da), Arg::U64(desc)];
+    run(&m, "wg", &launch(1, threads), &args, &mut g)?;
+    let d = g.f32s(da, 128 * 8);
+    for t in 0..128usize {
+        let (t0, t1, t2) = (t % 4, (t / 4) % 8, t / 32);
+        for v in 0..8 {
+            let i = 128 * t0 + t1 + 16 * t2 + 64 * (v % 2) + 8 * ((v / 2) % 2) + 512 * (v / 4);
+            let (row, col) = (i % 64, i / 64);
+            let want = c(row, col) + (0..16).map(|k| a(row, k) * b(k, col)).sum::<f32>();
+            assert_eq!(d[t * 8 + v], want, "trans {trans} thread {t} value {v}: D[{row}][{col}]");
+        }
+    }
+    Ok(d)
+}
+
+#[test]
+fn wgmma_fragments_and_descriptors_match_the_isa_and_cutlass() {
+    for trans in [0, 1] {
+        wgmma_case(WGMMA, trans, 128).unwrap();
+    }
+}
+
+#[test]
+fn wgmma_misuse_is_an_error() {
+    let check = |src: &str, threads: u32, want: &str| {
+        let e = wgmma_case(src, 1, threads).unwrap_err();
+        let text = e.to_string();
+        assert!(text.contains(want), "want `{want}` in: {text}");
+    };
+    // Shared memory written through the generic proxy, read by wgmma with no proxy fence.
+    check(&WGMMA.replace("fence.proxy.async.shared::cta;", ""), 128, "no fence.proxy.async");
+    // The accumulator read before the wgmma completes.
+    check(&WGMMA.replace("wgmma.wait_group.sync.aligned 0;", ""), 128, "in flight");
+    // Written by other warps with no barrier between.
+    check(&WGMMA.replace("bar.sync 0;", ""), 128, "shared-memory race");
+    // Two warps of a warpgroup.
+    check(WGMMA, 64, "part of warpgroup 0");
+    // A swizzled descriptor this interpreter does not implement is named, not misread.
+    check(&WGMMA.replace("ld.param.u64 %rd9, [desc];", "ld.param.u64 %rd9, [desc];\n    or.b64 %rd9, %rd9, 4611686018427387904;"), 128, "128-byte swizzle");
 }

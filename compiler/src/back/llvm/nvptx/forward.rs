@@ -99,6 +99,12 @@ impl Gen {
             g.f.call_void("llvm.nvvm.cp.async.wait.group", &[&i32c(0)]);
             g.f.br(&joined);
             g.f.place(&joined);
+            if hopper {
+                // wgmma reads shared memory through the async proxy; the tiles were written
+                // through the generic one (cp.async): each writer publishes its bytes before the
+                // barrier (PTX ISA 9.7.15.4, "Async Proxy"). Found by ptx-sim.
+                g.f.op("call void asm sideeffect \"fence.proxy.async.shared::cta;\", \"~{memory}\"()");
+            }
             g.f.call_void("llvm.nvvm.barrier0", &[]);
             // This tile's buffers (selected by address arithmetic on the buffer index).
             let kbase = {
