@@ -3,10 +3,10 @@
 //! PTX goldens of representative specs with what must and must not be in them, and the host
 //! target's object code for every example kernel.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use attnc_codegen_tests::{check_all, check_golden, check_spec_file, files_in};
-use attnc_compiler::back::llvm::{self, Output, Target, ptxas};
+use attnc_compiler::back::llvm::{self, Output, Target, ptxas, sass};
 use attnc_compiler::kernel::{self, KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
 use attnc_compiler::passes::{self, PlanOptions};
 use attnc_compiler::sema::spec::Dtype;
@@ -76,11 +76,47 @@ fn check_ptx(name: &str, target: Target, out: &Output, forward: bool) -> Result<
     Ok(())
 }
 
-/// Every example kernel, both GPU targets: LLVM compiles it, ptxas accepts it, forward kernels do
-/// not spill; the resources table is a snapshot.
+/// The SASS gate on one kernel's machine code: tensor-core instructions where the PTX asks for
+/// them, `LDSM` for `ldmatrix`, `LDGSTS` for `cp.async`, no local memory in forward kernels.
+fn check_sass(name: &str, target: Target, out: &Output, forward: bool, mix: &BTreeMap<String, usize>) -> Vec<String> {
+    let n = |op: &str| mix.get(op).copied().unwrap_or(0);
+    let attention = out.asm.contains("mma.sync") || out.asm.contains("wgmma");
+    let mut rules: Vec<(&str, bool)> = Vec::new();
+    if attention && target == Target::Sm80 {
+        rules.push(("HMMA in an sm_80 attention kernel", n("HMMA") > 0));
+    }
+    if forward && target == Target::Sm90a {
+        rules.push(("HGMMA in an sm_90a forward kernel", n("HGMMA") > 0));
+    }
+    if out.asm.contains("ldmatrix") {
+        rules.push(("LDSM where the PTX has ldmatrix", n("LDSM") > 0));
+    }
+    if out.asm.contains("cp.async.cg") {
+        rules.push(("LDGSTS where the PTX has cp.async", n("LDGSTS") > 0));
+    }
+    if forward {
+        rules.push(("no LDL/STL (local memory) in a forward kernel", n("LDL") + n("STL") == 0));
+    }
+    rules
+        .into_iter()
+        .filter(|(_, ok)| !ok)
+        .map(|(rule, _)| format!("{name} for {}: SASS gate: {rule}", target.name()))
+        .collect()
+}
+
+/// The SASS mnemonics the snapshot records per kernel.
+const SASS_COLUMNS: [&str; 13] =
+    ["HMMA", "HGMMA", "LDSM", "LDGSTS", "LDG", "STG", "RED", "REDG", "BAR", "SHFL", "MUFU", "LDL", "STL"];
+
+/// Every example kernel, both GPU targets: LLVM compiles it, ptxas accepts it without a warning,
+/// forward kernels do not spill, and its machine code passes the SASS gate (`check_sass`); the
+/// resources table and each kernel's SASS instruction mix are snapshots.
 #[test]
 fn every_example_kernel_assembles_with_ptxas() {
     let ptxas = ptxas_path();
+    let cuobjdump = sass::find_cuobjdump()
+        .expect("cuobjdump not found: run scripts/setup (it installs nvidia-cuda-cuobjdump into .tools/)");
+    let mut mixes = format!("# kernel target instructions {}\n", SASS_COLUMNS.join(" "));
     let specs = example_specs();
     assert!(!specs.is_empty(), "the examples need kernels");
     let mut table = String::from("# kernel target registers spill_stores spill_loads stack_bytes dynamic_smem_bytes\n");
@@ -108,9 +144,21 @@ fn every_example_kernel_assembles_with_ptxas() {
             if let Err(e) = check_ptx(name, target, out, *forward) {
                 failures.push(e);
             }
-            match ptxas::assemble(&ptxas, &out.asm, target) {
-                Ok(rs) => {
-                    for r in rs {
+            match ptxas::assemble_cubin(&ptxas, &out.asm, target) {
+                Ok(asm) => {
+                    failures.extend(asm.warnings.iter().map(|w| format!("{name} for {}: ptxas: {w}", target.name())));
+                    match sass::disassemble(&cuobjdump, &asm.cubin) {
+                        Ok(listing) => {
+                            let mix = sass::mix(&listing);
+                            failures.extend(check_sass(name, target, out, *forward, &mix));
+                            let counts: Vec<String> =
+                                SASS_COLUMNS.iter().map(|op| mix.get(*op).copied().unwrap_or(0).to_string()).collect();
+                            let total: usize = mix.values().sum();
+                            mixes.push_str(&format!("{name} {} {total} {}\n", target.name(), counts.join(" ")));
+                        }
+                        Err(e) => failures.push(format!("{name}: {e}")),
+                    }
+                    for r in asm.resources {
                         if *forward && (r.spill_stores > 0 || r.spill_loads > 0) {
                             failures.push(format!(
                                 "{name} for {}: {} bytes spill stores, {} bytes spill loads",
@@ -138,6 +186,7 @@ fn every_example_kernel_assembles_with_ptxas() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     check_golden("codegen-tests/snapshots/llvm/ptxas_resources.txt", &table).unwrap();
+    check_golden("codegen-tests/snapshots/llvm/sass_mix.txt", &mixes).unwrap();
 }
 
 /// PTX goldens of representative kernels (`ATTNC_BLESS=1` rewrites them).

@@ -284,7 +284,10 @@ fn an_unknown_instruction_is_an_error_naming_it() {
     let (line, _, message) = fault(run(&m, "k", &launch(1, 1), &[], &mut Global::new()).unwrap_err());
     assert_eq!(line, 4);
     assert!(message.contains("`frobnicate.u32` is not an instruction this interpreter knows"), "{message}");
-    let m = parse(".visible .entry k()\n{\n .reg .b32 %r<2>;\n tcgen05.mma.cta_group::1.kind::f16 %r1, %r1, %r1, %r1;\n ret;\n}").unwrap();
+    let m = parse(
+        ".visible .entry k()\n{\n .reg .b32 %r<2>;\n tcgen05.mma.cta_group::1.kind::f16 %r1, %r1, %r1, %r1;\n ret;\n}",
+    )
+    .unwrap();
     let (_, _, message) = fault(run(&m, "k", &launch(1, 32), &[], &mut Global::new()).unwrap_err());
     assert!(message.contains("is not an instruction this interpreter knows"), "{message}");
 }
@@ -529,10 +532,14 @@ fn a_shared_memory_race_without_a_barrier_is_an_error() {
     let m = parse(&one_warp.replace("bar.sync 0;", "")).unwrap();
     let (line, thread, message) = fault(run(&m, "reverse", &launch(1, 32), &[Arg::U64(at)], &mut g).unwrap_err());
     assert_eq!((line, thread), (17, [0, 0, 0]));
-    assert!(message.contains("shared-memory race") && message.contains("thread 0 reads what thread 31 wrote"), "{message}");
+    assert!(
+        message.contains("shared-memory race") && message.contains("thread 0 reads what thread 31 wrote"),
+        "{message}"
+    );
     // Across warps, after the barrier: each thread overwrites its own slot, which a thread of the
     // other warp reads in the same epoch.
-    let war = REVERSE.replace("st.global.u32 [%rd3], %r2;", "st.shared.u32 [%r3], %r2;\n    st.global.u32 [%rd3], %r2;");
+    let war =
+        REVERSE.replace("st.global.u32 [%rd3], %r2;", "st.shared.u32 [%r3], %r2;\n    st.global.u32 [%rd3], %r2;");
     let m = parse(&war).unwrap();
     let (_, _, message) = fault(run(&m, "reverse", &launch(1, 64), &[Arg::U64(at)], &mut g).unwrap_err());
     assert!(message.contains("shared-memory race"), "{message}");
@@ -656,5 +663,12 @@ fn wgmma_misuse_is_an_error() {
     // Two warps of a warpgroup.
     check(WGMMA, 64, "part of warpgroup 0");
     // A swizzled descriptor this interpreter does not implement is named, not misread.
-    check(&WGMMA.replace("ld.param.u64 %rd9, [desc];", "ld.param.u64 %rd9, [desc];\n    or.b64 %rd9, %rd9, 4611686018427387904;"), 128, "128-byte swizzle");
+    check(
+        &WGMMA.replace(
+            "ld.param.u64 %rd9, [desc];",
+            "ld.param.u64 %rd9, [desc];\n    or.b64 %rd9, %rd9, 4611686018427387904;",
+        ),
+        128,
+        "128-byte swizzle",
+    );
 }

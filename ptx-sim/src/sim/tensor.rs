@@ -70,7 +70,8 @@ impl Block<'_> {
                         format!("ldmatrix row address {addr:#x} is not 16-byte aligned"),
                     ));
                 }
-                let bytes = self.load(w * 32 + lane, "shared", addr, 16, global).map_err(|e| self.fault(inst, w, lane, e))?;
+                let bytes =
+                    self.load(w * 32 + lane, "shared", addr, 16, global).map_err(|e| self.fault(inst, w, lane, e))?;
                 for (c, v) in row.iter_mut().enumerate() {
                     *v = u16::from_le_bytes([bytes[2 * c], bytes[2 * c + 1]]);
                 }
@@ -196,7 +197,12 @@ impl Block<'_> {
                 self.repend(w);
                 Ok(())
             }
-            _ => Err(self.fault(inst, w, 0, format!("`{}` is not an instruction this interpreter knows", inst.op.join(".")))),
+            _ => Err(self.fault(
+                inst,
+                w,
+                0,
+                format!("`{}` is not an instruction this interpreter knows", inst.op.join(".")),
+            )),
         }
     }
 
@@ -435,7 +441,9 @@ impl Block<'_> {
         let swizzle = desc >> 62;
         if swizzle != 0 {
             let name = ["none", "128-byte", "64-byte", "32-byte"][swizzle as usize];
-            return Err(format!("wgmma descriptor {desc:#x} asks for the {name} swizzle, which this interpreter does not implement"));
+            return Err(format!(
+                "wgmma descriptor {desc:#x} asks for the {name} swizzle, which this interpreter does not implement"
+            ));
         }
         Ok(if mn_major {
             start + 2 * (mn % 8) + sbo * (mn / 8) + 16 * (k % 8) + lbo * (k / 8)

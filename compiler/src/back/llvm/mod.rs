@@ -12,6 +12,7 @@ mod bounds;
 mod host;
 mod nvptx;
 pub mod ptxas;
+pub mod sass;
 mod text;
 
 use std::collections::HashMap;

@@ -53,6 +53,20 @@ pub fn version(ptxas: &Path) -> Result<String, PtxasError> {
 
 /// Assembles `ptx` for `target` (`-arch=sm_80|sm_90a -v`) and returns each entry's resources.
 pub fn assemble(ptxas: &Path, ptx: &str, target: Target) -> Result<Vec<Resources>, PtxasError> {
+    Ok(assemble_cubin(ptxas, ptx, target)?.resources)
+}
+
+/// What one ptxas run gave: the resources, ptxas's warnings (lines of its report that say
+/// `warning`), and the cubin.
+#[derive(Debug)]
+pub struct Assembled {
+    pub resources: Vec<Resources>,
+    pub warnings: Vec<String>,
+    pub cubin: Vec<u8>,
+}
+
+/// Assembles `ptx` for `target` and keeps the cubin (for `sass::disassemble`).
+pub fn assemble_cubin(ptxas: &Path, ptx: &str, target: Target) -> Result<Assembled, PtxasError> {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     let dir = std::env::temp_dir();
@@ -69,13 +83,16 @@ pub fn assemble(ptxas: &Path, ptx: &str, target: Target) -> Result<Vec<Resources
         .output()
         .map_err(|e| run_err(e.to_string()));
     let _ = std::fs::remove_file(&src);
+    let bytes = std::fs::read(&cubin);
     let _ = std::fs::remove_file(&cubin);
     let out = out?;
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     if !out.status.success() {
         return Err(PtxasError::Rejected { arch: target.name().into(), stderr });
     }
-    Ok(parse(&stderr))
+    let cubin = bytes.map_err(|e| run_err(format!("reading {}: {e}", cubin.display())))?;
+    let warnings = stderr.lines().filter(|l| l.to_ascii_lowercase().contains("warning")).map(str::to_string).collect();
+    Ok(Assembled { resources: parse(&stderr), warnings, cubin })
 }
 
 /// Reads ptxas's `-v` report.
