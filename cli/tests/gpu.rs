@@ -239,37 +239,73 @@ fn gpu_check_script_runs_end_to_end_emulated() {
 /// A deliberate fault written into a kernel's PTX.
 type Fault = fn(&str) -> String;
 
-/// `--kernels ptx-sim`: the sm_80 kernels `attnc kernels` writes run the GPU numerics matrix on
-/// the PTX interpreter (every mask, fp16 and bf16, GQA), through the same executor and launches a
-/// GPU run makes; and a kernel directory with one deliberate fault — a `bar.sync` deleted, an
-/// `ldmatrix .trans` made plain, a `cp.async.wait_group` removed — fails.
+/// `--kernels ptx-sim`: the kernels `attnc kernels` writes for sm_80 and for sm_90a (wgmma) run
+/// the GPU numerics matrix on the PTX interpreter (every mask and format, fp16 and bf16, GQA 1, 4
+/// and 8 at cp 2, head dim 64; causal and window at head dim 128), through the same executor
+/// and launches a GPU run makes; and a kernel directory with one deliberate fault — a `bar.sync`
+/// deleted, an `ldmatrix .trans` made plain, a `cp.async.wait_group` removed (sm_80), the
+/// `fence.proxy.async` before wgmma removed (sm_90a) — fails.
 #[test]
 fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
-    let dir = std::env::temp_dir().join(format!("attnc-ptx-sim-{}", std::process::id()));
-    let out = dir.to_str().unwrap();
-    check(&["kernels", "--target", "sm_80", "-o", out, "--bench-head-dims", "64"], 0, &["kernels for sm_80 in"], "");
-    let matrix = |kdir: &str, filter: &str, code: i32, has: &[&str]| {
+    let base = std::env::temp_dir().join(format!("attnc-ptx-sim-{}", std::process::id()));
+    let matrix = |kdir: &str, head_dim: &str, filter: &str, code: i32, has: &[&str]| {
         check(
-            &["matrix", "--kernels", "ptx-sim", "--kernel-dir", kdir, "--head-dim", "64", "--filter", filter],
+            &["matrix", "--kernels", "ptx-sim", "--kernel-dir", kdir, "--head-dim", head_dim, "--filter", filter],
             code,
             has,
             "",
         )
     };
-    matrix(out, "cp2 p2p", 0, &["ok    cp2 p2p padding_causal { window = 6 } thd", "6 passed, 0 failed"]);
-    // Each fault in every forward kernel of a copy of the directory.
-    let faults: [(&str, Fault); 3] = [
+    for target in ["sm_80", "sm_90a"] {
+        for d in ["64", "128"] {
+            let dir = base.with_extension(format!("{target}-d{d}"));
+            let out = dir.to_str().unwrap();
+            check(
+                &["kernels", "--target", target, "-o", out, "--matrix-head-dim", d, "--bench-head-dims", d],
+                0,
+                &[&format!("kernels for {target} in")],
+                "",
+            );
+            if d == "64" {
+                matrix(
+                    out,
+                    d,
+                    "cp2 p2p",
+                    0,
+                    &["ok    cp2 p2p padding_causal { window = 6 } thd", "6 passed, 0 failed"],
+                );
+            } else {
+                matrix(
+                    out,
+                    d,
+                    "cp2 p2p causal",
+                    0,
+                    &["ok    cp2 p2p causal { window = 5 } sbhd", "2 passed, 0 failed"],
+                );
+            }
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+    // Each fault in every forward kernel of a directory.
+    let faults: [(&str, &str, Fault); 4] = [
         // The barrier between the tile loads (each thread's cp.async) and the reads of the whole
         // tile (ldmatrix): the last bar.sync of the kernel's loop.
-        ("bar.sync deleted", |ptx: &str| match ptx.rfind("bar.sync \t0;") {
+        ("sm_80", "bar.sync deleted", |ptx: &str| match ptx.rfind("bar.sync \t0;") {
             Some(i) => format!("{}{}", &ptx[..i], &ptx[i + "bar.sync \t0;".len()..]),
             None => ptx.to_string(),
         }),
-        ("ldmatrix .trans made plain", |ptx: &str| ptx.replace(".x4.trans.shared.b16", ".x4.shared.b16")),
-        ("cp.async.wait_group removed", |ptx: &str| ptx.replacen("cp.async.wait_group 0;", "", 1)),
+        ("sm_80", "ldmatrix .trans made plain", |ptx: &str| ptx.replace(".x4.trans.shared.b16", ".x4.shared.b16")),
+        ("sm_80", "cp.async.wait_group removed", |ptx: &str| ptx.replacen("cp.async.wait_group 0;", "", 1)),
+        // The tiles cp.async wrote reach wgmma (the async proxy) only through this fence.
+        ("sm_90a", "fence.proxy.async removed", |ptx: &str| ptx.replace("fence.proxy.async.shared::cta;", "")),
     ];
-    for (what, fault) in faults {
-        let faulty = dir.with_extension(what.split_whitespace().next().unwrap());
+    for (target, what, fault) in faults {
+        let dir = base.with_extension(target);
+        if !dir.exists() {
+            let out = dir.to_str().unwrap();
+            check(&["kernels", "--target", target, "-o", out, "--bench-head-dims", "64"], 0, &["kernels for"], "");
+        }
+        let faulty = base.with_extension(what.split_whitespace().next().unwrap());
         std::fs::create_dir_all(&faulty).unwrap();
         let mut changed = 0;
         for entry in std::fs::read_dir(&dir).unwrap() {
@@ -281,9 +317,15 @@ fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
             std::fs::write(faulty.join(&name), new).unwrap();
         }
         assert!(changed > 0, "{what}: no kernel changed");
-        let stdout = matrix(faulty.to_str().unwrap(), "cp2 p2p causal bshd", 1, &["0 passed, 1 failed"]);
+        let stdout = matrix(faulty.to_str().unwrap(), "64", "cp2 p2p causal bshd", 1, &["0 passed, 1 failed"]);
         assert!(stdout.contains("FAIL"), "{what}: {stdout}");
+        if target == "sm_90a" {
+            // Caught by the interpreter's proxy check, not by a wrong number.
+            assert!(stdout.contains("no fence.proxy.async"), "{what}: {stdout}");
+        }
         std::fs::remove_dir_all(&faulty).unwrap();
     }
-    std::fs::remove_dir_all(&dir).unwrap();
+    for target in ["sm_80", "sm_90a"] {
+        let _ = std::fs::remove_dir_all(base.with_extension(target));
+    }
 }
