@@ -70,7 +70,8 @@ struct KernelsArgs {
     /// One JSON record per measurement.
     #[arg(long)]
     json: bool,
-    /// With `--kernels cuda`: the AOT kernels (`attnc kernels -o DIR`) and the device ordinal.
+    /// With `--kernels cuda` or `ptx-sim`: the AOT kernels (`attnc kernels -o DIR`) and the device
+    /// ordinal.
     #[command(flatten)]
     gpu: GpuArgs,
 }
@@ -163,11 +164,15 @@ fn run_command(args: RunArgs) -> Result<Outcome> {
 
 fn kernels_command(args: KernelsArgs) -> Result<Outcome> {
     let KernelsArgs { seq, head_dim, heads, kernels, causal, threads, json, gpu: gpu_args } = args;
-    if kernels.iter().any(|k| k.is_cuda()) {
+    if kernels.iter().any(|k| k.is_cuda() || k.is_ptx_sim()) {
         if kernels.len() > 1 {
-            bail!("--kernels cuda: GPU kernels are measured on their own (no other --kernels)");
+            bail!("--kernels cuda|ptx-sim: GPU kernels are measured on their own (no other --kernels)");
         }
-        gpu(&seq, &head_dim, heads, causal, json, &gpu_args)?;
+        if kernels[0].is_ptx_sim() {
+            ptx_sim(&seq, &head_dim, heads, causal, json, &gpu_args)?;
+        } else {
+            gpu(&seq, &head_dim, heads, causal, json, &gpu_args)?;
+        }
     } else {
         cpu(&seq, &head_dim, heads, &kernels, causal, threads, json)?;
     }
@@ -239,6 +244,60 @@ fn cpu(
         }
     })
     .map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+/// `attnc bench kernels --kernels ptx-sim`: the AOT kernels of `--kernel-dir` interpreted, in PTX
+/// thread instructions per second (the interpreter's speed; shapes small by default: 256 and 512
+/// tokens, since a launch takes seconds).
+#[cfg(feature = "cuda")]
+fn ptx_sim(
+    seqs: &[usize],
+    head_dims: &[usize],
+    heads: usize,
+    causal: Option<bool>,
+    json: bool,
+    args: &GpuArgs,
+) -> Result<()> {
+    use attnc_runtime::device::ptx_bench;
+    let device = crate::device::ptx_device(args)?;
+    let seqs = if seqs.is_empty() { vec![256, 512] } else { seqs.to_vec() };
+    let dims = if head_dims.is_empty() { vec![64, 128] } else { head_dims.to_vec() };
+    let causals: Vec<bool> = causal.map_or(vec![true, false], |c| vec![c]);
+    if !json {
+        println!(
+            "{:<6} {:>6} {:>4} {:>6} {:>7} {:>14} {:>9} {:>10}",
+            "kernel", "seq", "d", "heads", "causal", "instructions", "s", "M instr/s"
+        );
+    }
+    for &seq in &seqs {
+        for &d in &dims {
+            for &c in &causals {
+                for r in ptx_bench::measure(&device, seq, d, heads, c).map_err(|e| anyhow::anyhow!("{e}"))? {
+                    if json {
+                        println!("{}", serde_json::to_string(&r)?);
+                    } else {
+                        println!(
+                            "{:<6} {:>6} {:>4} {:>6} {:>7} {:>14} {:>9.2} {:>10.1}",
+                            r.kernel, r.seq, r.head_dim, r.heads, r.causal, r.instructions, r.seconds, r.minstr_per_s
+                        );
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(feature = "cuda"))]
+fn ptx_sim(
+    _seqs: &[usize],
+    _head_dims: &[usize],
+    _heads: usize,
+    _causal: Option<bool>,
+    _json: bool,
+    _args: &GpuArgs,
+) -> Result<()> {
+    bail!("--kernels ptx-sim: this attnc was built without the GPU runtime (feature `cuda`)")
 }
 
 /// `attnc bench kernels --kernels cuda`: forward and backward TFLOP/s on the device.

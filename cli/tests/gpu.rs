@@ -274,6 +274,17 @@ fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
                     0,
                     &["ok    cp2 p2p padding_causal { window = 6 } thd", "6 passed, 0 failed"],
                 );
+                // `bench kernels --kernels ptx-sim`: the interpreter's instructions per second.
+                let args = ["bench", "kernels", "--kernels", "ptx-sim", "--kernel-dir", out, "--head-dim", d];
+                let more = ["--seq", "128", "--heads", "1", "--causal", "true", "--json"];
+                let json = check(&[&args[..], &more[..]].concat(), 0, &[], "");
+                let rows: Vec<serde_json::Value> = json.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+                assert_eq!(rows.len(), 2, "{json}");
+                for (row, kernel) in rows.iter().zip(["fwd", "bwd"]) {
+                    assert_eq!(row["kernel"], kernel, "{json}");
+                    assert!(row["instructions"].as_u64().unwrap() > 100_000, "{json}");
+                    assert!(row["minstr_per_s"].as_f64().unwrap() > 0.0, "{json}");
+                }
             } else {
                 matrix(
                     out,

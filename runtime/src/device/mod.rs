@@ -20,6 +20,8 @@
 pub mod host;
 #[cfg(feature = "cuda")]
 pub mod ptx;
+#[cfg(feature = "cuda")]
+pub mod ptx_bench;
 
 use attnc_compiler::ir::{BufKind, Buffer, Problem};
 pub use attnc_compiler::kernel::launch::{LaunchTable, launch_tables};
