@@ -164,43 +164,59 @@ fn run_command(args: RunArgs) -> Result<Outcome> {
 
 fn kernels_command(args: KernelsArgs) -> Result<Outcome> {
     let KernelsArgs { seq, head_dim, heads, kernels, causal, threads, json, gpu: gpu_args } = args;
+    let sweep = Sweep { seqs: seq, head_dims: head_dim, heads, causal, json };
     if kernels.iter().any(|k| k.is_cuda() || k.is_ptx_sim()) {
         if kernels.len() > 1 {
             bail!("--kernels cuda|ptx-sim: GPU kernels are measured on their own (no other --kernels)");
         }
         if kernels[0].is_ptx_sim() {
-            ptx_sim(&seq, &head_dim, heads, causal, json, &gpu_args)?;
+            ptx_sim(&sweep, &gpu_args)?;
         } else {
-            gpu(&seq, &head_dim, heads, causal, json, &gpu_args)?;
+            gpu(&sweep, &gpu_args)?;
         }
     } else {
-        cpu(&seq, &head_dim, heads, &kernels, causal, threads, json)?;
+        cpu(&sweep, &kernels, threads)?;
     }
     Ok(Outcome::Clean)
 }
 
-/// `attnc bench kernels`.
-fn cpu(
-    seqs: &[usize],
-    head_dims: &[usize],
+/// The shapes `bench kernels` measures and how it prints them.
+struct Sweep {
+    seqs: Vec<usize>,
+    head_dims: Vec<usize>,
     heads: usize,
-    kernels: &[KernelChoice],
     causal: Option<bool>,
-    threads: usize,
     json: bool,
-) -> Result<()> {
-    use attnc_runtime::bench::{Shape3, sweep};
-    let seqs = if seqs.is_empty() { vec![1024, 4096, 8192] } else { seqs.to_vec() };
-    let dims = if head_dims.is_empty() { vec![64, 128] } else { head_dims.to_vec() };
-    let causals: Vec<bool> = causal.map_or(vec![true, false], |c| vec![c]);
-    let mut shapes = Vec::new();
-    for &seq in &seqs {
-        for &head_dim in &dims {
-            for &causal in &causals {
-                shapes.push(Shape3 { seq, head_dim, heads, causal });
+}
+
+impl Sweep {
+    /// Every (seq, head dim, causal), `default_seqs` and head dims 64 and 128 unless given.
+    fn shapes(&self, default_seqs: &[usize]) -> Vec<(usize, usize, bool)> {
+        let seqs = if self.seqs.is_empty() { default_seqs.to_vec() } else { self.seqs.clone() };
+        let dims = if self.head_dims.is_empty() { vec![64, 128] } else { self.head_dims.clone() };
+        let causals: Vec<bool> = self.causal.map_or(vec![true, false], |c| vec![c]);
+        let mut out = Vec::new();
+        for &seq in &seqs {
+            for &d in &dims {
+                for &c in &causals {
+                    out.push((seq, d, c));
+                }
             }
         }
+        out
     }
+}
+
+/// `attnc bench kernels`.
+fn cpu(sweep: &Sweep, kernels: &[KernelChoice], threads: usize) -> Result<()> {
+    use attnc_runtime::bench::{Shape3, sweep as run_sweep};
+    let heads = sweep.heads;
+    let shapes: Vec<Shape3> = sweep
+        .shapes(&[1024, 4096, 8192])
+        .into_iter()
+        .map(|(seq, head_dim, causal)| Shape3 { seq, head_dim, heads, causal })
+        .collect();
+    let json = sweep.json;
     let sets: Vec<(&str, Box<dyn attnc_runtime::kernels::Kernels>)> = kernels
         .iter()
         .map(|&k| {
@@ -220,7 +236,7 @@ fn cpu(
             "kernel", "backend", "seq", "d", "heads", "causal", "GFLOP/s", "of peak128"
         );
     }
-    sweep(&shapes, &generated, threads, |r| {
+    run_sweep(&shapes, &generated, threads, |r| {
         if r.kernel == "peak128" {
             peak128 = Some(r.gflops);
         }
@@ -250,38 +266,31 @@ fn cpu(
 /// thread instructions per second (the interpreter's speed; shapes small by default: 256 and 512
 /// tokens, since a launch takes seconds).
 #[cfg(feature = "cuda")]
-fn ptx_sim(
-    seqs: &[usize],
-    head_dims: &[usize],
-    heads: usize,
-    causal: Option<bool>,
-    json: bool,
-    args: &GpuArgs,
-) -> Result<()> {
+fn ptx_sim(sweep: &Sweep, args: &GpuArgs) -> Result<()> {
     use attnc_runtime::device::ptx_bench;
     let device = crate::device::ptx_device(args)?;
-    let seqs = if seqs.is_empty() { vec![256, 512] } else { seqs.to_vec() };
-    let dims = if head_dims.is_empty() { vec![64, 128] } else { head_dims.to_vec() };
-    let causals: Vec<bool> = causal.map_or(vec![true, false], |c| vec![c]);
-    if !json {
+    if !sweep.json {
         println!(
             "{:<6} {:>6} {:>4} {:>6} {:>7} {:>14} {:>9} {:>10}",
             "kernel", "seq", "d", "heads", "causal", "instructions", "s", "M instr/s"
         );
     }
-    for &seq in &seqs {
-        for &d in &dims {
-            for &c in &causals {
-                for r in ptx_bench::measure(&device, seq, d, heads, c).map_err(|e| anyhow::anyhow!("{e}"))? {
-                    if json {
-                        println!("{}", serde_json::to_string(&r)?);
-                    } else {
-                        println!(
-                            "{:<6} {:>6} {:>4} {:>6} {:>7} {:>14} {:>9.2} {:>10.1}",
-                            r.kernel, r.seq, r.head_dim, r.heads, r.causal, r.instructions, r.seconds, r.minstr_per_s
-                        );
-                    }
-                }
+    for (seq, d, c) in sweep.shapes(&[256, 512]) {
+        for r in ptx_bench::measure(&device, seq, d, sweep.heads, c).map_err(|e| anyhow::anyhow!("{e}"))? {
+            if sweep.json {
+                println!("{}", serde_json::to_string(&r)?);
+            } else {
+                println!(
+                    "{:<6} {:>6} {:>4} {:>6} {:>7} {:>14} {:>9.2} {:>10.1}",
+                    r.what.kernel,
+                    r.what.seq,
+                    r.what.head_dim,
+                    r.what.heads,
+                    r.what.causal,
+                    r.instructions,
+                    r.seconds,
+                    r.minstr_per_s
+                );
             }
         }
     }
@@ -289,52 +298,31 @@ fn ptx_sim(
 }
 
 #[cfg(not(feature = "cuda"))]
-fn ptx_sim(
-    _seqs: &[usize],
-    _head_dims: &[usize],
-    _heads: usize,
-    _causal: Option<bool>,
-    _json: bool,
-    _args: &GpuArgs,
-) -> Result<()> {
+fn ptx_sim(_sweep: &Sweep, _args: &GpuArgs) -> Result<()> {
     bail!("--kernels ptx-sim: this attnc was built without the GPU runtime (feature `cuda`)")
 }
 
 /// `attnc bench kernels --kernels cuda`: forward and backward TFLOP/s on the device.
 #[cfg(feature = "cuda")]
-fn gpu(
-    seqs: &[usize],
-    head_dims: &[usize],
-    heads: usize,
-    causal: Option<bool>,
-    json: bool,
-    args: &GpuArgs,
-) -> Result<()> {
+fn gpu(sweep: &Sweep, args: &GpuArgs) -> Result<()> {
     use attnc_runtime::cuda::bench;
     let launcher = crate::device::cuda_launcher(args, "--kernels cuda")?;
-    let seqs = if seqs.is_empty() { vec![4096, 8192, 16384, 32768] } else { seqs.to_vec() };
-    let dims = if head_dims.is_empty() { vec![64, 128] } else { head_dims.to_vec() };
-    let causals: Vec<bool> = causal.map_or(vec![true, false], |c| vec![c]);
-    if !json {
+    if !sweep.json {
         println!("{} ({})", launcher.gpu.info.name, launcher.dir.target);
         println!(
             "{:<6} {:>6} {:>4} {:>6} {:>7} {:>10} {:>9}",
             "kernel", "seq", "d", "heads", "causal", "ms", "TFLOP/s"
         );
     }
-    for &seq in &seqs {
-        for &d in &dims {
-            for &c in &causals {
-                for r in bench::measure(&launcher, seq, d, heads, c, Dtype::Bf16, 10)? {
-                    if json {
-                        println!("{}", serde_json::to_string(&r)?);
-                    } else {
-                        println!(
-                            "{:<6} {:>6} {:>4} {:>6} {:>7} {:>10.3} {:>9.1}",
-                            r.kernel, r.seq, r.head_dim, r.heads, r.causal, r.ms, r.tflops
-                        );
-                    }
-                }
+    for (seq, d, c) in sweep.shapes(&[4096, 8192, 16384, 32768]) {
+        for r in bench::measure(&launcher, seq, d, sweep.heads, c, Dtype::Bf16, 10)? {
+            if sweep.json {
+                println!("{}", serde_json::to_string(&r)?);
+            } else {
+                println!(
+                    "{:<6} {:>6} {:>4} {:>6} {:>7} {:>10.3} {:>9.1}",
+                    r.what.kernel, r.what.seq, r.what.head_dim, r.what.heads, r.what.causal, r.ms, r.tflops
+                );
             }
         }
     }
@@ -342,13 +330,6 @@ fn gpu(
 }
 
 #[cfg(not(feature = "cuda"))]
-fn gpu(
-    _seqs: &[usize],
-    _head_dims: &[usize],
-    _heads: usize,
-    _causal: Option<bool>,
-    _json: bool,
-    _args: &GpuArgs,
-) -> Result<()> {
+fn gpu(_sweep: &Sweep, _args: &GpuArgs) -> Result<()> {
     bail!("--kernels cuda: this attnc was built without the CUDA runtime (feature `cuda`)")
 }

@@ -104,6 +104,18 @@ mod peak {
     }
 }
 
+/// What a GPU kernel measurement (CUDA or the PTX interpreter) measured: the kernel, the backend
+/// and the shape; flattened into each record's JSON.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Measured {
+    pub kernel: &'static str,
+    pub backend: &'static str,
+    pub seq: usize,
+    pub head_dim: usize,
+    pub heads: usize,
+    pub causal: bool,
+}
+
 /// One shape of the sweep.
 #[derive(Clone, Copy, Debug)]
 pub struct Shape3 {

@@ -16,12 +16,8 @@ use crate::packed::{BwdLaunch, FwdLaunch, bench_spec as spec, to_bits};
 /// One measured kernel.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct GpuBench {
-    pub kernel: &'static str,
-    pub backend: &'static str,
-    pub seq: usize,
-    pub head_dim: usize,
-    pub heads: usize,
-    pub causal: bool,
+    #[serde(flatten)]
+    pub what: crate::bench::Measured,
     pub ms: f64,
     pub tflops: f64,
 }
@@ -87,12 +83,7 @@ pub fn measure(
     let mut bb = launcher.upload_bwd(&bwd)?;
     let bwd_ms = time(&mut || launcher.launch_bwd(&bspec, &bwd, &mut bb))?;
     let row = |kernel, ms: f64, f: f64| GpuBench {
-        kernel,
-        backend: "cuda",
-        seq,
-        head_dim,
-        heads,
-        causal,
+        what: crate::bench::Measured { kernel, backend: "cuda", seq, head_dim, heads, causal },
         ms,
         tflops: f / (ms * 1e-3) / 1e12,
     };

@@ -16,12 +16,8 @@ use crate::packed::bench_spec;
 /// One interpreted kernel launch.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct PtxBench {
-    pub kernel: &'static str,
-    pub backend: &'static str,
-    pub seq: usize,
-    pub head_dim: usize,
-    pub heads: usize,
-    pub causal: bool,
+    #[serde(flatten)]
+    pub what: crate::bench::Measured,
     /// PTX thread instructions the launch executed.
     pub instructions: u64,
     pub seconds: f64,
@@ -88,12 +84,7 @@ pub fn measure(
         let seconds = start.elapsed().as_secs_f64();
         let instructions = device.instructions.load(Ordering::Relaxed) - before;
         Ok(PtxBench {
-            kernel,
-            backend: "ptx-sim",
-            seq,
-            head_dim,
-            heads,
-            causal,
+            what: crate::bench::Measured { kernel, backend: "ptx-sim", seq, head_dim, heads, causal },
             instructions,
             seconds,
             minstr_per_s: instructions as f64 / seconds / 1e6,

@@ -24,20 +24,26 @@ pub use crate::back::manifest::Resources;
 /// ptxas: `ATTNC_PTXAS` if set and present, else `ptxas` on the PATH, else the copy
 /// `scripts/setup` installs in this checkout.
 pub fn find() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("ATTNC_PTXAS").map(PathBuf::from) {
-        if p.is_file() {
-            return Some(p);
-        }
+    find_tool("ATTNC_PTXAS", "ptxas", ".tools/cuda-nvcc-12.9.86/nvidia/cuda_nvcc/bin/ptxas")
+}
+
+/// A CUDA tool: the file `$env` names if present, else `name` on the PATH, else `local` (relative
+/// to the checkout, where `scripts/setup` installs it).
+pub(super) fn find_tool(env: &str, name: &str, local: &str) -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os(env).map(PathBuf::from)
+        && p.is_file()
+    {
+        return Some(p);
     }
     if let Some(path) = std::env::var_os("PATH") {
         for dir in std::env::split_paths(&path) {
-            let p = dir.join("ptxas");
+            let p = dir.join(name);
             if p.is_file() {
                 return Some(p);
             }
         }
     }
-    let local = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.tools/cuda-nvcc-12.9.86/nvidia/cuda_nvcc/bin/ptxas");
+    let local = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(local);
     local.is_file().then_some(local)
 }
 

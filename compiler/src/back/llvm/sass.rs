@@ -14,21 +14,7 @@ use super::ptxas::PtxasError;
 /// `cuobjdump`: `ATTNC_CUOBJDUMP` if set and present, else on the PATH, else the copy
 /// `scripts/setup` installs in this checkout.
 pub fn find_cuobjdump() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("ATTNC_CUOBJDUMP").map(PathBuf::from)
-        && p.is_file()
-    {
-        return Some(p);
-    }
-    if let Some(path) = std::env::var_os("PATH") {
-        for dir in std::env::split_paths(&path) {
-            let p = dir.join("cuobjdump");
-            if p.is_file() {
-                return Some(p);
-            }
-        }
-    }
-    let local = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.tools/cuda-sass-13.2.51/nvidia/cu13/bin/cuobjdump");
-    local.is_file().then_some(local)
+    super::ptxas::find_tool("ATTNC_CUOBJDUMP", "cuobjdump", ".tools/cuda-sass-13.2.51/nvidia/cu13/bin/cuobjdump")
 }
 
 /// The SASS listing of a cubin (`cuobjdump -sass`).
