@@ -138,6 +138,7 @@ fn problem(s: Shape3) -> Problem {
         dtype: Dtype::Fp32,
         thd: false,
         rope_theta: None,
+        rope_dims: None,
     }
 }
 

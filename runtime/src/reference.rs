@@ -20,8 +20,12 @@ pub struct Reference {
     pub dv: Vec<f64>,
 }
 
-fn rotate(x: &mut [f64], position: u64, theta: Option<f64>, sign: f64) {
+/// RoPE on one head `x`: its last `dims` rotate (all of it when `dims` is `None`), rotate-half
+/// within them, frequencies over `dims`.
+fn rotate(x: &mut [f64], position: u64, theta: Option<f64>, dims: Option<u32>, sign: f64) {
     let Some(theta) = theta else { return };
+    let d = x.len();
+    let x = &mut x[d - dims.map_or(d, |r| r as usize)..];
     let half = x.len() / 2;
     for (i, c, s) in crate::kernels::rope_rotation(x.len(), position, theta, sign) {
         let (a, b) = (x[i], x[i + half]);
@@ -41,7 +45,7 @@ pub fn full_attention(p: &Problem, inputs: &Canonical, backward: bool) -> Refere
         let at = ((b * t + tok) * heads + head) * d;
         let mut x: Vec<f64> = src[at..at + d].iter().map(|&v| round(p.dtype, v) as f64).collect();
         if rope {
-            rotate(&mut x, p.position(tok as u64), p.rope_theta, 1.0);
+            rotate(&mut x, p.position(tok as u64), p.rope_theta, p.rope_dims, 1.0);
         }
         x
     };
@@ -97,14 +101,14 @@ pub fn full_attention(p: &Problem, inputs: &Canonical, backward: bool) -> Refere
                         r.dv[at + e] += pij * d_out[i][e];
                     }
                 }
-                rotate(&mut dq, p.position(i as u64), p.rope_theta, -1.0);
+                rotate(&mut dq, p.position(i as u64), p.rope_theta, p.rope_dims, -1.0);
                 r.dq[((b * t + i) * h + head) * d..][..d].copy_from_slice(&dq);
             }
         }
         for j in 0..t {
             for kh in 0..hk {
                 let at = ((b * t + j) * hk + kh) * d;
-                rotate(&mut r.dk[at..at + d], p.position(j as u64), p.rope_theta, -1.0);
+                rotate(&mut r.dk[at..at + d], p.position(j as u64), p.rope_theta, p.rope_dims, -1.0);
             }
         }
     }

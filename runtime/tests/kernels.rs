@@ -207,6 +207,7 @@ fn check_block(
         dtype,
         thd: true,
         rope_theta: None,
+        rope_dims: None,
     };
     let t = start as usize;
     let kvh = heads / group;

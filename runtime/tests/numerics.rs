@@ -322,3 +322,66 @@ fn corrupted_rope_positions_fail_the_check() {
     let errors = verify::verify(&fwd, Stage::Scheduled).unwrap_err();
     assert!(errors.iter().any(|e| e.to_string().contains("RoPE positions")), "{errors:?}");
 }
+
+/// Partial RoPE (the last 4 of 8 dims rotate: `rope { dims = 4 }`) and NoPE layers (`layer 1..2 {
+/// rope = none }`), under every strategy at cp 4, forward and backward, with Cranelift's kernels
+/// and with the emulated GPU ABI (bf16), against fp64 attention whose rotation is written plainly
+/// in `reference.rs` — at the matrix's tolerances.
+#[test]
+fn partial_rope_and_nope_layers_against_fp64() {
+    use attnc_compiler::passes::{self, PlanOptions};
+    let variants = [
+        ("rope { theta = 10000, dims = 4 }", "", "fp32"),
+        ("rope { theta = 10000, dims = 4 }", "", "bf16"),
+        ("rope { theta = 500000 }", "  layer 1..2 { rope = none }\n", "fp32"),
+    ];
+    let mut failures = Vec::new();
+    let mut classes_run = 0;
+    for strategy in matrix::strategies(4) {
+        for (rope, layers, dtype) in variants {
+            let spec = format!(
+                "model m {{\n  layers = 2\n  heads = 8\n  kv_heads = 2\n  head_dim = 8\n  {rope}\n}}\n\
+                 cluster c {{\n  nodes = 1\n  gpus_per_node = 8\n  gpu = h100_sxm\n}}\n\
+                 layout l {{\n  model = m\n  cluster = c\n  dtype = {dtype}\n  format = bshd\n  seq = 64\n  batch = 2\n  cp = 4\n  dp = 2\n  mask = causal\n  strategy = {strategy}\n{layers}}}\n"
+            );
+            let mut sources = attnc_compiler::front::span::Sources::new();
+            let file = sources.add("rope.attn", spec);
+            let unit = attnc_compiler::compile_file(&mut sources, file, &[]);
+            let layout = unit.spec.expect("the spec checks").layouts[0].clone();
+            let options = PlanOptions { backward: true, verify: true, ..Default::default() };
+            let set = passes::compile(&layout, &options).unwrap();
+            assert_eq!(set.classes.len(), if layers.is_empty() { 1 } else { 2 }, "{strategy} {rope}");
+            for class in &set.classes {
+                let (fwd, bwd) = (&class.forward, class.backward.as_ref().unwrap());
+                // Not vacuous: each class rotates as its layers say.
+                match (class.rope, rope.contains("dims")) {
+                    (true, true) => assert_eq!(fwd.problem.rope_dims, Some(4)),
+                    (true, false) => assert!(fwd.problem.rope_theta.is_some() && fwd.problem.rope_dims.is_none()),
+                    (false, _) => assert_eq!(fwd.problem.rope_theta, None),
+                }
+                let (pf, pb) =
+                    (verify::verify(fwd, Stage::Scheduled).unwrap(), verify::verify(bwd, Stage::Scheduled).unwrap());
+                let inputs = tensor::random(&fwd.problem, 9, true);
+                let cranelift = Tiled::new(Cranelift::default(), fwd.problem.dtype, 1);
+                let device = if dtype == "bf16" {
+                    HostDevice::emulated(fwd.problem.dtype)
+                } else {
+                    HostDevice::with_kernels(fwd.problem.dtype, &cranelift)
+                };
+                let result = run((fwd, &pf), Some((bwd, &pb)), &device, &inputs, &RunOptions::default()).unwrap();
+                let oracle = reference::full_attention(&fwd.problem, &inputs, true);
+                for r in reference::check(&fwd.problem, &result.outputs, &oracle, true) {
+                    if !r.passed() {
+                        failures.push(format!(
+                            "{strategy} {rope} {dtype} rope={}: {} {:.2e}",
+                            class.rope, r.tensor, r.max_abs
+                        ));
+                    }
+                }
+                classes_run += 1;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(classes_run, 4 * 4);
+}

@@ -70,17 +70,38 @@ fn window(mask: Mask) -> Option<u64> {
 /// windowed, `N` when exactly the layers whose 1-based number is a multiple of N are not, else the
 /// list pattern (1 = windowed), as `is_layer_window_attention` reads them.
 fn skip_freq(windowed: &[bool]) -> Option<String> {
-    if windowed.iter().all(|&w| w) {
-        return None;
+    (!windowed.iter().all(|&w| w)).then(|| freq_or_pattern(windowed, false))
+}
+
+/// Megatron's `--no-rope-freq` for NoPE layers: nothing when every layer rotates, `N` when exactly
+/// the layers whose 1-based number is a multiple of N do not (Llama 4: 4), else the list pattern
+/// (1 = no RoPE).
+fn no_rope_freq(nope: &[bool]) -> Option<String> {
+    nope.iter().any(|&n| n).then(|| freq_or_pattern(nope, true))
+}
+
+/// `--rotary-percent` for `dims` of `head_dim`: Megatron rotates `int(kv_channels ·
+/// rotary_percent)` dims, so the printed fraction is the smallest double whose product truncates
+/// to `dims` (64/192 printed as 0.3333333333333333 would give 63).
+fn rotary_percent(dims: u32, head_dim: u32) -> String {
+    let mut p = dims as f64 / head_dim as f64;
+    while ((head_dim as f64) * p).trunc() < dims as f64 {
+        p = p.next_up();
     }
-    let n_layers = windowed.len();
+    format!("{p}")
+}
+
+/// A per-layer flag in Megatron's two spellings: `N` when the flag is set exactly on the layers
+/// whose 1-based number is a multiple of N (`on_multiples`) or exactly off them, else the 0/1 list.
+fn freq_or_pattern(set: &[bool], on_multiples: bool) -> String {
+    let n_layers = set.len();
     for n in 2..=n_layers {
-        if (1..=n_layers).all(|number| windowed[number - 1] == (number % n != 0)) {
-            return Some(n.to_string());
+        if (1..=n_layers).all(|number| set[number - 1] == ((number % n == 0) == on_multiples)) {
+            return n.to_string();
         }
     }
-    let pattern: Vec<&str> = windowed.iter().map(|&w| if w { "1" } else { "0" }).collect();
-    Some(format!("[{}]", pattern.join(",")))
+    let pattern: Vec<&str> = set.iter().map(|&w| if w { "1" } else { "0" }).collect();
+    format!("[{}]", pattern.join(","))
 }
 
 /// The arguments that give Megatron-LM `layout` with each layer's strategy (`strategies[l]`,
@@ -99,6 +120,17 @@ pub fn arguments(layout: &Layout, strategies: &[Strategy]) -> Arguments {
     match &m.rope {
         Some(rope) => {
             out.push("--position-embedding-type", ["rope".to_string()]);
+            if rope.dims < m.head_dim {
+                out.push("--rotary-percent", [rotary_percent(rope.dims, m.head_dim)]);
+                out.unexpressed.push(format!(
+                    "rope dims = {}: Megatron's --rotary-percent rotates the first {} dims of each head, attnc the last (MLA's decoupled RoPE); the same model when trained from scratch, but a checkpoint moves between them with the q/k projection columns permuted",
+                    rope.dims, rope.dims
+                ));
+            }
+            let nope: Vec<bool> = layout.layers.iter().map(|l| !l.rope).collect();
+            if let Some(freq) = no_rope_freq(&nope) {
+                out.push("--no-rope-freq", [freq]);
+            }
             if rope.theta.fract() == 0.0 && rope.theta >= 1.0 {
                 out.push("--rotary-base", [format!("{}", rope.theta as u64)]);
             } else {
@@ -193,6 +225,22 @@ mod tests {
         assert_eq!(skip_freq(&[true, false, true, false]), Some("2".to_string()));
         assert_eq!(skip_freq(&[true, true, true, false, true, true, true, false]), Some("4".to_string()));
         assert_eq!(skip_freq(&[false, true, true]), Some("[0,1,1]".to_string()));
+    }
+
+    #[test]
+    fn rotary_percent_truncates_to_the_dims() {
+        for (dims, head_dim) in [(64u32, 192u32), (32, 128), (64, 96), (2, 256), (48, 144)] {
+            let p: f64 = rotary_percent(dims, head_dim).parse().unwrap();
+            assert_eq!((head_dim as f64 * p) as u32, dims, "{dims}/{head_dim}: {p}");
+        }
+    }
+
+    #[test]
+    fn no_rope_freq_is_megatrons_ratio_or_pattern() {
+        assert_eq!(no_rope_freq(&[false, false, false]), None);
+        // Llama 4: every fourth layer (1-based 4, 8, ...) without RoPE is `--no-rope-freq 4`.
+        assert_eq!(no_rope_freq(&[false, false, false, true, false, false, false, true]), Some("4".to_string()));
+        assert_eq!(no_rope_freq(&[true, false, false]), Some("[1,0,0]".to_string()));
     }
 
     #[test]

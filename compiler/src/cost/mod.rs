@@ -140,8 +140,8 @@ impl CostModel<'_> {
                 let rotates = !matches!(op.kind, OpKind::Store { output: Output::O, .. });
                 if let (Some(rate), Some(_), true) = (profile.rope_pairs_per_s, plan.problem.rope_theta, rotates) {
                     let buf = plan.buf(*dst);
-                    let pairs =
-                        buf.rows * buf.heads as u64 * plan.problem.batch as u64 * plan.problem.head_dim as u64 / 2;
+                    let rotated = plan.problem.rope_range().len() as u64;
+                    let pairs = buf.rows * buf.heads as u64 * plan.problem.batch as u64 * rotated / 2;
                     seconds += sharing * pairs as f64 / rate;
                 }
                 seconds

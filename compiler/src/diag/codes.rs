@@ -244,6 +244,23 @@ attnc's own runtime may still run the layout.
 
 `attnc tune --for te` chooses only among strategies TE supports.";
 
+    RopeDims = "E0032", Error, "rope dims must be an even number of a head's dims",
+"`rope { theta = T, dims = D }` rotates only the last D dims of each query and key
+head (rotate-half within them, frequencies T^(-2i/D)), as DeepSeek's MLA does
+with its decoupled RoPE part. D pairs dims, so it is even, and it is at most
+`head_dim`; leaving `dims` out rotates the whole head.
+
+    model m { head_dim = 192  rope { theta = 10000  dims = 64 } ... }";
+
+    RopeNone = "E0033", Error, "`rope = none` belongs in a `layer` block of a model with RoPE",
+"NoPE layers (Llama 4's every fourth layer) are written per layer class:
+
+    layout l { ... layer 3..48 step 4 { rope = none } }
+
+The model's `rope { ... }` block says how the other layers rotate q and k. A
+model without a `rope` block rotates nothing, so `rope = none` there, or in the
+layout body, has no meaning.";
+
     A2aLevelExceedsNode = "W0001", Warning, "the all-to-all level spans nodes",
 "The first level of a2a+p2p runs all-to-all, which sends (d-1)/d of every
 activation; it belongs on the fast intra-node links. A first level larger than

@@ -155,6 +155,7 @@ mod tests {
             dtype: Dtype::Fp32,
             thd: docs.len() > 1,
             rope_theta: None,
+            rope_dims: None,
         }
     }
 

@@ -466,6 +466,22 @@ pub struct Problem {
     /// RoPE base frequency, when the model rotates Q and K.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rope_theta: Option<f64>,
+    /// With RoPE: how many of each head's last dims rotate, when fewer than `head_dim`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rope_dims: Option<u32>,
+}
+
+impl Problem {
+    /// The dims of each q and k head that RoPE rotates, `[head_dim − D, head_dim)`; empty without
+    /// RoPE.
+    pub fn rope_range(&self) -> std::ops::Range<usize> {
+        let d = self.head_dim as usize;
+        match (self.rope_theta, self.rope_dims) {
+            (None, _) => d..d,
+            (Some(_), None) => 0..d,
+            (Some(_), Some(r)) => d - (r as usize).min(d)..d,
+        }
+    }
 }
 
 impl Problem {

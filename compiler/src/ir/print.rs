@@ -146,14 +146,22 @@ pub fn text(plan: &Plan, rank: Option<u32>) -> String {
     let _ = writeln!(out, "{}", title(plan));
     let _ = writeln!(
         out,
-        "  problem: {} tokens in {} sequence(s), heads {} kv_heads {} head_dim {} batch {} {:?}",
+        "  problem: {} tokens in {} sequence(s), heads {} kv_heads {} head_dim {} batch {} {:?}, {}",
         p.tokens,
         p.docs.len(),
         p.heads,
         p.kv_heads,
         p.head_dim,
         p.batch,
-        p.dtype
+        p.dtype,
+        match (p.rope_theta, p.rope_dims) {
+            (None, _) => "no RoPE".to_string(),
+            (Some(theta), None) => format!("RoPE theta {theta}"),
+            (Some(theta), Some(_)) => {
+                let r = p.rope_range();
+                format!("RoPE theta {theta} on dims {}..{}", r.start, r.end)
+            }
+        }
     );
     for g in &plan.groups {
         let _ = writeln!(out, "  group {}: cp ranks {:?} (global {:?})", g.name, g.members, g.global);

@@ -106,6 +106,7 @@ mod tests {
             dtype: Dtype::Fp32,
             thd: false,
             rope_theta: None,
+            rope_dims: None,
         }
     }
 

@@ -83,6 +83,8 @@ pub struct LayerClass {
     pub layers: Vec<Interval>,
     pub strategy: Strategy,
     pub mask: Mask,
+    /// Whether these layers rotate q and k (false: NoPE layers, or a model without RoPE).
+    pub rope: bool,
     pub forward: Plan,
     pub backward: Option<Plan>,
     /// The final verification of each plan (forward, then backward), for consumers that play
@@ -111,12 +113,17 @@ impl PlanSet {
     }
 }
 
-/// Groups consecutive and non-consecutive layers with equal settings, in order of first use.
+/// Groups consecutive and non-consecutive layers with equal settings (strategy, mask, RoPE), in
+/// order of first use.
 pub(crate) fn layer_classes(layout: &Layout) -> Vec<(Vec<Interval>, Strategy, Mask)> {
     let mut classes: Vec<(Vec<Interval>, Strategy, Mask)> = Vec::new();
+    let rope_of = |ranges: &[Interval]| layout.layers[ranges[0].start as usize].rope;
     for (i, s) in layout.layers.iter().enumerate() {
         let i = i as u64;
-        match classes.iter_mut().find(|(_, strategy, mask)| *strategy == s.strategy && *mask == s.mask) {
+        match classes
+            .iter_mut()
+            .find(|(ranges, strategy, mask)| *strategy == s.strategy && *mask == s.mask && rope_of(ranges) == s.rope)
+        {
             Some((ranges, _, _)) => match ranges.last_mut() {
                 Some(last) if last.end == i => last.end = i + 1,
                 _ => ranges.push(Interval::new(i, i + 1)),
@@ -157,7 +164,9 @@ pub fn compile_class(
             help: None,
         });
     }
-    let setup = setup::setup(layout, mask, options)?;
+    // A class's layers share their RoPE setting (`layer_classes`).
+    let rope = layers.first().is_some_and(|r| layout.layers.get(r.start as usize).is_some_and(|l| l.rope));
+    let setup = setup::setup(layout, mask, rope, options)?;
     let mut plans = Vec::new();
     let mut proofs = Vec::new();
     let directions: &[Direction] =
@@ -202,7 +211,7 @@ pub fn compile_class(
     }
     let mut plans = plans.into_iter();
     let forward = plans.next().expect("the forward plan is always built");
-    Ok(LayerClass { layers, strategy, mask, forward, backward: plans.next(), proofs })
+    Ok(LayerClass { layers, strategy, mask, rope, forward, backward: plans.next(), proofs })
 }
 
 /// With `ATTNC_DUMP=DIR`, writes the plan's text after each pass to

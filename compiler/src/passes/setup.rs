@@ -47,7 +47,8 @@ pub fn partition_of(layout: &Layout, options: &PlanOptions) -> Result<Partition,
     .map_err(|error| PlanError::Partition { layout: name.clone(), error })
 }
 
-pub fn setup(layout: &Layout, mask: Mask, options: &PlanOptions) -> Result<Setup, PlanError> {
+/// The problem and partition of one layer class; `rope`: whether its layers rotate q and k.
+pub fn setup(layout: &Layout, mask: Mask, rope: bool, options: &PlanOptions) -> Result<Setup, PlanError> {
     let name = &layout.name;
     let Cp::Fixed { size: cp } = layout.cp else {
         return Err(PlanError::Hybrid { layout: name.clone() });
@@ -77,7 +78,8 @@ pub fn setup(layout: &Layout, mask: Mask, options: &PlanOptions) -> Result<Setup
         batch: layout.batch,
         dtype: layout.dtype,
         thd,
-        rope_theta: layout.model.rope.as_ref().map(|r| r.theta),
+        rope_theta: layout.model.rope.as_ref().filter(|_| rope).map(|r| r.theta),
+        rope_dims: layout.model.rope.as_ref().filter(|r| rope && r.dims < layout.model.head_dim).map(|r| r.dims),
     };
     let maps = partition.ranks.iter().map(|r| TokenMap::new(runs_of(&r.tokens).collect())).collect();
     let runs = partition.ranks.iter().map(|r| load_runs(&r.tokens, &r.positions)).collect();

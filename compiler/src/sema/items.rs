@@ -32,16 +32,52 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
     let kv_heads = r.int("kv_heads", 1, 16_384, diags);
     let head_dim = r.required_int("head_dim", 1, 65_536, "128", diags);
     let hidden = r.int("hidden", 1, u64::MAX, diags);
-    let rope = r.nested("rope", diags).and_then(|body| {
-        let rope =
-            Reader::new(Some(body), &["theta"], "`rope`".into(), r.key_span("rope").unwrap_or(item.name.span), diags);
-        let theta = if rope.has("theta") { rope.float("theta", 0.0, diags)? } else { 10_000.0 };
-        Some(Rope { theta })
-    });
+    let mut ok = true;
+    // `rope = none` here would mean what leaving the block out means.
+    let rope = match r.field_span("rope") {
+        Some(span) => {
+            ok = false;
+            diags.push(
+                Diagnostic::new(Code::RopeNone, "a model without RoPE has no `rope` block", span, "not a block")
+                    .with_help(
+                        "remove `rope = ...` from the model; for NoPE layers of a RoPE model, write \
+                         `layer A..B { rope = none }` in the layout",
+                    ),
+            );
+            None
+        }
+        None => r.nested("rope", diags).and_then(|body| {
+            let at = r.key_span("rope").unwrap_or(item.name.span);
+            let rope = Reader::new(Some(body), &["theta", "dims"], "`rope`".into(), at, diags);
+            let theta = if rope.has("theta") { rope.float("theta", 0.0, diags)? } else { 10_000.0 };
+            let dims = if rope.has("dims") { Some(rope.int("dims", 1, 65_536, diags)?) } else { None };
+            Some((theta, dims))
+        }),
+    };
     let (layers, heads, head_dim) = (layers?, heads?, head_dim?);
+    let rope = rope.map(|(theta, dims)| {
+        if let Some(d) = dims
+            && (d.node % 2 != 0 || d.node > head_dim.node)
+        {
+            ok = false;
+            diags.push(
+                Diagnostic::new(
+                    Code::RopeDims,
+                    format!("rope dims = {} is not an even number of at most head_dim = {}", d.node, head_dim.node),
+                    d.span,
+                    "rotated dims",
+                )
+                .with_secondary(head_dim.span, "head_dim set here")
+                .with_help(format!(
+                    "rotate an even number of the head's dims, from 2 to {}; leave `dims` out to rotate all",
+                    head_dim.node - head_dim.node % 2
+                )),
+            );
+        }
+        Rope { theta, dims: dims.map_or(head_dim.node as u32, |d| d.node as u32) }
+    });
     let kv = kv_heads.as_ref().map_or(heads.node, |k| k.node);
     let kv_span = kv_heads.as_ref().map_or(heads.span, |k| k.span);
-    let mut ok = true;
     if kv > heads.node || heads.node % kv != 0 {
         ok = false;
         diags.push(

@@ -72,7 +72,34 @@ struct Setting {
 pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Option<Layout> {
     let what = format!("layout `{}`", item.name.node);
     let owner = item.name.span;
-    let r = Reader::new(Some(&item.body), LAYOUT_FIELDS, what, owner, diags);
+    // `rope` belongs to the model and, as `rope = none`, to `layer` blocks: named as such here,
+    // then left out of the fields read.
+    let rope_keys: Vec<Span> =
+        item.body.entries.iter().filter_map(|e| e.key()).filter(|k| k.node == "rope").map(|k| k.span).collect();
+    let without_rope;
+    let body = if rope_keys.is_empty() {
+        &item.body
+    } else {
+        for &span in &rope_keys {
+            diags.push(
+                Diagnostic::new(
+                    Code::RopeNone,
+                    "`rope` is set per layer class, in a `layer` block",
+                    span,
+                    "in the layout body",
+                )
+                .with_help(
+                    "write `layer A..B { rope = none }` for the layers without RoPE (e.g. `layer 3..48 step 4`); \
+                         the model's `rope { ... }` block says how the others rotate",
+                ),
+            );
+        }
+        let mut b = item.body.clone();
+        b.entries.retain(|e| e.key().is_none_or(|k| k.node != "rope"));
+        without_rope = b;
+        &without_rope
+    };
+    let r = Reader::new(Some(body), LAYOUT_FIELDS, what, owner, diags);
 
     let model = reference(&r, "model", ItemKind::Model, scope.models, scope.kinds, diags);
     let cluster = reference(&r, "cluster", ItemKind::Cluster, scope.clusters, scope.kinds, diags);
@@ -163,12 +190,16 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
         .layers
         .iter()
         .map(|(range, body)| {
-            let b = Reader::new(Some(body), &["strategy", "mask"], "a `layer` block".into(), range.span, diags);
+            let b = Reader::new(Some(body), &["strategy", "mask", "rope"], "a `layer` block".into(), range.span, diags);
             let s = b.word("strategy", STRATEGIES, diags).map(|w| (parse_strategy(&w, diags), w.span));
             let m = b.word("mask", MASKS, diags).map(|w| (parse_mask(&w, diags), w.span));
-            (*range, s, m)
+            let nope = b.word("rope", &["none"], diags).map(|w| w.span);
+            (*range, s, m, nope)
         })
         .collect();
+    if !rope_keys.is_empty() {
+        ok = false;
+    }
 
     let (model, cluster) = (model?, cluster?);
     let (format, dtype, batch, seq, tp, pp, ep, dp, cp) = (format?, dtype?, batch?, seq?, tp?, pp?, ep?, dp?, cp?);
@@ -202,9 +233,25 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
     }
 
     let n_layers = model.model.layers;
-    let mut layers = vec![LayerSettings { strategy: default.strategy.clone(), mask }; n_layers as usize];
+    let has_rope = model.model.rope.is_some();
+    let mut layers =
+        vec![LayerSettings { strategy: default.strategy.clone(), mask, rope: has_rope }; n_layers as usize];
     let mut owner_of: Vec<Option<Span>> = vec![None; n_layers as usize];
-    for (range, strategy_override, mask_override) in overrides {
+    for (range, strategy_override, mask_override, nope) in overrides {
+        if let Some(span) = nope
+            && !has_rope
+        {
+            ok = false;
+            diags.push(
+                Diagnostic::new(
+                    Code::RopeNone,
+                    format!("model `{}` has no `rope` block: no layer rotates q and k", model.model.name),
+                    span,
+                    "already without RoPE",
+                )
+                .with_help("remove `rope = none`, or give the model `rope { theta = ... }` if its other layers rotate"),
+            );
+        }
         let Some(indices) = layer_indices(range, model, diags) else {
             ok = false;
             continue;
@@ -238,7 +285,11 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
         check_setting(&ctx, &setting, diags);
         for &layer in &indices {
             owner_of[layer] = Some(range.span);
-            layers[layer] = LayerSettings { strategy: setting.strategy.clone(), mask: setting.mask };
+            layers[layer] = LayerSettings {
+                strategy: setting.strategy.clone(),
+                mask: setting.mask,
+                rope: has_rope && nope.is_none(),
+            };
         }
     }
     if !ok || diags.iter().filter(|d| d.is_error()).count() > before {

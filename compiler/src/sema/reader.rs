@@ -79,6 +79,14 @@ impl<'a> Reader<'a> {
         self.entries.contains_key(key)
     }
 
+    /// The span of `key = value`'s value, when `key` is a plain field (not a block).
+    pub fn field_span(&self, key: &str) -> Option<Span> {
+        match &self.entries.get(key)?.kind {
+            EntryKind::Field { value, .. } => Some(value.span),
+            _ => None,
+        }
+    }
+
     pub fn key_span(&self, key: &str) -> Option<Span> {
         self.entries.get(key).and_then(|e| e.key()).map(|k| k.span)
     }

@@ -45,6 +45,9 @@ pub struct Model {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Rope {
     pub theta: f64,
+    /// How many of each q and k head's dims rotate: the last `dims` (rotate-half within them,
+    /// frequencies over `dims`), as MLA's decoupled RoPE; `head_dim` unless given.
+    pub dims: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -206,4 +209,7 @@ pub struct Layout {
 pub struct LayerSettings {
     pub strategy: Strategy,
     pub mask: Mask,
+    /// Whether the layer rotates q and k: the model has a `rope` block and the layer is not
+    /// `rope = none` (NoPE).
+    pub rope: bool,
 }

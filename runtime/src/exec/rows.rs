@@ -151,7 +151,8 @@ pub(crate) fn load_planes(
         Input::Kv => planes.push(vec![0.0; n * d]),
         Input::QBundle => planes.extend([vec![0.0; n * d], vec![0.0; n], vec![0.0; n]]),
     }
-    let rope = Rope::new(d, p.rope_theta);
+    let rot = p.rope_range();
+    let rope = Rope::new(rot.len(), p.rope_theta);
     let mut row = 0;
     for run in runs {
         for i in 0..run.len {
@@ -164,7 +165,7 @@ pub(crate) fn load_planes(
                     let dst = &mut planes[0][at * d..(at + 1) * d];
                     copy_round(dst, &first[src..src + d], p.dtype);
                     if let Some(angles) = &angles {
-                        Rope::rotate(dst, angles);
+                        Rope::rotate(&mut dst[rot.clone()], angles);
                     }
                     match input {
                         Input::Q => {}
@@ -198,6 +199,7 @@ pub(crate) fn store_rows(
     tokens: &[u64],
 ) {
     let (t, d) = (p.tokens as usize, p.head_dim as usize);
+    let rot = p.rope_range();
     for b in 0..shape.batch {
         for (row, &token) in tokens.iter().enumerate() {
             let position = p.position(token);
@@ -211,11 +213,11 @@ pub(crate) fn store_rows(
                     }
                     Output::Dq => {
                         out.dq[dst..dst + d].copy_from_slice(&data[at..at + d]);
-                        rope(&mut out.dq[dst..dst + d], position, p.rope_theta, -1.0);
+                        rope(&mut out.dq[dst + rot.start..dst + rot.end], position, p.rope_theta, -1.0);
                     }
                     Output::Dkv => {
                         out.dk[dst..dst + d].copy_from_slice(&data[at..at + d]);
-                        rope(&mut out.dk[dst..dst + d], position, p.rope_theta, -1.0);
+                        rope(&mut out.dk[dst + rot.start..dst + rot.end], position, p.rope_theta, -1.0);
                         out.dv[dst..dst + d].copy_from_slice(&data[at + d..at + 2 * d]);
                     }
                 }
@@ -230,7 +232,8 @@ fn copy_round(dst: &mut [f32], src: &[f32], dtype: attnc_compiler::sema::spec::D
     }
 }
 
-/// Rotates the halves of `x` by `sign` × the RoPE angles of `position` (rotate-half convention).
+/// Rotates the halves of `x` by `sign` × the RoPE angles of `position` (rotate-half convention,
+/// frequencies over `x.len()`: callers pass the rotated dims of a head, `Problem::rope_range`).
 pub fn rope(x: &mut [f32], position: u64, theta: Option<f64>, sign: f64) {
     let Some(theta) = theta else { return };
     let half = x.len() / 2;
