@@ -200,7 +200,7 @@ fn plan_hybrid(layout: &Layout, seqlens: &[u64], request: &PlanRequest) -> Resul
         println!(
             "plan `{}` layers {}: hybrid CP over {} GPUs, {}, mask {}, {} steps with a barrier over the pool after each",
             layout.name,
-            passes::display_intervals(&class.layers),
+            passes::display_layers(&class.layers),
             class.schedule.dp_cp,
             class.strategy.name(),
             passes::mask_name(class.mask),

@@ -589,3 +589,79 @@ fn tune_for_te_pastes_back_and_prints_megatron_flags() {
     }
     assert!(tuned >= 9, "{tuned} layouts tuned");
 }
+
+/// NoPE layers (`layer 3..48 step 4 { rope = none }`) and partial RoPE (`rope { dims = D }`) run
+/// through `attnc run --check` against fp64, forward and backward, and print their Megatron flags.
+#[test]
+fn rope_variants_run_and_print_megatron_flags() {
+    let llama4 = [
+        "run",
+        "dsl-examples/llama4_scout_nope.attn",
+        "--layout",
+        "long",
+        "--set",
+        "long.seq=256",
+        "--set",
+        "long.cp=4",
+        "--set",
+        "llama4_scout.heads=4",
+        "--set",
+        "llama4_scout.kv_heads=2",
+        "--set",
+        "llama4_scout.head_dim=16",
+        "--set",
+        "long.dtype=fp32",
+        "--backward",
+        "--check",
+    ];
+    // Layer 7 is NoPE, layer 6 rotates.
+    for layer in ["7", "6"] {
+        let out = check(&[&llama4[..], &["--layer", layer]].concat(), 0, "check against fp64", "");
+        assert!(!out.contains("FAIL"), "layer {layer}:\n{out}");
+    }
+    let deepseek = [
+        "run",
+        "dsl-examples/deepseek_decoupled_rope.attn",
+        "--layout",
+        "long",
+        "--set",
+        "long.seq=256",
+        "--set",
+        "long.cp=4",
+        "--set",
+        "long.strategy=p2p",
+        "--set",
+        "deepseek_like.heads=4",
+        "--set",
+        "deepseek_like.kv_heads=4",
+        "--set",
+        "deepseek_like.head_dim=24",
+        "--set",
+        "deepseek_like.rope.dims=8",
+        "--set",
+        "long.dtype=fp32",
+        "--backward",
+        "--check",
+    ];
+    let out = check(&deepseek, 0, "check against fp64", "");
+    assert!(!out.contains("FAIL"), "{out}");
+    let plan = check(
+        &["plan", "dsl-examples/deepseek_decoupled_rope.attn", "--layout", "long"],
+        0,
+        "RoPE theta 10000 on dims 128..192",
+        "",
+    );
+    assert!(plan.contains("head_dim 192"), "{plan}");
+    check(
+        &["tune", "dsl-examples/llama4_scout_nope.attn", "--layout", "long", "--emit", "megatron"],
+        0,
+        "--no-rope-freq 4",
+        "",
+    );
+    check(
+        &["tune", "dsl-examples/deepseek_decoupled_rope.attn", "--layout", "long", "--emit", "megatron"],
+        0,
+        "--rotary-percent 0.3333333333333333",
+        "rotates the first 64 dims of each head, attnc the last",
+    );
+}

@@ -13,7 +13,7 @@ use crate::cost::DeviceProfile;
 use crate::cost::timeline::simulate;
 use crate::ir::Interval;
 use crate::ir::stats::stats;
-use crate::passes::{PlanError, PlanOptions, compile_class, display_intervals};
+use crate::passes::{PlanError, PlanOptions, compile_class, display_layers};
 use crate::sema::spec::{Cp, Layout, Mask, Strategy};
 
 /// One strategy's predicted costs for one layer (forward + backward).
@@ -195,7 +195,7 @@ pub fn tune_class(
             )
             .chain(evaluations.iter().map(|e| format!("{}: over memory", strategy_text(&e.strategy))))
             .collect();
-        return Err(PlanError::Auto { layout: layout.name.clone(), layers: display_intervals(layers), reasons, help });
+        return Err(PlanError::Auto { layout: layout.name.clone(), layers: display_layers(layers), reasons, help });
     };
     let chosen = &evaluations[choice];
     let ms = |s: f64| format!("{:.3} ms", s * 1e3);

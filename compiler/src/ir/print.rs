@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use petgraph::dot::{Config, Dot};
 use petgraph::visit::NodeFiltered;
 
-use super::{A2aDir, BufId, Dep, GroupId, Op, OpId, OpKind, Plan, Stream, Transfer, display_intervals};
+use super::{A2aDir, BufId, Dep, GroupId, Op, OpId, OpKind, Plan, Stream, Transfer, display_layers};
 
 fn buf_name(plan: &Plan, id: BufId) -> String {
     plan.buffers.get(id.0 as usize).map_or_else(|| format!("b{}?", id.0), |b| b.name.clone())
@@ -128,7 +128,7 @@ pub fn title(plan: &Plan) -> String {
     format!(
         "plan `{}` layers {}: {}{}, mask {}, cp {}, {:?}",
         h.layout,
-        display_intervals(&h.layers),
+        display_layers(&h.layers),
         h.strategy,
         hierarchy,
         h.mask,

@@ -47,6 +47,19 @@ pub fn display_intervals(intervals: &[Interval]) -> String {
     intervals.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ")
 }
 
+/// Layer ranges as a spec writes them: `3..48 step 4` when they are single layers at one stride,
+/// else as `display_intervals`.
+pub fn display_layers(intervals: &[Interval]) -> String {
+    if intervals.len() > 2 && intervals.iter().all(|i| i.len() == 1) {
+        let step = intervals[1].start - intervals[0].start;
+        if step > 1 && intervals.windows(2).all(|w| w[1].start - w[0].start == step) {
+            let (first, last) = (intervals[0].start, intervals[intervals.len() - 1].start);
+            return format!("{first}..{} step {step}", last + 1);
+        }
+    }
+    display_intervals(intervals)
+}
+
 /// A set of rows (or tokens) as ordered, disjoint, non-adjacent intervals.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
@@ -201,6 +214,19 @@ pub struct Run {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn layer_lists_read_as_spec_ranges() {
+        let one = |a: u64| Interval::new(a, a + 1);
+        assert_eq!(display_layers(&[one(3), one(7), one(11)]), "3..12 step 4");
+        assert_eq!(display_layers(&[one(0), one(2)]), "0..1, 2..3");
+        assert_eq!(display_layers(&[one(0), one(2), one(5)]), "0..1, 2..3, 5..6");
+        assert_eq!(
+            display_layers(&[Interval::new(0, 3), Interval::new(4, 7), Interval::new(8, 11)]),
+            "0..3, 4..7, 8..11"
+        );
+    }
+
     use super::*;
 
     #[test]

@@ -134,7 +134,7 @@ pub(crate) fn layer_classes(layout: &Layout) -> Vec<(Vec<Interval>, Strategy, Ma
     classes
 }
 
-pub use crate::ir::display_intervals;
+pub use crate::ir::{display_intervals, display_layers};
 
 /// The pipeline: per layer class, `lower` → `assign_slots` → `schedule`, each followed by the
 /// verifier when verification is on (the final plan is always verified). Strategies are
@@ -159,7 +159,7 @@ pub fn compile_class(
     if strategy == Strategy::Auto {
         return Err(PlanError::Auto {
             layout: layout.name.clone(),
-            layers: display_intervals(&layers),
+            layers: display_layers(&layers),
             reasons: Vec::new(),
             help: None,
         });
@@ -191,7 +191,7 @@ pub fn compile_class(
             }
             verify::verify(plan, stage).map(Some).map_err(|errors| PlanError::Verify {
                 layout: layout.name.clone(),
-                layers: display_intervals(&layers),
+                layers: display_layers(&layers),
                 direction,
                 pass,
                 errors,
