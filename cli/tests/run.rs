@@ -594,57 +594,29 @@ fn tune_for_te_pastes_back_and_prints_megatron_flags() {
 /// through `attnc run --check` against fp64, forward and backward, and print their Megatron flags.
 #[test]
 fn rope_variants_run_and_print_megatron_flags() {
-    let llama4 = [
-        "run",
-        "dsl-examples/llama4_scout_nope.attn",
-        "--layout",
-        "long",
-        "--set",
-        "long.seq=256",
-        "--set",
-        "long.cp=4",
-        "--set",
-        "llama4_scout.heads=4",
-        "--set",
-        "llama4_scout.kv_heads=2",
-        "--set",
-        "llama4_scout.head_dim=16",
-        "--set",
-        "long.dtype=fp32",
-        "--backward",
-        "--check",
-    ];
+    // `attnc run FILE --layout long --set S... --backward --check`, fp32 at 256 tokens over cp 4.
+    let run_checked = |file: &str, sets: &[&str], extra: &[&str]| {
+        let mut args = vec!["run", file, "--layout", "long", "--backward", "--check"];
+        for s in ["long.seq=256", "long.cp=4", "long.dtype=fp32"].iter().chain(sets) {
+            args.extend(["--set", s]);
+        }
+        args.extend(extra);
+        let out = check(&args, 0, "check against fp64", "");
+        assert!(!out.contains("FAIL"), "{args:?}:\n{out}");
+    };
+    let llama4 = ["llama4_scout.heads=4", "llama4_scout.kv_heads=2", "llama4_scout.head_dim=16"];
     // Layer 7 is NoPE, layer 6 rotates.
     for layer in ["7", "6"] {
-        let out = check(&[&llama4[..], &["--layer", layer]].concat(), 0, "check against fp64", "");
-        assert!(!out.contains("FAIL"), "layer {layer}:\n{out}");
+        run_checked("dsl-examples/llama4_scout_nope.attn", &llama4, &["--layer", layer]);
     }
     let deepseek = [
-        "run",
-        "dsl-examples/deepseek_decoupled_rope.attn",
-        "--layout",
-        "long",
-        "--set",
-        "long.seq=256",
-        "--set",
-        "long.cp=4",
-        "--set",
         "long.strategy=p2p",
-        "--set",
         "deepseek_like.heads=4",
-        "--set",
         "deepseek_like.kv_heads=4",
-        "--set",
         "deepseek_like.head_dim=24",
-        "--set",
         "deepseek_like.rope.dims=8",
-        "--set",
-        "long.dtype=fp32",
-        "--backward",
-        "--check",
     ];
-    let out = check(&deepseek, 0, "check against fp64", "");
-    assert!(!out.contains("FAIL"), "{out}");
+    run_checked("dsl-examples/deepseek_decoupled_rope.attn", &deepseek, &[]);
     let plan = check(
         &["plan", "dsl-examples/deepseek_decoupled_rope.attn", "--layout", "long"],
         0,
