@@ -293,7 +293,12 @@ fn run(layout: &Layout, request: &Request) -> Result<bool> {
                     message: format!(
                         "is missing from `{}` (the layout needs q, k, v{})",
                         request.inputs.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
-                        if request.backward { " and do" } else { "" }
+                        match (request.backward, problem.sinks) {
+                            (false, false) => "",
+                            (true, false) => " and do",
+                            (false, true) => " and sinks",
+                            (true, true) => ", do and sinks",
+                        }
                     ),
                 })?;
                 tensor::to_canonical(problem, &tensor_layout, name, t, heads as usize)
@@ -304,6 +309,20 @@ fn run(layout: &Layout, request: &Request) -> Result<bool> {
                     k: get("k", problem.kv_heads)?,
                     v: get("v", problem.kv_heads)?,
                     d_out: if request.backward { Some(get("do", problem.heads)?) } else { None },
+                    sinks: match (problem.sinks, f.get("sinks")) {
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(RuntimeError::Input {
+                                name: "sinks".to_string(),
+                                message: format!(
+                                    "is missing from `{}` (the model has learned sinks: fp32, [{}])",
+                                    request.inputs.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
+                                    problem.heads
+                                ),
+                            });
+                        }
+                        (_, Some(t)) => Some(tensor::sinks_of(problem, t)?),
+                    },
                 })
             };
             match load() {
@@ -383,6 +402,10 @@ fn run(layout: &Layout, request: &Request) -> Result<bool> {
             {
                 let (shape, v) = tensor::from_canonical(problem, &tensor_layout, values, heads as usize);
                 tensors.insert(name.to_string(), HostTensor::float(shape, dtype, v));
+            }
+            if problem.sinks {
+                let v = out.dsinks.clone();
+                tensors.insert("dsinks".to_string(), HostTensor::float(vec![v.len()], tensor::StDtype::F32, v));
             }
         }
         if let TensorLayout::Thd { cu_seqlens, padded } = &tensor_layout {

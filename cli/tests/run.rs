@@ -637,3 +637,40 @@ fn rope_variants_run_and_print_megatron_flags() {
         "rotates the first 64 dims of each head, attnc the last",
     );
 }
+
+/// `sinks = learned` through `attnc run`: the `sinks` input (`[heads]`), the `dsinks` output, the
+/// check against fp64 with the sink in every row's denominator, and the errors that name the
+/// tensor.
+#[test]
+fn learned_sinks_in_and_out() {
+    let with_sinks = |path: &Path, shape: Vec<usize>| {
+        let mut map = tensor::read_file(path).unwrap();
+        let n: usize = shape.iter().product();
+        map.insert(
+            "sinks".to_string(),
+            HostTensor::float(shape, StDtype::F32, (0..n).map(|i| i as f32 * 0.5).collect()),
+        );
+        tensor::write_file(path, &map).unwrap();
+    };
+    let sinks = ["--set", "llama3_8b.sinks=learned"];
+    let (plain, given, wrong) =
+        (temp("sinks-plain.safetensors"), temp("sinks.safetensors"), temp("sinks-3.safetensors"));
+    for p in [&plain, &given, &wrong] {
+        write_inputs(p, "", vec![64, 1, 4, 8], false);
+    }
+    with_sinks(&given, vec![4]);
+    with_sinks(&wrong, vec![3]);
+    let output = temp("sinks-out.safetensors");
+    let (i, o) = (given.to_str().unwrap(), output.to_str().unwrap());
+    let out = run_small(&[&sinks[..], &["--inputs", i, "--out", o, "--backward", "--check"]].concat(), 0, "dsinks", "");
+    assert!(!out.contains("FAIL"), "{out}");
+    let files = tensor::read_file(&output).unwrap();
+    assert_eq!((files["dsinks"].shape.clone(), files["dsinks"].dtype), (vec![4], StDtype::F32));
+    let missing = ["--inputs", plain.to_str().unwrap(), "--backward"];
+    run_small(&[&sinks[..], &missing].concat(), 1, "", "input `sinks` is missing from");
+    run_small(&["--inputs", i], 1, "", "input `sinks` is given, but the model has no learned sinks");
+    let shape = ["--inputs", wrong.to_str().unwrap()];
+    run_small(&[&sinks[..], &shape].concat(), 1, "", "input `sinks` has shape [3], the layout needs [4]");
+    // Random inputs (no --inputs) draw the sinks too.
+    run_small(&[&sinks[..], &["--backward", "--check"]].concat(), 0, "dsinks", "");
+}

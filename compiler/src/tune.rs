@@ -161,6 +161,7 @@ pub fn tune_class(
                 tp: layout.tp,
                 heads: layout.model.heads,
                 kv_heads: layout.model.kv_heads,
+                sinks: layout.model.sinks,
             };
             if let Some(entry) = te::violations(&setting, target.version).first() {
                 excluded.push((

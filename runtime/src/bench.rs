@@ -139,6 +139,7 @@ fn problem(s: Shape3) -> Problem {
         thd: false,
         rope_theta: None,
         rope_dims: None,
+        sinks: false,
     }
 }
 

@@ -106,7 +106,8 @@ fn run_with(
     inputs: &Canonical,
     execute: impl Fn(&Plan, &Verified, &ExecInputs<'_>) -> Result<Executed, RuntimeError>,
 ) -> Result<RunResult, RuntimeError> {
-    let fwd_inputs = ExecInputs { q: &inputs.q, k: &inputs.k, v: &inputs.v, o: None, lse: None, d_out: None };
+    let sinks = inputs.sinks.as_deref();
+    let fwd_inputs = ExecInputs { q: &inputs.q, k: &inputs.k, v: &inputs.v, o: None, lse: None, d_out: None, sinks };
     let (mut outputs, forward_spans) = execute(forward.0, forward.1, &fwd_inputs)?;
     let mut backward_spans = Vec::new();
     if let Some((plan, proof)) = backward {
@@ -121,11 +122,13 @@ fn run_with(
             o: Some(&outputs.o),
             lse: Some(&outputs.lse),
             d_out: Some(d_out),
+            sinks,
         };
         let (grads, spans) = execute(plan, proof, &bwd_inputs)?;
         outputs.dq = grads.dq;
         outputs.dk = grads.dk;
         outputs.dv = grads.dv;
+        outputs.dsinks = grads.dsinks;
         backward_spans = spans;
     }
     Ok(RunResult { outputs, forward_spans, backward_spans })

@@ -118,7 +118,8 @@ impl Case {
                     None => all = Some(r),
                     Some(acc) => {
                         let (a, o) = (&mut acc.outputs, &r.outputs);
-                        for (x, y) in [(&mut a.o, &o.o), (&mut a.dq, &o.dq), (&mut a.dk, &o.dk), (&mut a.dv, &o.dv)] {
+                        let sums = [(&mut a.o, &o.o), (&mut a.dq, &o.dq), (&mut a.dk, &o.dk), (&mut a.dv, &o.dv)];
+                        for (x, y) in sums.into_iter().chain([(&mut a.dsinks, &o.dsinks)]) {
                             x.iter_mut().zip(y).for_each(|(x, y)| *x += y);
                         }
                         a.lse.iter_mut().zip(&o.lse).for_each(|(x, y)| *x = x.max(*y));

@@ -18,6 +18,10 @@ pub struct Reference {
     pub dq: Vec<f64>,
     pub dk: Vec<f64>,
     pub dv: Vec<f64>,
+    /// With learned sinks: each head's sink gradient, and its term of each row
+    /// (`[batch][tokens][heads]`, so that a rank's share can be checked).
+    pub dsinks: Vec<f64>,
+    pub dsink_terms: Vec<f64>,
 }
 
 /// RoPE on one head `x`: its last `dims` rotate (all of it when `dims` is `None`), rotate-half
@@ -56,6 +60,13 @@ pub fn full_attention(p: &Problem, inputs: &Canonical, backward: bool) -> Refere
         dq: vec![0.0; bn * t * h * d],
         dk: vec![0.0; bn * t * hk * d],
         dv: vec![0.0; bn * t * hk * d],
+        dsinks: vec![0.0; if p.sinks { h } else { 0 }],
+        dsink_terms: vec![0.0; if p.sinks { bn * t * h } else { 0 }],
+    };
+    // A learned sink is one more term of each row's softmax denominator, exp(sink_h), with no
+    // value: p_sink = exp(sink_h − lse).
+    let sink = |head: usize| -> Option<f64> {
+        p.sinks.then(|| inputs.sinks.as_ref().expect("a problem with sinks has them")[head] as f64)
     };
     for b in 0..bn {
         for head in 0..h {
@@ -66,12 +77,12 @@ pub fn full_attention(p: &Problem, inputs: &Canonical, backward: bool) -> Refere
             let mut probs: Vec<Vec<(usize, f64)>> = vec![Vec::new(); t];
             for i in 0..t {
                 let allowed: Vec<usize> = (0..t).filter(|&j| mask.allows(&rows[i], &rows[j])).collect();
-                if allowed.is_empty() {
+                if allowed.is_empty() && sink(head).is_none() {
                     continue;
                 }
                 let s: Vec<f64> = allowed.iter().map(|&j| scale * dot(&q[i], &k[j])).collect();
-                let max = s.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-                let sum: f64 = s.iter().map(|x| (x - max).exp()).sum();
+                let max = s.iter().cloned().chain(sink(head)).fold(f64::NEG_INFINITY, f64::max);
+                let sum: f64 = s.iter().cloned().chain(sink(head)).map(|x| (x - max).exp()).sum();
                 let lse = max + sum.ln();
                 r.lse[(b * h + head) * t + i] = lse;
                 let o = &mut r.o[((b * t + i) * h + head) * d..][..d];
@@ -91,6 +102,12 @@ pub fn full_attention(p: &Problem, inputs: &Canonical, backward: bool) -> Refere
             for i in 0..t {
                 let o = &r.o[((b * t + i) * h + head) * d..][..d];
                 let delta = dot(&d_out[i], o);
+                if let Some(s) = sink(head) {
+                    // The sink's value is 0, so its dP is 0: d sink = p_sink · (0 − D).
+                    let term = -(s - r.lse[(b * h + head) * t + i]).exp() * delta;
+                    r.dsink_terms[(b * t + i) * h + head] = term;
+                    r.dsinks[head] += term;
+                }
                 let mut dq = vec![0.0f64; d];
                 for &(j, pij) in &probs[i] {
                     let ds = pij * (dot(&d_out[i], &v[j]) - delta);
@@ -181,6 +198,13 @@ pub fn check(p: &Problem, out: &ExecOutputs, reference: &Reference, backward: bo
         rows.push(compare("dq", &out.dq, &reference.dq, p.dtype));
         rows.push(compare("dk", &out.dk, &reference.dk, p.dtype));
         rows.push(compare("dv", &out.dv, &reference.dv, p.dtype));
+        if p.sinks {
+            // One term per row of each head: the gradients' tolerance grown as a sum of
+            // independent errors, × √(batch · tokens).
+            let mut c = compare("dsinks", &out.dsinks, &reference.dsinks, p.dtype);
+            c.tolerance *= ((p.batch as u64 * p.tokens) as f64).sqrt();
+            rows.push(c);
+        }
     }
     rows
 }
@@ -217,6 +241,13 @@ pub fn restrict(p: &Problem, out: &mut ExecOutputs, reference: &mut Reference, t
             for head in 0..h {
                 clear(&mut out.lse, (bi * h + head) * t + tok, 1);
                 clear(&mut reference.lse, (bi * h + head) * t + tok, 1);
+                // A rank's dsinks sum only the rows it stores.
+                if let Some(term) = reference.dsink_terms.get_mut((bi * t + tok) * h + head) {
+                    if let Some(total) = reference.dsinks.get_mut(head) {
+                        *total -= *term;
+                    }
+                    *term = 0.0;
+                }
             }
         }
     }

@@ -147,6 +147,8 @@ pub struct Canonical {
     pub v: Vec<f32>,
     /// The output gradient, for backward.
     pub d_out: Option<Vec<f32>>,
+    /// Learned sinks (fp32, `[heads]` of the slice), when the problem has them.
+    pub sinks: Option<Vec<f32>>,
 }
 
 /// Sizes of the canonical tensors.
@@ -191,6 +193,25 @@ pub fn user_shape(problem: &Problem, layout: &Layout, heads: usize) -> Vec<usize
 }
 
 /// Converts one user tensor to canonical order (padding rows zero).
+/// The learned sinks of a run: fp32 (or any float), shape `[heads]` — the query heads of the
+/// slice the run computes (all of the model's at tp = 1).
+pub fn sinks_of(problem: &Problem, t: &HostTensor) -> Result<Vec<f32>, RuntimeError> {
+    let input = |message: String| RuntimeError::Input { name: "sinks".to_string(), message };
+    if !problem.sinks {
+        return Err(input("is given, but the model has no learned sinks (add `sinks = learned` to it)".into()));
+    }
+    if t.shape != [problem.heads as usize] {
+        return Err(input(format!(
+            "has shape {:?}, the layout needs [{}] (one logit per query head)",
+            t.shape, problem.heads
+        )));
+    }
+    match &t.values {
+        Values::Float(v) => Ok(v.clone()),
+        Values::Int(_) => Err(input("is an integer tensor; expected floats".into())),
+    }
+}
+
 pub fn to_canonical(
     problem: &Problem,
     layout: &Layout,
@@ -291,5 +312,9 @@ pub fn random(problem: &Problem, seed: u64, backward: bool) -> Canonical {
     let k = tensor(dims.kv_heads);
     let v = tensor(dims.kv_heads);
     let d_out = backward.then(|| tensor(dims.heads));
-    Canonical { q, k, v, d_out }
+    // Sinks of the order of the scores' LSE, so that they weigh in: N(1, 1).
+    let sinks = problem
+        .sinks
+        .then(|| (0..dims.heads).map(|_| 1.0 + rng.sample::<f32, _>(rand_distr::StandardNormal)).collect());
+    Canonical { q, k, v, d_out, sinks }
 }

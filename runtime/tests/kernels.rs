@@ -208,6 +208,7 @@ fn check_block(
         thd: true,
         rope_theta: None,
         rope_dims: None,
+        sinks: false,
     };
     let t = start as usize;
     let kvh = heads / group;

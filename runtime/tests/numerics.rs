@@ -323,13 +323,54 @@ fn corrupted_rope_positions_fail_the_check() {
     assert!(errors.iter().any(|e| e.to_string().contains("RoPE positions")), "{errors:?}");
 }
 
+/// Compiles `spec`'s one layout and runs every layer class forward and backward — with
+/// Cranelift's kernels in fp32, with the emulated GPU ABI otherwise — against fp64 attention;
+/// returns the classes and each tensor out of tolerance.
+fn check_spec(spec: String, seqlens: Option<Vec<u64>>) -> (Vec<attnc_compiler::passes::LayerClass>, Vec<String>) {
+    use attnc_compiler::passes::{self, PlanOptions};
+    let mut sources = attnc_compiler::front::span::Sources::new();
+    let file = sources.add("case.attn", spec);
+    let unit = attnc_compiler::compile_file(&mut sources, file, &[]);
+    let Some(spec) = unit.spec else { panic!("{}", attnc_compiler::diag::render(&sources, &unit.diagnostics)) };
+    let layout = spec.layouts[0].clone();
+    let options = PlanOptions { seqlens, backward: true, verify: true, ..Default::default() };
+    let set = passes::compile(&layout, &options).unwrap();
+    let mut failures = Vec::new();
+    for class in &set.classes {
+        let (fwd, bwd) = (&class.forward, class.backward.as_ref().unwrap());
+        let (pf, pb) = (verify::verify(fwd, Stage::Scheduled).unwrap(), verify::verify(bwd, Stage::Scheduled).unwrap());
+        let inputs = tensor::random(&fwd.problem, 9, true);
+        let cranelift = Tiled::new(Cranelift::default(), fwd.problem.dtype, 1);
+        let device = match fwd.problem.dtype {
+            attnc_compiler::sema::spec::Dtype::Fp32 => HostDevice::with_kernels(fwd.problem.dtype, &cranelift),
+            dtype => HostDevice::emulated(dtype),
+        };
+        let result = run((fwd, &pf), Some((bwd, &pb)), &device, &inputs, &RunOptions::default()).unwrap();
+        let oracle = reference::full_attention(&fwd.problem, &inputs, true);
+        for r in reference::check(&fwd.problem, &result.outputs, &oracle, true) {
+            if !r.passed() {
+                failures.push(format!("{}: {} {:.2e} > {:.1e}", fwd.header.layout, r.tensor, r.max_abs, r.tolerance));
+            }
+        }
+    }
+    (set.classes, failures)
+}
+
+/// A spec of one layout `l` of `layers` layers (heads 8 over 2 KV heads of 8 dims) at cp 4.
+fn spec_text(model: &str, layout: &str, layers: u32) -> String {
+    format!(
+        "model m {{\n  layers = {layers}\n  heads = 8\n  kv_heads = 2\n  head_dim = 8\n{model}\n}}\n\
+         cluster c {{\n  nodes = 1\n  gpus_per_node = 8\n  gpu = h100_sxm\n}}\n\
+         layout l {{\n  model = m\n  cluster = c\n  cp = 4\n  dp = 2\n{layout}\n}}\n"
+    )
+}
+
 /// Partial RoPE (the last 4 of 8 dims rotate: `rope { dims = 4 }`) and NoPE layers (`layer 1..2 {
 /// rope = none }`), under every strategy at cp 4, forward and backward, with Cranelift's kernels
 /// and with the emulated GPU ABI (bf16), against fp64 attention whose rotation is written plainly
 /// in `reference.rs` — at the matrix's tolerances.
 #[test]
 fn partial_rope_and_nope_layers_against_fp64() {
-    use attnc_compiler::passes::{self, PlanOptions};
     let variants = [
         ("rope { theta = 10000, dims = 4 }", "", "fp32"),
         ("rope { theta = 10000, dims = 4 }", "", "bf16"),
@@ -339,49 +380,87 @@ fn partial_rope_and_nope_layers_against_fp64() {
     let mut classes_run = 0;
     for strategy in matrix::strategies(4) {
         for (rope, layers, dtype) in variants {
-            let spec = format!(
-                "model m {{\n  layers = 2\n  heads = 8\n  kv_heads = 2\n  head_dim = 8\n  {rope}\n}}\n\
-                 cluster c {{\n  nodes = 1\n  gpus_per_node = 8\n  gpu = h100_sxm\n}}\n\
-                 layout l {{\n  model = m\n  cluster = c\n  dtype = {dtype}\n  format = bshd\n  seq = 64\n  batch = 2\n  cp = 4\n  dp = 2\n  mask = causal\n  strategy = {strategy}\n{layers}}}\n"
+            let layout = format!(
+                "  dtype = {dtype}\n  format = bshd\n  seq = 64\n  batch = 2\n  mask = causal\n  strategy = {strategy}\n{layers}"
             );
-            let mut sources = attnc_compiler::front::span::Sources::new();
-            let file = sources.add("rope.attn", spec);
-            let unit = attnc_compiler::compile_file(&mut sources, file, &[]);
-            let layout = unit.spec.expect("the spec checks").layouts[0].clone();
-            let options = PlanOptions { backward: true, verify: true, ..Default::default() };
-            let set = passes::compile(&layout, &options).unwrap();
-            assert_eq!(set.classes.len(), if layers.is_empty() { 1 } else { 2 }, "{strategy} {rope}");
-            for class in &set.classes {
-                let (fwd, bwd) = (&class.forward, class.backward.as_ref().unwrap());
+            let (classes, failed) = check_spec(spec_text(&format!("  {rope}"), &layout, 2), None);
+            assert_eq!(classes.len(), if layers.is_empty() { 1 } else { 2 }, "{strategy} {rope}");
+            for class in &classes {
                 // Not vacuous: each class rotates as its layers say.
+                let p = &class.forward.problem;
                 match (class.rope, rope.contains("dims")) {
-                    (true, true) => assert_eq!(fwd.problem.rope_dims, Some(4)),
-                    (true, false) => assert!(fwd.problem.rope_theta.is_some() && fwd.problem.rope_dims.is_none()),
-                    (false, _) => assert_eq!(fwd.problem.rope_theta, None),
+                    (true, true) => assert_eq!(p.rope_dims, Some(4)),
+                    (true, false) => assert!(p.rope_theta.is_some() && p.rope_dims.is_none()),
+                    (false, _) => assert_eq!(p.rope_theta, None),
                 }
-                let (pf, pb) =
-                    (verify::verify(fwd, Stage::Scheduled).unwrap(), verify::verify(bwd, Stage::Scheduled).unwrap());
-                let inputs = tensor::random(&fwd.problem, 9, true);
-                let cranelift = Tiled::new(Cranelift::default(), fwd.problem.dtype, 1);
-                let device = if dtype == "bf16" {
-                    HostDevice::emulated(fwd.problem.dtype)
-                } else {
-                    HostDevice::with_kernels(fwd.problem.dtype, &cranelift)
-                };
-                let result = run((fwd, &pf), Some((bwd, &pb)), &device, &inputs, &RunOptions::default()).unwrap();
-                let oracle = reference::full_attention(&fwd.problem, &inputs, true);
-                for r in reference::check(&fwd.problem, &result.outputs, &oracle, true) {
-                    if !r.passed() {
-                        failures.push(format!(
-                            "{strategy} {rope} {dtype} rope={}: {} {:.2e}",
-                            class.rope, r.tensor, r.max_abs
-                        ));
-                    }
-                }
-                classes_run += 1;
             }
+            classes_run += classes.len();
+            failures.extend(failed.into_iter().map(|f| format!("{strategy} {rope} {dtype}: {f}")));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!(classes_run, 4 * 4);
+}
+
+/// Learned sinks (`sinks = learned`) under every strategy at cp 4, forward and backward, causal,
+/// windowed and packed THD (uneven sequences), fp32 with Cranelift's kernels and bf16 on the
+/// emulated GPU ABI, against fp64 attention with the sink in each row's denominator and dsinks
+/// written plainly in `reference.rs`.
+#[test]
+fn learned_sinks_against_fp64() {
+    let mut failures = Vec::new();
+    let mut runs = 0;
+    for strategy in matrix::strategies(4) {
+        for (mask, format, dtype) in
+            [("causal", "bshd", "fp32"), ("causal { window = 5 }", "sbhd", "bf16"), ("padding_causal", "thd", "fp32")]
+        {
+            let shape = if format == "thd" {
+                "  format = thd { max_tokens = 512 }".to_string()
+            } else {
+                format!("  format = {format}\n  seq = 64\n  batch = 2")
+            };
+            let layout = format!("  dtype = {dtype}\n{shape}\n  mask = {mask}\n  strategy = {strategy}");
+            let seqlens = (format == "thd").then(|| matrix::seqlens(4));
+            let (classes, failed) =
+                check_spec(spec_text("  rope { theta = 10000 }\n  sinks = learned", &layout, 1), seqlens);
+            assert!(classes.iter().all(|c| c.forward.problem.sinks), "{strategy} {mask}");
+            runs += 1;
+            failures.extend(failed.into_iter().map(|f| format!("{strategy} {mask} {dtype}: {f}")));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(runs, 4 * 3);
+}
+
+/// The verifier proves that sinks enter each row exactly once: an O store that does not add the
+/// sink, and a dKV store that claims one, are rejected.
+#[test]
+fn a_plan_that_drops_or_misplaces_the_sink_is_rejected() {
+    use attnc_compiler::ir::Output;
+    use attnc_compiler::passes::{self, PlanOptions};
+    let text = spec_text(
+        "  sinks = learned",
+        "  dtype = fp32\n  format = bshd\n  seq = 64\n  mask = causal\n  strategy = p2p",
+        1,
+    );
+    let mut sources = attnc_compiler::front::span::Sources::new();
+    let file = sources.add("sinks.attn", text);
+    let layout = attnc_compiler::compile_file(&mut sources, file, &[]).spec.unwrap().layouts[0].clone();
+    let set = passes::compile(&layout, &PlanOptions { backward: true, ..Default::default() }).unwrap();
+    let class = &set.classes[0];
+    for (plan, output, flip_to) in
+        [(&class.forward, Output::O, false), (class.backward.as_ref().unwrap(), Output::Dkv, true)]
+    {
+        let mut plan = plan.clone();
+        verify::verify(&plan, Stage::Scheduled).unwrap();
+        let id = plan
+            .rank_ops(1)
+            .find(|&id| matches!(plan.op(id).kind, OpKind::Store { output: o, .. } if o == output))
+            .expect("rank 1 stores");
+        if let OpKind::Store { sink, .. } = &mut plan.op_mut(id).kind {
+            *sink = flip_to;
+        }
+        let errors = verify::verify(&plan, Stage::Scheduled).unwrap_err();
+        assert!(errors.iter().any(|e| e.to_string().contains("sink")), "{output:?}: {errors:?}");
+    }
 }

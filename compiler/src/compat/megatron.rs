@@ -142,6 +142,19 @@ pub fn arguments(layout: &Layout, strategies: &[Strategy]) -> Arguments {
         }
         None => out.push("--position-embedding-type", ["none".to_string()]),
     }
+    if m.sinks {
+        // gpt-oss's learned sinks: Megatron's `softmax_type` passed to TransformerEngine ≥ 2.8.
+        out.push("--softmax-type", ["learnable".to_string()]);
+        let mut others: Vec<&str> = strategies.iter().filter(|s| **s != Strategy::A2a).map(|s| s.name()).collect();
+        others.sort_unstable();
+        others.dedup();
+        if !others.is_empty() {
+            out.unexpressed.push(format!(
+                "learned sinks under CP: TransformerEngine runs a non-vanilla softmax only with cp_comm_type=a2a (its CP tests skip the others); attnc runs the chosen {} itself",
+                others.join(", ")
+            ));
+        }
+    }
     out.push("--seq-length", [layout.seq.to_string()]);
     out.push("--max-position-embeddings", [layout.seq.to_string()]);
     if let Format::Thd { max_seqlen, .. } = layout.format {

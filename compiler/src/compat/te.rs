@@ -133,6 +133,8 @@ pub enum Condition {
     A2aOddHeadsSbhd,
     /// fp32 inputs.
     Fp32,
+    /// Learned sinks (TE's `softmax_type = "learnable"`) under one of these comm types.
+    Sinks(&'static [Comm]),
 }
 
 /// One restriction of TE's context parallelism.
@@ -280,6 +282,30 @@ pub const MATRIX: &[Entry] = &[
         ],
         help: "use `dtype = bf16` (attnc accumulates in fp32 either way)",
     },
+    Entry {
+        id: "sinks-before-2.8",
+        since: OLDEST,
+        until: Some(TeVersion::new(2, 8)),
+        condition: Condition::Sinks(&[Comm::P2p, Comm::AllGather, Comm::A2a, Comm::A2aP2p]),
+        summary: "learned sinks need `softmax_type`, which TE has from 2.8",
+        te_says: "Transformer-Engine must be >= 2.8.0 to support `softmax_type`.",
+        sources: &[
+            "Megatron-LM megatron/core/extensions/transformer_engine.py (TEDotProductAttention: is_te_min_version(\"2.8.0\"))",
+        ],
+        help: "use TransformerEngine 2.8 or later (`--for te=2.8`)",
+    },
+    Entry {
+        id: "sinks-non-a2a",
+        since: TeVersion::new(2, 8),
+        until: None,
+        condition: Condition::Sinks(&[Comm::P2p, Comm::AllGather, Comm::A2aP2p]),
+        summary: "learned sinks (a non-vanilla softmax) run under context parallelism only with cp_comm_type a2a",
+        te_says: "No support for non-vanilla softmax with cp_comm_type=...!",
+        sources: &[
+            "main tests/pytorch/attention/test_attention_with_cp.py (the CP tests' skip of every other cp_comm_type)",
+        ],
+        help: "run the layers with sinks under `strategy = a2a`",
+    },
 ];
 
 /// One attention setting of a layout, as TE sees it.
@@ -293,6 +319,8 @@ pub struct Setting<'a> {
     pub tp: u32,
     pub heads: u32,
     pub kv_heads: u32,
+    /// The model has learned sinks.
+    pub sinks: bool,
 }
 
 impl Setting<'_> {
@@ -325,6 +353,7 @@ impl Setting<'_> {
                     && (heads % 2 != 0 || kv % 2 != 0)
             }
             Condition::Fp32 => self.dtype == Dtype::Fp32,
+            Condition::Sinks(comms) => self.sinks && comm.is_some_and(|c| comms.contains(&c)),
         }
     }
 

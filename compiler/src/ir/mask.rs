@@ -156,6 +156,7 @@ mod tests {
             thd: docs.len() > 1,
             rope_theta: None,
             rope_dims: None,
+            sinks: false,
         }
     }
 

@@ -323,6 +323,10 @@ pub enum OpKind {
     Store {
         output: Output,
         src: BufId,
+        /// With sinks: the O store adds each row's sink term to its softmax (the one place it
+        /// enters), the dQ store gathers dsinks; without, false.
+        #[serde(default, skip_serializing_if = "is_false")]
+        sink: bool,
     },
 }
 
@@ -469,6 +473,14 @@ pub struct Problem {
     /// With RoPE: how many of each head's last dims rotate, when fewer than `head_dim`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rope_dims: Option<u32>,
+    /// Learned attention sinks: each row's softmax denominator has one more term, exp(sink_h),
+    /// added once where the row's O is stored (and dsinks gathered where its dQ is).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sinks: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl Problem {

@@ -90,7 +90,9 @@ pub fn describe(plan: &Plan, id: OpId) -> String {
         OpKind::Barrier { group } => {
             format!("barrier over {}", group_name(plan, *group))
         }
-        OpKind::Store { output, src } => format!("store {:?} <- {}", output, n(*src)).to_lowercase(),
+        OpKind::Store { output, src, sink } => {
+            format!("store {:?} <- {}{}", output, n(*src), if *sink { " +sink" } else { "" }).to_lowercase()
+        }
     };
     format!("{id} {body}")
 }

@@ -107,6 +107,7 @@ mod tests {
             thd: false,
             rope_theta: None,
             rope_dims: None,
+            sinks: false,
         }
     }
 

@@ -14,6 +14,8 @@ pub(crate) struct ModelInfo {
     pub layers: Span,
     pub heads: Span,
     pub kv_heads: Span,
+    /// Where the model says `sinks = ...` (its name when it does not).
+    pub sinks: Span,
 }
 
 pub(crate) struct ClusterInfo {
@@ -22,7 +24,7 @@ pub(crate) struct ClusterInfo {
     pub gpus_per_node: Span,
 }
 
-const MODEL_FIELDS: &[&str] = &["layers", "heads", "kv_heads", "head_dim", "hidden", "rope"];
+const MODEL_FIELDS: &[&str] = &["layers", "heads", "kv_heads", "head_dim", "hidden", "rope", "sinks"];
 
 pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
     let what = format!("model `{}`", item.name.node);
@@ -32,6 +34,11 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
     let kv_heads = r.int("kv_heads", 1, 16_384, diags);
     let head_dim = r.required_int("head_dim", 1, 65_536, "128", diags);
     let hidden = r.int("hidden", 1, u64::MAX, diags);
+    let sinks = match r.word("sinks", &["none", "learned"], diags) {
+        Some(w) => Some(w.name.node == "learned"),
+        None if r.has("sinks") => None,
+        None => Some(false),
+    };
     let mut ok = true;
     // `rope = none` here would mean what leaving the block out means.
     let rope = match r.field_span("rope") {
@@ -54,7 +61,7 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
             Some((theta, dims))
         }),
     };
-    let (layers, heads, head_dim) = (layers?, heads?, head_dim?);
+    let (layers, heads, head_dim, sinks) = (layers?, heads?, head_dim?, sinks?);
     let rope = rope.map(|(theta, dims)| {
         if let Some(d) = dims
             && (d.node % 2 != 0 || d.node > head_dim.node)
@@ -119,10 +126,12 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
             head_dim: head_dim.node as u32,
             hidden: hidden.map_or(heads.node * head_dim.node, |h| h.node),
             rope,
+            sinks,
         },
         layers: layers.span,
         heads: heads.span,
         kv_heads: kv_span,
+        sinks: r.key_span("sinks").unwrap_or(item.name.span),
     })
 }
 

@@ -841,6 +841,7 @@ fn check_te(ctx: &Ctx<'_>, s: &Setting, diags: &mut Diags) {
         tp: ctx.tp.node,
         heads: m.heads,
         kv_heads: m.kv_heads,
+        sinks: m.sinks,
     };
     let version = ctx.target.map_or(te::NEWEST, |t| t.target.version);
     for entry in te::violations(&setting, version) {
@@ -874,6 +875,8 @@ fn check_te(ctx: &Ctx<'_>, s: &Setting, diags: &mut Diags) {
                     .with_secondary(ctx.model.heads, format!("{} query heads per TP rank", m.heads / tp))
                     .with_secondary(ctx.model.kv_heads, format!("{} KV heads per TP rank", m.kv_heads / tp))
             }
+            te::Condition::Sinks(_) => Diagnostic::new(code, message, s.strategy_span, strategy_label)
+                .with_secondary(ctx.model.sinks, "learned sinks"),
         };
         diag = diag.with_note(format!("TransformerEngine says: {}", entry.te_says)).with_note(format!(
             "{} ({}): {}",

@@ -40,6 +40,9 @@ pub struct Model {
     /// heads * head_dim unless given.
     pub hidden: u64,
     pub rope: Option<Rope>,
+    /// `sinks = learned`: one learned logit per query head in every row's softmax denominator
+    /// (gpt-oss's attention sinks); input `sinks`, output `dsinks`.
+    pub sinks: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -294,7 +294,7 @@ impl Sim<'_, '_, '_> {
                 self.write(id, *dq, dqc);
                 self.write(id, *dkv, dkc);
             }
-            OpKind::Store { output, src } => {
+            OpKind::Store { output, src, .. } => {
                 if let Some(c) = self.read(id, *src) {
                     coverage::check_store(plan, id, *output, &c, self.errors);
                 }

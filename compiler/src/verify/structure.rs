@@ -114,13 +114,23 @@ fn check_op(plan: &Plan, id: OpId, cp: u32, errors: &mut Errors<'_>) {
             );
             expect(rows_fit(*q, q_rows) && rows_fit(*kv, kv_rows), "block rows out of the buffers' range");
         }
-        OpKind::Store { output, src } => {
+        OpKind::Store { output, src, sink } => {
             let want = match output {
                 Output::O => BufKind::Out,
                 Output::Dq => BufKind::DqAcc,
                 Output::Dkv => BufKind::DkvAcc,
             };
             expect(is(*src, want), "stores o from out, dq from dq_acc, dkv from dkv_acc");
+            // Sinks enter each row exactly once: at its one O store (dsinks at its one dQ store).
+            let wants_sink = plan.problem.sinks && matches!(output, Output::O | Output::Dq);
+            expect(
+                *sink == wants_sink,
+                if wants_sink {
+                    "with sinks, every O and dQ store adds the rows' sink term; this one never does"
+                } else {
+                    "this store adds a sink term the problem does not have (or a dKV store adds one)"
+                },
+            );
         }
         _ => {}
     }

@@ -246,6 +246,7 @@ pub fn execute<D: Device>(
             dq: vec![0.0; b * t * h * d],
             dk: vec![0.0; b * t * hk * d],
             dv: vec![0.0; b * t * hk * d],
+            dsinks: vec![0.0; if plan.problem.sinks { h } else { 0 }],
         }),
         stamps: Mutex::new(Vec::new()),
     };
@@ -630,7 +631,7 @@ impl<D: Device> Run<'_, D> {
                     self.device.backward(rank, s, &call).map_err(&err)?;
                 }
             }
-            OpKind::Store { output, src } => {
+            OpKind::Store { output, src, sink } => {
                 let buf = plan.buf(*src);
                 let shape = self.cpu_shape(buf);
                 let n = shape.batch * shape.rows * shape.heads;
@@ -648,14 +649,23 @@ impl<D: Device> Run<'_, D> {
                     for r in 0..n {
                         for j in 0..w {
                             let x = values[r * w + j];
+                            // With a sink, O is rounded after the sink rescales it (`store_rows`).
                             rows[r * shape.elems + off + j] =
-                                if kind == PlaneKind::O { crate::tensor::round(p.dtype, x) } else { x };
+                                if kind == PlaneKind::O && !sink { crate::tensor::round(p.dtype, x) } else { x };
                         }
                     }
                 }
                 let tokens = tokens_in_order(&buf.tokens);
                 let mut out = self.outputs.lock().unwrap_or_else(|e| e.into_inner());
-                store_rows(p, &mut out, *output, &rows, shape, &tokens);
+                let sinks = if *sink {
+                    let sinks = self.inputs.sinks.ok_or_else(|| {
+                        err("the problem has learned sinks and the inputs none (tensor `sinks`, [heads])".to_string())
+                    })?;
+                    Some((sinks, self.inputs))
+                } else {
+                    None
+                };
+                store_rows(p, &mut out, *output, &rows, shape, &tokens, sinks);
             }
             OpKind::AllGather { .. } | OpKind::ReduceScatter { .. } | OpKind::AllToAll { .. }
                 if matches!(self.ranks, Ranks::One { .. }) =>

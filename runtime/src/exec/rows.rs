@@ -18,6 +18,8 @@ pub struct ExecInputs<'a> {
     pub o: Option<&'a [f32]>,
     pub lse: Option<&'a [f32]>,
     pub d_out: Option<&'a [f32]>,
+    /// Learned sinks, one logit per query head of the slice, when the problem has them.
+    pub sinks: Option<&'a [f32]>,
 }
 
 /// Canonical outputs; what the plan stores.
@@ -28,6 +30,8 @@ pub struct ExecOutputs {
     pub dq: Vec<f32>,
     pub dk: Vec<f32>,
     pub dv: Vec<f32>,
+    /// With learned sinks: the gradient of each head's sink, summed over the rows stored here.
+    pub dsinks: Vec<f32>,
 }
 
 /// Deliberate faults, for the tests of fault handling.
@@ -197,6 +201,7 @@ pub(crate) fn store_rows(
     data: &[f32],
     shape: Shape,
     tokens: &[u64],
+    sinks: Option<(&[f32], &ExecInputs<'_>)>,
 ) {
     let (t, d) = (p.tokens as usize, p.head_dim as usize);
     let rot = p.rope_range();
@@ -208,11 +213,38 @@ pub(crate) fn store_rows(
                 let dst = ((b * t + token as usize) * shape.heads + head) * d;
                 match output {
                     Output::O => {
+                        let lse_at = (b * shape.heads + head) * t + token as usize;
                         out.o[dst..dst + d].copy_from_slice(&data[at..at + d]);
-                        out.lse[(b * shape.heads + head) * t + token as usize] = data[at + d];
+                        out.lse[lse_at] = data[at + d];
+                        if let Some((sinks, _)) = sinks {
+                            // The sink joins the row's softmax denominator, once: LSE' = log(e^LSE
+                            // + e^sink), O' = O·e^(LSE − LSE'); a row that saw no key keeps O = 0.
+                            let (lse, s) = (data[at + d] as f64, sinks[head] as f64);
+                            let m = lse.max(s);
+                            let lse2 = m + ((lse - m).exp() + (s - m).exp()).ln();
+                            let f = (lse - lse2).exp();
+                            for x in &mut out.o[dst..dst + d] {
+                                *x = crate::tensor::round(p.dtype, (*x as f64 * f) as f32);
+                            }
+                            out.lse[lse_at] = lse2 as f32;
+                        }
                     }
                     Output::Dq => {
                         out.dq[dst..dst + d].copy_from_slice(&data[at..at + d]);
+                        if let Some((sinks, inputs)) = sinks {
+                            // d sink_h = −Σ_rows p_sink · D, with p_sink = e^(sink − LSE') and
+                            // D = rowsum(dO ∘ O') (the sink's value is 0, so its dP is 0).
+                            let (o, d_out) =
+                                (inputs.o.expect("backward has o"), inputs.d_out.expect("backward has do"));
+                            let lse =
+                                inputs.lse.expect("backward has lse")[(b * shape.heads + head) * t + token as usize];
+                            let delta: f64 = o[dst..dst + d]
+                                .iter()
+                                .zip(&d_out[dst..dst + d])
+                                .map(|(a, g)| *a as f64 * *g as f64)
+                                .sum();
+                            out.dsinks[head] -= ((sinks[head] as f64 - lse as f64).exp() * delta) as f32;
+                        }
                         rope(&mut out.dq[dst + rot.start..dst + rot.end], position, p.rope_theta, -1.0);
                     }
                     Output::Dkv => {
