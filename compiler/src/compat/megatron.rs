@@ -150,7 +150,7 @@ pub fn arguments(layout: &Layout, strategies: &[Strategy]) -> Arguments {
         others.dedup();
         if !others.is_empty() {
             out.unexpressed.push(format!(
-                "learned sinks under CP: TransformerEngine runs a non-vanilla softmax only with cp_comm_type=a2a (its CP tests skip the others); attnc runs the chosen {} itself",
+                "learned sinks under CP: TransformerEngine runs a non-vanilla softmax only with cp_comm_type=a2a (context_parallel.py asserts it); attnc runs the chosen {} itself",
                 others.join(", ")
             ));
         }
