@@ -28,14 +28,24 @@ pub struct Case {
     pub kv_heads: u32,
     pub head_dim: u32,
     pub dtype: &'static str,
+    /// The model has learned sinks (`sinks = learned`).
+    pub sinks: bool,
 }
 
 impl Case {
     /// A one-line name: `cp4 p2p causal bshd h8/2 d8 bf16`.
     pub fn name(&self) -> String {
         format!(
-            "cp{} {} {} {} h{}/{} d{} {}",
-            self.cp, self.strategy, self.mask, self.format, self.heads, self.kv_heads, self.head_dim, self.dtype
+            "cp{} {} {} {} h{}/{} d{} {}{}",
+            self.cp,
+            self.strategy,
+            self.mask,
+            self.format,
+            self.heads,
+            self.kv_heads,
+            self.head_dim,
+            self.dtype,
+            if self.sinks { " sinks" } else { "" }
         )
     }
 
@@ -47,10 +57,17 @@ impl Case {
             f => format!("  format = {f}\n  seq = {}\n  batch = 2", 2 * cp * 8),
         };
         format!(
-            "model m {{\n  layers = 1\n  heads = {}\n  kv_heads = {}\n  head_dim = {}\n  rope {{ theta = 10000 }}\n}}\n\
+            "model m {{\n  layers = 1\n  heads = {}\n  kv_heads = {}\n  head_dim = {}\n  rope {{ theta = 10000 }}\n  sinks = {}\n}}\n\
              cluster c {{\n  nodes = 2\n  gpus_per_node = 8\n  gpu = h100_sxm\n}}\n\
              layout l {{\n  model = m\n  cluster = c\n  dtype = {}\n{format}\n  cp = {}\n  dp = 1\n  mask = {}\n  strategy = {}\n}}\n",
-            self.heads, self.kv_heads, self.head_dim, self.dtype, self.cp, self.mask, self.strategy
+            self.heads,
+            self.kv_heads,
+            self.head_dim,
+            if self.sinks { "learned" } else { "none" },
+            self.dtype,
+            self.cp,
+            self.mask,
+            self.strategy
         )
     }
 
@@ -193,7 +210,17 @@ pub fn cases(dtype: &'static str, head_dim: u32) -> Vec<Case> {
             for (mask, format) in MASKS {
                 rotation += 1;
                 let kv_heads = gqa[rotation % 3];
-                cases.push(Case { cp, strategy: strategy.clone(), mask, format, heads, kv_heads, head_dim, dtype });
+                cases.push(Case {
+                    cp,
+                    strategy: strategy.clone(),
+                    mask,
+                    format,
+                    heads,
+                    kv_heads,
+                    head_dim,
+                    dtype,
+                    sinks: false,
+                });
             }
         }
     }

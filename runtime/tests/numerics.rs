@@ -63,6 +63,7 @@ fn matrix_against_fp64_full_attention() {
             kv_heads: 2,
             head_dim: 8,
             dtype: "bf16",
+            sinks: false,
         });
     }
     let mut sets = Sets::new();
@@ -251,6 +252,20 @@ fn device_executor_one_rank_per_process() {
     assert_eq!(cases.len(), 90);
 }
 
+/// Learned sinks with one process per rank: each rank's dsinks holds its own rows' share, and the
+/// shares sum to the gradient (every strategy at cp 4, bf16 on the emulated GPU ABI).
+#[test]
+fn learned_sinks_one_rank_per_process() {
+    use attnc_runtime::device::host::HostDevice;
+    for strategy in matrix::strategies(4) {
+        let c = Case { dtype: "bf16", sinks: true, ..small(&strategy) };
+        let abort = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let remote = Channels(attnc_runtime::comm::CpuComm::new(c.cp, abort, std::time::Duration::from_secs(20)));
+        c.check_per_rank(|_| HostDevice::emulated(attnc_compiler::sema::spec::Dtype::Bf16), &remote)
+            .unwrap_or_else(|e| panic!("{}: {e}", c.name()));
+    }
+}
+
 fn small(strategy: &str) -> Case {
     Case {
         cp: 4,
@@ -261,6 +276,7 @@ fn small(strategy: &str) -> Case {
         kv_heads: 2,
         head_dim: 8,
         dtype: "fp32",
+        sinks: false,
     }
 }
 
