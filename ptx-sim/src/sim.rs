@@ -173,6 +173,7 @@ pub fn run(
     {
         return Err(launch_error(format!("a block of {threads} threads, over .maxntid {max:?}")));
     }
+    let shared_bytes = k.dynamic_shared_at.max(k.shared_bytes) + launch.dynamic_shared;
     let mut stats = Stats::default();
     for bz in 0..launch.grid[2] {
         for by in 0..launch.grid[1] {
@@ -183,10 +184,10 @@ pub fn run(
                     ctaid: [bx, by, bz],
                     params: &params,
                     param_at: &param_at,
-                    shared: vec![0; k.dynamic_shared_at.max(k.shared_bytes) + launch.dynamic_shared],
-                    shadow: race::Shadow::new(k.dynamic_shared_at.max(k.shared_bytes) + launch.dynamic_shared, threads),
-                    inflight: vec![0; k.dynamic_shared_at.max(k.shared_bytes) + launch.dynamic_shared],
-                    wgmma: tensor::Wgmmas::default(),
+                    shared: vec![0; shared_bytes],
+                    shadow: race::Shadow::new(shared_bytes, threads),
+                    inflight: vec![0; shared_bytes],
+                    wgmma: tensor::Wgmmas::new(shared_bytes),
                     copies: (0..threads).map(|_| Copies::default()).collect(),
                     warps: (0..threads.div_ceil(32))
                         .map(|w| Warp::new(k.regs.len(), (threads - w * 32).min(32)))
@@ -313,7 +314,7 @@ impl Block<'_> {
             // Every warp has ended or waits: first the warpgroups whose four warps all stand at the
             // same wgmma, then the block barrier.
             if self.warps.iter().any(|x| matches!(x.wait, Wait::Wgmma(_))) {
-                self.release_wgmmas(global)?;
+                self.release_wgmmas()?;
                 continue;
             }
             if self.warps.iter().all(|x| x.wait == Wait::No) {

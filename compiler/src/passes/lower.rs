@@ -67,8 +67,8 @@ impl Lowering<'_> {
 
     /// Stores `src` to `output`; with sinks, the O and dQ stores carry the sink term (each row is
     /// stored once, so it enters once).
-    pub fn store(&mut self, rank: u32, output: Output, src: BufId, sinks: bool) {
-        let sink = sinks && matches!(output, Output::O | Output::Dq);
+    pub fn store(&mut self, rank: u32, output: Output, src: BufId) {
+        let sink = self.setup.problem.sinks && matches!(output, Output::O | Output::Dq);
         self.b.push(rank, OpKind::Store { output, src, sink });
     }
 }
@@ -91,17 +91,16 @@ pub fn run(setup: &Setup, header: Header, strategy: &Strategy) -> Plan {
         Strategy::A2a => lower_a2a::lower(&mut l, &inputs),
         Strategy::A2aP2p { hierarchy } => lower_hierarchical::lower(&mut l, &inputs, hierarchy),
     };
-    let sinks = setup.problem.sinks;
     match results {
         Results::Forward(outs) => {
             for (rank, out) in outs.into_iter().enumerate() {
-                l.store(rank as u32, Output::O, out, sinks);
+                l.store(rank as u32, Output::O, out);
             }
         }
         Results::Backward(grads) => {
             for (rank, (dq, dkv)) in grads.into_iter().enumerate() {
-                l.store(rank as u32, Output::Dq, dq, sinks);
-                l.store(rank as u32, Output::Dkv, dkv, sinks);
+                l.store(rank as u32, Output::Dq, dq);
+                l.store(rank as u32, Output::Dkv, dkv);
             }
         }
     }

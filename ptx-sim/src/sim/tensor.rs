@@ -28,7 +28,15 @@ pub(super) struct Wgmmas {
     open: HashMap<usize, Vec<u64>>,
     groups: HashMap<usize, VecDeque<Vec<u64>>>,
     /// Per shared byte: in-flight operations reading it (writes to it are errors).
-    reading: HashMap<usize, u32>,
+    reading: Vec<u16>,
+    /// In-flight operations that read shared memory (none: writes need no look).
+    readers: usize,
+}
+
+impl Wgmmas {
+    pub(super) fn new(shared_bytes: usize) -> Wgmmas {
+        Wgmmas { reading: vec![0; shared_bytes], ..Wgmmas::default() }
+    }
 }
 
 impl Block<'_> {
@@ -181,14 +189,11 @@ impl Block<'_> {
                     if op.waited == 1 {
                         // Complete: its shared reads are over.
                         for &(at, len) in &op.reads {
-                            for a in at..at + len {
-                                let n = self.wgmma.reading.get_mut(&a).expect("counted");
+                            for n in &mut self.wgmma.reading[at..at + len] {
                                 *n -= 1;
-                                if *n == 0 {
-                                    self.wgmma.reading.remove(&a);
-                                }
                             }
                         }
+                        self.wgmma.readers -= 1;
                     }
                     if op.waited == op.warps.len() {
                         self.wgmma.ops.remove(&id);
@@ -229,10 +234,10 @@ impl Block<'_> {
 
     /// A shared write to `[at, at + len)` while an in-flight `wgmma` reads it is an error.
     pub(super) fn check_wgmma_reads(&self, at: usize, len: usize) -> LaneResult<()> {
-        if self.wgmma.reading.is_empty() {
+        if self.wgmma.readers == 0 {
             return Ok(());
         }
-        match (at..at + len).find(|a| self.wgmma.reading.contains_key(a)) {
+        match self.wgmma.reading[at..at + len].iter().position(|&n| n > 0).map(|i| at + i) {
             Some(a) => Err(format!(
                 "write to shared memory at {a:#x} that an in-flight wgmma.mma_async reads (before its wgmma.wait_group)"
             )),
@@ -242,13 +247,13 @@ impl Block<'_> {
 
     /// Runs the `wgmma.mma_async` of every warpgroup whose four warps wait at the same one; fails
     /// when a warp waits at one its warpgroup cannot reach.
-    pub(super) fn release_wgmmas(&mut self, global: &Global) -> Result<(), SimError> {
+    pub(super) fn release_wgmmas(&mut self) -> Result<(), SimError> {
         let mut released = false;
         for g in 0..self.warps.len().div_ceil(4) {
             let Wait::Wgmma(pc) = self.warps[4 * g].wait else { continue };
             let group: Vec<usize> = (4 * g..4 * g + 4).collect();
             if group.iter().all(|&w| w < self.warps.len() && self.warps[w].wait == Wait::Wgmma(pc)) {
-                self.wgmma_run(g, pc, global)?;
+                self.wgmma_run(g, pc)?;
                 for &w in &group {
                     self.warps[w].wait = Wait::No;
                 }
@@ -289,7 +294,7 @@ impl Block<'_> {
     /// 16i + g + 8·((e/2)%2), column 2q + e%2 + 8·(e/4); D's element e (d0…d(N/2−1)) is row
     /// 16i + g + 8·((e/2)%2), column 8·(e/4) + 2q + e%2. Products are exact and summed in f64,
     /// rounded once (as `mma`).
-    fn wgmma_run(&mut self, g: usize, pc: usize, global: &Global) -> Result<(), SimError> {
+    fn wgmma_run(&mut self, g: usize, pc: usize) -> Result<(), SimError> {
         let kernel = self.kernel;
         let inst = &kernel.body[pc];
         let w0 = 4 * g;
@@ -408,15 +413,15 @@ impl Block<'_> {
                 }
             }
         }
-        let _ = global;
         // In flight until each warp's wait_group.
         let id = self.wgmma.next;
         self.wgmma.next += 1;
         for &(at, len) in &reads {
-            for a in at..at + len {
-                *self.wgmma.reading.entry(a).or_default() += 1;
+            for n in &mut self.wgmma.reading[at..at + len] {
+                *n += 1;
             }
         }
+        self.wgmma.readers += 1;
         let warps = (w0..w0 + 4).zip(a_held).map(|(w, a)| (w, d.clone(), a)).collect();
         self.wgmma.ops.insert(id, Op { warps, reads, waited: 0 });
         for w in w0..w0 + 4 {
