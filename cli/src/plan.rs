@@ -13,7 +13,7 @@ use attnc_compiler::ir::artifact::{
 };
 use attnc_compiler::ir::{self, stats};
 use attnc_compiler::passes::{self, PlanOptions};
-use attnc_compiler::sema::spec::{Cp, Layout};
+use attnc_compiler::sema::spec::{Cp, Layout, Mask};
 use clap::{Args as ClapArgs, ValueEnum};
 
 use crate::Outcome;
@@ -99,10 +99,14 @@ fn plan(layout: &Layout, request: &PlanRequest) -> Result<Outcome> {
         PlanEmit::Text => {
             let mut out = String::new();
             for c in &classes {
-                for p in class_plans(c) {
+                let savings = if request.stats { savings(layout, c, &options)? } else { Vec::new() };
+                for (i, p) in class_plans(c).into_iter().enumerate() {
                     out.push_str(&ir::print::text(p, request.rank));
                     if request.stats {
                         out.push_str(&stats_text(p));
+                        if let Some(s) = savings.get(i) {
+                            out.push_str(&saving_text(c.mask, s));
+                        }
                     }
                     out.push('\n');
                 }
@@ -123,18 +127,24 @@ fn plan(layout: &Layout, request: &PlanRequest) -> Result<Outcome> {
                 layout: set.layout.clone(),
                 classes: classes
                     .iter()
-                    .map(|c| PlanFileClass {
+                    .map(|c| {
+                        Ok(PlanFileClass {
                         layers: c.layers.clone(),
                         strategy: c.strategy.name().to_string(),
                         mask: passes::mask_name(c.mask),
                         forward: artifact::from_plan(&c.forward),
                         backward: c.backward.as_ref().map(artifact::from_plan),
-                        stats: request.stats.then(|| PlanFileStats {
-                            forward: stats::stats(&c.forward),
-                            backward: c.backward.as_ref().map(stats::stats),
-                        }),
+                        stats: match request.stats {
+                            true => Some(PlanFileStats {
+                                forward: stats::stats(&c.forward),
+                                backward: c.backward.as_ref().map(stats::stats),
+                                against_causal: savings(layout, c, &options)?,
+                            }),
+                            false => None,
+                        },
                     })
-                    .collect(),
+                    })
+                    .collect::<Result<_>>()?,
             };
             println!("{}", serde_json::to_string(&file)?);
         }
@@ -233,6 +243,38 @@ fn plan_hybrid(layout: &Layout, seqlens: &[u64], request: &PlanRequest) -> Resul
 /// A class's forward plan, then its backward plan if built.
 fn class_plans(class: &passes::LayerClass) -> Vec<&ir::Plan> {
     std::iter::once(&class.forward).chain(class.backward.as_ref()).collect()
+}
+
+/// For a class with a window or chunks: its plans' FLOPs and bytes against the same class planned
+/// with plain causal attention (forward, then backward); empty for other masks.
+fn savings(layout: &Layout, class: &passes::LayerClass, options: &PlanOptions) -> Result<Vec<stats::Saving>> {
+    let mask = class.mask;
+    if mask.window().is_none() && mask.chunk().is_none() {
+        return Ok(Vec::new());
+    }
+    let causal = if mask.is_padding() { Mask::PADDING_CAUSAL } else { Mask::CAUSAL };
+    let options = PlanOptions { verify: false, ..options.clone() };
+    let baseline = passes::compile_class(layout, class.layers.clone(), class.strategy.clone(), causal, &options)?;
+    Ok(class_plans(class)
+        .into_iter()
+        .zip(class_plans(&baseline))
+        .map(|(p, b)| stats::Saving::new(&stats::stats(p), &stats::stats(b)))
+        .collect())
+}
+
+fn saving_text(mask: Mask, s: &stats::Saving) -> String {
+    let what = if mask.chunk().is_some() { "chunks" } else { "window" };
+    let cut = |a: f64, b: f64| if b > 0.0 { 100.0 * (1.0 - a / b) } else { 0.0 };
+    let g = |b: u64| b as f64 / (1u64 << 30) as f64;
+    format!(
+        "  the {what} against plain causal attention: {:.1} of {:.1} GFLOP ({:.1}% saved), {:.3} of {:.3} GiB sent ({:.1}% saved), over all ranks\n",
+        s.flops / 1e9,
+        s.causal_flops / 1e9,
+        cut(s.flops, s.causal_flops),
+        g(s.sent_bytes),
+        g(s.causal_sent_bytes),
+        cut(s.sent_bytes as f64, s.causal_sent_bytes as f64)
+    )
 }
 
 fn stats_text(plan: &ir::Plan) -> String {

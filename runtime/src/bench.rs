@@ -131,6 +131,7 @@ fn problem(s: Shape3) -> Problem {
         docs: vec![Doc { start: 0, end: s.seq as u64, len: s.seq as u64 }],
         causal: s.causal,
         window: None,
+        chunk: None,
         heads: s.heads as u32,
         kv_heads: s.heads as u32,
         head_dim: s.head_dim as u32,

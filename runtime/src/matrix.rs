@@ -189,13 +189,17 @@ pub fn strategies(cp: u32) -> Vec<String> {
     s
 }
 
-pub const MASKS: [(&str, &str); 6] = [
+/// Each mask with its format. Chunks of 6 and 5 cut the zigzag chunks (8 tokens per rank and
+/// half) and the packed sequences off their edges.
+pub const MASKS: [(&str, &str); 8] = [
     ("none", "sbhd"),
     ("causal", "bshd"),
     ("causal { window = 5 }", "sbhd"),
+    ("causal { chunk = 6 }", "bshd"),
     ("padding_causal", "thd"),
     ("padding", "thd"),
     ("padding_causal { window = 6 }", "thd"),
+    ("padding_causal { chunk = 5 }", "thd"),
 ];
 
 /// The matrix at one dtype and head dim: cp 1, 2, 3, 4, 8 × every strategy × every mask (each

@@ -8,7 +8,6 @@ use attnc_compiler::ir::Problem;
 use attnc_compiler::sema::spec::Dtype;
 
 use crate::exec::ExecOutputs;
-use crate::kernels::{Mask, rows_of};
 use crate::tensor::{Canonical, Dims, round};
 
 /// fp64 outputs of full attention, canonical layout.
@@ -38,13 +37,26 @@ fn rotate(x: &mut [f64], position: u64, theta: Option<f64>, dims: Option<u32>, s
     }
 }
 
+/// Whether token `i` attends to token `j`, written from the problem's definition (and
+/// independently of the planner's and the kernels' mask code): same sequence, neither padding,
+/// and with a causal mask `j ≤ i`, inside the window, inside the same chunk of the sequence.
+fn sees(p: &Problem, i: u64, j: u64) -> bool {
+    let (di, dj) = (p.doc_of(i), p.doc_of(j));
+    if di != dj || i >= di.start + di.len || j >= dj.start + dj.len {
+        return false;
+    }
+    if !p.causal {
+        return true;
+    }
+    let (pi, pj) = (i - di.start, j - di.start);
+    pj <= pi && p.window.is_none_or(|w| pi - pj < w) && p.chunk.is_none_or(|c| pi / c == pj / c)
+}
+
 pub fn full_attention(p: &Problem, inputs: &Canonical, backward: bool) -> Reference {
     let dims = Dims::of(p);
     let (bn, t, h, hk, d) = (dims.batch, dims.tokens, dims.heads, dims.kv_heads, dims.head_dim);
     let group = h / hk;
     let scale = 1.0 / (d as f64).sqrt();
-    let rows = rows_of(p, (0..t).map(|i| (i, i as u64)));
-    let mask = Mask::of(p);
     let load = |src: &[f32], heads: usize, b: usize, tok: usize, head: usize, rope: bool| -> Vec<f64> {
         let at = ((b * t + tok) * heads + head) * d;
         let mut x: Vec<f64> = src[at..at + d].iter().map(|&v| round(p.dtype, v) as f64).collect();
@@ -76,7 +88,7 @@ pub fn full_attention(p: &Problem, inputs: &Canonical, backward: bool) -> Refere
             let v: Vec<Vec<f64>> = (0..t).map(|j| load(&inputs.v, hk, b, j, kh, false)).collect();
             let mut probs: Vec<Vec<(usize, f64)>> = vec![Vec::new(); t];
             for i in 0..t {
-                let allowed: Vec<usize> = (0..t).filter(|&j| mask.allows(&rows[i], &rows[j])).collect();
+                let allowed: Vec<usize> = (0..t).filter(|&j| sees(p, i as u64, j as u64)).collect();
                 if allowed.is_empty() && sink(head).is_none() {
                     continue;
                 }

@@ -200,6 +200,7 @@ fn check_block(
         docs,
         causal,
         window,
+        chunk: None,
         heads: heads as u32,
         kv_heads: (heads / group) as u32,
         head_dim: d as u32,

@@ -104,7 +104,7 @@ fn device_executor_on_host_memory_against_fp64() {
         })
         .collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
-    assert_eq!(cases.len(), 108);
+    assert_eq!(cases.len(), 144);
 }
 
 /// The device executor's timeline: one span per op of every rank, each between the stamps around
@@ -249,7 +249,7 @@ fn device_executor_one_rank_per_process() {
         })
         .collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
-    assert_eq!(cases.len(), 90);
+    assert_eq!(cases.len(), 120);
 }
 
 /// Learned sinks with one process per rank: each rank's dsinks holds its own rows' share, and the

@@ -60,10 +60,7 @@ impl Arguments {
 
 /// The window of a mask, if any.
 fn window(mask: Mask) -> Option<u64> {
-    match mask {
-        Mask::Causal { window } | Mask::PaddingCausal { window } => window,
-        Mask::None | Mask::Padding => None,
-    }
+    mask.window()
 }
 
 /// Megatron's `--window-attn-skip-freq` for the windowed layers: nothing when every layer is
@@ -217,6 +214,26 @@ pub fn arguments(layout: &Layout, strategies: &[Strategy]) -> Arguments {
                 "layers use different window sizes; Megatron takes one --window-size (printed: {w} keys)"
             ));
         }
+    }
+    let chunked: Vec<bool> = masks.iter().map(|m| m.chunk().is_some()).collect();
+    if let Some(c) = masks.iter().find_map(|m| m.chunk()) {
+        let intervals = |want: bool| -> Vec<crate::ir::Interval> {
+            let mut out: Vec<crate::ir::Interval> = Vec::new();
+            for (i, _) in chunked.iter().enumerate().filter(|&(_, &c)| c == want) {
+                match out.last_mut() {
+                    Some(last) if last.end == i as u64 => last.end += 1,
+                    _ => out.push(crate::ir::Interval::new(i as u64, i as u64 + 1)),
+                }
+            }
+            out
+        };
+        let which = match intervals(false) {
+            rest if rest.is_empty() => "every layer".to_string(),
+            rest => format!("every layer but {}", crate::ir::display_layers(&rest)),
+        };
+        out.unexpressed.push(format!(
+            "chunked attention (chunk = {c}, {which}): Megatron-LM has no chunked-attention argument and TransformerEngine no chunked attn_mask_type; those layers run as plain causal there (each chunk could be fed as its own THD sequence, with RoPE positions kept per sequence)"
+        ));
     }
     if masks.iter().any(|m| matches!(m, Mask::None)) {
         out.unexpressed.push(

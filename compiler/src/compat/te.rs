@@ -336,7 +336,7 @@ impl Setting<'_> {
 
     fn matches(&self, condition: Condition) -> bool {
         let comm = Comm::of(self.strategy);
-        let window = matches!(self.mask, Mask::Causal { window: Some(_) } | Mask::PaddingCausal { window: Some(_) });
+        let window = self.mask.window().is_some();
         let tp = self.tp.max(1);
         let (heads, kv) = (self.heads / tp, self.kv_heads / tp);
         match condition {

@@ -261,6 +261,15 @@ The model's `rope { ... }` block says how the other layers rotate q and k. A
 model without a `rope` block rotates nothing, so `rope = none` there, or in the
 layout body, has no meaning.";
 
+    Chunk = "E0034", Error, "an attention chunk is at least one token and excludes a window",
+"`causal { chunk = C }` is chunked local attention (Llama 4): query i sees key j
+iff j <= i and both lie in the same chunk of C tokens, counted from the start of
+the sequence (`padding_causal { chunk = C }` for each packed sequence). A chunk
+of 0 holds no tokens. A chunk and a sliding window are two different local
+masks; a mask has one of them:
+
+    layout l { ... mask = causal { chunk = 8192 } }";
+
     A2aLevelExceedsNode = "W0001", Warning, "the all-to-all level spans nodes",
 "The first level of a2a+p2p runs all-to-all, which sends (d-1)/d of every
 activation; it belongs on the fast intra-node links. A first level larger than

@@ -164,6 +164,10 @@ pub struct PlanFileStats {
     pub forward: super::stats::Stats,
     #[serde(default)]
     pub backward: Option<super::stats::Stats>,
+    /// For a windowed or chunked class: the saving against plain causal attention, forward and
+    /// (when planned) backward.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub against_causal: Vec<super::stats::Saving>,
 }
 
 /// `attnc plan --emit json` of a hybrid-CP layout for one batch: per layer class, the schedule's

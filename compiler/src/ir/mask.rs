@@ -6,6 +6,10 @@
 //! rows costs a handful of evaluations. Rows are queries ([`Side::Q`], for O and dQ) or keys
 //! ([`Side::Kv`], for dK and dV: the transposed mask). Used by the lowering to classify and prune
 //! blocks and by the verifier to prove coverage; it does not know about plans.
+//!
+//! A chunked mask (`causal { chunk = C }`) is causal attention inside each C-token chunk of a
+//! sequence: each chunk is counted as a sequence of its own, so only the chunks that both the rows
+//! and the columns reach are visited.
 
 use super::{Doc, Interval, MaskClass, Problem, RowSet};
 
@@ -20,12 +24,20 @@ pub enum Side {
 pub struct MaskRule {
     pub causal: bool,
     pub window: Option<u64>,
+    pub chunk: Option<u64>,
 }
 
 impl MaskRule {
     pub fn of(problem: &Problem) -> MaskRule {
-        MaskRule { causal: problem.causal, window: problem.window }
+        MaskRule { causal: problem.causal, window: problem.window, chunk: problem.chunk }
     }
+}
+
+/// Chunk `k` of `doc` under `chunk` tokens per chunk: a sequence of its own, its padding the
+/// doc's padding that falls inside it.
+fn chunk_doc(doc: Doc, chunk: u64, k: u64) -> Doc {
+    let start = doc.start + k * chunk;
+    Doc { start, end: (start + chunk).min(doc.end), len: doc.len.saturating_sub(k * chunk).min(chunk) }
 }
 
 /// `[lo, hi)` allowed for row x of `doc` (x inside the doc), as i128 to keep the algebra simple.
@@ -53,6 +65,18 @@ fn count_at(doc: Doc, rule: MaskRule, side: Side, x: i128, cols: Interval) -> i1
 fn count_in_doc(doc: Doc, rule: MaskRule, side: Side, rows: Interval, cols: Interval) -> u128 {
     if rows.is_empty() || cols.is_empty() {
         return 0;
+    }
+    if let Some(c) = rule.chunk {
+        // Only chunks that hold both some rows and some columns count.
+        let k = |x: u64| (x - doc.start) / c;
+        let plain = MaskRule { chunk: None, ..rule };
+        return (k(rows.start).max(k(cols.start))..=k(rows.end - 1).min(k(cols.end - 1)))
+            .map(|k| {
+                let sub = chunk_doc(doc, c, k);
+                let span = Interval::new(sub.start, sub.end);
+                count_in_doc(sub, plain, side, rows.intersect(span), cols.intersect(span))
+            })
+            .sum();
     }
     let (ra, rb) = (rows.start as i128, rows.end as i128);
     let offsets: &[i128] = match (side, rule.window) {
@@ -130,7 +154,8 @@ pub fn classify(problem: &Problem, q: &[Interval], kv: &RowSet) -> Option<MaskCl
     if rule.window.is_some() && without_window != allowed_pairs {
         return Some(MaskClass::Window);
     }
-    let non_causal = MaskRule { causal: false, window: None };
+    // Chunk edges stay: a block that only they cut is classed like one that document edges cut.
+    let non_causal = MaskRule { causal: false, window: None, chunk: rule.chunk };
     if rule.causal && allowed(problem, non_causal, Side::Q, q, kv) != without_window {
         return Some(MaskClass::Causal);
     }
@@ -148,6 +173,7 @@ mod tests {
             docs: docs.iter().map(|&(start, end, len)| Doc { start, end, len }).collect(),
             causal,
             window,
+            chunk: None,
             heads: 1,
             kv_heads: 1,
             head_dim: 8,
@@ -170,7 +196,8 @@ mod tests {
                 let ok = dq == dk
                     && q < dq.start + dq.len
                     && k < dk.start + dk.len
-                    && (!p.causal || (k <= q && p.window.is_none_or(|w| q - k < w)));
+                    && (!p.causal || (k <= q && p.window.is_none_or(|w| q - k < w)))
+                    && p.chunk.is_none_or(|c| (q - dq.start) / c == (k - dk.start) / c);
                 n += ok as u128;
             }
         }
@@ -180,15 +207,17 @@ mod tests {
     #[test]
     fn closed_form_matches_brute_force() {
         let docs = [(0, 16, 13), (16, 24, 8), (24, 40, 1)];
-        for (causal, window) in [(false, None), (true, None), (true, Some(1)), (true, Some(3)), (true, Some(20))] {
-            let p = problem(&docs, causal, window);
+        let chunked = [(true, None, Some(1)), (true, None, Some(3)), (true, None, Some(5)), (true, None, Some(64))];
+        let plain = [(false, None), (true, None), (true, Some(1)), (true, Some(3)), (true, Some(20))];
+        for (causal, window, chunk) in plain.into_iter().map(|(c, w)| (c, w, None)).chain(chunked) {
+            let p = Problem { chunk, ..problem(&docs, causal, window) };
             for side in [Side::Q, Side::Kv] {
                 for (ra, rb) in [(0, 40), (3, 9), (14, 30), (16, 17), (25, 40)] {
                     for (ca, cb) in [(0, 40), (0, 5), (5, 14), (12, 26), (24, 25)] {
                         let rows = Interval::new(ra, rb);
                         let cols = Interval::new(ca, cb);
                         let got = allowed(&p, MaskRule::of(&p), side, &[rows], &RowSet::range(ca, cb));
-                        assert_eq!(got, brute(&p, side, rows, cols), "{causal} {window:?} {side:?} {rows} x {cols}");
+                        assert_eq!(got, brute(&p, side, rows, cols), "{causal} {window:?} {chunk:?} {side:?} {rows} x {cols}");
                     }
                 }
             }
@@ -206,5 +235,11 @@ mod tests {
         assert_eq!(classify(&w, &q, &RowSet::range(0, 8)), Some(MaskClass::Window));
         let docs = problem(&[(0, 16, 16), (16, 32, 10)], false, None);
         assert_eq!(classify(&docs, &[Interval::new(0, 32)], &RowSet::range(0, 32)), Some(MaskClass::Document));
+        // Chunks of 8: a block across two chunks below the diagonal is cut by the chunk edge only;
+        // a block of one chunk against an earlier one is empty.
+        let c = Problem { chunk: Some(8), ..problem(&[(0, 32, 32)], true, None) };
+        assert_eq!(classify(&c, &[Interval::new(16, 24)], &RowSet::range(0, 8)), None);
+        assert_eq!(classify(&c, &[Interval::new(4, 12)], &RowSet::range(0, 4)), Some(MaskClass::Document));
+        assert_eq!(classify(&c, &[Interval::new(8, 16)], &RowSet::range(8, 16)), Some(MaskClass::Causal));
     }
 }

@@ -460,6 +460,9 @@ pub struct Problem {
     pub docs: Vec<Doc>,
     pub causal: bool,
     pub window: Option<u64>,
+    /// Chunked attention: causal within chunks of this many tokens of each sequence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chunk: Option<u64>,
     /// Query and KV heads of this tensor-parallel slice.
     pub heads: u32,
     pub kv_heads: u32,

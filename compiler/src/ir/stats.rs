@@ -32,6 +32,39 @@ pub struct Stats {
     pub balance: f64,
 }
 
+impl Stats {
+    /// FLOPs of every rank.
+    pub fn flops(&self) -> f64 {
+        self.ranks.iter().map(|r| r.flops).sum()
+    }
+
+    /// Bytes every rank sends, over both link levels.
+    pub fn sent_bytes(&self) -> u64 {
+        self.ranks.iter().map(|r| r.sent_intra_bytes + r.sent_inter_bytes).sum()
+    }
+}
+
+/// What a local mask (a window or chunks) saves: a plan's FLOPs and bytes sent, summed over
+/// ranks, next to those of the same layer class planned with plain causal attention.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Saving {
+    pub flops: f64,
+    pub causal_flops: f64,
+    pub sent_bytes: u64,
+    pub causal_sent_bytes: u64,
+}
+
+impl Saving {
+    pub fn new(plan: &Stats, causal: &Stats) -> Saving {
+        Saving {
+            flops: plan.flops(),
+            causal_flops: causal.flops(),
+            sent_bytes: plan.sent_bytes(),
+            causal_sent_bytes: causal.sent_bytes(),
+        }
+    }
+}
+
 /// Mask-aware FLOPs of one attention op (0 for any other op): 4·pairs·head_dim per query head
 /// and batch entry, 2.5× that backward.
 pub fn op_flops(plan: &Plan, id: OpId) -> f64 {

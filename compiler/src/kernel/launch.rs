@@ -3,7 +3,9 @@
 //! An attention op's rows become runs (consecutive rows of consecutive tokens of one sequence,
 //! padding excluded); every same-sequence pair of a query run and a KV run is a *sequence* of a
 //! launch, with the kernel mask the pair needs (none when fully visible, causal or windowed at
-//! the diagonal, no sequence when fully hidden). Pairs of one mask share launches; since a
+//! the diagonal, no sequence when fully hidden). Chunked attention cuts runs at chunk edges as
+//! sequences cut them, so a kernel sees causal attention inside one chunk and never needs to
+//! know about chunks. Pairs of one mask share launches; since a
 //! launch's sequences are consecutive row ranges (`cu_q`, `cu_kv`, one absolute position each),
 //! pairs are laid out in chains in which both runs move forward, with filler sequences over the
 //! rows in between (no keys, or no queries). Every device launches exactly these tables (the GPU
@@ -19,6 +21,8 @@ pub struct Row {
     pub row: usize,
     pub token: u64,
     pub doc: usize,
+    /// The attention chunk of its token inside the sequence (0 without chunked attention).
+    pub chunk: u64,
     /// Past the sequence's real length: padding, which sees and is seen by nothing.
     pub pad: bool,
 }
@@ -34,8 +38,10 @@ impl Mask {
         Mask { causal: p.causal, window: p.window }
     }
 
+    /// Whether query row `q` sees key row `k`: same sequence and chunk, neither padding, and the
+    /// causal order and window.
     pub fn allows(&self, q: &Row, k: &Row) -> bool {
-        if q.pad || k.pad || q.doc != k.doc {
+        if q.pad || k.pad || q.doc != k.doc || q.chunk != k.chunk {
             return false;
         }
         !self.causal || (k.token <= q.token && self.window.is_none_or(|w| q.token - k.token < w))
@@ -47,28 +53,36 @@ pub fn rows_of(p: &Problem, rows: impl Iterator<Item = (usize, u64)>) -> Vec<Row
     rows.map(|(row, token)| {
         let doc = p.doc_index(token);
         let d = p.docs[doc];
-        Row { row, token, doc, pad: token >= d.start + d.len }
+        let chunk = p.chunk.map_or(0, |c| (token - d.start) / c);
+        Row { row, token, doc, chunk, pad: token >= d.start + d.len }
     })
     .collect()
 }
 
-/// A run of rows: `len` rows from `row`, tokens from `token`, in sequence `doc`.
+/// A run of rows: `len` rows from `row`, tokens from `token`, in sequence `doc` and its chunk
+/// `chunk`.
 #[derive(Clone, Copy, Debug)]
 pub struct RowRun {
     pub row: usize,
     pub token: u64,
     pub len: usize,
     pub doc: usize,
+    pub chunk: u64,
 }
 
 pub fn runs(rows: &[Row]) -> Vec<RowRun> {
     let mut out: Vec<RowRun> = Vec::new();
     for r in rows.iter().filter(|r| !r.pad) {
         match out.last_mut() {
-            Some(run) if run.doc == r.doc && run.row + run.len == r.row && run.token + run.len as u64 == r.token => {
+            Some(run)
+                if run.doc == r.doc
+                    && run.chunk == r.chunk
+                    && run.row + run.len == r.row
+                    && run.token + run.len as u64 == r.token =>
+            {
                 run.len += 1
             }
-            _ => out.push(RowRun { row: r.row, token: r.token, len: 1, doc: r.doc }),
+            _ => out.push(RowRun { row: r.row, token: r.token, len: 1, doc: r.doc, chunk: r.chunk }),
         }
     }
     out
@@ -86,7 +100,7 @@ pub fn masks(p: &Problem) -> Vec<KernelMask> {
 
 /// The mask of a run pair: `None` when fully hidden, else the spec mask it needs.
 pub fn pair_mask(mask: &Mask, q: &RowRun, k: &RowRun) -> Option<KernelMask> {
-    if q.doc != k.doc {
+    if q.doc != k.doc || q.chunk != k.chunk {
         return None;
     }
     if !mask.causal {
@@ -259,7 +273,7 @@ mod tests {
     use crate::sema::spec::Dtype;
 
     fn row(row: usize, token: u64, doc: usize) -> Row {
-        Row { row, token, doc, pad: false }
+        Row { row, token, doc, chunk: 0, pad: false }
     }
 
     /// Zigzag at cp 2: a rank holds chunks 0 and 3 of a 16-token sequence, for queries and KV.

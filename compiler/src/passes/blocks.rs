@@ -99,6 +99,7 @@ mod tests {
             docs: vec![Doc { start: 0, end: seq, len: seq }],
             causal: true,
             window: None,
+            chunk: None,
             heads: 1,
             kv_heads: 1,
             head_dim: 8,

@@ -62,16 +62,14 @@ pub fn setup(layout: &Layout, mask: Mask, rope: bool, options: &PlanOptions) -> 
         }
         _ => vec![Doc { start: 0, end: layout.seq, len: layout.seq }],
     };
-    let (causal, window) = match mask {
-        Mask::None | Mask::Padding => (false, None),
-        Mask::Causal { window } | Mask::PaddingCausal { window } => (true, window),
-    };
+    let (causal, window, chunk) = (mask.is_causal(), mask.window(), mask.chunk());
     let thd = matches!(layout.format, Format::Thd { .. });
     let problem = Problem {
         tokens: docs.last().map_or(0, |d: &Doc| d.end),
         docs,
         causal,
         window,
+        chunk,
         heads: layout.model.heads / tp,
         kv_heads: layout.model.kv_heads / tp,
         head_dim: layout.model.head_dim,

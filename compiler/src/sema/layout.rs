@@ -169,7 +169,7 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
         None => Some(Balance::Zigzag),
     };
 
-    let default_mask = if is_thd { Mask::PaddingCausal { window: None } } else { Mask::Causal { window: None } };
+    let default_mask = if is_thd { Mask::PADDING_CAUSAL } else { Mask::CAUSAL };
     let mask_word = r.word("mask", MASKS, diags);
     let mask = match &mask_word {
         Some(w) => parse_mask(w, diags),
@@ -428,7 +428,7 @@ fn parse_mask(word: &WordValue<'_>, diags: &mut Diags) -> Option<Mask> {
         }
         _ => {
             let what = format!("`{name}`");
-            let a = Reader::new(word.args, &["window"], what, word.name.span, diags);
+            let a = Reader::new(word.args, &["window", "chunk"], what, word.name.span, diags);
             let window = if a.has("window") {
                 let w = a.int("window", 0, u64::MAX, diags)?;
                 if w.node == 0 {
@@ -442,7 +442,29 @@ fn parse_mask(word: &WordValue<'_>, diags: &mut Diags) -> Option<Mask> {
             } else {
                 None
             };
-            Some(if name == "causal" { Mask::Causal { window } } else { Mask::PaddingCausal { window } })
+            let chunk = if a.has("chunk") {
+                let c = a.int("chunk", 0, u64::MAX, diags)?;
+                if c.node == 0 {
+                    diags.push(
+                        Diagnostic::new(Code::Chunk, "an attention chunk must be at least one token", c.span, "a chunk of 0 holds no tokens")
+                            .with_help("`chunk = C` lets query i see keys j <= i of its own C-token chunk; remove the chunk for plain causal attention"),
+                    );
+                    return None;
+                }
+                Some(c)
+            } else {
+                None
+            };
+            if let (Some(w), Some(c)) = (window, chunk) {
+                diags.push(
+                    Diagnostic::new(Code::Chunk, "a mask cannot have both a chunk and a window", c.span, "chunked attention here")
+                        .with_secondary(a.field_span("window").unwrap_or(word.name.span), format!("and a window of {w} here"))
+                        .with_help("keep `chunk` for chunked local attention (Llama 4) or `window` for a sliding window (Mistral, gpt-oss); per-layer masks go in `layer` blocks"),
+                );
+                return None;
+            }
+            let chunk = chunk.map(|c| c.node);
+            Some(if name == "causal" { Mask::Causal { window, chunk } } else { Mask::PaddingCausal { window, chunk } })
         }
     }
 }

@@ -117,17 +117,48 @@ impl Dtype {
     }
 }
 
-/// Which keys a query sees. Windows count keys: `window = W` sees keys i-W+1 ..= i.
+/// Which keys a query sees. Windows count keys: `window = W` sees keys i-W+1 ..= i. Chunks cut
+/// the sequence: `chunk = C` lets i see j ≤ i with ⌊i/C⌋ = ⌊j/C⌋ (positions within the
+/// sequence); a mask has a window or a chunk, not both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Mask {
     None,
-    Causal { window: Option<u64> },
+    Causal {
+        window: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        chunk: Option<u64>,
+    },
     Padding,
-    PaddingCausal { window: Option<u64> },
+    PaddingCausal {
+        window: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        chunk: Option<u64>,
+    },
 }
 
 impl Mask {
+    /// Plain causal attention (no window, no chunk).
+    pub const CAUSAL: Mask = Mask::Causal { window: None, chunk: None };
+    /// Causal attention within each packed sequence, padding hidden.
+    pub const PADDING_CAUSAL: Mask = Mask::PaddingCausal { window: None, chunk: None };
+
+    /// The sliding window, if any.
+    pub fn window(self) -> Option<u64> {
+        match self {
+            Mask::Causal { window, .. } | Mask::PaddingCausal { window, .. } => window,
+            Mask::None | Mask::Padding => None,
+        }
+    }
+
+    /// The attention chunk, if any.
+    pub fn chunk(self) -> Option<u64> {
+        match self {
+            Mask::Causal { chunk, .. } | Mask::PaddingCausal { chunk, .. } => chunk,
+            Mask::None | Mask::Padding => None,
+        }
+    }
+
     pub fn is_causal(self) -> bool {
         matches!(self, Mask::Causal { .. } | Mask::PaddingCausal { .. })
     }

@@ -12,12 +12,16 @@ use crate::front::span::FileId;
 
 /// The mask as a spec writes it.
 pub fn mask_text(mask: Mask) -> String {
-    let window = |w: Option<u64>| w.map(|w| format!(" {{ window = {w} }}")).unwrap_or_default();
+    let args = |m: Mask| match (m.window(), m.chunk()) {
+        (Some(w), _) => format!(" {{ window = {w} }}"),
+        (None, Some(c)) => format!(" {{ chunk = {c} }}"),
+        (None, None) => String::new(),
+    };
     match mask {
         Mask::None => "none".to_string(),
-        Mask::Causal { window: w } => format!("causal{}", window(w)),
+        Mask::Causal { .. } => format!("causal{}", args(mask)),
         Mask::Padding => "padding".to_string(),
-        Mask::PaddingCausal { window: w } => format!("padding_causal{}", window(w)),
+        Mask::PaddingCausal { .. } => format!("padding_causal{}", args(mask)),
     }
 }
 

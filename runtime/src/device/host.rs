@@ -186,12 +186,12 @@ impl Table {
     }
 
     /// The block rows of the real sequences: sequence `i`'s rows are document `i`, so a query
-    /// run meets only its own sequence's keys.
+    /// run meets only its own sequence's keys (and its own chunk's: tables never pair chunks).
     fn rows(&self) -> (Vec<Row>, Vec<Row>) {
         let (mut q_rows, mut kv_rows) = (Vec::new(), Vec::new());
         for (doc, (q, kv, pq, pk)) in self.real().enumerate() {
             let at = |pos: u64, first: usize| {
-                move |row: usize| Row { row, token: pos + (row - first) as u64, doc, pad: false }
+                move |row: usize| Row { row, token: pos + (row - first) as u64, doc, chunk: 0, pad: false }
             };
             q_rows.extend(q.clone().map(at(pq, q.start)));
             kv_rows.extend(kv.clone().map(at(pk, kv.start)));
