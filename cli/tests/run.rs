@@ -605,10 +605,22 @@ fn rope_variants_run_and_print_megatron_flags() {
         assert!(!out.contains("FAIL"), "{args:?}:\n{out}");
     };
     let llama4 = ["llama4_scout.heads=4", "llama4_scout.kv_heads=2", "llama4_scout.head_dim=16"];
-    // Layer 7 is NoPE, layer 6 rotates.
+    // Layer 7 is NoPE and global, layer 6 rotates and is chunked: chunks of 8192 are whole at
+    // 256 tokens, so also chunks of 24, which cut the 32-token zigzag pieces.
     for layer in ["7", "6"] {
         run_checked("dsl-examples/llama4_scout_nope.attn", &llama4, &["--layer", layer]);
     }
+    let chunk24 = [&llama4[..], &["long.mask=causal { chunk = 24 }"]].concat();
+    run_checked("dsl-examples/llama4_scout_nope.attn", &chunk24, &["--layer", "6"]);
+    let plan = check(
+        &["plan", "dsl-examples/llama4_scout_nope.attn", "--layout", "long", "--layer", "6", "--stats"],
+        0,
+        "mask causal { chunk = 8192 }",
+        "",
+    );
+    // Every zigzag piece (8192 tokens at cp 16) is one whole attention chunk: nothing moves.
+    assert!(plan.contains("0.000 of 15.000 GiB sent (100.0% saved)"), "{plan}");
+    assert!(!plan.contains("send"), "{plan}");
     let deepseek = [
         "long.strategy=p2p",
         "deepseek_like.heads=4",
@@ -628,7 +640,7 @@ fn rope_variants_run_and_print_megatron_flags() {
         &["tune", "dsl-examples/llama4_scout_nope.attn", "--layout", "long", "--emit", "megatron"],
         0,
         "--no-rope-freq 4",
-        "",
+        "chunked attention (chunk = 8192, every layer but 3..48 step 4): Megatron-LM has no chunked-attention argument",
     );
     check(
         &["tune", "dsl-examples/deepseek_decoupled_rope.attn", "--layout", "long", "--emit", "megatron"],
