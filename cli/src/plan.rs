@@ -129,20 +129,20 @@ fn plan(layout: &Layout, request: &PlanRequest) -> Result<Outcome> {
                     .iter()
                     .map(|c| {
                         Ok(PlanFileClass {
-                        layers: c.layers.clone(),
-                        strategy: c.strategy.name().to_string(),
-                        mask: passes::mask_name(c.mask),
-                        forward: artifact::from_plan(&c.forward),
-                        backward: c.backward.as_ref().map(artifact::from_plan),
-                        stats: match request.stats {
-                            true => Some(PlanFileStats {
-                                forward: stats::stats(&c.forward),
-                                backward: c.backward.as_ref().map(stats::stats),
-                                against_causal: savings(layout, c, &options)?,
-                            }),
-                            false => None,
-                        },
-                    })
+                            layers: c.layers.clone(),
+                            strategy: c.strategy.name().to_string(),
+                            mask: passes::mask_name(c.mask),
+                            forward: artifact::from_plan(&c.forward),
+                            backward: c.backward.as_ref().map(artifact::from_plan),
+                            stats: match request.stats {
+                                true => Some(PlanFileStats {
+                                    forward: stats::stats(&c.forward),
+                                    backward: c.backward.as_ref().map(stats::stats),
+                                    against_causal: savings(layout, c, &options)?,
+                                }),
+                                false => None,
+                            },
+                        })
                     })
                     .collect::<Result<_>>()?,
             };

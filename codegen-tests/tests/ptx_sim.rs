@@ -120,6 +120,8 @@ struct Packed {
     hq: usize,
     hk: usize,
     mask: attnc_compiler::kernel::KernelMask,
+    /// Logit soft-capping (`softcap = X`).
+    softcap: Option<f64>,
     q: Vec<u16>,
     k: Vec<u16>,
     v: Vec<u16>,
@@ -139,7 +141,16 @@ fn bytes16(x: &[u16]) -> Vec<u8> {
 impl Packed {
     fn new(d: usize, hq: usize, hk: usize, mask: attnc_compiler::kernel::KernelMask, seed: u32) -> Packed {
         let bf = |n: usize, s: u32| -> Vec<u16> { values(n, s).iter().map(|&x| to_bf16(x)).collect() };
-        Packed { d, hq, hk, mask, q: bf(TQ * hq * d, seed), k: bf(TK * hk * d, seed + 1), v: bf(TK * hk * d, seed + 2) }
+        Packed {
+            d,
+            hq,
+            hk,
+            mask,
+            softcap: None,
+            q: bf(TQ * hq * d, seed),
+            k: bf(TK * hk * d, seed + 1),
+            v: bf(TK * hk * d, seed + 2),
+        }
     }
 
     fn spec(&self, kind: attnc_compiler::kernel::KernelKind) -> attnc_compiler::kernel::KernelSpec {
@@ -150,6 +161,7 @@ impl Packed {
             dtype: attnc_compiler::sema::spec::Dtype::Bf16,
             group: (self.hq / self.hk) as u32,
             mask: self.mask,
+            softcap: self.softcap.map(|c| attnc_compiler::kernel::Softcap::new(c as f32)),
             tile_q: TILE_Q,
             tile_kv: TILE_KV,
         }
@@ -203,12 +215,20 @@ impl Packed {
         from_bf16(self.v[(j * self.hk + kh) * self.d + e])
     }
 
+    /// A score, soft-capped when the case caps: cap·tanh(s/cap).
+    fn score(&self, h: usize, kh: usize, i: usize, j: usize) -> f64 {
+        let s = (0..self.d).map(|e| self.qe(i, h, e) * self.ke(j, kh, e)).sum::<f64>() * self.scale() as f64;
+        self.softcap.map_or(s, |cap| cap * (s / cap).tanh())
+    }
+
+    /// The cap's derivative at a pair, 1 − tanh(s/cap)² (1 without a cap).
+    fn dcap(&self, h: usize, kh: usize, i: usize, j: usize) -> f64 {
+        self.softcap.map_or(1.0, |cap| 1.0 - (self.score(h, kh, i, j) / cap).powi(2))
+    }
+
     /// fp64 softmax of row `i`'s scores over `keys`: (probabilities, LSE).
     fn softmax(&self, h: usize, kh: usize, i: usize, keys: &[usize]) -> (Vec<f64>, f64) {
-        let scores: Vec<f64> = keys
-            .iter()
-            .map(|&j| (0..self.d).map(|e| self.qe(i, h, e) * self.ke(j, kh, e)).sum::<f64>() * self.scale() as f64)
-            .collect();
+        let scores: Vec<f64> = keys.iter().map(|&j| self.score(h, kh, i, j)).collect();
         let m = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let lse = m + scores.iter().map(|s| (s - m).exp()).sum::<f64>().ln();
         (scores.iter().map(|s| (s - lse).exp()).collect(), lse)
@@ -299,6 +319,19 @@ fn backward_kernels_match_fp64_gradients() {
     }
 }
 
+/// Logit soft-capping (cap 2: these inputs' scores reach well into tanh's bend) on both targets,
+/// forward and backward, against the fp64 reference with the cap and its derivative.
+#[test]
+fn soft_capped_kernels_match_fp64() {
+    for target in [Target::Sm80, Target::Sm90a] {
+        for (d, mask, group) in [(64, KernelMask::Causal, 4), (128, KernelMask::Window { window: 37 }, 1)] {
+            let capped = |seed| Packed { softcap: Some(2.0), ..Packed::new(d, group, 1, mask, seed) };
+            forward_case(capped(61), target);
+            backward_case(capped(62), target);
+        }
+    }
+}
+
 fn backward_case(p: Packed, target: Target) {
     use attnc_compiler::kernel::KernelKind;
     let (d, hq, hk) = (p.d, p.hq, p.hk);
@@ -314,7 +347,7 @@ fn backward_case(p: Packed, target: Target) {
         (lse[i * hq + h], delta[i * hq + h]) = (l as f32, di);
         for (&j, &pr) in keys.iter().zip(&probs) {
             let dp: f64 = (0..d).map(|e| doe(i, h, e) * p.ve(j, kh, e)).sum();
-            let ds = pr * (dp - di as f64);
+            let ds = pr * (dp - di as f64) * p.dcap(h, kh, i, j);
             for e in 0..d {
                 dv[(j * hk + kh) * d + e] += pr * doe(i, h, e);
                 dq[(i * hq + h) * d + e] += scale * ds * p.ke(j, kh, e);

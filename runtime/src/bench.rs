@@ -132,6 +132,7 @@ fn problem(s: Shape3) -> Problem {
         causal: s.causal,
         window: None,
         chunk: None,
+        softcap: None,
         heads: s.heads as u32,
         kv_heads: s.heads as u32,
         head_dim: s.head_dim as u32,
@@ -172,6 +173,7 @@ pub fn time(kernels: &dyn Kernels, s: Shape3, backward: bool, q_rows: std::ops::
     let block = Block {
         head_dim: d,
         scale: 1.0 / (d as f32).sqrt(),
+        softcap: None,
         mask: &mask,
         q: &q,
         q_shape,

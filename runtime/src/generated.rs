@@ -9,7 +9,7 @@
 //! The staging buffers are kept from one call to the next (`Pool`).
 
 use attnc_compiler::back::cranelift::Jit;
-use attnc_compiler::kernel::{self, BwdArgs, FwdArgs, KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
+use attnc_compiler::kernel::{self, BwdArgs, FwdArgs, KernelKind, KernelMask, KernelSpec, Softcap, TILE_KV, TILE_Q};
 use attnc_compiler::sema::spec::Dtype;
 
 use attnc_compiler::kernel::launch::{RowRun, pair_mask, runs};
@@ -127,13 +127,21 @@ impl<B> Tiled<B> {
 }
 
 impl<B: Backend> Tiled<B> {
-    fn spec(&self, kind: KernelKind, head_dim: usize, group: usize, mask: KernelMask) -> KernelSpec {
+    fn spec(
+        &self,
+        kind: KernelKind,
+        head_dim: usize,
+        group: usize,
+        mask: KernelMask,
+        softcap: Option<Softcap>,
+    ) -> KernelSpec {
         KernelSpec {
             kind,
             head_dim: head_dim as u32,
             dtype: self.dtype,
             group: group as u32,
             mask,
+            softcap,
             tile_q: TILE_Q,
             tile_kv: TILE_KV,
         }
@@ -223,7 +231,7 @@ impl<B: Backend> Kernels for Tiled<B> {
                     }
                     for (kr, kc) in kv_runs.iter().zip(&kc) {
                         let Some(mask) = pair_mask(blk.mask, qr, kr) else { continue };
-                        let spec = self.spec(KernelKind::Forward, d, group, mask);
+                        let spec = self.spec(KernelKind::Forward, d, group, mask, blk.softcap);
                         let args = FwdArgs {
                             q: qc.as_ptr(),
                             k: kc.as_ptr(),
@@ -286,7 +294,7 @@ impl<B: Backend> Kernels for Tiled<B> {
                     }
                     for kr in &kv_runs {
                         let Some(mask) = pair_mask(blk.mask, qr, kr) else { continue };
-                        let spec = self.spec(KernelKind::Backward, d, group, mask);
+                        let spec = self.spec(KernelKind::Backward, d, group, mask, blk.softcap);
                         let args = BwdArgs {
                             q: blk.q[blk.q_shape.at(b, qr.row, h)..].as_ptr(),
                             k: blk.kv[blk.kv_shape.at(b, kr.row, kh)..].as_ptr(),

@@ -5,6 +5,7 @@
 //! the plan put its rows. The reference accumulates in fp32 and stays the oracle: the Cranelift
 //! and LLVM kernels of later issues implement [`Kernels`] and are tested against it.
 
+use attnc_compiler::kernel::Softcap;
 /// Rows and masks by absolute tokens: the launch tables' (`compiler::kernel::launch`).
 pub use attnc_compiler::kernel::launch::{Mask, Row, rows_of};
 
@@ -44,6 +45,8 @@ pub fn rope_rotation(d: usize, position: u64, theta: f64, sign: f64) -> impl Ite
 pub struct Block<'a> {
     pub head_dim: usize,
     pub scale: f32,
+    /// Logit soft-capping of the scores (`softcap = X`), if the model has it.
+    pub softcap: Option<Softcap>,
     pub mask: &'a Mask,
     /// Query-side buffer and the offsets of q (and, backward, o, do, lse) in its elements.
     pub q: &'a [f32],
@@ -94,6 +97,18 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
+/// A score and, with a soft cap, tanh(score/cap) (the cap's derivative is 1 − tanh²).
+fn score(blk: &Block<'_>, q: &[f32], k: &[f32]) -> (f32, f32) {
+    let s = blk.scale * dot(q, k);
+    match blk.softcap {
+        Some(c) => {
+            let t = (s / c.value()).tanh();
+            (c.value() * t, t)
+        }
+        None => (s, 0.0),
+    }
+}
+
 impl Kernels for Reference {
     fn forward(&self, blk: &Block<'_>, part: &mut [f32], ps: Shape) -> Result<(), String> {
         let d = blk.head_dim;
@@ -109,7 +124,7 @@ impl Kernels for Reference {
                     for (s, kr) in scores.iter_mut().zip(blk.kv_rows) {
                         *s = if blk.mask.allows(qr, kr) {
                             let k = &blk.kv[blk.kv_shape.at(b, kr.row, kh)..][..d];
-                            blk.scale * dot(q, k)
+                            score(blk, q, k).0
                         } else {
                             f32::NEG_INFINITY
                         };
@@ -173,8 +188,9 @@ impl Kernels for Reference {
                         let kbase = blk.kv_shape.at(b, kr.row, kh);
                         let k = &blk.kv[kbase..][..d];
                         let v = &blk.kv[kbase + d..][..d];
-                        let p = (blk.scale * dot(q, k) - lse).exp();
-                        let ds = p * (dot(d_o, v) - delta);
+                        let (s, t) = score(blk, q, k);
+                        let p = (s - lse).exp();
+                        let ds = p * (dot(d_o, v) - delta) * if blk.softcap.is_some() { 1.0 - t * t } else { 1.0 };
                         let dq_row = &mut dq[dqs.at(b, qr.row, h)..][..d];
                         for (g, x) in dq_row.iter_mut().zip(k) {
                             *g += blk.scale * ds * x;

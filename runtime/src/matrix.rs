@@ -30,13 +30,15 @@ pub struct Case {
     pub dtype: &'static str,
     /// The model has learned sinks (`sinks = learned`).
     pub sinks: bool,
+    /// The model soft-caps its logits at this value (`softcap = X`).
+    pub softcap: Option<f64>,
 }
 
 impl Case {
     /// A one-line name: `cp4 p2p causal bshd h8/2 d8 bf16`.
     pub fn name(&self) -> String {
         format!(
-            "cp{} {} {} {} h{}/{} d{} {}{}",
+            "cp{} {} {} {} h{}/{} d{} {}{}{}",
             self.cp,
             self.strategy,
             self.mask,
@@ -45,7 +47,8 @@ impl Case {
             self.kv_heads,
             self.head_dim,
             self.dtype,
-            if self.sinks { " sinks" } else { "" }
+            if self.sinks { " sinks" } else { "" },
+            self.softcap.map(|c| format!(" softcap {c}")).unwrap_or_default()
         )
     }
 
@@ -57,13 +60,14 @@ impl Case {
             f => format!("  format = {f}\n  seq = {}\n  batch = 2", 2 * cp * 8),
         };
         format!(
-            "model m {{\n  layers = 1\n  heads = {}\n  kv_heads = {}\n  head_dim = {}\n  rope {{ theta = 10000 }}\n  sinks = {}\n}}\n\
+            "model m {{\n  layers = 1\n  heads = {}\n  kv_heads = {}\n  head_dim = {}\n  rope {{ theta = 10000 }}\n  sinks = {}\n{}}}\n\
              cluster c {{\n  nodes = 2\n  gpus_per_node = 8\n  gpu = h100_sxm\n}}\n\
              layout l {{\n  model = m\n  cluster = c\n  dtype = {}\n{format}\n  cp = {}\n  dp = 1\n  mask = {}\n  strategy = {}\n}}\n",
             self.heads,
             self.kv_heads,
             self.head_dim,
             if self.sinks { "learned" } else { "none" },
+            self.softcap.map(|c| format!("  softcap = {c}\n")).unwrap_or_default(),
             self.dtype,
             self.cp,
             self.mask,
@@ -224,6 +228,7 @@ pub fn cases(dtype: &'static str, head_dim: u32) -> Vec<Case> {
                     head_dim,
                     dtype,
                     sinks: false,
+                    softcap: None,
                 });
             }
         }

@@ -137,6 +137,7 @@ pub fn bench_spec(kind: KernelKind, head_dim: usize, dtype: Dtype, causal: bool)
         dtype,
         group: 1,
         mask: if causal { KernelMask::Causal } else { KernelMask::None },
+        softcap: None,
         tile_q: TILE_Q,
         tile_kv: TILE_KV,
     }
@@ -189,7 +190,8 @@ impl Launcher for Emulated {
                 .filter(|&j| visible(spec.mask, pq, kv_base + j as i64))
                 .map(|j| {
                     let k = f(&l.k, (j * hk + kh) * d);
-                    (j, q.iter().zip(&k).map(|(a, b)| a * b).sum::<f32>() * l.scale)
+                    let s = q.iter().zip(&k).map(|(a, b)| a * b).sum::<f32>() * l.scale;
+                    (j, spec.softcap.map_or(s, |c| c.apply(s)))
                 })
                 .collect();
             if scores.is_empty() {
@@ -229,9 +231,17 @@ impl Launcher for Emulated {
                 let at = (j * hk + kh) * d;
                 let (k, v) = (f(&l.k, at), f(&l.v, at));
                 let s = q.iter().zip(&k).map(|(a, b)| a * b).sum::<f32>() * l.scale;
+                // Soft cap: s' = cap·t, t = tanh(s/cap), and dS is scaled by 1 − t².
+                let (s, dcap) = match spec.softcap {
+                    Some(c) => {
+                        let t = c.apply(s) / c.value();
+                        (c.value() * t, 1.0 - t * t)
+                    }
+                    None => (s, 1.0),
+                };
                 let p = (s - lse).exp();
                 let dp: f32 = d_out.iter().zip(&v).map(|(a, b)| a * b).sum();
-                let ds = p * (dp - delta) * l.scale;
+                let ds = p * (dp - delta) * dcap * l.scale;
                 for e in 0..d {
                     out.dv[at + e] += p * d_out[e];
                     out.dq[(i * hq + h) * d + e] += ds * k[e];
@@ -285,6 +295,7 @@ impl<L: Launcher> Packed<L> {
             dtype: self.dtype,
             group: (blk.q_shape.heads / blk.kv_shape.heads) as u32,
             mask,
+            softcap: blk.softcap,
             tile_q: TILE_Q,
             tile_kv: TILE_KV,
         }
@@ -460,6 +471,7 @@ mod tests {
             dtype: Dtype::Bf16,
             group: 2,
             mask: KernelMask::Causal,
+            softcap: None,
             tile_q: TILE_Q,
             tile_kv: TILE_KV,
         };

@@ -86,13 +86,20 @@ pub fn full_attention(p: &Problem, inputs: &Canonical, backward: bool) -> Refere
             let q: Vec<Vec<f64>> = (0..t).map(|i| load(&inputs.q, h, b, i, head, true)).collect();
             let k: Vec<Vec<f64>> = (0..t).map(|j| load(&inputs.k, hk, b, j, kh, true)).collect();
             let v: Vec<Vec<f64>> = (0..t).map(|j| load(&inputs.v, hk, b, j, kh, false)).collect();
-            let mut probs: Vec<Vec<(usize, f64)>> = vec![Vec::new(); t];
+            let mut probs: Vec<Vec<(usize, f64, f64)>> = vec![Vec::new(); t];
             for i in 0..t {
                 let allowed: Vec<usize> = (0..t).filter(|&j| sees(p, i as u64, j as u64)).collect();
                 if allowed.is_empty() && sink(head).is_none() {
                     continue;
                 }
-                let s: Vec<f64> = allowed.iter().map(|&j| scale * dot(&q[i], &k[j])).collect();
+                // Soft-capping: s ↦ cap·tanh(s/cap), before the mask (masked pairs are not here).
+                let s: Vec<f64> = allowed
+                    .iter()
+                    .map(|&j| {
+                        let s = scale * dot(&q[i], &k[j]);
+                        p.softcap.map_or(s, |cap| cap * (s / cap).tanh())
+                    })
+                    .collect();
                 let max = s.iter().cloned().chain(sink(head)).fold(f64::NEG_INFINITY, f64::max);
                 let sum: f64 = s.iter().cloned().chain(sink(head)).map(|x| (x - max).exp()).sum();
                 let lse = max + sum.ln();
@@ -100,7 +107,9 @@ pub fn full_attention(p: &Problem, inputs: &Canonical, backward: bool) -> Refere
                 let o = &mut r.o[((b * t + i) * h + head) * d..][..d];
                 for (&j, &sj) in allowed.iter().zip(&s) {
                     let pij = (sj - lse).exp();
-                    probs[i].push((j, pij));
+                    // The cap's derivative at this pair, 1 − tanh², for the backward.
+                    let dcap = p.softcap.map_or(1.0, |cap| 1.0 - (sj / cap).powi(2));
+                    probs[i].push((j, pij, dcap));
                     for (x, y) in o.iter_mut().zip(&v[j]) {
                         *x += pij * y;
                     }
@@ -121,8 +130,8 @@ pub fn full_attention(p: &Problem, inputs: &Canonical, backward: bool) -> Refere
                     r.dsinks[head] += term;
                 }
                 let mut dq = vec![0.0f64; d];
-                for &(j, pij) in &probs[i] {
-                    let ds = pij * (dot(&d_out[i], &v[j]) - delta);
+                for &(j, pij, dcap) in &probs[i] {
+                    let ds = pij * (dot(&d_out[i], &v[j]) - delta) * dcap;
                     let at = ((b * t + j) * hk + kh) * d;
                     for e in 0..d {
                         dq[e] += scale * ds * k[j][e];

@@ -7,7 +7,7 @@
 use attnc_compiler::back::cranelift::Jit;
 use attnc_compiler::back::llvm::HostJit;
 use attnc_compiler::ir::{Doc, Problem};
-use attnc_compiler::kernel::{self, BwdArgs, FwdArgs, KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
+use attnc_compiler::kernel::{self, BwdArgs, FwdArgs, KernelKind, KernelMask, KernelSpec, Softcap, TILE_KV, TILE_Q};
 use attnc_compiler::sema::spec::Dtype;
 use attnc_runtime::generated::{Cranelift, Interpreter, LlvmCpu, Tiled};
 use attnc_runtime::kernels::{Block, Kernels, Mask, Reference, Shape, rows_of};
@@ -33,9 +33,24 @@ fn max_diff(a: &[f32], b: &[f32]) -> f32 {
 /// Cranelift, LLVM's host kernels (as this CPU gets them, and at 256 bits) and the interpreter
 /// agree at the kernel ABI (forward state and backward grads).
 fn check_abi(d: usize, n_q: usize, n_kv: usize, q_pos: i64, kv_pos: i64, mask: KernelMask, seed: u64) {
-    check_abi_with("cranelift", d, n_q, n_kv, q_pos, kv_pos, mask, seed);
-    check_abi_with("llvm-cpu", d, n_q, n_kv, q_pos, kv_pos, mask, seed);
-    check_abi_with("llvm-cpu-256", d, n_q, n_kv, q_pos, kv_pos, mask, seed);
+    check_abi_capped(d, n_q, n_kv, q_pos, kv_pos, mask, None, seed);
+}
+
+/// The same, with logit soft-capping.
+#[allow(clippy::too_many_arguments)]
+fn check_abi_capped(
+    d: usize,
+    n_q: usize,
+    n_kv: usize,
+    q_pos: i64,
+    kv_pos: i64,
+    mask: KernelMask,
+    softcap: Option<f32>,
+    seed: u64,
+) {
+    for backend in ["cranelift", "llvm-cpu", "llvm-cpu-256"] {
+        check_abi_with(backend, d, n_q, n_kv, q_pos, kv_pos, mask, softcap.map(Softcap::new), seed);
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -47,6 +62,7 @@ fn check_abi_with(
     q_pos: i64,
     kv_pos: i64,
     mask: KernelMask,
+    softcap: Option<Softcap>,
     seed: u64,
 ) {
     // llvm-cpu-256: the 256-bit kernels, which an AVX-512 host would not otherwise run.
@@ -57,6 +73,7 @@ fn check_abi_with(
         dtype: Dtype::Fp32,
         group: 1,
         mask,
+        softcap,
         tile_q: TILE_Q,
         tile_kv: TILE_KV,
     };
@@ -157,6 +174,15 @@ fn abi_edge_cases() {
     check_abi(32, 1, 1, 0, 0, KernelMask::None, 5);
 }
 
+/// Soft-capped kernels (cap 2: scores of these inputs reach ±4, well into tanh's bend) agree
+/// with the interpreter, forward and backward, under every mask.
+#[test]
+fn abi_soft_capped() {
+    check_abi_capped(64, 37, 53, 100, 60, KernelMask::Causal, Some(2.0), 6);
+    check_abi_capped(32, 33, 65, 40, 10, KernelMask::Window { window: 7 }, Some(2.0), 7);
+    check_abi_capped(128, 20, 40, 0, 0, KernelMask::None, Some(0.5), 8);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
@@ -186,6 +212,7 @@ fn check_block(
     causal: bool,
     window: Option<u64>,
     dtype: Dtype,
+    softcap: Option<f32>,
     seed: u64,
 ) {
     let mut docs = Vec::new();
@@ -210,6 +237,7 @@ fn check_block(
         rope_theta: None,
         rope_dims: None,
         sinks: false,
+        softcap: None,
     };
     let t = start as usize;
     let kvh = heads / group;
@@ -228,6 +256,7 @@ fn check_block(
         let b = Block {
             head_dim: d,
             scale: 1.0 / (d as f32).sqrt(),
+            softcap: softcap.map(Softcap::new),
             mask: &mask,
             q,
             q_shape,
@@ -256,6 +285,7 @@ fn check_block(
         let b = Block {
             head_dim: d,
             scale: 1.0 / (d as f32).sqrt(),
+            softcap: softcap.map(Softcap::new),
             mask: &mask,
             q: &q,
             q_shape,
@@ -294,8 +324,12 @@ fn check_block(
 
 #[test]
 fn tiled_kernels_match_the_reference_on_documents_and_gqa() {
-    check_block(8, 8, 8, &[33, 1, 17, 40], true, None, Dtype::Fp32, 1);
-    check_block(64, 4, 4, &[70, 5], true, Some(9), Dtype::Fp32, 2);
-    check_block(16, 2, 1, &[50, 21], false, None, Dtype::Fp32, 3);
-    check_block(32, 4, 1, &[45, 3, 19], true, None, Dtype::Bf16, 4);
+    check_block(8, 8, 8, &[33, 1, 17, 40], true, None, Dtype::Fp32, None, 1);
+    check_block(64, 4, 4, &[70, 5], true, Some(9), Dtype::Fp32, None, 2);
+    check_block(16, 2, 1, &[50, 21], false, None, Dtype::Fp32, None, 3);
+    check_block(32, 4, 1, &[45, 3, 19], true, None, Dtype::Bf16, None, 4);
+    // Soft-capped: the reference kernels write the cap with f32's tanh, the tiled kernels with
+    // their own (the interpreter's tanh, the JITs' by one exp).
+    check_block(32, 4, 2, &[45, 3, 19], true, None, Dtype::Fp32, Some(2.0), 5);
+    check_block(16, 2, 1, &[50, 21], false, None, Dtype::Fp32, Some(1.5), 6);
 }

@@ -270,6 +270,13 @@ masks; a mask has one of them:
 
     layout l { ... mask = causal { chunk = 8192 } }";
 
+    Softcap = "E0035", Error, "a logit soft cap is a positive number",
+"`softcap = X` caps every attention score s = scale·q·k smoothly at ±X: the
+score becomes X·tanh(s/X) before the mask and the softmax (Gemma 2 uses 50).
+X must be greater than 0; a model without `softcap` has uncapped scores.
+
+    model gemma2 { ... softcap = 50 }";
+
     A2aLevelExceedsNode = "W0001", Warning, "the all-to-all level spans nodes",
 "The first level of a2a+p2p runs all-to-all, which sends (d-1)/d of every
 activation; it belongs on the fast intra-node links. A first level larger than

@@ -183,6 +183,7 @@ mod tests {
             rope_theta: None,
             rope_dims: None,
             sinks: false,
+            softcap: None,
         }
     }
 
@@ -217,7 +218,11 @@ mod tests {
                         let rows = Interval::new(ra, rb);
                         let cols = Interval::new(ca, cb);
                         let got = allowed(&p, MaskRule::of(&p), side, &[rows], &RowSet::range(ca, cb));
-                        assert_eq!(got, brute(&p, side, rows, cols), "{causal} {window:?} {chunk:?} {side:?} {rows} x {cols}");
+                        assert_eq!(
+                            got,
+                            brute(&p, side, rows, cols),
+                            "{causal} {window:?} {chunk:?} {side:?} {rows} x {cols}"
+                        );
                     }
                 }
             }

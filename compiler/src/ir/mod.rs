@@ -476,6 +476,9 @@ pub struct Problem {
     /// With RoPE: how many of each head's last dims rotate, when fewer than `head_dim`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rope_dims: Option<u32>,
+    /// Logit soft-capping: every score s becomes cap·tanh(s/cap) before the mask.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub softcap: Option<f64>,
     /// Learned attention sinks: each row's softmax denominator has one more term, exp(sink_h),
     /// added once where the row's O is stored (and dsinks gathered where its dQ is).
     #[serde(default, skip_serializing_if = "is_false")]

@@ -25,7 +25,7 @@ pub unsafe fn forward(spec: &KernelSpec, args: &FwdArgs) {
         // SAFETY: j < n_kv and e < 2·head_dim, within the caller's extents.
         unsafe { *args.k.add(j as usize * args.kv_stride as usize + e) }
     };
-    let steps = program(spec.kind);
+    let steps = program(spec);
     let Step::ForQueryBlocks(block_body) = &steps[0] else { unreachable!("forward program") };
     let Step::ForKvTiles(kv_body) = &block_body[0] else { unreachable!("forward program") };
     let mut rb0 = 0i64;
@@ -63,6 +63,12 @@ pub unsafe fn forward(spec: &KernelSpec, args: &FwdArgs) {
                                                 }
                                                 s[r * tk as usize + c] = acc * args.scale;
                                             }
+                                        }
+                                    }
+                                    Step::SoftCap => {
+                                        let cap = spec.softcap.expect("SoftCap only with a cap").value();
+                                        for x in s.iter_mut() {
+                                            *x = cap * (*x / cap).tanh();
                                         }
                                     }
                                     Step::MaskEdge => {
@@ -131,7 +137,8 @@ pub unsafe fn forward(spec: &KernelSpec, args: &FwdArgs) {
 /// `n_kv` KV rows of `kv_stride`, `dq` and `dkv` rows of their strides, `delta` `n_q` floats.
 pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
     let d = spec.head_dim as usize;
-    let Step::ForQueryRows(row_body) = &program(spec.kind)[0] else { unreachable!("backward program") };
+    let Step::ForQueryRows(row_body) = &program(spec)[0] else { unreachable!("backward program") };
+    let cap = spec.softcap.map(|c| c.value());
     let Step::ForAllowedKeys(pair_body) = &row_body[0] else { unreachable!("backward program") };
     for i in 0..args.n_q {
         // SAFETY: i < n_q, j < n_kv; offsets stay within the rows the caller describes.
@@ -151,16 +158,26 @@ pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
                 let k = args.k.add(j as usize * args.kv_stride as usize);
                 let v = k.add(d);
                 let dkv = args.dkv.add(j as usize * args.dkv_stride as usize);
-                let (mut p, mut ds) = (0.0f32, 0.0f32);
+                let (mut p, mut ds, mut t) = (0.0f32, 0.0f32, 0.0f32);
                 for step in pair_body {
                     match step {
                         Step::RecomputeP => {
                             let dot: f32 = (0..d).map(|e| *q.add(e) * *k.add(e)).sum();
-                            p = (dot * args.scale - lse).exp();
+                            let s = match cap {
+                                Some(cap) => {
+                                    t = (dot * args.scale / cap).tanh();
+                                    cap * t
+                                }
+                                None => dot * args.scale,
+                            };
+                            p = (s - lse).exp();
                         }
                         Step::Ds => {
                             let dot: f32 = (0..d).map(|e| *d_o.add(e) * *v.add(e)).sum();
                             ds = p * (dot - delta);
+                            if cap.is_some() {
+                                ds *= 1.0 - t * t;
+                            }
                         }
                         Step::AccumulateGrads => {
                             for e in 0..d {

@@ -259,6 +259,7 @@ pub fn op_tables(plan: &Plan, id: OpId) -> Option<Vec<LaunchTable>> {
         dtype: p.dtype,
         group: qb.heads / kb.heads,
         mask: m,
+        softcap: p.softcap.map(|c| super::Softcap::new(c as f32)),
         tile_q: TILE_Q,
         tile_kv: TILE_KV,
     };
@@ -289,6 +290,7 @@ mod tests {
             dtype: Dtype::Bf16,
             group: 1,
             mask: m,
+            softcap: None,
             tile_q: TILE_Q,
             tile_kv: TILE_KV,
         };

@@ -36,6 +36,52 @@ pub enum KernelMask {
     Window { window: u64 },
 }
 
+/// Logit soft-capping (Gemma 2): each score s = scale·q·k becomes cap·tanh(s/cap) before the
+/// mask and the softmax; backward, dS is multiplied by its derivative 1 − tanh². Held as the
+/// cap's f32 bits so that specs stay `Eq` and `Hash`; written as the number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "f32", from = "f32")]
+pub struct Softcap(u32);
+
+impl Softcap {
+    pub fn new(cap: f32) -> Softcap {
+        Softcap(cap.to_bits())
+    }
+
+    pub fn value(self) -> f32 {
+        f32::from_bits(self.0)
+    }
+
+    /// cap·tanh(s/cap), with tanh as every generated kernel computes it:
+    /// tanh(x) = 1 − 2 / (1 + e^(2x)), x clamped to ±[`TANH_CLAMP`] (where tanh is ±1 in f32).
+    pub fn apply(self, s: f32) -> f32 {
+        let cap = self.value();
+        cap * tanh_by_exp(s / cap)
+    }
+}
+
+impl From<Softcap> for f32 {
+    fn from(c: Softcap) -> f32 {
+        c.value()
+    }
+}
+
+impl From<f32> for Softcap {
+    fn from(cap: f32) -> Softcap {
+        Softcap::new(cap)
+    }
+}
+
+/// |x| beyond which tanh(x) rounds to ±1 in f32 (tanh(9.1) = 1 − 2.4e-8).
+pub const TANH_CLAMP: f32 = 9.1;
+
+/// tanh by one exponential, the formula the backends lower: 1 − 2 / (1 + e^(2x)), x clamped to
+/// ±`TANH_CLAMP` so that e^(2x) stays finite.
+pub fn tanh_by_exp(x: f32) -> f32 {
+    let x = x.clamp(-TANH_CLAMP, TANH_CLAMP);
+    1.0 - 2.0 / (1.0 + (2.0 * x).exp())
+}
+
 /// What one generated kernel computes. Backends specialise on every field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct KernelSpec {
@@ -46,6 +92,9 @@ pub struct KernelSpec {
     /// Query heads per KV head (the runtime maps heads; the kernel serves one pair).
     pub group: u32,
     pub mask: KernelMask,
+    /// Logit soft-capping, if the model has it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub softcap: Option<Softcap>,
     /// Query rows per register tile.
     pub tile_q: u32,
     /// KV columns per tile.
@@ -63,8 +112,10 @@ impl KernelSpec {
             KernelMask::Causal => "causal".to_string(),
             KernelMask::Window { window } => format!("window{window}"),
         };
+        // `cap30p5` for 30.5: kernel names are identifiers.
+        let cap = self.softcap.map(|c| format!("_cap{}", c.value()).replace('.', "p")).unwrap_or_default();
         format!(
-            "attn_{kind}_d{}_{mask}_{:?}_g{}_t{}x{}",
+            "attn_{kind}_d{}_{mask}{cap}_{:?}_g{}_t{}x{}",
             self.head_dim, self.dtype, self.group, self.tile_q, self.tile_kv
         )
         .to_lowercase()
@@ -215,6 +266,8 @@ pub enum Step {
     TransposeKeys,
     /// S = Q Kᵀ · scale for the query tile × KV tile.
     Scores,
+    /// Only with a soft cap: S = cap·tanh(S/cap) ([`Softcap::apply`]), before the mask.
+    SoftCap,
     /// Only on tiles that straddle the mask edge or the end of the run: S = −inf where masked,
     /// by comparing row and column positions.
     MaskEdge,
@@ -226,23 +279,24 @@ pub enum Step {
     ForQueryRows(Vec<Step>),
     /// For each key row the mask allows for the query row (backward).
     ForAllowedKeys(Vec<Step>),
-    /// p = exp(q·k·scale − lse).
+    /// p = exp(s − lse), s = q·k·scale (soft-capped as `SoftCap` does, when the spec has a cap).
     RecomputeP,
-    /// dS = p (dO·v − D).
+    /// dS = p (dO·v − D); with a soft cap, times 1 − (s/cap)², the derivative of the cap at s.
     Ds,
     /// dQ += dS·k·scale; dK += dS·q·scale; dV += p·dO.
     AccumulateGrads,
 }
 
-/// The algorithm of a kernel kind.
-pub fn program(kind: KernelKind) -> Vec<Step> {
+/// The algorithm of a kernel.
+pub fn program(spec: &KernelSpec) -> Vec<Step> {
     use Step::*;
-    match kind {
+    match spec.kind {
         KernelKind::Forward => {
-            vec![ForQueryBlocks(vec![ForKvTiles(vec![
-                TransposeKeys,
-                ForQueryTiles(vec![Scores, MaskEdge, OnlineSoftmax, AccumulatePv]),
-            ])])]
+            let tile = match spec.softcap {
+                Some(_) => vec![Scores, SoftCap, MaskEdge, OnlineSoftmax, AccumulatePv],
+                None => vec![Scores, MaskEdge, OnlineSoftmax, AccumulatePv],
+            };
+            vec![ForQueryBlocks(vec![ForKvTiles(vec![TransposeKeys, ForQueryTiles(tile)])])]
         }
         KernelKind::Backward => vec![ForQueryRows(vec![ForAllowedKeys(vec![RecomputeP, Ds, AccumulateGrads])])],
     }
@@ -268,7 +322,7 @@ pub fn print(spec: &KernelSpec) -> String {
         }
     }
     let mut out = format!("kernel {} ({:?})\n", spec.name(), spec);
-    go(&program(spec.kind), 1, &mut out);
+    go(&program(spec), 1, &mut out);
     out
 }
 

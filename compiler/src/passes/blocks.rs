@@ -109,6 +109,7 @@ mod tests {
             rope_theta: None,
             rope_dims: None,
             sinks: false,
+            softcap: None,
         }
     }
 

@@ -79,6 +79,7 @@ pub fn setup(layout: &Layout, mask: Mask, rope: bool, options: &PlanOptions) -> 
         rope_theta: layout.model.rope.as_ref().filter(|_| rope).map(|r| r.theta),
         rope_dims: layout.model.rope.as_ref().filter(|r| rope && r.dims < layout.model.head_dim).map(|r| r.dims),
         sinks: layout.model.sinks,
+        softcap: layout.model.softcap,
     };
     let maps = partition.ranks.iter().map(|r| TokenMap::new(runs_of(&r.tokens).collect())).collect();
     let runs = partition.ranks.iter().map(|r| load_runs(&r.tokens, &r.positions)).collect();

@@ -24,7 +24,7 @@ pub(crate) struct ClusterInfo {
     pub gpus_per_node: Span,
 }
 
-const MODEL_FIELDS: &[&str] = &["layers", "heads", "kv_heads", "head_dim", "hidden", "rope", "sinks"];
+const MODEL_FIELDS: &[&str] = &["layers", "heads", "kv_heads", "head_dim", "hidden", "rope", "sinks", "softcap"];
 
 pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
     let what = format!("model `{}`", item.name.node);
@@ -40,6 +40,26 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
         None => Some(false),
     };
     let mut ok = true;
+    // Any finite number reads; the cap's own rule (positive) has its own code.
+    let softcap = match r.has("softcap") {
+        true => match r.float("softcap", f64::NEG_INFINITY, diags) {
+            Some(cap) if cap > 0.0 => Some(Some(cap)),
+            Some(cap) => {
+                diags.push(
+                    Diagnostic::new(
+                        Code::Softcap,
+                        format!("softcap = {cap} is not a positive cap"),
+                        r.field_span("softcap").unwrap_or(item.name.span),
+                        "logit cap",
+                    )
+                    .with_help("scores become X·tanh(s/X): X is greater than 0 (Gemma 2 uses 50); remove `softcap` for uncapped logits"),
+                );
+                None
+            }
+            None => None,
+        },
+        false => Some(None),
+    };
     // `rope = none` here would mean what leaving the block out means.
     let rope = match r.field_span("rope") {
         Some(span) => {
@@ -61,7 +81,7 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
             Some((theta, dims))
         }),
     };
-    let (layers, heads, head_dim, sinks) = (layers?, heads?, head_dim?, sinks?);
+    let (layers, heads, head_dim, sinks, softcap) = (layers?, heads?, head_dim?, sinks?, softcap?);
     let rope = rope.map(|(theta, dims)| {
         if let Some(d) = dims
             && (d.node % 2 != 0 || d.node > head_dim.node)
@@ -127,6 +147,7 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
             hidden: hidden.map_or(heads.node * head_dim.node, |h| h.node),
             rope,
             sinks,
+            softcap,
         },
         layers: layers.span,
         heads: heads.span,

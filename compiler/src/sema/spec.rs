@@ -43,6 +43,9 @@ pub struct Model {
     /// `sinks = learned`: one learned logit per query head in every row's softmax denominator
     /// (gpt-oss's attention sinks); input `sinks`, output `dsinks`.
     pub sinks: bool,
+    /// `softcap = X`: logit soft-capping, s ↦ X·tanh(s/X) before the mask (Gemma 2: 50).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub softcap: Option<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -254,6 +254,7 @@ impl HostDevice<'_> {
             let block = Block {
                 head_dim: d,
                 scale: c.scale,
+                softcap: c.table.spec.softcap,
                 mask: &mask,
                 q: &q,
                 q_shape: Shape { batch: 1, rows: tq, heads: h, elems: d },
@@ -316,6 +317,7 @@ impl HostDevice<'_> {
             let block = Block {
                 head_dim: d,
                 scale: f.scale,
+                softcap: f.table.spec.softcap,
                 mask: &mask,
                 q: &bundle,
                 q_shape,

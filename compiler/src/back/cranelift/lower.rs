@@ -7,7 +7,7 @@ use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 
 use crate::kernel::offsets::*;
-use crate::kernel::{BLOCK_Q, KernelKind, KernelMask, KernelSpec, Step, program};
+use crate::kernel::{BLOCK_Q, KernelKind, KernelMask, KernelSpec, Step, TANH_CLAMP, program};
 
 const TQ: usize = 2;
 const TK: usize = 16;
@@ -121,6 +121,30 @@ impl Cx<'_> {
         self.b.ins().fadd(a, c)
     }
 
+    /// Vectorised tanh by one exp (`kernel::tanh_by_exp`): 1 − 2 / (1 + e^(2x)).
+    fn tanh(&mut self, x: Value) -> Value {
+        let lo = self.splat_f(-TANH_CLAMP);
+        let hi = self.splat_f(TANH_CLAMP);
+        let x = self.b.ins().fmax(x, lo);
+        let x = self.b.ins().fmin(x, hi);
+        let x2 = self.b.ins().fadd(x, x);
+        let e = self.exp(x2);
+        let one = self.splat_f(1.0);
+        let two = self.splat_f(2.0);
+        let den = self.b.ins().fadd(one, e);
+        let q = self.b.ins().fdiv(two, den);
+        self.b.ins().fsub(one, q)
+    }
+
+    /// cap·tanh(x/cap) on a vector, and tanh(x/cap) itself.
+    fn soft_cap(&mut self, x: Value, cap: f32) -> (Value, Value) {
+        let inv = self.splat_f(1.0 / cap);
+        let y = self.b.ins().fmul(x, inv);
+        let t = self.tanh(y);
+        let c = self.splat_f(cap);
+        (self.b.ins().fmul(t, c), t)
+    }
+
     /// Vectorised exp (see the module doc of `back/cranelift`).
     fn exp(&mut self, x: Value) -> Value {
         let lo = self.splat_f(-87.0);
@@ -184,7 +208,7 @@ pub fn build(spec: &KernelSpec, func: &mut Function, pointer: Type) -> Result<()
 
 fn forward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), String> {
     let d = spec.head_dim as usize;
-    let steps = program(KernelKind::Forward);
+    let steps = program(spec);
     let [Step::ForQueryBlocks(block_body)] = steps.as_slice() else {
         return Err("unexpected forward program".into());
     };
@@ -234,6 +258,15 @@ fn forward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), String
                             for step in tile_body {
                                 match step {
                                     Step::Scores => s = scores(cx, d, q_tile, kt, scale_v),
+                                    Step::SoftCap => {
+                                        // `program` has this step only with a cap.
+                                        let cap = spec.softcap.map_or(1.0, |c| c.value());
+                                        for &v in &s {
+                                            let x = cx.b.use_var(v);
+                                            let (y, _) = cx.soft_cap(x, cap);
+                                            cx.b.def_var(v, y);
+                                        }
+                                    }
                                     Step::MaskEdge => {
                                         mask_edge(cx, spec.mask, &s, q_pos, r0, k_lo, k_hi, cols, partial)
                                     }
@@ -552,7 +585,7 @@ fn accumulate_pv(
 fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), String> {
     let d = spec.head_dim as usize;
     let nv = d / 4;
-    let steps = program(KernelKind::Backward);
+    let steps = program(spec);
     let [Step::ForQueryRows(row_body)] = steps.as_slice() else {
         return Err("unexpected backward program".into());
     };
@@ -573,6 +606,7 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
     let q_pos = cx.load(I64, args, BWD_Q_POS as i64);
     let kv_pos = cx.load(I64, args, BWD_KV_POS as i64);
     let scale = cx.load(F32, args, BWD_SCALE as i64);
+    let cap = spec.softcap.map(|c| c.value());
     let zero = cx.i64(0);
     // KV blocks of KB rows outer, query rows inner: a block's K, V, dK and dV stay in cache
     // while every query row passes over it.
@@ -618,28 +652,47 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
             let count = cx.max(count, zero);
             let quads = cx.b.ins().band_imm(count, !3);
             let mid = cx.b.ins().iadd(j_lo, quads);
-            let rows = QuadRows { qi, dqi, lse, delta: delta_i, scale, k, kv_stride, dkv, dkv_stride };
+            let rows = QuadRows { qi, dqi, lse, delta: delta_i, scale, cap, k, kv_stride, dkv, dkv_stride };
             cx.for_loop(j_lo, mid, 4, |cx, j0| backward_quad(cx, d, &rows, j0));
             cx.for_loop(mid, j_hi, 1, |cx, j| {
                 let kj_off = cx.b.ins().imul(j, kv_stride);
                 let kj = cx.addr(k, kj_off, 4, 0);
                 let dkvj_off = cx.b.ins().imul(j, dkv_stride);
                 let dkvj = cx.addr(dkv, dkvj_off, 4, 0);
-                let (mut p, mut ds) = (None, None);
+                let (mut p, mut ds, mut t) = (None, None, None);
                 for step in pair_body {
                     match step {
                         Step::RecomputeP => {
                             let dot = dot_rows(cx, nv, qi, 0, kj, 0);
                             let s = cx.b.ins().fmul(dot, scale);
-                            let x = cx.b.ins().fsub(s, lse);
-                            let xv = cx.b.ins().splat(F32X4, x);
+                            let sv = cx.b.ins().splat(F32X4, s);
+                            let sv = match cap {
+                                Some(cap) => {
+                                    let (y, tv) = cx.soft_cap(sv, cap);
+                                    t = Some(cx.b.ins().extractlane(tv, 0));
+                                    y
+                                }
+                                None => sv,
+                            };
+                            let lse_v = cx.b.ins().splat(F32X4, lse);
+                            let xv = cx.b.ins().fsub(sv, lse_v);
                             let e = cx.exp(xv);
                             p = Some(cx.b.ins().extractlane(e, 0));
                         }
                         Step::Ds => {
                             let dot = dot_rows(cx, nv, qi, (2 * d * 4) as i64, kj, (d * 4) as i64);
                             let diff = cx.b.ins().fsub(dot, delta_i);
-                            ds = Some(cx.b.ins().fmul(p.expect("p first"), diff));
+                            let g = cx.b.ins().fmul(p.expect("p first"), diff);
+                            ds = Some(match t {
+                                // × (1 − t²), the cap's derivative.
+                                Some(t) => {
+                                    let one = cx.f32(1.0);
+                                    let d1 = cx.b.ins().fneg(t);
+                                    let d1 = cx.b.ins().fma(d1, t, one);
+                                    cx.b.ins().fmul(g, d1)
+                                }
+                                None => g,
+                            });
                         }
                         Step::AccumulateGrads => {
                             let ds_s = cx.b.ins().fmul(ds.expect("ds first"), scale);
@@ -677,6 +730,8 @@ struct QuadRows {
     lse: Value,
     delta: Value,
     scale: Value,
+    /// The soft cap, if any.
+    cap: Option<f32>,
     k: Value,
     kv_stride: Value,
     dkv: Value,
@@ -720,11 +775,28 @@ fn backward_quad(cx: &mut Cx<'_>, d: usize, r: &QuadRows, j0: Value) {
     let scale = cx.b.ins().splat(F32X4, r.scale);
     let lse = cx.b.ins().splat(F32X4, r.lse);
     let x = cx.b.ins().fmul(s, scale);
+    let (x, t) = match r.cap {
+        Some(cap) => {
+            let (y, t) = cx.soft_cap(x, cap);
+            (y, Some(t))
+        }
+        None => (x, None),
+    };
     let x = cx.b.ins().fsub(x, lse);
     let p = cx.exp(x);
     let delta = cx.b.ins().splat(F32X4, r.delta);
     let diff = cx.b.ins().fsub(dp, delta);
     let ds = cx.b.ins().fmul(p, diff);
+    let ds = match t {
+        // × (1 − t²), the cap's derivative.
+        Some(t) => {
+            let one = cx.splat_f(1.0);
+            let nt = cx.b.ins().fneg(t);
+            let d1 = cx.b.ins().fma(nt, t, one);
+            cx.b.ins().fmul(ds, d1)
+        }
+        None => ds,
+    };
     let ds = cx.b.ins().fmul(ds, scale);
     let ds_c: Vec<Value> = (0..4u8)
         .map(|c| {

@@ -167,7 +167,7 @@ fn narrow(f: &mut Fn, v: &V, w: u32) -> V {
     f.shuffle(v, v, &lanes)
 }
 
-/// `@exp2_{w}`: 2ˣ over `w` lanes for x ≤ 0 (the forward kernel's softmax, whose scale folds
+/// `@exp2_{w}`: 2ˣ over `w` lanes for x ≤ 127 (the forward kernel's softmax, whose scale folds
 /// log₂e into one FMA per score vector). Below −125 (e^−86.6) the result is exactly 0, so
 /// masked scores (−∞) vanish and no result is subnormal. n = rint(x), r = x − n exact in
 /// [−½, ½], 2ʳ by its degree-6 Taylor polynomial (relative error ≤ 1.7e−7), then scaled by 2ⁿ:
@@ -214,6 +214,37 @@ fn exp2_fn(isa: &Isa) -> String {
     let out = f.select(&small, &s(0.0), &y);
     f.op(format!("ret {}", out.t()));
     format!("\ndefine internal {vw} @exp2_{w}({vw} %x) alwaysinline {} {{\n{}}}\n", isa.attrs, f.finish())
+}
+
+/// Logit soft-capping of a tile's raw scores (unscaled: the scale folds into the softmax's
+/// exponent): raw ↦ (cap/scale)·tanh(raw·scale/cap), tanh by one exp2 as `kernel::tanh_by_exp`
+/// (1 − 2/(1 + 2^(2·log₂e·x)), x clamped to ±`TANH_CLAMP`). Returns tanh per score vector, whose
+/// 1 − t² the backward multiplies into dS.
+fn soft_cap(f: &mut Fn, s: &mut [Vec<V>], scale: &V, cap: f32, w: u32) -> Vec<Vec<V>> {
+    let vw = vty(w);
+    let sw = |x: f32| splatw(x, w);
+    let inv = f.fast("fmul", scale, &f32c(1.0 / cap));
+    let inv = f.splat(&inv, w);
+    let back = f.fast("fdiv", &f32c(cap), scale);
+    let back = f.splat(&back, w);
+    let mut ts = Vec::new();
+    for row in s.iter_mut() {
+        let mut tr = Vec::new();
+        for x in row.iter_mut() {
+            let y = f.fast("fmul", x, &inv);
+            let y = f.call(&vw, &format!("llvm.maxnum.v{w}f32"), &[&y, &sw(-crate::kernel::TANH_CLAMP)]);
+            let y = f.call(&vw, &format!("llvm.minnum.v{w}f32"), &[&y, &sw(crate::kernel::TANH_CLAMP)]);
+            let y = f.fast("fmul", &y, &sw(2.0 * std::f32::consts::LOG2_E));
+            let e = f.call(&vw, &format!("exp2_{w}"), &[&y]);
+            let den = f.fast("fadd", &e, &sw(1.0));
+            let q = f.fast("fdiv", &sw(2.0), &den);
+            let t = f.fast("fsub", &sw(1.0), &q);
+            *x = f.fast("fmul", &t, &back);
+            tr.push(t);
+        }
+        ts.push(tr);
+    }
+    ts
 }
 
 /// Loads an i64 or f32 field of the argument struct.
@@ -389,6 +420,10 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     let acc = scores(&mut f, &rows, &kt, d, tk, w8, isa.score_vectors);
     // The scores stay unscaled: the scale folds into the exponent of the softmax.
     let mut s = acc;
+    // SoftCap, before the mask.
+    if let Some(cap) = spec.softcap {
+        soft_cap(&mut f, &mut s, &scale, cap.value(), w8);
+    }
 
     mask_edge(&mut f, spec.mask, &mut s, &cols, &diff, &masked, w8);
 
@@ -717,6 +752,8 @@ fn btile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     let do_rows: Vec<V> = rows.iter().map(|p| f.gep("float", p, &i64c(2 * d))).collect();
     let mut s = scores(&mut f, &rows, &kt, d, tk, w, isa.score_vectors);
     let dp = scores(&mut f, &do_rows, &vt, d, tk, w, isa.score_vectors);
+    // RecomputeP's soft cap (and, for Ds, its derivative 1 − t²).
+    let caps = spec.softcap.map(|cap| soft_cap(&mut f, &mut s, &scale, cap.value(), w));
     mask_edge(&mut f, spec.mask, &mut s, &cols, &diff, &masked, w);
 
     // P and dS·scale into the stack tiles.
@@ -743,6 +780,15 @@ fn btile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
             let t = f.fast("fsub", &dp[row][h], &dlv);
             let t = f.fast("fmul", &t, &pv);
             let t = f.fast("fmul", &t, &sv);
+            let t = match &caps {
+                Some(caps) => {
+                    let c = &caps[row][h];
+                    let cc = f.fast("fmul", c, c);
+                    let d1 = f.fast("fsub", &splatw(1.0, w), &cc);
+                    f.fast("fmul", &t, &d1)
+                }
+                None => t,
+            };
             vstore(&mut f, &t, &ds_buf, at);
         }
     }

@@ -97,6 +97,7 @@ impl Gen {
             let mut s = vec![f32c(0.0); nb * 4];
             g.gemm_nk(&ka, &qt, &l, nb, &mut s);
             let mut p = s.clone();
+            let mut caps = vec![f32c(0.0); nb * 4];
             let mut cols = Vec::new();
             for n in 0..nb {
                 for e in 0..4 {
@@ -112,7 +113,16 @@ impl Gen {
                     let c = cols[i].clone();
                     let lp = g.f.gep("float", &stats, &c);
                     let lse2 = g.f.load("float", &lp, 4);
-                    let x = g.f.fast("fmul", &s[i], &scale2);
+                    // RecomputeP: the soft-capped score when the model caps logits.
+                    let x = match g.spec.softcap {
+                        Some(cap) => {
+                            let pre = g.f.fast("fmul", &scale, &f32c(1.0 / cap.value()));
+                            let (x, t) = g.soft_cap(&s[i], &pre, cap.value());
+                            caps[i] = t;
+                            x
+                        }
+                        None => g.f.fast("fmul", &s[i], &scale2),
+                    };
                     let x = g.f.fast("fsub", &x, &lse2);
                     let e2 = g.f.call("float", "llvm.nvvm.ex2.approx.ftz.f", &[&x]);
                     let q_rel = g.f.bin("add", &m0, &c);
@@ -137,6 +147,12 @@ impl Gen {
                 let dl = g.f.load("float", &dp_, 4);
                 let x = g.f.fast("fsub", &dp[i], &dl);
                 ds[i] = g.f.fast("fmul", &p[i], &x);
+                if g.spec.softcap.is_some() {
+                    // Ds: × (1 − t²), the cap's derivative.
+                    let tt = g.f.fast("fmul", &caps[i], &caps[i]);
+                    let d1 = g.f.fast("fsub", &f32c(1.0), &tt);
+                    ds[i] = g.f.fast("fmul", &ds[i], &d1);
+                }
             }
             // dK += dSᵀ Q.
             let dsa = g.pack_a(&ds);

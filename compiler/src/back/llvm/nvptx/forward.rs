@@ -136,8 +136,19 @@ impl Gen {
                     }
                 }
             }
-            for x in s.iter_mut() {
-                *x = g.f.fast("fmul", x, &scale2);
+            // Scores, then SoftCap (the cap's tanh of scale·q·k), in base-2 units.
+            match g.spec.softcap {
+                Some(cap) => {
+                    let pre = g.f.fast("fmul", &scale, &f32c(1.0 / cap.value()));
+                    for x in s.iter_mut() {
+                        *x = g.soft_cap(x, &pre, cap.value()).0;
+                    }
+                }
+                None => {
+                    for x in s.iter_mut() {
+                        *x = g.f.fast("fmul", x, &scale2);
+                    }
+                }
             }
             // MaskEdge: only on tiles that straddle the mask edge or end the run.
             let k_lo = g.f.bin("add", &fr.kv_pos, &j);

@@ -142,6 +142,22 @@ impl Gen {
         x
     }
 
+    /// A raw score x (q·k) soft-capped, in base-2 units for `ex2`: cap·tanh(x·scale/cap)·log₂e,
+    /// tanh by one `ex2` as `kernel::tanh_by_exp`; and tanh itself, for the backward's 1 − t².
+    /// `pre` is scale/cap (in registers once per kernel).
+    pub(super) fn soft_cap(&mut self, x: &V, pre: &V, cap: f32) -> (V, V) {
+        let f = &mut self.f;
+        let y = f.fast("fmul", x, pre);
+        let y = f.call("float", "llvm.maxnum.f32", &[&y, &f32c(-crate::kernel::TANH_CLAMP)]);
+        let y = f.call("float", "llvm.minnum.f32", &[&y, &f32c(crate::kernel::TANH_CLAMP)]);
+        let y = f.fast("fmul", &y, &f32c(2.0 * std::f32::consts::LOG2_E));
+        let e = f.call("float", "llvm.nvvm.ex2.approx.ftz.f", &[&y]);
+        let den = f.fast("fadd", &e, &f32c(1.0));
+        let q = f.fast("fdiv", &f32c(2.0), &den);
+        let t = f.fast("fsub", &f32c(1.0), &q);
+        (f.fast("fmul", &t, &f32c(cap * std::f32::consts::LOG2_E)), t)
+    }
+
     /// Whether key position `k` is visible from query position `q` (and `k` inside the run).
     pub(super) fn allowed(&mut self, q: &V, k: &V, k_rel: &V, kv_len: &V) -> V {
         let f = &mut self.f;
