@@ -215,6 +215,11 @@ pub fn arguments(layout: &Layout, strategies: &[Strategy]) -> Arguments {
             ));
         }
     }
+    if let Some(cap) = m.softcap {
+        out.unexpressed.push(format!(
+            "softcap = {cap}: Megatron-LM's arguments have no attention logit soft-capping flag; a Megatron run of this model needs the cap in its own attention module"
+        ));
+    }
     let chunked: Vec<bool> = masks.iter().map(|m| m.chunk().is_some()).collect();
     if let Some(c) = masks.iter().find_map(|m| m.chunk()) {
         let intervals = |want: bool| -> Vec<crate::ir::Interval> {

@@ -148,7 +148,7 @@ pub fn text(plan: &Plan, rank: Option<u32>) -> String {
     let _ = writeln!(out, "{}", title(plan));
     let _ = writeln!(
         out,
-        "  problem: {} tokens in {} sequence(s), heads {} kv_heads {} head_dim {} batch {} {:?}, {}{}",
+        "  problem: {} tokens in {} sequence(s), heads {} kv_heads {} head_dim {} batch {} {:?}, {}{}{}",
         p.tokens,
         p.docs.len(),
         p.heads,
@@ -164,7 +164,8 @@ pub fn text(plan: &Plan, rank: Option<u32>) -> String {
                 format!("RoPE theta {theta} on dims {}..{}", r.start, r.end)
             }
         },
-        if p.sinks { ", learned sinks" } else { "" }
+        if p.sinks { ", learned sinks" } else { "" },
+        p.softcap.map(|c| format!(", logits soft-capped at {c}")).unwrap_or_default()
     );
     for g in &plan.groups {
         let _ = writeln!(out, "  group {}: cp ranks {:?} (global {:?})", g.name, g.members, g.global);

@@ -116,7 +116,7 @@ impl Gen {
                     // RecomputeP: the soft-capped score when the model caps logits.
                     let x = match g.spec.softcap {
                         Some(cap) => {
-                            let pre = g.f.fast("fmul", &scale, &f32c(1.0 / cap.value()));
+                            let pre = g.soft_cap_pre(&scale, cap.value());
                             let (x, t) = g.soft_cap(&s[i], &pre, cap.value());
                             caps[i] = t;
                             x

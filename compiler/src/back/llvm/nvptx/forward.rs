@@ -139,7 +139,7 @@ impl Gen {
             // Scores, then SoftCap (the cap's tanh of scale·q·k), in base-2 units.
             match g.spec.softcap {
                 Some(cap) => {
-                    let pre = g.f.fast("fmul", &scale, &f32c(1.0 / cap.value()));
+                    let pre = g.soft_cap_pre(&scale, cap.value());
                     for x in s.iter_mut() {
                         *x = g.soft_cap(x, &pre, cap.value()).0;
                     }

@@ -143,19 +143,26 @@ impl Gen {
     }
 
     /// A raw score x (q·k) soft-capped, in base-2 units for `ex2`: cap·tanh(x·scale/cap)·log₂e,
-    /// tanh by one `ex2` as `kernel::tanh_by_exp`; and tanh itself, for the backward's 1 − t².
-    /// `pre` is scale/cap (in registers once per kernel).
+    /// tanh by one `ex2` as `kernel::tanh_by_exp` (t = 1 − 2/(1 + 2^y), y = 2·log₂e·x·scale/cap
+    /// clamped to ±2·log₂e·`TANH_CLAMP`); and t itself, for the backward's 1 − t². `pre` is
+    /// 2·log₂e·scale/cap (in a register once per kernel: `soft_cap_pre`).
     pub(super) fn soft_cap(&mut self, x: &V, pre: &V, cap: f32) -> (V, V) {
+        let lim = 2.0 * std::f32::consts::LOG2_E * crate::kernel::TANH_CLAMP;
         let f = &mut self.f;
         let y = f.fast("fmul", x, pre);
-        let y = f.call("float", "llvm.maxnum.f32", &[&y, &f32c(-crate::kernel::TANH_CLAMP)]);
-        let y = f.call("float", "llvm.minnum.f32", &[&y, &f32c(crate::kernel::TANH_CLAMP)]);
-        let y = f.fast("fmul", &y, &f32c(2.0 * std::f32::consts::LOG2_E));
+        let y = f.call("float", "llvm.maxnum.f32", &[&y, &f32c(-lim)]);
+        let y = f.call("float", "llvm.minnum.f32", &[&y, &f32c(lim)]);
         let e = f.call("float", "llvm.nvvm.ex2.approx.ftz.f", &[&y]);
         let den = f.fast("fadd", &e, &f32c(1.0));
-        let q = f.fast("fdiv", &f32c(2.0), &den);
-        let t = f.fast("fsub", &f32c(1.0), &q);
+        // rcp.approx (one MUFU op; relative error 2⁻²³), not the IEEE rcp.rn sequence.
+        let r = f.call("float", "llvm.nvvm.rcp.approx.ftz.f", &[&den]);
+        let t = f.call("float", "llvm.fma.f32", &[&r, &f32c(-2.0), &f32c(1.0)]);
         (f.fast("fmul", &t, &f32c(cap * std::f32::consts::LOG2_E)), t)
+    }
+
+    /// `soft_cap`'s `pre`: 2·log₂e·scale/cap.
+    pub(super) fn soft_cap_pre(&mut self, scale: &V, cap: f32) -> V {
+        self.f.fast("fmul", scale, &f32c(2.0 * std::f32::consts::LOG2_E / cap))
     }
 
     /// Whether key position `k` is visible from query position `q` (and `k` inside the run).
