@@ -155,12 +155,12 @@ fn matrix_through_the_emulated_gpu_abi() {
     check(
         &["matrix", "--kernels", "gpu-emulated", "--filter", "cp2 a2a"],
         0,
-        &["ok    cp2 a2a causal bshd", "6 passed, 0 failed"],
+        &["ok    cp2 a2a causal bshd", "ok    cp2 a2a causal { chunk = 6 } bshd", "8 passed, 0 failed"],
         "",
     );
-    check(&["matrix", "--kernels", "reference", "--filter", "cp3 p2p"], 0, &["fp32", "6 passed, 0 failed"], "");
+    check(&["matrix", "--kernels", "reference", "--filter", "cp3 p2p"], 0, &["fp32", "8 passed, 0 failed"], "");
     // A generated host kernel set goes through the same executor on the host device.
-    check(&["matrix", "--kernels", "cranelift", "--filter", "cp2 a2a"], 0, &["fp32", "6 passed, 0 failed"], "");
+    check(&["matrix", "--kernels", "cranelift", "--filter", "cp2 a2a"], 0, &["fp32", "8 passed, 0 failed"], "");
     // Every strategy.
     check(
         &["matrix", "--kernels", "gpu-emulated", "--filter", "cp4 "],
@@ -168,7 +168,7 @@ fn matrix_through_the_emulated_gpu_abi() {
         &[
             "ok    cp4 p2p padding_causal thd",
             "ok    cp4 a2a+p2p { hierarchy = [2, 2] } none sbhd",
-            "24 passed, 0 failed in",
+            "32 passed, 0 failed in",
         ],
         "",
     );
@@ -225,7 +225,7 @@ fn gpu_check_script_runs_end_to_end_emulated() {
         [("devices", "ok"), ("nccl", "skipped"), ("matrix", "ok"), ("ring", "ok"), ("bench", "ok")],
         "{summary}"
     );
-    assert!(summary.contains("6 passed, 0 failed"), "{summary}");
+    assert!(summary.contains("8 passed, 0 failed"), "{summary}");
     for step in ["devices", "matrix", "ring", "bench"] {
         assert!(out_dir.join(format!("{step}.log")).exists(), "no {step}.log");
     }
@@ -241,7 +241,7 @@ type Fault = fn(&str) -> String;
 
 /// `--kernels ptx-sim`: the kernels `attnc kernels` writes for sm_80 and for sm_90a (wgmma) run
 /// the GPU numerics matrix on the PTX interpreter (every mask and format, fp16 and bf16, GQA 1, 4
-/// and 8 at cp 2, head dim 64; causal and window at head dim 128), through the same executor
+/// and 8 at cp 2, head dim 64; causal, window and chunk at head dim 128), through the same executor
 /// and launches a GPU run makes; and a kernel directory with one deliberate fault — a `bar.sync`
 /// deleted, an `ldmatrix .trans` made plain, a `cp.async.wait_group` removed (sm_80), the
 /// `fence.proxy.async` before wgmma removed (sm_90a) — fails.
@@ -272,7 +272,11 @@ fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
                     d,
                     "cp2 p2p",
                     0,
-                    &["ok    cp2 p2p padding_causal { window = 6 } thd", "6 passed, 0 failed"],
+                    &[
+                        "ok    cp2 p2p padding_causal { window = 6 } thd",
+                        "ok    cp2 p2p padding_causal { chunk = 5 } thd",
+                        "8 passed, 0 failed",
+                    ],
                 );
                 // `bench kernels --kernels ptx-sim`: the interpreter's instructions per second.
                 let args = ["bench", "kernels", "--kernels", "ptx-sim", "--kernel-dir", out, "--head-dim", d];
@@ -291,7 +295,11 @@ fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
                     d,
                     "cp2 p2p causal",
                     0,
-                    &["ok    cp2 p2p causal { window = 5 } sbhd", "2 passed, 0 failed"],
+                    &[
+                        "ok    cp2 p2p causal { window = 5 } sbhd",
+                        "ok    cp2 p2p causal { chunk = 6 } bshd",
+                        "3 passed, 0 failed",
+                    ],
                 );
             }
             std::fs::remove_dir_all(&dir).unwrap();
