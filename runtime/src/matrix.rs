@@ -206,16 +206,28 @@ pub const MASKS: [(&str, &str); 8] = [
     ("padding_causal { chunk = 5 }", "thd"),
 ];
 
+/// The model features of the matrix at cp 2 and 4, each with a mask and format: learned sinks
+/// (causal, bshd), logit soft-capping at 2 — where the seeded scores bend — (a window, sbhd), and
+/// both over chunks of packed sequences (thd).
+pub const FEATURES: [(&str, &str, bool, Option<f64>); 3] = [
+    ("causal", "bshd", true, None),
+    ("causal { window = 5 }", "sbhd", false, Some(2.0)),
+    ("padding_causal { chunk = 5 }", "thd", true, Some(2.0)),
+];
+
 /// The matrix at one dtype and head dim: cp 1, 2, 3, 4, 8 × every strategy × every mask (each
-/// with its format), GQA rotating through MHA, group 4 and MQA.
+/// with its format), and at cp 2 and 4 every strategy × each of [`FEATURES`]; GQA rotating
+/// through MHA, group 4 and MQA.
 pub fn cases(dtype: &'static str, head_dim: u32) -> Vec<Case> {
     let mut cases = Vec::new();
     let mut rotation = 0usize;
     for cp in [1u32, 2, 3, 4, 8] {
         let heads = if cp == 3 { 12 } else { 8 };
         let gqa = [heads, heads / 4, 1];
+        let features = if cp == 2 || cp == 4 { &FEATURES[..] } else { &[] };
         for strategy in strategies(cp) {
-            for (mask, format) in MASKS {
+            let plain = MASKS.iter().map(|&(mask, format)| (mask, format, false, None));
+            for (mask, format, sinks, softcap) in plain.chain(features.iter().copied()) {
                 rotation += 1;
                 let kv_heads = gqa[rotation % 3];
                 cases.push(Case {
@@ -227,8 +239,8 @@ pub fn cases(dtype: &'static str, head_dim: u32) -> Vec<Case> {
                     kv_heads,
                     head_dim,
                     dtype,
-                    sinks: false,
-                    softcap: None,
+                    sinks,
+                    softcap,
                 });
             }
         }

@@ -105,7 +105,7 @@ fn device_executor_on_host_memory_against_fp64() {
         })
         .collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
-    assert_eq!(cases.len(), 144);
+    assert_eq!(cases.len(), 165);
 }
 
 /// The device executor's timeline: one span per op of every rank, each between the stamps around
@@ -250,7 +250,7 @@ fn device_executor_one_rank_per_process() {
         })
         .collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
-    assert_eq!(cases.len(), 120);
+    assert_eq!(cases.len(), 141);
 }
 
 /// Learned sinks with one process per rank: each rank's dsinks holds its own rows' share, and the
