@@ -429,32 +429,23 @@ fn parse_mask(word: &WordValue<'_>, diags: &mut Diags) -> Option<Mask> {
         _ => {
             let what = format!("`{name}`");
             let a = Reader::new(word.args, &["window", "chunk"], what, word.name.span, diags);
-            let window = if a.has("window") {
-                let w = a.int("window", 0, u64::MAX, diags)?;
-                if w.node == 0 {
-                    diags.push(
-                        Diagnostic::new(Code::Window, "the sliding window must be at least one token", w.span, "a window of 0 sees no keys")
-                            .with_help("`window = W` lets query i see keys i-W+1 ..= i; remove the window for plain causal attention"),
-                    );
-                    return None;
-                }
-                Some(w.node)
-            } else {
-                None
-            };
-            let chunk = if a.has("chunk") {
-                let c = a.int("chunk", 0, u64::MAX, diags)?;
-                if c.node == 0 {
-                    diags.push(
-                        Diagnostic::new(Code::Chunk, "an attention chunk must be at least one token", c.span, "a chunk of 0 holds no tokens")
-                            .with_help("`chunk = C` lets query i see keys j <= i of its own C-token chunk; remove the chunk for plain causal attention"),
-                    );
-                    return None;
-                }
-                Some(c)
-            } else {
-                None
-            };
+            let window = tokens(&a, "window", diags, || {
+                (
+                    Code::Window,
+                    "the sliding window must be at least one token",
+                    "a window of 0 sees no keys",
+                    "`window = W` lets query i see keys i-W+1 ..= i; remove the window for plain causal attention",
+                )
+            })?;
+            let chunk = tokens(&a, "chunk", diags, || {
+                (
+                    Code::Chunk,
+                    "an attention chunk must be at least one token",
+                    "a chunk of 0 holds no tokens",
+                    "`chunk = C` lets query i see keys j <= i of its own C-token chunk; remove the chunk for plain causal attention",
+                )
+            })?;
+            let window = window.map(|w| w.node);
             if let (Some(w), Some(c)) = (window, chunk) {
                 diags.push(
                     Diagnostic::new(Code::Chunk, "a mask cannot have both a chunk and a window", c.span, "chunked attention here")
@@ -467,6 +458,26 @@ fn parse_mask(word: &WordValue<'_>, diags: &mut Diags) -> Option<Mask> {
             Some(if name == "causal" { Mask::Causal { window, chunk } } else { Mask::PaddingCausal { window, chunk } })
         }
     }
+}
+
+/// A mask's token count `key` (a window or a chunk), when given: at least one, else `empty`'s
+/// diagnostic (code, message, label, help). `Err` when it was given but is not valid.
+fn tokens(
+    a: &Reader<'_>,
+    key: &str,
+    diags: &mut Diags,
+    empty: impl FnOnce() -> (Code, &'static str, &'static str, &'static str),
+) -> Option<Option<Spanned<u64>>> {
+    if !a.has(key) {
+        return Some(None);
+    }
+    let n = a.int(key, 0, u64::MAX, diags)?;
+    if n.node == 0 {
+        let (code, message, label, help) = empty();
+        diags.push(Diagnostic::new(code, message, n.span, label).with_help(help));
+        return None;
+    }
+    Some(Some(n))
 }
 
 /// The strategy and, for a2a+p2p, where its hierarchy was written.

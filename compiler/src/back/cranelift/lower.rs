@@ -136,6 +136,14 @@ impl Cx<'_> {
         self.b.ins().fsub(one, q)
     }
 
+    /// g·(1 − t²): a gradient through the soft cap, whose derivative at tanh t is 1 − t² (scalars
+    /// or vectors alike; `one` of the same type).
+    fn cap_slope(&mut self, g: Value, t: Value, one: Value) -> Value {
+        let nt = self.b.ins().fneg(t);
+        let d1 = self.b.ins().fma(nt, t, one);
+        self.b.ins().fmul(g, d1)
+    }
+
     /// cap·tanh(x/cap) on a vector, and tanh(x/cap) itself.
     fn soft_cap(&mut self, x: Value, cap: f32) -> (Value, Value) {
         let inv = self.splat_f(1.0 / cap);
@@ -684,12 +692,9 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
                             let diff = cx.b.ins().fsub(dot, delta_i);
                             let g = cx.b.ins().fmul(p.expect("p first"), diff);
                             ds = Some(match t {
-                                // × (1 − t²), the cap's derivative.
                                 Some(t) => {
                                     let one = cx.f32(1.0);
-                                    let d1 = cx.b.ins().fneg(t);
-                                    let d1 = cx.b.ins().fma(d1, t, one);
-                                    cx.b.ins().fmul(g, d1)
+                                    cx.cap_slope(g, t, one)
                                 }
                                 None => g,
                             });
@@ -788,12 +793,9 @@ fn backward_quad(cx: &mut Cx<'_>, d: usize, r: &QuadRows, j0: Value) {
     let diff = cx.b.ins().fsub(dp, delta);
     let ds = cx.b.ins().fmul(p, diff);
     let ds = match t {
-        // × (1 − t²), the cap's derivative.
         Some(t) => {
             let one = cx.splat_f(1.0);
-            let nt = cx.b.ins().fneg(t);
-            let d1 = cx.b.ins().fma(nt, t, one);
-            cx.b.ins().fmul(ds, d1)
+            cx.cap_slope(ds, t, one)
         }
         None => ds,
     };
