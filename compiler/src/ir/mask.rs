@@ -8,8 +8,8 @@
 //! blocks and by the verifier to prove coverage; it does not know about plans.
 //!
 //! A chunked mask (`causal { chunk = C }`) is causal attention inside each C-token chunk of a
-//! sequence: each chunk is counted as a sequence of its own, so only the chunks that both the rows
-//! and the columns reach are visited.
+//! sequence: each chunk is counted as a sequence of its own, only the chunks that both the rows
+//! and the columns reach count, and the whole ones among them are counted once and multiplied.
 
 use super::{Doc, Interval, MaskClass, Problem, RowSet};
 
@@ -67,16 +67,42 @@ fn count_in_doc(doc: Doc, rule: MaskRule, side: Side, rows: Interval, cols: Inte
         return 0;
     }
     if let Some(c) = rule.chunk {
-        // Only chunks that hold both some rows and some columns count.
+        // Only chunks that hold both some rows and some columns count. A chunk wholly inside
+        // both, with no padding, counts the same as any other such chunk (the mask is the same
+        // up to translation), so those are counted once and multiplied: a handful of
+        // evaluations however small the chunk.
         let k = |x: u64| (x - doc.start) / c;
         let plain = MaskRule { chunk: None, ..rule };
-        return (k(rows.start).max(k(cols.start))..=k(rows.end - 1).min(k(cols.end - 1)))
-            .map(|k| {
-                let sub = chunk_doc(doc, c, k);
-                let span = Interval::new(sub.start, sub.end);
-                count_in_doc(sub, plain, side, rows.intersect(span), cols.intersect(span))
-            })
-            .sum();
+        let (first, last) = (k(rows.start).max(k(cols.start)), k(rows.end - 1).min(k(cols.end - 1)));
+        if first > last {
+            return 0;
+        }
+        let count = |k: u64| {
+            let sub = chunk_doc(doc, c, k);
+            let span = Interval::new(sub.start, sub.end);
+            count_in_doc(sub, plain, side, rows.intersect(span), cols.intersect(span))
+        };
+        let whole = |k: u64| {
+            let sub = chunk_doc(doc, c, k);
+            let span = Interval::new(sub.start, sub.end);
+            sub.len == c && rows.intersect(span) == span && cols.intersect(span) == span
+        };
+        // Whole chunks form one consecutive range of k (rows and columns are intervals and only
+        // a doc's last chunk holds padding); the partial ones are at its two ends.
+        let (mut lo, mut hi) = (first, last + 1);
+        let mut total = 0;
+        while lo < hi && !whole(lo) {
+            total += count(lo);
+            lo += 1;
+        }
+        while lo < hi && !whole(hi - 1) {
+            total += count(hi - 1);
+            hi -= 1;
+        }
+        if lo < hi {
+            total += count(lo) * (hi - lo) as u128;
+        }
+        return total;
     }
     let (ra, rb) = (rows.start as i128, rows.end as i128);
     let offsets: &[i128] = match (side, rule.window) {
@@ -208,6 +234,15 @@ mod tests {
     #[test]
     fn closed_form_matches_brute_force() {
         let docs = [(0, 16, 13), (16, 24, 8), (24, 40, 1)];
+        // One long sequence with small chunks: whole chunks in the middle are counted in bulk.
+        let long = Problem { chunk: Some(3), ..problem(&[(0, 40, 38)], true, None) };
+        for side in [Side::Q, Side::Kv] {
+            for (ra, rb, ca, cb) in [(0, 40, 0, 40), (1, 38, 2, 40), (7, 8, 0, 40), (4, 31, 5, 29)] {
+                let (rows, cols) = (Interval::new(ra, rb), Interval::new(ca, cb));
+                let got = allowed(&long, MaskRule::of(&long), side, &[rows], &RowSet::range(ca, cb));
+                assert_eq!(got, brute(&long, side, rows, cols), "{side:?} {rows} x {cols}");
+            }
+        }
         let chunked = [(true, None, Some(1)), (true, None, Some(3)), (true, None, Some(5)), (true, None, Some(64))];
         let plain = [(false, None), (true, None), (true, Some(1)), (true, Some(3)), (true, Some(20))];
         for (causal, window, chunk) in plain.into_iter().map(|(c, w)| (c, w, None)).chain(chunked) {
