@@ -234,8 +234,9 @@ impl Launcher for Emulated {
                 // Soft cap: s' = cap·t, t = tanh(s/cap), and dS is scaled by 1 − t².
                 let (s, dcap) = match spec.softcap {
                     Some(c) => {
-                        let t = c.apply(s) / c.value();
-                        (c.value() * t, 1.0 - t * t)
+                        let capped = c.apply(s);
+                        let t = capped / c.value();
+                        (capped, 1.0 - t * t)
                     }
                     None => (s, 1.0),
                 };

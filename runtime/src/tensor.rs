@@ -192,7 +192,6 @@ pub fn user_shape(problem: &Problem, layout: &Layout, heads: usize) -> Vec<usize
     }
 }
 
-/// Converts one user tensor to canonical order (padding rows zero).
 /// The learned sinks of a run: fp32 (or any float), shape `[heads]` — the query heads of the
 /// slice the run computes (all of the model's at tp = 1).
 pub fn sinks_of(problem: &Problem, t: &HostTensor) -> Result<Vec<f32>, RuntimeError> {
@@ -212,6 +211,7 @@ pub fn sinks_of(problem: &Problem, t: &HostTensor) -> Result<Vec<f32>, RuntimeEr
     }
 }
 
+/// Converts one user tensor to canonical order (padding rows zero).
 pub fn to_canonical(
     problem: &Problem,
     layout: &Layout,

@@ -58,11 +58,6 @@ impl Arguments {
     }
 }
 
-/// The window of a mask, if any.
-fn window(mask: Mask) -> Option<u64> {
-    mask.window()
-}
-
 /// Megatron's `--window-attn-skip-freq` for the windowed layers: nothing when every layer is
 /// windowed, `N` when exactly the layers whose 1-based number is a multiple of N are not, else the
 /// list pattern (1 = windowed), as `is_layer_window_attention` reads them.
@@ -201,7 +196,7 @@ pub fn arguments(layout: &Layout, strategies: &[Strategy]) -> Arguments {
         }
     }
     let masks: Vec<Mask> = layout.layers.iter().map(|l| l.mask).collect();
-    let windows: Vec<Option<u64>> = masks.iter().map(|&m| window(m)).collect();
+    let windows: Vec<Option<u64>> = masks.iter().map(|m| m.window()).collect();
     if let Some(w) = windows.iter().flatten().next().copied() {
         // attnc's window W sees keys i-W+1 ..= i: FlashAttention's and Megatron's (W-1, 0).
         out.push("--window-size", [format!("{},0", w - 1)]);
@@ -220,21 +215,11 @@ pub fn arguments(layout: &Layout, strategies: &[Strategy]) -> Arguments {
             "softcap = {cap}: Megatron-LM's arguments have no attention logit soft-capping flag; a Megatron run of this model needs the cap in its own attention module"
         ));
     }
-    let chunked: Vec<bool> = masks.iter().map(|m| m.chunk().is_some()).collect();
     if let Some(c) = masks.iter().find_map(|m| m.chunk()) {
-        let intervals = |want: bool| -> Vec<crate::ir::Interval> {
-            let mut out: Vec<crate::ir::Interval> = Vec::new();
-            for (i, _) in chunked.iter().enumerate().filter(|&(_, &c)| c == want) {
-                match out.last_mut() {
-                    Some(last) if last.end == i as u64 => last.end += 1,
-                    _ => out.push(crate::ir::Interval::new(i as u64, i as u64 + 1)),
-                }
-            }
-            out
-        };
-        let which = match intervals(false) {
-            rest if rest.is_empty() => "every layer".to_string(),
-            rest => format!("every layer but {}", crate::ir::display_layers(&rest)),
+        let plain: Vec<u64> = (0..).zip(&masks).filter(|(_, m)| m.chunk().is_none()).map(|(i, _)| i).collect();
+        let which = match plain.is_empty() {
+            true => "every layer".to_string(),
+            false => format!("every layer but {}", crate::ir::layer_ranges(&plain).join(", ")),
         };
         out.unexpressed.push(format!(
             "chunked attention (chunk = {c}, {which}): Megatron-LM has no chunked-attention argument and TransformerEngine no chunked attn_mask_type; those layers run as plain causal there (each chunk could be fed as its own THD sequence, with RoPE positions kept per sequence)"

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::sema::spec::Dtype;
 pub use petgraph::stable_graph::NodeIndex;
-pub use tokens::{Interval, RowSet, Run, TokenMap, display_intervals, display_layers};
+pub use tokens::{Interval, RowSet, Run, TokenMap, display_intervals, display_layers, layer_ranges};
 
 /// A token map's runs as `0..4, 12..16`.
 pub fn display_intervals_of(map: &TokenMap) -> String {

@@ -47,17 +47,32 @@ pub fn display_intervals(intervals: &[Interval]) -> String {
     intervals.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ")
 }
 
-/// Layer ranges as a spec writes them: `3..48 step 4` when they are single layers at one stride,
-/// else as `display_intervals`.
-pub fn display_layers(intervals: &[Interval]) -> String {
-    if intervals.len() > 2 && intervals.iter().all(|i| i.len() == 1) {
-        let step = intervals[1].start - intervals[0].start;
-        if step > 1 && intervals.windows(2).all(|w| w[1].start - w[0].start == step) {
-            let (first, last) = (intervals[0].start, intervals[intervals.len() - 1].start);
-            return format!("{first}..{} step {step}", last + 1);
+/// `layer` ranges covering `layers` (sorted, distinct): one `a..b step k` when they are evenly
+/// spaced at a stride over 1, else one `a..b` per run of consecutive layers.
+pub fn layer_ranges(layers: &[u64]) -> Vec<String> {
+    if layers.len() > 2 {
+        let step = layers[1] - layers[0];
+        if step > 1 && layers.windows(2).all(|w| w[1] - w[0] == step) {
+            return vec![format!("{}..{} step {step}", layers[0], layers[layers.len() - 1] + 1)];
         }
     }
-    display_intervals(intervals)
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < layers.len() {
+        let start = layers[i];
+        while i + 1 < layers.len() && layers[i + 1] == layers[i] + 1 {
+            i += 1;
+        }
+        out.push(format!("{start}..{}", layers[i] + 1));
+        i += 1;
+    }
+    out
+}
+
+/// Layer intervals as a spec writes them: `3..48 step 4`, or `0..3, 4..7` ([`layer_ranges`]).
+pub fn display_layers(intervals: &[Interval]) -> String {
+    let layers: Vec<u64> = intervals.iter().flat_map(|i| i.start..i.end).collect();
+    layer_ranges(&layers).join(", ")
 }
 
 /// A set of rows (or tokens) as ordered, disjoint, non-adjacent intervals.
@@ -214,6 +229,7 @@ pub struct Run {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     #[test]
     fn layer_lists_read_as_spec_ranges() {
@@ -226,8 +242,6 @@ mod tests {
             "0..3, 4..7, 8..11"
         );
     }
-
-    use super::*;
 
     #[test]
     fn sets_merge_and_intersect() {

@@ -36,27 +36,7 @@ pub fn strategy_text(strategy: &Strategy) -> String {
     }
 }
 
-/// `layer` ranges covering `layers` (sorted, distinct): one `a..b step k` block when they are
-/// evenly spaced, else one `a..b` block per run of consecutive layers.
-pub fn layer_ranges(layers: &[u64]) -> Vec<String> {
-    if layers.len() > 2 {
-        let step = layers[1] - layers[0];
-        if step > 1 && layers.windows(2).all(|w| w[1] - w[0] == step) {
-            return vec![format!("{}..{} step {step}", layers[0], layers[layers.len() - 1] + 1)];
-        }
-    }
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < layers.len() {
-        let start = layers[i];
-        while i + 1 < layers.len() && layers[i + 1] == layers[i] + 1 {
-            i += 1;
-        }
-        out.push(format!("{start}..{}", layers[i] + 1));
-        i += 1;
-    }
-    out
-}
+pub use crate::ir::layer_ranges;
 
 /// The `layout` item that resolves to `layout` with each layer set as `layers` says.
 pub fn layout_item(layout: &Layout, layers: &[LayerSettings]) -> String {

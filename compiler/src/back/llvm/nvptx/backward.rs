@@ -98,6 +98,7 @@ impl Gen {
             g.gemm_nk(&ka, &qt, &l, nb, &mut s);
             let mut p = s.clone();
             let mut caps = vec![f32c(0.0); nb * 4];
+            let cap = g.spec.softcap.map(|c| (g.soft_cap_pre(&scale, c.value()), c.value()));
             let mut cols = Vec::new();
             for n in 0..nb {
                 for e in 0..4 {
@@ -114,10 +115,9 @@ impl Gen {
                     let lp = g.f.gep("float", &stats, &c);
                     let lse2 = g.f.load("float", &lp, 4);
                     // RecomputeP: the soft-capped score when the model caps logits.
-                    let x = match g.spec.softcap {
-                        Some(cap) => {
-                            let pre = g.soft_cap_pre(&scale, cap.value());
-                            let (x, t) = g.soft_cap(&s[i], &pre, cap.value());
+                    let x = match &cap {
+                        Some((pre, cap)) => {
+                            let (x, t) = g.soft_cap(&s[i], pre, *cap);
                             caps[i] = t;
                             x
                         }
