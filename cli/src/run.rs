@@ -392,7 +392,7 @@ fn run(layout: &Layout, request: &Request) -> Result<bool> {
             OutDtype::AsInput => tensor::st_dtype(problem.dtype),
         };
         let mut tensors = BTreeMap::new();
-        let (shape, o) = tensor::from_canonical(problem, &tensor_layout, &out.o, problem.heads as usize);
+        let (shape, o) = tensor::from_canonical(problem, &tensor_layout, "o", &out.o, problem.heads as usize);
         tensors.insert("o".to_string(), HostTensor::float(shape, dtype, o));
         let (shape, lse) = tensor::lse_from_canonical(problem, &tensor_layout, &out.lse);
         tensors.insert("lse".to_string(), HostTensor::float(shape, tensor::StDtype::F32, lse));
@@ -400,7 +400,7 @@ fn run(layout: &Layout, request: &Request) -> Result<bool> {
             for (name, values, heads) in
                 [("dq", &out.dq, problem.heads), ("dk", &out.dk, problem.kv_heads), ("dv", &out.dv, problem.kv_heads)]
             {
-                let (shape, v) = tensor::from_canonical(problem, &tensor_layout, values, heads as usize);
+                let (shape, v) = tensor::from_canonical(problem, &tensor_layout, name, values, heads as usize);
                 tensors.insert(name.to_string(), HostTensor::float(shape, dtype, v));
             }
             if problem.sinks {

@@ -641,29 +641,57 @@ fn rope_variants_run_and_print_megatron_flags() {
     // Every zigzag piece (8192 tokens at cp 16) is one whole attention chunk: nothing moves.
     assert!(plan.contains("0.000 of 15.000 GiB sent (100.0% saved)"), "{plan}");
     assert!(!plan.contains("send"), "{plan}");
+    // DeepSeek-V3's MLA shrunk: q/k heads of 24 (8 rotated), value heads of 16, under every
+    // strategy (fp32 on the reference kernels; Cranelift and the emulated GPU ABI, bf16, on p2p).
     let deepseek = [
-        "long.strategy=p2p",
-        "deepseek_like.heads=4",
-        "deepseek_like.kv_heads=4",
-        "deepseek_like.head_dim=24",
-        "deepseek_like.rope.dims=8",
+        "deepseek_v3.heads=4",
+        "deepseek_v3.kv_heads=4",
+        "deepseek_v3.head_dim=24",
+        "deepseek_v3.v_head_dim=16",
+        "deepseek_v3.rope.dims=8",
     ];
-    run_checked("dsl-examples/deepseek_decoupled_rope.attn", &deepseek, &[]);
+    for strategy in ["p2p", "all_gather", "a2a", "a2a+p2p { hierarchy = [2, 2] }"] {
+        let sets = [&deepseek[..], &[&format!("long.strategy={strategy}")[..]]].concat();
+        run_checked("dsl-examples/deepseek_v3_mla.attn", &sets, &[]);
+    }
+    let p2p = [&deepseek[..], &["long.strategy=p2p"]].concat();
+    run_checked("dsl-examples/deepseek_v3_mla.attn", &p2p, &["--kernels", "cranelift"]);
+    let bf16 = [&p2p[..], &["long.dtype=bf16"]].concat();
+    run_checked("dsl-examples/deepseek_v3_mla.attn", &bf16, &["--kernels", "gpu-emulated"]);
     let plan = check(
-        &["plan", "dsl-examples/deepseek_decoupled_rope.attn", "--layout", "long"],
+        &["plan", "dsl-examples/deepseek_v3_mla.attn", "--layout", "long", "--stats"],
         0,
-        "RoPE theta 10000 on dims 128..192",
+        "head_dim 192 v_head_dim 128",
         "",
     );
-    assert!(plan.contains("head_dim 192"), "{plan}");
+    assert!(plan.contains("RoPE theta 10000 on dims 128..192"), "{plan}");
+    // K and V at their own widths: 4096 rows × 128 heads × (192 + 128) × 2 bytes.
+    assert!(plan.contains("buffer kv           kv       rows     4096 heads 128  320.0 MiB"), "{plan}");
     check(
         &["tune", "dsl-examples/llama4_scout_nope.attn", "--layout", "long", "--emit", "megatron"],
         0,
         "--no-rope-freq 4",
         "chunked attention (chunk = 8192, every layer but 3..48 step 4): Megatron-LM has no chunked-attention argument",
     );
+    let megatron = check(
+        &["tune", "dsl-examples/deepseek_v3_mla.attn", "--layout", "long", "--emit", "megatron"],
+        0,
+        "--multi-latent-attention --qk-head-dim 128 --qk-pos-emb-head-dim 64 --v-head-dim 128",
+        "MLA's low-rank projections (--q-lora-rank, --kv-lora-rank) act before attention",
+    );
+    assert!(!megatron.contains("--kv-channels") && !megatron.contains("--rotary-percent"), "{megatron}");
+    // Partial RoPE without MLA: Megatron's --rotary-percent, and the note on which dims rotate.
     check(
-        &["tune", "dsl-examples/deepseek_decoupled_rope.attn", "--layout", "long", "--emit", "megatron"],
+        &[
+            "tune",
+            "dsl-examples/deepseek_v3_mla.attn",
+            "--layout",
+            "long",
+            "--set",
+            "deepseek_v3.v_head_dim=192",
+            "--emit",
+            "megatron",
+        ],
         0,
         "--rotary-percent 0.3333333333333333",
         "rotates the first 64 dims of each head, attnc the last",

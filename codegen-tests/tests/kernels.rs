@@ -8,7 +8,17 @@ use attnc_compiler::passes::{self, PlanOptions};
 use attnc_compiler::sema::spec::Dtype;
 
 fn spec(kind: KernelKind, head_dim: u32, mask: KernelMask) -> KernelSpec {
-    KernelSpec { kind, head_dim, dtype: Dtype::Fp32, group: 1, mask, softcap: None, tile_q: TILE_Q, tile_kv: TILE_KV }
+    KernelSpec {
+        kind,
+        head_dim,
+        v_head_dim: None,
+        dtype: Dtype::Fp32,
+        group: 1,
+        mask,
+        softcap: None,
+        tile_q: TILE_Q,
+        tile_kv: TILE_KV,
+    }
 }
 
 #[test]

@@ -158,6 +158,7 @@ impl Packed {
         KernelSpec {
             kind,
             head_dim: self.d as u32,
+            v_head_dim: None,
             dtype: attnc_compiler::sema::spec::Dtype::Bf16,
             group: (self.hq / self.hk) as u32,
             mask: self.mask,

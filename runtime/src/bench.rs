@@ -141,6 +141,7 @@ fn problem(s: Shape3) -> Problem {
         thd: false,
         rope_theta: None,
         rope_dims: None,
+        v_head_dim: None,
         sinks: false,
     }
 }
@@ -172,6 +173,7 @@ pub fn time(kernels: &dyn Kernels, s: Shape3, backward: bool, q_rows: std::ops::
     let kv_list = rows_of(&p, (0..s.seq).map(|r| (r, r as u64)));
     let block = Block {
         head_dim: d,
+        v_head_dim: d,
         scale: 1.0 / (d as f32).sqrt(),
         softcap: None,
         mask: &mask,

@@ -130,7 +130,7 @@ impl<B: Backend> Tiled<B> {
     fn spec(
         &self,
         kind: KernelKind,
-        head_dim: usize,
+        (head_dim, v_head_dim): (usize, usize),
         group: usize,
         mask: KernelMask,
         softcap: Option<Softcap>,
@@ -138,6 +138,7 @@ impl<B: Backend> Tiled<B> {
         KernelSpec {
             kind,
             head_dim: head_dim as u32,
+            v_head_dim: (v_head_dim != head_dim).then_some(v_head_dim as u32),
             dtype: self.dtype,
             group: group as u32,
             mask,
@@ -184,7 +185,8 @@ impl<B: Backend> Tiled<B> {
 
 impl<B: Backend> Kernels for Tiled<B> {
     fn forward(&self, blk: &Block<'_>, part: &mut [f32], ps: Shape) -> Result<(), String> {
-        let d = blk.head_dim;
+        // Query and key rows are `d` wide; values, outputs and the state's accumulators `dv`.
+        let (d, dv) = (blk.head_dim, blk.v_head_dim);
         let (nq, nk) = (blk.q_shape.heads, blk.kv_shape.heads);
         let group = nq / nk;
         let (q_runs, kv_runs) = (runs(blk.q_rows), runs(blk.kv_rows));
@@ -195,28 +197,28 @@ impl<B: Backend> Kernels for Tiled<B> {
         self.for_groups(blk.q_shape.batch, nk, |b, kh| {
             let row_out = |at: usize| -> &mut [f32] {
                 // SAFETY: `at` is a row of a query head of group `kh`, owned by this work item;
-                // rows of d + 1 floats never overlap.
-                unsafe { std::slice::from_raw_parts_mut(out.at(at), d + 1) }
+                // rows of dv + 1 floats never overlap.
+                unsafe { std::slice::from_raw_parts_mut(out.at(at), dv + 1) }
             };
             let mut scratch = self.pool.take((d * TILE_KV as usize) + tq * TILE_KV as usize);
             scratch.fill(0.0);
             let mut qc = self.pool.take(longest * d);
-            let mut state = self.pool.take(longest * (d + 2));
+            let mut state = self.pool.take(longest * (dv + 2));
             // This KV head's rows, contiguous: rows of one head sit a whole row of heads apart in
             // the buffer, a stride that maps every row to the same cache sets.
             let kc: Vec<Vec<f32>> = kv_runs
                 .iter()
                 .map(|run| {
-                    let mut dst = self.pool.take(run.len * 2 * d);
-                    gather(blk.kv, blk.kv_shape, b, run, kh, 2 * d, &mut dst);
+                    let mut dst = self.pool.take(run.len * (d + dv));
+                    gather(blk.kv, blk.kv_shape, b, run, kh, d + dv, &mut dst);
                     dst
                 })
                 .collect();
             for h in kh * group..(kh + 1) * group {
                 for qr in blk.q_rows.iter().filter(|r| r.pad) {
                     let o = row_out(ps.at(b, qr.row, h));
-                    o[..d].fill(0.0);
-                    o[d] = f32::NEG_INFINITY;
+                    o[..dv].fill(0.0);
+                    o[dv] = f32::NEG_INFINITY;
                 }
                 for qr in &q_runs {
                     let n_pad = qr.len.div_ceil(tq) * tq;
@@ -225,40 +227,40 @@ impl<B: Backend> Kernels for Tiled<B> {
                         let src = blk.q_shape.at(b, qr.row + i, h);
                         qc[i * d..(i + 1) * d].copy_from_slice(&blk.q[src..src + d]);
                     }
-                    for row in state[..n_pad * (d + 2)].chunks_mut(d + 2) {
+                    for row in state[..n_pad * (dv + 2)].chunks_mut(dv + 2) {
                         row.fill(0.0);
                         row[0] = f32::NEG_INFINITY;
                     }
                     for (kr, kc) in kv_runs.iter().zip(&kc) {
                         let Some(mask) = pair_mask(blk.mask, qr, kr) else { continue };
-                        let spec = self.spec(KernelKind::Forward, d, group, mask, blk.softcap);
+                        let spec = self.spec(KernelKind::Forward, (d, dv), group, mask, blk.softcap);
                         let args = FwdArgs {
                             q: qc.as_ptr(),
                             k: kc.as_ptr(),
                             state: state.as_mut_ptr(),
                             scratch: scratch.as_mut_ptr(),
-                            kv_stride: (2 * d) as i64,
+                            kv_stride: (d + dv) as i64,
                             n_q: n_pad as i64,
                             n_kv: kr.len as i64,
                             q_pos: qr.token as i64,
                             kv_pos: kr.token as i64,
                             scale: blk.scale,
                         };
-                        // SAFETY: qc holds n_pad rows, state n_pad rows of d + 2, scratch the
+                        // SAFETY: qc holds n_pad rows, state n_pad rows of dv + 2, scratch the
                         // spec's floats, kc the run's len rows of k and v.
                         unsafe { self.backend.forward(&spec, &args)? };
                     }
                     for i in 0..qr.len {
-                        let st = &state[i * (d + 2)..(i + 1) * (d + 2)];
+                        let st = &state[i * (dv + 2)..(i + 1) * (dv + 2)];
                         let o = row_out(ps.at(b, qr.row + i, h));
                         if st[1] == 0.0 || st[0] == f32::NEG_INFINITY {
-                            o[..d].fill(0.0);
-                            o[d] = f32::NEG_INFINITY;
+                            o[..dv].fill(0.0);
+                            o[dv] = f32::NEG_INFINITY;
                         } else {
-                            for e in 0..d {
+                            for e in 0..dv {
                                 o[e] = st[2 + e] / st[1];
                             }
-                            o[d] = st[0] + st[1].ln();
+                            o[dv] = st[0] + st[1].ln();
                         }
                     }
                 }
@@ -278,7 +280,7 @@ impl<B: Backend> Kernels for Tiled<B> {
         dkv: &mut [f32],
         dkvs: Shape,
     ) -> Result<(), String> {
-        let d = blk.head_dim;
+        let (d, dv) = (blk.head_dim, blk.v_head_dim);
         let (nq, nk) = (blk.q_shape.heads, blk.kv_shape.heads);
         let group = nq / nk;
         let (q_runs, kv_runs) = (runs(blk.q_rows), runs(blk.kv_rows));
@@ -294,7 +296,7 @@ impl<B: Backend> Kernels for Tiled<B> {
                     }
                     for kr in &kv_runs {
                         let Some(mask) = pair_mask(blk.mask, qr, kr) else { continue };
-                        let spec = self.spec(KernelKind::Backward, d, group, mask, blk.softcap);
+                        let spec = self.spec(KernelKind::Backward, (d, dv), group, mask, blk.softcap);
                         let args = BwdArgs {
                             q: blk.q[blk.q_shape.at(b, qr.row, h)..].as_ptr(),
                             k: blk.kv[blk.kv_shape.at(b, kr.row, kh)..].as_ptr(),

@@ -43,7 +43,10 @@ pub fn rope_rotation(d: usize, position: u64, theta: f64, sign: f64) -> impl Ite
 
 /// What both block kernels read.
 pub struct Block<'a> {
+    /// The query/key head dim.
     pub head_dim: usize,
+    /// The value/output head dim (`head_dim` unless MLA).
+    pub v_head_dim: usize,
     pub scale: f32,
     /// Logit soft-capping of the scores (`softcap = X`), if the model has it.
     pub softcap: Option<Softcap>,
@@ -52,7 +55,7 @@ pub struct Block<'a> {
     pub q: &'a [f32],
     pub q_shape: Shape,
     pub q_rows: &'a [Row],
-    /// KV buffer: k at element 0, v at `head_dim`.
+    /// KV buffer: k at element 0, v (`v_head_dim`) at `head_dim`.
     pub kv: &'a [f32],
     pub kv_shape: Shape,
     pub kv_rows: &'a [Row],
@@ -67,8 +70,8 @@ impl Block<'_> {
         match self.delta {
             Some(delta) => delta[(b * self.q_shape.rows + row) * self.q_shape.heads + h],
             None => {
-                let (at, d) = (self.q_shape.at(b, row, h), self.head_dim);
-                dot(&self.q[at + d..at + 2 * d], &self.q[at + 2 * d..at + 3 * d])
+                let (at, d, dv) = (self.q_shape.at(b, row, h), self.head_dim, self.v_head_dim);
+                dot(&self.q[at + d..at + d + dv], &self.q[at + d + dv..at + d + 2 * dv])
             }
         }
     }
@@ -76,10 +79,10 @@ impl Block<'_> {
 
 /// Attention kernels; every implementation computes the same function as [`Reference`].
 pub trait Kernels: Sync {
-    /// O and LSE of the block's query rows into `part` (`[.., o(d), lse]`), fully masked rows O = 0, LSE = −inf.
+    /// O and LSE of the block's query rows into `part` (`[.., o(dv), lse]`), fully masked rows O = 0, LSE = −inf.
     fn forward(&self, block: &Block<'_>, part: &mut [f32], part_shape: Shape) -> Result<(), String>;
-    /// Adds the block's dQ into `dq` (`[.., d]`) and dK, dV into `dkv` (`[.., dk(d), dv(d)]`).
-    /// The query buffer holds q, o, do (each `d`) and lse.
+    /// Adds the block's dQ into `dq` (`[.., d]`) and dK, dV into `dkv` (`[.., dk(d), dv(dv)]`).
+    /// The query buffer holds q (`d`), o, do (each `dv`) and lse.
     fn backward(
         &self,
         block: &Block<'_>,
@@ -111,7 +114,7 @@ fn score(blk: &Block<'_>, q: &[f32], k: &[f32]) -> (f32, f32) {
 
 impl Kernels for Reference {
     fn forward(&self, blk: &Block<'_>, part: &mut [f32], ps: Shape) -> Result<(), String> {
-        let d = blk.head_dim;
+        let (d, dv) = (blk.head_dim, blk.v_head_dim);
         let (nq, nk) = (blk.q_shape.heads, blk.kv_shape.heads);
         let group = nq / nk;
         let mut scores = vec![0.0f32; blk.kv_rows.len()];
@@ -130,10 +133,10 @@ impl Kernels for Reference {
                         };
                         max = max.max(*s);
                     }
-                    let out = &mut part[ps.at(b, qr.row, h)..][..d + 1];
+                    let out = &mut part[ps.at(b, qr.row, h)..][..dv + 1];
                     out.fill(0.0);
                     if max == f32::NEG_INFINITY {
-                        out[d] = f32::NEG_INFINITY;
+                        out[dv] = f32::NEG_INFINITY;
                         continue;
                     }
                     let mut sum = 0.0f32;
@@ -143,15 +146,15 @@ impl Kernels for Reference {
                         }
                         let p = (s - max).exp();
                         sum += p;
-                        let v = &blk.kv[blk.kv_shape.at(b, kr.row, kh) + d..][..d];
-                        for (o, x) in out[..d].iter_mut().zip(v) {
+                        let v = &blk.kv[blk.kv_shape.at(b, kr.row, kh) + d..][..dv];
+                        for (o, x) in out[..dv].iter_mut().zip(v) {
                             *o += p * x;
                         }
                     }
-                    for o in &mut out[..d] {
+                    for o in &mut out[..dv] {
                         *o /= sum;
                     }
-                    out[d] = max + sum.ln();
+                    out[dv] = max + sum.ln();
                 }
             }
         }
@@ -166,7 +169,7 @@ impl Kernels for Reference {
         dkv: &mut [f32],
         dkvs: Shape,
     ) -> Result<(), String> {
-        let d = blk.head_dim;
+        let (d, dv) = (blk.head_dim, blk.v_head_dim);
         let (nq, nk) = (blk.q_shape.heads, blk.kv_shape.heads);
         let group = nq / nk;
         for b in 0..blk.q_shape.batch {
@@ -175,8 +178,8 @@ impl Kernels for Reference {
                 for qr in blk.q_rows {
                     let base = blk.q_shape.at(b, qr.row, h);
                     let q = &blk.q[base..][..d];
-                    let d_o = &blk.q[base + 2 * d..][..d];
-                    let lse = blk.q[base + 3 * d];
+                    let d_o = &blk.q[base + d + dv..][..dv];
+                    let lse = blk.q[base + d + 2 * dv];
                     if lse == f32::NEG_INFINITY {
                         continue;
                     }
@@ -187,7 +190,7 @@ impl Kernels for Reference {
                         }
                         let kbase = blk.kv_shape.at(b, kr.row, kh);
                         let k = &blk.kv[kbase..][..d];
-                        let v = &blk.kv[kbase + d..][..d];
+                        let v = &blk.kv[kbase + d..][..dv];
                         let (s, t) = score(blk, q, k);
                         let p = (s - lse).exp();
                         let ds = p * (dot(d_o, v) - delta) * if blk.softcap.is_some() { 1.0 - t * t } else { 1.0 };
@@ -195,9 +198,11 @@ impl Kernels for Reference {
                         for (g, x) in dq_row.iter_mut().zip(k) {
                             *g += blk.scale * ds * x;
                         }
-                        let dkv_row = &mut dkv[dkvs.at(b, kr.row, kh)..][..2 * d];
+                        let dkv_row = &mut dkv[dkvs.at(b, kr.row, kh)..][..d + dv];
                         for i in 0..d {
                             dkv_row[i] += blk.scale * ds * q[i];
+                        }
+                        for i in 0..dv {
                             dkv_row[d + i] += p * d_o[i];
                         }
                     }

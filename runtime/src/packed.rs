@@ -24,10 +24,13 @@ pub struct FwdLaunch {
     pub heads_q: usize,
     pub heads_kv: usize,
     pub head_dim: usize,
+    /// The value/output head dim `dv` (`head_dim` unless MLA).
+    pub v_head_dim: usize,
     /// bf16 or fp16 bits (the spec's dtype), `[tokens_q, heads_q, d]`.
     pub q: Vec<u16>,
-    /// `[tokens_kv, heads_kv, d]` each.
+    /// `[tokens_kv, heads_kv, d]`.
     pub k: Vec<u16>,
+    /// `[tokens_kv, heads_kv, dv]`.
     pub v: Vec<u16>,
     /// Sequence starts, `sequences + 1` entries.
     pub cu_q: Vec<i32>,
@@ -63,7 +66,7 @@ impl FwdLaunch {
 /// What a forward launch writes: the normalised partial output and its LSE (natural log).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FwdResult {
-    /// fp32 `[tokens_q, heads_q, d]`.
+    /// fp32 `[tokens_q, heads_q, dv]`.
     pub o: Vec<f32>,
     /// fp32 `[tokens_q, heads_q]`; `−inf` for rows the mask hides entirely (with `o = 0`).
     pub lse: Vec<f32>,
@@ -73,15 +76,15 @@ pub struct FwdResult {
 #[derive(Clone, Debug, Default)]
 pub struct BwdLaunch {
     pub fwd: FwdLaunch,
-    /// The output gradient, 16-bit `[tokens_q, heads_q, d]`.
+    /// The output gradient, 16-bit `[tokens_q, heads_q, dv]`.
     pub d_out: Vec<u16>,
     /// fp32 `[tokens_q, heads_q]`: the forward's LSE and D = rowsum(dO ∘ O).
     pub lse: Vec<f32>,
     pub delta: Vec<f32>,
 }
 
-/// What a backward launch accumulates (from zero): fp32 dQ `[tokens_q, heads_q, d]`, dK and dV
-/// `[tokens_kv, heads_kv, d]`.
+/// What a backward launch accumulates (from zero): fp32 dQ `[tokens_q, heads_q, d]`, dK
+/// `[tokens_kv, heads_kv, d]` and dV `[tokens_kv, heads_kv, dv]`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BwdResult {
     pub dq: Vec<f32>,
@@ -134,6 +137,7 @@ pub fn bench_spec(kind: KernelKind, head_dim: usize, dtype: Dtype, causal: bool)
     KernelSpec {
         kind,
         head_dim: head_dim as u32,
+        v_head_dim: None,
         dtype,
         group: 1,
         mask: if causal { KernelMask::Causal } else { KernelMask::None },
@@ -178,18 +182,19 @@ impl Emulated {
 
 impl Launcher for Emulated {
     fn forward(&self, spec: &KernelSpec, l: &FwdLaunch) -> Result<FwdResult, String> {
-        let d = l.head_dim;
+        let (d, dv) = (l.head_dim, l.v_head_dim);
         let (hq, hk) = (l.heads_q, l.heads_kv);
-        let f =
-            |x: &[u16], at: usize| -> Vec<f32> { x[at..at + d].iter().map(|&b| from_bits(spec.dtype, b)).collect() };
+        let f = |x: &[u16], at: usize, w: usize| -> Vec<f32> {
+            x[at..at + w].iter().map(|&b| from_bits(spec.dtype, b)).collect()
+        };
         let mut out =
-            FwdResult { o: vec![0.0; l.tokens_q() * hq * d], lse: vec![f32::NEG_INFINITY; l.tokens_q() * hq] };
+            FwdResult { o: vec![0.0; l.tokens_q() * hq * dv], lse: vec![f32::NEG_INFINITY; l.tokens_q() * hq] };
         Emulated::each_row(spec, l, |i, h, kh, k0, k1, pq, kv_base| {
-            let q = f(&l.q, (i * hq + h) * d);
+            let q = f(&l.q, (i * hq + h) * d, d);
             let scores: Vec<(usize, f32)> = (k0..k1)
                 .filter(|&j| visible(spec.mask, pq, kv_base + j as i64))
                 .map(|j| {
-                    let k = f(&l.k, (j * hk + kh) * d);
+                    let k = f(&l.k, (j * hk + kh) * d, d);
                     let s = q.iter().zip(&k).map(|(a, b)| a * b).sum::<f32>() * l.scale;
                     (j, spec.softcap.map_or(s, |c| c.apply(s)))
                 })
@@ -199,11 +204,11 @@ impl Launcher for Emulated {
             }
             let m = scores.iter().map(|s| s.1).fold(f32::NEG_INFINITY, f32::max);
             let mut sum = 0.0f32;
-            let o = &mut out.o[(i * hq + h) * d..][..d];
+            let o = &mut out.o[(i * hq + h) * dv..][..dv];
             for &(j, s) in &scores {
                 let p = (s - m).exp();
                 sum += p;
-                for (o, v) in o.iter_mut().zip(f(&l.v, (j * hk + kh) * d)) {
+                for (o, v) in o.iter_mut().zip(f(&l.v, (j * hk + kh) * dv, dv)) {
                     *o += p * v;
                 }
             }
@@ -215,21 +220,22 @@ impl Launcher for Emulated {
 
     fn backward(&self, spec: &KernelSpec, b: &BwdLaunch) -> Result<BwdResult, String> {
         let l = &b.fwd;
-        let d = l.head_dim;
+        let (d, dv) = (l.head_dim, l.v_head_dim);
         let (hq, hk) = (l.heads_q, l.heads_kv);
-        let f =
-            |x: &[u16], at: usize| -> Vec<f32> { x[at..at + d].iter().map(|&v| from_bits(spec.dtype, v)).collect() };
+        let f = |x: &[u16], at: usize, w: usize| -> Vec<f32> {
+            x[at..at + w].iter().map(|&v| from_bits(spec.dtype, v)).collect()
+        };
         let mut out = BwdResult {
             dq: vec![0.0; l.tokens_q() * hq * d],
             dk: vec![0.0; l.tokens_kv() * hk * d],
-            dv: vec![0.0; l.tokens_kv() * hk * d],
+            dv: vec![0.0; l.tokens_kv() * hk * dv],
         };
         Emulated::each_row(spec, l, |i, h, kh, k0, k1, pq, kv_base| {
-            let (q, d_out) = (f(&l.q, (i * hq + h) * d), f(&b.d_out, (i * hq + h) * d));
+            let (q, d_out) = (f(&l.q, (i * hq + h) * d, d), f(&b.d_out, (i * hq + h) * dv, dv));
             let (lse, delta) = (b.lse[i * hq + h], b.delta[i * hq + h]);
             for j in (k0..k1).filter(|&j| visible(spec.mask, pq, kv_base + j as i64)) {
-                let at = (j * hk + kh) * d;
-                let (k, v) = (f(&l.k, at), f(&l.v, at));
+                let (at, at_v) = ((j * hk + kh) * d, (j * hk + kh) * dv);
+                let (k, v) = (f(&l.k, at, d), f(&l.v, at_v, dv));
                 let s = q.iter().zip(&k).map(|(a, b)| a * b).sum::<f32>() * l.scale;
                 // Soft cap: s' = cap·t, t = tanh(s/cap), and dS is scaled by 1 − t².
                 let (s, dcap) = match spec.softcap {
@@ -243,8 +249,10 @@ impl Launcher for Emulated {
                 let p = (s - lse).exp();
                 let dp: f32 = d_out.iter().zip(&v).map(|(a, b)| a * b).sum();
                 let ds = p * (dp - delta) * dcap * l.scale;
+                for e in 0..dv {
+                    out.dv[at_v + e] += p * d_out[e];
+                }
                 for e in 0..d {
-                    out.dv[at + e] += p * d_out[e];
                     out.dq[(i * hq + h) * d + e] += ds * k[e];
                     out.dk[at + e] += ds * q[e];
                 }
@@ -293,6 +301,7 @@ impl<L: Launcher> Packed<L> {
         KernelSpec {
             kind,
             head_dim: blk.head_dim as u32,
+            v_head_dim: (blk.v_head_dim != blk.head_dim).then_some(blk.v_head_dim as u32),
             dtype: self.dtype,
             group: (blk.q_shape.heads / blk.kv_shape.heads) as u32,
             mask,
@@ -302,15 +311,16 @@ impl<L: Launcher> Packed<L> {
         }
     }
 
-    /// Packs the pairs' query rows (`q_width` floats from offset `q_off` of each head's row) and
-    /// KV rows (k at 0, v at `d` of each KV head's row).
+    /// Packs the pairs' query rows (the first `d` floats of each head's row) and KV rows (k, `d`
+    /// at 0, and v, `dv` at `d`, of each KV head's row).
     fn pack(&self, blk: &Block<'_>, pairs: &[Pair]) -> FwdLaunch {
-        let d = blk.head_dim;
+        let (d, dv) = (blk.head_dim, blk.v_head_dim);
         let (hq, hk) = (blk.q_shape.heads, blk.kv_shape.heads);
         let mut l = FwdLaunch {
             heads_q: hq,
             heads_kv: hk,
             head_dim: d,
+            v_head_dim: dv,
             cu_q: vec![0],
             cu_kv: vec![0],
             scale: blk.scale,
@@ -324,10 +334,10 @@ impl<L: Launcher> Packed<L> {
                 }
             }
             for i in 0..p.kv.len {
-                for (dst, off) in [(&mut l.k, 0), (&mut l.v, d)] {
+                for (dst, off, w) in [(&mut l.k, 0, d), (&mut l.v, d, dv)] {
                     for h in 0..hk {
                         let at = blk.kv_shape.at(p.b, p.kv.row + i, h) + off;
-                        dst.extend(blk.kv[at..at + d].iter().map(|&x| to_bits(self.dtype, x)));
+                        dst.extend(blk.kv[at..at + w].iter().map(|&x| to_bits(self.dtype, x)));
                     }
                 }
             }
@@ -350,7 +360,7 @@ impl<L: Launcher> Packed<L> {
 impl<L: Launcher> Kernels for Packed<L> {
     fn forward(&self, blk: &Block<'_>, part: &mut [f32], ps: Shape) -> Result<(), String> {
         self.check_dtype()?;
-        let d = blk.head_dim;
+        let d = blk.v_head_dim;
         let hq = blk.q_shape.heads;
         for b in 0..blk.q_shape.batch {
             for r in blk.q_rows {
@@ -388,20 +398,20 @@ impl<L: Launcher> Kernels for Packed<L> {
         dkvs: Shape,
     ) -> Result<(), String> {
         self.check_dtype()?;
-        let d = blk.head_dim;
+        let (d, dv) = (blk.head_dim, blk.v_head_dim);
         let (hq, hk) = (blk.q_shape.heads, blk.kv_shape.heads);
         for (mask, pairs) in pairs_by_mask(blk) {
-            // The query buffer is a bundle: q, o, do (d each) and lse per row and head.
+            // The query buffer is a bundle: q (d), o, do (dv each) and lse per row and head.
             let fwd = self.pack(blk, &pairs);
             let mut launch = BwdLaunch { fwd, ..BwdLaunch::default() };
             for p in &pairs {
                 for i in 0..p.q.len {
                     for h in 0..hq {
                         let at = blk.q_shape.at(p.b, p.q.row + i, h);
-                        let d_out = &blk.q[at + 2 * d..at + 3 * d];
+                        let d_out = &blk.q[at + d + dv..at + d + 2 * dv];
                         launch.d_out.extend(d_out.iter().map(|&x| to_bits(self.dtype, x)));
                         launch.delta.push(blk.delta(p.b, p.q.row + i, h));
-                        launch.lse.push(blk.q[at + 3 * d]);
+                        launch.lse.push(blk.q[at + d + 2 * dv]);
                     }
                 }
             }
@@ -420,11 +430,13 @@ impl<L: Launcher> Kernels for Packed<L> {
                 }
                 for i in 0..p.kv.len {
                     for h in 0..hk {
-                        let from = ((k0 + i) * hk + h) * d;
+                        let (from, from_v) = (((k0 + i) * hk + h) * d, ((k0 + i) * hk + h) * dv);
                         let to = dkvs.at(p.b, p.kv.row + i, h);
                         for e in 0..d {
                             dkv[to + e] += result.dk[from + e];
-                            dkv[to + d + e] += result.dv[from + e];
+                        }
+                        for e in 0..dv {
+                            dkv[to + d + e] += result.dv[from_v + e];
                         }
                     }
                 }
@@ -444,6 +456,7 @@ mod tests {
             heads_q: 2,
             heads_kv: 1,
             head_dim: d,
+            v_head_dim: d,
             cu_q: vec![0],
             cu_kv: vec![0],
             scale: 0.5,
@@ -469,6 +482,7 @@ mod tests {
         let spec = KernelSpec {
             kind: KernelKind::Forward,
             head_dim: 4,
+            v_head_dim: None,
             dtype: Dtype::Bf16,
             group: 2,
             mask: KernelMask::Causal,

@@ -55,11 +55,14 @@ fn sees(p: &Problem, i: u64, j: u64) -> bool {
 pub fn full_attention(p: &Problem, inputs: &Canonical, backward: bool) -> Reference {
     let dims = Dims::of(p);
     let (bn, t, h, hk, d) = (dims.batch, dims.tokens, dims.heads, dims.kv_heads, dims.head_dim);
+    // q and k rows are `d` wide, v, o and do rows `dv` (MLA's value head dim).
+    let dv = dims.v_head_dim;
     let group = h / hk;
     let scale = 1.0 / (d as f64).sqrt();
     let load = |src: &[f32], heads: usize, b: usize, tok: usize, head: usize, rope: bool| -> Vec<f64> {
-        let at = ((b * t + tok) * heads + head) * d;
-        let mut x: Vec<f64> = src[at..at + d].iter().map(|&v| round(p.dtype, v) as f64).collect();
+        let w = if rope { d } else { dv };
+        let at = ((b * t + tok) * heads + head) * w;
+        let mut x: Vec<f64> = src[at..at + w].iter().map(|&v| round(p.dtype, v) as f64).collect();
         if rope {
             rotate(&mut x, p.position(tok as u64), p.rope_theta, p.rope_dims, 1.0);
         }
@@ -67,11 +70,11 @@ pub fn full_attention(p: &Problem, inputs: &Canonical, backward: bool) -> Refere
     };
     let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
     let mut r = Reference {
-        o: vec![0.0; bn * t * h * d],
+        o: vec![0.0; bn * t * h * dv],
         lse: vec![f64::NEG_INFINITY; bn * h * t],
         dq: vec![0.0; bn * t * h * d],
         dk: vec![0.0; bn * t * hk * d],
-        dv: vec![0.0; bn * t * hk * d],
+        dv: vec![0.0; bn * t * hk * dv],
         dsinks: vec![0.0; if p.sinks { h } else { 0 }],
         dsink_terms: vec![0.0; if p.sinks { bn * t * h } else { 0 }],
     };
@@ -104,7 +107,7 @@ pub fn full_attention(p: &Problem, inputs: &Canonical, backward: bool) -> Refere
                 let sum: f64 = s.iter().cloned().chain(sink(head)).map(|x| (x - max).exp()).sum();
                 let lse = max + sum.ln();
                 r.lse[(b * h + head) * t + i] = lse;
-                let o = &mut r.o[((b * t + i) * h + head) * d..][..d];
+                let o = &mut r.o[((b * t + i) * h + head) * dv..][..dv];
                 for (&j, &sj) in allowed.iter().zip(&s) {
                     let pij = (sj - lse).exp();
                     // The cap's derivative at this pair, 1 − tanh², for the backward.
@@ -121,7 +124,7 @@ pub fn full_attention(p: &Problem, inputs: &Canonical, backward: bool) -> Refere
             let d_out: Vec<Vec<f64>> =
                 (0..t).map(|i| load(inputs.d_out.as_ref().expect("do"), h, b, i, head, false)).collect();
             for i in 0..t {
-                let o = &r.o[((b * t + i) * h + head) * d..][..d];
+                let o = &r.o[((b * t + i) * h + head) * dv..][..dv];
                 let delta = dot(&d_out[i], o);
                 if let Some(s) = sink(head) {
                     // The sink's value is 0, so its dP is 0: d sink = p_sink · (0 − D).
@@ -136,6 +139,9 @@ pub fn full_attention(p: &Problem, inputs: &Canonical, backward: bool) -> Refere
                     for e in 0..d {
                         dq[e] += scale * ds * k[j][e];
                         r.dk[at + e] += scale * ds * q[i][e];
+                    }
+                    let at = ((b * t + j) * hk + kh) * dv;
+                    for e in 0..dv {
                         r.dv[at + e] += pij * d_out[i][e];
                     }
                 }
@@ -239,25 +245,30 @@ pub fn restrict(p: &Problem, out: &mut ExecOutputs, reference: &mut Reference, t
         }
     }
     let dims = Dims::of(p);
-    let (b, t, h, hk, d) = (dims.batch, dims.tokens, dims.heads, dims.kv_heads, dims.head_dim);
+    let (b, t, h, hk, d, dv) = (dims.batch, dims.tokens, dims.heads, dims.kv_heads, dims.head_dim, dims.v_head_dim);
     let mut keep = vec![false; t];
     for &tok in tokens {
         keep[tok as usize] = true;
     }
     for bi in 0..b {
         for tok in (0..t).filter(|&tok| !keep[tok]) {
-            let (q_at, kv_at) = ((bi * t + tok) * h * d, (bi * t + tok) * hk * d);
-            for x in [&mut out.o, &mut out.dq] {
-                clear(x, q_at, h * d);
+            // Each tensor's rows at its own width: q, k, dq, dk `d`; v, o, dv `dv`.
+            let row = |heads: usize, w: usize| ((bi * t + tok) * heads * w, heads * w);
+            for (x, (at, n)) in [
+                (&mut out.o, row(h, dv)),
+                (&mut out.dq, row(h, d)),
+                (&mut out.dk, row(hk, d)),
+                (&mut out.dv, row(hk, dv)),
+            ] {
+                clear(x, at, n);
             }
-            for x in [&mut reference.o, &mut reference.dq] {
-                clear(x, q_at, h * d);
-            }
-            for x in [&mut out.dk, &mut out.dv] {
-                clear(x, kv_at, hk * d);
-            }
-            for x in [&mut reference.dk, &mut reference.dv] {
-                clear(x, kv_at, hk * d);
+            for (x, (at, n)) in [
+                (&mut reference.o, row(h, dv)),
+                (&mut reference.dq, row(h, d)),
+                (&mut reference.dk, row(hk, d)),
+                (&mut reference.dv, row(hk, dv)),
+            ] {
+                clear(x, at, n);
             }
             for head in 0..h {
                 clear(&mut out.lse, (bi * h + head) * t + tok, 1);

@@ -1,7 +1,7 @@
 //! Tensors in and out: safetensors files, the layout formats (sbhd, bshd, thd), dtype rounding
 //! and seeded random inputs.
 //!
-//! Inside the runtime every tensor is canonical: fp32 `[batch][tokens][heads][head_dim]` over the
+//! Inside the runtime every tensor is canonical: fp32 `[batch][tokens][heads][d]` over the
 //! plan's padded token axis, and LSE `[batch][heads][tokens]`. This module converts between that
 //! and the user's format; it knows nothing of plans beyond the problem's sizes.
 
@@ -158,7 +158,10 @@ pub struct Dims {
     pub tokens: usize,
     pub heads: usize,
     pub kv_heads: usize,
+    /// The last dimension of q, k, dq and dk.
     pub head_dim: usize,
+    /// The last dimension of v, o, do and dv (MLA's differs from `head_dim`).
+    pub v_head_dim: usize,
 }
 
 impl Dims {
@@ -169,7 +172,17 @@ impl Dims {
             heads: p.heads as usize,
             kv_heads: p.kv_heads as usize,
             head_dim: p.head_dim as usize,
+            v_head_dim: p.v_dim() as usize,
         }
+    }
+}
+
+/// The last dimension of the tensor `name`: `v_head_dim` for v, o, do and dv, `head_dim` for the
+/// others.
+pub fn width_of(problem: &Problem, name: &str) -> usize {
+    match name {
+        "v" | "o" | "do" | "dv" => problem.v_dim() as usize,
+        _ => problem.head_dim as usize,
     }
 }
 
@@ -182,9 +195,9 @@ fn thd_rows(problem: &Problem, layout: &Layout) -> Vec<usize> {
     problem.docs.iter().flat_map(|d| (d.start..d.start + d.len).map(|t| t as usize)).collect()
 }
 
-/// The user's shape of a `[.., heads, head_dim]` tensor.
-pub fn user_shape(problem: &Problem, layout: &Layout, heads: usize) -> Vec<usize> {
-    let (b, s, d) = (problem.batch as usize, problem.tokens as usize, problem.head_dim as usize);
+/// The user's shape of a `[.., heads, d]` tensor (`d` from [`width_of`]).
+pub fn user_shape(problem: &Problem, layout: &Layout, heads: usize, d: usize) -> Vec<usize> {
+    let (b, s) = (problem.batch as usize, problem.tokens as usize);
     match layout {
         Layout::Sbhd => vec![s, b, heads, d],
         Layout::Bshd => vec![b, s, heads, d],
@@ -219,7 +232,8 @@ pub fn to_canonical(
     t: &HostTensor,
     heads: usize,
 ) -> Result<Vec<f32>, RuntimeError> {
-    let want = user_shape(problem, layout, heads);
+    let d = width_of(problem, name);
+    let want = user_shape(problem, layout, heads, d);
     if t.shape != want {
         return Err(RuntimeError::Input {
             name: name.to_string(),
@@ -232,7 +246,7 @@ pub fn to_canonical(
             message: "is an integer tensor; expected floats".into(),
         });
     };
-    let (b, s, d) = (problem.batch as usize, problem.tokens as usize, problem.head_dim as usize);
+    let (b, s) = (problem.batch as usize, problem.tokens as usize);
     let row = heads * d;
     let mut out = vec![0.0f32; b * s * row];
     match layout {
@@ -254,11 +268,18 @@ pub fn to_canonical(
     Ok(out)
 }
 
-/// Converts a canonical tensor back to the user's layout (padding rows dropped when unpadded).
-pub fn from_canonical(problem: &Problem, layout: &Layout, values: &[f32], heads: usize) -> (Vec<usize>, Vec<f32>) {
-    let (b, s, d) = (problem.batch as usize, problem.tokens as usize, problem.head_dim as usize);
+/// Converts the canonical tensor `name` back to the user's layout (padding rows dropped when
+/// unpadded).
+pub fn from_canonical(
+    problem: &Problem,
+    layout: &Layout,
+    name: &str,
+    values: &[f32],
+    heads: usize,
+) -> (Vec<usize>, Vec<f32>) {
+    let (b, s, d) = (problem.batch as usize, problem.tokens as usize, width_of(problem, name));
     let row = heads * d;
-    let shape = user_shape(problem, layout, heads);
+    let shape = user_shape(problem, layout, heads, d);
     let out = match layout {
         Layout::Sbhd => {
             let mut out = vec![0.0; values.len()];
@@ -294,13 +315,13 @@ pub fn lse_from_canonical(problem: &Problem, layout: &Layout, lse: &[f32]) -> (V
 pub fn random(problem: &Problem, seed: u64, backward: bool) -> Canonical {
     let dims = Dims::of(problem);
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    let mut tensor = |heads: usize| -> Vec<f32> {
-        let mut out = Vec::with_capacity(dims.batch * dims.tokens * heads * dims.head_dim);
+    let mut tensor = |heads: usize, d: usize| -> Vec<f32> {
+        let mut out = Vec::with_capacity(dims.batch * dims.tokens * heads * d);
         for _ in 0..dims.batch {
             for t in 0..dims.tokens as u64 {
                 let doc = problem.doc_of(t);
                 let pad = t >= doc.start + doc.len;
-                for _ in 0..heads * dims.head_dim {
+                for _ in 0..heads * d {
                     let x: f32 = rng.sample(rand_distr::StandardNormal);
                     out.push(if pad { 0.0 } else { round(problem.dtype, x) });
                 }
@@ -308,10 +329,10 @@ pub fn random(problem: &Problem, seed: u64, backward: bool) -> Canonical {
         }
         out
     };
-    let q = tensor(dims.heads);
-    let k = tensor(dims.kv_heads);
-    let v = tensor(dims.kv_heads);
-    let d_out = backward.then(|| tensor(dims.heads));
+    let q = tensor(dims.heads, dims.head_dim);
+    let k = tensor(dims.kv_heads, dims.head_dim);
+    let v = tensor(dims.kv_heads, dims.v_head_dim);
+    let d_out = backward.then(|| tensor(dims.heads, dims.v_head_dim));
     // Sinks of the order of the scores' LSE, so that they weigh in: N(1, 1).
     let sinks = problem
         .sinks

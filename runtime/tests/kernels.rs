@@ -70,6 +70,7 @@ fn check_abi_with(
     let spec = |kind| KernelSpec {
         kind,
         head_dim: d as u32,
+        v_head_dim: None,
         dtype: Dtype::Fp32,
         group: 1,
         mask,
@@ -236,6 +237,7 @@ fn check_block(
         thd: true,
         rope_theta: None,
         rope_dims: None,
+        v_head_dim: None,
         sinks: false,
         softcap: None,
     };

@@ -108,11 +108,37 @@ pub fn arguments(layout: &Layout, strategies: &[Strategy]) -> Arguments {
         out.switch("--group-query-attention");
         out.push("--num-query-groups", [m.kv_heads.to_string()]);
     }
-    out.push("--kv-channels", [m.head_dim.to_string()]);
+    // MLA (a value head dim of its own): Megatron's --multi-latent-attention takes the query/key
+    // head as a part without RoPE (--qk-head-dim) and a rotated part after it
+    // (--qk-pos-emb-head-dim), the same last dims attnc's `rope { dims }` rotates.
+    let mla = match (m.v_head_dim, &m.rope) {
+        (Some(v), Some(rope)) if rope.dims < m.head_dim => {
+            out.switch("--multi-latent-attention");
+            out.push("--qk-head-dim", [(m.head_dim - rope.dims).to_string()]);
+            out.push("--qk-pos-emb-head-dim", [rope.dims.to_string()]);
+            out.push("--v-head-dim", [v.to_string()]);
+            out.unexpressed.push(
+                "MLA's low-rank projections (--q-lora-rank, --kv-lora-rank) act before attention and are not part of the spec; add the model's values"
+                    .to_string(),
+            );
+            true
+        }
+        (Some(v), _) => {
+            out.push("--kv-channels", [m.head_dim.to_string()]);
+            out.unexpressed.push(format!(
+                "v_head_dim = {v} with RoPE on every dim (or none): Megatron-LM takes a value head dim of its own only with --multi-latent-attention, whose RoPE rotates a separate part of the head (`rope {{ dims = D }}`)"
+            ));
+            false
+        }
+        (None, _) => {
+            out.push("--kv-channels", [m.head_dim.to_string()]);
+            false
+        }
+    };
     match &m.rope {
         Some(rope) => {
             out.push("--position-embedding-type", ["rope".to_string()]);
-            if rope.dims < m.head_dim {
+            if rope.dims < m.head_dim && !mla {
                 out.push("--rotary-percent", [rotary_percent(rope.dims, m.head_dim)]);
                 out.unexpressed.push(format!(
                     "rope dims = {}: Megatron's --rotary-percent rotates the first {} dims of each head, attnc the last (MLA's decoupled RoPE); the same model when trained from scratch, but a checkpoint moves between them with the q/k projection columns permuted",

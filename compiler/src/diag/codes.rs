@@ -151,7 +151,10 @@ attention, kv_heads = 1 multi-query attention).";
     HeadDim = "E0017", Error, "head_dim is not supported by the kernels",
 "The generated kernels support head dimensions that are multiples of 8, from 8
 to 256 (the tensor-core tile is 8 wide; 256 bounds the register and shared
-memory budget). Common values are 64, 80, 96, 128 and 256.";
+memory budget). Common values are 64, 80, 96, 128 and 256. The same rule holds
+for `v_head_dim`, the value and output head dim of MLA models:
+
+    model deepseek_v3 { ... head_dim = 192  v_head_dim = 128 }";
 
     TpHeads = "E0018", Error, "heads or kv_heads cannot be split over tensor parallelism",
 "Tensor parallelism gives each TP rank heads/tp query heads and kv_heads/tp KV

@@ -208,6 +208,7 @@ mod tests {
             thd: docs.len() > 1,
             rope_theta: None,
             rope_dims: None,
+            v_head_dim: None,
             sinks: false,
             softcap: None,
         }

@@ -114,18 +114,19 @@ pub enum BufKind {
 }
 
 impl BufKind {
-    /// Bytes per row and head.
-    pub fn bytes_per_row_head(self, head_dim: u32, dtype: Dtype) -> u64 {
-        let (d, e) = (head_dim as u64, dtype.bytes());
+    /// Bytes per row and head, for query/key head dim `head_dim` and value head dim `v_head_dim`
+    /// (K and V travel at their own widths: MLA's ring sends 192 + 128, not 2·192).
+    pub fn bytes_per_row_head(self, head_dim: u32, v_head_dim: u32, dtype: Dtype) -> u64 {
+        let (d, dv, e) = (head_dim as u64, v_head_dim as u64, dtype.bytes());
         match self {
             BufKind::Q => d * e,
-            BufKind::Kv => 2 * d * e,
-            BufKind::QBundle => 3 * d * e + 4,
-            BufKind::OPart => (d + 1) * 4,
-            BufKind::OAcc => (d + 2) * 4,
-            BufKind::Out => d * e + 4,
+            BufKind::Kv => (d + dv) * e,
+            BufKind::QBundle => (d + 2 * dv) * e + 4,
+            BufKind::OPart => (dv + 1) * 4,
+            BufKind::OAcc => (dv + 2) * 4,
+            BufKind::Out => dv * e + 4,
             BufKind::DqAcc => d * 4,
-            BufKind::DkvAcc => 2 * d * 4,
+            BufKind::DkvAcc => (d + dv) * 4,
         }
     }
 
@@ -467,6 +468,9 @@ pub struct Problem {
     pub heads: u32,
     pub kv_heads: u32,
     pub head_dim: u32,
+    /// The value (and output) head dim when it differs from `head_dim` (MLA).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub v_head_dim: Option<u32>,
     pub batch: u32,
     pub dtype: Dtype,
     pub thd: bool,
@@ -490,6 +494,11 @@ fn is_false(b: &bool) -> bool {
 }
 
 impl Problem {
+    /// The value and output head dim: `v_head_dim`, else `head_dim`.
+    pub fn v_dim(&self) -> u32 {
+        self.v_head_dim.unwrap_or(self.head_dim)
+    }
+
     /// The dims of each q and k head that RoPE rotates, `[head_dim − D, head_dim)`; empty without
     /// RoPE.
     pub fn rope_range(&self) -> std::ops::Range<usize> {
@@ -656,7 +665,7 @@ impl Plan {
         let b = self.buf(id);
         b.rows
             * b.heads as u64
-            * b.kind.bytes_per_row_head(self.problem.head_dim, self.problem.dtype)
+            * b.kind.bytes_per_row_head(self.problem.head_dim, self.problem.v_dim(), self.problem.dtype)
             * self.problem.batch as u64
     }
 

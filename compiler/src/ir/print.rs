@@ -148,12 +148,13 @@ pub fn text(plan: &Plan, rank: Option<u32>) -> String {
     let _ = writeln!(out, "{}", title(plan));
     let _ = writeln!(
         out,
-        "  problem: {} tokens in {} sequence(s), heads {} kv_heads {} head_dim {} batch {} {:?}, {}{}{}",
+        "  problem: {} tokens in {} sequence(s), heads {} kv_heads {} head_dim {}{} batch {} {:?}, {}{}{}",
         p.tokens,
         p.docs.len(),
         p.heads,
         p.kv_heads,
         p.head_dim,
+        p.v_head_dim.map(|v| format!(" v_head_dim {v}")).unwrap_or_default(),
         p.batch,
         p.dtype,
         match (p.rope_theta, p.rope_dims) {

@@ -1,6 +1,6 @@
 //! Plan statistics: mask-aware FLOPs, bytes per link level, buffer memory, balance.
 //!
-//! FLOPs count only allowed pairs: 4·pairs·head_dim per head (QKᵀ and PV) forward, 2.5× that
+//! FLOPs count only allowed pairs: 2·pairs·(head_dim + v_head_dim) per head (QKᵀ and PV) forward, 2.5× that
 //! backward. Point-to-point bytes are the sent buffer; collectives count what a ring algorithm
 //! moves per rank, (n−1)/n of the gathered size. A link is intra-node when both ends (all
 //! members, for a collective) share a node of the cluster. Memory is the sum of the rank's
@@ -65,8 +65,8 @@ impl Saving {
     }
 }
 
-/// Mask-aware FLOPs of one attention op (0 for any other op): 4·pairs·head_dim per query head
-/// and batch entry, 2.5× that backward.
+/// Mask-aware FLOPs of one attention op (0 for any other op): 2·pairs·(head_dim + v_head_dim)
+/// per query head and batch entry (QKᵀ and PV), 2.5× that backward.
 pub fn op_flops(plan: &Plan, id: OpId) -> f64 {
     let p = &plan.problem;
     let (q, q_rows, kv, kv_rows, factor) = match &plan.op(id).kind {
@@ -78,7 +78,7 @@ pub fn op_flops(plan: &Plan, id: OpId) -> f64 {
     let kv_tokens = RowSet::from_intervals(plan.buf(*kv).tokens.tokens_of(kv_rows));
     let pairs = allowed(p, MaskRule::of(p), Side::Q, &q_tokens, &kv_tokens) as f64;
     let heads = plan.buf(*q).heads as f64;
-    4.0 * pairs * p.head_dim as f64 * heads * p.batch as f64 * factor
+    2.0 * pairs * (p.head_dim + p.v_dim()) as f64 * heads * p.batch as f64 * factor
 }
 
 pub fn stats(plan: &Plan) -> Stats {

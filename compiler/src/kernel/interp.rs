@@ -8,21 +8,21 @@ use super::{BLOCK_Q, BwdArgs, FwdArgs, KernelSpec, Step, allows, kv_bounds, need
 ///
 /// # Safety
 /// `args` must describe valid memory: `q` has `n_q × head_dim` floats, `k` (and `k + head_dim`)
-/// `n_kv` rows of `kv_stride`, `state` `n_q × (head_dim + 2)`, `scratch` `spec.scratch_floats()`.
+/// `n_kv` rows of `kv_stride`, `state` `n_q × (v_head_dim + 2)`, `scratch` `spec.scratch_floats()`.
 pub unsafe fn forward(spec: &KernelSpec, args: &FwdArgs) {
-    let d = spec.head_dim as usize;
+    let (d, dv) = (spec.head_dim as usize, spec.dv() as usize);
     let (tq, tk) = (spec.tile_q as i64, spec.tile_kv as i64);
     // SAFETY: the caller guarantees the extents above.
     let (q, state, kt, p) = unsafe {
         (
             std::slice::from_raw_parts(args.q, args.n_q as usize * d),
-            std::slice::from_raw_parts_mut(args.state, args.n_q as usize * (d + 2)),
+            std::slice::from_raw_parts_mut(args.state, args.n_q as usize * (dv + 2)),
             std::slice::from_raw_parts_mut(args.scratch, d * tk as usize),
             std::slice::from_raw_parts_mut(args.scratch.add(d * tk as usize), (tq * tk) as usize),
         )
     };
     let kv = |j: i64, e: usize| -> f32 {
-        // SAFETY: j < n_kv and e < 2·head_dim, within the caller's extents.
+        // SAFETY: j < n_kv and e < head_dim + v_head_dim, within the caller's extents.
         unsafe { *args.k.add(j as usize * args.kv_stride as usize + e) }
     };
     let steps = program(spec);
@@ -85,7 +85,7 @@ pub unsafe fn forward(spec: &KernelSpec, args: &FwdArgs) {
                                     }
                                     Step::OnlineSoftmax => {
                                         for r in 0..tq as usize {
-                                            let row = &mut state[(r0 as usize + r) * (d + 2)..][..2];
+                                            let row = &mut state[(r0 as usize + r) * (dv + 2)..][..2];
                                             let tile_max = s[r * tk as usize..][..tk as usize]
                                                 .iter()
                                                 .cloned()
@@ -105,7 +105,7 @@ pub unsafe fn forward(spec: &KernelSpec, args: &FwdArgs) {
                                     }
                                     Step::AccumulatePv => {
                                         for r in 0..tq as usize {
-                                            let acc = &mut state[(r0 as usize + r) * (d + 2) + 2..][..d];
+                                            let acc = &mut state[(r0 as usize + r) * (dv + 2) + 2..][..dv];
                                             for (e, a) in acc.iter_mut().enumerate() {
                                                 let mut x = *a * alpha[r];
                                                 for c in 0..cols as usize {
@@ -136,7 +136,7 @@ pub unsafe fn forward(spec: &KernelSpec, args: &FwdArgs) {
 /// `args` must describe valid memory: `n_q` query rows of `q_stride` holding q, o, do and lse,
 /// `n_kv` KV rows of `kv_stride`, `dq` and `dkv` rows of their strides, `delta` `n_q` floats.
 pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
-    let d = spec.head_dim as usize;
+    let (d, dv) = (spec.head_dim as usize, spec.dv() as usize);
     let Step::ForQueryRows(row_body) = &program(spec)[0] else { unreachable!("backward program") };
     let cap = spec.softcap.map(|c| c.value());
     let Step::ForAllowedKeys(pair_body) = &row_body[0] else { unreachable!("backward program") };
@@ -144,8 +144,8 @@ pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
         // SAFETY: i < n_q, j < n_kv; offsets stay within the rows the caller describes.
         unsafe {
             let q = args.q.add(i as usize * args.q_stride as usize);
-            let d_o = q.add(2 * d);
-            let lse = *q.add(3 * d);
+            let d_o = q.add(d + dv);
+            let lse = *q.add(d + 2 * dv);
             if lse == f32::NEG_INFINITY {
                 continue;
             }
@@ -173,7 +173,7 @@ pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
                             p = (s - lse).exp();
                         }
                         Step::Ds => {
-                            let dot: f32 = (0..d).map(|e| *d_o.add(e) * *v.add(e)).sum();
+                            let dot: f32 = (0..dv).map(|e| *d_o.add(e) * *v.add(e)).sum();
                             ds = p * (dot - delta);
                             if cap.is_some() {
                                 ds *= 1.0 - t * t;
@@ -183,6 +183,8 @@ pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
                             for e in 0..d {
                                 *dq.add(e) += ds * *k.add(e) * args.scale;
                                 *dkv.add(e) += ds * *q.add(e) * args.scale;
+                            }
+                            for e in 0..dv {
                                 *dkv.add(d + e) += p * *d_o.add(e);
                             }
                         }

@@ -256,6 +256,7 @@ pub fn op_tables(plan: &Plan, id: OpId) -> Option<Vec<LaunchTable>> {
     let spec = |m| KernelSpec {
         kind,
         head_dim: p.head_dim,
+        v_head_dim: p.v_head_dim,
         dtype: p.dtype,
         group: qb.heads / kb.heads,
         mask: m,
@@ -287,6 +288,7 @@ mod tests {
         let spec = |m| KernelSpec {
             kind: KernelKind::Forward,
             head_dim: 64,
+            v_head_dim: None,
             dtype: Dtype::Bf16,
             group: 1,
             mask: m,

@@ -86,7 +86,12 @@ pub fn tanh_by_exp(x: f32) -> f32 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct KernelSpec {
     pub kind: KernelKind,
+    /// The query/key head dim.
     pub head_dim: u32,
+    /// The value/output head dim when it differs from `head_dim` (MLA); `None` when equal, so
+    /// that one kernel has one spec.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub v_head_dim: Option<u32>,
     /// Input dtype; the runtime rounds inputs on load, kernels accumulate in fp32.
     pub dtype: Dtype,
     /// Query heads per KV head (the runtime maps heads; the kernel serves one pair).
@@ -114,11 +119,17 @@ impl KernelSpec {
         };
         // `cap30p5` for 30.5: kernel names are identifiers.
         let cap = self.softcap.map(|c| format!("_cap{}", c.value()).replace('.', "p")).unwrap_or_default();
+        let v = self.v_head_dim.map(|v| format!("v{v}")).unwrap_or_default();
         format!(
-            "attn_{kind}_d{}_{mask}{cap}_{:?}_g{}_t{}x{}",
+            "attn_{kind}_d{}{v}_{mask}{cap}_{:?}_g{}_t{}x{}",
             self.head_dim, self.dtype, self.group, self.tile_q, self.tile_kv
         )
         .to_lowercase()
+    }
+
+    /// The value/output head dim: `v_head_dim`, else `head_dim`.
+    pub fn dv(&self) -> u32 {
+        self.v_head_dim.unwrap_or(self.head_dim)
     }
 
     /// Floats of scratch memory the caller provides per call.
@@ -166,13 +177,13 @@ pub fn specs_of_plans<'a>(plans: impl IntoIterator<Item = &'a crate::ir::Plan>) 
     out
 }
 
-/// Forward kernel arguments. `state` holds per query row `[m, l, acc(head_dim)]`.
+/// Forward kernel arguments. `state` holds per query row `[m, l, acc(v_head_dim)]`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct FwdArgs {
     /// Queries, `n_q` rows of `head_dim`, contiguous; `n_q` is a multiple of `tile_q`.
     pub q: *const f32,
-    /// Keys; values are at `k + head_dim` in each row.
+    /// Keys; values (`v_head_dim` of them) are at `k + head_dim` in each row.
     pub k: *const f32,
     pub state: *mut f32,
     pub scratch: *mut f32,
@@ -186,7 +197,7 @@ pub struct FwdArgs {
     pub scale: f32,
 }
 
-/// Backward kernel arguments. Query rows hold `[q, o, do (head_dim each), lse]`.
+/// Backward kernel arguments. Query rows hold `[q (head_dim), o, do (v_head_dim each), lse]`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct BwdArgs {
@@ -194,7 +205,7 @@ pub struct BwdArgs {
     pub k: *const f32,
     /// dQ rows (`head_dim`), accumulated.
     pub dq: *mut f32,
-    /// dK and dV rows (`2·head_dim`), accumulated.
+    /// dK and dV rows (`head_dim + v_head_dim`: dV at `dkv + head_dim`), accumulated.
     pub dkv: *mut f32,
     /// D = rowsum(dO ∘ O) per query row, contiguous.
     pub delta: *const f32,

@@ -108,6 +108,7 @@ mod tests {
             thd: false,
             rope_theta: None,
             rope_dims: None,
+            v_head_dim: None,
             sinks: false,
             softcap: None,
         }

@@ -73,6 +73,7 @@ pub fn setup(layout: &Layout, mask: Mask, rope: bool, options: &PlanOptions) -> 
         heads: layout.model.heads / tp,
         kv_heads: layout.model.kv_heads / tp,
         head_dim: layout.model.head_dim,
+        v_head_dim: layout.model.v_head_dim,
         batch: layout.batch,
         dtype: layout.dtype,
         thd,

@@ -24,7 +24,8 @@ pub(crate) struct ClusterInfo {
     pub gpus_per_node: Span,
 }
 
-const MODEL_FIELDS: &[&str] = &["layers", "heads", "kv_heads", "head_dim", "hidden", "rope", "sinks", "softcap"];
+const MODEL_FIELDS: &[&str] =
+    &["layers", "heads", "kv_heads", "head_dim", "v_head_dim", "hidden", "rope", "sinks", "softcap"];
 
 pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
     let what = format!("model `{}`", item.name.node);
@@ -33,6 +34,7 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
     let heads = r.required_int("heads", 1, 16_384, "32", diags);
     let kv_heads = r.int("kv_heads", 1, 16_384, diags);
     let head_dim = r.required_int("head_dim", 1, 65_536, "128", diags);
+    let v_head_dim = r.int("v_head_dim", 1, 65_536, diags);
     let hidden = r.int("hidden", 1, u64::MAX, diags);
     let sinks = match r.word("sinks", &["none", "learned"], diags) {
         Some(w) => Some(w.name.node == "learned"),
@@ -122,17 +124,23 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
             )),
         );
     }
-    if head_dim.node % 8 != 0 || head_dim.node > 256 {
-        ok = false;
-        diags.push(
-            Diagnostic::new(
-                Code::HeadDim,
-                format!("head_dim = {} is not supported by the kernels", head_dim.node),
-                head_dim.span,
-                "unsupported head dimension",
-            )
-            .with_help("the kernels take multiples of 8 from 8 to 256, e.g. 64, 96, 128 or 256"),
-        );
+    // The value head dim (MLA) follows the same rule as the query/key one.
+    for (field, dim) in [("head_dim", Some(&head_dim)), ("v_head_dim", v_head_dim.as_ref())] {
+        let Some(dim) = dim else { continue };
+        if dim.node % 8 != 0 || dim.node > 256 {
+            ok = false;
+            diags.push(
+                Diagnostic::new(
+                    Code::HeadDim,
+                    format!("{field} = {} is not supported by the kernels", dim.node),
+                    dim.span,
+                    "unsupported head dimension",
+                )
+                .with_help(format!(
+                    "the kernels take a {field} that is a multiple of 8 from 8 to 256, e.g. 64, 96, 128 or 256"
+                )),
+            );
+        }
     }
     if !ok {
         return None;
@@ -144,6 +152,7 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
             heads: heads.node as u32,
             kv_heads: kv as u32,
             head_dim: head_dim.node as u32,
+            v_head_dim: v_head_dim.map(|v| v.node as u32).filter(|&v| v as u64 != head_dim.node),
             hidden: hidden.map_or(heads.node * head_dim.node, |h| h.node),
             rope,
             sinks,

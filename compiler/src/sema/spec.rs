@@ -37,6 +37,10 @@ pub struct Model {
     pub heads: u32,
     pub kv_heads: u32,
     pub head_dim: u32,
+    /// `v_head_dim = N`: the value (and output) head dim when it differs from `head_dim` (MLA:
+    /// 192 for q and k, 128 for v); `None` when equal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub v_head_dim: Option<u32>,
     /// heads * head_dim unless given.
     pub hidden: u64,
     pub rope: Option<Rope>,
@@ -46,6 +50,13 @@ pub struct Model {
     /// `softcap = X`: logit soft-capping, s ↦ X·tanh(s/X) before the mask (Gemma 2: 50).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub softcap: Option<f64>,
+}
+
+impl Model {
+    /// The value and output head dim: `v_head_dim`, else `head_dim`.
+    pub fn v_dim(&self) -> u32 {
+        self.v_head_dim.unwrap_or(self.head_dim)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -40,6 +40,7 @@ pub fn measure(
         heads_q: heads,
         heads_kv: heads,
         head_dim,
+        v_head_dim: head_dim,
         q: random(n),
         k: random(n),
         v: random(n),

@@ -319,6 +319,7 @@ mod tests {
         let spec = attnc_compiler::kernel::KernelSpec {
             kind: KernelKind::Forward,
             head_dim: 64,
+            v_head_dim: None,
             dtype: attnc_compiler::sema::spec::Dtype::Bf16,
             group: 1,
             mask: attnc_compiler::kernel::KernelMask::Causal,

@@ -225,15 +225,15 @@ impl HostDevice<'_> {
         })
     }
 
-    /// K and V planes interleaved per row and head (`[rows][heads][k(d), v(d)]`), as the host
+    /// K and V planes interleaved per row and head (`[rows][heads][k(d), v(dv)]`), as the host
     /// kernels read them, in a pooled buffer.
     fn kv_rows(&self, views: &Views<'_>, c: &FwdCall<'_, HostMem>, rows: usize) -> Result<Vec<f32>, String> {
-        let (n, d) = (rows * c.heads_kv, c.head_dim);
-        let (k, v) = (self.inputs(views, c.k, n * d)?, self.inputs(views, c.v, n * d)?);
-        let mut kv = self.pool.take(n * 2 * d);
-        for (i, row) in kv.chunks_mut(2 * d).enumerate() {
+        let (n, d, dv) = (rows * c.heads_kv, c.head_dim, c.v_head_dim);
+        let (k, v) = (self.inputs(views, c.k, n * d)?, self.inputs(views, c.v, n * dv)?);
+        let mut kv = self.pool.take(n * (d + dv));
+        for (i, row) in kv.chunks_mut(d + dv).enumerate() {
             row[..d].copy_from_slice(&k[i * d..(i + 1) * d]);
-            row[d..].copy_from_slice(&v[i * d..(i + 1) * d]);
+            row[d..].copy_from_slice(&v[i * dv..(i + 1) * dv]);
         }
         Ok(kv)
     }
@@ -241,10 +241,10 @@ impl HostDevice<'_> {
     fn blocks_forward(&self, kernels: &dyn Kernels, c: &FwdCall<'_, HostMem>) -> Result<(), String> {
         let table = Table::read(c)?;
         let (tq, tk) = table.extent();
-        let (h, hk, d) = (c.heads_q, c.heads_kv, c.head_dim);
+        let (h, hk, d, dv) = (c.heads_q, c.heads_kv, c.head_dim, c.v_head_dim);
         let (q_rows, kv_rows) = table.rows();
         let mask = mask_of(c.table.spec.mask);
-        let part_shape = Shape { batch: 1, rows: tq, heads: h, elems: d + 1 };
+        let part_shape = Shape { batch: 1, rows: tq, heads: h, elems: dv + 1 };
         // Every row the kernels write is a real sequence's, and only those are read back.
         let mut part = self.pool.take(part_shape.len());
         {
@@ -253,6 +253,7 @@ impl HostDevice<'_> {
             let kv = self.kv_rows(&views, c, tk)?;
             let block = Block {
                 head_dim: d,
+                v_head_dim: dv,
                 scale: c.scale,
                 softcap: c.table.spec.softcap,
                 mask: &mask,
@@ -260,7 +261,7 @@ impl HostDevice<'_> {
                 q_shape: Shape { batch: 1, rows: tq, heads: h, elems: d },
                 q_rows: &q_rows,
                 kv: &kv,
-                kv_shape: Shape { batch: 1, rows: tk, heads: hk, elems: 2 * d },
+                kv_shape: Shape { batch: 1, rows: tk, heads: hk, elems: d + dv },
                 kv_rows: &kv_rows,
                 delta: None,
             };
@@ -270,18 +271,18 @@ impl HostDevice<'_> {
         // Only the real sequences' rows: filler rows keep what the executor put there. Each row
         // range goes to the O plane, then the LSE plane, each written in place under its own lock.
         for (rows, ..) in table.real() {
-            let part = &part[rows.start * h * (d + 1)..rows.end * h * (d + 1)];
-            c.o.0.view_mut(c.o.1 + rows.start * h * d * 4, rows.len() * h * d * 4, |bytes| {
+            let part = &part[rows.start * h * (dv + 1)..rows.end * h * (dv + 1)];
+            c.o.0.view_mut(c.o.1 + rows.start * h * dv * 4, rows.len() * h * dv * 4, |bytes| {
                 let o: &mut [f32] = values_mut(bytes)?;
-                for (dst, src) in o.chunks_mut(d).zip(part.chunks(d + 1)) {
-                    dst.copy_from_slice(&src[..d]);
+                for (dst, src) in o.chunks_mut(dv).zip(part.chunks(dv + 1)) {
+                    dst.copy_from_slice(&src[..dv]);
                 }
                 Ok::<(), String>(())
             })??;
             c.lse.0.view_mut(c.lse.1 + rows.start * h * 4, rows.len() * h * 4, |bytes| {
                 let lse: &mut [f32] = values_mut(bytes)?;
-                for (dst, src) in lse.iter_mut().zip(part.chunks(d + 1)) {
-                    *dst = src[d];
+                for (dst, src) in lse.iter_mut().zip(part.chunks(dv + 1)) {
+                    *dst = src[dv];
                 }
                 Ok::<(), String>(())
             })??;
@@ -294,28 +295,29 @@ impl HostDevice<'_> {
         let f = &c.fwd;
         let table = Table::read(f)?;
         let (tq, tk) = table.extent();
-        let (h, hk, d) = (f.heads_q, f.heads_kv, f.head_dim);
+        let (h, hk, d, dv) = (f.heads_q, f.heads_kv, f.head_dim, f.v_head_dim);
         let (q_rows, kv_rows) = table.rows();
         let mask = mask_of(f.table.spec.mask);
-        let q_shape = Shape { batch: 1, rows: tq, heads: h, elems: 3 * d + 1 };
-        let kv_shape = Shape { batch: 1, rows: tk, heads: hk, elems: 2 * d };
+        let q_shape = Shape { batch: 1, rows: tq, heads: h, elems: d + 2 * dv + 1 };
+        let kv_shape = Shape { batch: 1, rows: tk, heads: hk, elems: d + dv };
         let dq_shape = Shape { batch: 1, rows: tq, heads: h, elems: d };
         let (mut dq, mut dkv) = (self.pool.zeros(dq_shape.len()), self.pool.zeros(kv_shape.len()));
         {
             let views = Views::new(vec![f.q.0, f.k.0, f.v.0, c.d_out.0, f.lse.0, c.delta.0]);
-            let (q, d_out) = (self.inputs(&views, f.q, tq * h * d)?, self.inputs(&views, c.d_out, tq * h * d)?);
+            let (q, d_out) = (self.inputs(&views, f.q, tq * h * d)?, self.inputs(&views, c.d_out, tq * h * dv)?);
             let (lse, delta) = (views.f32s(f.lse, tq * h)?, views.f32s(c.delta, tq * h)?);
             // The host kernels' query bundle: q, o (unread: D is given), do, lse per row and head.
             let mut bundle = self.pool.take(q_shape.len());
-            for (i, row) in bundle.chunks_mut(3 * d + 1).enumerate() {
+            for (i, row) in bundle.chunks_mut(d + 2 * dv + 1).enumerate() {
                 row[..d].copy_from_slice(&q[i * d..(i + 1) * d]);
-                row[d..2 * d].fill(0.0);
-                row[2 * d..3 * d].copy_from_slice(&d_out[i * d..(i + 1) * d]);
-                row[3 * d] = lse[i];
+                row[d..d + dv].fill(0.0);
+                row[d + dv..d + 2 * dv].copy_from_slice(&d_out[i * dv..(i + 1) * dv]);
+                row[d + 2 * dv] = lse[i];
             }
             let kv = self.kv_rows(&views, f, tk)?;
             let block = Block {
                 head_dim: d,
+                v_head_dim: dv,
                 scale: f.scale,
                 softcap: f.table.spec.softcap,
                 mask: &mask,
@@ -332,12 +334,13 @@ impl HostDevice<'_> {
             self.pool.give(kv);
         }
         accumulate(c.dq, &dq, 0)?;
-        // dK and dV are planes of one allocation: added in place, row by row.
-        let n = tk * hk * d;
+        // dK and dV are planes of one allocation: added in place, row by row (dK the first `d` of
+        // each dkv row, dV the `dv` after them).
         let add = |mem: &mut [u8], at: usize, part: usize| -> Result<(), String> {
-            let dst: &mut [f32] = values_mut(&mut mem[at..at + n * 4])?;
-            for (x, row) in dst.chunks_mut(d).zip(dkv.chunks(2 * d)) {
-                for (a, b) in x.iter_mut().zip(&row[part * d..(part + 1) * d]) {
+            let (w, from) = if part == 0 { (d, 0) } else { (dv, d) };
+            let dst: &mut [f32] = values_mut(&mut mem[at..at + tk * hk * w * 4])?;
+            for (x, row) in dst.chunks_mut(w).zip(dkv.chunks(d + dv)) {
+                for (a, b) in x.iter_mut().zip(&row[from..from + w]) {
                     *a += b;
                 }
             }
@@ -370,14 +373,15 @@ impl HostDevice<'_> {
     fn launch(&self, c: &FwdCall<'_, HostMem>) -> Result<FwdLaunch, String> {
         let table = Table::read(c)?;
         let (tq, tk) = table.extent();
-        let (dq, dk) = (c.heads_q * c.head_dim, c.heads_kv * c.head_dim);
+        let (dq, dk, dv) = (c.heads_q * c.head_dim, c.heads_kv * c.head_dim, c.heads_kv * c.v_head_dim);
         Ok(FwdLaunch {
             heads_q: c.heads_q,
             heads_kv: c.heads_kv,
             head_dim: c.head_dim,
+            v_head_dim: c.v_head_dim,
             q: u16s(&read(c.q, tq * dq * 2)?),
             k: u16s(&read(c.k, tk * dk * 2)?),
-            v: u16s(&read(c.v, tk * dk * 2)?),
+            v: u16s(&read(c.v, tk * dv * 2)?),
             cu_q: table.cu_q,
             cu_kv: table.cu_kv,
             pos_q: table.pos_q,
@@ -505,8 +509,8 @@ impl Device for HostDevice<'_> {
         self.emulable()?;
         let l = self.launch(c)?;
         let r = launcher.forward(&c.table.spec, &l)?;
-        let (from, h, d) = (l.cu_q[0] as usize, c.heads_q, c.head_dim);
-        write((c.o.0, c.o.1 + from * h * d * 4), &bytes_of(&r.o[from * h * d..]))?;
+        let (from, h, dv) = (l.cu_q[0] as usize, c.heads_q, c.v_head_dim);
+        write((c.o.0, c.o.1 + from * h * dv * 4), &bytes_of(&r.o[from * h * dv..]))?;
         write((c.lse.0, c.lse.1 + from * h * 4), &bytes_of(&r.lse[from * h..]))
     }
 
@@ -517,9 +521,9 @@ impl Device for HostDevice<'_> {
         };
         self.emulable()?;
         let fwd = self.launch(&c.fwd)?;
-        let (tq, hq, hk, d) = (fwd.tokens_q(), c.fwd.heads_q, c.fwd.heads_kv, c.fwd.head_dim);
+        let (tq, hq, hk, d, dv) = (fwd.tokens_q(), c.fwd.heads_q, c.fwd.heads_kv, c.fwd.head_dim, c.fwd.v_head_dim);
         let launch = BwdLaunch {
-            d_out: u16s(&read(c.d_out, tq * hq * d * 2)?),
+            d_out: u16s(&read(c.d_out, tq * hq * dv * 2)?),
             lse: f32s(&read(c.fwd.lse, tq * hq * 4)?),
             delta: f32s(&read(c.delta, tq * hq * 4)?),
             fwd,
@@ -528,7 +532,7 @@ impl Device for HostDevice<'_> {
         let (q0, k0) = (launch.fwd.cu_q[0] as usize, launch.fwd.cu_kv[0] as usize);
         accumulate(c.dq, &r.dq, q0 * hq * d)?;
         accumulate(c.dk, &r.dk, k0 * hk * d)?;
-        accumulate(c.dv, &r.dv, k0 * hk * d)
+        accumulate(c.dv, &r.dv, k0 * hk * dv)
     }
 
     fn merge(

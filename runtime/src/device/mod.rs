@@ -52,18 +52,26 @@ impl Elem {
     }
 }
 
-/// What the planes of a plan's buffers depend on: the batch, the head dim and the input planes'
+/// What the planes of a plan's buffers depend on: the batch, the head dims and the input planes'
 /// element type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Dims {
     pub batch: usize,
+    /// The query/key head dim.
     pub head_dim: usize,
+    /// The value/output head dim (MLA's differs).
+    pub v_head_dim: usize,
     pub input: Elem,
 }
 
 impl Dims {
     pub fn of(p: &Problem) -> Dims {
-        Dims { batch: p.batch as usize, head_dim: p.head_dim as usize, input: Elem::input(p.dtype) }
+        Dims {
+            batch: p.batch as usize,
+            head_dim: p.head_dim as usize,
+            v_head_dim: p.v_dim() as usize,
+            input: Elem::input(p.dtype),
+        }
     }
 }
 
@@ -91,11 +99,13 @@ impl PlaneKind {
         }
     }
 
-    /// Values per row and head: head_dim, or one for the per-row statistics.
-    pub fn width(self, head_dim: usize) -> usize {
+    /// Values per row and head: the query/key head dim (q, k and their gradients), the value
+    /// head dim (v, o, do, dv), or one for the per-row statistics.
+    pub fn width(self, dims: Dims) -> usize {
         match self {
             PlaneKind::Lse | PlaneKind::Delta => 1,
-            _ => head_dim,
+            PlaneKind::Q | PlaneKind::K | PlaneKind::Dq | PlaneKind::Dk => dims.head_dim,
+            PlaneKind::V | PlaneKind::DOut | PlaneKind::O | PlaneKind::Dv => dims.v_head_dim,
         }
     }
 }
@@ -128,7 +138,7 @@ pub fn layout(buf: &Buffer, dims: Dims) -> Vec<Plane> {
     planes(buf.kind)
         .iter()
         .map(|&kind| {
-            let bytes = rows_heads * kind.width(dims.head_dim) * kind.elem(dims.input).bytes();
+            let bytes = rows_heads * kind.width(dims) * kind.elem(dims.input).bytes();
             let p = Plane { kind, offset, bytes };
             // Every plane starts 256-byte aligned (vector loads and cp.async need 16).
             offset += bytes.div_ceil(256) * 256;
@@ -221,7 +231,7 @@ pub trait Device: Sync {
     /// The backward kernel (dQ, dK, dV accumulate).
     fn backward(&self, rank: u32, stream: usize, args: &BwdCall<'_, Self::Mem>) -> Result<(), String>;
     /// `out, out_lse ← merge(out, out_lse, part, part_lse)` over `rows` (token, head) rows of
-    /// `head_dim` floats.
+    /// `head_dim` floats (the output's: a plan's value head dim).
     #[allow(clippy::too_many_arguments)]
     fn merge(
         &self,
@@ -249,6 +259,8 @@ pub struct FwdCall<'a, M> {
     pub heads_q: usize,
     pub heads_kv: usize,
     pub head_dim: usize,
+    /// The value/output head dim (v, o, do, dv rows).
+    pub v_head_dim: usize,
     pub scale: f32,
 }
 
@@ -274,6 +286,7 @@ mod tests {
             spec: KernelSpec {
                 kind: KernelKind::Forward,
                 head_dim: 64,
+                v_head_dim: None,
                 dtype: Dtype::Bf16,
                 group: 1,
                 mask: KernelMask::None,

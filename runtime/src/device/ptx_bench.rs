@@ -75,6 +75,7 @@ pub fn measure(
         heads_q: heads,
         heads_kv: heads,
         head_dim,
+        v_head_dim: head_dim,
         scale: 1.0 / (head_dim as f32).sqrt(),
     };
     let timed = |kernel: &'static str, run: &dyn Fn() -> Result<(), String>| -> Result<PtxBench, String> {

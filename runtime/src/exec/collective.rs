@@ -188,7 +188,7 @@ impl<D: Device> Run<'_, D> {
         tokens: &[u64],
         dst: &View<'_, D::Mem>,
     ) -> Result<(), RuntimeError> {
-        let w = |kind: PlaneKind| kind.width(self.plan.problem.head_dim as usize) * dst.buf.heads as usize;
+        let w = |kind: PlaneKind| kind.width(Dims::of(&self.plan.problem)) * dst.buf.heads as usize;
         self.each_run(rank, src, tokens, dst, "a sum into", |kind, from, to, s_row, d_row, len| {
             let w = w(kind);
             let rows = Rows2d {
@@ -245,9 +245,9 @@ impl<D: Device> Run<'_, D> {
         dst_heads: (usize, usize),
     ) -> Result<(), RuntimeError> {
         let (sh, dh) = (src.buf.heads as usize, dst.buf.heads as usize);
-        let d = self.plan.problem.head_dim as usize;
+        let dims = Dims::of(&self.plan.problem);
         self.each_run(rank, src, tokens, dst, "a collective into", |kind, from, to, s_row, d_row, len| {
-            let e = kind.width(d) * kind.elem(Dims::of(&self.plan.problem).input).bytes();
+            let e = kind.width(dims) * kind.elem(dims.input).bytes();
             let (sp, dp) = (sh * e, dh * e);
             let from = (from.0, from.1 + s_row * sp + src_heads.0 * e);
             let to = (to.0, to.1 + d_row * dp + dst_heads.0 * e);

@@ -159,7 +159,7 @@ pub fn execute<D: Device>(
         return Err(RuntimeError::Plan(why));
     }
     let p = &plan.problem;
-    let (batch, d) = (p.batch as usize, p.head_dim as usize);
+    let (batch, d, dv) = (p.batch as usize, p.head_dim as usize, p.v_dim() as usize);
     let setup = |what: &str, e: String| RuntimeError::Plan(format!("device setup, {what}: {e}"));
     // Storages: sized for the largest buffer they hold, on the rank of their buffers.
     let n_storage = plan.buffers.iter().map(|b| b.storage as usize + 1).max().unwrap_or(0);
@@ -241,11 +241,11 @@ pub fn execute<D: Device>(
         progress: Progress::new(plan.header.cp),
         failure: Mutex::new(None),
         outputs: Mutex::new(ExecOutputs {
-            o: vec![0.0; b * t * h * d],
+            o: vec![0.0; b * t * h * dv],
             lse: vec![f32::NEG_INFINITY; b * h * t],
             dq: vec![0.0; b * t * h * d],
             dk: vec![0.0; b * t * hk * d],
-            dv: vec![0.0; b * t * hk * d],
+            dv: vec![0.0; b * t * hk * dv],
             dsinks: vec![0.0; if plan.problem.sinks { h } else { 0 }],
         }),
         stamps: Mutex::new(Vec::new()),
@@ -419,7 +419,8 @@ impl<D: Device> Run<'_, D> {
         r0: usize,
         n: usize,
     ) -> Result<(), String> {
-        let d = self.plan.problem.head_dim as usize;
+        // Output rows are the value head dim wide.
+        let d = self.plan.problem.v_dim() as usize;
         let (oo, lo) = (r0 * heads * d * 4, r0 * heads * 4);
         let ((o, l), (po, pl)) = (into, from);
         let (o, l, po, pl) = ((o.0, o.1 + oo), (l.0, l.1 + lo), (po.0, po.1 + oo), (pl.0, pl.1 + lo));
@@ -432,7 +433,7 @@ impl<D: Device> Run<'_, D> {
             batch: p.batch as usize,
             rows: buf.rows as usize,
             heads: buf.heads as usize,
-            elems: elems(buf.kind, p.head_dim as usize),
+            elems: elems(buf.kind, p.head_dim as usize, p.v_dim() as usize),
         }
     }
 
@@ -575,6 +576,7 @@ impl<D: Device> Run<'_, D> {
                         heads_q: qb.heads as usize,
                         heads_kv: kb.heads as usize,
                         head_dim: d,
+                        v_head_dim: p.v_dim() as usize,
                         scale: 1.0 / (d as f32).sqrt(),
                     };
                     self.device.forward(rank, s, &call).map_err(&err)?;
@@ -620,6 +622,7 @@ impl<D: Device> Run<'_, D> {
                             heads_q: qb.heads as usize,
                             heads_kv: kb.heads as usize,
                             head_dim: d,
+                            v_head_dim: p.v_dim() as usize,
                             scale: 1.0 / (d as f32).sqrt(),
                         },
                         d_out: self.at(*q, PlaneKind::DOut),
@@ -641,11 +644,11 @@ impl<D: Device> Run<'_, D> {
                         .device
                         .download(rank, s, self.at(*src, kind), self.plane_bytes(*src, kind))
                         .map_err(&err)?;
-                    let w = kind.width(d);
+                    let w = kind.width(Dims::of(p));
                     let values: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
-                    // Planes go back to the CPU layout: o (rounded to the input dtype) then lse;
-                    // dq; dk then dv.
-                    let off = if kind == PlaneKind::Lse { d } else { i * d };
+                    // Planes go back to the CPU layout, each after the ones before it: o (rounded
+                    // to the input dtype) then lse; dq; dk then dv.
+                    let off: usize = crate::device::planes(buf.kind)[..i].iter().map(|k| k.width(Dims::of(p))).sum();
                     for r in 0..n {
                         for j in 0..w {
                             let x = values[r * w + j];
@@ -682,7 +685,7 @@ impl<D: Device> Run<'_, D> {
                 let (sb, db) = (plan.buf(*src), plan.buf(*dst));
                 let rows = p.batch as usize * sb.rows as usize;
                 for &kind in crate::device::planes(db.kind) {
-                    let row = kind.width(d) * kind.elem(Dims::of(p).input).bytes();
+                    let row = kind.width(Dims::of(p)) * kind.elem(Dims::of(p).input).bytes();
                     let (from, to) = (self.at(*src, kind), self.at(*dst, kind));
                     for h in 0..db.heads as usize {
                         let src_head = (from.0, from.1 + h / *factor as usize * row);
@@ -707,7 +710,7 @@ impl<D: Device> Run<'_, D> {
                     if kind.elem(Dims::of(p).input) != Elem::F32 {
                         return Err(err(format!("head sums of {kind:?} (16-bit) planes")));
                     }
-                    let w = kind.width(d);
+                    let w = kind.width(Dims::of(p));
                     let count = self.plane_bytes(*dst, kind) / 4;
                     let (from, to) = (self.at(*src, kind), self.at(*dst, kind));
                     self.device.fill(rank, s, to, count, 0.0).map_err(&err)?;

@@ -60,13 +60,15 @@ impl Default for RunOptions {
 /// and predicted timelines share summaries and traces.
 pub use attnc_compiler::cost::timeline::Span;
 
-/// Elements per row and head of a buffer kind in the CPU layout (all fp32).
-pub fn elems(kind: BufKind, d: usize) -> usize {
+/// Elements per row and head of a buffer kind in the CPU layout (all fp32), for query/key head
+/// dim `d` and value head dim `dv`: kv rows `[k(d), v(dv)]`, query bundles `[q(d), o(dv),
+/// do(dv), lse]`, outputs `[o(dv), lse]`.
+pub fn elems(kind: BufKind, d: usize, dv: usize) -> usize {
     match kind {
         BufKind::Q | BufKind::DqAcc => d,
-        BufKind::Kv | BufKind::DkvAcc => 2 * d,
-        BufKind::QBundle => 3 * d + 1,
-        BufKind::OPart | BufKind::OAcc | BufKind::Out => d + 1,
+        BufKind::Kv | BufKind::DkvAcc => d + dv,
+        BufKind::QBundle => d + 2 * dv + 1,
+        BufKind::OPart | BufKind::OAcc | BufKind::Out => dv + 1,
     }
 }
 
@@ -142,7 +144,7 @@ pub(crate) fn load_planes(
     runs: &[attnc_compiler::ir::Run],
     heads: usize,
 ) -> Vec<Vec<f32>> {
-    let (t, d, batch) = (p.tokens as usize, p.head_dim as usize, p.batch as usize);
+    let (t, d, dv, batch) = (p.tokens as usize, p.head_dim as usize, p.v_dim() as usize, p.batch as usize);
     let rows: usize = runs.iter().map(|r| r.len as usize).sum();
     let n = batch * rows * heads;
     let (src_heads, first) = match input {
@@ -152,8 +154,8 @@ pub(crate) fn load_planes(
     let mut planes = vec![vec![0.0f32; n * d]];
     match input {
         Input::Q => {}
-        Input::Kv => planes.push(vec![0.0; n * d]),
-        Input::QBundle => planes.extend([vec![0.0; n * d], vec![0.0; n], vec![0.0; n]]),
+        Input::Kv => planes.push(vec![0.0; n * dv]),
+        Input::QBundle => planes.extend([vec![0.0; n * dv], vec![0.0; n], vec![0.0; n]]),
     }
     let rot = p.rope_range();
     let rope = Rope::new(rot.len(), p.rope_theta);
@@ -165,7 +167,9 @@ pub(crate) fn load_planes(
             for b in 0..batch {
                 for head in 0..heads {
                     let at = (b * rows + row) * heads + head;
-                    let src = ((b * t + token) * src_heads + head) * d;
+                    // q and k rows are `d` wide, v, o and do rows `dv`.
+                    let row_of = |w: usize| ((b * t + token) * src_heads + head) * w;
+                    let (src, src_v) = (row_of(d), row_of(dv));
                     let dst = &mut planes[0][at * d..(at + 1) * d];
                     copy_round(dst, &first[src..src + d], p.dtype);
                     if let Some(angles) = &angles {
@@ -173,15 +177,17 @@ pub(crate) fn load_planes(
                     }
                     match input {
                         Input::Q => {}
-                        Input::Kv => copy_round(&mut planes[1][at * d..(at + 1) * d], &inputs.v[src..src + d], p.dtype),
+                        Input::Kv => {
+                            copy_round(&mut planes[1][at * dv..(at + 1) * dv], &inputs.v[src_v..src_v + dv], p.dtype)
+                        }
                         Input::QBundle => {
-                            let o = &inputs.o.expect("backward has o")[src..src + d];
-                            let d_out = &inputs.d_out.expect("backward has do")[src..src + d];
-                            let dst = &mut planes[1][at * d..(at + 1) * d];
+                            let o = &inputs.o.expect("backward has o")[src_v..src_v + dv];
+                            let d_out = &inputs.d_out.expect("backward has do")[src_v..src_v + dv];
+                            let dst = &mut planes[1][at * dv..(at + 1) * dv];
                             copy_round(dst, d_out, p.dtype);
                             planes[2][at] =
                                 inputs.lse.expect("backward has lse")[(b * p.heads as usize + head) * t + token];
-                            planes[3][at] = o.iter().zip(&planes[1][at * d..(at + 1) * d]).map(|(x, y)| x * y).sum();
+                            planes[3][at] = o.iter().zip(&planes[1][at * dv..(at + 1) * dv]).map(|(x, y)| x * y).sum();
                         }
                     }
                 }
@@ -203,27 +209,29 @@ pub(crate) fn store_rows(
     tokens: &[u64],
     sinks: Option<(&[f32], &ExecInputs<'_>)>,
 ) {
-    let (t, d) = (p.tokens as usize, p.head_dim as usize);
+    let (t, d, dv) = (p.tokens as usize, p.head_dim as usize, p.v_dim() as usize);
     let rot = p.rope_range();
     for b in 0..shape.batch {
         for (row, &token) in tokens.iter().enumerate() {
             let position = p.position(token);
             for head in 0..shape.heads {
                 let at = shape.at(b, row, head);
-                let dst = ((b * t + token as usize) * shape.heads + head) * d;
+                // Rows of q, k (and their gradients) are `d` wide; v, o, do and dv rows `dv`.
+                let row_of = |w: usize| ((b * t + token as usize) * shape.heads + head) * w;
+                let (dst, dst_v) = (row_of(d), row_of(dv));
                 match output {
                     Output::O => {
-                        let lse_at = (b * shape.heads + head) * t + token as usize;
-                        out.o[dst..dst + d].copy_from_slice(&data[at..at + d]);
-                        out.lse[lse_at] = data[at + d];
+                        let (dst, lse_at) = (dst_v, (b * shape.heads + head) * t + token as usize);
+                        out.o[dst..dst + dv].copy_from_slice(&data[at..at + dv]);
+                        out.lse[lse_at] = data[at + dv];
                         if let Some((sinks, _)) = sinks {
                             // The sink joins the row's softmax denominator, once: LSE' = log(e^LSE
                             // + e^sink), O' = O·e^(LSE − LSE'); a row that saw no key keeps O = 0.
-                            let (lse, s) = (data[at + d] as f64, sinks[head] as f64);
+                            let (lse, s) = (data[at + dv] as f64, sinks[head] as f64);
                             let m = lse.max(s);
                             let lse2 = m + ((lse - m).exp() + (s - m).exp()).ln();
                             let f = (lse - lse2).exp();
-                            for x in &mut out.o[dst..dst + d] {
+                            for x in &mut out.o[dst..dst + dv] {
                                 *x = crate::tensor::round(p.dtype, (*x as f64 * f) as f32);
                             }
                             out.lse[lse_at] = lse2 as f32;
@@ -238,9 +246,9 @@ pub(crate) fn store_rows(
                                 (inputs.o.expect("backward has o"), inputs.d_out.expect("backward has do"));
                             let lse =
                                 inputs.lse.expect("backward has lse")[(b * shape.heads + head) * t + token as usize];
-                            let delta: f64 = o[dst..dst + d]
+                            let delta: f64 = o[dst_v..dst_v + dv]
                                 .iter()
-                                .zip(&d_out[dst..dst + d])
+                                .zip(&d_out[dst_v..dst_v + dv])
                                 .map(|(a, g)| *a as f64 * *g as f64)
                                 .sum();
                             out.dsinks[head] -= ((sinks[head] as f64 - lse as f64).exp() * delta) as f32;
@@ -250,7 +258,7 @@ pub(crate) fn store_rows(
                     Output::Dkv => {
                         out.dk[dst..dst + d].copy_from_slice(&data[at..at + d]);
                         rope(&mut out.dk[dst + rot.start..dst + rot.end], position, p.rope_theta, -1.0);
-                        out.dv[dst..dst + d].copy_from_slice(&data[at + d..at + 2 * d]);
+                        out.dv[dst_v..dst_v + dv].copy_from_slice(&data[at + d..at + d + dv]);
                     }
                 }
             }

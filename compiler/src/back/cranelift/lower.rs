@@ -215,7 +215,7 @@ pub fn build(spec: &KernelSpec, func: &mut Function, pointer: Type) -> Result<()
 }
 
 fn forward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), String> {
-    let d = spec.head_dim as usize;
+    let (d, dv) = (spec.head_dim as usize, spec.dv() as usize);
     let steps = program(spec);
     let [Step::ForQueryBlocks(block_body)] = steps.as_slice() else {
         return Err("unexpected forward program".into());
@@ -237,7 +237,7 @@ fn forward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), String
     let scale = cx.load(F32, args, FWD_SCALE as i64);
     let scale_v = cx.b.ins().splat(F32X4, scale);
     let zero = cx.i64(0);
-    let row_state = ((d + 2) * 4) as i64;
+    let row_state = ((dv + 2) * 4) as i64;
     cx.for_loop(zero, n_q, BLOCK_Q, |cx, rb0| {
         let rb1 = cx.b.ins().iadd_imm(rb0, BLOCK_Q);
         let rb1 = cx.min(rb1, n_q);
@@ -278,10 +278,18 @@ fn forward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), String
                                     Step::MaskEdge => {
                                         mask_edge(cx, spec.mask, &s, q_pos, r0, k_lo, k_hi, cols, partial)
                                     }
-                                    Step::OnlineSoftmax => alpha = softmax(cx, d, &s, st, pbuf),
-                                    Step::AccumulatePv => {
-                                        accumulate_pv(cx, d, &alpha, st, pbuf, k_tile, kv_row_bytes, cols, partial)
-                                    }
+                                    Step::OnlineSoftmax => alpha = softmax(cx, dv, &s, st, pbuf),
+                                    Step::AccumulatePv => accumulate_pv(
+                                        cx,
+                                        (d, dv),
+                                        &alpha,
+                                        st,
+                                        pbuf,
+                                        k_tile,
+                                        kv_row_bytes,
+                                        cols,
+                                        partial,
+                                    ),
                                     other => panic!("{other:?} is not a query-tile step"),
                                 }
                             }
@@ -479,8 +487,9 @@ fn mask_edge(
 }
 
 /// Online softmax of each row of the tile; returns the rescale factor of each row's accumulator.
-fn softmax(cx: &mut Cx<'_>, d: usize, s: &[Variable], st: Value, pbuf: Value) -> Vec<Value> {
-    let row_state = ((d + 2) * 4) as i64;
+/// The online softmax of a query tile; `dv` is the state rows' accumulator width.
+fn softmax(cx: &mut Cx<'_>, dv: usize, s: &[Variable], st: Value, pbuf: Value) -> Vec<Value> {
+    let row_state = ((dv + 2) * 4) as i64;
     let mut alphas = Vec::new();
     for r in 0..TQ {
         let sv: Vec<Value> = (0..VK).map(|v| cx.b.use_var(s[r * VK + v])).collect();
@@ -516,11 +525,12 @@ fn softmax(cx: &mut Cx<'_>, d: usize, s: &[Variable], st: Value, pbuf: Value) ->
     alphas
 }
 
-/// acc = acc·alpha + P V, 16 head columns at a time: a 2×16 register tile per chunk.
+/// acc = acc·alpha + P V, 16 value columns at a time: a 2×16 register tile per chunk. V (`dv`
+/// wide) follows K (`d` wide) in each KV row.
 #[allow(clippy::too_many_arguments)]
 fn accumulate_pv(
     cx: &mut Cx<'_>,
-    d: usize,
+    (d, dv): (usize, usize),
     alpha: &[Value],
     st: Value,
     pbuf: Value,
@@ -529,10 +539,10 @@ fn accumulate_pv(
     cols: Value,
     partial: Value,
 ) {
-    let row_state = ((d + 2) * 4) as i64;
+    let row_state = ((dv + 2) * 4) as i64;
     let mut e0 = 0;
-    while e0 < d {
-        let width = ((d - e0) / 4).min(4);
+    while e0 < dv {
+        let width = ((dv - e0) / 4).min(4);
         let acc_at = |r: usize, w: usize| r as i64 * row_state + 8 + ((e0 + 4 * w) * 4) as i64;
         let mut init = Vec::new();
         for (r, &alpha_r) in alpha.iter().enumerate().take(TQ) {
@@ -591,8 +601,8 @@ fn accumulate_pv(
 }
 
 fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), String> {
-    let d = spec.head_dim as usize;
-    let nv = d / 4;
+    let (d, dv) = (spec.head_dim as usize, spec.dv() as usize);
+    let (nv, nvv) = (d / 4, dv / 4);
     let steps = program(spec);
     let [Step::ForQueryRows(row_body)] = steps.as_slice() else {
         return Err("unexpected backward program".into());
@@ -626,7 +636,8 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
             let qi = cx.addr(q, qi_off, 4, 0);
             let dqi_off = cx.b.ins().imul(i, dq_stride);
             let dqi = cx.addr(dq, dqi_off, 4, 0);
-            let lse = cx.load(F32, qi, (3 * d * 4) as i64);
+            // Query bundle rows: q (d), o and do (dv each), lse.
+            let lse = cx.load(F32, qi, ((d + 2 * dv) * 4) as i64);
             let di = cx.addr(delta, i, 4, 0);
             let delta_i = cx.load(F32, di, 0);
             // Keys the mask allows for this query: causal stops at the diagonal, a window starts late.
@@ -661,7 +672,7 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
             let quads = cx.b.ins().band_imm(count, !3);
             let mid = cx.b.ins().iadd(j_lo, quads);
             let rows = QuadRows { qi, dqi, lse, delta: delta_i, scale, cap, k, kv_stride, dkv, dkv_stride };
-            cx.for_loop(j_lo, mid, 4, |cx, j0| backward_quad(cx, d, &rows, j0));
+            cx.for_loop(j_lo, mid, 4, |cx, j0| backward_quad(cx, (d, dv), &rows, j0));
             cx.for_loop(mid, j_hi, 1, |cx, j| {
                 let kj_off = cx.b.ins().imul(j, kv_stride);
                 let kj = cx.addr(k, kj_off, 4, 0);
@@ -688,7 +699,7 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
                             p = Some(cx.b.ins().extractlane(e, 0));
                         }
                         Step::Ds => {
-                            let dot = dot_rows(cx, nv, qi, (2 * d * 4) as i64, kj, (d * 4) as i64);
+                            let dot = dot_rows(cx, nvv, qi, ((d + dv) * 4) as i64, kj, (d * 4) as i64);
                             let diff = cx.b.ins().fsub(dot, delta_i);
                             let g = cx.b.ins().fmul(p.expect("p first"), diff);
                             ds = Some(match t {
@@ -703,20 +714,24 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
                             let ds_s = cx.b.ins().fmul(ds.expect("ds first"), scale);
                             let ds_v = cx.b.ins().splat(F32X4, ds_s);
                             let p_v = cx.b.ins().splat(F32X4, p.expect("p first"));
-                            for v in 0..nv {
+                            for v in 0..nv.max(nvv) {
                                 let o = (v * 16) as i32;
-                                let kk = cx.b.ins().load(F32X4, cx.mem, kj, o);
-                                let qq = cx.b.ins().load(F32X4, cx.mem, qi, o);
-                                let dd = cx.b.ins().load(F32X4, cx.mem, qi, o + (2 * d * 4) as i32);
-                                let g = cx.b.ins().load(F32X4, cx.mem, dqi, o);
-                                let g = cx.b.ins().fma(ds_v, kk, g);
-                                cx.b.ins().store(cx.mem, g, dqi, o);
-                                let gk = cx.b.ins().load(F32X4, cx.mem, dkvj, o);
-                                let gk = cx.b.ins().fma(ds_v, qq, gk);
-                                cx.b.ins().store(cx.mem, gk, dkvj, o);
-                                let gv = cx.b.ins().load(F32X4, cx.mem, dkvj, o + (d * 4) as i32);
-                                let gv = cx.b.ins().fma(p_v, dd, gv);
-                                cx.b.ins().store(cx.mem, gv, dkvj, o + (d * 4) as i32);
+                                if v < nv {
+                                    let kk = cx.b.ins().load(F32X4, cx.mem, kj, o);
+                                    let qq = cx.b.ins().load(F32X4, cx.mem, qi, o);
+                                    let g = cx.b.ins().load(F32X4, cx.mem, dqi, o);
+                                    let g = cx.b.ins().fma(ds_v, kk, g);
+                                    cx.b.ins().store(cx.mem, g, dqi, o);
+                                    let gk = cx.b.ins().load(F32X4, cx.mem, dkvj, o);
+                                    let gk = cx.b.ins().fma(ds_v, qq, gk);
+                                    cx.b.ins().store(cx.mem, gk, dkvj, o);
+                                }
+                                if v < nvv {
+                                    let dd = cx.b.ins().load(F32X4, cx.mem, qi, o + ((d + dv) * 4) as i32);
+                                    let gv = cx.b.ins().load(F32X4, cx.mem, dkvj, o + (d * 4) as i32);
+                                    let gv = cx.b.ins().fma(p_v, dd, gv);
+                                    cx.b.ins().store(cx.mem, gv, dkvj, o + (d * 4) as i32);
+                                }
                             }
                         }
                         other => panic!("{other:?} is not a key-pair step"),
@@ -745,8 +760,10 @@ struct QuadRows {
 
 /// Backward for one query row against keys `j0..j0 + 4` (all allowed): the steps of
 /// `ForAllowedKeys` with the four pairs in the lanes of one vector.
-fn backward_quad(cx: &mut Cx<'_>, d: usize, r: &QuadRows, j0: Value) {
-    let nv = d / 4;
+fn backward_quad(cx: &mut Cx<'_>, (d, dv): (usize, usize), r: &QuadRows, j0: Value) {
+    let (nv, nvv) = (d / 4, dv / 4);
+    // dO and dV sit after the query bundle's q and o, and after each dkv row's dK.
+    let (do_off, v_off) = (((d + dv) * 4) as i32, (d * 4) as i32);
     let rows: Vec<(Value, Value)> = (0..4)
         .map(|c| {
             let j = cx.b.ins().iadd_imm(j0, c);
@@ -758,16 +775,20 @@ fn backward_quad(cx: &mut Cx<'_>, d: usize, r: &QuadRows, j0: Value) {
         .collect();
     let zero = cx.splat_f(0.0);
     let (mut acc_s, mut acc_p) = ([zero; 4], [zero; 4]);
-    for v in 0..nv {
+    for v in 0..nv.max(nvv) {
         let o = (v * 16) as i32;
-        let q = cx.b.ins().load(F32X4, cx.mem, r.qi, o);
-        let d_o = cx.b.ins().load(F32X4, cx.mem, r.qi, o + (2 * d * 4) as i32);
+        let q = (v < nv).then(|| cx.b.ins().load(F32X4, cx.mem, r.qi, o));
+        let d_o = (v < nvv).then(|| cx.b.ins().load(F32X4, cx.mem, r.qi, o + do_off));
         for c in 0..4 {
             // Fresh single-use loads of K and V as the multiplicands x64's FMA overwrites.
-            let kk = cx.b.ins().load(F32X4, cx.mem, rows[c].0, o);
-            acc_s[c] = cx.b.ins().fma(kk, q, acc_s[c]);
-            let vv = cx.b.ins().load(F32X4, cx.mem, rows[c].0, o + (d * 4) as i32);
-            acc_p[c] = cx.b.ins().fma(vv, d_o, acc_p[c]);
+            if let Some(q) = q {
+                let kk = cx.b.ins().load(F32X4, cx.mem, rows[c].0, o);
+                acc_s[c] = cx.b.ins().fma(kk, q, acc_s[c]);
+            }
+            if let Some(d_o) = d_o {
+                let vv = cx.b.ins().load(F32X4, cx.mem, rows[c].0, o + v_off);
+                acc_p[c] = cx.b.ins().fma(vv, d_o, acc_p[c]);
+            }
         }
     }
     let (mut s, mut dp) = (zero, zero);
@@ -812,23 +833,29 @@ fn backward_quad(cx: &mut Cx<'_>, d: usize, r: &QuadRows, j0: Value) {
             cx.b.ins().splat(F32X4, x)
         })
         .collect();
-    for v in 0..nv {
+    for v in 0..nv.max(nvv) {
         let o = (v * 16) as i32;
-        let mut g = cx.b.ins().load(F32X4, cx.mem, r.dqi, o);
-        for c in 0..4 {
-            let kk = cx.b.ins().load(F32X4, cx.mem, rows[c].0, o);
-            g = cx.b.ins().fma(kk, ds_c[c], g);
+        if v < nv {
+            let mut g = cx.b.ins().load(F32X4, cx.mem, r.dqi, o);
+            for c in 0..4 {
+                let kk = cx.b.ins().load(F32X4, cx.mem, rows[c].0, o);
+                g = cx.b.ins().fma(kk, ds_c[c], g);
+            }
+            cx.b.ins().store(cx.mem, g, r.dqi, o);
         }
-        cx.b.ins().store(cx.mem, g, r.dqi, o);
         for c in 0..4 {
-            let q = cx.b.ins().load(F32X4, cx.mem, r.qi, o);
-            let gk = cx.b.ins().load(F32X4, cx.mem, rows[c].1, o);
-            let gk = cx.b.ins().fma(q, ds_c[c], gk);
-            cx.b.ins().store(cx.mem, gk, rows[c].1, o);
-            let d_o = cx.b.ins().load(F32X4, cx.mem, r.qi, o + (2 * d * 4) as i32);
-            let gv = cx.b.ins().load(F32X4, cx.mem, rows[c].1, o + (d * 4) as i32);
-            let gv = cx.b.ins().fma(d_o, p_c[c], gv);
-            cx.b.ins().store(cx.mem, gv, rows[c].1, o + (d * 4) as i32);
+            if v < nv {
+                let q = cx.b.ins().load(F32X4, cx.mem, r.qi, o);
+                let gk = cx.b.ins().load(F32X4, cx.mem, rows[c].1, o);
+                let gk = cx.b.ins().fma(q, ds_c[c], gk);
+                cx.b.ins().store(cx.mem, gk, rows[c].1, o);
+            }
+            if v < nvv {
+                let d_o = cx.b.ins().load(F32X4, cx.mem, r.qi, o + do_off);
+                let gv = cx.b.ins().load(F32X4, cx.mem, rows[c].1, o + v_off);
+                let gv = cx.b.ins().fma(d_o, p_c[c], gv);
+                cx.b.ins().store(cx.mem, gv, rows[c].1, o + v_off);
+            }
         }
     }
 }

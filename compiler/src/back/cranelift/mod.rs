@@ -31,8 +31,8 @@ pub enum JitError {
     Host(String),
     #[error("kernel {kernel}: {message}")]
     Compile { kernel: String, message: String },
-    #[error("kernel {kernel}: head_dim {head_dim} is not a multiple of 4")]
-    HeadDim { kernel: String, head_dim: u32 },
+    #[error("kernel {kernel}: {field} {head_dim} is not a multiple of 4")]
+    HeadDim { kernel: String, field: &'static str, head_dim: u32 },
 }
 
 /// A finished module: it owns the kernel's code memory for the life of the process.
@@ -102,8 +102,10 @@ fn isa() -> Result<cranelift_codegen::isa::OwnedTargetIsa, JitError> {
 
 fn compile(spec: &KernelSpec) -> Result<(JITModule, usize), JitError> {
     let name = spec.name();
-    if spec.head_dim % 4 != 0 {
-        return Err(JitError::HeadDim { kernel: name, head_dim: spec.head_dim });
+    for (field, dim) in [("head_dim", spec.head_dim), ("v_head_dim", spec.dv())] {
+        if dim % 4 != 0 {
+            return Err(JitError::HeadDim { kernel: name, field, head_dim: dim });
+        }
     }
     let err = |m: String| JitError::Compile { kernel: name.clone(), message: m };
     let isa = isa()?;

@@ -381,12 +381,12 @@ fn mask_edge(f: &mut Fn, mask: KernelMask, s: &mut [Vec<V>], cols: &V, diff: &V,
 
 /// `@tileR`: one query tile of `r` rows × one KV tile: scores, edge mask, online softmax, P·V.
 ///
-/// Arguments: q rows (contiguous, head_dim), state rows (head_dim + 2), Kᵀ (head_dim × tk), the
-/// tile's V rows (contiguous, head_dim), columns in the tile, the first query position minus the
+/// Arguments: q rows (contiguous, head_dim), state rows (v_head_dim + 2), Kᵀ (head_dim × tk), the
+/// tile's V rows (contiguous, v_head_dim), columns in the tile, the first query position minus the
 /// first key position (clamped to ±2³⁰), whether to mask, scale, the rows that exist (≤ r), r
 /// spare state rows for the others.
 fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
-    let d = spec.head_dim as i64;
+    let (d, dv) = (spec.head_dim as i64, spec.dv() as i64);
     let (w8, tk) = (isa.w, isa.tk);
     let vw = vty(w8);
     let mut f = Fn::default();
@@ -412,8 +412,8 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
         .collect();
     let st: Vec<V> = (0..r)
         .map(|row| {
-            let p = f.gep("float", &state, &i64c(row as i64 * (d + 2)));
-            let sp = f.gep("float", &spare, &i64c(row as i64 * (d + 2)));
+            let p = f.gep("float", &state, &i64c(row as i64 * (dv + 2)));
+            let sp = f.gep("float", &spare, &i64c(row as i64 * (dv + 2)));
             f.select(&valid[row], &p, &sp)
         })
         .collect();
@@ -505,7 +505,7 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     } else {
         4
     };
-    let ls = lanes_w(d, w8);
+    let ls = lanes_w(dv, w8);
     let chunks: Vec<&[(i64, u32)]> = ls.chunks(per_chunk).collect();
     // When no row's maximum moved, every rescale factor is 1 (or the row is still empty): the
     // accumulators are updated without the multiply.
@@ -527,7 +527,7 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
                     }
                 }
             }
-            let accs = accumulate_rows(&mut f, &init, &p_buf, tk, &v, d, chunk, w8, &cols);
+            let accs = accumulate_rows(&mut f, &init, &p_buf, tk, &v, dv, chunk, w8, &cols);
             for row in 0..r {
                 for (i, &(off, _)) in chunk.iter().enumerate() {
                     vstore(&mut f, &accs[row * n + i], &st[row], 2 + off);
@@ -625,7 +625,7 @@ fn tile_mask(f: &mut Fn, mask: KernelMask, q_pos: &V, r0: &V, rows: &V, k_lo: &V
 
 fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
     let tk = isa.tk;
-    let d = spec.head_dim as i64;
+    let (d, dv) = (spec.head_dim as i64, spec.dv() as i64);
     let tq = spec.tile_q as i64;
     let mut f = Fn::default();
     let args = V::new("%args", "ptr");
@@ -635,16 +635,16 @@ fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
     // Kᵀ and V of a KV tile in the kernel's own stack buffers (tk keys; the ABI's scratch holds
     // 16): V rows a KV stride apart map to a few cache sets, contiguous ones spread over all.
     let kt = f.alloca(&format!("[{} x float]", d * tk), isa.w * 4);
-    let vt = f.alloca(&format!("[{} x float]", d * tk), isa.w * 4);
+    let vt = f.alloca(&format!("[{} x float]", dv * tk), isa.w * 4);
     // The state of a partial tile's missing rows: initialised (m = −∞, l = 0, acc = 0), so they
     // never compute on garbage (a subnormal costs a microcode assist).
-    let spare = f.alloca(&format!("[{} x float]", (d + 2) * isa.main_rows as i64), isa.w * 4);
-    f.for_range(&i64c(0), &i64c((d + 2) * isa.main_rows as i64), 1, |f, i| {
+    let spare = f.alloca(&format!("[{} x float]", (dv + 2) * isa.main_rows as i64), isa.w * 4);
+    f.for_range(&i64c(0), &i64c((dv + 2) * isa.main_rows as i64), 1, |f, i| {
         let p = f.gep("float", &spare, i);
         f.store(&f32c(0.0), &p, 4);
     });
     for row in 0..isa.main_rows as i64 {
-        let p = f.gep("float", &spare, &i64c(row * (d + 2)));
+        let p = f.gep("float", &spare, &i64c(row * (dv + 2)));
         f.store(&f32c(f32::NEG_INFINITY), &p, 4);
     }
     let stride = field(&mut f, &args, offsets::FWD_KV_STRIDE, "i64");
@@ -680,9 +680,9 @@ fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
                     f.store(&x, &p, 4);
                 }
                 let vsrc = f.gep("float", &src, &i64c(d));
-                let vat = f.bin("mul", c, &i64c(d));
+                let vat = f.bin("mul", c, &i64c(dv));
                 let vdst = f.gep("float", &vt, &vat);
-                for &(o, w) in &lanes_w(d, isa.w) {
+                for &(o, w) in &lanes_w(dv, isa.w) {
                     let x = vload(f, &vsrc, o, w);
                     vstore(f, &x, &vdst, o);
                 }
@@ -699,7 +699,7 @@ fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
                 let (m, diff) = tile_mask(f, mask, &q_pos, r0, rows, &k_lo, &k_hi, &partial);
                 let qa = f.bin("mul", r0, &i64c(d));
                 let qp = f.gep("float", &q, &qa);
-                let sa = f.bin("mul", r0, &i64c(d + 2));
+                let sa = f.bin("mul", r0, &i64c(dv + 2));
                 let sp = f.gep("float", &state, &sa);
                 f.call_void(&format!("tile{main}"), &[&qp, &sp, &kt, &vt, &cols, &diff, &m, &scale, rows, &spare]);
             });
@@ -719,12 +719,12 @@ fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
 /// dQ += (dS·scale) K into the query rows (accumulators in registers across the keys).
 ///
 /// Arguments: the first query row of the bundle (q, o, dO, lse), its stride, the first dQ row,
-/// its stride, D of the first row, Kᵀ and Vᵀ (head_dim × tk), the tile's K rows (tk × head_dim),
-/// the dK and dV tiles (tk × head_dim), columns in the tile, the first query position minus the
+/// its stride, D of the first row, Kᵀ (head_dim × tk) and Vᵀ (v_head_dim × tk), the tile's K rows
+/// (tk × head_dim), the dK and dV tiles (tk × head_dim, tk × v_head_dim), columns in the tile, the first query position minus the
 /// first key position (clamped to ±2³⁰), whether to mask, scale, the rows that exist (≤ r), a
 /// spare dQ area of r rows for the others.
 fn btile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
-    let d = spec.head_dim as i64;
+    let (d, dv) = (spec.head_dim as i64, spec.dv() as i64);
     let (w, tk) = (isa.w, isa.tk);
     let vw = vty(w);
     let mut f = Fn::default();
@@ -749,9 +749,10 @@ fn btile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
             f.select(&valid[row], &p, &q)
         })
         .collect();
-    let do_rows: Vec<V> = rows.iter().map(|p| f.gep("float", p, &i64c(2 * d))).collect();
+    // Bundle rows: q (d), o and dO (dv each), lse.
+    let do_rows: Vec<V> = rows.iter().map(|p| f.gep("float", p, &i64c(d + dv))).collect();
     let mut s = scores(&mut f, &rows, &kt, d, tk, w, isa.score_vectors);
-    let dp = scores(&mut f, &do_rows, &vt, d, tk, w, isa.score_vectors);
+    let dp = scores(&mut f, &do_rows, &vt, dv, tk, w, isa.score_vectors);
     // RecomputeP's soft cap (and, for Ds, its derivative 1 − t²).
     let caps = spec.softcap.map(|cap| soft_cap(&mut f, &mut s, &scale, cap.value(), w));
     mask_edge(&mut f, spec.mask, &mut s, &cols, &diff, &masked, w);
@@ -761,7 +762,7 @@ fn btile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     let cv = f.splat(&c, w);
     let sv = f.splat(&scale, w);
     for (row, p) in rows.iter().enumerate() {
-        let lp = f.gep("float", p, &i64c(3 * d));
+        let lp = f.gep("float", p, &i64c(d + 2 * dv));
         let lse = f.load("float", &lp, 4);
         let empty = f.fcmp("oeq", &lse, &f32c(f32::NEG_INFINITY));
         let nl = f.fast("fmul", &lse, &f32c(-std::f32::consts::LOG2_E));
@@ -796,12 +797,12 @@ fn btile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     // dV += Pᵀ dO and dK += (dS·scale)ᵀ Q: per chunk of two head vectors, every row's chunk held
     // in registers while the keys pass; the KV tile's accumulators are loaded and stored.
     let ls = lanes_w(d, w);
-    for (buf, src, tile) in [(&p_buf, &do_rows, &dvt), (&ds_buf, &rows, &dkt)] {
-        for chunk in ls.chunks(2) {
+    for (buf, src, tile, width) in [(&p_buf, &do_rows, &dvt, dv), (&ds_buf, &rows, &dkt, d)] {
+        for chunk in lanes_w(width, w).chunks(2) {
             let held: Vec<Vec<V>> =
                 src.iter().map(|p| chunk.iter().map(|&(o, wi)| vload(&mut f, p, o, wi)).collect()).collect();
             f.for_range(&i64c(0), &cols, 1, |f, c| {
-                let base = f.bin("mul", c, &i64c(d));
+                let base = f.bin("mul", c, &i64c(width));
                 let tp = f.gep("float", tile, &base);
                 let mut acc: Vec<V> = chunk.iter().map(|&(o, wi)| vload(f, &tp, o, wi)).collect();
                 for (row, h) in held.iter().enumerate() {
@@ -861,7 +862,7 @@ fn btile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
 /// stack buffers and zeroed dK, dV tiles; the query rows that see the tile in tiles of
 /// `main_rows` (the last one partial); the tile's dK and dV added into the dKV rows.
 fn backward_fn(spec: &KernelSpec, isa: &Isa) -> String {
-    let d = spec.head_dim as i64;
+    let (d, dv) = (spec.head_dim as i64, spec.dv() as i64);
     let (w, tk) = (isa.w, isa.tk);
     let mut f = Fn::default();
     let args = V::new("%args", "ptr");
@@ -880,8 +881,10 @@ fn backward_fn(spec: &KernelSpec, isa: &Isa) -> String {
     let kv_pos = field(&mut f, &args, offsets::BWD_KV_POS, "i64");
     let scale = field(&mut f, &args, offsets::BWD_SCALE, "float");
     let mask = spec.mask;
-    let tile = |f: &mut Fn| f.alloca(&format!("[{} x float]", d * tk), w * 4);
-    let (kt, vt, kc, dkt, dvt) = (tile(&mut f), tile(&mut f), tile(&mut f), tile(&mut f), tile(&mut f));
+    // Tiles of K (d wide) and of V (dv wide).
+    let tile = |f: &mut Fn, width: i64| f.alloca(&format!("[{} x float]", width * tk), w * 4);
+    let (kt, vt, kc) = (tile(&mut f, d), tile(&mut f, dv), tile(&mut f, d));
+    let (dkt, dvt) = (tile(&mut f, d), tile(&mut f, dv));
     let ls = lanes_w(d, w);
     let zero_rows = |f: &mut Fn, buf: &V, n: &V, width: i64| {
         f.for_range(&i64c(0), n, 1, |f, i| {
@@ -917,17 +920,18 @@ fn backward_fn(spec: &KernelSpec, isa: &Isa) -> String {
             f.if_(&partial, |f| {
                 // Kᵀ and Vᵀ columns past the run score 0 (then −∞ by the mask), never garbage.
                 zero_rows(f, &kt, &i64c(d), tk);
-                zero_rows(f, &vt, &i64c(d), tk);
+                zero_rows(f, &vt, &i64c(dv), tk);
             });
             zero_rows(f, &dkt, &cols, d);
-            zero_rows(f, &dvt, &cols, d);
+            zero_rows(f, &dvt, &cols, dv);
             f.for_range(&i64c(0), &cols, 1, |f, c| {
                 let row = f.bin("add", c0, c);
                 let at = f.bin("mul", &row, &kv_stride);
                 let src = f.gep("float", &k, &at);
-                for e in 0..d {
+                for e in 0..d.max(dv) {
                     let dst_at = f.bin("add", c, &i64c(e * tk));
-                    for (from, to) in [(e, &kt), (d + e, &vt)] {
+                    let (k_e, v_e) = ((e < d).then_some((e, &kt)), (e < dv).then_some((d + e, &vt)));
+                    for (from, to) in [k_e, v_e].into_iter().flatten() {
                         let p = f.gep("float", &src, &i64c(from));
                         let x = f.load("float", &p, 4);
                         let p = f.gep("float", to, &dst_at);
@@ -963,10 +967,10 @@ fn backward_fn(spec: &KernelSpec, isa: &Isa) -> String {
                 let row = f.bin("add", c0, c);
                 let at = f.bin("mul", &row, &dkv_stride);
                 let dst = f.gep("float", &dkv, &at);
-                let tat = f.bin("mul", c, &i64c(d));
-                for (tile, off) in [(&dkt, 0), (&dvt, d)] {
+                for (tile, off, width) in [(&dkt, 0, d), (&dvt, d, dv)] {
+                    let tat = f.bin("mul", c, &i64c(width));
                     let tp = f.gep("float", tile, &tat);
-                    for &(o, wi) in &ls {
+                    for &(o, wi) in &lanes_w(width, w) {
                         let x = vload(f, &tp, o, wi);
                         let y = vload(f, &dst, off + o, wi);
                         let z = f.fast("fadd", &y, &x);

@@ -172,11 +172,13 @@ fn machine(target: Target) -> Result<TargetMachine, LlvmError> {
 
 /// The lowered IR text of a spec's kernel for a target (what `--emit llvm-ir` prints).
 pub fn lower(spec: &KernelSpec, target: Target) -> Result<(String, Option<Launch>), LlvmError> {
-    if spec.head_dim % 4 != 0 {
-        return Err(LlvmError::Unsupported {
-            kernel: spec.name(),
-            message: format!("head_dim {} is not a multiple of 4", spec.head_dim),
-        });
+    for (field, dim) in [("head_dim", spec.head_dim), ("v_head_dim", spec.dv())] {
+        if dim % 4 != 0 {
+            return Err(LlvmError::Unsupported {
+                kernel: spec.name(),
+                message: format!("{field} {dim} is not a multiple of 4"),
+            });
+        }
     }
     if target.is_gpu() {
         let k = nvptx::module(spec, target)?;
