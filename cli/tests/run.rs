@@ -651,7 +651,8 @@ fn rope_variants_run_and_print_megatron_flags() {
         "deepseek_v3.rope.dims=8",
     ];
     for strategy in ["p2p", "all_gather", "a2a", "a2a+p2p { hierarchy = [2, 2] }"] {
-        let sets = [&deepseek[..], &[&format!("long.strategy={strategy}")[..]]].concat();
+        let set = format!("long.strategy={strategy}");
+        let sets = [&deepseek[..], &[set.as_str()]].concat();
         run_checked("dsl-examples/deepseek_v3_mla.attn", &sets, &[]);
     }
     let p2p = [&deepseek[..], &["long.strategy=p2p"]].concat();
