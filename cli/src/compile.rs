@@ -259,7 +259,7 @@ pub fn compile(r: &Request) -> Result<Outcome> {
 #[cfg(feature = "llvm")]
 pub type Compiled = (String, Option<KernelSpec>, llvm::Output);
 
-/// Compiles `specs` (and, for GPU targets, the merge kernel of each head dim and the strided add
+/// Compiles `specs` (and, for GPU targets, the merge kernel of each value head dim and the strided add
 /// kernel the device executor sums with) for `target`, each kernel in its own LLVM context, one
 /// worker per core; results in order.
 #[cfg(feature = "llvm")]
@@ -267,7 +267,8 @@ pub fn compile_kernels(specs: &[KernelSpec], target: Target) -> Result<Vec<Compi
     // (spec, head dim): a spec's kernel; (None, d > 0): the merge kernel of d; (None, 0): add2d.
     let mut jobs: Vec<(Option<KernelSpec>, u32)> = specs.iter().map(|s| (Some(*s), s.head_dim)).collect();
     if target.is_gpu() {
-        let mut dims: Vec<u32> = specs.iter().map(|s| s.head_dim).collect();
+        // Merges fold partial outputs: rows of the value head dim.
+        let mut dims: Vec<u32> = specs.iter().map(|s| s.dv()).collect();
         dims.sort();
         dims.dedup();
         jobs.extend(dims.into_iter().map(|d| (None, d)));

@@ -33,13 +33,13 @@ fn max_diff(a: &[f32], b: &[f32]) -> f32 {
 /// Cranelift, LLVM's host kernels (as this CPU gets them, and at 256 bits) and the interpreter
 /// agree at the kernel ABI (forward state and backward grads).
 fn check_abi(d: usize, n_q: usize, n_kv: usize, q_pos: i64, kv_pos: i64, mask: KernelMask, seed: u64) {
-    check_abi_capped(d, n_q, n_kv, q_pos, kv_pos, mask, None, seed);
+    check_abi_capped((d, d), n_q, n_kv, q_pos, kv_pos, mask, None, seed);
 }
 
-/// The same, with logit soft-capping.
+/// The same, with query/key head dim `d` and value head dim `dv`, and logit soft-capping.
 #[allow(clippy::too_many_arguments)]
 fn check_abi_capped(
-    d: usize,
+    (d, dv): (usize, usize),
     n_q: usize,
     n_kv: usize,
     q_pos: i64,
@@ -49,14 +49,14 @@ fn check_abi_capped(
     seed: u64,
 ) {
     for backend in ["cranelift", "llvm-cpu", "llvm-cpu-256"] {
-        check_abi_with(backend, d, n_q, n_kv, q_pos, kv_pos, mask, softcap.map(Softcap::new), seed);
+        check_abi_with(backend, (d, dv), n_q, n_kv, q_pos, kv_pos, mask, softcap.map(Softcap::new), seed);
     }
 }
 
 #[allow(clippy::too_many_arguments)]
 fn check_abi_with(
     backend: &str,
-    d: usize,
+    (d, dv): (usize, usize),
     n_q: usize,
     n_kv: usize,
     q_pos: i64,
@@ -70,7 +70,7 @@ fn check_abi_with(
     let spec = |kind| KernelSpec {
         kind,
         head_dim: d as u32,
-        v_head_dim: None,
+        v_head_dim: (dv != d).then_some(dv as u32),
         dtype: Dtype::Fp32,
         group: 1,
         mask,
@@ -80,11 +80,11 @@ fn check_abi_with(
     };
     let n_q = n_q.div_ceil(2) * 2;
     let q = values(n_q * d, seed, Dtype::Fp32);
-    let kv_stride = 2 * d + 3;
+    let kv_stride = d + dv + 3;
     let kv = values(n_kv * kv_stride, seed + 1, Dtype::Fp32);
     let fresh_state = || {
-        let mut s = vec![0.0f32; n_q * (d + 2)];
-        for row in s.chunks_mut(d + 2) {
+        let mut s = vec![0.0f32; n_q * (dv + 2)];
+        for row in s.chunks_mut(dv + 2) {
             row[0] = f32::NEG_INFINITY;
         }
         s
@@ -112,7 +112,7 @@ fn check_abi_with(
             _ => llvm.get(&f).unwrap().forward(&args(&mut s2, &mut scratch)),
         }
     }
-    for (r, (a, b)) in s1.chunks(d + 2).zip(s2.chunks(d + 2)).enumerate() {
+    for (r, (a, b)) in s1.chunks(dv + 2).zip(s2.chunks(dv + 2)).enumerate() {
         assert!(a[0] == b[0] || (a[0] - b[0]).abs() < 1e-4, "{backend} row {r}: m {} vs {}", a[0], b[0]);
         if a[1] > 0.0 {
             let rel = (a[1] - b[1]).abs() / a[1];
@@ -124,15 +124,15 @@ fn check_abi_with(
         }
         assert!(b.iter().all(|x| !x.is_nan()), "{backend} row {r}: NaN");
     }
-    // Backward: rows of q, o, do, lse.
-    let q_stride = 3 * d + 1;
+    // Backward: rows of q (d), o, do (dv each), lse.
+    let q_stride = d + 2 * dv + 1;
     let mut bundle = values(n_q * q_stride, seed + 2, Dtype::Fp32);
     for (i, row) in bundle.chunks_mut(q_stride).enumerate() {
-        row[3 * d] = if i % 7 == 3 { f32::NEG_INFINITY } else { 1.0 + (i as f32).ln_1p() };
+        row[d + 2 * dv] = if i % 7 == 3 { f32::NEG_INFINITY } else { 1.0 + (i as f32).ln_1p() };
     }
     let delta = values(n_q, seed + 3, Dtype::Fp32);
     let (mut dq1, mut dq2) = (vec![0.0f32; n_q * d], vec![0.0f32; n_q * d]);
-    let (mut dkv1, mut dkv2) = (vec![0.0f32; n_kv * 2 * d], vec![0.0f32; n_kv * 2 * d]);
+    let (mut dkv1, mut dkv2) = (vec![0.0f32; n_kv * (d + dv)], vec![0.0f32; n_kv * (d + dv)]);
     let bargs = |dq: &mut Vec<f32>, dkv: &mut Vec<f32>| BwdArgs {
         q: bundle.as_ptr(),
         k: kv.as_ptr(),
@@ -142,7 +142,7 @@ fn check_abi_with(
         q_stride: q_stride as i64,
         kv_stride: kv_stride as i64,
         dq_stride: d as i64,
-        dkv_stride: 2 * d as i64,
+        dkv_stride: (d + dv) as i64,
         n_q: n_q as i64,
         n_kv: n_kv as i64,
         q_pos,
@@ -179,9 +179,19 @@ fn abi_edge_cases() {
 /// with the interpreter, forward and backward, under every mask.
 #[test]
 fn abi_soft_capped() {
-    check_abi_capped(64, 37, 53, 100, 60, KernelMask::Causal, Some(2.0), 6);
-    check_abi_capped(32, 33, 65, 40, 10, KernelMask::Window { window: 7 }, Some(2.0), 7);
-    check_abi_capped(128, 20, 40, 0, 0, KernelMask::None, Some(0.5), 8);
+    check_abi_capped((64, 64), 37, 53, 100, 60, KernelMask::Causal, Some(2.0), 6);
+    check_abi_capped((32, 32), 33, 65, 40, 10, KernelMask::Window { window: 7 }, Some(2.0), 7);
+    check_abi_capped((128, 128), 20, 40, 0, 0, KernelMask::None, Some(0.5), 8);
+}
+
+/// MLA's value head dim apart from the query/key one (DeepSeek-V3's 192/128, wider values than
+/// keys, widths that are not multiples of 8) agrees with the interpreter, forward and backward.
+#[test]
+fn abi_value_head_dim() {
+    check_abi_capped((192, 128), 37, 53, 100, 60, KernelMask::Causal, None, 9);
+    check_abi_capped((64, 128), 33, 65, 40, 10, KernelMask::Window { window: 7 }, None, 10);
+    check_abi_capped((24, 16), 20, 40, 0, 0, KernelMask::None, Some(2.0), 11);
+    check_abi_capped((12, 20), 9, 30, 10, 0, KernelMask::Causal, None, 12);
 }
 
 proptest! {
@@ -206,7 +216,7 @@ proptest! {
 /// A block over documents with padding, GQA, masks; tiled kernels against the reference.
 #[allow(clippy::too_many_arguments)]
 fn check_block(
-    d: usize,
+    (d, dv): (usize, usize),
     heads: usize,
     group: usize,
     lens: &[u64],
@@ -237,14 +247,14 @@ fn check_block(
         thd: true,
         rope_theta: None,
         rope_dims: None,
-        v_head_dim: None,
+        v_head_dim: (dv != d).then_some(dv as u32),
         sinks: false,
         softcap: None,
     };
     let t = start as usize;
     let kvh = heads / group;
-    let q_shape = Shape { batch: 1, rows: t, heads, elems: 3 * d + 1 };
-    let kv_shape = Shape { batch: 1, rows: t, heads: kvh, elems: 2 * d };
+    let q_shape = Shape { batch: 1, rows: t, heads, elems: d + 2 * dv + 1 };
+    let kv_shape = Shape { batch: 1, rows: t, heads: kvh, elems: d + dv };
     let mut q = values(q_shape.len(), seed, dtype);
     let kv = values(kv_shape.len(), seed + 1, dtype);
     let mask = Mask::of(&p);
@@ -252,11 +262,12 @@ fn check_block(
     let order: Vec<(usize, u64)> = (t / 2..t).chain(0..t / 2).map(|r| (r, r as u64)).collect();
     let rows = rows_of(&p, order.clone().into_iter());
     let kv_rows = rows_of(&p, (0..t).map(|r| (r, r as u64)));
-    let part_shape = Shape { batch: 1, rows: t, heads, elems: d + 1 };
+    let part_shape = Shape { batch: 1, rows: t, heads, elems: dv + 1 };
     let forward = |k: &dyn Kernels, q: &[f32]| {
         let mut part = vec![0.0f32; part_shape.len()];
         let b = Block {
             head_dim: d,
+            v_head_dim: dv,
             scale: 1.0 / (d as f32).sqrt(),
             softcap: softcap.map(Softcap::new),
             mask: &mask,
@@ -277,8 +288,8 @@ fn check_block(
         for h in 0..heads {
             let at = q_shape.at(0, r, h);
             let from = part_shape.at(0, r, h);
-            q[at + d..at + 2 * d].copy_from_slice(&reference[from..from + d]);
-            q[at + 3 * d] = reference[from + d];
+            q[at + d..at + d + dv].copy_from_slice(&reference[from..from + dv]);
+            q[at + d + 2 * dv] = reference[from + dv];
         }
     }
     let dq_shape = Shape { batch: 1, rows: t, heads, elems: d };
@@ -286,6 +297,7 @@ fn check_block(
         let (mut dq, mut dkv) = (vec![0.0f32; dq_shape.len()], vec![0.0f32; kv_shape.len()]);
         let b = Block {
             head_dim: d,
+            v_head_dim: dv,
             scale: 1.0 / (d as f32).sqrt(),
             softcap: softcap.map(Softcap::new),
             mask: &mask,
@@ -310,7 +322,7 @@ fn check_block(
     for (name, k) in tiled {
         let part = forward(k.as_ref(), &q);
         for (i, (a, b)) in reference.iter().zip(&part).enumerate() {
-            let lse = (i % (d + 1)) == d;
+            let lse = (i % (dv + 1)) == dv;
             assert!(!b.is_nan(), "{name}: NaN at {i}");
             if lse && *a == f32::NEG_INFINITY {
                 assert_eq!(*b, f32::NEG_INFINITY, "{name}: fully masked row must have LSE = -inf");
@@ -326,12 +338,15 @@ fn check_block(
 
 #[test]
 fn tiled_kernels_match_the_reference_on_documents_and_gqa() {
-    check_block(8, 8, 8, &[33, 1, 17, 40], true, None, Dtype::Fp32, None, 1);
-    check_block(64, 4, 4, &[70, 5], true, Some(9), Dtype::Fp32, None, 2);
-    check_block(16, 2, 1, &[50, 21], false, None, Dtype::Fp32, None, 3);
-    check_block(32, 4, 1, &[45, 3, 19], true, None, Dtype::Bf16, None, 4);
+    check_block((8, 8), 8, 8, &[33, 1, 17, 40], true, None, Dtype::Fp32, None, 1);
+    check_block((64, 64), 4, 4, &[70, 5], true, Some(9), Dtype::Fp32, None, 2);
+    check_block((16, 16), 2, 1, &[50, 21], false, None, Dtype::Fp32, None, 3);
+    check_block((32, 32), 4, 1, &[45, 3, 19], true, None, Dtype::Bf16, None, 4);
     // Soft-capped: the reference kernels write the cap with f32's tanh, the tiled kernels with
     // their own (the interpreter's tanh, the JITs' by one exp).
-    check_block(32, 4, 2, &[45, 3, 19], true, None, Dtype::Fp32, Some(2.0), 5);
-    check_block(16, 2, 1, &[50, 21], false, None, Dtype::Fp32, Some(1.5), 6);
+    check_block((32, 32), 4, 2, &[45, 3, 19], true, None, Dtype::Fp32, Some(2.0), 5);
+    check_block((16, 16), 2, 1, &[50, 21], false, None, Dtype::Fp32, Some(1.5), 6);
+    // MLA: values narrower and wider than the keys.
+    check_block((48, 32), 4, 2, &[45, 3, 19], true, Some(9), Dtype::Fp32, None, 7);
+    check_block((16, 24), 2, 1, &[50, 21], false, None, Dtype::Bf16, None, 8);
 }

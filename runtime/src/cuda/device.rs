@@ -257,9 +257,11 @@ impl Device for CudaDevice {
         let ptrs = [address(c.q), address(c.k), address(c.v), address(c.o), address(c.lse)];
         let arrays = c.arrays.map(address);
         let grid = (t.max_seqlen_q().div_ceil(ROWS_PER_CTA) as u32, c.heads_q as u32, t.sequences() as u32);
+        // O rows hold the query heads at the value head dim.
+        let o_row = (c.heads_q * c.v_head_dim) as i64;
         let args: [&dyn Arg; 13] = [
             &ptrs[0], &ptrs[1], &ptrs[2], &ptrs[3], &ptrs[4], &arrays[0], &arrays[1], &arrays[2], &arrays[3], &q_row,
-            &kv_row, &q_row, &c.scale,
+            &kv_row, &o_row, &c.scale,
         ];
         self.launch(rank, which, &k, grid, &args)
     }

@@ -193,7 +193,7 @@ impl CudaLauncher {
             q: driver("upload q", s.clone_htod(&l.q))?,
             k: driver("upload k", s.clone_htod(&l.k))?,
             v: driver("upload v", s.clone_htod(&l.v))?,
-            o: driver("alloc o", s.alloc_zeros::<f32>(l.tokens_q() * l.heads_q * l.head_dim))?,
+            o: driver("alloc o", s.alloc_zeros::<f32>(l.tokens_q() * l.heads_q * l.v_head_dim))?,
             lse: driver("alloc lse", s.alloc_zeros::<f32>(l.tokens_q() * l.heads_q))?,
             cu_q: driver("upload cu_q", s.clone_htod(&l.cu_q))?,
             cu_kv: driver("upload cu_kv", s.clone_htod(&l.cu_kv))?,
@@ -212,7 +212,7 @@ impl CudaLauncher {
             delta: driver("upload delta", s.clone_htod(&b.delta))?,
             dq: driver("alloc dq", s.alloc_zeros::<f32>(l.tokens_q() * l.heads_q * l.head_dim))?,
             dk: driver("alloc dk", s.alloc_zeros::<f32>(l.tokens_kv() * l.heads_kv * l.head_dim))?,
-            dv: driver("alloc dv", s.alloc_zeros::<f32>(l.tokens_kv() * l.heads_kv * l.head_dim))?,
+            dv: driver("alloc dv", s.alloc_zeros::<f32>(l.tokens_kv() * l.heads_kv * l.v_head_dim))?,
         })
     }
 
@@ -228,7 +228,8 @@ impl CudaLauncher {
     pub fn launch_fwd(&self, spec: &KernelSpec, l: &FwdLaunch, b: &mut FwdBuffers) -> Result<(), CudaError> {
         let k = self.function(spec)?;
         let (q_row, kv_row) = ((l.heads_q * l.head_dim) as i64, (l.heads_kv * l.head_dim) as i64);
-        let o_row = q_row;
+        // O rows hold the query heads at the value head dim.
+        let o_row = (l.heads_q * l.v_head_dim) as i64;
         let cfg = Self::config(&k, l.max_seqlen_q(), l);
         let mut a = self.gpu.compute.launch_builder(&k.function);
         a.arg(&b.q).arg(&b.k).arg(&b.v).arg(&mut b.o).arg(&mut b.lse);

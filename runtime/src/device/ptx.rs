@@ -189,7 +189,9 @@ impl Device for PtxDevice {
         let grid = [t.max_seqlen_q().div_ceil(ROWS_PER_CTA) as u32, c.heads_q as u32, t.sequences() as u32];
         let mut args: Vec<Arg> = [c.q, c.k, c.v, c.o, c.lse].into_iter().map(|r| Arg::U64(address(r))).collect();
         args.extend(c.arrays.map(|r| Arg::U64(address(r))));
-        args.extend([Arg::I64(q_row), Arg::I64(kv_row), Arg::I64(q_row), Arg::F32(c.scale)]);
+        // O rows hold the query heads at the value head dim.
+        let o_row = (c.heads_q * c.v_head_dim) as i64;
+        args.extend([Arg::I64(q_row), Arg::I64(kv_row), Arg::I64(o_row), Arg::F32(c.scale)]);
         self.launch(&k, grid, &args)
     }
 

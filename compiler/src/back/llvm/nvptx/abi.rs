@@ -94,10 +94,13 @@ pub fn module(spec: &KernelSpec, target: Target) -> Result<GpuKernel, LlvmError>
     if !matches!(spec.dtype, Dtype::Bf16 | Dtype::Fp16) {
         return Err(unsupported(format!("GPU kernels take bf16 or fp16 inputs, not {:?}", spec.dtype)));
     }
-    if d % 64 != 0 || d > 256 {
-        return Err(unsupported(format!("GPU kernels need head_dim 64, 128, 192 or 256, not {d}")));
+    let dv = spec.dv() as i64;
+    for (field, dim) in [("head_dim", d), ("v_head_dim", dv)] {
+        if dim % 64 != 0 || dim > 256 {
+            return Err(unsupported(format!("GPU kernels need a {field} of 64, 128, 192 or 256, not {dim}")));
+        }
     }
-    let mut g = Gen { spec: *spec, d, f: Fn::default() };
+    let mut g = Gen { spec: *spec, d, dv, f: Fn::default() };
     let (body, params, smem, grid0) = match spec.kind {
         KernelKind::Forward => {
             if target == Target::Sm90a {
@@ -105,12 +108,14 @@ pub fn module(spec: &KernelSpec, target: Target) -> Result<GpuKernel, LlvmError>
             } else {
                 g.forward();
             }
-            let smem = (BM + 4 * bn(d)) * d * 2;
+            // Q, then two K (d wide) and V (dv wide) tiles.
+            let smem = BM * d * 2 + 2 * bn(d.max(dv)) * (d + dv) * 2;
             (g.f.finish(), FWD_PARAMS, smem, "ceil(max_seqlen_q / 64)")
         }
         KernelKind::Backward => {
             g.backward();
-            (g.f.finish(), BWD_PARAMS, 4 * BM * d * 2 + BM * BM * 2 + 2 * BM * 4, "ceil(max_seqlen_kv / 64)")
+            // K, V, Q, dO tiles, dSᵀ, then lse and D.
+            (g.f.finish(), BWD_PARAMS, 2 * BM * (d + dv) * 2 + BM * BM * 2 + 2 * BM * 4, "ceil(max_seqlen_kv / 64)")
         }
     };
     let name = spec.name();

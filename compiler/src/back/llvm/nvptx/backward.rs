@@ -10,7 +10,8 @@ impl Gen {
     /// so each warp forms 16 query rows of dQ = dS K, added to global fp32 by atomics. dK·scale and
     /// dV are added by atomics at the end (GQA heads and ring steps accumulate).
     pub(super) fn backward_impl(&mut self) {
-        let d = self.d;
+        // Q, K, dQ, dK over `d`; V, dO, dV over `dv`.
+        let (d, dvw) = (self.d, self.dv);
         let mask = self.spec.mask;
         let ids = self.ids();
         let l = self.lanes(&ids);
@@ -30,23 +31,26 @@ impl Gen {
         let qlo = super::super::text::round_down(f, &qlo, BM);
         let smem = V::new("@smem", P3);
         let at = |f: &mut Fn, off: i64| f.gep("i8", &smem, &i64c(off));
-        let tb = BM * d * 2;
+        // Tiles of 64 rows: K, V, Q, dO, then dSᵀ and the stats.
+        let (tk, tv) = (BM * d * 2, BM * dvw * 2);
         let kt = Tile { base: at(f, 0), width: d, core: false };
-        let vt = Tile { base: at(f, tb), width: d, core: false };
-        let qt = Tile { base: at(f, 2 * tb), width: d, core: false };
-        let dot = Tile { base: at(f, 3 * tb), width: d, core: false };
-        let dst = Tile { base: at(f, 4 * tb), width: BM, core: false };
-        let stats = at(f, 4 * tb + BM * BM * 2);
+        let vt = Tile { base: at(f, tk), width: dvw, core: false };
+        let qt = Tile { base: at(f, tk + tv), width: d, core: false };
+        let dot = Tile { base: at(f, 2 * tk + tv), width: dvw, core: false };
+        let dst = Tile { base: at(f, 2 * tk + 2 * tv), width: BM, core: false };
+        let stats = at(f, 2 * tk + 2 * tv + BM * BM * 2);
         let (q_row, kv_row, dkv_row) =
             (self.param("q_row", "i64"), self.param("kv_row", "i64"), self.param("dkv_row", "i64"));
+        // Strides of the dv-wide tensors: v beside k, do beside q, dv beside dk.
+        let (v_row, do_row, dv_row) = (self.v_stride(&kv_row), self.v_stride(&q_row), self.v_stride(&dkv_row));
         let kn = self.f.bin("add", &fr.kv0, &n0);
         let kb = self.head_base(&self.param("k", P1), &kn, &kv_row, &fr.kv_head, d);
-        let vb = self.head_base(&self.param("v", P1), &kn, &kv_row, &fr.kv_head, d);
+        let vb = self.head_base(&self.param("v", P1), &kn, &v_row, &fr.kv_head, dvw);
         self.load_tile(&ids, &kt, &kb, &kv_row, &i64c(0), &keys, BM);
-        self.load_tile(&ids, &vt, &vb, &kv_row, &i64c(0), &keys, BM);
+        self.load_tile(&ids, &vt, &vb, &v_row, &i64c(0), &keys, BM);
         self.f.call_void("llvm.nvvm.cp.async.commit.group", &[]);
         let dk = self.regs((d / 2) as usize, 0.0);
-        let dv = self.regs((d / 2) as usize, 0.0);
+        let dv = self.regs((dvw / 2) as usize, 0.0);
         let scale = self.param("scale", "float");
         let log2e = f32c(std::f32::consts::LOG2_E);
         let scale2 = self.f.fast("fmul", &scale, &log2e);
@@ -57,14 +61,14 @@ impl Gen {
         }];
         let heads = self.f.bin("udiv", &q_row, &i64c(d));
         let qb0 = self.head_base(&self.param("q", P1), &fr.q0, &q_row, &fr.head, d);
-        let dob0 = self.head_base(&self.param("do", P1), &fr.q0, &q_row, &fr.head, d);
+        let dob0 = self.head_base(&self.param("do", P1), &fr.q0, &do_row, &fr.head, dvw);
         let ql = self.f.begin_for(&qlo, &qhi, BM);
         let m0 = ql.i.clone();
         {
             let g = &mut *self;
             g.f.call_void("llvm.nvvm.barrier0", &[]);
             g.load_tile(&ids, &qt, &qb0, &q_row, &m0, &fr.q_len, BM);
-            g.load_tile(&ids, &dot, &dob0, &q_row, &m0, &fr.q_len, BM);
+            g.load_tile(&ids, &dot, &dob0, &do_row, &m0, &fr.q_len, BM);
             g.f.call_void("llvm.nvvm.cp.async.commit.group", &[]);
             // lse·log2e and D of the tile's rows (rows past the run: lse = +inf, so P = 0).
             let f = &mut g.f;
@@ -137,7 +141,7 @@ impl Gen {
             let pa = g.pack_a(&p);
             g.gemm_kn_acc(&pa, &dot, &l, &dv);
             // dPᵀ = V dOᵀ; dSᵀ = Pᵀ ∘ (dPᵀ − D).
-            let va: Vec<[V; 4]> = (0..d / 16).map(|kk| g.frag_a(&vt, &l, &warp_row, kk * 16)).collect();
+            let va: Vec<[V; 4]> = (0..dvw / 16).map(|kk| g.frag_a(&vt, &l, &warp_row, kk * 16)).collect();
             let mut dp = vec![f32c(0.0); nb * 4];
             g.gemm_nk(&va, &dot, &l, nb, &mut dp);
             let mut ds = dp.clone();
@@ -197,21 +201,29 @@ impl Gen {
         self.f.end_for(ql);
         // dK·scale and dV into global fp32 (accumulated: GQA heads and ring steps add up).
         let (dkp, dvp) = (self.param("dk", P1), self.param("dv", P1));
-        for n in 0..(d / 8) as usize {
+        for n in 0..(d.max(dvw) / 8) as usize {
             for e in 0..4 {
-                let xk = self.get(&dk, n * 4 + e);
-                let xk = self.f.fast("fmul", &xk, &scale);
-                let xv = self.get(&dv, n * 4 + e);
+                let xk = (n < (d / 8) as usize).then(|| {
+                    let x = self.get(&dk, n * 4 + e);
+                    self.f.fast("fmul", &x, &scale)
+                });
+                let xv = (n < (dvw / 8) as usize).then(|| self.get(&dv, n * 4 + e));
                 let f = &mut self.f;
                 let kr = f.bin("add", &n0, &key_rel[e / 2]);
                 let ok = f.icmp("slt", &kr, &fr.kv_len);
                 let tok = f.bin("add", &fr.kv0, &kr);
-                let a = frag_offset(f, &tok, &dkv_row, &fr.kv_head, d, &ids.t, n as i64 * 8 + (e % 2) as i64);
-                let pk = f.gep("float", &dkp, &a);
-                let pv = f.gep("float", &dvp, &a);
+                let col = n as i64 * 8 + (e % 2) as i64;
+                let a = frag_offset(f, &tok, &dkv_row, &fr.kv_head, d, &ids.t, col);
+                let av = if dvw == d { a.clone() } else { frag_offset(f, &tok, &dv_row, &fr.kv_head, dvw, &ids.t, col) };
+                let pk = xk.as_ref().map(|_| f.gep("float", &dkp, &a));
+                let pv = xv.as_ref().map(|_| f.gep("float", &dvp, &av));
                 f.if_(&ok, |f| {
-                    atomic_add(f, &pk, &xk);
-                    atomic_add(f, &pv, &xv);
+                    if let (Some(p), Some(x)) = (&pk, &xk) {
+                        atomic_add(f, p, x);
+                    }
+                    if let (Some(p), Some(x)) = (&pv, &xv) {
+                        atomic_add(f, p, x);
+                    }
                 });
             }
         }

@@ -13,8 +13,9 @@ impl Gen {
     }
 
     pub(super) fn forward_impl(&mut self, hopper: bool) {
-        let d = self.d;
-        let bn = bn(d);
+        // Scores over the query/key head dim `d`; P·V, the accumulators and O over `dv`.
+        let (d, dv) = (self.d, self.dv);
+        let bn = bn(d.max(dv));
         let mask = self.spec.mask;
         let ids = self.ids();
         let fr = self.frame();
@@ -31,33 +32,34 @@ impl Gen {
         let q_hi = f.bin("sub", &q_hi, &i64c(1));
         let (lo, hi) = super::super::bounds::kv_bounds(f, mask, &q_lo, &q_hi, &fr.kv_pos, &fr.kv_len);
         let lo = super::super::text::round_down(f, &lo, bn);
-        // Shared memory: Q, then K and V double-buffered.
+        // Shared memory: Q, then K and V double-buffered (a K tile `d` wide, a V tile `dv`).
         let smem = V::new("@smem", P3);
         let q_tile = Tile { base: smem.clone(), width: d, core: false };
-        let tile_bytes = bn * d * 2;
+        let (k_bytes, pair_bytes) = (bn * d * 2, bn * (d + dv) * 2);
         let kv_tiles: Vec<(Tile, Tile)> = (0..2)
             .map(|b| {
-                let kb = f.gep("i8", &smem, &i64c(BM * d * 2 + (2 * b) * tile_bytes));
-                let vb = f.gep("i8", &smem, &i64c(BM * d * 2 + (2 * b + 1) * tile_bytes));
-                (Tile { base: kb, width: d, core: hopper }, Tile { base: vb, width: d, core: hopper })
+                let kb = f.gep("i8", &smem, &i64c(BM * d * 2 + b * pair_bytes));
+                let vb = f.gep("i8", &smem, &i64c(BM * d * 2 + b * pair_bytes + k_bytes));
+                (Tile { base: kb, width: d, core: hopper }, Tile { base: vb, width: dv, core: hopper })
             })
             .collect();
         let (q_row, kv_row) = (self.param("q_row", "i64"), self.param("kv_row", "i64"));
-        let hs = d;
+        // V rows hold the KV heads at `dv` each: its stride is kv_row / d · dv.
+        let v_row = self.v_stride(&kv_row);
         let q_start = self.f.bin("add", &fr.q0, &m0);
-        let qb = self.head_base(&self.param("q", P1), &q_start, &q_row, &fr.head, hs);
-        let kb = self.head_base(&self.param("k", P1), &fr.kv0, &kv_row, &fr.kv_head, hs);
-        let vb = self.head_base(&self.param("v", P1), &fr.kv0, &kv_row, &fr.kv_head, hs);
+        let qb = self.head_base(&self.param("q", P1), &q_start, &q_row, &fr.head, d);
+        let kb = self.head_base(&self.param("k", P1), &fr.kv0, &kv_row, &fr.kv_head, d);
+        let vb = self.head_base(&self.param("v", P1), &fr.kv0, &v_row, &fr.kv_head, dv);
         self.load_tile(&ids, &q_tile, &qb, &q_row, &i64c(0), &rows, BM);
         self.f.call_void("llvm.nvvm.cp.async.commit.group", &[]);
         let load_kv = |g: &mut Gen, j: &V, buf: usize| {
             g.load_tile(&ids, &kv_tiles[buf].0, &kb, &kv_row, j, &fr.kv_len, bn);
-            g.load_tile(&ids, &kv_tiles[buf].1, &vb, &kv_row, j, &fr.kv_len, bn);
+            g.load_tile(&ids, &kv_tiles[buf].1, &vb, &v_row, j, &fr.kv_len, bn);
             g.f.call_void("llvm.nvvm.cp.async.commit.group", &[]);
         };
         // The first KV tile (a tile past the end only zero-fills).
         load_kv(self, &lo, 0);
-        let nacc = (d / 8 * 4) as usize;
+        let nacc = (dv / 8 * 4) as usize;
         let acc = self.regs(nacc, 0.0);
         let ml = self.regs(4, 0.0); // m (base 2) for rows g and g+8, then l.
         self.set(&ml, 0, &f32c(f32::NEG_INFINITY));
@@ -108,14 +110,14 @@ impl Gen {
             g.f.call_void("llvm.nvvm.barrier0", &[]);
             // This tile's buffers (selected by address arithmetic on the buffer index).
             let kbase = {
-                let off = g.f.bin("mul", &buf, &i64c(2 * tile_bytes));
+                let off = g.f.bin("mul", &buf, &i64c(pair_bytes));
                 g.f.gep("i8", &kv_tiles2[0].0.base, &off)
             };
             let vbase = {
-                let off = g.f.bin("mul", &buf, &i64c(2 * tile_bytes));
+                let off = g.f.bin("mul", &buf, &i64c(pair_bytes));
                 g.f.gep("i8", &kv_tiles2[0].1.base, &off)
             };
-            let (kt, vt) = (Tile { base: kbase, width: d, core: hopper }, Tile { base: vbase, width: d, core: hopper });
+            let (kt, vt) = (Tile { base: kbase, width: d, core: hopper }, Tile { base: vbase, width: dv, core: hopper });
             // Scores.
             let nb = (bn / 8) as usize;
             let mut s: Vec<V> = vec![f32c(0.0); nb * 4];
@@ -234,7 +236,7 @@ impl Gen {
                 let l = g.f.fast("fadd", &l, &sum);
                 g.set(&ml, 2 + h, &l);
                 g.set(&ml, h, &m_new);
-                for db in 0..(d / 8) as usize {
+                for db in 0..(dv / 8) as usize {
                     for e in 0..2 {
                         let i = db * 4 + 2 * h + e;
                         let x = g.get(&acc, i);
@@ -244,9 +246,9 @@ impl Gen {
                 }
             }
             // AccumulatePv: P (the S accumulators, packed) as A; V through ldmatrix.trans.
-            // At head_dim 256 the m64n256 accumulators of one wgmma leave too few registers: P·V
-            // then uses mma.sync (which Hopper runs too) on the same shared-memory layout.
-            if hopper && d <= 128 {
+            // At a value head dim of 256 the m64n256 accumulators of one wgmma leave too few
+            // registers: P·V then uses mma.sync (which Hopper runs too) on the same layout.
+            if hopper && dv <= 128 {
                 g.wgmma_pv(&p, &vt, &acc, bn);
             } else {
                 for kk in 0..(bn / 16) as usize {
@@ -256,7 +258,7 @@ impl Gen {
                         g.pack(&p[(2 * kk + 1) * 4], &p[(2 * kk + 1) * 4 + 1]),
                         g.pack(&p[(2 * kk + 1) * 4 + 2], &p[(2 * kk + 1) * 4 + 3]),
                     ];
-                    for pair in 0..(d / 16) as usize {
+                    for pair in 0..(dv / 16) as usize {
                         // Keys kk·16 + (mi%2)·8 + j, head elements pair·16 + (mi/2)·8.
                         let b = g.frag_b_kn(&vt, &lanes, kk as i64 * 16, pair as i64 * 16);
                         for h in 0..2 {
@@ -293,15 +295,15 @@ impl Gen {
             let token = f.bin("add", &fr.q0, &m0);
             let token = f.bin("add", &token, &r);
             let at = f.bin("mul", &token, &o_row);
-            let hd = f.bin("mul", &fr.head, &i64c(d));
+            let hd = f.bin("mul", &fr.head, &i64c(dv));
             let at = f.bin("add", &at, &hd);
             let orow = f.gep("float", &o, &at);
-            let heads = f.bin("udiv", &o_row, &i64c(d));
+            let heads = f.bin("udiv", &o_row, &i64c(dv));
             let la = f.bin("mul", &token, &heads);
             let la = f.bin("add", &la, &fr.head);
             let lp = f.gep("float", &lse, &la);
             let mut vals = Vec::new();
-            for db in 0..(d / 8) as usize {
+            for db in 0..(dv / 8) as usize {
                 for e in 0..2 {
                     vals.push((db, e));
                 }

@@ -57,9 +57,10 @@ impl Gen {
             .collect()
     }
 
-    /// acc (registers, d/8 n-blocks) += A (16 × 16·ka) times B from a [k][n] tile.
+    /// acc (registers, n/8 n-blocks, n the tile's width) += A (16 × 16·ka) times B from a [k][n]
+    /// tile.
     pub(super) fn gemm_kn_acc(&mut self, a: &[[V; 4]], b: &Tile, l: &Lanes, acc: &V) {
-        let d = self.d;
+        let d = b.width;
         for (kk, a) in a.iter().enumerate() {
             for pair in 0..(d / 16) as usize {
                 let f = self.frag_b_kn(b, l, kk as i64 * 16, pair as i64 * 16);

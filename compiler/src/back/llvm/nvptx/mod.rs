@@ -67,7 +67,10 @@ const P3: &str = "ptr addrspace(3)";
 
 struct Gen {
     spec: KernelSpec,
+    /// The query/key head dim.
     d: i64,
+    /// The value/output head dim (MLA's differs).
+    dv: i64,
     f: Fn,
 }
 
@@ -205,6 +208,16 @@ impl Gen {
         let pk = f.gep("i64", &param("pos_kv", P1), &seq);
         let kv_pos = f.load("i64", &pk, 8);
         Frame { tile, head, kv_head, q0, q_len, kv0, kv_len, q_pos, kv_pos }
+    }
+
+    /// The row stride of a `dv`-wide tensor (v, o, do, dv) whose `d`-wide twin (k or q) has
+    /// stride `row`: the same heads, `row / d · dv` (the kernels take one stride per side).
+    pub(super) fn v_stride(&mut self, row: &V) -> V {
+        if self.dv == self.d {
+            return row.clone();
+        }
+        let heads = self.f.bin("udiv", row, &i64c(self.d));
+        self.f.bin("mul", &heads, &i64c(self.dv))
     }
 
     /// Base pointer of head `h` of a [tokens, heads, d] tensor starting at token `t0`.

@@ -41,10 +41,10 @@ impl Gen {
         acc
     }
 
-    /// O += P V on the warpgroup: P packed from the score registers, V (keys × head, the head
-    /// contiguous: MN-major, transposed B) through a descriptor.
+    /// O += P V on the warpgroup: P packed from the score registers, V (keys × value head, the
+    /// head contiguous: MN-major, transposed B) through a descriptor; N is the value head dim.
     pub(super) fn wgmma_pv(&mut self, p: &[V], vt: &Tile, acc: &V, bn: i64) {
-        let d = self.d;
+        let d = vt.width;
         let dt = if self.spec.dtype == Dtype::Fp16 { "f16" } else { "bf16" };
         let n_acc = (d / 2) as usize;
         let mut c: Vec<V> = (0..n_acc).map(|i| self.get(acc, i)).collect();
