@@ -159,13 +159,14 @@ fn matrix_through_the_emulated_gpu_abi() {
             "ok    cp2 a2a causal bshd",
             "ok    cp2 a2a causal { chunk = 6 } bshd",
             "bf16 sinks softcap 2",
-            "11 passed, 0 failed",
+            "ok    cp2 a2a padding_causal { window = 6 } thd h8/8 d8/v16",
+            "12 passed, 0 failed",
         ],
         "",
     );
     check(&["matrix", "--kernels", "reference", "--filter", "cp3 p2p"], 0, &["fp32", "8 passed, 0 failed"], "");
     // A generated host kernel set goes through the same executor on the host device.
-    check(&["matrix", "--kernels", "cranelift", "--filter", "cp2 a2a"], 0, &["fp32", "11 passed, 0 failed"], "");
+    check(&["matrix", "--kernels", "cranelift", "--filter", "cp2 a2a"], 0, &["fp32", "12 passed, 0 failed"], "");
     // Every strategy.
     check(
         &["matrix", "--kernels", "gpu-emulated", "--filter", "cp4 "],
@@ -173,7 +174,7 @@ fn matrix_through_the_emulated_gpu_abi() {
         &[
             "ok    cp4 p2p padding_causal thd",
             "ok    cp4 a2a+p2p { hierarchy = [2, 2] } none sbhd",
-            "44 passed, 0 failed in",
+            "48 passed, 0 failed in",
         ],
         "",
     );
@@ -230,7 +231,7 @@ fn gpu_check_script_runs_end_to_end_emulated() {
         [("devices", "ok"), ("nccl", "skipped"), ("matrix", "ok"), ("ring", "ok"), ("bench", "ok")],
         "{summary}"
     );
-    assert!(summary.contains("11 passed, 0 failed"), "{summary}");
+    assert!(summary.contains("12 passed, 0 failed"), "{summary}");
     for step in ["devices", "matrix", "ring", "bench"] {
         assert!(out_dir.join(format!("{step}.log")).exists(), "no {step}.log");
     }
@@ -281,7 +282,7 @@ fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
                         "ok    cp2 p2p padding_causal { window = 6 } thd",
                         "ok    cp2 p2p padding_causal { chunk = 5 } thd",
                         "sinks softcap 2",
-                        "11 passed, 0 failed",
+                        "12 passed, 0 failed",
                     ],
                 );
                 // `bench kernels --kernels ptx-sim`: the interpreter's instructions per second.

@@ -117,6 +117,8 @@ fn from_bf16(b: u16) -> f64 {
 /// inputs, under `mask` (none: each document whole; causal; a causal window).
 struct Packed {
     d: usize,
+    /// The value head dim (MLA's differs from `d`).
+    dv: usize,
     hq: usize,
     hk: usize,
     mask: attnc_compiler::kernel::KernelMask,
@@ -143,6 +145,7 @@ impl Packed {
         let bf = |n: usize, s: u32| -> Vec<u16> { values(n, s).iter().map(|&x| to_bf16(x)).collect() };
         Packed {
             d,
+            dv: d,
             hq,
             hk,
             mask,
@@ -153,12 +156,18 @@ impl Packed {
         }
     }
 
+    /// The same launch with value heads of `dv` (MLA).
+    fn with_dv(self, dv: usize, seed: u32) -> Packed {
+        let v = values(TK * self.hk * dv, seed).iter().map(|&x| to_bf16(x)).collect();
+        Packed { dv, v, ..self }
+    }
+
     fn spec(&self, kind: attnc_compiler::kernel::KernelKind) -> attnc_compiler::kernel::KernelSpec {
         use attnc_compiler::kernel::{KernelSpec, TILE_KV, TILE_Q};
         KernelSpec {
             kind,
             head_dim: self.d as u32,
-            v_head_dim: None,
+            v_head_dim: (self.dv != self.d).then_some(self.dv as u32),
             dtype: attnc_compiler::sema::spec::Dtype::Bf16,
             group: (self.hq / self.hk) as u32,
             mask: self.mask,
@@ -213,7 +222,7 @@ impl Packed {
     }
 
     fn ve(&self, j: usize, kh: usize, e: usize) -> f64 {
-        from_bf16(self.v[(j * self.hk + kh) * self.d + e])
+        from_bf16(self.v[(j * self.hk + kh) * self.dv + e])
     }
 
     /// A score, soft-capped when the case caps: cap·tanh(s/cap).
@@ -270,28 +279,29 @@ fn forward_kernels_match_fp64_attention() {
 
 fn forward_case(p: Packed, target: Target) {
     use attnc_compiler::kernel::KernelKind;
-    let (d, hq) = (p.d, p.hq);
+    // O rows are the value head dim wide.
+    let (d, dv, hq) = (p.d, p.dv, p.hq);
     let mut g = Global::new();
     let (qa, ka, va) = (g.upload(&bytes16(&p.q)), g.upload(&bytes16(&p.k)), g.upload(&bytes16(&p.v)));
-    let (oa, la) = (g.alloc(TQ * hq * d * 4), g.alloc(TQ * hq * 4));
+    let (oa, la) = (g.alloc(TQ * hq * dv * 4), g.alloc(TQ * hq * 4));
     let row = (hq * d) as i64;
     let mut args = vec![Arg::U64(qa), Arg::U64(ka), Arg::U64(va), Arg::U64(oa), Arg::U64(la)];
     args.extend(Packed::tables(&mut g));
-    args.extend([Arg::I64(row), Arg::I64((p.hk * d) as i64), Arg::I64(row), Arg::F32(p.scale())]);
+    args.extend([Arg::I64(row), Arg::I64((p.hk * d) as i64), Arg::I64((hq * dv) as i64), Arg::F32(p.scale())]);
     p.run(KernelKind::Forward, target, &args, &mut g);
-    let (o, lse) = (g.f32s(oa, TQ * hq * d), g.f32s(la, TQ * hq));
+    let (o, lse) = (g.f32s(oa, TQ * hq * dv), g.f32s(la, TQ * hq));
     let mut worst = (0.0f64, 0.0f64);
     for (h, kh, i, keys) in p.rows() {
         let (probs, want_lse) = p.softmax(h, kh, i, &keys);
         worst.1 = worst.1.max((lse[i * hq + h] as f64 - want_lse).abs());
-        for e in 0..d {
+        for e in 0..dv {
             let want: f64 = keys.iter().zip(&probs).map(|(&j, pr)| pr * p.ve(j, kh, e)).sum();
-            worst.0 = worst.0.max((o[(i * hq + h) * d + e] as f64 - want).abs());
+            worst.0 = worst.0.max((o[(i * hq + h) * dv + e] as f64 - want).abs());
         }
     }
     assert!(
         worst.0 <= 2e-2 && worst.1 <= 2e-2,
-        "{} d {d} {:?} group {}: max abs error O {:.2e}, LSE {:.2e}",
+        "{} d {d}/{dv} {:?} group {}: max abs error O {:.2e}, LSE {:.2e}",
         target.name(),
         p.mask,
         p.hq / p.hk,
@@ -333,24 +343,41 @@ fn soft_capped_kernels_match_fp64() {
     }
 }
 
+/// MLA (DeepSeek-V3's query/key heads of 192 and value heads of 128, and values wider than keys)
+/// on both targets, forward and backward, against fp64: K and V tiles at their own widths, P·V
+/// (wgmma on sm_90a) and the O, dO and dV strides at the value head dim.
+#[test]
+fn mla_kernels_match_fp64() {
+    for target in [Target::Sm80, Target::Sm90a] {
+        for (d, dv, mask, group) in [(192, 128, KernelMask::Causal, 2), (64, 128, KernelMask::Window { window: 37 }, 1)] {
+            let mla = |seed| Packed::new(d, group, 1, mask, seed).with_dv(dv, seed + 100);
+            forward_case(mla(71), target);
+            backward_case(mla(72), target);
+        }
+    }
+}
+
 fn backward_case(p: Packed, target: Target) {
     use attnc_compiler::kernel::KernelKind;
-    let (d, hq, hk) = (p.d, p.hq, p.hk);
-    let d_out: Vec<u16> = values(TQ * hq * d, 24).iter().map(|&x| to_bf16(x)).collect();
-    let doe = |i: usize, h: usize, e: usize| from_bf16(d_out[(i * hq + h) * d + e]);
+    // dO, V and dV rows are the value head dim (`w`) wide; q, k, dQ, dK rows `d`.
+    let (d, w, hq, hk) = (p.d, p.dv, p.hq, p.hk);
+    let d_out: Vec<u16> = values(TQ * hq * w, 24).iter().map(|&x| to_bf16(x)).collect();
+    let doe = |i: usize, h: usize, e: usize| from_bf16(d_out[(i * hq + h) * w + e]);
     let scale = p.scale() as f64;
     let (mut lse, mut delta) = (vec![0f32; TQ * hq], vec![0f32; TQ * hq]);
-    let (mut dq, mut dk, mut dv) = (vec![0f64; TQ * hq * d], vec![0f64; TK * hk * d], vec![0f64; TK * hk * d]);
+    let (mut dq, mut dk, mut dv) = (vec![0f64; TQ * hq * d], vec![0f64; TK * hk * d], vec![0f64; TK * hk * w]);
     for (h, kh, i, keys) in p.rows() {
         let (probs, l) = p.softmax(h, kh, i, &keys);
-        let o: Vec<f64> = (0..d).map(|e| keys.iter().zip(&probs).map(|(&j, pr)| pr * p.ve(j, kh, e)).sum()).collect();
-        let di = (0..d).map(|e| doe(i, h, e) * o[e]).sum::<f64>() as f32;
+        let o: Vec<f64> = (0..w).map(|e| keys.iter().zip(&probs).map(|(&j, pr)| pr * p.ve(j, kh, e)).sum()).collect();
+        let di = (0..w).map(|e| doe(i, h, e) * o[e]).sum::<f64>() as f32;
         (lse[i * hq + h], delta[i * hq + h]) = (l as f32, di);
         for (&j, &pr) in keys.iter().zip(&probs) {
-            let dp: f64 = (0..d).map(|e| doe(i, h, e) * p.ve(j, kh, e)).sum();
+            let dp: f64 = (0..w).map(|e| doe(i, h, e) * p.ve(j, kh, e)).sum();
             let ds = pr * (dp - di as f64) * p.dcap(h, kh, i, j);
+            for e in 0..w {
+                dv[(j * hk + kh) * w + e] += pr * doe(i, h, e);
+            }
             for e in 0..d {
-                dv[(j * hk + kh) * d + e] += pr * doe(i, h, e);
                 dq[(i * hq + h) * d + e] += scale * ds * p.ke(j, kh, e);
                 dk[(j * hk + kh) * d + e] += scale * ds * p.qe(i, h, e);
             }
@@ -359,7 +386,7 @@ fn backward_case(p: Packed, target: Target) {
     let mut g = Global::new();
     let (qa, ka, va) = (g.upload(&bytes16(&p.q)), g.upload(&bytes16(&p.k)), g.upload(&bytes16(&p.v)));
     let (da, la, dea) = (g.upload(&bytes16(&d_out)), g.upload_f32(&lse), g.upload_f32(&delta));
-    let (dqa, dka, dva) = (g.alloc(TQ * hq * d * 4), g.alloc(TK * hk * d * 4), g.alloc(TK * hk * d * 4));
+    let (dqa, dka, dva) = (g.alloc(TQ * hq * d * 4), g.alloc(TK * hk * d * 4), g.alloc(TK * hk * w * 4));
     let mut args: Vec<Arg> = [qa, ka, va, da, la, dea, dqa, dka, dva].map(Arg::U64).to_vec();
     args.extend(Packed::tables(&mut g));
     let (q_row, kv_row) = ((hq * d) as i64, (hk * d) as i64);
@@ -370,11 +397,11 @@ fn backward_case(p: Packed, target: Target) {
     let errors = [
         ("dQ", worst(g.f32s(dqa, TQ * hq * d), &dq)),
         ("dK", worst(g.f32s(dka, TK * hk * d), &dk)),
-        ("dV", worst(g.f32s(dva, TK * hk * d), &dv)),
+        ("dV", worst(g.f32s(dva, TK * hk * w), &dv)),
     ];
     assert!(
         errors.iter().all(|(_, e)| *e <= 5e-2),
-        "{} d {d} {:?} group {}: max abs errors {errors:?}",
+        "{} d {d}/{w} {:?} group {}: max abs errors {errors:?}",
         target.name(),
         p.mask,
         hq / hk

@@ -32,13 +32,15 @@ pub struct Case {
     pub sinks: bool,
     /// The model soft-caps its logits at this value (`softcap = X`).
     pub softcap: Option<f64>,
+    /// The model's value head dim, when it differs from `head_dim` (MLA, `v_head_dim = N`).
+    pub v_head_dim: Option<u32>,
 }
 
 impl Case {
     /// A one-line name: `cp4 p2p causal bshd h8/2 d8 bf16`.
     pub fn name(&self) -> String {
         format!(
-            "cp{} {} {} {} h{}/{} d{} {}{}{}",
+            "cp{} {} {} {} h{}/{} d{}{} {}{}{}",
             self.cp,
             self.strategy,
             self.mask,
@@ -46,6 +48,7 @@ impl Case {
             self.heads,
             self.kv_heads,
             self.head_dim,
+            self.v_head_dim.map(|v| format!("/v{v}")).unwrap_or_default(),
             self.dtype,
             if self.sinks { " sinks" } else { "" },
             self.softcap.map(|c| format!(" softcap {c}")).unwrap_or_default()
@@ -60,12 +63,13 @@ impl Case {
             f => format!("  format = {f}\n  seq = {}\n  batch = 2", 2 * cp * 8),
         };
         format!(
-            "model m {{\n  layers = 1\n  heads = {}\n  kv_heads = {}\n  head_dim = {}\n  rope {{ theta = 10000 }}\n  sinks = {}\n{}}}\n\
+            "model m {{\n  layers = 1\n  heads = {}\n  kv_heads = {}\n  head_dim = {}\n{}  rope {{ theta = 10000 }}\n  sinks = {}\n{}}}\n\
              cluster c {{\n  nodes = 2\n  gpus_per_node = 8\n  gpu = h100_sxm\n}}\n\
              layout l {{\n  model = m\n  cluster = c\n  dtype = {}\n{format}\n  cp = {}\n  dp = 1\n  mask = {}\n  strategy = {}\n}}\n",
             self.heads,
             self.kv_heads,
             self.head_dim,
+            self.v_head_dim.map(|v| format!("  v_head_dim = {v}\n")).unwrap_or_default(),
             if self.sinks { "learned" } else { "none" },
             self.softcap.map(|c| format!("  softcap = {c}\n")).unwrap_or_default(),
             self.dtype,
@@ -206,14 +210,33 @@ pub const MASKS: [(&str, &str); 8] = [
     ("padding_causal { chunk = 5 }", "thd"),
 ];
 
+/// A model feature of the matrix, with the mask and format it runs under.
+#[derive(Clone, Copy, Debug)]
+pub struct Feature {
+    pub mask: &'static str,
+    pub format: &'static str,
+    pub sinks: bool,
+    pub softcap: Option<f64>,
+    /// MLA: a value head dim of its own ([`mla_v_head_dim`]).
+    pub mla: bool,
+}
+
 /// The model features of the matrix at cp 2 and 4, each with a mask and format: learned sinks
-/// (causal, bshd), logit soft-capping at 2 — where the seeded scores bend — (a window, sbhd), and
-/// both over chunks of packed sequences (thd).
-pub const FEATURES: [(&str, &str, bool, Option<f64>); 3] = [
-    ("causal", "bshd", true, None),
-    ("causal { window = 5 }", "sbhd", false, Some(2.0)),
-    ("padding_causal { chunk = 5 }", "thd", true, Some(2.0)),
+/// (causal, bshd), logit soft-capping at 2 — where the seeded scores bend — (a window, sbhd),
+/// both over chunks of packed sequences (thd), and MLA's value head dim over windows of packed
+/// sequences (thd).
+pub const FEATURES: [Feature; 4] = [
+    Feature { mask: "causal", format: "bshd", sinks: true, softcap: None, mla: false },
+    Feature { mask: "causal { window = 5 }", format: "sbhd", sinks: false, softcap: Some(2.0), mla: false },
+    Feature { mask: "padding_causal { chunk = 5 }", format: "thd", sinks: true, softcap: Some(2.0), mla: false },
+    Feature { mask: "padding_causal { window = 6 }", format: "thd", sinks: false, softcap: None, mla: true },
 ];
+
+/// The value head dim of the matrix's MLA cases: half the head dim from 128 up (DeepSeek's
+/// direction, 192/128), twice it below, so that both stay multiples of 64 for the GPU kernels.
+pub fn mla_v_head_dim(head_dim: u32) -> u32 {
+    if head_dim >= 128 { head_dim / 2 } else { 2 * head_dim }
+}
 
 /// The matrix at one dtype and head dim: cp 1, 2, 3, 4, 8 × every strategy × every mask (each
 /// with its format), and at cp 2 and 4 every strategy × each of [`FEATURES`]; GQA rotating
@@ -226,8 +249,9 @@ pub fn cases(dtype: &'static str, head_dim: u32) -> Vec<Case> {
         let gqa = [heads, heads / 4, 1];
         let features = if cp == 2 || cp == 4 { &FEATURES[..] } else { &[] };
         for strategy in strategies(cp) {
-            let plain = MASKS.iter().map(|&(mask, format)| (mask, format, false, None));
-            for (mask, format, sinks, softcap) in plain.chain(features.iter().copied()) {
+            let plain =
+                MASKS.iter().map(|&(mask, format)| Feature { mask, format, sinks: false, softcap: None, mla: false });
+            for Feature { mask, format, sinks, softcap, mla } in plain.chain(features.iter().copied()) {
                 rotation += 1;
                 let kv_heads = gqa[rotation % 3];
                 cases.push(Case {
@@ -241,6 +265,7 @@ pub fn cases(dtype: &'static str, head_dim: u32) -> Vec<Case> {
                     dtype,
                     sinks,
                     softcap,
+                    v_head_dim: mla.then(|| mla_v_head_dim(head_dim)),
                 });
             }
         }

@@ -65,6 +65,7 @@ fn matrix_against_fp64_full_attention() {
             dtype: "bf16",
             sinks: false,
             softcap: None,
+            v_head_dim: None,
         });
     }
     let mut sets = Sets::new();
@@ -105,7 +106,7 @@ fn device_executor_on_host_memory_against_fp64() {
         })
         .collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
-    assert_eq!(cases.len(), 165);
+    assert_eq!(cases.len(), 172);
 }
 
 /// The device executor's timeline: one span per op of every rank, each between the stamps around
@@ -250,7 +251,7 @@ fn device_executor_one_rank_per_process() {
         })
         .collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
-    assert_eq!(cases.len(), 141);
+    assert_eq!(cases.len(), 148);
 }
 
 /// Learned sinks with one process per rank: each rank's dsinks holds its own rows' share, and the
@@ -311,6 +312,7 @@ fn small(strategy: &str) -> Case {
         dtype: "fp32",
         sinks: false,
         softcap: None,
+        v_head_dim: None,
     }
 }
 
