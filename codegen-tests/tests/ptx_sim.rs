@@ -349,7 +349,8 @@ fn soft_capped_kernels_match_fp64() {
 #[test]
 fn mla_kernels_match_fp64() {
     for target in [Target::Sm80, Target::Sm90a] {
-        for (d, dv, mask, group) in [(192, 128, KernelMask::Causal, 2), (64, 128, KernelMask::Window { window: 37 }, 1)] {
+        for (d, dv, mask, group) in [(192, 128, KernelMask::Causal, 2), (64, 128, KernelMask::Window { window: 37 }, 1)]
+        {
             let mla = |seed| Packed::new(d, group, 1, mask, seed).with_dv(dv, seed + 100);
             forward_case(mla(71), target);
             backward_case(mla(72), target);

@@ -214,7 +214,8 @@ impl Gen {
                 let tok = f.bin("add", &fr.kv0, &kr);
                 let col = n as i64 * 8 + (e % 2) as i64;
                 let a = frag_offset(f, &tok, &dkv_row, &fr.kv_head, d, &ids.t, col);
-                let av = if dvw == d { a.clone() } else { frag_offset(f, &tok, &dv_row, &fr.kv_head, dvw, &ids.t, col) };
+                let av =
+                    if dvw == d { a.clone() } else { frag_offset(f, &tok, &dv_row, &fr.kv_head, dvw, &ids.t, col) };
                 let pk = xk.as_ref().map(|_| f.gep("float", &dkp, &a));
                 let pv = xv.as_ref().map(|_| f.gep("float", &dvp, &av));
                 f.if_(&ok, |f| {

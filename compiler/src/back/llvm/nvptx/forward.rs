@@ -117,7 +117,8 @@ impl Gen {
                 let off = g.f.bin("mul", &buf, &i64c(pair_bytes));
                 g.f.gep("i8", &kv_tiles2[0].1.base, &off)
             };
-            let (kt, vt) = (Tile { base: kbase, width: d, core: hopper }, Tile { base: vbase, width: dv, core: hopper });
+            let (kt, vt) =
+                (Tile { base: kbase, width: d, core: hopper }, Tile { base: vbase, width: dv, core: hopper });
             // Scores.
             let nb = (bn / 8) as usize;
             let mut s: Vec<V> = vec![f32c(0.0); nb * 4];
