@@ -283,14 +283,23 @@ fn stats_text(plan: &ir::Plan) -> String {
     let _ = writeln!(out, "stats: balance {:.3} (max/mean FLOPs over ranks); bytes per rank in GiB", s.balance);
     let _ = writeln!(
         out,
-        "  {:>4} {:>10} {:>6} {:>11} {:>11} {:>13} {:>13} {:>11}",
-        "rank", "GFLOP", "blocks", "sent intra", "sent inter", "received intra", "received inter", "buffers"
+        "  {:>4} {:>10} {:>6} {:>11} {:>11} {:>13} {:>13} {:>11} {:>11} {:>7}",
+        "rank",
+        "GFLOP",
+        "blocks",
+        "sent intra",
+        "sent inter",
+        "received intra",
+        "received inter",
+        "buffers",
+        "min MiB",
+        "ratio"
     );
     let g = |b: u64| b as f64 / (1u64 << 30) as f64;
     for r in &s.ranks {
         let _ = writeln!(
             out,
-            "  {:>4} {:>10.1} {:>6} {:>11.3} {:>11.3} {:>14.3} {:>14.3} {:>11.3}",
+            "  {:>4} {:>10.1} {:>6} {:>11.3} {:>11.3} {:>14.3} {:>14.3} {:>11.3} {:>11.3} {:>7}",
             r.rank,
             r.flops / 1e9,
             r.blocks,
@@ -298,8 +307,24 @@ fn stats_text(plan: &ir::Plan) -> String {
             g(r.sent_inter_bytes),
             g(r.received_intra_bytes),
             g(r.received_inter_bytes),
-            g(r.buffer_bytes)
+            g(r.buffer_bytes),
+            r.needed.min_received_bytes as f64 / (1u64 << 20) as f64,
+            ratio(r.received_bytes(), r.needed.min_received_bytes)
         );
     }
+    let _ = writeln!(
+        out,
+        "  min MiB: the KV rows this rank's queries see that other ranks hold (and, backward, the dK/dV of its rows seen elsewhere), the least a plan that keeps queries home receives; ratio: received / min"
+    );
     out
+}
+
+/// Received bytes over the lower bound: `1.00` at the bound, `-` when neither moves anything,
+/// `inf` when the plan moves bytes no query needs.
+fn ratio(received: u64, min: u64) -> String {
+    match (received, min) {
+        (0, 0) => "-".to_string(),
+        (_, 0) => "inf".to_string(),
+        (r, m) => format!("{:.2}", r as f64 / m as f64),
+    }
 }

@@ -15,6 +15,7 @@
 
 pub mod artifact;
 pub mod mask;
+pub mod needed;
 pub mod print;
 pub mod stats;
 pub mod tokens;

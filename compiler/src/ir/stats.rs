@@ -23,6 +23,16 @@ pub struct RankStats {
     pub received_intra_bytes: u64,
     pub received_inter_bytes: u64,
     pub buffer_bytes: u64,
+    /// The least any plan that keeps this rank's queries must receive (`ir::needed`).
+    #[serde(default)]
+    pub needed: super::needed::Needed,
+}
+
+impl RankStats {
+    /// Bytes received over both link levels.
+    pub fn received_bytes(&self) -> u64 {
+        self.received_intra_bytes + self.received_inter_bytes
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -129,6 +139,9 @@ pub fn stats(plan: &Plan) -> Stats {
         if seen.insert((b.rank, b.storage)) {
             ranks[b.rank as usize].buffer_bytes += plan.bytes_of(super::BufId(i as u32));
         }
+    }
+    for (r, n) in ranks.iter_mut().zip(super::needed::needed(plan)) {
+        r.needed = n;
     }
     let max = ranks.iter().map(|r| r.flops).fold(0.0, f64::max);
     let mean = ranks.iter().map(|r| r.flops).sum::<f64>() / ranks.len().max(1) as f64;

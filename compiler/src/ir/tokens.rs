@@ -141,6 +141,20 @@ impl RowSet {
     pub fn max_end(&self) -> u64 {
         self.0.last().map_or(0, |i| i.end)
     }
+
+    /// The tokens of this set that are not in `other`.
+    pub fn minus(&self, other: &RowSet) -> RowSet {
+        let mut out = Vec::new();
+        for &i in &self.0 {
+            let mut start = i.start;
+            for o in other.clipped(i) {
+                out.push(Interval::new(start, o.start));
+                start = o.end;
+            }
+            out.push(Interval::new(start, i.end));
+        }
+        RowSet::from_intervals(out)
+    }
 }
 
 impl std::fmt::Display for RowSet {

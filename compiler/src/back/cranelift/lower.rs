@@ -716,9 +716,12 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
                             let p_v = cx.b.ins().splat(F32X4, p.expect("p first"));
                             for v in 0..nv.max(nvv) {
                                 let o = (v * 16) as i32;
-                                if v < nv {
-                                    let kk = cx.b.ins().load(F32X4, cx.mem, kj, o);
-                                    let qq = cx.b.ins().load(F32X4, cx.mem, qi, o);
+                                let kq = (v < nv).then(|| {
+                                    (cx.b.ins().load(F32X4, cx.mem, kj, o), cx.b.ins().load(F32X4, cx.mem, qi, o))
+                                });
+                                let dd =
+                                    (v < nvv).then(|| cx.b.ins().load(F32X4, cx.mem, qi, o + ((d + dv) * 4) as i32));
+                                if let Some((kk, qq)) = kq {
                                     let g = cx.b.ins().load(F32X4, cx.mem, dqi, o);
                                     let g = cx.b.ins().fma(ds_v, kk, g);
                                     cx.b.ins().store(cx.mem, g, dqi, o);
@@ -726,8 +729,7 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
                                     let gk = cx.b.ins().fma(ds_v, qq, gk);
                                     cx.b.ins().store(cx.mem, gk, dkvj, o);
                                 }
-                                if v < nvv {
-                                    let dd = cx.b.ins().load(F32X4, cx.mem, qi, o + ((d + dv) * 4) as i32);
+                                if let Some(dd) = dd {
                                     let gv = cx.b.ins().load(F32X4, cx.mem, dkvj, o + (d * 4) as i32);
                                     let gv = cx.b.ins().fma(p_v, dd, gv);
                                     cx.b.ins().store(cx.mem, gv, dkvj, o + (d * 4) as i32);
