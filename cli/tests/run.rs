@@ -642,7 +642,8 @@ fn rope_variants_run_and_print_megatron_flags() {
     assert!(plan.contains("0.000 of 15.000 GiB sent (100.0% saved)"), "{plan}");
     assert!(!plan.contains("send"), "{plan}");
     // DeepSeek-V3's MLA shrunk: q/k heads of 24 (8 rotated), value heads of 16, under every
-    // strategy (fp32 on the reference kernels; Cranelift and the emulated GPU ABI, bf16, on p2p).
+    // strategy (fp32 on the reference kernels), and on p2p with every other kernel set (the
+    // interpreter, Cranelift, LLVM; the emulated GPU ABI in bf16).
     let deepseek = [
         "deepseek_v3.heads=4",
         "deepseek_v3.kv_heads=4",
@@ -656,7 +657,9 @@ fn rope_variants_run_and_print_megatron_flags() {
         run_checked("dsl-examples/deepseek_v3_mla.attn", &sets, &[]);
     }
     let p2p = [&deepseek[..], &["long.strategy=p2p"]].concat();
-    run_checked("dsl-examples/deepseek_v3_mla.attn", &p2p, &["--kernels", "cranelift"]);
+    for kernels in ["interpreter", "cranelift", "llvm-cpu"] {
+        run_checked("dsl-examples/deepseek_v3_mla.attn", &p2p, &["--kernels", kernels]);
+    }
     let bf16 = [&p2p[..], &["long.dtype=bf16"]].concat();
     run_checked("dsl-examples/deepseek_v3_mla.attn", &bf16, &["--kernels", "gpu-emulated"]);
     let plan = check(

@@ -283,6 +283,12 @@ pub enum OpKind {
         dst: BufId,
         factor: u32,
     },
+    /// Adds `src`'s rows into the rows of `dst` that hold the same tokens (fp32 accumulators:
+    /// the dK/dV a halo's receiver computed, returned to the rows' owner).
+    AddRows {
+        src: BufId,
+        dst: BufId,
+    },
     /// Sums each run of `factor` repeated KV-head gradients back into one head.
     SumHeads {
         src: BufId,
@@ -341,6 +347,7 @@ impl OpKind {
             OpKind::SendRecv { sends, .. } => sends.iter().map(|t| t.buf).collect(),
             OpKind::AllGather { src, .. } | OpKind::RepeatKv { src, .. } | OpKind::SumHeads { src, .. } => vec![*src],
             OpKind::ReduceScatter { src, like, .. } => vec![*src, *like],
+            OpKind::AddRows { src, dst } => vec![*src, *dst],
             OpKind::AllToAll { src, dir, .. } => match dir {
                 A2aDir::HeadsToSeq { like } => vec![*src, *like],
                 A2aDir::SeqToHeads { .. } => vec![*src],
@@ -363,6 +370,7 @@ impl OpKind {
             | OpKind::AllToAll { dst, .. }
             | OpKind::RepeatKv { dst, .. }
             | OpKind::SumHeads { dst, .. }
+            | OpKind::AddRows { dst, .. }
             | OpKind::Normalize { dst, .. } => vec![*dst],
             OpKind::SendRecv { recvs, .. } => recvs.iter().map(|t| t.buf).collect(),
             OpKind::AttnFwd { part, .. } => vec![*part],
@@ -403,6 +411,7 @@ impl OpKind {
             OpKind::AllToAll { .. } => "all_to_all",
             OpKind::RepeatKv { .. } => "repeat_kv",
             OpKind::SumHeads { .. } => "sum_heads",
+            OpKind::AddRows { .. } => "add_rows",
             OpKind::AttnFwd { .. } => "attn_fwd",
             OpKind::Merge { .. } => "merge",
             OpKind::Normalize { .. } => "normalize",

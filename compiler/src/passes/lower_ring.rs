@@ -34,6 +34,19 @@ pub fn p2p(l: &mut Lowering<'_>, inputs: &[Inputs]) -> Results {
         })
         .collect();
     let split = l.halves();
+    // Under a window or chunks, a halo exchange of exactly the needed rows when it moves fewer
+    // KV rows than the ring's shifts.
+    let p = &l.setup.problem;
+    if p.window.is_some() || p.chunk.is_some() {
+        let (_, kept) = plan_steps(l, &members, split, split);
+        let halos = super::lower_halo::halos(l, &members);
+        if super::lower_halo::halo_is_cheaper(&members, &halos, kept.len() - 1) {
+            return match l.direction {
+                Direction::Forward => Results::Forward(super::lower_halo::forward(l, &members, &halos, split)),
+                Direction::Backward => Results::Backward(super::lower_halo::backward(l, &members, &halos, split)),
+            };
+        }
+    }
     ring(l, &members, split, split)
 }
 

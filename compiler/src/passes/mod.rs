@@ -12,6 +12,7 @@ pub mod hybrid;
 pub mod lower;
 pub mod lower_a2a;
 pub mod lower_all_gather;
+pub mod lower_halo;
 pub mod lower_hierarchical;
 pub mod lower_ring;
 pub mod schedule;

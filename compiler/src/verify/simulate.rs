@@ -240,6 +240,18 @@ impl Sim<'_, '_, '_> {
                     self.write(id, *dst, Content { heads, ..c });
                 }
             }
+            OpKind::AddRows { src, dst } => {
+                let (Some(sc), Some(mut dc)) = (self.read(id, *src), self.read(id, *dst)) else { return };
+                if sc.heads != dc.heads {
+                    self.errors.at_op(id, "adds rows of other heads than the accumulator holds");
+                }
+                let missing = sc.map.token_set().minus(&dc.map.token_set());
+                if !missing.is_empty() {
+                    self.errors.at_op(id, format!("adds tokens {missing} the accumulator does not hold"));
+                }
+                dc.records.extend(sc.records.iter().cloned());
+                self.write(id, *dst, dc);
+            }
             OpKind::SumHeads { src, dst, factor } => {
                 if let Some(c) = self.read(id, *src) {
                     let chunks: Vec<&[u32]> = c.heads.chunks(*factor as usize).collect();

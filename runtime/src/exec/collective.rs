@@ -418,7 +418,7 @@ struct View<'a, M> {
 
 /// Runs of `tokens` (in that order) as (batch, first source row, first destination row, rows), rows
 /// counted over batch elements (`b · rows + row`), each run consecutive in both buffers.
-fn row_runs(
+pub(crate) fn row_runs(
     src: &TokenMap,
     src_rows: usize,
     dst: &TokenMap,

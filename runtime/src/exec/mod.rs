@@ -703,6 +703,37 @@ impl<D: Device> Run<'_, D> {
                     }
                 }
             }
+            OpKind::AddRows { src, dst } => {
+                // Each plane (dK, dV) of the source's rows into the rows of the same tokens.
+                let (sb, db) = (plan.buf(*src), plan.buf(*dst));
+                let tokens = tokens_in_order(&sb.tokens);
+                let runs = collective::row_runs(
+                    &sb.tokens,
+                    sb.rows as usize,
+                    &db.tokens,
+                    db.rows as usize,
+                    &tokens,
+                    p.batch as usize,
+                );
+                for &kind in crate::device::planes(db.kind) {
+                    if kind.elem(Dims::of(p).input) != Elem::F32 {
+                        return Err(err(format!("row sums of {kind:?} (16-bit) planes")));
+                    }
+                    let w = kind.width(Dims::of(p)) * db.heads as usize;
+                    let (from, to) = (self.at(*src, kind), self.at(*dst, kind));
+                    for &(_, sr, dr, n) in &runs {
+                        let region = Rows2d {
+                            src: (from.0, from.1 + sr * w * 4),
+                            src_pitch: w,
+                            dst: (to.0, to.1 + dr * w * 4),
+                            dst_pitch: w,
+                            width: w,
+                            height: n,
+                        };
+                        self.device.add_2d(rank, s, region).map_err(&err)?;
+                    }
+                }
+            }
             OpKind::SumHeads { src, dst, factor } => {
                 let (sb, db) = (plan.buf(*src), plan.buf(*dst));
                 let rows = p.batch as usize * sb.rows as usize;

@@ -1,0 +1,180 @@
+//! The halo exchange of `p2p` under a local mask (a window or chunks): instead of passing whole
+//! KV shards around the ring, each rank receives, in one grouped exchange, exactly the KV rows its
+//! queries see that other ranks hold (`ir::needed`), computes against its own shard and those
+//! halos, and — backward — returns the halos' dK and dV to their owners, who add them in.
+//!
+//! The owner loads the rows it sends straight from its input shard (the same RoPE positions as
+//! its own load), so nothing is copied on the device; `p2p` picks this lowering when it moves
+//! fewer KV rows than the ring (`halo_is_cheaper`), which small windows and chunks that cut few
+//! rank boundaries do.
+
+use super::blocks::{Block, Split, blocks};
+use super::lower::Lowering;
+use super::lower_ring::Member;
+use crate::ir::needed::needed_keys;
+use crate::ir::{BufId, BufKind, Input, Interval, OpKind, RowSet, Run, TokenMap, Transfer};
+
+/// Per receiving member, the (owner index, tokens) of every halo it needs.
+pub fn halos(l: &Lowering<'_>, members: &[Member]) -> Vec<Vec<(usize, RowSet)>> {
+    let p = &l.setup.problem;
+    members
+        .iter()
+        .enumerate()
+        .map(|(r, m)| {
+            let needed = needed_keys(p, &m.q_map.token_set());
+            (0..members.len())
+                .filter(|&s| s != r)
+                .map(|s| (s, members[s].kv_map.token_set().intersect(&needed)))
+                .filter(|(_, rows)| !rows.is_empty())
+                .collect()
+        })
+        .collect()
+}
+
+/// Whether the halos move fewer KV rows than a ring of `ring_steps` shifts (each member receiving
+/// one whole shard per shift).
+pub fn halo_is_cheaper(members: &[Member], halos: &[Vec<(usize, RowSet)>], ring_steps: usize) -> bool {
+    let halo_rows: u64 = halos.iter().flatten().map(|(_, rows)| rows.len()).sum();
+    let ring_rows: u64 = members.iter().map(|m| m.kv_map.rows()).sum::<u64>() * ring_steps as u64;
+    halo_rows < ring_rows
+}
+
+/// `runs` (an owner's load runs, with their RoPE positions) cut to `tokens`.
+fn runs_of(runs: &[Run], tokens: &RowSet) -> Vec<Run> {
+    let mut out = Vec::new();
+    for r in runs {
+        for i in tokens.clipped(Interval::new(r.token, r.token + r.len)) {
+            out.push(Run { token: i.start, position: r.position + (i.start - r.token), len: i.len() });
+        }
+    }
+    out
+}
+
+/// The exchange of KV halos: owners load and send the rows each receiver needs, receivers get
+/// them in one grouped sendrecv per rank. Returns, per member, its received (owner, buffer) and
+/// the (receiver, tokens) it sent.
+#[allow(clippy::type_complexity)]
+fn exchange(
+    l: &mut Lowering<'_>,
+    members: &[Member],
+    halos: &[Vec<(usize, RowSet)>],
+) -> (Vec<Vec<(usize, BufId)>>, Vec<Vec<(usize, RowSet)>>) {
+    let n = members.len();
+    let mut sent: Vec<Vec<(usize, RowSet)>> = vec![Vec::new(); n];
+    for (r, hs) in halos.iter().enumerate() {
+        for (s, rows) in hs {
+            sent[*s].push((r, rows.clone()));
+        }
+    }
+    let mut received = Vec::new();
+    for (p, m) in members.iter().enumerate() {
+        let heads = l.b.plan.buf(m.kv).heads;
+        let mut sends = Vec::new();
+        for (r, rows) in &sent[p] {
+            let name = format!("kv.halo.to{}", members[*r].rank);
+            let buf = l.b.buffer(m.rank, name, BufKind::Kv, TokenMap::new(rows.0.clone()), heads);
+            let runs = runs_of(&l.setup.runs[m.rank as usize], rows);
+            l.b.push(m.rank, OpKind::Load { input: Input::Kv, dst: buf, runs });
+            sends.push(Transfer { peer: members[*r].rank, buf });
+        }
+        let mut recvs = Vec::new();
+        let mut mine = Vec::new();
+        for (s, rows) in &halos[p] {
+            let heads = l.b.plan.buf(members[*s].kv).heads;
+            let name = format!("kv.halo.from{}", members[*s].rank);
+            let buf = l.b.buffer(m.rank, name, BufKind::Kv, TokenMap::new(rows.0.clone()), heads);
+            recvs.push(Transfer { peer: members[*s].rank, buf });
+            mine.push((*s, buf));
+        }
+        if !sends.is_empty() || !recvs.is_empty() {
+            l.b.push(m.rank, OpKind::SendRecv { sends, recvs });
+        }
+        received.push(mine);
+    }
+    (received, sent)
+}
+
+/// Forward: O of every member against its own shard, then each halo, merged by LSE.
+pub fn forward(l: &mut Lowering<'_>, members: &[Member], halos: &[Vec<(usize, RowSet)>], split: Split) -> Vec<BufId> {
+    let (received, _) = exchange(l, members, halos);
+    let problem = l.setup.problem.clone();
+    let mut outs = Vec::new();
+    for (p, m) in members.iter().enumerate() {
+        let (rows, heads) = (m.q_map.clone(), l.b.plan.buf(m.q).heads);
+        let acc = l.b.buffer(m.rank, "o.acc", BufKind::OAcc, rows.clone(), heads);
+        let part = l.b.buffer(m.rank, "o.part", BufKind::OPart, rows.clone(), heads);
+        l.b.push(m.rank, OpKind::Zero { dst: acc, like: m.q });
+        let sources = std::iter::once(m.kv).chain(received[p].iter().map(|&(_, b)| b)).collect::<Vec<_>>();
+        for kv in sources {
+            let kv_map = l.b.plan.buf(kv).tokens.clone();
+            for Block { q_rows, kv_rows, class } in blocks(&problem, &m.q_map, split, &kv_map, split) {
+                l.b.push(m.rank, OpKind::AttnFwd { q: m.q, q_rows: q_rows.clone(), kv, kv_rows, part, class });
+                l.b.push(m.rank, OpKind::Merge { acc, part, rows: q_rows });
+            }
+        }
+        let out = l.b.buffer(m.rank, "out", BufKind::Out, rows, heads);
+        l.b.push(m.rank, OpKind::Normalize { acc, dst: out });
+        outs.push(out);
+    }
+    outs
+}
+
+/// Backward: dQ and dK/dV against the own shard and each halo; the halos' dK/dV go back to their
+/// owners in one grouped sendrecv per rank and are added into the owners' accumulators.
+pub fn backward(
+    l: &mut Lowering<'_>,
+    members: &[Member],
+    halos: &[Vec<(usize, RowSet)>],
+    split: Split,
+) -> Vec<(BufId, BufId)> {
+    let (received, sent) = exchange(l, members, halos);
+    let problem = l.setup.problem.clone();
+    let mut grads = Vec::new();
+    let mut halo_grads: Vec<Vec<(usize, BufId)>> = Vec::new();
+    for (p, m) in members.iter().enumerate() {
+        let (rows, heads) = (m.q_map.clone(), l.b.plan.buf(m.q).heads);
+        let dq = l.b.buffer(m.rank, "dq.acc", BufKind::DqAcc, rows, heads);
+        let kv_heads = l.b.plan.buf(m.kv).heads;
+        let dkv = l.b.buffer(m.rank, "dkv", BufKind::DkvAcc, m.kv_map.clone(), kv_heads);
+        l.b.push(m.rank, OpKind::Zero { dst: dq, like: m.q });
+        l.b.push(m.rank, OpKind::Zero { dst: dkv, like: m.kv });
+        let mut mine = Vec::new();
+        let mut sources = vec![(m.kv, dkv)];
+        for &(s, kv) in &received[p] {
+            let map = l.b.plan.buf(kv).tokens.clone();
+            let name = format!("dkv.halo.from{}", members[s].rank);
+            let g = l.b.buffer(m.rank, name, BufKind::DkvAcc, map, l.b.plan.buf(kv).heads);
+            l.b.push(m.rank, OpKind::Zero { dst: g, like: kv });
+            sources.push((kv, g));
+            mine.push((s, g));
+        }
+        for (kv, g) in sources {
+            let kv_map = l.b.plan.buf(kv).tokens.clone();
+            for Block { q_rows, kv_rows, class } in blocks(&problem, &m.q_map, split, &kv_map, split) {
+                l.b.push(m.rank, OpKind::AttnBwd { q: m.q, q_rows, kv, kv_rows, dq, dkv: g, class });
+            }
+        }
+        grads.push((dq, dkv));
+        halo_grads.push(mine);
+    }
+    // The halos' gradients back to their owners.
+    for (p, m) in members.iter().enumerate() {
+        let sends = halo_grads[p].iter().map(|&(s, g)| Transfer { peer: members[s].rank, buf: g }).collect::<Vec<_>>();
+        let mut recvs = Vec::new();
+        let mut adds = Vec::new();
+        for (r, rows) in &sent[p] {
+            let name = format!("dkv.halo.back{}", members[*r].rank);
+            let kv_heads = l.b.plan.buf(m.kv).heads;
+            let buf = l.b.buffer(m.rank, name, BufKind::DkvAcc, TokenMap::new(rows.0.clone()), kv_heads);
+            recvs.push(Transfer { peer: members[*r].rank, buf });
+            adds.push(buf);
+        }
+        if !sends.is_empty() || !recvs.is_empty() {
+            l.b.push(m.rank, OpKind::SendRecv { sends, recvs });
+        }
+        for src in adds {
+            l.b.push(m.rank, OpKind::AddRows { src, dst: grads[p].1 });
+        }
+    }
+    grads
+}
