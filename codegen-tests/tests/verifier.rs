@@ -324,3 +324,36 @@ proptest! {
         prop_assert!(set.is_ok(), "{fields}\nseqlens {seqlens:?}: {}", set.err().map(|e| e.to_string()).unwrap_or_default());
     }
 }
+
+/// A halo plan (p2p under a window of 5, cp 4) is minimal, and the verifier proves it: rank 0
+/// sends one more row of its shard than rank 1's queries read (sender's load, both buffers
+/// grown to match), and the plan is rejected for it.
+#[test]
+fn a_halo_row_no_query_reads_is_rejected() {
+    let fields = "  seq = 64\n  cp = 4\n  dp = 1\n  mask = causal { window = 5 }\n  strategy = p2p";
+    for backward in [false, true] {
+        let mut p = plan(fields, 4, 2, None, backward).unwrap().pop().unwrap();
+        verify::verify(&p, Stage::Scheduled).expect("the halo plan verifies");
+        let (to, from) = (buffer(&p, 0, "kv.halo.to1"), buffer(&p, 1, "kv.halo.from0"));
+        assert!(p.buffers[from].halo, "a received halo is marked");
+        // One token earlier: rank 0 holds it, rank 1's window does not reach it.
+        let grow = |p: &mut Plan, b: usize| {
+            let mut runs = p.buffers[b].tokens.runs.clone();
+            runs[0].start -= 1;
+            p.buffers[b].tokens = attnc_compiler::ir::TokenMap::new(runs);
+            p.buffers[b].rows += 1;
+        };
+        grow(&mut p, to);
+        grow(&mut p, from);
+        let load = ops_where(&p, 0, |k| matches!(k, OpKind::Load { dst, .. } if dst.0 as usize == to))[0];
+        if let OpKind::Load { runs, .. } = &mut p.op_mut(load).kind {
+            runs[0].token -= 1;
+            runs[0].position -= 1;
+            runs[0].len += 1;
+        }
+        let errors = verify::verify(&p, Stage::Scheduled).expect_err("the grown halo must fail");
+        let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        let want = "into halo kv.halo.from0 that no query on rank 1 reads";
+        assert!(text.iter().any(|e| e.contains(want)), "expected `{want}` among:\n{}", text.join("\n"));
+    }
+}

@@ -165,6 +165,10 @@ pub struct Buffer {
     /// A ring step's buffer: these take turns in two storage slots (`assign_slots`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rotating: bool,
+    /// A received halo (`lower_halo`): the verifier proves its rows are exactly ones the
+    /// receiver's queries read.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub halo: bool,
 }
 
 /// A process group of the plan, by CP rank (`members`) and by global rank in the job.
@@ -619,7 +623,17 @@ impl Plan {
     ) -> BufId {
         let id = self.buffers.len() as u32;
         let rows = tokens.rows();
-        self.buffers.push(Buffer { rank, name: name.into(), kind, rows, heads, tokens, storage: id, rotating: false });
+        self.buffers.push(Buffer {
+            rank,
+            name: name.into(),
+            kind,
+            rows,
+            heads,
+            tokens,
+            storage: id,
+            rotating: false,
+            halo: false,
+        });
         BufId(id)
     }
 

@@ -52,19 +52,21 @@ pub struct Needed {
     pub min_received_bytes: u64,
 }
 
-/// The tokens each rank loads as queries and as keys (its share of the partition).
-fn loaded(plan: &Plan) -> (Vec<RowSet>, Vec<RowSet>) {
+/// The tokens each rank loads as queries and as keys (its share of the partition; the first
+/// load of each input, a further one being a halo the rank sends).
+pub fn loaded(plan: &Plan) -> (Vec<RowSet>, Vec<RowSet>) {
     let cp = plan.header.cp as usize;
     let (mut q, mut kv) = (vec![RowSet::default(); cp], vec![RowSet::default(); cp]);
     for id in plan.op_ids() {
         let op = plan.op(id);
         if let OpKind::Load { input, dst, .. } = &op.kind {
-            let tokens = plan.buf(*dst).tokens.token_set();
             let side = match input {
                 Input::Q | Input::QBundle => &mut q[op.rank as usize],
                 Input::Kv => &mut kv[op.rank as usize],
             };
-            *side = side.union(&tokens);
+            if side.is_empty() {
+                *side = plan.buf(*dst).tokens.token_set();
+            }
         }
     }
     (q, kv)

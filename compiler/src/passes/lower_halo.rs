@@ -83,6 +83,7 @@ fn exchange(
             let heads = l.b.plan.buf(members[*s].kv).heads;
             let name = format!("kv.halo.from{}", members[*s].rank);
             let buf = l.b.buffer(m.rank, name, BufKind::Kv, TokenMap::new(rows.0.clone()), heads);
+            l.b.plan.buffers[buf.0 as usize].halo = true;
             recvs.push(Transfer { peer: members[*s].rank, buf });
             mine.push((*s, buf));
         }

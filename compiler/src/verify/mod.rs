@@ -6,6 +6,7 @@
 //!   tokens' true positions;
 //! - `comm.rs`: every send meets a recv (peer, shape, dtype) and every member enters each
 //!   group's collectives in the same order;
+//! - `halo.rs`: every row received into a halo buffer is one the receiver's queries read;
 //! - `simulate.rs`: every rank's program runs with blocking NCCL semantics — no deadlock — while
 //!   tracking which tokens and heads each buffer holds; at each store, `coverage.rs` proves by
 //!   interval arithmetic that every query (or key, for dK/dV) met exactly the keys the mask allows;
@@ -19,6 +20,7 @@
 
 mod comm;
 mod coverage;
+mod halo;
 mod hazards;
 pub mod hybrid;
 mod partition;
@@ -137,6 +139,7 @@ pub fn verify(plan: &Plan, stage: Stage) -> Result<Verified, Vec<VerifyError>> {
     }
     partition::check(plan, &mut errors);
     let pairs = comm::check(plan, &mut errors);
+    halo::check(plan, &mut errors);
     if errors.is_empty() {
         simulate::run(plan, &pairs, &mut errors);
     }

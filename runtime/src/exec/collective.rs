@@ -275,6 +275,7 @@ impl<D: Device> Run<'_, D> {
             heads,
             name: format!("staging of {}", b.name),
             rotating: false,
+            halo: false,
             ..b.clone()
         };
         let shaped = |kind, rows_of: &Buffer, heads: u32| Buffer {
@@ -282,6 +283,7 @@ impl<D: Device> Run<'_, D> {
             heads,
             name: format!("staging for {}", rows_of.name),
             rotating: false,
+            halo: false,
             ..rows_of.clone()
         };
         let (mut out, mut inc) = (Vec::new(), Vec::new());
