@@ -169,6 +169,47 @@ fn plan_command() {
     assert!(class["stats"]["forward"]["balance"].as_f64().unwrap() < 1.05);
 }
 
+/// p2p under gpt-oss's 128-token window at 128K over cp 8 is a halo exchange: every rank
+/// receives exactly the lower bound (the window's 127 rows before each of its zigzag pieces that
+/// another rank holds), forward and backward, at most 2·(W − 1) rows per direction; the
+/// full-attention layers of the same model keep the ring, at or above the bound.
+#[test]
+fn windows_move_only_their_halo() {
+    let out = attnc(&[
+        "plan",
+        "dsl-examples/gpt_oss_sinks.attn",
+        "--layout",
+        "long",
+        "--set",
+        "long.strategy=p2p",
+        "--backward",
+        "--stats",
+        "--emit",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for class in json["classes"].as_array().unwrap() {
+        let windowed = class["mask"].as_str().unwrap().contains("window = 128");
+        for direction in ["forward", "backward"] {
+            for r in class["stats"][direction]["ranks"].as_array().unwrap() {
+                let received =
+                    r["received_intra_bytes"].as_u64().unwrap() + r["received_inter_bytes"].as_u64().unwrap();
+                let min = r["needed"]["min_received_bytes"].as_u64().unwrap();
+                if windowed {
+                    assert_eq!(received, min, "{direction} rank {}: {r}", r["rank"]);
+                    assert!(r["needed"]["remote_rows"].as_u64().unwrap() <= 2 * 127, "{r}");
+                } else {
+                    // The causal ring moves whole shards: never below the bound.
+                    assert!(received >= min, "{direction}: {r}");
+                }
+            }
+        }
+        let ops = class["forward"]["ops"].as_array().unwrap();
+        assert!(ops.iter().any(|op| op["op"] == "send_recv"), "every class communicates");
+    }
+}
+
 #[test]
 fn schedule_command() {
     let lengths = "dsl-examples/lengths/sft_batch.txt";
