@@ -3,7 +3,8 @@
 //! As TransformerEngine's `AttnFuncWithCPAndKVAllGather`: the gathered KV is put back in
 //! natural order (undoing zigzag), and each query half meets only the KV prefix its mask
 //! allows (2·cp KV pieces per sequence, so the prefix ends at a chunk boundary). Backward gathers
-//! KV again, accumulates dK/dV over the full sequence and reduce-scatters it to the owners.
+//! KV again, accumulates dK/dV over the full sequence and reduce-scatters it to the owners. Under
+//! a window or chunks it gathers only the needed ranges instead (`lower_halo`).
 
 use super::blocks::Split;
 use super::lower::{Inputs, Lowering, Results};
@@ -15,6 +16,21 @@ pub fn lower(l: &mut Lowering<'_>, inputs: &[Inputs]) -> Results {
     let tokens = l.setup.problem.tokens;
     let kv_heads = l.setup.problem.kv_heads;
     let all = TokenMap::new(vec![Interval::new(0, tokens)]);
+    // Under a window or chunks, only the needed ranges (a halo exchange, grouped sendrecvs) when
+    // they are fewer rows than the all-gather brings every rank.
+    let members: Vec<Member> = (0..cp)
+        .map(|rank| Member {
+            rank,
+            q: inputs[rank as usize].q,
+            q_map: l.map(rank).clone(),
+            kv: inputs[rank as usize].kv,
+            kv_map: l.map(rank).clone(),
+        })
+        .collect();
+    let gathered_rows: u64 = members.iter().map(|m| tokens - m.kv_map.rows()).sum();
+    if let Some(halo) = super::lower_halo::instead(l, &members, l.halves(), gathered_rows) {
+        return halo;
+    }
     let gathered: Vec<BufId> = (0..cp)
         .map(|rank| {
             let src = inputs[rank as usize].kv;

@@ -4,15 +4,15 @@
 //! halos, and — backward — returns the halos' dK and dV to their owners, who add them in.
 //!
 //! The owner loads the rows it sends straight from its input shard (the same RoPE positions as
-//! its own load), so nothing is copied on the device; `p2p` picks this lowering when it moves
-//! fewer KV rows than the ring (`halo_is_cheaper`), which small windows and chunks that cut few
-//! rank boundaries do.
+//! its own load), so nothing is copied on the device; `p2p` and `all_gather` pick this lowering
+//! when it moves fewer KV rows than their own (`instead`), which small windows and chunks that cut
+//! few rank boundaries do.
 
 use super::blocks::{Block, Split, blocks};
-use super::lower::Lowering;
+use super::lower::{Lowering, Results};
 use super::lower_ring::Member;
 use crate::ir::needed::needed_keys;
-use crate::ir::{BufId, BufKind, Input, Interval, OpKind, RowSet, Run, TokenMap, Transfer};
+use crate::ir::{BufId, BufKind, Direction, Input, Interval, OpKind, RowSet, Run, TokenMap, Transfer};
 
 /// Per receiving member, the (owner index, tokens) of every halo it needs.
 pub fn halos(l: &Lowering<'_>, members: &[Member]) -> Vec<Vec<(usize, RowSet)>> {
@@ -31,12 +31,23 @@ pub fn halos(l: &Lowering<'_>, members: &[Member]) -> Vec<Vec<(usize, RowSet)>> 
         .collect()
 }
 
-/// Whether the halos move fewer KV rows than a ring of `ring_steps` shifts (each member receiving
-/// one whole shard per shift).
-pub fn halo_is_cheaper(members: &[Member], halos: &[Vec<(usize, RowSet)>], ring_steps: usize) -> bool {
+/// Under a window or chunks, the halo exchange in place of a lowering that would move
+/// `other_rows` KV rows over all ranks, when the halos move fewer; `None` otherwise (and for
+/// other masks).
+pub fn instead(l: &mut Lowering<'_>, members: &[Member], split: Split, other_rows: u64) -> Option<Results> {
+    let p = &l.setup.problem;
+    if p.window.is_none() && p.chunk.is_none() {
+        return None;
+    }
+    let halos = halos(l, members);
     let halo_rows: u64 = halos.iter().flatten().map(|(_, rows)| rows.len()).sum();
-    let ring_rows: u64 = members.iter().map(|m| m.kv_map.rows()).sum::<u64>() * ring_steps as u64;
-    halo_rows < ring_rows
+    if halo_rows >= other_rows {
+        return None;
+    }
+    Some(match l.direction {
+        Direction::Forward => Results::Forward(forward(l, members, &halos, split)),
+        Direction::Backward => Results::Backward(backward(l, members, &halos, split)),
+    })
 }
 
 /// `runs` (an owner's load runs, with their RoPE positions) cut to `tokens`.

@@ -35,17 +35,11 @@ pub fn p2p(l: &mut Lowering<'_>, inputs: &[Inputs]) -> Results {
         .collect();
     let split = l.halves();
     // Under a window or chunks, a halo exchange of exactly the needed rows when it moves fewer
-    // KV rows than the ring's shifts.
-    let p = &l.setup.problem;
-    if p.window.is_some() || p.chunk.is_some() {
-        let (_, kept) = plan_steps(l, &members, split, split);
-        let halos = super::lower_halo::halos(l, &members);
-        if super::lower_halo::halo_is_cheaper(&members, &halos, kept.len() - 1) {
-            return match l.direction {
-                Direction::Forward => Results::Forward(super::lower_halo::forward(l, &members, &halos, split)),
-                Direction::Backward => Results::Backward(super::lower_halo::backward(l, &members, &halos, split)),
-            };
-        }
+    // KV rows than the ring's shifts (each member receiving one whole shard per shift).
+    let (_, kept) = plan_steps(l, &members, split, split);
+    let ring_rows = members.iter().map(|m| m.kv_map.rows()).sum::<u64>() * (kept.len() as u64 - 1);
+    if let Some(halo) = super::lower_halo::instead(l, &members, split, ring_rows) {
+        return halo;
     }
     ring(l, &members, split, split)
 }
