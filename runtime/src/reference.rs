@@ -254,20 +254,14 @@ pub fn restrict(p: &Problem, out: &mut ExecOutputs, reference: &mut Reference, t
         for tok in (0..t).filter(|&tok| !keep[tok]) {
             // Each tensor's rows at its own width: q, k, dq, dk `d`; v, o, dv `dv`.
             let row = |heads: usize, w: usize| ((bi * t + tok) * heads * w, heads * w);
-            for (x, (at, n)) in [
-                (&mut out.o, row(h, dv)),
-                (&mut out.dq, row(h, d)),
-                (&mut out.dk, row(hk, d)),
-                (&mut out.dv, row(hk, dv)),
-            ] {
+            // o, dq, dk, dv, in the run's outputs (fp32) and the reference (fp64).
+            let spans = [row(h, dv), row(h, d), row(hk, d), row(hk, dv)];
+            for (x, &(at, n)) in [&mut out.o, &mut out.dq, &mut out.dk, &mut out.dv].into_iter().zip(&spans) {
                 clear(x, at, n);
             }
-            for (x, (at, n)) in [
-                (&mut reference.o, row(h, dv)),
-                (&mut reference.dq, row(h, d)),
-                (&mut reference.dk, row(hk, d)),
-                (&mut reference.dv, row(hk, dv)),
-            ] {
+            for (x, &(at, n)) in
+                [&mut reference.o, &mut reference.dq, &mut reference.dk, &mut reference.dv].into_iter().zip(&spans)
+            {
                 clear(x, at, n);
             }
             for head in 0..h {
