@@ -1,6 +1,7 @@
 //! The verifier: every generated plan passes (property test), and each check fires on the
 //! mutation it exists for — a dropped ring step, a swapped zigzag chunk, a wrong peer, a KV
-//! slot reused a step early, ungrouped sends, a missing event, a wrong mask class.
+//! slot reused a step early, ungrouped sends, a missing event, a wrong mask class, a halo row no
+//! query reads.
 
 use attnc_codegen_tests::{layout_of, small_spec};
 use attnc_compiler::ir::{Dep, OpId, OpKind, Plan, Stream};
@@ -252,17 +253,21 @@ fn merging_the_wrong_rows_is_caught() {
     );
 }
 
-/// A sliding window under p2p skips ring steps that are empty on every rank and sends nothing
-/// for them (TransformerEngine rejects this combination).
+/// A sliding window under p2p moves only halos (TransformerEngine rejects this combination): one
+/// grouped sendrecv forward (each rank's 15 rows before each of its zigzag chunks that another
+/// rank holds), two backward (the halos in, their dK/dV back to the owners).
 #[test]
-fn sliding_window_ring_skips_empty_steps() {
+fn sliding_window_p2p_is_a_halo_exchange() {
     let fields = "  seq = 256\n  cp = 8\n  dp = 1\n  mask = causal { window = 16 }\n  strategy = p2p";
     for p in plan(fields, 4, 4, None, true).unwrap() {
-        let transfers = ops_where(&p, 0, |k| matches!(k, OpKind::SendRecv { .. })).len();
-        // Chunks of 16: a query needs its own chunk and the one before; steps 1 and 7 (forward: 2
-        // shifts) instead of 7; backward adds 2 dK/dV shifts and the return to the owner.
-        let want = if p.header.direction == attnc_compiler::ir::Direction::Forward { 2 } else { 5 };
-        assert_eq!(transfers, want, "{:?}", p.header.direction);
+        let transfers = ops_where(&p, 1, |k| matches!(k, OpKind::SendRecv { .. }));
+        let want = if p.header.direction == attnc_compiler::ir::Direction::Forward { 1 } else { 2 };
+        assert_eq!(transfers.len(), want, "{:?}", p.header.direction);
+        let OpKind::SendRecv { recvs, .. } = &p.op(transfers[0]).kind else { unreachable!() };
+        // Rank 1 holds chunks 1 and 14: the 15 rows before each live on ranks 0 and 2.
+        let rows: Vec<(u32, u64)> = recvs.iter().map(|t| (t.peer, p.buf(t.buf).rows)).collect();
+        assert_eq!(rows, [(0, 15), (2, 15)], "{:?}", p.header.direction);
+        assert!(recvs.iter().all(|t| p.buf(t.buf).halo));
     }
 }
 
