@@ -148,7 +148,12 @@ fn tune_table(
     }
     if let Some([(mine, mine_s), (other, other_s)]) = tune::balances(layout, classes, profile) {
         let name = |b: attnc_compiler::sema::spec::Balance| format!("{b:?}").to_lowercase();
-        let verdict = if mine_s <= other_s { "keep it" } else { "switch" };
+        let verdict = match (layout.balance, mine_s <= other_s) {
+            (attnc_compiler::sema::spec::Balance::Auto, true) => format!("`balance = auto` chooses {}", name(mine)),
+            (attnc_compiler::sema::spec::Balance::Auto, false) => format!("`balance = auto` chooses {}", name(other)),
+            (_, true) => "keep it".to_string(),
+            (_, false) => "switch".to_string(),
+        };
         let _ = writeln!(
             out,
             "balance (whole layout, chosen strategies): {} {} vs {} {} for all {} layers — {verdict}",

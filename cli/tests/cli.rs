@@ -256,3 +256,25 @@ fn schedule_command() {
     );
     std::fs::remove_file(bad).unwrap();
 }
+
+/// `balance = auto`: the cost model picks the split. Mistral's 4096-token window under p2p moves
+/// one halo per rank when split contiguously (two under zigzag) at the same slowest-rank FLOPs, so
+/// the plan splits contiguously; `attnc tune` says which split auto chooses, and `--emit
+/// megatron` that Megatron splits zigzag only.
+#[test]
+fn balance_auto_chooses_the_split() {
+    let file = "dsl-examples/mistral_sliding_window.attn";
+    let sets = ["--set", "long_window.balance=auto", "--set", "long_window.strategy=p2p"];
+    let out = attnc(&[&["plan", file, "--layout", "long_window", "--rank", "0"][..], &sets].concat());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("load q <- q tokens 0..4096\n"), "{stdout}");
+    let out = attnc(&[&["tune", file, "--layout", "long_window", "--emit", "megatron"][..], &sets].concat());
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("balance = auto: Megatron-LM splits zigzag only"), "{stderr}");
+    assert!(stdout.contains("--context-parallel-size 8"), "{stdout}");
+    let out = attnc(&[&["tune", file, "--layout", "long_window"][..], &sets].concat());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("`balance = auto` chooses"), "{stdout}");
+}

@@ -1,5 +1,5 @@
-//! The driver above the pipeline: it resolves `strategy = auto` with the tuner, then runs the
-//! pipeline (`passes::compile`) on concrete strategies.
+//! The driver above the pipeline: it resolves `strategy = auto` and `balance = auto` with the
+//! tuner, then runs the pipeline (`passes::compile`) on concrete strategies and splits.
 //!
 //! The pipeline never calls the tuner, and the tuner plans candidates through the pipeline, so
 //! the dependency runs one way: driver → tune → passes. Commands that may meet `auto` (every
@@ -11,18 +11,20 @@ use std::borrow::Cow;
 use crate::cost::DeviceProfile;
 use crate::ir::Interval;
 use crate::passes::{self, PlanError, PlanOptions, PlanSet, layer_classes};
-use crate::sema::spec::{Cp, Layout, Strategy};
+use crate::sema::spec::{Balance, Cp, Layout, Strategy};
 use crate::tune;
 
 /// `layout` with every `strategy = auto` layer given the strategy the cost model predicts fastest
-/// for its layer class (with `options.target`, among what that TransformerEngine runs).
+/// for its layer class (with `options.target`, among what that TransformerEngine runs), and
+/// `balance = auto` the split it predicts fastest for those strategies.
 pub fn resolve_auto<'l>(layout: &'l Layout, options: &PlanOptions) -> Result<Cow<'l, Layout>, PlanError> {
     let auto: Vec<(Vec<Interval>, _)> = layer_classes(layout)
         .into_iter()
         .filter(|(_, strategy, _)| *strategy == Strategy::Auto)
         .map(|(layers, _, mask)| (layers, mask))
         .collect();
-    if auto.is_empty() || matches!(layout.cp, Cp::Hybrid { .. }) {
+    let auto_balance = layout.balance == Balance::Auto;
+    if (auto.is_empty() && !auto_balance) || matches!(layout.cp, Cp::Hybrid { .. }) {
         return Ok(Cow::Borrowed(layout));
     }
     let profile = DeviceProfile::of_cluster(&layout.cluster, layout.dtype);
@@ -32,6 +34,10 @@ pub fn resolve_auto<'l>(layout: &'l Layout, options: &PlanOptions) -> Result<Cow
         for l in layers.iter().flat_map(|l| l.start..l.end) {
             resolved.layers[l as usize].strategy = chosen.clone();
         }
+    }
+    // `balance = auto`: the split the cost model prefers for the strategies just chosen.
+    if auto_balance {
+        resolved.balance = tune::auto_balance(&resolved, options, &profile)?;
     }
     Ok(Cow::Owned(resolved))
 }

@@ -239,8 +239,10 @@ pub fn balances(
     if matches!(layout.format, Format::Thd { .. }) {
         return None;
     }
-    let other = match layout.balance {
-        Balance::Zigzag => Balance::Contiguous,
+    // The classes were evaluated with the layout's split (`auto` unresolved splits zigzag).
+    let current = layout.balance.concrete();
+    let other = match current {
+        Balance::Zigzag | Balance::Auto => Balance::Contiguous,
         Balance::Contiguous => Balance::Zigzag,
     };
     let mut flipped = layout.clone();
@@ -252,7 +254,30 @@ pub fn balances(
         let e = evaluate(&flipped, &class.layers, class.mask, class.chosen(), &PlanOptions::default(), profile).ok()?;
         totals[1] += layers as f64 * e.total_s();
     }
-    Some([(layout.balance, totals[0]), (other, totals[1])])
+    Some([(current, totals[0]), (other, totals[1])])
+}
+
+/// `balance = auto` resolved for a layout of concrete strategies: the split whose plans the cost
+/// model simulates faster, forward + backward summed over every layer (zigzag on a tie, and for
+/// thd, which is always split zigzag per sequence).
+pub fn auto_balance(
+    layout: &Layout,
+    options: &PlanOptions,
+    profile: &DeviceProfile,
+) -> Result<crate::sema::spec::Balance, PlanError> {
+    use crate::sema::spec::{Balance, Format};
+    if matches!(layout.format, Format::Thd { .. }) {
+        return Ok(Balance::Zigzag);
+    }
+    let mut totals = [0.0f64; 2];
+    for (total, balance) in totals.iter_mut().zip([Balance::Zigzag, Balance::Contiguous]) {
+        let split = Layout { balance, ..layout.clone() };
+        for (layers, strategy, mask) in crate::passes::layer_classes(&split) {
+            let n: u64 = layers.iter().map(|l| l.end - l.start).sum();
+            *total += n as f64 * evaluate(&split, &layers, mask, &strategy, options, profile)?.total_s();
+        }
+    }
+    Ok(if totals[1] < totals[0] { Balance::Contiguous } else { Balance::Zigzag })
 }
 
 /// Tunes every mask class of a layout (whatever strategies its layers name).

@@ -236,6 +236,15 @@ pub fn arguments(layout: &Layout, strategies: &[Strategy]) -> Arguments {
             ));
         }
     }
+    match layout.balance {
+        crate::sema::spec::Balance::Zigzag => {}
+        crate::sema::spec::Balance::Contiguous => out.unexpressed.push(
+            "balance = contiguous: Megatron-LM splits context parallelism zigzag only (get_batch_on_this_cp_rank, 2·cp chunks); a contiguous split needs your own data loader".to_string(),
+        ),
+        crate::sema::spec::Balance::Auto => out.unexpressed.push(
+            "balance = auto: Megatron-LM splits zigzag only; `attnc tune` says which split attnc chooses".to_string(),
+        ),
+    }
     if let Some(cap) = m.softcap {
         out.unexpressed.push(format!(
             "softcap = {cap}: Megatron-LM's arguments have no attention logit soft-capping flag; a Megatron run of this model needs the cap in its own attention module"

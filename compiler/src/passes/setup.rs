@@ -39,8 +39,8 @@ pub fn partition_of(layout: &Layout, options: &PlanOptions) -> Result<Partition,
         }
         (Format::Thd { .. }, None) => return Err(PlanError::NeedSeqlens { layout: name.clone() }),
         (_, Some(_)) => return Err(PlanError::SeqlensNotThd { layout: name.clone() }),
-        (_, None) => match layout.balance {
-            Balance::Zigzag => partition::zigzag(layout.seq, cp),
+        (_, None) => match layout.balance.concrete() {
+            Balance::Zigzag | Balance::Auto => partition::zigzag(layout.seq, cp),
             Balance::Contiguous => partition::contiguous(layout.seq, cp),
         },
     }
@@ -99,7 +99,7 @@ pub fn setup(layout: &Layout, mask: Mask, rope: bool, options: &PlanOptions) -> 
         .and_then(|g| g.groups.get("cp").and_then(|cps| cps.first().cloned()))
         .unwrap_or_else(|| (0..cp).collect());
     let cp_group = Group { name: "cp".to_string(), members: (0..cp).collect(), global };
-    let zigzag = thd || layout.balance == Balance::Zigzag;
+    let zigzag = thd || layout.balance.concrete() == Balance::Zigzag;
     Ok(Setup { problem, maps, runs, cp_group, cp, zigzag })
 }
 

@@ -33,7 +33,7 @@ const LAYOUT_FIELDS: &[&str] = &[
 const FORMATS: &[&str] = &["sbhd", "bshd", "thd"];
 const DTYPES: &[&str] = &["fp32", "bf16", "fp16"];
 const MASKS: &[&str] = &["none", "causal", "padding", "padding_causal"];
-const BALANCES: &[&str] = &["zigzag", "contiguous"];
+const BALANCES: &[&str] = &["zigzag", "contiguous", "auto"];
 const STRATEGIES: &[&str] = &["p2p", "all_gather", "a2a", "a2a+p2p", "auto"];
 const MAX_PARALLEL: u64 = 1 << 20;
 
@@ -163,7 +163,11 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
     let balance = match &balance_word {
         Some(w) => {
             no_args(w, diags);
-            Some(if w.name.node == "contiguous" { Balance::Contiguous } else { Balance::Zigzag })
+            Some(match w.name.node.as_str() {
+                "contiguous" => Balance::Contiguous,
+                "auto" => Balance::Auto,
+                _ => Balance::Zigzag,
+            })
         }
         None if r.has("balance") => None,
         None => Some(Balance::Zigzag),
@@ -665,14 +669,15 @@ fn check_sequence(
             }
         }
         Format::Sbhd | Format::Bshd => {
-            let Some((unit, how)) = split_unit(ctx, balance == Balance::Zigzag, sp) else {
+            // `auto` may choose zigzag: it needs zigzag's unit (a multiple of contiguous's).
+            let Some((unit, how)) = split_unit(ctx, balance != Balance::Contiguous, sp) else {
                 return;
             };
             if seq.node % unit != 0 {
                 let below = seq.node / unit * unit;
                 let above = below + unit;
                 let nearest = if below > 0 { format!("{below} or {above}") } else { above.to_string() };
-                let why = if balance == Balance::Zigzag {
+                let why = if balance != Balance::Contiguous {
                     "zigzag splits the sequence into 2*cp chunks"
                 } else {
                     "contiguous balance splits the sequence into cp chunks"

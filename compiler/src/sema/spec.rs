@@ -200,6 +200,16 @@ pub enum Cp {
 pub enum Balance {
     Zigzag,
     Contiguous,
+    /// Whichever of the two the cost model simulates faster for the layout's layers (`driver`);
+    /// zigzag where unresolved, and always for thd.
+    Auto,
+}
+
+impl Balance {
+    /// The split the pipeline makes: `auto` not yet resolved splits zigzag.
+    pub fn concrete(self) -> Balance {
+        if self == Balance::Auto { Balance::Zigzag } else { self }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

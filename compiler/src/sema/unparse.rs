@@ -96,8 +96,10 @@ pub fn layout_item(layout: &Layout, layers: &[LayerSettings]) -> String {
     if layout.sequence_parallel != (layout.tp > 1) {
         let _ = writeln!(t, "sequence_parallel = {}", layout.sequence_parallel);
     }
-    if layout.balance == Balance::Contiguous {
-        t.push_str("balance = contiguous\n");
+    match layout.balance {
+        Balance::Zigzag => {}
+        Balance::Contiguous => t.push_str("balance = contiguous\n"),
+        Balance::Auto => t.push_str("balance = auto\n"),
     }
     let _ = writeln!(t, "strategy = {}", strategy_text(&strategy));
     // One block per distinct setting that differs from the layout-wide one, in order of first layer.
