@@ -249,8 +249,8 @@ impl Launcher for Emulated {
                 let p = (s - lse).exp();
                 let dp: f32 = d_out.iter().zip(&v).map(|(a, b)| a * b).sum();
                 let ds = p * (dp - delta) * dcap * l.scale;
-                for e in 0..dv {
-                    out.dv[at_v + e] += p * d_out[e];
+                for (g, x) in out.dv[at_v..at_v + dv].iter_mut().zip(&d_out) {
+                    *g += p * x;
                 }
                 for e in 0..d {
                     out.dq[(i * hq + h) * d + e] += ds * k[e];

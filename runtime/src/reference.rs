@@ -141,8 +141,8 @@ pub fn full_attention(p: &Problem, inputs: &Canonical, backward: bool) -> Refere
                         r.dk[at + e] += scale * ds * q[i][e];
                     }
                     let at = ((b * t + j) * hk + kh) * dv;
-                    for e in 0..dv {
-                        r.dv[at + e] += pij * d_out[i][e];
+                    for (g, x) in r.dv[at..at + dv].iter_mut().zip(&d_out[i]) {
+                        *g += pij * x;
                     }
                 }
                 rotate(&mut dq, p.position(i as u64), p.rope_theta, p.rope_dims, -1.0);
