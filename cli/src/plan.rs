@@ -316,6 +316,12 @@ fn stats_text(plan: &ir::Plan) -> String {
         out,
         "  min MiB: the KV rows this rank's queries see that other ranks hold (and, backward, the dK/dV of its rows seen elsewhere), the least a plan that keeps queries home receives; ratio: received / min"
     );
+    if plan.op_ids().any(|id| matches!(plan.op(id).kind, ir::OpKind::AllToAll { .. })) {
+        let _ = writeln!(
+            out,
+            "  this plan moves heads by all-to-all, which the bound does not count (queries leave home): the ratio includes the all-to-all's bytes"
+        );
+    }
     out
 }
 

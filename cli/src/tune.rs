@@ -9,7 +9,7 @@ use anyhow::Result;
 use attnc_compiler::compat::megatron;
 use attnc_compiler::cost::DeviceProfile;
 use attnc_compiler::passes::{self, mask_name};
-use attnc_compiler::sema::spec::{Cp, Layout, Strategy};
+use attnc_compiler::sema::spec::{Cp, Exchange, Layout, Strategy};
 use attnc_compiler::sema::unparse;
 use attnc_compiler::tune::{self, strategy_text};
 use clap::{Args as ClapArgs, ValueEnum};
@@ -143,6 +143,18 @@ fn tune_table(
         for (strategy, why) in &class.rejected {
             let _ =
                 writeln!(out, "  {:<20} not plannable: {}", strategy_text(strategy), why.lines().next().unwrap_or(""));
+        }
+        for e in &class.evaluations {
+            let Some(x) = e.exchange else { continue };
+            let own = if e.strategy == Strategy::AllGather { "the all-gather" } else { "the ring" };
+            let chosen = if x.chosen == Exchange::Halo { "the halo exchange" } else { own };
+            let _ = writeln!(
+                out,
+                "  exchange under {}: the halo exchange {} vs {own} {} — its row above is {chosen}",
+                strategy_text(&e.strategy),
+                ms(x.halo_s),
+                ms(x.full_s),
+            );
         }
         let _ = writeln!(out, "  choice: {} — {}", strategy_text(class.chosen()), class.reason);
     }

@@ -4,7 +4,7 @@
 //! query reads.
 
 use attnc_codegen_tests::{layout_of, small_spec};
-use attnc_compiler::ir::{Dep, OpId, OpKind, Plan, Stream};
+use attnc_compiler::ir::{BufId, Dep, OpId, OpKind, Plan, Stream};
 use attnc_compiler::passes::{self, PlanOptions};
 use attnc_compiler::verify::{self, Stage};
 use proptest::prelude::*;
@@ -360,5 +360,29 @@ fn a_halo_row_no_query_reads_is_rejected() {
         let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
         let want = "into halo kv.halo.from0 that no query on rank 1 reads";
         assert!(text.iter().any(|e| e.contains(want)), "expected `{want}` among:\n{}", text.join("\n"));
+    }
+}
+
+/// At the p2p level of `a2a+p2p` (cp 4 as [2, 2], a window of 5), the halo a rank sends is cut
+/// from the KV block the all-to-all brought (`copy_rows`); cut from the rank's own input shard
+/// instead — other heads, and not the tokens the neighbour's queries see — it is rejected.
+#[test]
+fn a_halo_cut_from_the_wrong_block_is_rejected() {
+    let fields =
+        "  seq = 64\n  cp = 4\n  dp = 1\n  mask = causal { window = 5 }\n  strategy = a2a+p2p { hierarchy = [2, 2] }";
+    for backward in [false, true] {
+        let mut p = plan(fields, 4, 2, None, backward).unwrap().pop().unwrap();
+        verify::verify(&p, Stage::Scheduled).expect("the hierarchical halo plan verifies");
+        let copies = ops_where(&p, 0, |k| matches!(k, OpKind::CopyRows { .. }));
+        assert_eq!(copies.len(), 1, "rank 0 cuts one halo, for its outer neighbour");
+        let own = BufId(buffer(&p, 0, "kv") as u32);
+        if let OpKind::CopyRows { src, .. } = &mut p.op_mut(copies[0]).kind {
+            *src = own;
+        }
+        let errors = verify::verify(&p, Stage::Scheduled).expect_err("the wrong cut must fail");
+        let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        for want in ["copies rows into a buffer of another head count", "the source does not hold"] {
+            assert!(text.iter().any(|e| e.contains(want)), "expected `{want}` among:\n{}", text.join("\n"));
+        }
     }
 }

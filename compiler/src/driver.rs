@@ -1,5 +1,6 @@
 //! The driver above the pipeline: it resolves `strategy = auto` and `balance = auto` with the
-//! tuner, then runs the pipeline (`passes::compile`) on concrete strategies and splits.
+//! tuner, and under windows and chunks whether KV moves as halos or by the strategy's own
+//! communication, then runs the pipeline (`passes::compile`) on concrete strategies and splits.
 //!
 //! The pipeline never calls the tuner, and the tuner plans candidates through the pipeline, so
 //! the dependency runs one way: driver → tune → passes. Commands that may meet `auto` (every
@@ -24,7 +25,9 @@ pub fn resolve_auto<'l>(layout: &'l Layout, options: &PlanOptions) -> Result<Cow
         .map(|(layers, _, mask)| (layers, mask))
         .collect();
     let auto_balance = layout.balance == Balance::Auto;
-    if (auto.is_empty() && !auto_balance) || matches!(layout.cp, Cp::Hybrid { .. }) {
+    if matches!(layout.cp, Cp::Hybrid { .. })
+        || (auto.is_empty() && !auto_balance && !tune::exchange_open_anywhere(layout))
+    {
         return Ok(Cow::Borrowed(layout));
     }
     let profile = DeviceProfile::of_cluster(&layout.cluster, layout.dtype);
@@ -39,7 +42,9 @@ pub fn resolve_auto<'l>(layout: &'l Layout, options: &PlanOptions) -> Result<Cow
     if auto_balance {
         resolved.balance = tune::auto_balance(&resolved, options, &profile)?;
     }
-    Ok(Cow::Owned(resolved))
+    // Under a window or chunks: the halo exchange or the strategy's own communication, whichever
+    // the cost model simulates faster for the strategy and split just resolved.
+    Ok(Cow::Owned(tune::auto_exchange(&resolved, options, &profile)?))
 }
 
 /// Every plan of a layout: `auto` resolved, then the pipeline. Layers that resolve to a strategy

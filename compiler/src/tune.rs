@@ -6,7 +6,10 @@
 //! `[a, n/a]`, `1 < a < n`, whose first level is such a degree. Each is planned forward and
 //! backward; a candidate that fails to plan is listed with its error, not chosen. The balance
 //! (zigzag or contiguous) fixes the token split every layer shares, so it is compared for the
-//! whole layout ([`balances`]), not per layer.
+//! whole layout ([`balances`]), not per layer. Under a window or chunks, `p2p`, `all_gather` and
+//! `a2a+p2p` are each played twice — with the halo exchange of exactly the needed rows and with
+//! the strategy's own communication — and keep the faster ([`ExchangeChoice`]); the driver writes
+//! that choice into the layers ([`auto_exchange`]).
 
 use crate::compat::te;
 use crate::cost::DeviceProfile;
@@ -14,7 +17,7 @@ use crate::cost::timeline::simulate;
 use crate::ir::Interval;
 use crate::ir::stats::stats;
 use crate::passes::{PlanError, PlanOptions, compile_class, display_layers};
-use crate::sema::spec::{Cp, Layout, Mask, Strategy};
+use crate::sema::spec::{Cp, Exchange, Layout, Mask, Strategy};
 
 /// One strategy's predicted costs for one layer (forward + backward).
 #[derive(Clone, Debug, PartialEq)]
@@ -33,6 +36,18 @@ pub struct Evaluation {
     /// Plan buffers per rank (max over ranks and directions).
     pub memory_bytes: u64,
     pub fits: bool,
+    /// Under a window or chunks, for strategies that can exchange halos: which exchange these
+    /// figures are of, against the other.
+    pub exchange: Option<ExchangeChoice>,
+}
+
+/// The halo exchange against the strategy's own communication, both simulated (forward +
+/// backward per layer); the faster is chosen, the halo on a tie (it moves fewer bytes).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExchangeChoice {
+    pub chosen: Exchange,
+    pub halo_s: f64,
+    pub full_s: f64,
 }
 
 impl Evaluation {
@@ -94,7 +109,80 @@ pub fn strategy_text(strategy: &Strategy) -> String {
     }
 }
 
+/// Whether a class's exchange is left to the cost model: a window or chunks, a strategy with a
+/// point-to-point level over more than one rank, and no exchange fixed yet.
+fn exchange_open(layout: &Layout, layers: &[Interval], mask: Mask, strategy: &Strategy) -> bool {
+    let local = mask.window().is_some() || mask.chunk().is_some();
+    let ranks = match layout.cp {
+        Cp::Fixed { size } => size,
+        Cp::Hybrid { .. } => return false,
+    };
+    let p2p_level = match strategy {
+        Strategy::P2p | Strategy::AllGather => ranks > 1,
+        Strategy::A2aP2p { hierarchy } => hierarchy.last().is_some_and(|&outer| outer > 1),
+        Strategy::A2a | Strategy::Auto => false,
+    };
+    let open = layers.first().and_then(|l| layout.layers.get(l.start as usize)).is_some_and(|l| l.exchange.is_auto());
+    local && p2p_level && open
+}
+
+/// `layout` with `layers` set to `exchange`.
+fn with_exchange(layout: &Layout, layers: &[Interval], exchange: Exchange) -> Layout {
+    let mut out = layout.clone();
+    for l in layers.iter().flat_map(|l| l.start..l.end) {
+        if let Some(setting) = out.layers.get_mut(l as usize) {
+            setting.exchange = exchange;
+        }
+    }
+    out
+}
+
+/// One strategy's evaluation; where the exchange is open, the faster of the halo exchange and the
+/// strategy's own communication.
 fn evaluate(
+    layout: &Layout,
+    layers: &[Interval],
+    mask: Mask,
+    strategy: &Strategy,
+    base: &PlanOptions,
+    profile: &DeviceProfile,
+) -> Result<Evaluation, PlanError> {
+    if !exchange_open(layout, layers, mask, strategy) {
+        return evaluate_one(layout, layers, mask, strategy, base, profile);
+    }
+    let halo = evaluate_one(&with_exchange(layout, layers, Exchange::Halo), layers, mask, strategy, base, profile)?;
+    let full = evaluate_one(&with_exchange(layout, layers, Exchange::Full), layers, mask, strategy, base, profile)?;
+    let (halo_s, full_s) = (halo.total_s(), full.total_s());
+    let (chosen, mut evaluation) = if halo_s <= full_s { (Exchange::Halo, halo) } else { (Exchange::Full, full) };
+    evaluation.exchange = Some(ExchangeChoice { chosen, halo_s, full_s });
+    Ok(evaluation)
+}
+
+/// The exchange of every class the cost model decides (a window or chunks under `p2p`,
+/// `all_gather` or `a2a+p2p`) written into its layers: the halo exchange where it simulates
+/// faster than the strategy's own communication. Strategies must be concrete.
+pub fn auto_exchange(layout: &Layout, options: &PlanOptions, profile: &DeviceProfile) -> Result<Layout, PlanError> {
+    let mut out = layout.clone();
+    for (layers, strategy, mask) in crate::passes::layer_classes(layout) {
+        if !exchange_open(layout, &layers, mask, &strategy) {
+            continue;
+        }
+        let evaluation = evaluate(layout, &layers, mask, &strategy, options, profile)?;
+        if let Some(choice) = evaluation.exchange {
+            out = with_exchange(&out, &layers, choice.chosen);
+        }
+    }
+    Ok(out)
+}
+
+/// Whether any class of a layout has its exchange left to the cost model.
+pub fn exchange_open_anywhere(layout: &Layout) -> bool {
+    crate::passes::layer_classes(layout)
+        .iter()
+        .any(|(layers, strategy, mask)| exchange_open(layout, layers, *mask, strategy))
+}
+
+fn evaluate_one(
     layout: &Layout,
     layers: &[Interval],
     mask: Mask,
@@ -115,6 +203,7 @@ fn evaluate(
         inter_received_bytes: 0,
         memory_bytes: 0,
         fits: true,
+        exchange: None,
     };
     for (index, (plan, proof)) in class.verified().enumerate() {
         let timeline = simulate(plan, proof, profile);

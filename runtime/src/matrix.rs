@@ -10,7 +10,7 @@ use attnc_compiler::diag;
 use attnc_compiler::front::span::Sources;
 use attnc_compiler::ir::Plan;
 use attnc_compiler::passes::{self, PlanOptions};
-use attnc_compiler::sema::spec::Layout;
+use attnc_compiler::sema::spec::{Exchange, Layout};
 use attnc_compiler::verify::{self, Stage};
 
 use crate::exec::RunOptions;
@@ -34,13 +34,16 @@ pub struct Case {
     pub softcap: Option<f64>,
     /// The model's value head dim, when it differs from `head_dim` (MLA, `v_head_dim = N`).
     pub v_head_dim: Option<u32>,
+    /// Under a window or chunks: the halo exchange, the strategy's own communication, or (`Auto`)
+    /// whichever moves fewer rows, as the pipeline reads it without the driver.
+    pub exchange: Exchange,
 }
 
 impl Case {
     /// A one-line name: `cp4 p2p causal bshd h8/2 d8 bf16`.
     pub fn name(&self) -> String {
         format!(
-            "cp{} {} {} {} h{}/{} d{}{} {}{}{}",
+            "cp{} {} {} {} h{}/{} d{}{} {}{}{}{}",
             self.cp,
             self.strategy,
             self.mask,
@@ -51,7 +54,12 @@ impl Case {
             self.v_head_dim.map(|v| format!("/v{v}")).unwrap_or_default(),
             self.dtype,
             if self.sinks { " sinks" } else { "" },
-            self.softcap.map(|c| format!(" softcap {c}")).unwrap_or_default()
+            self.softcap.map(|c| format!(" softcap {c}")).unwrap_or_default(),
+            match self.exchange {
+                Exchange::Auto => "",
+                Exchange::Halo => " (halo)",
+                Exchange::Full => " (own exchange)",
+            }
         )
     }
 
@@ -91,7 +99,8 @@ impl Case {
 
     /// The forward and backward plans of the case's one layer class.
     pub fn plans(&self) -> Result<(Plan, Plan), String> {
-        let layout = self.layout()?;
+        let mut layout = self.layout()?;
+        layout.layers.iter_mut().for_each(|l| l.exchange = self.exchange);
         let seqlens = (self.format == "thd").then(|| seqlens(self.cp));
         let set =
             passes::compile(&layout, &PlanOptions { seqlens, backward: true, verify: true, ..Default::default() })
@@ -266,6 +275,7 @@ pub fn cases(dtype: &'static str, head_dim: u32) -> Vec<Case> {
                     sinks,
                     softcap,
                     v_head_dim: mla.then(|| mla_v_head_dim(head_dim)),
+                    exchange: Exchange::Auto,
                 });
             }
         }

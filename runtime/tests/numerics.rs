@@ -3,6 +3,7 @@
 //! Plus: a plan loaded from JSON gives bit-identical outputs, and corrupted RoPE positions fail.
 
 use attnc_compiler::ir::{OpKind, Plan, artifact};
+use attnc_compiler::sema::spec::Exchange;
 use attnc_compiler::verify::{self, Stage};
 use attnc_runtime::device::host::HostDevice;
 use attnc_runtime::exec::RunOptions;
@@ -66,6 +67,7 @@ fn matrix_against_fp64_full_attention() {
             sinks: false,
             softcap: None,
             v_head_dim: None,
+            exchange: Exchange::Auto,
         });
     }
     let mut sets = Sets::new();
@@ -89,6 +91,50 @@ fn gpu_abi_matrix_against_fp64_full_attention() {
         .collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
     assert!(cases.len() >= 100, "the matrix has {} cases", cases.len());
+}
+
+/// Windows and chunks under both exchanges the cost model chooses between — the halo exchange of
+/// exactly the needed rows and the strategy's own communication (ring shifts, all-gather) — for
+/// every strategy with a point-to-point level, every CP size and local mask of the matrix and
+/// its features: the reference kernels (fp32) and the GPU ABI emulation (bf16/fp16), forward and
+/// backward. The halo plans must really be halo plans, and the others must not.
+#[test]
+fn local_masks_under_both_exchanges_against_fp64() {
+    let local = |c: &Case| c.cp > 1 && c.strategy != "a2a" && (c.mask.contains("window") || c.mask.contains("chunk"));
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for (cases, gpu) in [(matrix::cases("fp32", 8), false), (matrix::gpu_cases(8), true)] {
+        for base in cases.into_iter().filter(|c| local(c)) {
+            for exchange in [Exchange::Halo, Exchange::Full] {
+                let c = Case { exchange, ..base.clone() };
+                count += 1;
+                let (fwd, _) = match plans(&c) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        failures.push(e);
+                        continue;
+                    }
+                };
+                let halos = fwd.buffers.iter().any(|b| b.halo);
+                // The p2p level of a2a+p2p [n, 1] is one rank: no halo either way.
+                let one_ring = c.strategy.ends_with(", 1] }");
+                if halos != (exchange == Exchange::Halo && !one_ring) {
+                    failures.push(format!("{}: halo buffers {halos}", c.name()));
+                }
+                let result = if gpu {
+                    let dtype = c.layout().map(|l| l.dtype).unwrap_or(attnc_compiler::sema::spec::Dtype::Bf16);
+                    c.check(&Packed { launcher: Emulated, dtype })
+                } else {
+                    c.check(&Reference)
+                };
+                if let Err(e) = result {
+                    failures.push(format!("{}: {e}", c.name()));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {count} cases failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(count >= 200, "{count} cases");
 }
 
 /// The device executor (planes, launch tables, transfers and collectives between ranks' memory,
@@ -313,6 +359,7 @@ fn small(strategy: &str) -> Case {
         sinks: false,
         softcap: None,
         v_head_dim: None,
+        exchange: Exchange::Auto,
     }
 }
 

@@ -149,6 +149,7 @@ impl CostModel<'_> {
             OpKind::Zero { dst, .. } => memory(2 * plan.bytes_of(*dst)),
             OpKind::RepeatKv { dst, .. } => memory(2 * plan.bytes_of(*dst)),
             OpKind::AddRows { src, .. } => memory(3 * plan.bytes_of(*src)),
+            OpKind::CopyRows { dst, .. } => memory(2 * plan.bytes_of(*dst)),
             OpKind::SumHeads { src, .. } => memory(2 * plan.bytes_of(*src)),
             OpKind::Merge { part, .. } => memory(3 * plan.bytes_of(*part)),
             OpKind::Normalize { acc, .. } => memory(2 * plan.bytes_of(*acc)),

@@ -293,6 +293,12 @@ pub enum OpKind {
         src: BufId,
         dst: BufId,
     },
+    /// Copies into `dst` the rows of `src` that hold `dst`'s tokens (a halo cut from a KV block
+    /// that arrived by all-to-all, to send to a peer).
+    CopyRows {
+        src: BufId,
+        dst: BufId,
+    },
     /// Sums each run of `factor` repeated KV-head gradients back into one head.
     SumHeads {
         src: BufId,
@@ -349,7 +355,10 @@ impl OpKind {
             OpKind::Load { .. } | OpKind::Barrier { .. } => vec![],
             OpKind::Zero { like, .. } => vec![*like],
             OpKind::SendRecv { sends, .. } => sends.iter().map(|t| t.buf).collect(),
-            OpKind::AllGather { src, .. } | OpKind::RepeatKv { src, .. } | OpKind::SumHeads { src, .. } => vec![*src],
+            OpKind::AllGather { src, .. }
+            | OpKind::RepeatKv { src, .. }
+            | OpKind::CopyRows { src, .. }
+            | OpKind::SumHeads { src, .. } => vec![*src],
             OpKind::ReduceScatter { src, like, .. } => vec![*src, *like],
             OpKind::AddRows { src, dst } => vec![*src, *dst],
             OpKind::AllToAll { src, dir, .. } => match dir {
@@ -375,6 +384,7 @@ impl OpKind {
             | OpKind::RepeatKv { dst, .. }
             | OpKind::SumHeads { dst, .. }
             | OpKind::AddRows { dst, .. }
+            | OpKind::CopyRows { dst, .. }
             | OpKind::Normalize { dst, .. } => vec![*dst],
             OpKind::SendRecv { recvs, .. } => recvs.iter().map(|t| t.buf).collect(),
             OpKind::AttnFwd { part, .. } => vec![*part],
@@ -416,6 +426,7 @@ impl OpKind {
             OpKind::RepeatKv { .. } => "repeat_kv",
             OpKind::SumHeads { .. } => "sum_heads",
             OpKind::AddRows { .. } => "add_rows",
+            OpKind::CopyRows { .. } => "copy_rows",
             OpKind::AttnFwd { .. } => "attn_fwd",
             OpKind::Merge { .. } => "merge",
             OpKind::Normalize { .. } => "normalize",

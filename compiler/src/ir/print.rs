@@ -79,6 +79,7 @@ pub fn describe(plan: &Plan, id: OpId) -> String {
         }
         OpKind::RepeatKv { src, dst, factor } => format!("repeat_kv {} -> {} x{factor}", n(*src), n(*dst)),
         OpKind::AddRows { src, dst } => format!("add_rows {} += {}", n(*dst), n(*src)),
+        OpKind::CopyRows { src, dst } => format!("copy_rows {} -> {}", n(*src), n(*dst)),
         OpKind::SumHeads { src, dst, factor } => format!("sum_heads {} -> {} /{factor}", n(*src), n(*dst)),
         OpKind::AttnFwd { q, q_rows, kv, kv_rows, part, class } => {
             format!("attn_fwd {} {}[{q_rows}] x {}[{kv_rows}] -> {}", class.name(), n(*q), n(*kv), n(*part))

@@ -8,6 +8,7 @@
 
 use super::blocks::Split;
 use super::lower::{Inputs, Lowering, Results};
+use super::lower_halo::HaloSource;
 use super::lower_ring::{Member, ring};
 use crate::ir::{BufId, BufKind, GroupId, Interval, OpKind, TokenMap};
 
@@ -28,7 +29,7 @@ pub fn lower(l: &mut Lowering<'_>, inputs: &[Inputs]) -> Results {
         })
         .collect();
     let gathered_rows: u64 = members.iter().map(|m| tokens - m.kv_map.rows()).sum();
-    if let Some(halo) = super::lower_halo::instead(l, &members, l.halves(), gathered_rows) {
+    if let Some(halo) = super::lower_halo::instead(l, &members, l.halves(), gathered_rows, HaloSource::Input) {
         return halo;
     }
     let gathered: Vec<BufId> = (0..cp)

@@ -3,16 +3,27 @@
 //! queries see that other ranks hold (`ir::needed`), computes against its own shard and those
 //! halos, and — backward — returns the halos' dK and dV to their owners, who add them in.
 //!
-//! The owner loads the rows it sends straight from its input shard (the same RoPE positions as
-//! its own load), so nothing is copied on the device; `p2p` and `all_gather` pick this lowering
-//! when it moves fewer KV rows than their own (`instead`), which small windows and chunks that cut
-//! few rank boundaries do.
+//! Under `p2p` and `all_gather` the owner loads the rows it sends straight from its input shard
+//! (the same RoPE positions as its own load), so nothing is copied on the device; at the p2p level
+//! of `a2a+p2p` the KV block arrived by all-to-all, and the owner cuts the halo from it
+//! (`copy_rows`). Each picks this lowering when it moves fewer KV rows than its own (`instead`),
+//! which small windows and chunks that cut few rank boundaries do.
 
 use super::blocks::{Block, Split, blocks};
 use super::lower::{Lowering, Results};
 use super::lower_ring::Member;
 use crate::ir::needed::needed_keys;
 use crate::ir::{BufId, BufKind, Direction, Input, Interval, OpKind, RowSet, Run, TokenMap, Transfer};
+use crate::sema::spec::Exchange;
+
+/// Where an owner takes the KV rows it sends.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum HaloSource {
+    /// From its input shard (the member's KV block is its own load).
+    Input,
+    /// From the member's KV block (it arrived by all-to-all).
+    Block,
+}
 
 /// Per receiving member, the (owner index, tokens) of every halo it needs.
 pub fn halos(l: &Lowering<'_>, members: &[Member]) -> Vec<Vec<(usize, RowSet)>> {
@@ -32,21 +43,27 @@ pub fn halos(l: &Lowering<'_>, members: &[Member]) -> Vec<Vec<(usize, RowSet)>> 
 }
 
 /// Under a window or chunks, the halo exchange in place of a lowering that would move
-/// `other_rows` KV rows over all ranks, when the halos move fewer; `None` otherwise (and for
-/// other masks).
-pub fn instead(l: &mut Lowering<'_>, members: &[Member], split: Split, other_rows: u64) -> Option<Results> {
+/// `other_rows` KV rows over all ranks: always with `Exchange::Halo`, never with `Full`, and
+/// unresolved (`Auto`) when the halos move fewer rows; `None` otherwise (and for other masks).
+pub fn instead(
+    l: &mut Lowering<'_>,
+    members: &[Member],
+    split: Split,
+    other_rows: u64,
+    source: HaloSource,
+) -> Option<Results> {
     let p = &l.setup.problem;
-    if p.window.is_none() && p.chunk.is_none() {
+    if (p.window.is_none() && p.chunk.is_none()) || l.setup.exchange == Exchange::Full {
         return None;
     }
     let halos = halos(l, members);
     let halo_rows: u64 = halos.iter().flatten().map(|(_, rows)| rows.len()).sum();
-    if halo_rows >= other_rows {
+    if halo_rows >= other_rows && l.setup.exchange == Exchange::Auto {
         return None;
     }
     Some(match l.direction {
-        Direction::Forward => Results::Forward(forward(l, members, &halos, split)),
-        Direction::Backward => Results::Backward(backward(l, members, &halos, split)),
+        Direction::Forward => Results::Forward(forward(l, members, &halos, split, source)),
+        Direction::Backward => Results::Backward(backward(l, members, &halos, split, source)),
     })
 }
 
@@ -69,6 +86,7 @@ fn exchange(
     l: &mut Lowering<'_>,
     members: &[Member],
     halos: &[Vec<(usize, RowSet)>],
+    source: HaloSource,
 ) -> (Vec<Vec<(usize, BufId)>>, Vec<Vec<(usize, RowSet)>>) {
     let n = members.len();
     let mut sent: Vec<Vec<(usize, RowSet)>> = vec![Vec::new(); n];
@@ -84,8 +102,15 @@ fn exchange(
         for (r, rows) in &sent[p] {
             let name = format!("kv.halo.to{}", members[*r].rank);
             let buf = l.b.buffer(m.rank, name, BufKind::Kv, TokenMap::new(rows.0.clone()), heads);
-            let runs = runs_of(&l.setup.runs[m.rank as usize], rows);
-            l.b.push(m.rank, OpKind::Load { input: Input::Kv, dst: buf, runs });
+            match source {
+                HaloSource::Input => {
+                    let runs = runs_of(&l.setup.runs[m.rank as usize], rows);
+                    l.b.push(m.rank, OpKind::Load { input: Input::Kv, dst: buf, runs });
+                }
+                HaloSource::Block => {
+                    l.b.push(m.rank, OpKind::CopyRows { src: m.kv, dst: buf });
+                }
+            }
             sends.push(Transfer { peer: members[*r].rank, buf });
         }
         let mut recvs = Vec::new();
@@ -107,8 +132,14 @@ fn exchange(
 }
 
 /// Forward: O of every member against its own shard, then each halo, merged by LSE.
-pub fn forward(l: &mut Lowering<'_>, members: &[Member], halos: &[Vec<(usize, RowSet)>], split: Split) -> Vec<BufId> {
-    let (received, _) = exchange(l, members, halos);
+pub fn forward(
+    l: &mut Lowering<'_>,
+    members: &[Member],
+    halos: &[Vec<(usize, RowSet)>],
+    split: Split,
+    source: HaloSource,
+) -> Vec<BufId> {
+    let (received, _) = exchange(l, members, halos, source);
     let problem = l.setup.problem.clone();
     let mut outs = Vec::new();
     for (p, m) in members.iter().enumerate() {
@@ -138,8 +169,9 @@ pub fn backward(
     members: &[Member],
     halos: &[Vec<(usize, RowSet)>],
     split: Split,
+    source: HaloSource,
 ) -> Vec<(BufId, BufId)> {
-    let (received, sent) = exchange(l, members, halos);
+    let (received, sent) = exchange(l, members, halos, source);
     let problem = l.setup.problem.clone();
     let mut grads = Vec::new();
     let mut halo_grads: Vec<Vec<(usize, BufId)>> = Vec::new();

@@ -7,7 +7,8 @@
 
 use super::lower::{Inputs, Lowering, Results};
 use super::lower_a2a::{Sharded, back, to_heads};
-use super::lower_ring::{Member, ring};
+use super::lower_halo::{self, HaloSource};
+use super::lower_ring::{Member, ring, ring_rows};
 use crate::ir::{Group, GroupId};
 use crate::plan::groups::hierarchical_levels;
 
@@ -45,7 +46,13 @@ pub fn lower(l: &mut Lowering<'_>, inputs: &[Inputs], hierarchy: &[u32]) -> Resu
                 Member { rank: r, q: s.q, q_map: s.map.clone(), kv: s.kv, kv_map: s.map.clone() }
             })
             .collect();
-        let result = ring(l, &members, split, split);
+        // Under a window or chunks, the outer level exchanges halos cut from the KV blocks the
+        // all-to-all brought, when they are fewer rows than the ring's shifts.
+        let rows = ring_rows(l, &members, split);
+        let result = match lower_halo::instead(l, &members, split, rows, HaloSource::Block) {
+            Some(halo) => halo,
+            None => ring(l, &members, split, split),
+        };
         // Split the ring's per-member results back to their ranks.
         match result {
             Results::Forward(outs) => {

@@ -9,6 +9,7 @@
 
 use super::blocks::{Block, Split, blocks};
 use super::lower::{Inputs, Lowering, Results};
+use super::lower_halo::HaloSource;
 use crate::ir::{BufId, BufKind, Direction, OpKind, TokenMap, Transfer};
 
 /// One ring member: its rank, its query-side buffer and its KV block, with their tokens.
@@ -35,13 +36,19 @@ pub fn p2p(l: &mut Lowering<'_>, inputs: &[Inputs]) -> Results {
         .collect();
     let split = l.halves();
     // Under a window or chunks, a halo exchange of exactly the needed rows when it moves fewer
-    // KV rows than the ring's shifts (each member receiving one whole shard per shift).
-    let (_, kept) = plan_steps(l, &members, split, split);
-    let ring_rows = members.iter().map(|m| m.kv_map.rows()).sum::<u64>() * (kept.len() as u64 - 1);
-    if let Some(halo) = super::lower_halo::instead(l, &members, split, ring_rows) {
+    // KV rows than the ring's shifts.
+    let rows = ring_rows(l, &members, split);
+    if let Some(halo) = super::lower_halo::instead(l, &members, split, rows, HaloSource::Input) {
         return halo;
     }
     ring(l, &members, split, split)
+}
+
+/// The KV rows a ring over `members` moves: each member receives one whole block per shift, and
+/// the ring shifts once per kept step after the first.
+pub fn ring_rows(l: &Lowering<'_>, members: &[Member], split: Split) -> u64 {
+    let (_, kept) = plan_steps(l, members, split, split);
+    members.iter().map(|m| m.kv_map.rows()).sum::<u64>() * (kept.len() as u64 - 1)
 }
 
 /// The ring in the plan's direction.

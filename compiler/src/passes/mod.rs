@@ -114,17 +114,20 @@ impl PlanSet {
     }
 }
 
-/// Groups consecutive and non-consecutive layers with equal settings (strategy, mask, RoPE), in
+/// Groups consecutive and non-consecutive layers with equal settings (strategy, mask, RoPE,
+/// exchange), in
 /// order of first use.
 pub(crate) fn layer_classes(layout: &Layout) -> Vec<(Vec<Interval>, Strategy, Mask)> {
     let mut classes: Vec<(Vec<Interval>, Strategy, Mask)> = Vec::new();
-    let rope_of = |ranges: &[Interval]| layout.layers[ranges[0].start as usize].rope;
+    let first = |ranges: &[Interval]| &layout.layers[ranges[0].start as usize];
     for (i, s) in layout.layers.iter().enumerate() {
         let i = i as u64;
-        match classes
-            .iter_mut()
-            .find(|(ranges, strategy, mask)| *strategy == s.strategy && *mask == s.mask && rope_of(ranges) == s.rope)
-        {
+        match classes.iter_mut().find(|(ranges, strategy, mask)| {
+            *strategy == s.strategy
+                && *mask == s.mask
+                && first(ranges).rope == s.rope
+                && first(ranges).exchange == s.exchange
+        }) {
             Some((ranges, _, _)) => match ranges.last_mut() {
                 Some(last) if last.end == i => last.end = i + 1,
                 _ => ranges.push(Interval::new(i, i + 1)),
@@ -167,7 +170,10 @@ pub fn compile_class(
     }
     // A class's layers share their RoPE setting (`layer_classes`).
     let rope = layers.first().is_some_and(|r| layout.layers.get(r.start as usize).is_some_and(|l| l.rope));
-    let setup = setup::setup(layout, mask, rope, options)?;
+    let mut setup = setup::setup(layout, mask, rope, options)?;
+    // And their exchange (`layer_classes`).
+    setup.exchange =
+        layers.first().and_then(|r| layout.layers.get(r.start as usize)).map(|l| l.exchange).unwrap_or_default();
     let mut plans = Vec::new();
     let mut proofs = Vec::new();
     let directions: &[Direction] =

@@ -7,7 +7,7 @@ use super::{PlanError, PlanOptions};
 use crate::ir::{Doc, Group, Interval, Problem, Run, TokenMap};
 use crate::plan::groups::{self, GroupSizes};
 use crate::plan::partition::{self, Partition, ThdBatch, ThdLimits};
-use crate::sema::spec::{Balance, Cp, Format, Layout, Mask};
+use crate::sema::spec::{Balance, Cp, Exchange, Format, Layout, Mask};
 
 /// A layout's problem and partition, before any strategy is chosen.
 pub struct Setup {
@@ -20,6 +20,8 @@ pub struct Setup {
     pub cp: u32,
     /// Zigzag split (always for THD): query rows form two roles, the halves of each sequence.
     pub zigzag: bool,
+    /// Under a window or chunks: the halo exchange or the strategy's own communication.
+    pub exchange: Exchange,
 }
 
 /// A fixed-CP layout's token split: a THD batch of `options.seqlens` (and padded lengths), each
@@ -100,7 +102,7 @@ pub fn setup(layout: &Layout, mask: Mask, rope: bool, options: &PlanOptions) -> 
         .unwrap_or_else(|| (0..cp).collect());
     let cp_group = Group { name: "cp".to_string(), members: (0..cp).collect(), global };
     let zigzag = thd || layout.balance.concrete() == Balance::Zigzag;
-    Ok(Setup { problem, maps, runs, cp_group, cp, zigzag })
+    Ok(Setup { problem, maps, runs, cp_group, cp, zigzag, exchange: Exchange::Auto })
 }
 
 /// Maximal runs of consecutive token indices.

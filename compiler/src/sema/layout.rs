@@ -239,7 +239,10 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
     let n_layers = model.model.layers;
     let has_rope = model.model.rope.is_some();
     let mut layers =
-        vec![LayerSettings { strategy: default.strategy.clone(), mask, rope: has_rope }; n_layers as usize];
+        vec![
+            LayerSettings { strategy: default.strategy.clone(), mask, rope: has_rope, exchange: Exchange::Auto };
+            n_layers as usize
+        ];
     let mut owner_of: Vec<Option<Span>> = vec![None; n_layers as usize];
     for (range, strategy_override, mask_override, nope) in overrides {
         if let Some(span) = nope
@@ -293,6 +296,7 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
                 strategy: setting.strategy.clone(),
                 mask: setting.mask,
                 rope: has_rope && nope.is_none(),
+                exchange: Exchange::Auto,
             };
         }
     }

@@ -270,4 +270,28 @@ pub struct LayerSettings {
     /// Whether the layer rotates q and k: the model has a `rope` block and the layer is not
     /// `rope = none` (NoPE).
     pub rope: bool,
+    /// How KV moves under a local mask (not written in specs: the driver chooses it).
+    #[serde(skip_serializing_if = "Exchange::is_auto")]
+    pub exchange: Exchange,
+}
+
+/// How a layer under a window or chunks moves its KV with `p2p`, `all_gather` or at the p2p level
+/// of `a2a+p2p`: a halo exchange of exactly the needed rows, or the strategy's own communication
+/// (the ring's whole-shard shifts, the all-gather). The driver resolves `Auto` with the cost
+/// model (`tune::auto_exchange`); the pipeline reads an unresolved `Auto` as "the halo when it
+/// moves fewer rows".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Exchange {
+    #[default]
+    Auto,
+    Halo,
+    /// The strategy's own communication.
+    Full,
+}
+
+impl Exchange {
+    pub fn is_auto(&self) -> bool {
+        *self == Exchange::Auto
+    }
 }

@@ -252,6 +252,18 @@ impl Sim<'_, '_, '_> {
                 dc.records.extend(sc.records.iter().cloned());
                 self.write(id, *dst, dc);
             }
+            OpKind::CopyRows { src, dst } => {
+                let Some(sc) = self.read(id, *src) else { return };
+                if plan.buf(*dst).heads as usize != sc.heads.len() {
+                    self.errors.at_op(id, "copies rows into a buffer of another head count");
+                }
+                let map = plan.buf(*dst).tokens.clone();
+                let missing = map.token_set().minus(&sc.map.token_set());
+                if !missing.is_empty() {
+                    self.errors.at_op(id, format!("copies tokens {missing} the source does not hold"));
+                }
+                self.write(id, *dst, Content::new(sc.heads, map));
+            }
             OpKind::SumHeads { src, dst, factor } => {
                 if let Some(c) = self.read(id, *src) {
                     let chunks: Vec<&[u32]> = c.heads.chunks(*factor as usize).collect();

@@ -734,6 +734,34 @@ impl<D: Device> Run<'_, D> {
                     }
                 }
             }
+            OpKind::CopyRows { src, dst } => {
+                // Each plane (K, V) of the source's rows that hold the destination's tokens.
+                let (sb, db) = (plan.buf(*src), plan.buf(*dst));
+                let tokens = tokens_in_order(&db.tokens);
+                let runs = collective::row_runs(
+                    &sb.tokens,
+                    sb.rows as usize,
+                    &db.tokens,
+                    db.rows as usize,
+                    &tokens,
+                    p.batch as usize,
+                );
+                for &kind in crate::device::planes(db.kind) {
+                    let w = kind.width(Dims::of(p)) * db.heads as usize * kind.elem(Dims::of(p).input).bytes();
+                    let (from, to) = (self.at(*src, kind), self.at(*dst, kind));
+                    for &(_, sr, dr, n) in &runs {
+                        let region = Rows2d {
+                            src: (from.0, from.1 + sr * w),
+                            src_pitch: w,
+                            dst: (to.0, to.1 + dr * w),
+                            dst_pitch: w,
+                            width: w,
+                            height: n,
+                        };
+                        self.device.copy_2d(rank, s, region).map_err(&err)?;
+                    }
+                }
+            }
             OpKind::SumHeads { src, dst, factor } => {
                 let (sb, db) = (plan.buf(*src), plan.buf(*dst));
                 let rows = p.batch as usize * sb.rows as usize;
