@@ -129,8 +129,10 @@ pub fn title(plan: &Plan) -> String {
     } else {
         format!(" {:?}", h.hierarchy).replace(' ', "").replacen('[', " [", 1)
     };
+    // Under a window or chunks, whether KV moves as halos (`lower_halo`).
+    let halo = if plan.buffers.iter().any(|b| b.halo) { " with halo exchange" } else { "" };
     format!(
-        "plan `{}` layers {}: {}{}, mask {}, cp {}, {:?}",
+        "plan `{}` layers {}: {}{}{halo}, mask {}, cp {}, {:?}",
         h.layout,
         display_layers(&h.layers),
         h.strategy,
