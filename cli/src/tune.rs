@@ -148,9 +148,12 @@ fn tune_table(
             let Some(x) = e.exchange else { continue };
             let own = if e.strategy == Strategy::AllGather { "the all-gather" } else { "the ring" };
             let chosen = if x.chosen == Exchange::Halo { "the halo exchange" } else { own };
+            let (chosen_s, other_s) =
+                if x.chosen == Exchange::Halo { (x.halo_s, x.full_s) } else { (x.full_s, x.halo_s) };
+            let why = if chosen_s > other_s { " (the faster does not fit in memory)" } else { "" };
             let _ = writeln!(
                 out,
-                "  exchange under {}: the halo exchange {} vs {own} {} — its row above is {chosen}",
+                "  exchange under {}: the halo exchange {} vs {own} {} — its row above is {chosen}{why}",
                 strategy_text(&e.strategy),
                 ms(x.halo_s),
                 ms(x.full_s),

@@ -42,7 +42,8 @@ pub struct Evaluation {
 }
 
 /// The halo exchange against the strategy's own communication, both simulated (forward +
-/// backward per layer); the faster is chosen, the halo on a tie (it moves fewer bytes).
+/// backward per layer); the one that fits in memory is chosen, else the faster, the halo on a tie
+/// (it moves fewer bytes).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ExchangeChoice {
     pub chosen: Exchange,
@@ -153,7 +154,9 @@ fn evaluate(
     let halo = evaluate_one(&with_exchange(layout, layers, Exchange::Halo), layers, mask, strategy, base, profile)?;
     let full = evaluate_one(&with_exchange(layout, layers, Exchange::Full), layers, mask, strategy, base, profile)?;
     let (halo_s, full_s) = (halo.total_s(), full.total_s());
-    let (chosen, mut evaluation) = if halo_s <= full_s { (Exchange::Halo, halo) } else { (Exchange::Full, full) };
+    // The one that fits in memory; of two that fit (or two that do not), the faster.
+    let halo_wins = if halo.fits != full.fits { halo.fits } else { halo_s <= full_s };
+    let (chosen, mut evaluation) = if halo_wins { (Exchange::Halo, halo) } else { (Exchange::Full, full) };
     evaluation.exchange = Some(ExchangeChoice { chosen, halo_s, full_s });
     Ok(evaluation)
 }
