@@ -402,6 +402,15 @@ impl<D: Device> Run<'_, D> {
         (self.mem(b), plane(self.plan.buf(b), Dims::of(p), kind).offset)
     }
 
+    /// The runs of rows (batch, src row, dst row, count) where `src` and `dst` hold the same
+    /// tokens, over the tokens of `by` (the smaller of the two) in its row order.
+    fn same_token_runs(&self, src: BufId, dst: BufId, by: BufId) -> Vec<(usize, usize, usize, usize)> {
+        let (sb, db) = (self.plan.buf(src), self.plan.buf(dst));
+        let tokens = tokens_in_order(&self.plan.buf(by).tokens);
+        let batch = self.plan.problem.batch as usize;
+        collective::row_runs(&sb.tokens, sb.rows as usize, &db.tokens, db.rows as usize, &tokens, batch)
+    }
+
     fn plane_bytes(&self, b: BufId, kind: PlaneKind) -> usize {
         let p = &self.plan.problem;
         plane(self.plan.buf(b), Dims::of(p), kind).bytes
@@ -705,16 +714,8 @@ impl<D: Device> Run<'_, D> {
             }
             OpKind::AddRows { src, dst } => {
                 // Each plane (dK, dV) of the source's rows into the rows of the same tokens.
-                let (sb, db) = (plan.buf(*src), plan.buf(*dst));
-                let tokens = tokens_in_order(&sb.tokens);
-                let runs = collective::row_runs(
-                    &sb.tokens,
-                    sb.rows as usize,
-                    &db.tokens,
-                    db.rows as usize,
-                    &tokens,
-                    p.batch as usize,
-                );
+                let db = plan.buf(*dst);
+                let runs = self.same_token_runs(*src, *dst, *src);
                 for &kind in crate::device::planes(db.kind) {
                     if kind.elem(Dims::of(p).input) != Elem::F32 {
                         return Err(err(format!("row sums of {kind:?} (16-bit) planes")));
@@ -736,16 +737,8 @@ impl<D: Device> Run<'_, D> {
             }
             OpKind::CopyRows { src, dst } => {
                 // Each plane (K, V) of the source's rows that hold the destination's tokens.
-                let (sb, db) = (plan.buf(*src), plan.buf(*dst));
-                let tokens = tokens_in_order(&db.tokens);
-                let runs = collective::row_runs(
-                    &sb.tokens,
-                    sb.rows as usize,
-                    &db.tokens,
-                    db.rows as usize,
-                    &tokens,
-                    p.batch as usize,
-                );
+                let db = plan.buf(*dst);
+                let runs = self.same_token_runs(*src, *dst, *dst);
                 for &kind in crate::device::planes(db.kind) {
                     let w = kind.width(Dims::of(p)) * db.heads as usize * kind.elem(Dims::of(p).input).bytes();
                     let (from, to) = (self.at(*src, kind), self.at(*dst, kind));
