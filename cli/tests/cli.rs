@@ -183,6 +183,14 @@ fn windows_move_only_their_halo() {
         let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         halo_at_the_bound(&json);
     }
+    // Megatron-LM moves whole shards there: `--emit megatron` says so.
+    let tune = ["tune", "dsl-examples/gpt_oss_sinks.attn", "--layout", "long", "--emit", "megatron"];
+    check_cases(&[(
+        &tune,
+        0,
+        "--window-size 127,0",
+        "layers 0..35 step 2 (a window or chunks under p2p): attnc moves only the KV rows the mask reads",
+    )]);
 }
 
 /// At the p2p level of `a2a+p2p` the halos are cut from the KV blocks the all-to-all brought

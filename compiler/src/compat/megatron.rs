@@ -236,6 +236,22 @@ pub fn arguments(layout: &Layout, strategies: &[Strategy]) -> Arguments {
             ));
         }
     }
+    // Local masks under a strategy with a point-to-point level: attnc may exchange halos there.
+    let halo: Vec<u64> = (0..)
+        .zip(masks.iter().zip(strategies))
+        .filter(|(_, (m, s))| {
+            (m.window().is_some() || m.chunk().is_some())
+                && matches!(s, Strategy::P2p | Strategy::AllGather | Strategy::A2aP2p { .. })
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if !halo.is_empty() {
+        out.unexpressed.push(format!(
+            "layers {} (a window or chunks under {}): attnc moves only the KV rows the mask reads (a halo exchange) where the cost model finds it faster (`attnc tune` prints both); Megatron-LM's cp_comm_type moves whole shards there",
+            crate::ir::layer_ranges(&halo).join(", "),
+            strategies[halo[0] as usize].name()
+        ));
+    }
     match layout.balance {
         crate::sema::spec::Balance::Zigzag => {}
         crate::sema::spec::Balance::Contiguous => out.unexpressed.push(
