@@ -293,8 +293,8 @@ pub enum OpKind {
         src: BufId,
         dst: BufId,
     },
-    /// Copies into `dst` the rows of `src` that hold `dst`'s tokens (a halo cut from a KV block
-    /// that arrived by all-to-all, to send to a peer).
+    /// Copies into `dst` the rows of `src` that hold `dst`'s tokens (a halo cut from a rank's KV
+    /// block, to send to a peer).
     CopyRows {
         src: BufId,
         dst: BufId,

@@ -52,8 +52,7 @@ pub struct Needed {
     pub min_received_bytes: u64,
 }
 
-/// The tokens each rank loads as queries and as keys (its share of the partition; the first
-/// load of each input, a further one being a halo the rank sends).
+/// The tokens each rank loads as queries and as keys (its share of the partition).
 pub fn loaded(plan: &Plan) -> (Vec<RowSet>, Vec<RowSet>) {
     let cp = plan.header.cp as usize;
     let (mut q, mut kv) = (vec![RowSet::default(); cp], vec![RowSet::default(); cp]);
@@ -64,9 +63,7 @@ pub fn loaded(plan: &Plan) -> (Vec<RowSet>, Vec<RowSet>) {
                 Input::Q | Input::QBundle => &mut q[op.rank as usize],
                 Input::Kv => &mut kv[op.rank as usize],
             };
-            if side.is_empty() {
-                *side = plan.buf(*dst).tokens.token_set();
-            }
+            *side = plan.buf(*dst).tokens.token_set();
         }
     }
     (q, kv)

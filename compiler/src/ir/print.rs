@@ -9,7 +9,9 @@ use std::fmt::Write as _;
 use petgraph::dot::{Config, Dot};
 use petgraph::visit::NodeFiltered;
 
-use super::{A2aDir, BufId, Dep, GroupId, Op, OpId, OpKind, Plan, Stream, Transfer, display_layers};
+use super::{
+    A2aDir, BufId, Dep, GroupId, Op, OpId, OpKind, Plan, Stream, Transfer, display_intervals_of, display_layers,
+};
 
 fn buf_name(plan: &Plan, id: BufId) -> String {
     plan.buffers.get(id.0 as usize).map_or_else(|| format!("b{}?", id.0), |b| b.name.clone())
@@ -79,7 +81,9 @@ pub fn describe(plan: &Plan, id: OpId) -> String {
         }
         OpKind::RepeatKv { src, dst, factor } => format!("repeat_kv {} -> {} x{factor}", n(*src), n(*dst)),
         OpKind::AddRows { src, dst } => format!("add_rows {} += {}", n(*dst), n(*src)),
-        OpKind::CopyRows { src, dst } => format!("copy_rows {} -> {}", n(*src), n(*dst)),
+        OpKind::CopyRows { src, dst } => {
+            format!("copy_rows {} -> {} tokens {}", n(*src), n(*dst), display_intervals_of(&plan.buf(*dst).tokens))
+        }
         OpKind::SumHeads { src, dst, factor } => format!("sum_heads {} -> {} /{factor}", n(*src), n(*dst)),
         OpKind::AttnFwd { q, q_rows, kv, kv_rows, part, class } => {
             format!("attn_fwd {} {}[{q_rows}] x {}[{kv_rows}] -> {}", class.name(), n(*q), n(*kv), n(*part))

@@ -8,7 +8,6 @@
 
 use super::blocks::Split;
 use super::lower::{Inputs, Lowering, Results};
-use super::lower_halo::HaloSource;
 use super::lower_ring::{Member, ring};
 use crate::ir::{BufId, BufKind, GroupId, Interval, OpKind, TokenMap};
 
@@ -29,7 +28,7 @@ pub fn lower(l: &mut Lowering<'_>, inputs: &[Inputs]) -> Results {
         })
         .collect();
     let gathered_rows: u64 = members.iter().map(|m| tokens - m.kv_map.rows()).sum();
-    if let Some(halo) = super::lower_halo::instead(l, &members, l.halves(), gathered_rows, HaloSource::Input) {
+    if let Some(halo) = super::lower_halo::instead(l, &members, l.halves(), gathered_rows) {
         return halo;
     }
     let gathered: Vec<BufId> = (0..cp)

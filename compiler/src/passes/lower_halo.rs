@@ -1,29 +1,20 @@
-//! The halo exchange of `p2p` under a local mask (a window or chunks): instead of passing whole
-//! KV shards around the ring, each rank receives, in one grouped exchange, exactly the KV rows its
+//! The halo exchange under a local mask (a window or chunks), for `p2p`, `all_gather` and the p2p
+//! level of `a2a+p2p`: instead of passing whole KV shards around, each rank receives, in one grouped exchange, exactly the KV rows its
 //! queries see that other ranks hold (`ir::needed`), computes against its own shard and those
 //! halos, and — backward — returns the halos' dK and dV to their owners, who add them in.
 //!
-//! Under `p2p` and `all_gather` the owner loads the rows it sends straight from its input shard
-//! (the same RoPE positions as its own load), so nothing is copied on the device; at the p2p level
-//! of `a2a+p2p` the KV block arrived by all-to-all, and the owner cuts the halo from it
-//! (`copy_rows`). Each picks this lowering when it moves fewer KV rows than its own (`instead`),
-//! which small windows and chunks that cut few rank boundaries do.
+//! The owner cuts each halo it sends from its KV block (`copy_rows`): its own shard under `p2p`
+//! and `all_gather`, the block the all-to-all brought at the p2p level of `a2a+p2p`; the rows are
+//! already rotated, so the input is loaded once. Each strategy takes this lowering as the layer's
+//! `Exchange` says (`instead`); unresolved, when it moves fewer KV rows than its own, which small
+//! windows and chunks that cut few rank boundaries do.
 
 use super::blocks::{Block, Split, blocks};
 use super::lower::{Lowering, Results};
 use super::lower_ring::Member;
 use crate::ir::needed::needed_keys;
-use crate::ir::{BufId, BufKind, Direction, Input, Interval, OpKind, RowSet, Run, TokenMap, Transfer};
+use crate::ir::{BufId, BufKind, Direction, OpKind, RowSet, TokenMap, Transfer};
 use crate::sema::spec::Exchange;
-
-/// Where an owner takes the KV rows it sends.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum HaloSource {
-    /// From its input shard (the member's KV block is its own load).
-    Input,
-    /// From the member's KV block (it arrived by all-to-all).
-    Block,
-}
 
 /// Per receiving member, the (owner index, tokens) of every halo it needs.
 pub fn halos(l: &Lowering<'_>, members: &[Member]) -> Vec<Vec<(usize, RowSet)>> {
@@ -45,13 +36,7 @@ pub fn halos(l: &Lowering<'_>, members: &[Member]) -> Vec<Vec<(usize, RowSet)>> 
 /// Under a window or chunks, the halo exchange in place of a lowering that would move
 /// `other_rows` KV rows over all ranks: always with `Exchange::Halo`, never with `Full`, and
 /// unresolved (`Auto`) when the halos move fewer rows; `None` otherwise (and for other masks).
-pub fn instead(
-    l: &mut Lowering<'_>,
-    members: &[Member],
-    split: Split,
-    other_rows: u64,
-    source: HaloSource,
-) -> Option<Results> {
+pub fn instead(l: &mut Lowering<'_>, members: &[Member], split: Split, other_rows: u64) -> Option<Results> {
     let p = &l.setup.problem;
     if (p.window.is_none() && p.chunk.is_none()) || l.setup.exchange == Exchange::Full {
         return None;
@@ -62,23 +47,12 @@ pub fn instead(
         return None;
     }
     Some(match l.direction {
-        Direction::Forward => Results::Forward(forward(l, members, &halos, split, source)),
-        Direction::Backward => Results::Backward(backward(l, members, &halos, split, source)),
+        Direction::Forward => Results::Forward(forward(l, members, &halos, split)),
+        Direction::Backward => Results::Backward(backward(l, members, &halos, split)),
     })
 }
 
-/// `runs` (an owner's load runs, with their RoPE positions) cut to `tokens`.
-fn runs_of(runs: &[Run], tokens: &RowSet) -> Vec<Run> {
-    let mut out = Vec::new();
-    for r in runs {
-        for i in tokens.clipped(Interval::new(r.token, r.token + r.len)) {
-            out.push(Run { token: i.start, position: r.position + (i.start - r.token), len: i.len() });
-        }
-    }
-    out
-}
-
-/// The exchange of KV halos: owners load and send the rows each receiver needs, receivers get
+/// The exchange of KV halos: owners cut and send the rows each receiver needs, receivers get
 /// them in one grouped sendrecv per rank. Returns, per member, its received (owner, buffer) and
 /// the (receiver, tokens) it sent.
 #[allow(clippy::type_complexity)]
@@ -86,7 +60,6 @@ fn exchange(
     l: &mut Lowering<'_>,
     members: &[Member],
     halos: &[Vec<(usize, RowSet)>],
-    source: HaloSource,
 ) -> (Vec<Vec<(usize, BufId)>>, Vec<Vec<(usize, RowSet)>>) {
     let n = members.len();
     let mut sent: Vec<Vec<(usize, RowSet)>> = vec![Vec::new(); n];
@@ -102,15 +75,7 @@ fn exchange(
         for (r, rows) in &sent[p] {
             let name = format!("kv.halo.to{}", members[*r].rank);
             let buf = l.b.buffer(m.rank, name, BufKind::Kv, TokenMap::new(rows.0.clone()), heads);
-            match source {
-                HaloSource::Input => {
-                    let runs = runs_of(&l.setup.runs[m.rank as usize], rows);
-                    l.b.push(m.rank, OpKind::Load { input: Input::Kv, dst: buf, runs });
-                }
-                HaloSource::Block => {
-                    l.b.push(m.rank, OpKind::CopyRows { src: m.kv, dst: buf });
-                }
-            }
+            l.b.push(m.rank, OpKind::CopyRows { src: m.kv, dst: buf });
             sends.push(Transfer { peer: members[*r].rank, buf });
         }
         let mut recvs = Vec::new();
@@ -132,14 +97,8 @@ fn exchange(
 }
 
 /// Forward: O of every member against its own shard, then each halo, merged by LSE.
-pub fn forward(
-    l: &mut Lowering<'_>,
-    members: &[Member],
-    halos: &[Vec<(usize, RowSet)>],
-    split: Split,
-    source: HaloSource,
-) -> Vec<BufId> {
-    let (received, _) = exchange(l, members, halos, source);
+pub fn forward(l: &mut Lowering<'_>, members: &[Member], halos: &[Vec<(usize, RowSet)>], split: Split) -> Vec<BufId> {
+    let (received, _) = exchange(l, members, halos);
     let problem = l.setup.problem.clone();
     let mut outs = Vec::new();
     for (p, m) in members.iter().enumerate() {
@@ -169,9 +128,8 @@ pub fn backward(
     members: &[Member],
     halos: &[Vec<(usize, RowSet)>],
     split: Split,
-    source: HaloSource,
 ) -> Vec<(BufId, BufId)> {
-    let (received, sent) = exchange(l, members, halos, source);
+    let (received, sent) = exchange(l, members, halos);
     let problem = l.setup.problem.clone();
     let mut grads = Vec::new();
     let mut halo_grads: Vec<Vec<(usize, BufId)>> = Vec::new();

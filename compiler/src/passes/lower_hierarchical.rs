@@ -7,7 +7,7 @@
 
 use super::lower::{Inputs, Lowering, Results};
 use super::lower_a2a::{Sharded, back, to_heads};
-use super::lower_halo::{self, HaloSource};
+use super::lower_halo;
 use super::lower_ring::{Member, ring, ring_rows};
 use crate::ir::{Group, GroupId};
 use crate::plan::groups::hierarchical_levels;
@@ -49,7 +49,7 @@ pub fn lower(l: &mut Lowering<'_>, inputs: &[Inputs], hierarchy: &[u32]) -> Resu
         // Under a window or chunks, the outer level exchanges halos cut from the KV blocks the
         // all-to-all brought, when they are fewer rows than the ring's shifts.
         let rows = ring_rows(l, &members, split);
-        let result = match lower_halo::instead(l, &members, split, rows, HaloSource::Block) {
+        let result = match lower_halo::instead(l, &members, split, rows) {
             Some(halo) => halo,
             None => ring(l, &members, split, split),
         };

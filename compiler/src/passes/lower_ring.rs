@@ -9,7 +9,6 @@
 
 use super::blocks::{Block, Split, blocks};
 use super::lower::{Inputs, Lowering, Results};
-use super::lower_halo::HaloSource;
 use crate::ir::{BufId, BufKind, Direction, OpKind, TokenMap, Transfer};
 
 /// One ring member: its rank, its query-side buffer and its KV block, with their tokens.
@@ -38,7 +37,7 @@ pub fn p2p(l: &mut Lowering<'_>, inputs: &[Inputs]) -> Results {
     // Under a window or chunks, a halo exchange of exactly the needed rows when it moves fewer
     // KV rows than the ring's shifts.
     let rows = ring_rows(l, &members, split);
-    if let Some(halo) = super::lower_halo::instead(l, &members, split, rows, HaloSource::Input) {
+    if let Some(halo) = super::lower_halo::instead(l, &members, split, rows) {
         return halo;
     }
     ring(l, &members, split, split)

@@ -1,6 +1,5 @@
-//! The partition covers every token exactly once, each rank loads exactly its tokens (a further
-//! load of an input — the rows of a halo the rank sends — reads only tokens the rank holds), and
-//! RoPE positions are the tokens' positions in their sequences.
+//! The partition covers every token exactly once, each rank loads exactly its tokens, and RoPE
+//! positions are the tokens' positions in their sequences.
 
 use super::Errors;
 use crate::ir::{Input, Interval, OpKind, Plan, TokenMap, display_intervals_of};
@@ -25,17 +24,12 @@ pub fn check(plan: &Plan, errors: &mut Errors<'_>) {
         let mut seen: Vec<Input> = Vec::new();
         for id in plan.rank_ops(rank).collect::<Vec<_>>() {
             let OpKind::Load { input, runs, .. } = &plan.op(id).kind else { continue };
-            let tokens = TokenMap::new(runs.iter().map(|r| Interval::new(r.token, r.token + r.len)).collect());
             if seen.contains(input) {
-                // A halo: rows of the rank's own shard, loaded again to be sent.
-                let foreign = tokens.token_set().minus(&plan.partition[rank as usize].token_set());
-                if !foreign.is_empty() {
-                    errors.at_op(
-                        id,
-                        format!("loads {input:?} tokens {foreign} a second time, which rank {rank} does not hold"),
-                    );
-                }
-            } else if tokens != plan.partition[rank as usize] {
+                errors.at_op(id, format!("loads {input:?} a second time"));
+            }
+            seen.push(*input);
+            let tokens = TokenMap::new(runs.iter().map(|r| Interval::new(r.token, r.token + r.len)).collect());
+            if tokens != plan.partition[rank as usize] {
                 errors.at_op(
                     id,
                     format!(
@@ -45,7 +39,6 @@ pub fn check(plan: &Plan, errors: &mut Errors<'_>) {
                     ),
                 );
             }
-            seen.push(*input);
             for run in runs {
                 if run.len == 0 {
                     continue;
