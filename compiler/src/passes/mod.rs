@@ -22,7 +22,7 @@ use thiserror::Error;
 
 use crate::ir::{Direction, Header, Interval, Plan};
 use crate::plan::partition::PartitionError;
-use crate::sema::spec::{Layout, Mask, Strategy};
+use crate::sema::spec::{Exchange, Layout, Mask, Strategy};
 use crate::verify::{self, Stage, Verified, VerifyError};
 
 #[derive(Debug, Error)]
@@ -168,12 +168,10 @@ pub fn compile_class(
             help: None,
         });
     }
-    // A class's layers share their RoPE setting (`layer_classes`).
-    let rope = layers.first().is_some_and(|r| layout.layers.get(r.start as usize).is_some_and(|l| l.rope));
-    let mut setup = setup::setup(layout, mask, rope, options)?;
-    // And their exchange (`layer_classes`).
-    setup.exchange =
-        layers.first().and_then(|r| layout.layers.get(r.start as usize)).map(|l| l.exchange).unwrap_or_default();
+    // A class's layers share their RoPE setting and exchange (`layer_classes`).
+    let first = layers.first().and_then(|r| layout.layers.get(r.start as usize));
+    let (rope, exchange) = first.map_or((false, Exchange::Auto), |l| (l.rope, l.exchange));
+    let setup = setup::setup(layout, mask, rope, exchange, options)?;
     let mut plans = Vec::new();
     let mut proofs = Vec::new();
     let directions: &[Direction] =

@@ -50,7 +50,13 @@ pub fn partition_of(layout: &Layout, options: &PlanOptions) -> Result<Partition,
 }
 
 /// The problem and partition of one layer class; `rope`: whether its layers rotate q and k.
-pub fn setup(layout: &Layout, mask: Mask, rope: bool, options: &PlanOptions) -> Result<Setup, PlanError> {
+pub fn setup(
+    layout: &Layout,
+    mask: Mask,
+    rope: bool,
+    exchange: Exchange,
+    options: &PlanOptions,
+) -> Result<Setup, PlanError> {
     let name = &layout.name;
     let Cp::Fixed { size: cp } = layout.cp else {
         return Err(PlanError::Hybrid { layout: name.clone() });
@@ -102,7 +108,7 @@ pub fn setup(layout: &Layout, mask: Mask, rope: bool, options: &PlanOptions) -> 
         .unwrap_or_else(|| (0..cp).collect());
     let cp_group = Group { name: "cp".to_string(), members: (0..cp).collect(), global };
     let zigzag = thd || layout.balance.concrete() == Balance::Zigzag;
-    Ok(Setup { problem, maps, runs, cp_group, cp, zigzag, exchange: Exchange::Auto })
+    Ok(Setup { problem, maps, runs, cp_group, cp, zigzag, exchange })
 }
 
 /// Maximal runs of consecutive token indices.
