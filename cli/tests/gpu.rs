@@ -129,6 +129,18 @@ fn launch_starts_ranks_with_torchruns_environment() {
         lines,
         ["rank=2 local=0 world=4 master=127.0.0.1:29611", "rank=3 local=1 world=4 master=127.0.0.1:29611"]
     );
+    // Ranks that print at once print whole lines: a line written in two parts by each of two ranks
+    // comes out as two lines, never as one interleaved line (the CI failure of stop 26).
+    let halves = "printf \"rank $RANK begins \"; sleep 0.3; echo \"and ends\"; printf \"err $RANK \" >&2; sleep 0.3; echo \"done\" >&2";
+    let out = attnc_env(&["launch", "--nproc-per-node", "2", "--", "sh", "-c", halves], &[]);
+    assert_eq!(out.status.code(), Some(0));
+    let sorted = |b: &[u8]| {
+        let mut lines: Vec<String> = String::from_utf8_lossy(b).lines().map(str::to_string).collect();
+        lines.sort();
+        lines
+    };
+    assert_eq!(sorted(&out.stdout), ["rank 0 begins and ends", "rank 1 begins and ends"]);
+    assert_eq!(sorted(&out.stderr), ["err 0 done", "err 1 done"]);
     check(
         &["launch", "--nproc-per-node", "3", "--", "sh", "-c", "exit $((RANK == 1))"],
         1,
