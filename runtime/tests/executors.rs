@@ -78,7 +78,8 @@ fn a_stuck_rank_trips_the_watchdog_with_every_rank_state() {
             }
             other => panic!("{executor}: expected the watchdog, got {other}"),
         }
-        assert!(took < timeout * 4, "{executor}: the run ended {took:?} after it started");
+        // It ends: the bound leaves room for a loaded 2-core CI machine, and is far below a hang.
+        assert!(took < timeout + Duration::from_secs(20), "{executor}: the run ended {took:?} after it started");
     }
 }
 

@@ -3,6 +3,14 @@
 
 use super::*;
 
+/// Columns of dQ formed at a time (a multiple of 16): a slab's accumulators die before the next
+/// slab's are born. Above d128 (MLA's 192, 256) dQ's d/2 accumulators beside dK's and dV's were
+/// the peak of the register pressure: slabs of 32 cut the d192v128 spill by a third
+/// (docs/llvm-backend.md). At d128 and below whole rows measured as well or better on sm_90a.
+fn dq_slab(d: i64) -> i64 {
+    if d > 128 { 32 } else { d }
+}
+
 impl Gen {
     /// Backward: a CTA per 64 keys of one query head of one sequence; each warp owns 16 keys.
     /// Per query tile within the mask: Sᵀ = K Qᵀ, Pᵀ = exp2(Sᵀ·scale·log2e − lse·log2e) (masked),
@@ -179,22 +187,29 @@ impl Gen {
             }
             g.f.call_void("llvm.nvvm.barrier0", &[]);
             let dqa: Vec<[V; 4]> = (0..BM / 16).map(|kk| g.frag_a_t(&dst, &l, &warp_row, kk * 16)).collect();
-            let dq_acc = g.regs((d / 2) as usize, 0.0);
-            g.gemm_kn_acc(&dqa, &kt, &l, &dq_acc);
             let dq = g.param("dq", P1);
-            for n in 0..(d / 8) as usize {
-                for e in 0..4 {
-                    let x = g.get(&dq_acc, n * 4 + e);
-                    let x = g.f.fast("fmul", &x, &scale);
-                    let f = &mut g.f;
-                    let qr = f.bin("add", &warp_row, &ids.g);
-                    let qr = f.bin("add", &qr, &i64c(8 * (e / 2) as i64));
-                    let qr = f.bin("add", &m0, &qr);
-                    let ok = f.icmp("slt", &qr, &fr.q_len);
-                    let tok = f.bin("add", &fr.q0, &qr);
-                    let a = frag_offset(f, &tok, &q_row, &fr.head, d, &ids.t, n as i64 * 8 + (e % 2) as i64);
-                    let ptr = f.gep("float", &dq, &a);
-                    f.if_(&ok, |f| atomic_add(f, &ptr, &x));
+            // dQ in slabs of `dq_slab(d)` columns, each added to global before the next is formed: its
+            // accumulators (slab/2 per thread, not d/2) are live beside dK and dV.
+            let slab_width = dq_slab(d);
+            for slab in (0..d).step_by(slab_width as usize) {
+                let width = slab_width.min(d - slab);
+                let dq_acc = g.regs((width / 2) as usize, 0.0);
+                g.gemm_kn_acc_cols(&dqa, &kt, &l, &dq_acc, slab..slab + width);
+                for n in 0..(width / 8) as usize {
+                    for e in 0..4 {
+                        let x = g.get(&dq_acc, n * 4 + e);
+                        let x = g.f.fast("fmul", &x, &scale);
+                        let f = &mut g.f;
+                        let qr = f.bin("add", &warp_row, &ids.g);
+                        let qr = f.bin("add", &qr, &i64c(8 * (e / 2) as i64));
+                        let qr = f.bin("add", &m0, &qr);
+                        let ok = f.icmp("slt", &qr, &fr.q_len);
+                        let tok = f.bin("add", &fr.q0, &qr);
+                        let col = slab + n as i64 * 8 + (e % 2) as i64;
+                        let a = frag_offset(f, &tok, &q_row, &fr.head, d, &ids.t, col);
+                        let ptr = f.gep("float", &dq, &a);
+                        f.if_(&ok, |f| atomic_add(f, &ptr, &x));
+                    }
                 }
             }
         }

@@ -1,6 +1,8 @@
 //! `mma.sync.aligned.m16n8k16` (PTX ISA 9.7.13.4): the warp-level matrix products of the sm_80
 //! forward and of the backward on both targets, and packing f32 pairs into 16-bit A fragments.
 
+use std::ops::Range;
+
 use super::*;
 
 impl Gen {
@@ -60,12 +62,18 @@ impl Gen {
     /// acc (registers, n/8 n-blocks, n the tile's width) += A (16 × 16·ka) times B from a [k][n]
     /// tile.
     pub(super) fn gemm_kn_acc(&mut self, a: &[[V; 4]], b: &Tile, l: &Lanes, acc: &V) {
-        let d = b.width;
+        self.gemm_kn_acc_cols(a, b, l, acc, 0..b.width);
+    }
+
+    /// As `gemm_kn_acc`, over columns `cols` of the tile only (multiples of 16); `acc` holds
+    /// those columns' n-blocks from its index 0.
+    pub(super) fn gemm_kn_acc_cols(&mut self, a: &[[V; 4]], b: &Tile, l: &Lanes, acc: &V, cols: Range<i64>) {
+        let first = (cols.start / 16) as usize;
         for (kk, a) in a.iter().enumerate() {
-            for pair in 0..(d / 16) as usize {
+            for pair in first..(cols.end / 16) as usize {
                 let f = self.frag_b_kn(b, l, kk as i64 * 16, pair as i64 * 16);
                 for h in 0..2 {
-                    let n = pair * 2 + h;
+                    let n = (pair - first) * 2 + h;
                     let c: Vec<V> = (0..4).map(|e| self.get(acc, n * 4 + e)).collect();
                     let r = self.mma(a, [&f[2 * h], &f[2 * h + 1]], &c);
                     for (e, x) in r.iter().enumerate() {
