@@ -243,6 +243,22 @@ fn the_cost_model_chooses_halo_or_ring() {
             let halos = buffers.iter().any(|b| b["halo"] == true);
             let steps = buffers.iter().any(|b| b["name"].as_str().unwrap().starts_with("kv.step"));
             assert_eq!((halos, steps), (halo, !halo), "window {window} {direction}");
+            // The ring is trimmed forward (cuts, step buffers shorter than a shard), whole backward.
+            let ops = json["classes"][0][direction]["ops"].as_array().unwrap().clone();
+            let cuts = ops.iter().any(|o| o["op"] == "copy_rows");
+            let rows =
+                |name: &str| buffers.iter().filter(|b| b["name"] == name).map(|b| b["rows"].as_u64().unwrap()).max();
+            let shorter = buffers
+                .iter()
+                .filter(|b| b["name"].as_str().unwrap().starts_with("kv.step"))
+                .any(|b| Some(b["rows"].as_u64().unwrap()) < rows("kv"));
+            if !halo {
+                assert_eq!(
+                    (cuts, shorter),
+                    (direction == "forward", direction == "forward"),
+                    "window {window} {direction}"
+                );
+            }
         }
         let out = attnc(&["tune", file, "--layout", "long_window", "--set", &set]);
         let text = String::from_utf8_lossy(&out.stdout);

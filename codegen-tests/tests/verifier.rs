@@ -1,7 +1,7 @@
 //! The verifier: every generated plan passes (property test), and each check fires on the
 //! mutation it exists for — a dropped ring step, a swapped zigzag chunk, a wrong peer, a KV
 //! slot reused a step early, ungrouped sends, a missing event, a wrong mask class, a halo row no
-//! query reads.
+//! query reads, a ring block cut short of a row a later holder reads.
 
 use attnc_codegen_tests::{layout_of, small_spec};
 use attnc_compiler::ir::{BufId, Dep, OpId, OpKind, Plan, Stream};
@@ -380,4 +380,50 @@ fn a_halo_cut_from_the_wrong_block_is_rejected() {
             assert!(text.iter().any(|e| e.contains(want)), "expected `{want}` among:\n{}", text.join("\n"));
         }
     }
+}
+
+/// Forward under a window the ring is trimmed (p2p with the ring exchange, cp 4, a window of 5):
+/// a KV block carries only the rows its holder there or a later holder reads, cut by `copy_rows`
+/// where that shrinks, and the plan verifies. Cut one row short — a row the last holder's window
+/// reads — the keys it needs are missing and the plan is rejected. Backward carries whole blocks.
+#[test]
+fn a_ring_trimmed_past_a_row_a_later_holder_reads_is_rejected() {
+    let fields = "  seq = 64\n  cp = 4\n  dp = 1\n  mask = causal { window = 5 }\n  strategy = p2p";
+    let mut layout = layout_of(&small_spec(4, 2, fields)).unwrap();
+    layout.layers.iter_mut().for_each(|l| l.exchange = attnc_compiler::sema::spec::Exchange::Full);
+    let options = PlanOptions { backward: true, verify: true, ..Default::default() };
+    let class = passes::compile(&layout, &options).unwrap().classes.remove(0);
+    // Backward carries whole blocks: no cuts, every step buffer a whole shard.
+    let bwd = class.backward.unwrap();
+    assert!(bwd.op_ids().all(|id| !matches!(bwd.op(id).kind, OpKind::CopyRows { .. })));
+    let mut p = class.forward;
+    verify::verify(&p, Stage::Scheduled).expect("the trimmed ring verifies");
+    let shard = p.buf(BufId(buffer(&p, 1, "kv") as u32)).rows;
+    for rank in 0..4 {
+        let steps: Vec<u64> = p.buffers.iter().filter(|b| b.rank == rank && b.rotating).map(|b| b.rows).collect();
+        assert!(!steps.is_empty() && steps.iter().all(|&r| r < shard), "rank {rank}: {steps:?} of {shard} rows");
+    }
+    // Steps 0, 1 and 3 are kept (step 2 reads nothing). Rank 2 cuts its own block for rank 3
+    // (chunk 2's tail and chunk 5's) and, before step 3, rank 1's for rank 0 (chunk 6's tail).
+    let cuts = ops_where(&p, 2, |k| matches!(k, OpKind::CopyRows { .. }));
+    assert_eq!(cuts.len(), 2, "{}", attnc_compiler::ir::print::text(&p, Some(2)));
+    // Drop the first row of the last cut on both ends: a key of rank 0's window.
+    let cut = buffer(&p, 2, "kv.trim3");
+    let got = buffer(&p, 0, "kv.step3");
+    for b in [cut, got] {
+        let mut runs = p.buffers[b].tokens.runs.clone();
+        runs[0].start += 1;
+        p.buffers[b].tokens = attnc_compiler::ir::TokenMap::new(runs);
+        p.buffers[b].rows -= 1;
+    }
+    // Rank 0's block against it reads the rows that remain (as a lowering that cut short would).
+    for id in ops_where(&p, 0, |k| matches!(k, OpKind::AttnFwd { kv, .. } if kv.0 as usize == got)) {
+        if let OpKind::AttnFwd { kv_rows, .. } = &mut p.op_mut(id).kind {
+            *kv_rows = attnc_compiler::ir::RowSet::range(0, kv_rows.len() - 1);
+        }
+    }
+    let errors = verify::verify(&p, Stage::Scheduled).expect_err("the short cut must fail");
+    let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    let want = "allowed pairs with";
+    assert!(text.iter().any(|e| e.contains(want)), "expected `{want}` among:\n{}", text.join("\n"));
 }

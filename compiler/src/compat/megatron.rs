@@ -247,7 +247,7 @@ pub fn arguments(layout: &Layout, strategies: &[Strategy]) -> Arguments {
         .collect();
     if !halo.is_empty() {
         out.unexpressed.push(format!(
-            "layers {} (a window or chunks under {}): attnc moves only the KV rows the mask reads (a halo exchange) where the cost model finds it faster (`attnc tune` prints both); Megatron-LM's cp_comm_type moves whole shards there",
+            "layers {} (a window or chunks under {}): attnc moves only the KV rows the mask reads (a halo exchange) where the cost model finds it faster (`attnc tune` prints both), and trims its forward ring to the rows later ranks read; Megatron-LM's cp_comm_type moves whole shards there",
             crate::ir::layer_ranges(&halo).join(", "),
             strategies[halo[0] as usize].name()
         ));

@@ -294,7 +294,7 @@ pub enum OpKind {
         dst: BufId,
     },
     /// Copies into `dst` the rows of `src` that hold `dst`'s tokens (a halo cut from a rank's KV
-    /// block, to send to a peer).
+    /// block, or a trimmed ring step cut from the block a holder received, to send to a peer).
     CopyRows {
         src: BufId,
         dst: BufId,
@@ -436,10 +436,13 @@ impl OpKind {
         }
     }
 
-    /// The stream an op of this kind runs on: transfers and collectives on the CP stream.
+    /// The stream an op of this kind runs on: transfers and collectives on the CP stream, and
+    /// the cuts (`copy_rows`) that prepare a send, so a ring's next transfer does not queue
+    /// behind the current step's kernels.
     pub fn default_stream(&self) -> Stream {
         match self {
             OpKind::SendRecv { .. }
+            | OpKind::CopyRows { .. }
             | OpKind::AllGather { .. }
             | OpKind::ReduceScatter { .. }
             | OpKind::AllToAll { .. }

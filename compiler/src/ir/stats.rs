@@ -6,7 +6,7 @@
 //! members, for a collective) share a node of the cluster. Memory is the sum of the rank's
 //! distinct storages: an upper bound of its peak.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -134,11 +134,14 @@ pub fn stats(plan: &Plan) -> Stats {
             _ => {}
         }
     }
-    let mut seen = BTreeSet::new();
+    // A storage is as large as the largest buffer it holds (a trimmed ring's steps differ).
+    let mut storages: BTreeMap<(u32, u32), u64> = BTreeMap::new();
     for (i, b) in plan.buffers.iter().enumerate() {
-        if seen.insert((b.rank, b.storage)) {
-            ranks[b.rank as usize].buffer_bytes += plan.bytes_of(super::BufId(i as u32));
-        }
+        let bytes = storages.entry((b.rank, b.storage)).or_default();
+        *bytes = (*bytes).max(plan.bytes_of(super::BufId(i as u32)));
+    }
+    for ((rank, _), bytes) in storages {
+        ranks[rank as usize].buffer_bytes += bytes;
     }
     for (r, n) in ranks.iter_mut().zip(super::needed::needed(plan)) {
         r.needed = n;

@@ -6,7 +6,7 @@
 //! The owner cuts each halo it sends from its KV block (`copy_rows`): its own shard under `p2p`
 //! and `all_gather`, the block the all-to-all brought at the p2p level of `a2a+p2p`; the rows are
 //! already rotated, so the input is loaded once. Each strategy takes this lowering as the layer's
-//! `Exchange` says (`instead`); unresolved, when it moves fewer KV rows than its own, which small
+//! `Exchange` says (`instead`); unresolved, when it moves no more KV rows than its own, which small
 //! windows and chunks that cut few rank boundaries do.
 
 use super::blocks::{Block, Split, blocks};
@@ -35,7 +35,8 @@ pub fn halos(l: &Lowering<'_>, members: &[Member]) -> Vec<Vec<(usize, RowSet)>> 
 
 /// Under a window or chunks, the halo exchange in place of a lowering that would move
 /// `other_rows` KV rows over all ranks: always with `Exchange::Halo`, never with `Full`, and
-/// unresolved (`Auto`) when the halos move fewer rows; `None` otherwise (and for other masks).
+/// unresolved (`Auto`) when the halos move no more rows (a trimmed ring can move as few: the
+/// halo wins the tie, as it does in the cost model); `None` otherwise (and for other masks).
 pub fn instead(l: &mut Lowering<'_>, members: &[Member], split: Split, other_rows: u64) -> Option<Results> {
     let p = &l.setup.problem;
     if (p.window.is_none() && p.chunk.is_none()) || l.setup.exchange == Exchange::Full {
@@ -43,7 +44,8 @@ pub fn instead(l: &mut Lowering<'_>, members: &[Member], split: Split, other_row
     }
     let halos = halos(l, members);
     let halo_rows: u64 = halos.iter().flatten().map(|(_, rows)| rows.len()).sum();
-    if halo_rows >= other_rows && l.setup.exchange == Exchange::Auto {
+    // Nothing to exchange (no rank reads another's rows): the plain ring, which keeps no shift.
+    if (halo_rows > other_rows || halo_rows == 0) && l.setup.exchange == Exchange::Auto {
         return None;
     }
     Some(match l.direction {

@@ -6,10 +6,18 @@
 //! Backward sends the dK/dV accumulator of each KV block along with it and returns it to its
 //! owner after the last step. A ring of one member is plain local attention, which is how the
 //! other strategies reuse this file. Slots for the per-step buffers are assigned later.
+//!
+//! Forward under a window or chunks the ring is trimmed: a KV block carries, at each step, only
+//! the rows its holder there or some later holder reads (`Ring::maps`); rows nobody reads any
+//! more are cut off (`copy_rows`, on the CP stream) before the block moves on. Backward carries
+//! whole blocks, as TransformerEngine's ring does: dK/dV travel with their KV rows, and cutting
+//! the accumulator puts a copy and a return trip on the dK/dV chain every time it shrinks, which
+//! the cost model measured slower than the bytes it saves (docs/cost-model.md).
 
 use super::blocks::{Block, Split, blocks};
 use super::lower::{Inputs, Lowering, Results};
-use crate::ir::{BufId, BufKind, Direction, OpKind, TokenMap, Transfer};
+use crate::ir::needed::needed_keys;
+use crate::ir::{BufId, BufKind, Direction, OpKind, RowSet, TokenMap, Transfer};
 
 /// One ring member: its rank, its query-side buffer and its KV block, with their tokens.
 pub struct Member {
@@ -43,11 +51,12 @@ pub fn p2p(l: &mut Lowering<'_>, inputs: &[Inputs]) -> Results {
     ring(l, &members, split, split)
 }
 
-/// The KV rows a ring over `members` moves: each member receives one whole block per shift, and
-/// the ring shifts once per kept step after the first.
+/// The KV rows a ring over `members` moves forward: per shift, every block that still travels,
+/// as far as it is carried. Forward and backward plans compare the halo exchange against this
+/// one figure, so both take the same exchange.
 pub fn ring_rows(l: &Lowering<'_>, members: &[Member], split: Split) -> u64 {
-    let (_, kept) = plan_steps(l, members, split, split);
-    members.iter().map(|m| m.kv_map.rows()).sum::<u64>() * (kept.len() as u64 - 1)
+    let r = plan_ring(l, members, split, split, trimmed(l));
+    r.maps.iter().flat_map(|steps| steps.iter().skip(1)).map(TokenMap::rows).sum()
 }
 
 /// The ring in the plan's direction.
@@ -58,80 +67,161 @@ pub fn ring(l: &mut Lowering<'_>, members: &[Member], q_split: Split, kv_split: 
     }
 }
 
-/// Blocks per member and step, and the steps kept: step 0 and every step with a block somewhere.
-fn plan_steps(
-    l: &Lowering<'_>,
-    members: &[Member],
-    q_split: Split,
-    kv_split: Split,
-) -> (Vec<Vec<Vec<Block>>>, Vec<usize>) {
+/// A planned ring: the steps kept (step 0 and every step with a block somewhere), per owner and
+/// kept step the tokens of its block the ring carries there (an empty map: the block no longer
+/// travels), and per member and kept step its blocks against what it holds.
+struct Ring {
+    kept: Vec<usize>,
+    maps: Vec<Vec<TokenMap>>,
+    blocks: Vec<Vec<Vec<Block>>>,
+}
+
+impl Ring {
+    /// The member whose block member `p` holds at kept step `j`.
+    fn owner(&self, n: usize, p: usize, j: usize) -> usize {
+        (p + n - self.kept[j]) % n
+    }
+}
+
+/// Whether a forward ring under this layer's mask is trimmed: under a window or chunks.
+fn trimmed(l: &Lowering<'_>) -> bool {
+    l.setup.problem.window.is_some() || l.setup.problem.chunk.is_some()
+}
+
+/// The ring over `members`, its blocks carried trimmed (`trim`) or whole.
+fn plan_ring(l: &Lowering<'_>, members: &[Member], q_split: Split, kv_split: Split, trim: bool) -> Ring {
     let n = members.len();
     let problem = &l.setup.problem;
-    let steps: Vec<Vec<Vec<Block>>> = (0..n)
+    let whole: Vec<Vec<Vec<Block>>> = (0..n)
         .map(|p| {
             (0..n)
-                .map(|i| {
-                    let owner = &members[(p + n - i) % n];
-                    blocks(problem, &members[p].q_map, q_split, &owner.kv_map, kv_split)
+                .map(|i| blocks(problem, &members[p].q_map, q_split, &members[(p + n - i) % n].kv_map, kv_split))
+                .collect()
+        })
+        .collect();
+    let kept: Vec<usize> = (0..n).filter(|&i| i == 0 || whole.iter().any(|s| !s[i].is_empty())).collect();
+    let maps: Vec<Vec<TokenMap>> = members
+        .iter()
+        .enumerate()
+        .map(|(o, m)| {
+            if !trim {
+                return vec![m.kv_map.clone(); kept.len()];
+            }
+            // Backwards over the steps: what the holder there or any later one reads.
+            let all = m.kv_map.token_set();
+            let mut later = RowSet::default();
+            let mut out = vec![m.kv_map.clone(); kept.len()];
+            for j in (1..kept.len()).rev() {
+                let holder = &members[(o + kept[j]) % n];
+                later = later.union(&all.intersect(&needed_keys(problem, &holder.q_map.token_set())));
+                out[j] = if later == all { m.kv_map.clone() } else { TokenMap::new(later.0.clone()) };
+            }
+            out
+        })
+        .collect();
+    let blocks = (0..n)
+        .map(|p| {
+            (0..kept.len())
+                .map(|j| {
+                    let map = &maps[(p + n - kept[j]) % n][j];
+                    if !trim {
+                        return whole[p][kept[j]].clone();
+                    }
+                    if map.rows() == 0 {
+                        // Nothing of the owner's block is read here or later (so no block here).
+                        return Vec::new();
+                    }
+                    blocks(problem, &members[p].q_map, q_split, map, kv_split)
                 })
                 .collect()
         })
         .collect();
-    let kept = (0..n).filter(|&i| i == 0 || steps.iter().any(|s| !s[i].is_empty())).collect();
-    (steps, kept)
+    Ring { kept, maps, blocks }
 }
 
-/// Per kept step, the buffer holding the KV of that step's owner (step 0: the member's own).
+/// Per kept step, the buffer holding what member `p` has of that step's owner's block (step 0:
+/// `first`, or a new buffer of the whole block); `None` where the block no longer travels.
 fn step_buffers(
     l: &mut Lowering<'_>,
     members: &[Member],
+    ring: &Ring,
     p: usize,
-    kept: &[usize],
     kind: BufKind,
     first: Option<BufId>,
-) -> Vec<BufId> {
+) -> Vec<Option<BufId>> {
     let n = members.len();
-    kept.iter()
-        .enumerate()
-        .map(|(j, &s)| match (j, first) {
-            (0, Some(buf)) => buf,
-            _ => {
-                let owner = &members[(p + n - s) % n];
-                let heads = l.b.plan.buf(owner.kv).heads;
-                let prefix = if kind == BufKind::Kv { "kv" } else { "dkv" };
-                let id = l.b.buffer(members[p].rank, format!("{prefix}.step{s}"), kind, owner.kv_map.clone(), heads);
-                l.b.plan.buffers[id.0 as usize].rotating = true;
-                id
+    (0..ring.kept.len())
+        .map(|j| {
+            if let (0, Some(buf)) = (j, first) {
+                return Some(buf);
             }
+            let o = ring.owner(n, p, j);
+            let map = ring.maps[o][j].clone();
+            if map.rows() == 0 {
+                return None;
+            }
+            let heads = l.b.plan.buf(members[o].kv).heads;
+            let prefix = if kind == BufKind::Kv { "kv" } else { "dkv" };
+            let id = l.b.buffer(members[p].rank, format!("{prefix}.step{}", ring.kept[j]), kind, map, heads);
+            l.b.plan.buffers[id.0 as usize].rotating = true;
+            Some(id)
         })
         .collect()
 }
 
-/// Transfer before kept step j (j ≥ 1): pass the buffer of step j−1 on, receive that of step j.
-fn shift(l: &mut Lowering<'_>, members: &[Member], p: usize, kept: &[usize], j: usize, bufs: &[BufId]) {
+/// `buf`'s rows of the tokens `map` holds, for sending: `buf` itself when it holds exactly those,
+/// else a copy cut from it (`name`).
+fn cut(l: &mut Lowering<'_>, rank: u32, buf: BufId, map: &TokenMap, name: String) -> BufId {
+    let b = l.b.plan.buf(buf);
+    if b.tokens == *map {
+        return buf;
+    }
+    let (kind, heads) = (b.kind, b.heads);
+    let dst = l.b.buffer(rank, name, kind, map.clone(), heads);
+    l.b.push(rank, OpKind::CopyRows { src: buf, dst });
+    dst
+}
+
+/// The shift before kept step j (j ≥ 1) for member p: pass on what the next holder of the block
+/// p had at step j−1 reads (cut from it when that is less), receive the block of step j.
+fn shift(l: &mut Lowering<'_>, members: &[Member], ring: &Ring, p: usize, j: usize, bufs: &[Option<BufId>]) {
     let n = members.len();
-    let d = kept[j] - kept[j - 1];
-    let send = Transfer { peer: members[(p + d) % n].rank, buf: bufs[j - 1] };
-    let recv = Transfer { peer: members[(p + n - d) % n].rank, buf: bufs[j] };
-    l.b.push(members[p].rank, OpKind::SendRecv { sends: vec![send], recvs: vec![recv] });
+    let rank = members[p].rank;
+    let d = ring.kept[j] - ring.kept[j - 1];
+    let o = ring.owner(n, p, j - 1);
+    let (mut sends, mut recvs) = (Vec::new(), Vec::new());
+    if let Some(held) = bufs[j - 1] {
+        let next = &ring.maps[o][j];
+        if next.rows() > 0 {
+            let buf = cut(l, rank, held, next, format!("kv.trim{}", ring.kept[j]));
+            sends.push(Transfer { peer: members[(p + d) % n].rank, buf });
+        }
+    }
+    if let Some(buf) = bufs[j] {
+        recvs.push(Transfer { peer: members[(p + n - d) % n].rank, buf });
+    }
+    if !sends.is_empty() || !recvs.is_empty() {
+        l.b.push(rank, OpKind::SendRecv { sends, recvs });
+    }
 }
 
 fn forward(l: &mut Lowering<'_>, members: &[Member], q_split: Split, kv_split: Split) -> Vec<BufId> {
-    let (steps, kept) = plan_steps(l, members, q_split, kv_split);
+    let ring = plan_ring(l, members, q_split, kv_split, trimmed(l));
     let mut outs = Vec::new();
     for (p, m) in members.iter().enumerate() {
         let (rows, heads) = (m.q_map.clone(), l.b.plan.buf(m.q).heads);
-        let kv = step_buffers(l, members, p, &kept, BufKind::Kv, Some(m.kv));
+        let kv = step_buffers(l, members, &ring, p, BufKind::Kv, Some(m.kv));
         let acc = l.b.buffer(m.rank, "o.acc", BufKind::OAcc, rows.clone(), heads);
         let part = l.b.buffer(m.rank, "o.part", BufKind::OPart, rows.clone(), heads);
         l.b.push(m.rank, OpKind::Zero { dst: acc, like: m.q });
-        for j in 0..kept.len() {
-            if j + 1 < kept.len() {
-                shift(l, members, p, &kept, j + 1, &kv);
+        for j in 0..ring.kept.len() {
+            if j + 1 < ring.kept.len() {
+                shift(l, members, &ring, p, j + 1, &kv);
             }
-            for block in &steps[p][kept[j]] {
+            for block in &ring.blocks[p][j] {
                 let Block { q_rows, kv_rows, class } = block.clone();
-                l.b.push(m.rank, OpKind::AttnFwd { q: m.q, q_rows: q_rows.clone(), kv: kv[j], kv_rows, part, class });
+                let kv = kv[j].expect("a block against a held KV block");
+                l.b.push(m.rank, OpKind::AttnFwd { q: m.q, q_rows: q_rows.clone(), kv, kv_rows, part, class });
                 l.b.push(m.rank, OpKind::Merge { acc, part, rows: q_rows });
             }
         }
@@ -144,38 +234,42 @@ fn forward(l: &mut Lowering<'_>, members: &[Member], q_split: Split, kv_split: S
 
 fn backward(l: &mut Lowering<'_>, members: &[Member], q_split: Split, kv_split: Split) -> Vec<(BufId, BufId)> {
     let n = members.len();
-    let (steps, kept) = plan_steps(l, members, q_split, kv_split);
+    // Whole blocks backward (the module's note says why).
+    let ring = plan_ring(l, members, q_split, kv_split, false);
     let mut grads = Vec::new();
     for (p, m) in members.iter().enumerate() {
         let (rows, heads) = (m.q_map.clone(), l.b.plan.buf(m.q).heads);
-        let kv = step_buffers(l, members, p, &kept, BufKind::Kv, Some(m.kv));
-        let dkv = step_buffers(l, members, p, &kept, BufKind::DkvAcc, None);
+        let kv = step_buffers(l, members, &ring, p, BufKind::Kv, Some(m.kv));
+        let dkv = step_buffers(l, members, &ring, p, BufKind::DkvAcc, None);
         let dq = l.b.buffer(m.rank, "dq.acc", BufKind::DqAcc, rows, heads);
         l.b.push(m.rank, OpKind::Zero { dst: dq, like: m.q });
-        l.b.push(m.rank, OpKind::Zero { dst: dkv[0], like: m.kv });
-        for j in 0..kept.len() {
-            if j + 1 < kept.len() {
-                shift(l, members, p, &kept, j + 1, &kv);
+        let dkv0 = dkv[0].expect("step 0 holds the own block");
+        l.b.push(m.rank, OpKind::Zero { dst: dkv0, like: m.kv });
+        for j in 0..ring.kept.len() {
+            if j + 1 < ring.kept.len() {
+                shift(l, members, &ring, p, j + 1, &kv);
             }
             if j > 0 {
                 // The accumulator of this step's KV block arrives from the member that had it last.
-                shift(l, members, p, &kept, j, &dkv);
+                shift(l, members, &ring, p, j, &dkv);
             }
-            for block in &steps[p][kept[j]] {
+            for block in &ring.blocks[p][j] {
                 let Block { q_rows, kv_rows, class } = block.clone();
-                l.b.push(m.rank, OpKind::AttnBwd { q: m.q, q_rows, kv: kv[j], kv_rows, dq, dkv: dkv[j], class });
+                let (Some(kv), Some(dkv)) = (kv[j], dkv[j]) else { continue };
+                l.b.push(m.rank, OpKind::AttnBwd { q: m.q, q_rows, kv, kv_rows, dq, dkv, class });
             }
         }
-        let last = *kept.last().unwrap_or(&0);
-        let own = if last == 0 {
-            dkv[0]
-        } else {
-            let heads = l.b.plan.buf(m.kv).heads;
-            let own = l.b.buffer(m.rank, "dkv", BufKind::DkvAcc, m.kv_map.clone(), heads);
-            let send = Transfer { peer: members[(p + n - last) % n].rank, buf: dkv[kept.len() - 1] };
-            let recv = Transfer { peer: members[(p + last) % n].rank, buf: own };
-            l.b.push(m.rank, OpKind::SendRecv { sends: vec![send], recvs: vec![recv] });
-            own
+        let last = *ring.kept.last().unwrap_or(&0);
+        let own = match dkv.last().copied().flatten() {
+            Some(held) if last > 0 => {
+                let heads = l.b.plan.buf(m.kv).heads;
+                let own = l.b.buffer(m.rank, "dkv", BufKind::DkvAcc, m.kv_map.clone(), heads);
+                let send = Transfer { peer: members[(p + n - last) % n].rank, buf: held };
+                let recv = Transfer { peer: members[(p + last) % n].rank, buf: own };
+                l.b.push(m.rank, OpKind::SendRecv { sends: vec![send], recvs: vec![recv] });
+                own
+            }
+            _ => dkv0,
         };
         grads.push((dq, own));
     }

@@ -277,16 +277,16 @@ pub struct LayerSettings {
 
 /// How a layer under a window or chunks moves its KV with `p2p`, `all_gather` or at the p2p level
 /// of `a2a+p2p`: a halo exchange of exactly the needed rows, or the strategy's own communication
-/// (the ring's whole-shard shifts, the all-gather). The driver resolves `Auto` with the cost
-/// model (`tune::auto_exchange`); the pipeline reads an unresolved `Auto` as "the halo when it
-/// moves fewer rows".
+/// (the ring's shifts, trimmed forward to the rows later holders read; the all-gather). The
+/// driver resolves `Auto` with the cost model (`tune::auto_exchange`); the pipeline reads an
+/// unresolved `Auto` as "the halo when it moves no more rows".
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Exchange {
     #[default]
     Auto,
     Halo,
-    /// The strategy's own communication.
+    /// The strategy's own communication (the ring, the all-gather).
     Full,
 }
 
