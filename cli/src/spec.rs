@@ -1,5 +1,5 @@
 //! Reading spec files for a command: the files, `--set`, `--for`, which layout (`--layout`, or the
-//! only one), and a THD batch's lengths (`--seqlens`, `--padded-seqlens`).
+//! only one), a THD batch's lengths (`--seqlens`, `--padded-seqlens`) and `--exchange`.
 //!
 //! Diagnostics are reported here, once; commands get checked specs or an exit outcome.
 
@@ -12,7 +12,7 @@ use attnc_compiler::diag::{self, Diagnostic};
 use attnc_compiler::front::overrides::{self, Override};
 use attnc_compiler::front::span::{FileId, Sources};
 use attnc_compiler::passes::PlanOptions;
-use attnc_compiler::sema::spec::{Cp, Format, Layout};
+use attnc_compiler::sema::spec::{Cp, Exchange, Format, Layout};
 use attnc_compiler::{Frontend, UnitOptions, compile_unit};
 use clap::Args;
 
@@ -60,6 +60,31 @@ pub struct LayoutArgs {
     /// (times tp with sequence parallelism). Default: each rounded up to the next multiple.
     #[arg(long, value_delimiter = ',', requires = "seqlens")]
     pub padded_seqlens: Vec<u64>,
+    /// How layers under a window or chunks move KV with p2p, all_gather or a2a+p2p: `halo`
+    /// (exactly the rows other ranks' queries read, in one exchange), `own` (the strategy's own
+    /// communication: the ring, trimmed forward to the rows later ranks read, or the all-gather),
+    /// or `auto` (the cost model simulates both; `attnc tune` prints both times).
+    #[arg(long, value_enum, default_value_t = ExchangeArg::Auto)]
+    pub exchange: ExchangeArg,
+}
+
+/// `--exchange`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ExchangeArg {
+    #[default]
+    Auto,
+    Halo,
+    Own,
+}
+
+impl ExchangeArg {
+    fn exchange(self) -> Exchange {
+        match self {
+            ExchangeArg::Auto => Exchange::Auto,
+            ExchangeArg::Halo => Exchange::Halo,
+            ExchangeArg::Own => Exchange::Full,
+        }
+    }
 }
 
 /// What every command that plans one layout reads: the spec files and which layout (and batch).
@@ -90,6 +115,17 @@ impl LayoutCommand {
                 layout.name
             );
         }
+        // `--exchange`: every layer takes it (only those under a window or chunks with a
+        // point-to-point level read it).
+        let forced;
+        let layout = if which.exchange == ExchangeArg::Auto {
+            layout
+        } else {
+            let mut l = layout.clone();
+            l.layers.iter_mut().for_each(|s| s.exchange = which.exchange.exchange());
+            forced = l;
+            &forced
+        };
         f(
             layout,
             PlanOptions {

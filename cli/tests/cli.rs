@@ -268,6 +268,33 @@ fn the_cost_model_chooses_halo_or_ring() {
     }
 }
 
+/// `--exchange` forces either exchange on a window's layers: `own` keeps Mistral's ring at a window
+/// of 4096 (where the cost model takes halos), `halo` takes halos at 16384 (where it keeps the
+/// ring), and `attnc tune` then plays only the forced one.
+#[test]
+fn the_exchange_flag_forces_either() {
+    let file = "dsl-examples/mistral_sliding_window.attn";
+    for (window, flag, halo) in [(4096, "own", false), (16384, "halo", true)] {
+        let set = format!("long_window.mask=causal {{ window = {window} }}");
+        let args = ["plan", file, "--layout", "long_window", "--set", &set, "--backward", "--exchange", flag];
+        let out = attnc(&[&args[..], &["--emit", "json"]].concat());
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        for direction in ["forward", "backward"] {
+            let buffers = json["classes"][0][direction]["buffers"].as_array().unwrap().clone();
+            let halos = buffers.iter().any(|b| b["halo"] == true);
+            let steps = buffers.iter().any(|b| b["name"].as_str().unwrap().starts_with("kv.step"));
+            assert_eq!((halos, steps), (halo, !halo), "--exchange {flag} at window {window} {direction}");
+        }
+        let out = attnc(&["tune", file, "--layout", "long_window", "--set", &set, "--exchange", flag]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success() && !text.contains("exchange under"), "{text}");
+    }
+    let out = attnc(&["plan", file, "--layout", "long_window", "--exchange", "ring"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.code() == Some(2) && stderr.contains("[possible values: auto, halo, own]"), "{stderr}");
+}
+
 fn halo_at_the_bound(json: &serde_json::Value) {
     for class in json["classes"].as_array().unwrap() {
         let windowed = class["mask"].as_str().unwrap().contains("window = 128");

@@ -270,7 +270,8 @@ pub struct LayerSettings {
     /// Whether the layer rotates q and k: the model has a `rope` block and the layer is not
     /// `rope = none` (NoPE).
     pub rope: bool,
-    /// How KV moves under a local mask (not written in specs: the driver chooses it).
+    /// How KV moves under a local mask (not written in specs: the driver chooses it, or the
+    /// CLI's `--exchange`).
     #[serde(skip_serializing_if = "Exchange::is_auto")]
     pub exchange: Exchange,
 }
