@@ -136,3 +136,16 @@ fn a_warning_fires_once_per_place() {
     assert_eq!(stderr.matches("warning[W0002]").count(), 1, "{stderr}");
     assert_eq!(stderr.matches("warning[W0006]").count(), 1, "{stderr}");
 }
+
+/// A batch of only empty sequences (`--seqlens 0,0`) leaves every rank without tokens: it plans
+/// and runs, forward and backward, under plain causal and a window with either exchange.
+#[test]
+fn a_batch_of_empty_sequences_runs() {
+    let run =
+        ["run", SFT, "--layout", "sft", "--seqlens", "0,0", "--set", "llama3_8b.head_dim=16", "--backward", "--check"];
+    check(&run, 0, "dv ", "");
+    for exchange in ["halo", "own"] {
+        let window = ["--set", "sft.mask=padding_causal { window = 6 }", "--exchange", exchange];
+        check(&[&run[..], &window[..]].concat(), 0, "dv ", "");
+    }
+}

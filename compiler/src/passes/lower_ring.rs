@@ -157,7 +157,8 @@ fn step_buffers(
             }
             let o = ring.owner(n, p, j);
             let map = ring.maps[o][j].clone();
-            if map.rows() == 0 {
+            // Step 0 holds the own block even when it is empty (a rank of empty sequences).
+            if map.rows() == 0 && j > 0 {
                 return None;
             }
             let heads = l.b.plan.buf(members[o].kv).heads;
