@@ -255,7 +255,8 @@ fn merging_the_wrong_rows_is_caught() {
 
 /// A sliding window under p2p moves only halos (TransformerEngine rejects this combination): one
 /// grouped sendrecv forward (each rank's 15 rows before each of its zigzag chunks that another
-/// rank holds), two backward (the halos in, their dK/dV back to the owners).
+/// rank holds), two backward (the halos in, their dK/dV back to the owners, into the storage of
+/// the cuts the owners sent).
 #[test]
 fn sliding_window_p2p_is_a_halo_exchange() {
     let fields = "  seq = 256\n  cp = 8\n  dp = 1\n  mask = causal { window = 16 }\n  strategy = p2p";
@@ -268,6 +269,13 @@ fn sliding_window_p2p_is_a_halo_exchange() {
         let rows: Vec<(u32, u64)> = recvs.iter().map(|t| (t.peer, p.buf(t.buf).rows)).collect();
         assert_eq!(rows, [(0, 15), (2, 15)], "{:?}", p.header.direction);
         assert!(recvs.iter().all(|t| p.buf(t.buf).halo));
+        if want == 2 {
+            // The dK/dV each peer returns lands in the storage of the cut sent to it.
+            let OpKind::SendRecv { sends, .. } = &p.op(transfers[0]).kind else { unreachable!() };
+            let OpKind::SendRecv { recvs: back, .. } = &p.op(transfers[1]).kind else { unreachable!() };
+            let storage = |t: &attnc_compiler::ir::Transfer| (t.peer, p.buf(t.buf).storage);
+            assert_eq!(back.iter().map(storage).collect::<Vec<_>>(), sends.iter().map(storage).collect::<Vec<_>>());
+        }
     }
 }
 

@@ -13,7 +13,7 @@ use super::blocks::{Block, Split, blocks};
 use super::lower::{Lowering, Results};
 use super::lower_ring::Member;
 use crate::ir::needed::needed_keys;
-use crate::ir::{BufId, BufKind, Direction, OpKind, RowSet, TokenMap, Transfer};
+use crate::ir::{BufId, BufKind, Dep, Direction, OpKind, RowSet, TokenMap, Transfer};
 use crate::sema::spec::Exchange;
 
 /// Per receiving member, the (owner index, tokens) of every halo it needs.
@@ -56,13 +56,13 @@ pub fn instead(l: &mut Lowering<'_>, members: &[Member], split: Split, other_row
 
 /// The exchange of KV halos: owners cut and send the rows each receiver needs, receivers get
 /// them in one grouped sendrecv per rank. Returns, per member, its received (owner, buffer) and
-/// the (receiver, tokens) it sent.
+/// the (receiver, tokens, cut buffer) it sent.
 #[allow(clippy::type_complexity)]
 fn exchange(
     l: &mut Lowering<'_>,
     members: &[Member],
     halos: &[Vec<(usize, RowSet)>],
-) -> (Vec<Vec<(usize, BufId)>>, Vec<Vec<(usize, RowSet)>>) {
+) -> (Vec<Vec<(usize, BufId)>>, Vec<Vec<(usize, RowSet, BufId)>>) {
     let n = members.len();
     let mut sent: Vec<Vec<(usize, RowSet)>> = vec![Vec::new(); n];
     for (r, hs) in halos.iter().enumerate() {
@@ -71,6 +71,7 @@ fn exchange(
         }
     }
     let mut received = Vec::new();
+    let mut cuts: Vec<Vec<(usize, RowSet, BufId)>> = vec![Vec::new(); n];
     for (p, m) in members.iter().enumerate() {
         let heads = l.b.plan.buf(m.kv).heads;
         let mut sends = Vec::new();
@@ -79,6 +80,7 @@ fn exchange(
             let buf = l.b.buffer(m.rank, name, BufKind::Kv, TokenMap::new(rows.0.clone()), heads);
             l.b.push(m.rank, OpKind::CopyRows { src: m.kv, dst: buf });
             sends.push(Transfer { peer: members[*r].rank, buf });
+            cuts[p].push((*r, rows.clone(), buf));
         }
         let mut recvs = Vec::new();
         let mut mine = Vec::new();
@@ -95,7 +97,7 @@ fn exchange(
         }
         received.push(mine);
     }
-    (received, sent)
+    (received, cuts)
 }
 
 /// Forward: O of every member against its own shard, then each halo, merged by LSE.
@@ -161,21 +163,45 @@ pub fn backward(
         grads.push((dq, dkv));
         halo_grads.push(mine);
     }
-    // The halos' gradients back to their owners.
+    // The halos' gradients back to their owners. Each arrives for the rows this rank cut and sent
+    // to that peer, into the cut's storage: the cut was dead once the first exchange completed,
+    // which the CP stream orders before this one (`Reuse` dependencies say so).
     for (p, m) in members.iter().enumerate() {
         let sends = halo_grads[p].iter().map(|&(s, g)| Transfer { peer: members[s].rank, buf: g }).collect::<Vec<_>>();
         let mut recvs = Vec::new();
         let mut adds = Vec::new();
-        for (r, rows) in &sent[p] {
+        for (r, rows, cut) in &sent[p] {
             let name = format!("dkv.halo.back{}", members[*r].rank);
             let kv_heads = l.b.plan.buf(m.kv).heads;
             let buf = l.b.buffer(m.rank, name, BufKind::DkvAcc, TokenMap::new(rows.0.clone()), kv_heads);
+            l.b.plan.buffers[buf.0 as usize].storage = l.b.plan.buf(*cut).storage;
             recvs.push(Transfer { peer: members[*r].rank, buf });
-            adds.push(buf);
+            adds.push((buf, *cut));
         }
         if !sends.is_empty() || !recvs.is_empty() {
-            l.b.push(m.rank, OpKind::SendRecv { sends, recvs });
+            let back = l.b.push(m.rank, OpKind::SendRecv { sends, recvs });
+            for &(_, cut) in &adds {
+                let users: Vec<_> =
+                    l.b.plan
+                        .rank_ops(m.rank)
+                        .filter(|&o| {
+                            o != back
+                                && l.b
+                                    .plan
+                                    .op(o)
+                                    .kind
+                                    .reads()
+                                    .into_iter()
+                                    .chain(l.b.plan.op(o).kind.writes())
+                                    .any(|b| b == cut)
+                        })
+                        .collect();
+                for o in users {
+                    l.b.plan.add_dep(o, back, Dep::Reuse);
+                }
+            }
         }
+        let adds: Vec<BufId> = adds.into_iter().map(|(b, _)| b).collect();
         for src in adds {
             l.b.push(m.rank, OpKind::AddRows { src, dst: grads[p].1 });
         }
