@@ -235,14 +235,10 @@ fn the_cost_model_chooses_halo_or_ring() {
     for (window, halo) in [(4096, true), (16384, false)] {
         let set = format!("long_window.mask=causal {{ window = {window} }}");
         let file = "dsl-examples/mistral_sliding_window.attn";
-        let out = attnc(&["plan", file, "--layout", "long_window", "--set", &set, "--backward", "--emit", "json"]);
-        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let json = mistral_window_plan(window, &[]);
         for direction in ["forward", "backward"] {
             let buffers = json["classes"][0][direction]["buffers"].as_array().unwrap().clone();
-            let halos = buffers.iter().any(|b| b["halo"] == true);
-            let steps = buffers.iter().any(|b| b["name"].as_str().unwrap().starts_with("kv.step"));
-            assert_eq!((halos, steps), (halo, !halo), "window {window} {direction}");
+            assert_eq!(halos_and_steps(&json, direction), (halo, !halo), "window {window} {direction}");
             // The ring is trimmed forward (cuts, step buffers shorter than a shard), whole backward.
             let ops = json["classes"][0][direction]["ops"].as_array().unwrap().clone();
             let cuts = ops.iter().any(|o| o["op"] == "copy_rows");
@@ -276,15 +272,10 @@ fn the_exchange_flag_forces_either() {
     let file = "dsl-examples/mistral_sliding_window.attn";
     for (window, flag, halo) in [(4096, "own", false), (16384, "halo", true)] {
         let set = format!("long_window.mask=causal {{ window = {window} }}");
-        let args = ["plan", file, "--layout", "long_window", "--set", &set, "--backward", "--exchange", flag];
-        let out = attnc(&[&args[..], &["--emit", "json"]].concat());
-        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let json = mistral_window_plan(window, &["--exchange", flag]);
         for direction in ["forward", "backward"] {
-            let buffers = json["classes"][0][direction]["buffers"].as_array().unwrap().clone();
-            let halos = buffers.iter().any(|b| b["halo"] == true);
-            let steps = buffers.iter().any(|b| b["name"].as_str().unwrap().starts_with("kv.step"));
-            assert_eq!((halos, steps), (halo, !halo), "--exchange {flag} at window {window} {direction}");
+            let got = halos_and_steps(&json, direction);
+            assert_eq!(got, (halo, !halo), "--exchange {flag} at window {window} {direction}");
         }
         let out = attnc(&["tune", file, "--layout", "long_window", "--set", &set, "--exchange", flag]);
         let text = String::from_utf8_lossy(&out.stdout);
@@ -293,6 +284,24 @@ fn the_exchange_flag_forces_either() {
     let out = attnc(&["plan", file, "--layout", "long_window", "--exchange", "ring"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.code() == Some(2) && stderr.contains("[possible values: auto, halo, own]"), "{stderr}");
+}
+
+/// Mistral's JSON plans (forward and backward) under a window of `window`, with `extra` flags.
+fn mistral_window_plan(window: u32, extra: &[&str]) -> serde_json::Value {
+    let set = format!("long_window.mask=causal {{ window = {window} }}");
+    let file = "dsl-examples/mistral_sliding_window.attn";
+    let args = ["plan", file, "--layout", "long_window", "--set", &set, "--backward", "--emit", "json"];
+    let out = attnc(&[&args[..], extra].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Whether a plan of the first class in `direction` has halo buffers, and ring step buffers.
+fn halos_and_steps(json: &serde_json::Value, direction: &str) -> (bool, bool) {
+    let buffers = json["classes"][0][direction]["buffers"].as_array().unwrap();
+    let halos = buffers.iter().any(|b| b["halo"] == true);
+    let steps = buffers.iter().any(|b| b["name"].as_str().unwrap().starts_with("kv.step"));
+    (halos, steps)
 }
 
 fn halo_at_the_bound(json: &serde_json::Value) {
