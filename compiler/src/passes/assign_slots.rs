@@ -1,9 +1,11 @@
-//! Pass `assign_slots`: the ring's per-step buffers share two storage slots per rank and kind.
+//! Pass `assign_slots`: the ring's per-step buffers share two storage slots per rank and kind,
+//! and every buffer that shares a storage waits for the one before it.
 //!
 //! Step buffers j and j+2 of one kind (KV, or the travelling dK/dV accumulator) share a slot, as
-//! TransformerEngine's two `p2p_comm_buffers` do. Each reuse adds `Reuse` dependencies: every op
-//! that touches buffer j comes before the first write of buffer j+2. Only buffers marked
-//! `rotating` move; everything else keeps its own storage.
+//! TransformerEngine's two `p2p_comm_buffers` do. Only buffers marked `rotating` move here; a
+//! lowering may also place a buffer in another's storage (a halo's returning dK/dV in the KV cut
+//! sent to that peer). For every storage, in creation order, each reuse adds `Reuse`
+//! dependencies: every op that touches a buffer comes before the first write of the next.
 
 use std::collections::BTreeMap;
 
@@ -20,6 +22,12 @@ pub fn run(plan: &mut Plan) {
             families.entry((b.rank, kind)).or_default().push(BufId(i as u32));
         }
     }
+    for bufs in families.values() {
+        for (j, &b) in bufs.iter().enumerate().skip(SLOTS) {
+            let storage = plan.buf(bufs[j - SLOTS]).storage;
+            plan.buffers[b.0 as usize].storage = storage;
+        }
+    }
     let mut touching: BTreeMap<BufId, Vec<OpId>> = BTreeMap::new();
     let mut first_write: BTreeMap<BufId, OpId> = BTreeMap::new();
     for rank in 0..plan.header.cp {
@@ -33,18 +41,16 @@ pub fn run(plan: &mut Plan) {
             }
         }
     }
-    for bufs in families.values() {
-        for (j, &b) in bufs.iter().enumerate() {
-            if j < SLOTS {
-                continue;
-            }
-            let previous = bufs[j - SLOTS];
-            let storage = plan.buf(previous).storage;
-            plan.buffers[b.0 as usize].storage = storage;
-            if let Some(&writer) = first_write.get(&b) {
-                for &op in touching.get(&previous).into_iter().flatten() {
-                    plan.add_dep(op, writer, Dep::Reuse);
-                }
+    // Per (rank, storage): its buffers in creation order.
+    let mut sharing: BTreeMap<(u32, u32), Vec<BufId>> = BTreeMap::new();
+    for (i, b) in plan.buffers.iter().enumerate() {
+        sharing.entry((b.rank, b.storage)).or_default().push(BufId(i as u32));
+    }
+    for bufs in sharing.values() {
+        for pair in bufs.windows(2) {
+            let Some(&writer) = first_write.get(&pair[1]) else { continue };
+            for &op in touching.get(&pair[0]).into_iter().flatten() {
+                plan.add_dep(op, writer, Dep::Reuse);
             }
         }
     }

@@ -13,7 +13,7 @@ use super::blocks::{Block, Split, blocks};
 use super::lower::{Lowering, Results};
 use super::lower_ring::Member;
 use crate::ir::needed::needed_keys;
-use crate::ir::{BufId, BufKind, Dep, Direction, OpKind, RowSet, TokenMap, Transfer};
+use crate::ir::{BufId, BufKind, Direction, OpKind, RowSet, TokenMap, Transfer};
 use crate::sema::spec::Exchange;
 
 /// Per receiving member, the (owner index, tokens) of every halo it needs.
@@ -164,8 +164,8 @@ pub fn backward(
         halo_grads.push(mine);
     }
     // The halos' gradients back to their owners. Each arrives for the rows this rank cut and sent
-    // to that peer, into the cut's storage: the cut was dead once the first exchange completed,
-    // which the CP stream orders before this one (`Reuse` dependencies say so).
+    // to that peer, into the cut's storage: the cut is dead once the first exchange completed
+    // (`assign_slots` orders the reuse).
     for (p, m) in members.iter().enumerate() {
         let sends = halo_grads[p].iter().map(|&(s, g)| Transfer { peer: members[s].rank, buf: g }).collect::<Vec<_>>();
         let mut recvs = Vec::new();
@@ -176,32 +176,11 @@ pub fn backward(
             let buf = l.b.buffer(m.rank, name, BufKind::DkvAcc, TokenMap::new(rows.0.clone()), kv_heads);
             l.b.plan.buffers[buf.0 as usize].storage = l.b.plan.buf(*cut).storage;
             recvs.push(Transfer { peer: members[*r].rank, buf });
-            adds.push((buf, *cut));
+            adds.push(buf);
         }
         if !sends.is_empty() || !recvs.is_empty() {
-            let back = l.b.push(m.rank, OpKind::SendRecv { sends, recvs });
-            for &(_, cut) in &adds {
-                let users: Vec<_> =
-                    l.b.plan
-                        .rank_ops(m.rank)
-                        .filter(|&o| {
-                            o != back
-                                && l.b
-                                    .plan
-                                    .op(o)
-                                    .kind
-                                    .reads()
-                                    .into_iter()
-                                    .chain(l.b.plan.op(o).kind.writes())
-                                    .any(|b| b == cut)
-                        })
-                        .collect();
-                for o in users {
-                    l.b.plan.add_dep(o, back, Dep::Reuse);
-                }
-            }
+            l.b.push(m.rank, OpKind::SendRecv { sends, recvs });
         }
-        let adds: Vec<BufId> = adds.into_iter().map(|(b, _)| b).collect();
         for src in adds {
             l.b.push(m.rank, OpKind::AddRows { src, dst: grads[p].1 });
         }

@@ -123,8 +123,9 @@ fn plan_ring(l: &Lowering<'_>, members: &[Member], q_split: Split, kv_split: Spl
         .map(|p| {
             (0..kept.len())
                 .map(|j| {
-                    let map = &maps[(p + n - kept[j]) % n][j];
-                    if !trim {
+                    let o = (p + n - kept[j]) % n;
+                    let map = &maps[o][j];
+                    if *map == members[o].kv_map {
                         return whole[p][kept[j]].clone();
                     }
                     if map.rows() == 0 {
