@@ -169,17 +169,26 @@ impl Device for CudaDevice {
             return Ok(());
         }
         let s = self.stream(rank, which)?;
-        // SAFETY: a plain-old-data descriptor; every field the driver reads for device-to-device
-        // copies is set below, the rest are zero (null host pointers and arrays).
-        let mut copy: CUDA_MEMCPY2D = unsafe { std::mem::zeroed() };
-        copy.srcMemoryType = CUmemorytype::CU_MEMORYTYPE_DEVICE;
-        copy.srcDevice = address(src);
-        copy.srcPitch = src_pitch;
-        copy.dstMemoryType = CUmemorytype::CU_MEMORYTYPE_DEVICE;
-        copy.dstDevice = address(dst);
-        copy.dstPitch = dst_pitch;
-        copy.WidthInBytes = width;
-        copy.Height = height;
+        // Every field is written out: `CUmemorytype` has no zero value, so a zeroed descriptor is
+        // not a valid Rust value (the first GPU run aborted on exactly that).
+        let copy = CUDA_MEMCPY2D {
+            srcXInBytes: 0,
+            srcY: 0,
+            srcMemoryType: CUmemorytype::CU_MEMORYTYPE_DEVICE,
+            srcHost: std::ptr::null(),
+            srcDevice: address(src),
+            srcArray: std::ptr::null_mut(),
+            srcPitch: src_pitch,
+            dstXInBytes: 0,
+            dstY: 0,
+            dstMemoryType: CUmemorytype::CU_MEMORYTYPE_DEVICE,
+            dstHost: std::ptr::null_mut(),
+            dstDevice: address(dst),
+            dstArray: std::ptr::null_mut(),
+            dstPitch: dst_pitch,
+            WidthInBytes: width,
+            Height: height,
+        };
         // SAFETY: both regions (`height` rows of `width` bytes at their pitches) lie inside live
         // allocations; the descriptor is read before the call returns.
         let r = unsafe { cuMemcpy2DAsync_v2(&copy, s.cu_stream()) }.result();
