@@ -163,32 +163,13 @@ impl Device for CudaDevice {
     }
 
     fn copy_2d(&self, rank: u32, which: usize, rows: Rows2d<'_, CudaMem>) -> Result<(), String> {
-        use cudarc::driver::sys::{CUDA_MEMCPY2D, CUmemorytype, cuMemcpy2DAsync_v2};
+        use cudarc::driver::sys::cuMemcpy2DAsync_v2;
         let Rows2d { src, src_pitch, dst, dst_pitch, width, height } = rows;
         if width == 0 || height == 0 {
             return Ok(());
         }
         let s = self.stream(rank, which)?;
-        // Every field is written out: `CUmemorytype` has no zero value, so a zeroed descriptor is
-        // not a valid Rust value (the first GPU run aborted on exactly that).
-        let copy = CUDA_MEMCPY2D {
-            srcXInBytes: 0,
-            srcY: 0,
-            srcMemoryType: CUmemorytype::CU_MEMORYTYPE_DEVICE,
-            srcHost: std::ptr::null(),
-            srcDevice: address(src),
-            srcArray: std::ptr::null_mut(),
-            srcPitch: src_pitch,
-            dstXInBytes: 0,
-            dstY: 0,
-            dstMemoryType: CUmemorytype::CU_MEMORYTYPE_DEVICE,
-            dstHost: std::ptr::null_mut(),
-            dstDevice: address(dst),
-            dstArray: std::ptr::null_mut(),
-            dstPitch: dst_pitch,
-            WidthInBytes: width,
-            Height: height,
-        };
+        let copy = memcpy_2d_descriptor((address(src), src_pitch), (address(dst), dst_pitch), width, height);
         // SAFETY: both regions (`height` rows of `width` bytes at their pitches) lie inside live
         // allocations; the descriptor is read before the call returns.
         let r = unsafe { cuMemcpy2DAsync_v2(&copy, s.cu_stream()) }.result();
@@ -322,5 +303,48 @@ impl Device for CudaDevice {
         let n = rows as i64;
         let grid = (rows.div_ceil(k.block[0] as usize) as u32, 1, 1);
         self.launch(rank, which, &k, grid, &[&ptrs[0], &ptrs[1], &ptrs[2], &ptrs[3], &n])
+    }
+}
+
+/// The driver's descriptor of a device-to-device 2-D copy: `height` rows of `width` bytes from
+/// `src` at its pitch to `dst` at its pitch. Every field is written out: `CUmemorytype` has no
+/// zero value, so a zeroed descriptor is not a valid Rust value (the first GPU run aborted on it).
+fn memcpy_2d_descriptor(
+    src: (u64, usize),
+    dst: (u64, usize),
+    width: usize,
+    height: usize,
+) -> cudarc::driver::sys::CUDA_MEMCPY2D {
+    use cudarc::driver::sys::{CUDA_MEMCPY2D, CUmemorytype};
+    CUDA_MEMCPY2D {
+        srcXInBytes: 0,
+        srcY: 0,
+        srcMemoryType: CUmemorytype::CU_MEMORYTYPE_DEVICE,
+        srcHost: std::ptr::null(),
+        srcDevice: src.0,
+        srcArray: std::ptr::null_mut(),
+        srcPitch: src.1,
+        dstXInBytes: 0,
+        dstY: 0,
+        dstMemoryType: CUmemorytype::CU_MEMORYTYPE_DEVICE,
+        dstHost: std::ptr::null_mut(),
+        dstDevice: dst.0,
+        dstArray: std::ptr::null_mut(),
+        dstPitch: dst.1,
+        WidthInBytes: width,
+        Height: height,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_2d_copy_descriptor_is_built_without_a_device() {
+        let copy = memcpy_2d_descriptor((0x1000, 256), (0x8000, 512), 128, 7);
+        assert_eq!((copy.srcDevice, copy.srcPitch, copy.dstDevice, copy.dstPitch), (0x1000, 256, 0x8000, 512));
+        assert_eq!((copy.WidthInBytes, copy.Height), (128, 7));
+        assert!(copy.srcHost.is_null() && copy.dstHost.is_null());
     }
 }
