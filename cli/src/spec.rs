@@ -187,20 +187,30 @@ pub fn load(spec: &SpecArgs) -> Result<Option<Loaded>> {
     if let Some(note) = target.and_then(|t| t.assumption()) {
         eprintln!("note: {note}");
     }
+    load_with(spec, target, spec.target_warns, &spec.set)
+}
+
+/// [`load`] with the target, its severity and the `--set` flags given.
+fn load_with(
+    spec: &SpecArgs,
+    target: Option<te::Target>,
+    target_warns: bool,
+    set: &[String],
+) -> Result<Option<Loaded>> {
     let mut sources = Sources::new();
     let mut files: Vec<FileId> = Vec::new();
     for path in &spec.files {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read `{}`", path.display()))?;
         files.push(sources.add(path.display().to_string(), text));
     }
-    let overrides: Vec<Override> = match overrides::parse_overrides(&mut sources, &spec.set) {
+    let overrides: Vec<Override> = match overrides::parse_overrides(&mut sources, set) {
         Ok(o) => o,
         Err(errors) => {
             report(&sources, &errors);
             return Ok(None);
         }
     };
-    let options = UnitOptions { overrides: &overrides, target, target_warns: spec.target_warns, base: None };
+    let options = UnitOptions { overrides: &overrides, target, target_warns, base: None };
     let units: Vec<Frontend> = files.iter().map(|&f| compile_unit(&mut sources, f, &options)).collect();
     let unmatched: Vec<Diagnostic> = overrides
         .iter()
@@ -223,16 +233,21 @@ pub fn load(spec: &SpecArgs) -> Result<Option<Loaded>> {
 }
 
 pub fn report(sources: &Sources, diagnostics: &[Diagnostic]) {
+    report_diagnostics(sources, diagnostics);
+    let mut stderr = std::io::stderr().lock();
+    if let Some(summary) = diag::summary(diagnostics) {
+        let _ = writeln!(stderr, "{summary}");
+    }
+}
+
+/// Renders every diagnostic to stderr (without the summary line).
+pub fn report_diagnostics(sources: &Sources, diagnostics: &[Diagnostic]) {
     use diag::termcolor::{ColorChoice, StandardStream};
     use std::io::IsTerminal as _;
     // Colour only on a terminal and when NO_COLOR is unset; pipes and files get plain text.
     let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let mut coloured = StandardStream::stderr(if colour { ColorChoice::Auto } else { ColorChoice::Never });
     let _ = diag::emit(sources, diagnostics, &mut coloured);
-    let mut stderr = std::io::stderr().lock();
-    if let Some(summary) = diag::summary(diagnostics) {
-        let _ = writeln!(stderr, "{summary}");
-    }
 }
 
 /// Loads and checks the files and reports every diagnostic; `Err` carries the exit outcome
@@ -258,6 +273,142 @@ pub fn check_layer(layout: &Layout, layer: u64) -> Result<()> {
             layout.layers.len(),
             layout.layers.len() - 1
         );
+    }
+    Ok(())
+}
+
+/// Whether `target` runs every layer class of `layout`, `strategy = auto` resolved as `attnc tune
+/// --for te` resolves it (for THD, whose choice needs a batch, only that some strategy runs).
+/// `Err` holds the reasons.
+pub fn te_runs(layout: &Layout, target: te::Target) -> std::result::Result<(), String> {
+    if matches!(layout.format, Format::Thd { .. }) || matches!(layout.cp, Cp::Hybrid { .. }) {
+        for (layers, strategy, mask) in attnc_compiler::passes::layer_classes(layout) {
+            if strategy != attnc_compiler::sema::spec::Strategy::Auto {
+                continue;
+            }
+            let setting = te::Setting::of_layout(layout, &strategy, mask);
+            if te::runnable(&setting, &target).is_empty() {
+                return Err(format!(
+                    "layout `{}`: layers {}: no strategy that {target} runs",
+                    layout.name,
+                    attnc_compiler::passes::display_layers(&layers)
+                ));
+            }
+        }
+        return Ok(());
+    }
+    let options = PlanOptions { target: Some(target), ..Default::default() };
+    attnc_compiler::driver::resolve_auto(layout, &options).map(|_| ()).map_err(|e| e.to_string())
+}
+
+/// Changes of a layout's fields, as `--set` flags, that make `target` accept it (the spec's own
+/// checks and `strategy = auto` included), found by trying them: single changes of the strategy,
+/// tp, cp, format, dtype and balance first, then tp and cp together. At most `limit` are returned,
+/// nearest first.
+pub fn te_fixes(spec: &SpecArgs, name: &str, target: te::Target, limit: usize) -> Result<Vec<String>> {
+    // The layout as attnc alone resolves it (TE's rules as warnings), for its sizes.
+    let Some(base) = load_with(spec, None, true, &spec.set)? else { return Ok(Vec::new()) };
+    let Some(layout) = base.layouts().find(|l| l.name == name).cloned() else { return Ok(Vec::new()) };
+    let m = &layout.model;
+    let world = layout.cluster.gpus;
+    let cp = match layout.cp {
+        Cp::Fixed { size } => size,
+        Cp::Hybrid { .. } => return Ok(Vec::new()),
+    };
+    let set = |field: &str, value: String| format!("{name}.{field}={value}");
+    let mut singles: Vec<Vec<String>> = Vec::new();
+    let uses_default = layout.layers.iter().all(|l| l.strategy == layout.strategy);
+    if uses_default {
+        for strategy in te::strategies(layout.cp, m.heads / layout.tp.max(1)) {
+            if strategy != layout.strategy {
+                singles.push(vec![set("strategy", attnc_compiler::sema::unparse::strategy_text(&strategy))]);
+            }
+        }
+    }
+    let tps: Vec<u32> = (1..=layout.cluster.gpus_per_node.max(1))
+        .filter(|&t| t != layout.tp && m.heads % t == 0 && m.kv_heads % t == 0)
+        .collect();
+    // cp = 1 would leave context parallelism out altogether: not a fix.
+    let cps: Vec<u32> = [2u32, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1024]
+        .into_iter()
+        .filter(|&c| c != cp && c <= world)
+        .collect();
+    let near = |a: u32, b: u32| (a.max(b) as f64 / a.min(b).max(1) as f64).ln();
+    let mut by_distance: Vec<(f64, Vec<String>)> = Vec::new();
+    by_distance.extend(tps.iter().map(|&t| (near(t, layout.tp), vec![set("tp", t.to_string())])));
+    by_distance.extend(cps.iter().map(|&c| (near(c, cp), vec![set("cp", c.to_string())])));
+    by_distance.sort_by(|a, b| a.0.total_cmp(&b.0));
+    singles.extend(by_distance.into_iter().map(|(_, s)| s));
+    match layout.format {
+        Format::Sbhd => singles.push(vec![set("format", "bshd".into())]),
+        Format::Bshd => singles.push(vec![set("format", "sbhd".into())]),
+        Format::Thd { .. } => {}
+    }
+    if layout.dtype == attnc_compiler::sema::spec::Dtype::Fp32 {
+        singles.push(vec![set("dtype", "bf16".into())]);
+    }
+    if layout.balance == attnc_compiler::sema::spec::Balance::Contiguous {
+        singles.push(vec![set("balance", "zigzag".into())]);
+    }
+    let accepted = |changes: &[String]| -> Result<bool> {
+        let mut flags = spec.set.clone();
+        flags.extend(changes.iter().cloned());
+        let Some(loaded) = load_with(spec, Some(target), false, &flags)? else { return Ok(false) };
+        if loaded.units.iter().flat_map(|u| &u.diagnostics).any(Diagnostic::is_error) {
+            return Ok(false);
+        }
+        Ok(loaded.layouts().find(|l| l.name == name).is_some_and(|l| te_runs(l, target).is_ok()))
+    };
+    let mut found = Vec::new();
+    for changes in &singles {
+        if found.len() >= limit {
+            break;
+        }
+        if accepted(changes)? {
+            found.push(changes.clone());
+        }
+    }
+    if found.is_empty() {
+        'pairs: for &t in &tps {
+            for &c in &cps {
+                let changes = vec![set("tp", t.to_string()), set("cp", c.to_string())];
+                if accepted(&changes)? {
+                    found.push(changes);
+                    if found.len() >= limit {
+                        break 'pairs;
+                    }
+                }
+            }
+        }
+    }
+    Ok(found.iter().map(|changes| changes.iter().map(|c| shell_flag(c)).collect::<Vec<_>>().join(" ")).collect())
+}
+
+/// `--set FIELD=VALUE`, quoted where the shell would split it.
+fn shell_flag(set: &str) -> String {
+    if set.chars().all(|c| c.is_ascii_alphanumeric() || "._=+-".contains(c)) {
+        format!("--set {set}")
+    } else {
+        format!("--set '{set}'")
+    }
+}
+
+/// Prints, for each layout `target` refuses, the changes that make it accept it (or that none of
+/// the tried ones do).
+pub fn report_te_fixes(spec: &SpecArgs, names: &[String], target: te::Target) -> Result<()> {
+    for name in names {
+        let fixes = te_fixes(spec, name, target, 3)?;
+        if fixes.is_empty() {
+            eprintln!(
+                "help: layout `{name}`: no single change of its strategy, tp, cp, format, dtype or balance (nor of tp and cp together) makes {target} run it"
+            );
+        } else {
+            eprintln!(
+                "help: layout `{name}` checks clean with `--for {}` after any of: {}",
+                target.flag(),
+                fixes.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+            );
+        }
     }
     Ok(())
 }

@@ -16,7 +16,7 @@ use clap::{Args as ClapArgs, ValueEnum};
 
 use crate::Outcome;
 use crate::simulate::{layer_blocks, ms, profile, report};
-use crate::spec::LayoutCommand;
+use crate::spec::{LayoutCommand, report_te_fixes};
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -32,10 +32,20 @@ pub struct Args {
 
 pub fn command(args: Args) -> Result<Outcome> {
     let Args { mut input, profile, emit } = args;
+    // Megatron-LM runs its attention through TransformerEngine: its arguments are chosen among
+    // what TE runs, priced as TE runs it (the newest TE unless `--for te=V` says otherwise).
+    if emit == TuneEmit::Megatron && input.spec.target_system.is_none() {
+        input.spec.target_system = Some("te".to_string());
+    }
     // The layout's own strategies are what tuning replaces: TE's restrictions on them warn.
     input.spec.target_warns = true;
+    let spec = &input.spec;
     input.with_layout(|l, options| {
-        Ok(if tune(l, &options, profile.as_deref(), emit)? { Outcome::Clean } else { Outcome::InputErrors })
+        let ok = tune(l, &options, profile.as_deref(), emit)?;
+        if !ok && let Some(target) = options.target {
+            report_te_fixes(spec, std::slice::from_ref(&l.name), target)?;
+        }
+        Ok(if ok { Outcome::Clean } else { Outcome::InputErrors })
     })
 }
 
@@ -70,7 +80,7 @@ fn tune(layout: &Layout, options: &passes::PlanOptions, profile_path: Option<&Pa
     match emit {
         TuneEmit::Text => print!("{}", tune_table(layout, &classes, &profile, &source, options)),
         TuneEmit::Spec => {
-            let target = options.target.map(|t| format!(", for TransformerEngine {}", t.version)).unwrap_or_default();
+            let target = options.target.map(|t| format!(", for {t}")).unwrap_or_default();
             println!(
                 "# attnc tune: layout `{}` with the strategies the cost model chose ({source}{target}).",
                 layout.name
@@ -84,11 +94,6 @@ fn tune(layout: &Layout, options: &passes::PlanOptions, profile_path: Option<&Pa
             println!("{}", args.shell());
             for note in &args.unexpressed {
                 eprintln!("note: {note}");
-            }
-            if options.target.is_none() {
-                eprintln!(
-                    "note: chosen without `--for te`: some strategies may be ones TransformerEngine does not run (see `attnc check --for te`)"
-                );
             }
         }
     }
@@ -105,8 +110,10 @@ fn tune_table(
     options: &passes::PlanOptions,
 ) -> String {
     let mut out = String::new();
-    let target =
-        options.target.map(|t| format!(", among what TransformerEngine {} runs", t.version)).unwrap_or_default();
+    let target = options
+        .target
+        .map(|t| format!(", among what {t} runs, priced with the communication it performs (attnc's own plan of each in the last column)"))
+        .unwrap_or_default();
     let _ = writeln!(
         out,
         "layout `{}` on {source}{target}; per layer, forward + backward; bytes per rank (max over ranks) in GiB",
@@ -115,16 +122,18 @@ fn tune_table(
     let gib = |bytes: u64| format!("{:.3}", bytes as f64 / (1u64 << 30) as f64);
     for class in classes {
         let _ = writeln!(out, "layers {} ({})", layer_blocks(&class.layers).join(", "), mask_name(class.mask));
+        let own_header = if options.target.is_some() { format!(" {:>11}", "attnc's own") } else { String::new() };
         let _ = writeln!(
             out,
-            "  {:<20} {:>11} {:>11} {:>11} {:>10} {:>10} {:>10} {:>10} {:>10}",
+            "  {:<20} {:>11} {:>11} {:>11} {:>10} {:>10} {:>10} {:>10} {:>10}{own_header}",
             "strategy", "fwd+bwd", "fwd", "exposed", "intra sent", "intra recv", "inter sent", "inter recv", "memory"
         );
         for (index, e) in class.evaluations.iter().enumerate() {
             let mark = if index == class.choice { "*" } else { " " };
+            let own = e.own_s.map(|s| format!(" {:>11}", ms(s))).unwrap_or_default();
             let _ = writeln!(
                 out,
-                "{mark} {:<20} {:>11} {:>11} {:>11} {:>10} {:>10} {:>10} {:>10} {:>10}{}",
+                "{mark} {:<20} {:>11} {:>11} {:>11} {:>10} {:>10} {:>10} {:>10} {:>10}{own}{}",
                 strategy_text(&e.strategy),
                 ms(e.total_s()),
                 ms(e.forward_s),
@@ -161,7 +170,9 @@ fn tune_table(
         }
         let _ = writeln!(out, "  choice: {} — {}", strategy_text(class.chosen()), class.reason);
     }
-    if let Some([(mine, mine_s), (other, other_s)]) = tune::balances(layout, classes, profile) {
+    // TransformerEngine splits zigzag only (DualChunkSwap): no balance to choose for it.
+    let balances = if options.target.is_some() { None } else { tune::balances(layout, classes, profile) };
+    if let Some([(mine, mine_s), (other, other_s)]) = balances {
         let name = |b: attnc_compiler::sema::spec::Balance| format!("{b:?}").to_lowercase();
         let verdict = match (layout.balance, mine_s <= other_s) {
             (attnc_compiler::sema::spec::Balance::Auto, true) => format!("`balance = auto` chooses {}", name(mine)),

@@ -79,6 +79,7 @@ fn exit_codes_and_flags() {
 #[test]
 fn transformer_engine_target() {
     const GEMMA: &str = "dsl-examples/gemma2_alternating.attn";
+    const MISTRAL: &str = "dsl-examples/mistral_sliding_window.attn";
     let sft_all_gather = ["--set", "sft.strategy=all_gather", "--seqlens", "100"];
     check_cases(&[
         (
@@ -88,7 +89,19 @@ fn transformer_engine_target() {
             "TransformerEngine says: Context parallelism does not support sliding window attention with cp_comm_type='p2p'!",
         ),
         (&["check", GEMMA], 0, "", "warning[W0006]: the newest TransformerEngine (2.20) does not run this"),
-        (&["check", "--for", "te", GEMMA, "--set", "alternating.strategy=a2a"], 0, "", ""),
+        // Soft-capping is no strategy's doing: TE has no argument for it.
+        (
+            &["check", "--for", "te", GEMMA, "--set", "alternating.strategy=a2a"],
+            1,
+            "",
+            "TransformerEngine has no logit soft-capping argument",
+        ),
+        (
+            &["check", "--for", "te", MISTRAL, "--set", "long_window.strategy=a2a"],
+            0,
+            "",
+            "checked 1 layout in 1 file: 0 errors",
+        ),
         // THD over all_gather: TE 2.18 added it.
         (
             &[&["plan", "--for", "te=2.17", SFT][..], &sft_all_gather[..]].concat(),
@@ -183,14 +196,10 @@ fn windows_move_only_their_halo() {
         let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         halo_at_the_bound(&json);
     }
-    // Megatron-LM moves whole shards there: `--emit megatron` says so.
+    // Megatron-LM's arguments follow TransformerEngine: learned sinks run only under a2a there, so
+    // `--emit megatron` (which implies `--for te`) chooses a2a for every layer, not attnc's halos.
     let tune = ["tune", "dsl-examples/gpt_oss_sinks.attn", "--layout", "long", "--emit", "megatron"];
-    check_cases(&[(
-        &tune,
-        0,
-        "--window-size 127,0",
-        "layers 0..35 step 2 (a window or chunks under p2p): attnc moves only the KV rows the mask reads",
-    )]);
+    check_cases(&[(&tune, 0, "--cp-comm-type a2a --window-size 127,0", "")]);
 }
 
 /// At the p2p level of `a2a+p2p` the halos are cut from the KV blocks the all-to-all brought

@@ -142,9 +142,9 @@ fn spec_help_lines_are_true_when_followed() {
             layout("  seq = 8K\n  cp = 4\n  strategy = p2p\n  layer 0..4 step 2 { mask = causal { window = 128 } }"),
             Code::TeUnsupported,
             Quoted {
-                from: "layer 0..4 step 2 { mask = causal { window = 128 } }",
-                n: 2,
-                edit: |s| s.replace("0..N", "0..4").replace("window = W", "window = 128"),
+                from: "{ mask = causal { window = 128 } }",
+                n: 0,
+                edit: |s| format!("{{ {s}, mask = causal {{ window = 128 }} }}"),
             },
             Some("te"),
         ),
@@ -170,13 +170,19 @@ fn spec_help_lines_are_true_when_followed() {
             Some("te"),
         ),
         (
-            "te odd heads in sbhd",
-            layout("  seq = 6K\n  cp = 3\n  dp = 1\n  strategy = a2a")
-                .replace("kv_heads = 4", "kv_heads = 3")
-                .replace("heads = 16", "heads = 12"),
+            "te sinks under p2p",
+            layout("  seq = 8K\n  cp = 4\n  strategy = p2p").replace("rope { theta = 10000 }", "sinks = learned"),
             Code::TeUnsupported,
-            AddLine { n: 0 },
+            quote("strategy = p2p", 0),
             Some("te"),
+        ),
+        (
+            "te thd on an A100 cluster, TE 2.17 with FlashAttention 3 unavailable",
+            layout("  format = thd { max_tokens = 8K }\n  cp = 4\n  strategy = p2p")
+                .replace("gpu = h100_sxm", "gpu = a100_80g"),
+            Code::TeUnsupported,
+            quote("gpu = a100_80g", 0),
+            Some("te=2.17"),
         ),
     ];
     for (name, text, code, how, target) in cases {

@@ -42,6 +42,8 @@ pub struct Frontend {
     pub diagnostics: Vec<Diagnostic>,
     /// Per override: whether this file defines its item.
     pub matched: Vec<bool>,
+    /// The layouts the `--for` target refuses (see [`sema::Checked::target_refused`]).
+    pub target_refused: Vec<String>,
 }
 
 /// How a file is checked: the `--set` overrides, and the system it must run on (`--for te`).
@@ -95,5 +97,12 @@ pub fn compile_unit(sources: &mut Sources, file: FileId, options: &UnitOptions<'
     diagnostics.dedup();
     let failed = diagnostics.iter().any(Diagnostic::is_error);
     let tree = trees.remove(0);
-    Frontend { spec: if failed { None } else { checked.spec }, tree, included: trees, diagnostics, matched }
+    Frontend {
+        spec: if failed { None } else { checked.spec },
+        tree,
+        included: trees,
+        diagnostics,
+        matched,
+        target_refused: checked.target_refused,
+    }
 }

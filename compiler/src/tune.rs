@@ -39,6 +39,10 @@ pub struct Evaluation {
     /// Under a window or chunks, for strategies that can exchange halos: which exchange these
     /// figures are of, against the other.
     pub exchange: Option<ExchangeChoice>,
+    /// With a `--for te` target, these figures are of the communication TransformerEngine performs
+    /// (whole shards: the ring's and the all-gather's own exchange, never halos); this is attnc's
+    /// own plan of the same strategy (forward + backward), what attnc's runtime would run.
+    pub own_s: Option<f64>,
 }
 
 /// The halo exchange against the strategy's own communication, both simulated (forward +
@@ -207,6 +211,7 @@ fn evaluate_one(
         memory_bytes: 0,
         fits: true,
         exchange: None,
+        own_s: None,
     };
     for (index, (plan, proof)) in class.verified().enumerate() {
         let timeline = simulate(plan, proof, profile);
@@ -244,27 +249,26 @@ pub fn tune_class(
     let mut excluded = Vec::new();
     for strategy in candidates(layout) {
         if let Some(target) = options.target {
-            let setting = te::Setting {
-                strategy: &strategy,
-                mask,
-                format: layout.format,
-                dtype: layout.dtype,
-                cp: layout.cp,
-                tp: layout.tp,
-                heads: layout.model.heads,
-                kv_heads: layout.model.kv_heads,
-                sinks: layout.model.sinks,
-            };
-            if let Some(entry) = te::violations(&setting, target.version).first() {
-                excluded.push((
-                    strategy,
-                    format!("TransformerEngine {}: {} ({})", target.version, entry.summary, entry.id),
-                    entry.help,
-                ));
+            let verdict = te::evaluate(&te::Setting::of_layout(layout, &strategy, mask), &target);
+            if !verdict.runs() {
+                let help = verdict.asserts.first().map(|a| a.help).unwrap_or("");
+                excluded.push((strategy, format!("{target}: {}", verdict.reasons().join("; ")), help));
                 continue;
             }
         }
-        match evaluate(layout, layers, mask, &strategy, options, profile) {
+        let priced = match options.target {
+            // As TransformerEngine runs it: the strategy's own communication, beside attnc's plan.
+            Some(_) => {
+                evaluate(&with_exchange(layout, layers, Exchange::Full), layers, mask, &strategy, options, profile)
+                    .and_then(|mut te| {
+                        let own = evaluate(layout, layers, mask, &strategy, options, profile)?;
+                        te.own_s = Some(own.total_s());
+                        Ok(te)
+                    })
+            }
+            None => evaluate(layout, layers, mask, &strategy, options, profile),
+        };
+        match priced {
             Ok(evaluation) => evaluations.push(evaluation),
             // Errors of the batch, not of the strategy, end the tuning.
             Err(

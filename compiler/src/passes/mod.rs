@@ -117,7 +117,7 @@ impl PlanSet {
 /// Groups consecutive and non-consecutive layers with equal settings (strategy, mask, RoPE,
 /// exchange), in
 /// order of first use.
-pub(crate) fn layer_classes(layout: &Layout) -> Vec<(Vec<Interval>, Strategy, Mask)> {
+pub fn layer_classes(layout: &Layout) -> Vec<(Vec<Interval>, Strategy, Mask)> {
     let mut classes: Vec<(Vec<Interval>, Strategy, Mask)> = Vec::new();
     let first = |ranges: &[Interval]| &layout.layers[ranges[0].start as usize];
     for (i, s) in layout.layers.iter().enumerate() {

@@ -16,12 +16,19 @@ pub(crate) struct ModelInfo {
     pub kv_heads: Span,
     /// Where the model says `sinks = ...` (its name when it does not).
     pub sinks: Span,
+    pub head_dim: Span,
+    /// `v_head_dim = N` (the head dim's span when not written).
+    pub v_head_dim: Span,
+    /// `softcap = X` (the model's name when not written).
+    pub softcap: Span,
 }
 
 pub(crate) struct ClusterInfo {
     pub cluster: Cluster,
     pub name: Span,
     pub gpus_per_node: Span,
+    /// `gpu = NAME`.
+    pub gpu: Span,
 }
 
 const MODEL_FIELDS: &[&str] =
@@ -162,6 +169,9 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
         heads: heads.span,
         kv_heads: kv_span,
         sinks: r.key_span("sinks").unwrap_or(item.name.span),
+        head_dim: head_dim.span,
+        v_head_dim: v_head_dim.as_ref().map_or(head_dim.span, |v| v.span),
+        softcap: r.field_span("softcap").unwrap_or(item.name.span),
     })
 }
 
@@ -220,6 +230,7 @@ pub(crate) fn cluster(item: &Item, diags: &mut Diags) -> Option<ClusterInfo> {
         },
         name: item.name.span,
         gpus_per_node: gpus_per_node.span,
+        gpu: r.field_span("gpu").unwrap_or(item.name.span),
     })
 }
 

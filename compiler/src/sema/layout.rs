@@ -58,6 +58,9 @@ struct Ctx<'a> {
     cp: Cp,
     cp_span: Span,
     dtype: Spanned<Dtype>,
+    seq: Spanned<u64>,
+    balance: Balance,
+    balance_span: Span,
     target: Option<super::TargetCheck>,
 }
 
@@ -210,7 +213,22 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
     let (sequence_parallel, balance, mask, (strategy, hierarchy_span)) =
         (sequence_parallel?, balance?, mask?, strategy?);
     let tp = Spanned::new(to_u32(tp), tp.span);
-    let ctx = Ctx { owner, model, cluster, format, format_span, tp, cp, cp_span, dtype, target: scope.target };
+    let balance_span = balance_word.as_ref().map_or(owner, |w| w.span);
+    let ctx = Ctx {
+        owner,
+        model,
+        cluster,
+        format,
+        format_span,
+        tp,
+        cp,
+        cp_span,
+        dtype,
+        seq,
+        balance,
+        balance_span,
+        target: scope.target,
+    };
 
     let before = diags.iter().filter(|d| d.is_error()).count();
     check_heads_tp(&ctx, diags);
@@ -218,7 +236,7 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
     let dp = check_cluster_fit(&ctx, &r, to_u32(pp), dp, diags);
     check_hybrid(&ctx, dp.is_some() && r.has("dp"), r.key_span("dp"), diags);
     let default = Setting { strategy, strategy_span, hierarchy_span, mask, mask_span };
-    check_setting(&ctx, &default, diags);
+    check_setting(&ctx, &default, true, diags);
     if balance == Balance::Contiguous && mask.is_causal() && matches!(cp, Cp::Fixed { size } if size > 1) {
         let Cp::Fixed { size } = cp else { unreachable!() };
         diags.push(
@@ -289,7 +307,7 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
         let ((strategy, hierarchy_span), strategy_span) = strategy_override;
         let (mask, mask_span) = mask_override;
         let setting = Setting { strategy, strategy_span, hierarchy_span, mask, mask_span };
-        check_setting(&ctx, &setting, diags);
+        check_setting(&ctx, &setting, false, diags);
         for &layer in &indices {
             owner_of[layer] = Some(range.span);
             layers[layer] = LayerSettings {
@@ -818,8 +836,8 @@ fn check_hybrid(ctx: &Ctx<'_>, dp_given: bool, dp_span: Option<Span>, diags: &mu
     }
 }
 
-/// Checks one (strategy, mask) setting: the layout's own, or a `layer` block's.
-fn check_setting(ctx: &Ctx<'_>, s: &Setting, diags: &mut Diags) {
+/// Checks one (strategy, mask) setting: the layout's own (`default`), or a `layer` block's.
+fn check_setting(ctx: &Ctx<'_>, s: &Setting, default: bool, diags: &mut Diags) {
     let errors_before = diags.iter().filter(|d| d.is_error()).count();
     let thd = matches!(ctx.format, Format::Thd { .. });
     if s.mask.is_padding() && !thd {
@@ -866,59 +884,102 @@ fn check_setting(ctx: &Ctx<'_>, s: &Setting, diags: &mut Diags) {
     }
     // What attnc itself rejects is not reported again as TransformerEngine's restriction.
     if diags.iter().filter(|d| d.is_error()).count() == errors_before {
-        check_te(ctx, s, diags);
+        check_te(ctx, s, default, diags);
     }
 }
 
-/// TransformerEngine's support matrix: errors for the `--for te` version, warnings about the
-/// newest TE otherwise.
-fn check_te(ctx: &Ctx<'_>, s: &Setting, diags: &mut Diags) {
+/// TransformerEngine's backend selection and CP asserts (`compat::te`): errors for the `--for te`
+/// target, warnings about the newest TE otherwise. Model- and layout-wide facts (soft-capping, the
+/// GPU, sinks before 2.8, the per-rank sequence) are reported with the layout's own setting
+/// (`default`), not again for every `layer` block.
+fn check_te(ctx: &Ctx<'_>, s: &Setting, default: bool, diags: &mut Diags) {
     let m = &ctx.model.model;
+    let tp = ctx.tp.node.max(1);
     let setting = te::Setting {
-        strategy: &s.strategy,
+        strategy: s.strategy.clone(),
+        cp: ctx.cp,
         mask: s.mask,
         format: ctx.format,
         dtype: ctx.dtype.node,
-        cp: ctx.cp,
-        tp: ctx.tp.node,
-        heads: m.heads,
-        kv_heads: m.kv_heads,
+        sm: ctx.cluster.cluster.gpu.sm,
+        gpu: ctx.cluster.cluster.gpu.name.clone(),
+        head_dim: m.head_dim,
+        v_head_dim: m.v_dim(),
+        heads: m.heads / tp,
+        kv_heads: m.kv_heads / tp,
         sinks: m.sinks,
+        softcap: m.softcap,
+        seq: ctx.seq.node,
+        zigzag: ctx.balance != Balance::Contiguous,
     };
-    let version = ctx.target.map_or(te::NEWEST, |t| t.target.version);
-    for entry in te::violations(&setting, version) {
-        let (code, message) = match ctx.target {
-            Some(t) if t.errors => {
-                (Code::TeUnsupported, format!("TransformerEngine {version} does not run this: {}", entry.summary))
-            }
-            Some(_) => (Code::TeWarning, format!("TransformerEngine {version} does not run this: {}", entry.summary)),
-            None => (
-                Code::TeWarning,
-                format!("the newest TransformerEngine ({version}) does not run this: {}", entry.summary),
-            ),
-        };
-        let strategy_label = if s.strategy_span == ctx.owner {
-            format!("the strategy defaults to `{}`", s.strategy.name())
-        } else {
-            format!("cp_comm_type `{}`", s.strategy.name())
-        };
-        let mut diag = match entry.condition {
-            te::Condition::Fp32 => Diagnostic::new(code, message, ctx.dtype.span, "fp32 inputs")
+    let target = ctx.target.map_or(te::Target::newest(), |t| t.target);
+    let verdict = if setting.comm().is_none() {
+        // `strategy = auto`: the tuner chooses among what TE runs (`attnc check --for te` resolves
+        // it); only what no strategy changes is checked here.
+        let mut auto = te::evaluate(&te::Setting { cp: Cp::Fixed { size: 1 }, ..setting.clone() }, &target);
+        auto.asserts.retain(|a| a.without_cp);
+        auto
+    } else {
+        te::evaluate(&setting, &target)
+    };
+    // A concrete strategy TE refuses: which others it runs for this layer class, so the help
+    // names one that works (none when what fails does not depend on the strategy).
+    let alternatives =
+        if verdict.runs() || setting.comm().is_none() { Vec::new() } else { te::runnable(&setting, &target) };
+    let switch = strategy_help(&alternatives, default, &target);
+    let (code, lead) = match ctx.target {
+        Some(t) if t.errors => (Code::TeUnsupported, format!("{target} does not run this")),
+        Some(_) => (Code::TeWarning, format!("{target} does not run this")),
+        None => (Code::TeWarning, format!("the newest TransformerEngine ({}) does not run this", target.version)),
+    };
+    let strategy_label = if s.strategy_span == ctx.owner {
+        format!("the strategy defaults to `{}`", s.strategy.name())
+    } else {
+        format!("cp_comm_type `{}`", s.strategy.name())
+    };
+    for entry in &verdict.asserts {
+        let layout_wide = matches!(
+            entry.check,
+            te::Check::Softcap
+                | te::Check::NotCuda
+                | te::Check::SinksUnavailable
+                | te::Check::SeqPerRankOdd
+                | te::Check::Contiguous
+        );
+        if layout_wide && !default {
+            continue;
+        }
+        // attnc's own E0011 already says this of a zigzag split, and of any seq cp does not divide.
+        if entry.check == te::Check::SeqPerRankOdd
+            && (ctx.balance != Balance::Contiguous || ctx.seq.node % setting.cp_size() as u64 != 0)
+        {
+            continue;
+        }
+        let message = format!("{lead}: {}", entry.summary);
+        let mut diag = match entry.check {
+            te::Check::NotCuda => Diagnostic::new(code, message, ctx.cluster.gpu, format!("gpu `{}`", setting.gpu)),
+            te::Check::Chunk => Diagnostic::new(code, message, s.mask_span, "chunked attention"),
+            te::Check::Softcap => Diagnostic::new(code, message, ctx.model.softcap, "logit soft-capping"),
+            te::Check::SinksUnavailable => Diagnostic::new(code, message, ctx.model.sinks, "learned sinks"),
+            te::Check::SeqPerRankOdd => Diagnostic::new(code, message, ctx.seq.span, format!("seq = {}", ctx.seq.node))
                 .with_secondary(ctx.cp_span, ctx.cp_label()),
-            te::Condition::Window(_) | te::Condition::WindowSbhd(_) => {
-                Diagnostic::new(code, message, s.strategy_span, strategy_label)
+            te::Check::Contiguous => Diagnostic::new(code, message, ctx.balance_span, "contiguous split")
+                .with_secondary(ctx.cp_span, ctx.cp_label()),
+            te::Check::WindowComm(_) | te::Check::WindowAllGatherFused => {
+                Diagnostic::new(code, message, s.strategy_span, strategy_label.clone())
                     .with_secondary(s.mask_span, "sliding window")
             }
-            te::Condition::Thd(_) => Diagnostic::new(code, message, s.strategy_span, strategy_label)
+            te::Check::Thd(_) => Diagnostic::new(code, message, s.strategy_span, strategy_label.clone())
                 .with_secondary(ctx.format_span, "packed THD format"),
-            te::Condition::A2aHeads | te::Condition::A2aOddHeadsSbhd => {
-                let tp = ctx.tp.node.max(1);
-                Diagnostic::new(code, message, s.strategy_span, strategy_label)
-                    .with_secondary(ctx.model.heads, format!("{} query heads per TP rank", m.heads / tp))
-                    .with_secondary(ctx.model.kv_heads, format!("{} KV heads per TP rank", m.kv_heads / tp))
+            te::Check::A2aHeads => Diagnostic::new(code, message, s.strategy_span, strategy_label.clone())
+                .with_secondary(ctx.model.heads, format!("{} query heads per TP rank", setting.heads))
+                .with_secondary(ctx.model.kv_heads, format!("{} KV heads per TP rank", setting.kv_heads)),
+            te::Check::SinksNotA2a | te::Check::SinksThd { .. } => {
+                Diagnostic::new(code, message, s.strategy_span, strategy_label.clone())
+                    .with_secondary(ctx.model.sinks, "learned sinks")
             }
-            te::Condition::Sinks(_) => Diagnostic::new(code, message, s.strategy_span, strategy_label)
-                .with_secondary(ctx.model.sinks, "learned sinks"),
+            te::Check::MlaComm(_) => Diagnostic::new(code, message, s.strategy_span, strategy_label.clone())
+                .with_secondary(ctx.model.v_head_dim, format!("v_head_dim = {} (MLA)", setting.v_head_dim)),
         };
         diag = diag.with_note(format!("TransformerEngine says: {}", entry.te_says)).with_note(format!(
             "{} ({}): {}",
@@ -929,8 +990,137 @@ fn check_te(ctx: &Ctx<'_>, s: &Setting, diags: &mut Diags) {
         if ctx.target.is_none() {
             diag = diag.with_note("attnc plans and runs it; `attnc check --for te` makes this an error");
         }
-        diags.push(diag.with_help(entry.help));
+        let help = match (&switch, strategy_fixable(entry.check)) {
+            (Some(switch), true) => switch.clone(),
+            (None, true) => no_strategy_help(&target),
+            (_, false) => entry.help.to_string(),
+        };
+        diags.push(diag.with_help(help));
     }
+    if verdict.selected.is_none() {
+        let mut diag = no_backend(ctx, s, &setting, &verdict, code, &lead, &strategy_label);
+        let strategy_bound = verdict.backends.iter().filter_map(|(_, r)| r.as_ref().err()).flatten().any(|u| {
+            matches!(u, te::Unavailable::Filtered(f) if matches!(f.when, te::When::SinksNotA2a | te::When::WindowComm(_) | te::When::OddHeadsA2a))
+        });
+        match &switch {
+            Some(switch) => diag.help = vec![switch.clone()],
+            None if strategy_bound => diag.help = vec![no_strategy_help(&target)],
+            None => {}
+        }
+        diags.push(diag);
+    }
+}
+
+/// Whether a different strategy may make an assert pass (a missing feature or the GPU never does).
+fn strategy_fixable(check: te::Check) -> bool {
+    !matches!(
+        check,
+        te::Check::Chunk
+            | te::Check::Softcap
+            | te::Check::NotCuda
+            | te::Check::SinksUnavailable
+            | te::Check::SeqPerRankOdd
+            | te::Check::Contiguous
+    )
+}
+
+/// "use `strategy = a2a` (or …)" for the strategies TE runs, written where the setting is: the
+/// layout's own `strategy`, or a `layer` block's.
+fn strategy_help(alternatives: &[Strategy], default: bool, target: &te::Target) -> Option<String> {
+    let (first, rest) = alternatives.split_first()?;
+    let quoted = |s: &Strategy| format!("`strategy = {}`", super::unparse::strategy_text(s));
+    let others: Vec<String> = rest.iter().map(quoted).collect();
+    let or = if others.is_empty() { String::new() } else { format!(" (or {})", others.join(", ")) };
+    Some(if default {
+        format!("use {}{or}: {target} runs that", quoted(first))
+    } else {
+        format!("add {} to this `layer` block{or}: {target} runs that", quoted(first))
+    })
+}
+
+/// The help when no strategy makes TE run a layer class.
+fn no_strategy_help(target: &te::Target) -> String {
+    format!(
+        "no cp_comm_type makes {target} run this layer class with these heads, cp and format; `attnc check --for {}` lists the changes of tp, cp and format that do",
+        target.flag()
+    )
+}
+
+/// No attention backend of TE runs a setting: one label per cause, one note per backend.
+fn no_backend(
+    ctx: &Ctx<'_>,
+    s: &Setting,
+    setting: &te::Setting,
+    verdict: &te::Verdict,
+    code: Code,
+    lead: &str,
+    strategy_label: &str,
+) -> Diagnostic {
+    let gpu = match setting.sm {
+        Some(sm) => format!("{} (sm_{sm})", setting.gpu),
+        None => setting.gpu.clone(),
+    };
+    let mut diag = Diagnostic::new(
+        code,
+        format!("{lead}: no attention backend of TransformerEngine runs it on {gpu} under context parallelism"),
+        s.strategy_span,
+        strategy_label.to_string(),
+    );
+    let mut labelled: Vec<Span> = vec![s.strategy_span];
+    let mut helps: Vec<&str> = Vec::new();
+    for (backend, result) in &verdict.backends {
+        let Err(why) = result else { continue };
+        let mut lines = Vec::new();
+        for unavailable in why {
+            match unavailable {
+                te::Unavailable::Filtered(f) => {
+                    if let Some(span) = cause_span(ctx, s, f.when)
+                        && !labelled.contains(&span)
+                    {
+                        labelled.push(span);
+                        diag = diag.with_secondary(span, f.summary);
+                    }
+                    lines.push(format!("{} ({}, {}: {})", f.te_says, f.id, f.versions(), f.sources.join("; ")));
+                    if !helps.contains(&f.help) && *backend != te::Backend::FlashAttention3 {
+                        helps.push(f.help);
+                    }
+                }
+                te::Unavailable::NotInstalled => {
+                    lines.push("flash-attn 3 is not installed (write `--for te,fa3` if it is)".to_string())
+                }
+            }
+        }
+        diag = diag.with_note(format!("{}: {}", backend.name(), lines.join("; ")));
+    }
+    diag = diag.with_note("UnfusedDotProductAttention does not run context parallelism (every TE version)");
+    if ctx.target.is_none() {
+        diag = diag.with_note("attnc plans and runs it; `attnc check --for te` makes this an error");
+    }
+    match helps.as_slice() {
+        [] => diag,
+        [one] => diag.with_help(*one),
+        many => diag.with_help(many.join("; or ")),
+    }
+}
+
+/// Where in the spec a backend filter's condition comes from.
+fn cause_span(ctx: &Ctx<'_>, s: &Setting, when: te::When) -> Option<Span> {
+    use te::When::*;
+    Some(match when {
+        ArchBelow(_) | ArchNot(_) | CudnnBlackwell(_) => ctx.cluster.gpu,
+        Fp32 => ctx.dtype.span,
+        Mla | CudnnMlaHopper { .. } => ctx.model.v_head_dim,
+        Fa2HeadDim { .. }
+        | HeadDimAbove128
+        | Fa3Shape
+        | CudnnBlackwellBigHead
+        | CudnnHeadDimOld
+        | CudnnHeadDim { .. } => ctx.model.head_dim,
+        ThdPadding | CudnnThd { .. } => ctx.format_span,
+        Window | WindowThd | WindowComm(_) | CudnnWindow { .. } => s.mask_span,
+        Sinks | SinksThd { .. } | SinksNotA2a | CudnnSinks => ctx.model.sinks,
+        OddHeadsA2a => ctx.model.heads,
+    })
 }
 
 fn check_hierarchy(ctx: &Ctx<'_>, hierarchy: &[u32], cp: u32, s: &Setting, diags: &mut Diags) -> Option<u32> {

@@ -26,6 +26,9 @@ pub use presets::gpu_names;
 pub struct Checked {
     pub spec: Option<Spec>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The layouts the `--for` target refuses (E0031), by name: where a search for changes that
+    /// make them run may help.
+    pub target_refused: Vec<String>,
 }
 
 /// How the `--for` target is checked.
@@ -86,9 +89,15 @@ pub fn check(files: &[SourceFile], target: Option<TargetCheck>) -> Checked {
         }
     }
     let scope = layout::Scope { kinds: &kinds, models: &models, clusters: &clusters, target };
+    let mut target_refused = Vec::new();
+    let refusals = |diags: &[Diagnostic]| diags.iter().filter(|d| d.code == Code::TeUnsupported).count();
     for item in unique.iter().filter(|i| i.kind.node == ItemKind::Layout && !i.recovered) {
+        let before = refusals(&diags);
         if let Some(layout) = layout::layout(item, &scope, &mut diags) {
             spec.layouts.push(layout);
+        }
+        if refusals(&diags) > before {
+            target_refused.push(item.name.node.clone());
         }
     }
     diag::sort(&mut diags);
@@ -96,5 +105,5 @@ pub fn check(files: &[SourceFile], target: Option<TargetCheck>) -> Checked {
     // the same place: report each once.
     diags.dedup();
     let failed = diags.iter().any(Diagnostic::is_error);
-    Checked { spec: if failed { None } else { Some(spec) }, diagnostics: diags }
+    Checked { spec: if failed { None } else { Some(spec) }, diagnostics: diags, target_refused }
 }

@@ -87,6 +87,9 @@ pub struct Gpu {
     pub peak_fp32_tflops: f64,
     pub hbm_bytes_per_s: f64,
     pub memory_bytes: u64,
+    /// The CUDA compute capability × 10 (90 for sm_90, Hopper); `None` for a GPU that is not
+    /// NVIDIA's (TransformerEngine's checks and attnc's PTX kernels need one).
+    pub sm: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
