@@ -924,8 +924,11 @@ fn check_te(ctx: &Ctx<'_>, s: &Setting, default: bool, diags: &mut Diags) {
     };
     // A concrete strategy TE refuses: which others it runs for this layer class, so the help
     // names one that works (none when what fails does not depend on the strategy).
-    let alternatives =
-        if verdict.runs() || setting.comm().is_none() { Vec::new() } else { te::runnable(&setting, &target) };
+    let alternatives = if verdict.strategy_clean() || setting.comm().is_none() {
+        Vec::new()
+    } else {
+        te::strategy_clean(&setting, &target)
+    };
     let switch = strategy_help(&alternatives, default, &target);
     let (code, lead) = match ctx.target {
         Some(t) if t.errors => (Code::TeUnsupported, format!("{target} does not run this")),
@@ -1002,10 +1005,10 @@ fn check_te(ctx: &Ctx<'_>, s: &Setting, default: bool, diags: &mut Diags) {
         let strategy_bound = verdict.backends.iter().filter_map(|(_, r)| r.as_ref().err()).flatten().any(|u| {
             matches!(u, te::Unavailable::Filtered(f) if matches!(f.when, te::When::SinksNotA2a | te::When::WindowComm(_) | te::When::OddHeadsA2a))
         });
-        match &switch {
-            Some(switch) => diag.help = vec![switch.clone()],
-            None if strategy_bound => diag.help = vec![no_strategy_help(&target)],
-            None => {}
+        match (&switch, strategy_bound) {
+            (Some(switch), true) => diag.help = vec![switch.clone()],
+            (None, true) => diag.help = vec![no_strategy_help(&target)],
+            (_, false) => {}
         }
         diags.push(diag);
     }
@@ -1013,28 +1016,24 @@ fn check_te(ctx: &Ctx<'_>, s: &Setting, default: bool, diags: &mut Diags) {
 
 /// Whether a different strategy may make an assert pass (a missing feature or the GPU never does).
 fn strategy_fixable(check: te::Check) -> bool {
-    !matches!(
-        check,
-        te::Check::Chunk
-            | te::Check::Softcap
-            | te::Check::NotCuda
-            | te::Check::SinksUnavailable
-            | te::Check::SeqPerRankOdd
-            | te::Check::Contiguous
-    )
+    !check.strategy_independent()
 }
 
-/// "use `strategy = a2a` (or …)" for the strategies TE runs, written where the setting is: the
-/// layout's own `strategy`, or a `layer` block's.
-fn strategy_help(alternatives: &[Strategy], default: bool, target: &te::Target) -> Option<String> {
-    let (first, rest) = alternatives.split_first()?;
+/// "use `strategy = a2a` (or …)" for the strategies under which nothing that depends on the
+/// strategy refuses the layer class, written where the setting is: the layout's own `strategy`, or
+/// a `layer` block's. Those under which TE runs the class outright come first and are said so.
+fn strategy_help(alternatives: &[(Strategy, bool)], default: bool, target: &te::Target) -> Option<String> {
+    let mut sorted: Vec<&(Strategy, bool)> = alternatives.iter().collect();
+    sorted.sort_by_key(|(_, runs)| !runs);
+    let (first, rest) = sorted.split_first()?;
     let quoted = |s: &Strategy| format!("`strategy = {}`", super::unparse::strategy_text(s));
-    let others: Vec<String> = rest.iter().map(quoted).collect();
+    let others: Vec<String> = rest.iter().map(|(s, _)| quoted(s)).collect();
     let or = if others.is_empty() { String::new() } else { format!(" (or {})", others.join(", ")) };
+    let outcome = if first.1 { format!("{target} runs that") } else { "that avoids this".to_string() };
     Some(if default {
-        format!("use {}{or}: {target} runs that", quoted(first))
+        format!("use {}{or}: {outcome}", quoted(&first.0))
     } else {
-        format!("add {} to this `layer` block{or}: {target} runs that", quoted(first))
+        format!("add {} to this `layer` block{or}: {outcome}", quoted(&first.0))
     })
 }
 

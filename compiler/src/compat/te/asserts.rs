@@ -74,6 +74,20 @@ impl Assert {
 }
 
 impl Check {
+    /// Whether no choice of strategy makes the assert pass: a missing feature, the GPU, the split
+    /// or the sequence length.
+    pub fn strategy_independent(self) -> bool {
+        matches!(
+            self,
+            Check::Chunk
+                | Check::Softcap
+                | Check::NotCuda
+                | Check::SinksUnavailable
+                | Check::SeqPerRankOdd
+                | Check::Contiguous
+        )
+    }
+
     /// Whether the assert fires for `setting` with `selected` backend.
     pub fn fires(
         &self,

@@ -189,6 +189,11 @@ fn sm(setting: &Setting) -> u32 {
 }
 
 impl When {
+    /// Whether a choice of strategy (the communication type) decides the condition.
+    pub fn strategy_dependent(self) -> bool {
+        matches!(self, When::SinksNotA2a | When::WindowComm(_) | When::OddHeadsA2a)
+    }
+
     /// Whether the condition holds for `setting` (so the filter disables its backends).
     pub fn fires(&self, setting: &Setting, target: &Target, assumed: &mut Vec<CudnnAssumption>) -> bool {
         let (qk, vd) = (setting.head_dim, setting.v_head_dim);

@@ -194,6 +194,21 @@ impl Verdict {
         self.selected.is_some() && self.asserts.is_empty()
     }
 
+    /// Whether nothing that depends on the strategy refuses the setting: every assert is one no
+    /// strategy changes, and every backend that is unavailable is so for a reason no strategy
+    /// changes either.
+    pub fn strategy_clean(&self) -> bool {
+        let backend_fixed = |why: &Vec<Unavailable>| {
+            why.iter().any(|u| match u {
+                Unavailable::Filtered(f) => !f.when.strategy_dependent(),
+                Unavailable::NotInstalled => true,
+            })
+        };
+        self.asserts.iter().all(|a| a.check.strategy_independent())
+            && (self.selected.is_some()
+                || self.backends.iter().all(|(_, r)| r.as_ref().err().is_none_or(backend_fixed)))
+    }
+
     /// One line per reason TE refuses the setting (empty when it runs).
     pub fn reasons(&self) -> Vec<String> {
         let mut out: Vec<String> = self.asserts.iter().map(|a| a.summary.to_string()).collect();
@@ -297,6 +312,18 @@ pub fn runnable(setting: &Setting, target: &Target) -> Vec<Strategy> {
     strategies(setting.cp, setting.heads)
         .into_iter()
         .filter(|s| evaluate(&Setting { strategy: s.clone(), ..setting.clone() }, target).runs())
+        .collect()
+}
+
+/// The strategies under which nothing that depends on the strategy refuses `setting`
+/// ([`Verdict::strategy_clean`]), with whether `target` then runs it outright.
+pub fn strategy_clean(setting: &Setting, target: &Target) -> Vec<(Strategy, bool)> {
+    strategies(setting.cp, setting.heads)
+        .into_iter()
+        .filter_map(|s| {
+            let verdict = evaluate(&Setting { strategy: s.clone(), ..setting.clone() }, target);
+            verdict.strategy_clean().then(|| (s, verdict.runs()))
+        })
         .collect()
 }
 
