@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lists the command-line flags Megatron-LM's `parse_args` accepts, from its source, without importing it.
 
-Usage: scripts/megatron-args.py MEGATRON_CHECKOUT [COMMIT] > compiler/src/compat/megatron-args.txt
+Usage: scripts/megatron-args.py MEGATRON_CHECKOUT [COMMIT] > compiler/src/compat/megatron/megatron-args.txt
 
 Megatron builds its parser from explicit `add_argument('--flag', ...)` calls in
 `megatron/training/arguments.py` and from dataclasses through `ArgumentGroupFactory(Config,

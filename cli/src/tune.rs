@@ -41,11 +41,14 @@ pub fn command(args: Args) -> Result<Outcome> {
     input.spec.target_warns = true;
     let spec = &input.spec;
     input.with_layout(|l, options| {
-        let ok = tune(l, &options, profile.as_deref(), emit)?;
-        if !ok && let Some(target) = options.target {
-            report_te_fixes(spec, std::slice::from_ref(&l.name), target)?;
-        }
-        Ok(if ok { Outcome::Clean } else { Outcome::InputErrors })
+        Ok(match tune(l, &options, profile.as_deref(), emit)? {
+            Tuned::Done => Outcome::Clean,
+            Tuned::Failed => Outcome::InputErrors,
+            Tuned::TargetRefuses(target) => {
+                report_te_fixes(spec, std::slice::from_ref(&l.name), target)?;
+                Outcome::InputErrors
+            }
+        })
     })
 }
 
@@ -57,18 +60,31 @@ pub enum TuneEmit {
     Megatron,
 }
 
-fn tune(layout: &Layout, options: &passes::PlanOptions, profile_path: Option<&Path>, emit: TuneEmit) -> Result<bool> {
+/// How tuning ended.
+enum Tuned {
+    Done,
+    /// Reported: an error of the input or the flags.
+    Failed,
+    /// Reported: the `--for` target runs no strategy for some layer class.
+    TargetRefuses(attnc_compiler::compat::te::Target),
+}
+
+fn tune(layout: &Layout, options: &passes::PlanOptions, profile_path: Option<&Path>, emit: TuneEmit) -> Result<Tuned> {
     let (profile, source) = profile(layout, profile_path)?;
     if matches!(layout.cp, Cp::Hybrid { .. }) {
         eprintln!(
             "error: layout `{}` uses hybrid CP: each sub-sample gets its own power-of-two group\n  help: tune one fixed-size CP group of it (`--set {}.cp=8 --seqlens 100,4000,37`), or schedule the batch with `attnc schedule`",
             layout.name, layout.name
         );
-        return Ok(false);
+        return Ok(Tuned::Failed);
     }
     let classes = match tune::tune(layout, options, &profile) {
         Ok(classes) => classes,
-        Err(error) => return report(error),
+        Err(error @ attnc_compiler::passes::PlanError::Auto { .. }) if options.target.is_some() => {
+            report(error)?;
+            return Ok(Tuned::TargetRefuses(options.target.expect("checked")));
+        }
+        Err(error) => return report(error).map(|_| Tuned::Failed),
     };
     // Each layer's chosen strategy; its mask is the layout's.
     let mut chosen = layout.layers.clone();
@@ -91,13 +107,33 @@ fn tune(layout: &Layout, options: &passes::PlanOptions, profile_path: Option<&Pa
         TuneEmit::Megatron => {
             let strategies: Vec<Strategy> = chosen.iter().map(|l| l.strategy.clone()).collect();
             let args = megatron::arguments(layout, &strategies);
+            if !args.missing.is_empty() {
+                for missing in &args.missing {
+                    eprintln!("error: Megatron-LM needs {missing}");
+                }
+                return Ok(Tuned::Failed);
+            }
+            // The job Megatron is launched as: tp·cp·pp·dp ranks.
+            let cp = match layout.cp {
+                Cp::Fixed { size } => size,
+                Cp::Hybrid { dp_cp, .. } => dp_cp,
+            };
+            let world = layout.tp * cp * layout.pp * layout.dp;
+            let violations = megatron::validate(&args, world);
+            if !violations.is_empty() {
+                for v in &violations {
+                    eprintln!("error: Megatron-LM would reject these arguments: {v}");
+                }
+                eprintln!("{}", args.shell());
+                return Ok(Tuned::Failed);
+            }
             println!("{}", args.shell());
             for note in &args.unexpressed {
                 eprintln!("note: {note}");
             }
         }
     }
-    Ok(true)
+    Ok(Tuned::Done)
 }
 
 /// The table of `attnc tune`: per layer class, every candidate's predicted times, bytes and

@@ -280,6 +280,16 @@ X must be greater than 0; a model without `softcap` has uncapped scores.
 
     model gemma2 { ... softcap = 50 }";
 
+    Moe = "E0036", Error, "a mixture-of-experts setting does not fit",
+"`moe { experts = N, topk = K, ffn_hidden = F }` describes a model's routed experts
+(Megatron-LM's `--num-experts`, `--moe-router-topk`, `--moe-ffn-hidden-size`). Each token
+goes to K of the N experts, so K <= N. A layout's `ep` (expert parallelism,
+`--expert-model-parallel-size`) splits the experts over ep ranks: the model needs a `moe`
+block, and ep must divide its experts (Megatron-LM asserts both in `validate_args`).
+
+    model qwen3_235b { ... moe { experts = 128, topk = 8, ffn_hidden = 1536 } }
+    layout pretrain { ... ep = 8 }";
+
     A2aLevelExceedsNode = "W0001", Warning, "the all-to-all level spans nodes",
 "The first level of a2a+p2p runs all-to-all, which sends (d-1)/d of every
 activation; it belongs on the fast intra-node links. A first level larger than

@@ -2,7 +2,7 @@
 
 use super::presets;
 use super::reader::{Diags, QuantityKind, Reader, no_args};
-use super::spec::{Cluster, Link, Model, Rope};
+use super::spec::{Cluster, Link, Model, Moe, Rope};
 use crate::diag::{Code, Diagnostic};
 use crate::front::ast::Item;
 use crate::front::span::Span;
@@ -21,6 +21,8 @@ pub(crate) struct ModelInfo {
     pub v_head_dim: Span,
     /// `softcap = X` (the model's name when not written).
     pub softcap: Span,
+    /// `moe { experts = N ... }`'s `experts` (the model's name without `moe`).
+    pub experts: Span,
 }
 
 pub(crate) struct ClusterInfo {
@@ -31,24 +33,67 @@ pub(crate) struct ClusterInfo {
     pub gpu: Span,
 }
 
-const MODEL_FIELDS: &[&str] =
-    &["layers", "heads", "kv_heads", "head_dim", "v_head_dim", "hidden", "rope", "sinks", "softcap"];
+const MODEL_FIELDS: &[&str] = &[
+    "layers",
+    "heads",
+    "kv_heads",
+    "head_dim",
+    "v_head_dim",
+    "hidden",
+    "ffn_hidden",
+    "moe",
+    "rope",
+    "sinks",
+    "softcap",
+];
 
 pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
     let what = format!("model `{}`", item.name.node);
     let r = Reader::new(Some(&item.body), MODEL_FIELDS, what, item.name.span, diags);
+    let mut ok = true;
     let layers = r.required_int("layers", 1, 100_000, "32", diags);
     let heads = r.required_int("heads", 1, 16_384, "32", diags);
     let kv_heads = r.int("kv_heads", 1, 16_384, diags);
     let head_dim = r.required_int("head_dim", 1, 65_536, "128", diags);
     let v_head_dim = r.int("v_head_dim", 1, 65_536, diags);
-    let hidden = r.int("hidden", 1, u64::MAX, diags);
+    let hidden = r.int("hidden", 1, 1 << 24, diags);
+    let ffn_hidden = r.int("ffn_hidden", 1, 1 << 24, diags);
+    let moe = r.nested("moe", diags).and_then(|body| {
+        let at = r.key_span("moe").unwrap_or(item.name.span);
+        let m = Reader::new(Some(body), &["experts", "topk", "ffn_hidden"], "`moe`".into(), at, diags);
+        let experts = m.required_int("experts", 1, 1 << 20, "128", diags);
+        let topk = m.required_int("topk", 1, 1 << 20, "8", diags);
+        let ffn_hidden = if m.has("ffn_hidden") { Some(m.int("ffn_hidden", 1, 1 << 24, diags)?) } else { None };
+        let (experts, topk) = (experts?, topk?);
+        if topk.node > experts.node {
+            diags.push(
+                Diagnostic::new(
+                    Code::Moe,
+                    format!(
+                        "topk = {} routes each token to more experts than the {} there are",
+                        topk.node, experts.node
+                    ),
+                    topk.span,
+                    "experts per token",
+                )
+                .with_secondary(experts.span, "routed experts")
+                .with_help(format!("topk is at most experts = {}", experts.node)),
+            );
+            return None;
+        }
+        Some((
+            experts,
+            Moe { experts: experts.node as u32, topk: topk.node as u32, ffn_hidden: ffn_hidden.map(|f| f.node) },
+        ))
+    });
+    if r.has("moe") && moe.is_none() {
+        ok = false;
+    }
     let sinks = match r.word("sinks", &["none", "learned"], diags) {
         Some(w) => Some(w.name.node == "learned"),
         None if r.has("sinks") => None,
         None => Some(false),
     };
-    let mut ok = true;
     // Any finite number reads; the cap's own rule (positive) has its own code.
     let softcap = match r.has("softcap") {
         true => match r.float("softcap", f64::NEG_INFINITY, diags) {
@@ -160,7 +205,9 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
             kv_heads: kv as u32,
             head_dim: head_dim.node as u32,
             v_head_dim: v_head_dim.map(|v| v.node as u32).filter(|&v| v as u64 != head_dim.node),
-            hidden: hidden.map_or(heads.node * head_dim.node, |h| h.node),
+            hidden: hidden.as_ref().map(|h| h.node),
+            ffn_hidden: ffn_hidden.as_ref().map(|f| f.node),
+            moe: moe.as_ref().map(|(_, m)| m.clone()),
             rope,
             sinks,
             softcap,
@@ -172,6 +219,7 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
         head_dim: head_dim.span,
         v_head_dim: v_head_dim.as_ref().map_or(head_dim.span, |v| v.span),
         softcap: r.field_span("softcap").unwrap_or(item.name.span),
+        experts: moe.as_ref().map_or(item.name.span, |(e, _)| e.span),
     })
 }
 

@@ -232,6 +232,7 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
 
     let before = diags.iter().filter(|d| d.is_error()).count();
     check_heads_tp(&ctx, diags);
+    check_experts(&ctx, Spanned::new(to_u32(ep), ep.span), diags);
     check_sequence(&ctx, seq, balance, balance_word.as_ref().map(|w| w.span), sequence_parallel, diags);
     let dp = check_cluster_fit(&ctx, &r, to_u32(pp), dp, diags);
     check_hybrid(&ctx, dp.is_some() && r.has("dp"), r.key_span("dp"), diags);
@@ -589,6 +590,46 @@ fn check_heads_tp(ctx: &Ctx<'_>, diags: &mut Diags) {
             );
         }
     }
+}
+
+/// `ep` splits the model's experts over ep ranks (Megatron-LM's `--expert-model-parallel-size`):
+/// it needs experts, and ep must divide them (`validate_args`, arguments.py:1656-1657).
+fn check_experts(ctx: &Ctx<'_>, ep: Spanned<u32>, diags: &mut Diags) {
+    if ep.node <= 1 {
+        return;
+    }
+    let m = &ctx.model.model;
+    match &m.moe {
+        None => diags.push(
+            Diagnostic::new(
+                Code::Moe,
+                format!("ep = {} splits experts, but model `{}` has none", ep.node, m.name),
+                ep.span,
+                "expert parallelism",
+            )
+            .with_help(format!("add `moe {{ experts = N, topk = K }}` to model `{}`, or remove `ep`", m.name)),
+        ),
+        Some(moe) if moe.experts % ep.node != 0 => diags.push(
+            Diagnostic::new(
+                Code::Moe,
+                format!("ep = {} does not divide the model's {} experts", ep.node, moe.experts),
+                ep.span,
+                "expert parallelism",
+            )
+            .with_secondary(ctx.model.experts, format!("experts = {}", moe.experts))
+            .with_help(format!(
+                "use an ep that divides {}: {}",
+                moe.experts,
+                divisors_up_to(moe.experts, 8)
+            )),
+        ),
+        Some(_) => {}
+    }
+}
+
+fn divisors_up_to(n: u32, count: usize) -> String {
+    let list: Vec<String> = (2..=n).filter(|d| n % d == 0).take(count).map(|d| d.to_string()).collect();
+    list.join(", ")
 }
 
 impl Ctx<'_> {

@@ -41,8 +41,16 @@ pub struct Model {
     /// 192 for q and k, 128 for v); `None` when equal.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub v_head_dim: Option<u32>,
-    /// heads * head_dim unless given.
-    pub hidden: u64,
+    /// The model's hidden size (`hidden = N`), when the spec says it: Megatron-LM's
+    /// `--hidden-size` (not derived: heads × head_dim is not the hidden size of every model).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<u64>,
+    /// The dense MLP's hidden size (`ffn_hidden = N`): Megatron-LM's `--ffn-hidden-size`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ffn_hidden: Option<u64>,
+    /// `moe { experts = N, topk = K, ffn_hidden = F }`: a mixture-of-experts MLP.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moe: Option<Moe>,
     pub rope: Option<Rope>,
     /// `sinks = learned`: one learned logit per query head in every row's softmax denominator
     /// (gpt-oss's attention sinks); input `sinks`, output `dsinks`.
@@ -57,6 +65,18 @@ impl Model {
     pub fn v_dim(&self) -> u32 {
         self.v_head_dim.unwrap_or(self.head_dim)
     }
+}
+
+/// A mixture-of-experts MLP (attnc does not plan it; Megatron-LM's arguments need it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Moe {
+    /// Routed experts: `--num-experts`.
+    pub experts: u32,
+    /// Experts per token: `--moe-router-topk`.
+    pub topk: u32,
+    /// One expert's hidden size: `--moe-ffn-hidden-size` (the dense `ffn_hidden` when not given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ffn_hidden: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -1,10 +1,17 @@
 //! Megatron-LM's command-line arguments for a layout: the complete attention and parallelism
-//! argument set that reproduces it, and what Megatron cannot express.
+//! argument set that reproduces it, what Megatron cannot express, and what the spec does not say
+//! that Megatron requires.
 //!
-//! The flag names are checked against [`KNOWN_FLAGS`], the list `scripts/megatron-args.py` read
+//! The flag names are checked against [`known_flags`], the list `scripts/megatron-args.py` read
 //! from Megatron-LM's `megatron/training/arguments.py` and its `ArgumentGroupFactory` dataclasses
-//! (the commit is in the file's header). This module builds arguments; it does not run Megatron,
-//! and it says nothing about data, optimiser or checkpoint flags.
+//! (the commit is in the file's header), and every argument set passes the checks of
+//! Megatron's `validate_args` that concern it ([`validate`], `validate.rs`). This module builds
+//! arguments; it does not run Megatron, and it says nothing about data, optimiser or checkpoint
+//! flags.
+
+mod validate;
+
+pub use validate::{Violation, validate};
 
 use crate::sema::spec::{Cp, Dtype, Format, Layout, Mask, Strategy};
 
@@ -29,6 +36,9 @@ pub struct Arguments {
     pub args: Vec<Arg>,
     /// Settings Megatron's command line cannot express, one sentence each.
     pub unexpressed: Vec<String>,
+    /// Values Megatron requires that the spec does not say, one sentence each naming the field to
+    /// add: the arguments are incomplete while any remain.
+    pub missing: Vec<String>,
 }
 
 impl Arguments {
@@ -102,11 +112,33 @@ pub fn arguments(layout: &Layout, strategies: &[Strategy]) -> Arguments {
     let mut out = Arguments::default();
     let m = &layout.model;
     out.push("--num-layers", [m.layers.to_string()]);
-    out.push("--hidden-size", [m.hidden.to_string()]);
+    match m.hidden {
+        Some(hidden) => out.push("--hidden-size", [hidden.to_string()]),
+        None => out.missing.push(format!(
+            "--hidden-size: model `{}` does not say its hidden size; add `hidden = N` to it (heads × head_dim = {} is not every model's hidden size: Qwen3-235B has 64 × 128 heads and a hidden size of 4096)",
+            m.name,
+            m.heads as u64 * m.head_dim as u64
+        )),
+    }
+    match m.ffn_hidden {
+        Some(ffn) => out.push("--ffn-hidden-size", [ffn.to_string()]),
+        None => out.unexpressed.push(format!(
+            "--ffn-hidden-size: model `{}` does not say its MLP size (`ffn_hidden = N`); Megatron then takes 4 × hidden, or (8/3) × hidden rounded down to a multiple of 64 with --swiglu (arguments.py:1320)",
+            m.name
+        )),
+    }
     out.push("--num-attention-heads", [m.heads.to_string()]);
+    let mla_shape = m.v_head_dim.is_some() && m.rope.as_ref().is_some_and(|r| r.dims < m.head_dim);
     if m.kv_heads != m.heads {
-        out.switch("--group-query-attention");
-        out.push("--num-query-groups", [m.kv_heads.to_string()]);
+        if mla_shape {
+            out.unexpressed.push(format!(
+                "kv_heads = {} with MLA: Megatron-LM's --multi-latent-attention excludes --group-query-attention (arguments.py:1974); the arguments describe {} KV heads",
+                m.kv_heads, m.heads
+            ));
+        } else {
+            out.switch("--group-query-attention");
+            out.push("--num-query-groups", [m.kv_heads.to_string()]);
+        }
     }
     // MLA (a value head dim of its own): Megatron's --multi-latent-attention takes the query/key
     // head as a part without RoPE (--qk-head-dim) and a rotated part after it
@@ -187,17 +219,59 @@ pub fn arguments(layout: &Layout, strategies: &[Strategy]) -> Arguments {
         Dtype::Fp16 => out.switch("--fp16"),
         Dtype::Fp32 => {}
     }
+    // attnc's attention has no dropout, and TransformerEngine's FusedAttention takes sliding
+    // windows only without it (utils.py:1357 at TE main); Megatron's default is 0.1.
+    out.push("--attention-dropout", ["0.0".to_string()]);
     out.push("--tensor-model-parallel-size", [layout.tp.to_string()]);
     if layout.sequence_parallel && layout.tp > 1 {
         out.switch("--sequence-parallel");
     }
     out.push("--pipeline-model-parallel-size", [layout.pp.to_string()]);
+    if layout.pp > 1 && m.layers % layout.pp != 0 {
+        // Megatron asserts num_layers % pp == 0 unless uneven stages are given
+        // (arguments.py:985-998): the last stage takes the remainder, the others floor(L/pp).
+        let per = m.layers / layout.pp;
+        if per == 0 {
+            out.missing.push(format!(
+                "--pipeline-model-parallel-size {}: more stages than the model's {} layers; lower `pp`",
+                layout.pp, m.layers
+            ));
+        } else {
+            let last = m.layers - per * (layout.pp - 1);
+            out.push("--decoder-last-pipeline-num-layers", [last.to_string()]);
+            out.unexpressed.push(format!(
+                "{} layers over pp = {}: the first {} stages take {per} layers each and the last {last} (--decoder-last-pipeline-num-layers); move layers with --decoder-first-pipeline-num-layers to balance embedding and loss",
+                m.layers,
+                layout.pp,
+                layout.pp - 1
+            ));
+        }
+    }
     match layout.cp {
         Cp::Fixed { size } => out.push("--context-parallel-size", [size.to_string()]),
         Cp::Hybrid { max_seqlen_per_rank, .. } => {
             out.switch("--hybrid-context-parallel");
             out.push("--max-seqlen-per-dp-cp-rank", [max_seqlen_per_rank.to_string()]);
+            // Hybrid CP must be used with per-token loss (arguments.py:1449).
+            out.switch("--calculate-per-token-loss");
         }
+    }
+    match (&m.moe, layout.ep) {
+        (Some(moe), ep) => {
+            out.push("--num-experts", [moe.experts.to_string()]);
+            out.push("--moe-router-topk", [moe.topk.to_string()]);
+            if let Some(ffn) = moe.ffn_hidden {
+                out.push("--moe-ffn-hidden-size", [ffn.to_string()]);
+            }
+            if ep > 1 {
+                out.push("--expert-model-parallel-size", [ep.to_string()]);
+            }
+        }
+        (None, ep) if ep > 1 => out.missing.push(format!(
+            "--expert-model-parallel-size {ep}: model `{}` has no experts; add `moe {{ experts = N, topk = K }}` to it",
+            m.name
+        )),
+        (None, _) => {}
     }
     let names: Vec<&str> = strategies.iter().map(Strategy::name).collect();
     if names.windows(2).all(|w| w[0] == w[1]) {
