@@ -75,6 +75,16 @@ pub fn check_spec_file(path: &str, overrides: &[String]) -> (Sources, Frontend) 
         .iter()
         .position(|f| f == "--for")
         .map(|i| attnc_compiler::compat::te::Target::parse(&flags[i + 1]).unwrap_or_else(|e| panic!("{path}: {e}")));
+    check_spec_file_with(path, overrides, target)
+}
+
+/// [`check_spec_file`] with the target given, whatever the header says.
+pub fn check_spec_file_with(
+    path: &str,
+    overrides: &[String],
+    target: Option<attnc_compiler::compat::te::Target>,
+) -> (Sources, Frontend) {
+    let text = std::fs::read_to_string(repo_root().join(path)).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
     let mut sources = Sources::new();
     let file = sources.add(path, text);
     let overrides = attnc_compiler::front::overrides::parse_overrides(&mut sources, overrides)

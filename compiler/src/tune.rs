@@ -251,8 +251,7 @@ pub fn tune_class(
         if let Some(target) = options.target {
             let verdict = te::evaluate(&te::Setting::of_layout(layout, &strategy, mask), &target);
             if !verdict.runs() {
-                let help = verdict.asserts.first().map(|a| a.help).unwrap_or("");
-                excluded.push((strategy, format!("{target}: {}", verdict.reasons().join("; ")), help));
+                excluded.push((strategy, format!("{target}: {}", verdict.reasons().join("; "))));
                 continue;
             }
         }
@@ -280,13 +279,20 @@ pub fn tune_class(
     let mut order: Vec<usize> = (0..evaluations.len()).filter(|&i| evaluations[i].fits).collect();
     order.sort_by(|&a, &b| evaluations[a].total_s().total_cmp(&evaluations[b].total_s()));
     let Some(&choice) = order.first() else {
-        // When the target excludes every candidate, its own fix is the way out.
-        let help = (evaluations.is_empty() && rejected.is_empty())
-            .then(|| excluded.first().map(|e| e.2.to_string()))
-            .flatten();
+        // When the target excludes every candidate, no strategy is the way out: another tp, cp or
+        // format may be (the CLI searches for them).
+        let help = (evaluations.is_empty() && rejected.is_empty() && !excluded.is_empty())
+            .then(|| options.target)
+            .flatten()
+            .map(|t| {
+                format!(
+                    "{t} runs none of these strategies here; a change of tp, cp or the format may make one run (`attnc check --for {}` searches for them)",
+                    t.flag()
+                )
+            });
         let reasons = excluded
             .iter()
-            .map(|(s, why, _)| format!("{}: excluded: {why}", strategy_text(s)))
+            .map(|(s, why)| format!("{}: excluded: {why}", strategy_text(s)))
             .chain(
                 rejected.iter().map(|(s, why)| format!("{}: {}", strategy_text(s), why.lines().next().unwrap_or(""))),
             )
@@ -319,7 +325,7 @@ pub fn tune_class(
         }
         None => format!("{} is the only candidate that fits", strategy_text(&chosen.strategy)),
     };
-    let excluded = excluded.into_iter().map(|(s, why, _)| (s, why)).collect();
+
     Ok(ClassTuning { layers: layers.to_vec(), mask, evaluations, rejected, excluded, choice, reason })
 }
 

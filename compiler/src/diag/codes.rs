@@ -313,6 +313,14 @@ parallelism); this note reports the unit and the padded `max_seqlen`.";
 2r+1, so the slowest rank does (2cp-1)/cp times the mean. Zigzag balance gives
 every rank one light and one heavy chunk.";
 
+    TeAssumesCudnn = "W0007", Note, "TransformerEngine's verdict assumes a cuDNN version",
+"`--for te` without `,cudnn=X.Y` checks against the newest cuDNN, under which every
+cuDNN-gated FusedAttention feature is available. Where a verdict depends on it (THD with
+grouped-query attention needs cuDNN 9.6, sliding windows 9.2, learned sinks 9.13.1, head dims
+above 128 on Hopper 9.5, ...), this note names the least cuDNN the layout needs; check the
+cuDNN your container ships with `--for te,cudnn=9.5` (NVIDIA's PyTorch containers list it in
+their release notes).";
+
     TeWarning = "W0006", Warning, "the newest TransformerEngine does not support this combination",
 "The layout plans and runs under attnc, but the newest TransformerEngine in the
 support matrix rejects it at run time (see E0031, which `--for te` turns this

@@ -1041,6 +1041,22 @@ fn check_te(ctx: &Ctx<'_>, s: &Setting, default: bool, diags: &mut Diags) {
         };
         diags.push(diag.with_help(help));
     }
+    // An explicit target without a cuDNN: say which cuDNN the verdict assumed.
+    if let Some(t) = ctx.target
+        && t.target.cudnn.is_none()
+        && verdict.runs()
+        && let Some(need) = verdict.assumed.iter().max_by_key(|a| a.at_least)
+    {
+        diags.push(
+            Diagnostic::new(
+                Code::TeAssumesCudnn,
+                format!("{target} runs this with cuDNN {} or later: {}", need.at_least, need.what),
+                s.strategy_span,
+                strategy_label.clone(),
+            )
+            .with_help(format!("on an older cuDNN, check with `--for {},cudnn=X.Y`", target.flag())),
+        );
+    }
     if verdict.selected.is_none() {
         let mut diag = no_backend(ctx, s, &setting, &verdict, code, &lead, &strategy_label);
         let strategy_bound = verdict.backends.iter().filter_map(|(_, r)| r.as_ref().err()).flatten().any(|u| {

@@ -884,7 +884,7 @@ pub const FILTERS: &[Filter] = &[
             "v1.13 transformer_engine/common/fused_attn/fused_attn.cpp:184",
             "main transformer_engine/common/fused_attn/fused_attn.cpp:417",
         ],
-        help: THD_HELP,
+        help: "THD under context parallelism runs on FusedAttention on a Hopper or later GPU (`gpu = h100_sxm`, or h200, b200) with cuDNN 9.1, or 9.6 with grouped-query attention (`--for te,cudnn=9.6`)",
     },
     Filter {
         id: "cudnn-window",
