@@ -282,7 +282,7 @@ pub fn tune_class(
         // When the target excludes every candidate, no strategy is the way out: another tp, cp or
         // format may be (the CLI searches for them).
         let help = (evaluations.is_empty() && rejected.is_empty() && !excluded.is_empty())
-            .then(|| options.target)
+            .then_some(options.target)
             .flatten()
             .map(|t| {
                 format!(
