@@ -184,8 +184,64 @@ fn spec_help_lines_are_true_when_followed() {
             quote("gpu = a100_80g", 0),
             Some("te=2.17"),
         ),
+        // Near misses a new user typed: the family of a preset, a unit's case, other systems'
+        // names for a value.
+        (
+            "gpu family",
+            layout("  seq = 8K").replace("gpu = h100_sxm", "gpu = h200_sxm"),
+            Code::UnknownValue,
+            Quoted { from: "gpu = h200_sxm", n: 0, edit: |s| format!("gpu = {s}") },
+            None,
+        ),
+        (
+            "bandwidth in lower case: bits or bytes",
+            layout("  seq = 8K").replace("gpu = h100_sxm\n", "gpu = h100_sxm\n  inter = ib { bandwidth = 400 gb/s }\n"),
+            Code::BadUnit,
+            quote("gb/s", 1),
+            None,
+        ),
+        (
+            "PyTorch's dtype name",
+            layout("  seq = 8K\n  dtype = bfloat16"),
+            Code::UnknownValue,
+            quote("bfloat16", 0),
+            None,
+        ),
+        (
+            "Ulysses by name",
+            layout("  seq = 8K\n  cp = 4\n  strategy = ulysses"),
+            Code::UnknownValue,
+            quote("ulysses", 0),
+            None,
+        ),
+        ("format in capitals", layout("  seq = 8K\n  format = BSHD"), Code::UnknownValue, quote("BSHD", 0), None),
+        (
+            "TE's name for the split",
+            layout("  seq = 8K\n  cp = 4\n  balance = dual_chunk_swap"),
+            Code::UnknownValue,
+            quote("dual_chunk_swap", 0),
+            None,
+        ),
+        (
+            "TE's softmax_type name",
+            layout("  seq = 8K").replace("rope { theta = 10000 }", "sinks = learnable"),
+            Code::UnknownValue,
+            quote("learnable", 0),
+            None,
+        ),
     ];
     for (name, text, code, how, target) in cases {
         follow(name, &text, code, how, target);
+    }
+}
+
+/// Bandwidths read as written: `Gb/s` is gigabits (NDR InfiniBand's 400 Gb/s is 50 GB/s).
+#[test]
+fn bits_per_second_are_bits() {
+    for (written, bytes_per_s) in [("400 Gb/s", 50e9), ("50 GB/s", 50e9), ("800 Mb/s", 100e6), ("1.6 Tb/s", 200e9)] {
+        let text = layout("  seq = 8K")
+            .replace("gpu = h100_sxm\n", &format!("gpu = h100_sxm\n  inter = ib {{ bandwidth = {written} }}\n"));
+        let l = attnc_codegen_tests::layout_of(&text).unwrap_or_else(|e| panic!("{written}: {e}"));
+        assert_eq!(l.cluster.inter.bandwidth_bytes_per_s, bytes_per_s, "{written}");
     }
 }

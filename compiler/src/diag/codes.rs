@@ -99,8 +99,9 @@ negative count, a fraction where a count is needed, or a value too large to
 represent). The label gives the allowed range.";
 
     BadUnit = "E0009", Error, "a unit is missing, unknown, or of the wrong kind",
-"Bandwidths take `B/s`, `KB/s`, `MB/s`, `GB/s` or `TB/s` (decimal, as vendors
-quote links), latencies take `ns`, `us`, `ms` or `s`. Counts take no unit, but
+"Bandwidths take bytes per second, `B/s`, `KB/s`, `MB/s`, `GB/s` or `TB/s` (decimal, as
+vendors quote links), or bits per second, `b/s`, `Kb/s`, `Mb/s`, `Gb/s` or `Tb/s`, as network
+cards are sold (400 Gb/s NDR InfiniBand is 50 GB/s); latencies take `ns`, `us`, `ms` or `s`. Counts take no unit, but
 may carry a binary suffix: `128K` is 131072, `1M` is 1048576.
 
     intra = nvlink { bandwidth = 450 GB/s, latency = 3 us }";

@@ -352,7 +352,20 @@ impl QuantityKind {
 
     fn units(self) -> &'static [(&'static str, f64)] {
         match self {
-            QuantityKind::Bandwidth => &[("B/s", 1.0), ("KB/s", 1e3), ("MB/s", 1e6), ("GB/s", 1e9), ("TB/s", 1e12)],
+            // Bytes, as vendors quote links, and bits, as network cards are sold (400 Gb/s NDR
+            // InfiniBand is 50 GB/s).
+            QuantityKind::Bandwidth => &[
+                ("B/s", 1.0),
+                ("KB/s", 1e3),
+                ("MB/s", 1e6),
+                ("GB/s", 1e9),
+                ("TB/s", 1e12),
+                ("b/s", 1.0 / 8.0),
+                ("Kb/s", 1e3 / 8.0),
+                ("Mb/s", 1e6 / 8.0),
+                ("Gb/s", 1e9 / 8.0),
+                ("Tb/s", 1e12 / 8.0),
+            ],
             QuantityKind::Latency => &[("ns", 1e-9), ("us", 1e-6), ("ms", 1e-3), ("s", 1.0)],
         }
     }
@@ -375,7 +388,16 @@ fn quantity_value(value: &Value, key: &str, kind: QuantityKind) -> Result<f64, D
             unit.span,
             "unknown unit here",
         );
+        let bits_or_bytes = |s: &str| {
+            let other = if s.contains('B') { s.replace('B', "b") } else { s.replace('b', "B") };
+            let (bytes, bits) = if s.contains('B') { (s.to_string(), other) } else { (other, s.to_string()) };
+            format!("write `{bytes}` for bytes per second or `{bits}` for bits per second (400 Gb/s = 50 GB/s)")
+        };
         diag = match suggest::nearest(&unit.node, names.iter().copied()) {
+            // `gb/s`: bits or bytes is the user's to say.
+            Some(s) if s.to_ascii_lowercase().ends_with("b/s") && s.eq_ignore_ascii_case(&unit.node) => {
+                diag.with_help(bits_or_bytes(s))
+            }
             Some(s) => diag.with_help(format!("did you mean `{s}`?")),
             None => diag.with_help(format!("`{key}` takes {}", suggest::one_of(&names))),
         };
