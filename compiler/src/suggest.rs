@@ -26,11 +26,14 @@ pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
             } else {
                 3
             };
-            (tier, strsim::damerau_levenshtein(&lower, &c.to_ascii_lowercase()), c)
+            // Case-blind distance first; the distance as written breaks ties (`Gbps` is nearer
+            // `Gb/s` than `GB/s`).
+            let blind = strsim::damerau_levenshtein(&lower, &c.to_ascii_lowercase());
+            (tier, blind, strsim::damerau_levenshtein(word, c), c)
         })
-        .filter(|(tier, d, _)| *tier < 3 || *d <= limit)
-        .min_by_key(|(tier, d, _)| (*tier, *d))
-        .map(|(_, _, c)| c)
+        .filter(|(tier, d, _, _)| *tier < 3 || *d <= limit)
+        .min_by_key(|(tier, d, exact, _)| (*tier, *d, *exact))
+        .map(|(_, _, _, c)| c)
 }
 
 /// What other systems call the values attnc names differently: PyTorch's dtypes, the
@@ -86,5 +89,7 @@ mod tests {
         assert_eq!(nearest("H200", gpus), Some("h200"));
         assert_eq!(nearest("bfloat16", ["fp32", "bf16", "fp16"]), Some("bf16"));
         assert_eq!(nearest("ulysses", ["p2p", "all_gather", "a2a"]), Some("a2a"));
+        assert_eq!(nearest("Gbps", ["GB/s", "Gb/s"]), Some("Gb/s"));
+        assert_eq!(nearest("GBps", ["GB/s", "Gb/s"]), Some("GB/s"));
     }
 }
