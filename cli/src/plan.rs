@@ -97,22 +97,26 @@ fn plan(layout: &Layout, request: &PlanRequest) -> Result<Outcome> {
         set.classes.iter().filter(|c| request.layer.is_none_or(|l| c.layers.iter().any(|r| r.contains(l)))).collect();
     match request.emit {
         PlanEmit::Text => {
-            let mut out = String::new();
+            // Streamed: at cp 1024 the programs alone are hundreds of megabytes.
+            let mut out = crate::output::Stdout::new();
+            let mut first = true;
             for c in &classes {
                 let savings = if request.stats { savings(layout, c, &options)? } else { Vec::new() };
                 for (i, p) in class_plans(c).into_iter().enumerate() {
-                    out.push_str(&ir::print::text(p, request.rank));
+                    if !first {
+                        out.write_str("\n");
+                    }
+                    first = false;
+                    ir::print::write_text(&mut out, p, request.rank);
                     if request.stats {
-                        out.push_str(&stats_text(p));
+                        out.write_str(&stats_text(p));
                         if let Some(s) = savings.get(i) {
-                            out.push_str(&saving_text(c.mask, s));
+                            out.write_str(&saving_text(c.mask, s));
                         }
                     }
-                    out.push('\n');
                 }
             }
-            print!("{}", out.trim_end_matches('\n'));
-            println!();
+            out.finish()?;
         }
         PlanEmit::Dot => {
             for c in &classes {

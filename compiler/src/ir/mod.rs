@@ -28,6 +28,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::sema::spec::Dtype;
 pub use petgraph::stable_graph::NodeIndex;
+use smallvec::{SmallVec, smallvec};
+
+/// The buffers an op reads or writes: up to four inline.
+pub type Bufs = SmallVec<[BufId; 4]>;
 pub use tokens::{Interval, RowSet, Run, TokenMap, display_intervals, display_layers, layer_ranges};
 
 /// A token map's runs as `0..4, 12..16`.
@@ -350,31 +354,31 @@ pub enum OpKind {
 
 impl OpKind {
     /// Buffers the op reads.
-    pub fn reads(&self) -> Vec<BufId> {
+    pub fn reads(&self) -> Bufs {
         match self {
-            OpKind::Load { .. } | OpKind::Barrier { .. } => vec![],
-            OpKind::Zero { like, .. } => vec![*like],
+            OpKind::Load { .. } | OpKind::Barrier { .. } => smallvec![],
+            OpKind::Zero { like, .. } => smallvec![*like],
             OpKind::SendRecv { sends, .. } => sends.iter().map(|t| t.buf).collect(),
             OpKind::AllGather { src, .. }
             | OpKind::RepeatKv { src, .. }
             | OpKind::CopyRows { src, .. }
-            | OpKind::SumHeads { src, .. } => vec![*src],
-            OpKind::ReduceScatter { src, like, .. } => vec![*src, *like],
-            OpKind::AddRows { src, dst } => vec![*src, *dst],
+            | OpKind::SumHeads { src, .. } => smallvec![*src],
+            OpKind::ReduceScatter { src, like, .. } => smallvec![*src, *like],
+            OpKind::AddRows { src, dst } => smallvec![*src, *dst],
             OpKind::AllToAll { src, dir, .. } => match dir {
-                A2aDir::HeadsToSeq { like } => vec![*src, *like],
-                A2aDir::SeqToHeads { .. } => vec![*src],
+                A2aDir::HeadsToSeq { like } => smallvec![*src, *like],
+                A2aDir::SeqToHeads { .. } => smallvec![*src],
             },
-            OpKind::AttnFwd { q, kv, .. } => vec![*q, *kv],
-            OpKind::Merge { acc, part, .. } => vec![*acc, *part],
-            OpKind::Normalize { acc, .. } => vec![*acc],
-            OpKind::AttnBwd { q, kv, dq, dkv, .. } => vec![*q, *kv, *dq, *dkv],
-            OpKind::Store { src, .. } => vec![*src],
+            OpKind::AttnFwd { q, kv, .. } => smallvec![*q, *kv],
+            OpKind::Merge { acc, part, .. } => smallvec![*acc, *part],
+            OpKind::Normalize { acc, .. } => smallvec![*acc],
+            OpKind::AttnBwd { q, kv, dq, dkv, .. } => smallvec![*q, *kv, *dq, *dkv],
+            OpKind::Store { src, .. } => smallvec![*src],
         }
     }
 
     /// Buffers the op writes.
-    pub fn writes(&self) -> Vec<BufId> {
+    pub fn writes(&self) -> Bufs {
         match self {
             OpKind::Load { dst, .. }
             | OpKind::Zero { dst, .. }
@@ -385,12 +389,12 @@ impl OpKind {
             | OpKind::SumHeads { dst, .. }
             | OpKind::AddRows { dst, .. }
             | OpKind::CopyRows { dst, .. }
-            | OpKind::Normalize { dst, .. } => vec![*dst],
+            | OpKind::Normalize { dst, .. } => smallvec![*dst],
             OpKind::SendRecv { recvs, .. } => recvs.iter().map(|t| t.buf).collect(),
-            OpKind::AttnFwd { part, .. } => vec![*part],
-            OpKind::Merge { acc, .. } => vec![*acc],
-            OpKind::AttnBwd { dq, dkv, .. } => vec![*dq, *dkv],
-            OpKind::Barrier { .. } | OpKind::Store { .. } => vec![],
+            OpKind::AttnFwd { part, .. } => smallvec![*part],
+            OpKind::Merge { acc, .. } => smallvec![*acc],
+            OpKind::AttnBwd { dq, dkv, .. } => smallvec![*dq, *dkv],
+            OpKind::Barrier { .. } | OpKind::Store { .. } => smallvec![],
         }
     }
 
@@ -670,7 +674,13 @@ impl Plan {
     }
 
     pub fn add_dep(&mut self, from: OpId, to: OpId, dep: Dep) {
-        if from != to && !self.graph.edges_connecting(from.0, to.0).any(|e| *e.weight() == dep) {
+        // Look among `to`'s incoming edges: an op has few, while one op (a load of q) may feed
+        // every block of a ring (scanning its outgoing edges would make a ring quadratic).
+        let exists = self
+            .graph
+            .edges_directed(to.0, petgraph::Direction::Incoming)
+            .any(|e| e.source() == from.0 && *e.weight() == dep);
+        if from != to && !exists {
             self.graph.add_edge(from.0, to.0, dep);
         }
     }

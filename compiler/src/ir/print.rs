@@ -152,6 +152,13 @@ pub fn title(plan: &Plan) -> String {
 /// The text form of a plan: every rank, or only `rank`.
 pub fn text(plan: &Plan, rank: Option<u32>) -> String {
     let mut out = String::new();
+    write_text(&mut out, plan, rank);
+    out
+}
+
+/// [`text`] written into `out` as it is formed (a plan over a thousand ranks prints hundreds of
+/// megabytes: the CLI streams it).
+pub fn write_text(out: &mut impl std::fmt::Write, plan: &Plan, rank: Option<u32>) {
     let p = &plan.problem;
     let _ = writeln!(out, "{}", title(plan));
     let _ = writeln!(
@@ -179,12 +186,19 @@ pub fn text(plan: &Plan, rank: Option<u32>) -> String {
     for g in &plan.groups {
         let _ = writeln!(out, "  group {}: cp ranks {:?} (global {:?})", g.name, g.members, g.global);
     }
+    // Buffers by rank, once: a ring over n ranks has n buffers on each of them.
+    let mut by_rank: Vec<Vec<usize>> = vec![Vec::new(); plan.header.cp as usize];
+    for (i, b) in plan.buffers.iter().enumerate() {
+        if let Some(list) = by_rank.get_mut(b.rank as usize) {
+            list.push(i);
+        }
+    }
     for r in 0..plan.header.cp {
         if rank.is_some_and(|want| want != r) {
             continue;
         }
         let _ = writeln!(out, "rank {r}");
-        for (i, b) in plan.buffers.iter().enumerate().filter(|(_, b)| b.rank == r) {
+        for (i, b) in by_rank[r as usize].iter().map(|&i| (i, &plan.buffers[i])) {
             let shares = if b.storage as usize != i {
                 format!("  in storage of {}", plan.buffers[b.storage as usize].name)
             } else {
@@ -211,7 +225,6 @@ pub fn text(plan: &Plan, rank: Option<u32>) -> String {
             }
         }
     }
-    out
 }
 
 /// Graphviz DOT of the dependency graph (every rank, or only `rank`), from petgraph.

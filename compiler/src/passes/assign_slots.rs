@@ -28,28 +28,30 @@ pub fn run(plan: &mut Plan) {
             plan.buffers[b.0 as usize].storage = storage;
         }
     }
-    let mut touching: BTreeMap<BufId, Vec<OpId>> = BTreeMap::new();
-    let mut first_write: BTreeMap<BufId, OpId> = BTreeMap::new();
+    // Per buffer (by id): the ops that touch it, and the first that writes it.
+    let n = plan.buffers.len();
+    let mut touching: Vec<Vec<OpId>> = vec![Vec::new(); n];
+    let mut first_write: Vec<Option<OpId>> = vec![None; n];
     for rank in 0..plan.header.cp {
         for id in plan.rank_ops(rank).collect::<Vec<_>>() {
             let kind = &plan.op(id).kind;
             for b in kind.reads().into_iter().chain(kind.writes()) {
-                touching.entry(b).or_default().push(id);
+                touching[b.0 as usize].push(id);
             }
             for b in kind.writes() {
-                first_write.entry(b).or_insert(id);
+                first_write[b.0 as usize].get_or_insert(id);
             }
         }
     }
-    // Per (rank, storage): its buffers in creation order.
-    let mut sharing: BTreeMap<(u32, u32), Vec<BufId>> = BTreeMap::new();
+    // Per storage (a buffer id, so one rank's): its buffers in creation order.
+    let mut sharing: Vec<Vec<BufId>> = vec![Vec::new(); n];
     for (i, b) in plan.buffers.iter().enumerate() {
-        sharing.entry((b.rank, b.storage)).or_default().push(BufId(i as u32));
+        sharing[b.storage as usize].push(BufId(i as u32));
     }
-    for bufs in sharing.values() {
+    for bufs in &sharing {
         for pair in bufs.windows(2) {
-            let Some(&writer) = first_write.get(&pair[1]) else { continue };
-            for &op in touching.get(&pair[0]).into_iter().flatten() {
+            let Some(writer) = first_write[pair[1].0 as usize] else { continue };
+            for &op in &touching[pair[0].0 as usize] {
                 plan.add_dep(op, writer, Dep::Reuse);
             }
         }

@@ -61,6 +61,12 @@ struct Ctx<'a> {
     seq: Spanned<u64>,
     balance: Balance,
     balance_span: Span,
+    /// Where the layout's own strategy is (its name when not written): a `layer` block that keeps
+    /// it reports on it as the layout does.
+    strategy_span: Span,
+    /// The masks of every layer class that runs the layout's own strategy: a help that changes it
+    /// must suit them all.
+    shared_masks: Vec<Mask>,
     target: Option<super::TargetCheck>,
 }
 
@@ -214,6 +220,18 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
         (sequence_parallel?, balance?, mask?, strategy?);
     let tp = Spanned::new(to_u32(tp), tp.span);
     let balance_span = balance_word.as_ref().map_or(owner, |w| w.span);
+    let mut shared_masks = vec![mask];
+    for (_, strategy_override, mask_override, _) in &overrides {
+        if strategy_override.is_none() {
+            let m = match mask_override {
+                Some((Some(m), _)) => *m,
+                _ => mask,
+            };
+            if !shared_masks.contains(&m) {
+                shared_masks.push(m);
+            }
+        }
+    }
     let ctx = Ctx {
         owner,
         model,
@@ -227,6 +245,8 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
         seq,
         balance,
         balance_span,
+        strategy_span,
+        shared_masks,
         target: scope.target,
     };
 
@@ -965,12 +985,24 @@ fn check_te(ctx: &Ctx<'_>, s: &Setting, default: bool, diags: &mut Diags) {
     };
     // A concrete strategy TE refuses: which others it runs for this layer class, so the help
     // names one that works (none when what fails does not depend on the strategy).
+    // A change of the layout's own strategy must suit every class that keeps it.
+    let layout_level = default || s.strategy_span == ctx.strategy_span;
     let alternatives = if verdict.strategy_clean() || setting.comm().is_none() {
         Vec::new()
+    } else if layout_level {
+        let mut common = te::strategy_clean(&setting, &target);
+        for &m in &ctx.shared_masks {
+            let other = te::strategy_clean(&te::Setting { mask: m, ..setting.clone() }, &target);
+            common.retain(|(s, _)| other.iter().any(|(o, _)| o == s));
+            for (s, runs) in common.iter_mut() {
+                *runs &= other.iter().any(|(o, r)| o == s && *r);
+            }
+        }
+        common
     } else {
         te::strategy_clean(&setting, &target)
     };
-    let switch = strategy_help(&alternatives, default, &target);
+    let switch = strategy_help(&alternatives, layout_level, &target);
     let (code, lead) = match ctx.target {
         Some(t) if t.errors => (Code::TeUnsupported, format!("{target} does not run this")),
         Some(_) => (Code::TeWarning, format!("{target} does not run this")),

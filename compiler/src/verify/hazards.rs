@@ -11,19 +11,27 @@ use super::Errors;
 use crate::ir::{OpId, Plan};
 
 pub fn check(plan: &Plan, errors: &mut Errors<'_>) {
+    // Each op's position in its rank's list of ops (ops belong to one rank each, so one table
+    // serves every rank): ranks are checked one by one without hashing op ids.
+    let mut position = vec![usize::MAX; petgraph::visit::NodeIndexable::node_bound(&plan.graph)];
     for rank in 0..plan.header.cp {
-        check_rank(plan, rank, errors);
+        for (i, o) in plan.rank_ops(rank).enumerate() {
+            position[o.0.index()] = i;
+        }
+    }
+    for rank in 0..plan.header.cp {
+        check_rank(plan, rank, &position, errors);
     }
 }
 
-fn check_rank(plan: &Plan, rank: u32, errors: &mut Errors<'_>) {
+fn check_rank(plan: &Plan, rank: u32, position: &[usize], errors: &mut Errors<'_>) {
     let ops: Vec<OpId> = plan.rank_ops(rank).collect();
-    let index: HashMap<OpId, usize> = ops.iter().enumerate().map(|(i, &o)| (o, i)).collect();
+    let index = |o: OpId| position[o.0.index()];
     let n = ops.len();
     let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
     for program in &plan.programs[rank as usize] {
         for w in program.windows(2) {
-            preds[index[&w[1]]].push(index[&w[0]]);
+            preds[index(w[1])].push(index(w[0]));
         }
     }
     let mut recorder: HashMap<u32, usize> = HashMap::new();
@@ -40,9 +48,9 @@ fn check_rank(plan: &Plan, rank: u32, errors: &mut Errors<'_>) {
             }
         }
     }
-    // Ancestor bitsets in topological order.
+    // Ancestor bitsets in topological order, one flat table (row i: the ancestors of op i).
     let words = n.div_ceil(64);
-    let mut anc: Vec<Vec<u64>> = vec![vec![0; words]; n];
+    let mut anc: Vec<u64> = vec![0; n * words];
     let mut indegree: Vec<usize> = preds.iter().map(Vec::len).collect();
     let mut succs: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (i, ps) in preds.iter().enumerate() {
@@ -52,14 +60,25 @@ fn check_rank(plan: &Plan, rank: u32, errors: &mut Errors<'_>) {
     }
     let mut ready: Vec<usize> = (0..n).filter(|&i| indegree[i] == 0).collect();
     let mut visited = 0;
+    // Each op's place in the topological order the walk takes: the storage check below visits
+    // accesses in it.
+    let mut topo = vec![0usize; n];
     while let Some(i) = ready.pop() {
+        topo[i] = visited;
         visited += 1;
         for &p in &preds[i] {
-            let inherited = anc[p].clone();
-            for (d, s) in anc[i].iter_mut().zip(&inherited) {
+            // Rows p and i are disjoint (p != i): split the table to read one and write the other.
+            let (row_i, row_p) = if p < i {
+                let (head, tail) = anc.split_at_mut(i * words);
+                (&mut tail[..words], &head[p * words..(p + 1) * words])
+            } else {
+                let (head, tail) = anc.split_at_mut(p * words);
+                (&mut head[i * words..(i + 1) * words], &tail[..words])
+            };
+            for (d, s) in row_i.iter_mut().zip(row_p) {
                 *d |= *s;
             }
-            anc[i][p / 64] |= 1 << (p % 64);
+            row_i[p / 64] |= 1 << (p % 64);
         }
         for &s in &succs[i] {
             indegree[s] -= 1;
@@ -72,10 +91,18 @@ fn check_rank(plan: &Plan, rank: u32, errors: &mut Errors<'_>) {
         errors.at_rank(rank, "stream order and event waits form a cycle: the rank can never finish");
         return;
     }
-    let before = |a: usize, b: usize| anc[b][a / 64] >> (a % 64) & 1 == 1;
-    for (from, to, _) in plan.deps() {
-        let (Some(&a), Some(&b)) = (index.get(&from), index.get(&to)) else { continue };
-        if !before(a, b) {
+    let before = |a: usize, b: usize| anc[b * words + a / 64] >> (a % 64) & 1 == 1;
+    // The dependencies into this rank's ops from ops of the same rank (a transfer's two ends are
+    // matched by the communication checks, not here).
+    for &to in &ops {
+        for (from, _) in plan.deps_of(to) {
+            if plan.op(from).rank != rank {
+                continue;
+            }
+            let (a, b) = (index(from), index(to));
+            if before(a, b) {
+                continue;
+            }
             errors.at_op(
                 to,
                 format!(
@@ -110,21 +137,38 @@ fn check_rank(plan: &Plan, rank: u32, errors: &mut Errors<'_>) {
     }
     let mut storages: Vec<_> = accesses.into_iter().collect();
     storages.sort();
-    for (storage, list) in storages {
-        'pairs: for (x, &(a, wa)) in list.iter().enumerate() {
-            for &(b, wb) in &list[x + 1..] {
-                if a == b || !(wa || wb) || before(a, b) || before(b, a) {
-                    continue;
+    // Any two accesses of a storage, one a write, must be ordered. Visited in topological order,
+    // that holds for all pairs exactly when every access follows the last write and every write
+    // also follows the reads since it (the rest is transitivity through the writes), so each
+    // storage costs its accesses, not their pairs.
+    for (storage, mut list) in storages {
+        list.sort_by_key(|&(i, w)| (topo[i], !w));
+        let mut last_write: Option<usize> = None;
+        let mut reads_since: Vec<usize> = Vec::new();
+        let race = |other: usize| {
+            format!(
+                "writes storage {} while {} may still use it: no stream order or event separates them",
+                plan.buffers[storage as usize].name, ops[other]
+            )
+        };
+        for (i, writes) in list {
+            if let Some(w) = last_write
+                && w != i
+                && !before(w, i)
+            {
+                let (writer, other) = if writes { (i, w) } else { (w, i) };
+                errors.at_op(ops[writer], race(other));
+                break;
+            }
+            if writes {
+                if let Some(&r) = reads_since.iter().find(|&&r| r != i && !before(r, i)) {
+                    errors.at_op(ops[i], race(r));
+                    break;
                 }
-                let (writer, other) = if wb { (b, a) } else { (a, b) };
-                errors.at_op(
-                    ops[writer],
-                    format!(
-                        "writes storage {} while {} may still use it: no stream order or event separates them",
-                        plan.buffers[storage as usize].name, ops[other]
-                    ),
-                );
-                break 'pairs;
+                last_write = Some(i);
+                reads_since.clear();
+            } else {
+                reads_since.push(i);
             }
         }
     }

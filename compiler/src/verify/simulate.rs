@@ -10,14 +10,14 @@
 //! which attention blocks have been added into it. Blocks are checked against their mask
 //! class, and every store hands its contents to `coverage.rs`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 use super::Errors;
 use super::comm::Pairs;
 use super::coverage;
 use crate::ir::mask::classify;
-use crate::ir::{A2aDir, BufId, EventId, Interval, OpId, OpKind, Plan, RowSet, TokenMap};
+use crate::ir::{A2aDir, BufId, Interval, OpId, OpKind, Plan, RowSet, TokenMap};
 
 /// One attention block's contribution: query tokens × key tokens for some query heads.
 #[derive(Debug)]
@@ -43,16 +43,86 @@ impl Content {
     }
 }
 
+/// Per-op flags indexed by node index (op ids stay valid when ops are removed, so the table is
+/// as long as the largest index, not the op count).
+struct OpFlags {
+    set: Vec<bool>,
+    count: usize,
+}
+
+impl OpFlags {
+    fn new(plan: &Plan) -> OpFlags {
+        OpFlags { set: vec![false; petgraph::visit::NodeIndexable::node_bound(&plan.graph)], count: 0 }
+    }
+
+    fn contains(&self, id: OpId) -> bool {
+        self.set[id.0.index()]
+    }
+
+    fn insert(&mut self, id: OpId) {
+        if !std::mem::replace(&mut self.set[id.0.index()], true) {
+            self.count += 1;
+        }
+    }
+}
+
+/// The parts of sendrecv ops that met their peers.
+struct Matched(Vec<Option<Box<[bool]>>>);
+
+impl Matched {
+    fn flags(&mut self, plan: &Plan, id: OpId) -> &mut [bool] {
+        self.0[id.0.index()].get_or_insert_with(|| {
+            let n = match &plan.op(id).kind {
+                OpKind::SendRecv { sends, recvs } => sends.len() + recvs.len(),
+                _ => 0,
+            };
+            vec![false; n].into_boxed_slice()
+        })
+    }
+
+    /// Part `i` of the sends (`send`) or of the receives.
+    fn insert(&mut self, plan: &Plan, (id, i, send): (OpId, usize, bool)) {
+        let offset = if send { 0 } else { sends_of(plan, id) };
+        self.flags(plan, id)[offset + i] = true;
+    }
+
+    fn contains(&self, plan: &Plan, (id, i, send): (OpId, usize, bool)) -> bool {
+        let offset = if send { 0 } else { sends_of(plan, id) };
+        self.0[id.0.index()].as_ref().is_some_and(|f| f[offset + i])
+    }
+
+    fn all(&self, id: OpId) -> bool {
+        self.0[id.0.index()].as_ref().is_some_and(|f| f.iter().all(|&m| m))
+    }
+}
+
+fn sends_of(plan: &Plan, id: OpId) -> usize {
+    match &plan.op(id).kind {
+        OpKind::SendRecv { sends, .. } => sends.len(),
+        _ => 0,
+    }
+}
+
 struct Sim<'p, 'e, 'a> {
     plan: &'p Plan,
     pairs: &'p Pairs,
     errors: &'e mut Errors<'a>,
-    contents: HashMap<BufId, Content>,
-    done: HashSet<OpId>,
-    posted: HashSet<OpId>,
-    matched: HashSet<(OpId, usize, bool)>,
-    recorded: HashSet<EventId>,
+    /// Per buffer (by id): what it holds, shared where a transfer copied it unchanged.
+    contents: Vec<Option<Rc<Content>>>,
+    done: OpFlags,
+    posted: OpFlags,
+    /// Per sendrecv op (by node index): which of its parts met their peer, sends first.
+    matched: Matched,
+    /// Per event: recorded yet.
+    recorded: Vec<bool>,
     pc: Vec<[usize; 2]>,
+    /// Ranks whose heads may move because of what just happened on another rank.
+    wake: Vec<usize>,
+    /// Per op (by node index): its dependencies not yet done plus its events not yet recorded;
+    /// it may start at 0.
+    pending: Vec<u32>,
+    /// Per event: the ops that wait on it.
+    waiters: Vec<Vec<OpId>>,
 }
 
 pub fn run(plan: &Plan, pairs: &Pairs, errors: &mut Errors<'_>) {
@@ -60,13 +130,23 @@ pub fn run(plan: &Plan, pairs: &Pairs, errors: &mut Errors<'_>) {
         plan,
         pairs,
         errors,
-        contents: HashMap::new(),
-        done: HashSet::new(),
-        posted: HashSet::new(),
-        matched: HashSet::new(),
-        recorded: HashSet::new(),
+        contents: vec![None; plan.buffers.len()],
+        done: OpFlags::new(plan),
+        posted: OpFlags::new(plan),
+        matched: Matched(vec![None; petgraph::visit::NodeIndexable::node_bound(&plan.graph)]),
+        recorded: vec![false; plan.n_events as usize],
         pc: vec![[0, 0]; plan.header.cp as usize],
+        wake: Vec::new(),
+        pending: vec![0; petgraph::visit::NodeIndexable::node_bound(&plan.graph)],
+        waiters: vec![Vec::new(); plan.n_events as usize],
     };
+    for id in plan.op_ids() {
+        let op = plan.op(id);
+        sim.pending[id.0.index()] = (plan.deps_of(id).count() + op.waits.len()) as u32;
+        for e in &op.waits {
+            sim.waiters[e.0 as usize].push(id);
+        }
+    }
     sim.run();
 }
 
@@ -76,20 +156,37 @@ impl Sim<'_, '_, '_> {
     }
 
     fn complete(&mut self, id: OpId) {
-        let op = self.plan.op(id);
+        let plan = self.plan;
+        let op = plan.op(id);
         self.done.insert(id);
-        if let Some(e) = op.record {
-            self.recorded.insert(e);
-        }
         self.pc[op.rank as usize][op.stream.index()] += 1;
+        // The ops that depend on it, and those that wait on its event, have one thing fewer to
+        // wait for; their ranks (and its own) may move now.
+        self.wake.push(op.rank as usize);
+        for edge in plan.graph.edges_directed(id.0, petgraph::Direction::Outgoing) {
+            let to = petgraph::visit::EdgeRef::target(&edge);
+            self.pending[to.index()] = self.pending[to.index()].saturating_sub(1);
+            self.wake.push(plan.graph[to].rank as usize);
+        }
+        if let Some(e) = op.record {
+            self.recorded[e.0 as usize] = true;
+            for &w in &self.waiters[e.0 as usize] {
+                self.pending[w.0.index()] = self.pending[w.0.index()].saturating_sub(1);
+            }
+        }
     }
 
+    /// Runs ranks from a work queue until none can move: a rank is visited again only when an op
+    /// it may wait for completed or one of its transfers was matched, so a ring of n steps costs
+    /// O(n) visits per rank, not a sweep of every rank per step.
     fn run(&mut self) {
-        let plan = self.plan;
-        let cp = plan.header.cp as usize;
-        loop {
-            let mut progress = false;
-            for rank in 0..cp {
+        let cp = self.plan.header.cp as usize;
+        let mut queued = vec![true; cp];
+        let mut queue: VecDeque<usize> = (0..cp).collect();
+        while let Some(rank) = queue.pop_front() {
+            queued[rank] = false;
+            loop {
+                let mut progress = false;
                 for s in 0..2 {
                     while let Some(id) = self.head(rank, s) {
                         if !self.step(id) {
@@ -98,9 +195,15 @@ impl Sim<'_, '_, '_> {
                         progress = true;
                     }
                 }
+                if !progress {
+                    break;
+                }
             }
-            if !progress {
-                break;
+            for woken in std::mem::take(&mut self.wake) {
+                if !queued[woken] {
+                    queued[woken] = true;
+                    queue.push_back(woken);
+                }
             }
         }
         self.report_blocked();
@@ -111,10 +214,8 @@ impl Sim<'_, '_, '_> {
         let plan = self.plan;
         let op = plan.op(id);
         let mut changed = false;
-        if !self.posted.contains(&id) {
-            let ready = plan.deps_of(id).all(|(d, _)| self.done.contains(&d))
-                && op.waits.iter().all(|e| self.recorded.contains(e));
-            if !ready {
+        if !self.posted.contains(id) {
+            if self.pending[id.0.index()] > 0 {
                 return false;
             }
             self.posted.insert(id);
@@ -131,8 +232,7 @@ impl Sim<'_, '_, '_> {
         }
         match &op.kind {
             OpKind::SendRecv { sends, recvs } => {
-                let all = (0..sends.len()).all(|i| self.matched.contains(&(id, i, true)))
-                    && (0..recvs.len()).all(|i| self.matched.contains(&(id, i, false)));
+                let all = (sends.is_empty() && recvs.is_empty()) || self.matched.all(id);
                 if all {
                     self.complete(id);
                     return true;
@@ -155,21 +255,23 @@ impl Sim<'_, '_, '_> {
         let OpKind::SendRecv { sends, recvs } = &plan.op(id).kind else { return };
         for (i, t) in sends.iter().enumerate() {
             if let Some(&(peer_op, j)) = self.pairs.send_to_recv.get(&(id, i)) {
-                if self.posted.contains(&peer_op) {
+                if self.posted.contains(peer_op) {
                     let OpKind::SendRecv { recvs: peer_recvs, .. } = &plan.op(peer_op).kind else { continue };
                     self.transfer(id, t.buf, peer_op, peer_recvs[j].buf);
-                    self.matched.insert((id, i, true));
-                    self.matched.insert((peer_op, j, false));
+                    self.matched.insert(plan, (id, i, true));
+                    self.matched.insert(plan, (peer_op, j, false));
+                    self.wake.push(plan.op(peer_op).rank as usize);
                 }
             }
         }
         for (i, t) in recvs.iter().enumerate() {
             if let Some(&(peer_op, j)) = self.pairs.recv_to_send.get(&(id, i)) {
-                if self.posted.contains(&peer_op) {
+                if self.posted.contains(peer_op) {
                     let OpKind::SendRecv { sends: peer_sends, .. } = &plan.op(peer_op).kind else { continue };
                     self.transfer(peer_op, peer_sends[j].buf, id, t.buf);
-                    self.matched.insert((id, i, false));
-                    self.matched.insert((peer_op, j, true));
+                    self.matched.insert(plan, (id, i, false));
+                    self.matched.insert(plan, (peer_op, j, true));
+                    self.wake.push(plan.op(peer_op).rank as usize);
                 }
             }
         }
@@ -181,9 +283,9 @@ impl Sim<'_, '_, '_> {
         }
     }
 
-    fn read(&mut self, op: OpId, buf: BufId) -> Option<Content> {
-        match self.contents.get(&buf) {
-            Some(c) => Some(c.clone()),
+    fn read(&mut self, op: OpId, buf: BufId) -> Option<Rc<Content>> {
+        match &self.contents[buf.0 as usize] {
+            Some(c) => Some(Rc::clone(c)),
             None => {
                 let name = &self.plan.buf(buf).name;
                 self.errors.at_op(op, format!("reads {name} before anything wrote it"));
@@ -192,7 +294,23 @@ impl Sim<'_, '_, '_> {
         }
     }
 
-    fn write(&mut self, op: OpId, buf: BufId, content: Content) {
+    /// Like [`Self::read`] for a buffer the op is about to write back: its contents are moved
+    /// out, not cloned (an accumulator's records grow with every block, so cloning them on every
+    /// merge would be quadratic in the blocks).
+    fn take(&mut self, op: OpId, buf: BufId) -> Option<Content> {
+        let taken = self.contents[buf.0 as usize].take();
+        if taken.is_none() {
+            let name = &self.plan.buf(buf).name;
+            self.errors.at_op(op, format!("reads {name} before anything wrote it"));
+        }
+        taken.map(Rc::unwrap_or_clone)
+    }
+
+    fn put(&mut self, op: OpId, buf: BufId, content: Content) {
+        self.write(op, buf, Rc::new(content));
+    }
+
+    fn write(&mut self, op: OpId, buf: BufId, content: Rc<Content>) {
         let b = self.plan.buf(buf);
         if content.map != b.tokens {
             self.errors.at_op(
@@ -217,7 +335,7 @@ impl Sim<'_, '_, '_> {
                 ),
             );
         }
-        self.contents.insert(buf, content);
+        self.contents[buf.0 as usize] = Some(content);
     }
 
     fn execute(&mut self, id: OpId) {
@@ -227,21 +345,22 @@ impl Sim<'_, '_, '_> {
             OpKind::Load { dst, runs, .. } => {
                 let map = TokenMap::new(runs.iter().map(|r| Interval::new(r.token, r.token + r.len)).collect());
                 let heads = if plan.buf(*dst).kind == crate::ir::BufKind::Kv { p.kv_heads } else { p.heads };
-                self.write(id, *dst, Content::new((0..heads).collect(), map));
+                self.put(id, *dst, Content::new((0..heads).collect(), map));
             }
             OpKind::Zero { dst, like } => {
                 if let Some(c) = self.read(id, *like) {
-                    self.write(id, *dst, Content::new(c.heads, c.map));
+                    self.put(id, *dst, Content::new(c.heads.clone(), c.map.clone()));
                 }
             }
             OpKind::RepeatKv { src, dst, factor } => {
                 if let Some(c) = self.read(id, *src) {
                     let heads = c.heads.iter().flat_map(|&h| std::iter::repeat_n(h, *factor as usize)).collect();
-                    self.write(id, *dst, Content { heads, ..c });
+                    self.put(id, *dst, Content { heads, ..Rc::unwrap_or_clone(c) });
                 }
             }
             OpKind::AddRows { src, dst } => {
-                let (Some(sc), Some(mut dc)) = (self.read(id, *src), self.read(id, *dst)) else { return };
+                let Some(sc) = self.read(id, *src) else { return };
+                let Some(mut dc) = self.take(id, *dst) else { return };
                 if sc.heads != dc.heads {
                     self.errors.at_op(id, "adds rows of other heads than the accumulator holds");
                 }
@@ -250,7 +369,7 @@ impl Sim<'_, '_, '_> {
                     self.errors.at_op(id, format!("adds tokens {missing} the accumulator does not hold"));
                 }
                 dc.records.extend(sc.records.iter().cloned());
-                self.write(id, *dst, dc);
+                self.put(id, *dst, dc);
             }
             OpKind::CopyRows { src, dst } => {
                 let Some(sc) = self.read(id, *src) else { return };
@@ -262,7 +381,7 @@ impl Sim<'_, '_, '_> {
                 if !missing.is_empty() {
                     self.errors.at_op(id, format!("copies tokens {missing} the source does not hold"));
                 }
-                self.write(id, *dst, Content::new(sc.heads, map));
+                self.put(id, *dst, Content::new(sc.heads.clone(), map));
             }
             OpKind::SumHeads { src, dst, factor } => {
                 if let Some(c) = self.read(id, *src) {
@@ -271,7 +390,7 @@ impl Sim<'_, '_, '_> {
                         self.errors.at_op(id, format!("heads {:?} are not runs of {factor} repeats", c.heads));
                     }
                     let heads = chunks.iter().map(|ch| ch[0]).collect();
-                    self.write(id, *dst, Content { heads, ..c });
+                    self.put(id, *dst, Content { heads, ..Rc::unwrap_or_clone(c) });
                 }
             }
             OpKind::AttnFwd { q, q_rows, kv, kv_rows, part, class } => {
@@ -280,10 +399,11 @@ impl Sim<'_, '_, '_> {
                 let mut c = Content::new(qc.heads.clone(), qc.map.clone());
                 c.records.push(record);
                 c.valid_rows = Some(q_rows.clone());
-                self.write(id, *part, c);
+                self.put(id, *part, c);
             }
             OpKind::Merge { acc, part, rows } => {
-                let (Some(mut ac), Some(pc)) = (self.read(id, *acc), self.read(id, *part)) else { return };
+                let Some(pc) = self.read(id, *part) else { return };
+                let Some(mut ac) = self.take(id, *acc) else { return };
                 if ac.map != pc.map || ac.heads != pc.heads {
                     self.errors.at_op(id, "the partial output and the accumulator hold different tokens or heads");
                 }
@@ -294,29 +414,30 @@ impl Sim<'_, '_, '_> {
                 if ac.normalized {
                     self.errors.at_op(id, "merges into an output that is already normalised");
                 }
-                ac.records.extend(pc.records);
-                self.write(id, *acc, ac);
+                ac.records.extend(pc.records.iter().cloned());
+                self.put(id, *acc, ac);
             }
             OpKind::Normalize { acc, dst } => {
-                if let Some(mut c) = self.read(id, *acc) {
+                if let Some(c) = self.read(id, *acc) {
+                    let mut c = Rc::unwrap_or_clone(c);
                     c.normalized = true;
-                    self.write(id, *dst, c);
+                    self.put(id, *dst, c);
                 }
             }
             OpKind::AttnBwd { q, q_rows, kv, kv_rows, dq, dkv, class } => {
                 let (Some(qc), Some(kc)) = (self.read(id, *q), self.read(id, *kv)) else { return };
-                let (Some(mut dqc), Some(mut dkc)) = (self.read(id, *dq), self.read(id, *dkv)) else { return };
+                let Some(record) = self.block(id, &qc, q_rows, &kc, kv_rows, *class) else { return };
+                let (Some(mut dqc), Some(mut dkc)) = (self.take(id, *dq), self.take(id, *dkv)) else { return };
                 if dqc.map != qc.map || dqc.heads != qc.heads {
                     self.errors.at_op(id, "dq accumulator and queries hold different tokens or heads");
                 }
                 if dkc.map != kc.map || dkc.heads != kc.heads {
                     self.errors.at_op(id, "dk/dv accumulator and keys hold different tokens or heads");
                 }
-                let Some(record) = self.block(id, &qc, q_rows, &kc, kv_rows, *class) else { return };
                 dqc.records.push(record.clone());
                 dkc.records.push(record);
-                self.write(id, *dq, dqc);
-                self.write(id, *dkv, dkc);
+                self.put(id, *dq, dqc);
+                self.put(id, *dkv, dkc);
             }
             OpKind::Store { output, src, .. } => {
                 if let Some(c) = self.read(id, *src) {
@@ -384,7 +505,7 @@ impl Sim<'_, '_, '_> {
         let mut ops = Vec::new();
         for &m in members {
             match self.pairs.collectives.get(&(g, m)).and_then(|v| v.get(k)) {
-                Some(&o) if self.posted.contains(&o) && !self.done.contains(&o) => ops.push(o),
+                Some(&o) if self.posted.contains(o) && !self.done.contains(o) => ops.push(o),
                 _ => return false,
             }
         }
@@ -401,12 +522,12 @@ impl Sim<'_, '_, '_> {
     fn collective(&mut self, ops: &[OpId]) {
         let plan = self.plan;
         let n = ops.len();
-        let srcs: Vec<Option<Content>> =
+        let srcs: Vec<Option<Rc<Content>>> =
             ops.iter().map(|&o| plan.op(o).kind.collective_buffers().and_then(|(src, _)| self.read(o, src))).collect();
         if matches!(plan.op(ops[0]).kind, OpKind::Barrier { .. }) {
             return;
         }
-        let Some(srcs) = srcs.into_iter().collect::<Option<Vec<Content>>>() else { return };
+        let Some(srcs) = srcs.into_iter().collect::<Option<Vec<Rc<Content>>>>() else { return };
         let records: Vec<Rc<Record>> = srcs.iter().flat_map(|c| c.records.iter().cloned()).collect();
         let normalized = srcs.iter().all(|c| c.normalized);
         for (i, &o) in ops.iter().enumerate() {
@@ -434,7 +555,7 @@ impl Sim<'_, '_, '_> {
                             *dst,
                             Content {
                                 heads: srcs[i].heads.clone(),
-                                map: l.map,
+                                map: l.map.clone(),
                                 records: records.clone(),
                                 normalized,
                                 valid_rows: None,
@@ -458,23 +579,26 @@ impl Sim<'_, '_, '_> {
                 OpKind::AllToAll { dst, dir: A2aDir::HeadsToSeq { like }, .. } => self.read(o, *like).map(|l| {
                     self.holds_all(o, &srcs, &l.map);
                     let heads = srcs.iter().flat_map(|c| c.heads.iter().copied()).collect();
-                    (*dst, Content { heads, map: l.map, records: records.clone(), normalized, valid_rows: None })
+                    (
+                        *dst,
+                        Content { heads, map: l.map.clone(), records: records.clone(), normalized, valid_rows: None },
+                    )
                 }),
                 _ => None,
             };
             if let Some((dst, c)) = content {
-                self.write(o, dst, c);
+                self.put(o, dst, c);
             }
         }
     }
 
-    fn same_heads(&mut self, op: OpId, srcs: &[Content]) {
+    fn same_heads(&mut self, op: OpId, srcs: &[Rc<Content>]) {
         if srcs.iter().any(|c| c.heads != srcs[0].heads) {
             self.errors.at_op(op, "members bring different heads to the collective");
         }
     }
 
-    fn holds_all(&mut self, op: OpId, srcs: &[Content], want: &TokenMap) {
+    fn holds_all(&mut self, op: OpId, srcs: &[Rc<Content>], want: &TokenMap) {
         let want = want.token_set();
         for c in srcs {
             if c.map.token_set().intersect(&want) != want {
@@ -487,26 +611,26 @@ impl Sim<'_, '_, '_> {
     fn report_blocked(&mut self) {
         let plan = self.plan;
         let total = plan.op_ids().count();
-        if self.done.len() == total {
+        if self.done.count == total {
             return;
         }
         let mut blocked = Vec::new();
         for rank in 0..plan.header.cp as usize {
             for s in 0..2 {
                 let Some(id) = self.head(rank, s) else { continue };
-                if !self.posted.contains(&id) {
+                if !self.posted.contains(id) {
                     continue;
                 }
                 let why = match &plan.op(id).kind {
                     OpKind::SendRecv { sends, recvs } => {
                         let mut waits = Vec::new();
                         for (i, t) in sends.iter().enumerate() {
-                            if !self.matched.contains(&(id, i, true)) {
+                            if !self.matched.contains(plan, (id, i, true)) {
                                 waits.push(format!("rank {} to receive", t.peer));
                             }
                         }
                         for (i, t) in recvs.iter().enumerate() {
-                            if !self.matched.contains(&(id, i, false)) {
+                            if !self.matched.contains(plan, (id, i, false)) {
                                 waits.push(format!("rank {} to send", t.peer));
                             }
                         }
@@ -523,6 +647,6 @@ impl Sim<'_, '_, '_> {
         for (id, why) in blocked {
             self.errors.at_op(id, format!("deadlock: {why}"));
         }
-        self.errors.global(format!("deadlock: {} of {total} ops can never run", total - self.done.len()));
+        self.errors.global(format!("deadlock: {} of {total} ops can never run", total - self.done.count));
     }
 }

@@ -1,14 +1,14 @@
 //! Structural checks: ids resolve, ops and buffers agree on ranks, kinds fit, rows are in range,
 //! and every op sits once in its rank's program on its own stream, after what it depends on.
 
-use std::collections::HashMap;
-
 use super::Errors;
 use crate::ir::{BufId, BufKind, OpId, OpKind, Output, Plan, RowSet};
 
 pub fn check(plan: &Plan, errors: &mut Errors<'_>) {
     let cp = plan.header.cp;
-    let mut position: HashMap<OpId, (u32, usize, usize)> = HashMap::new();
+    // Each op's place (rank, stream, index), by node index.
+    let mut position: Vec<Option<(u32, usize, usize)>> =
+        vec![None; petgraph::visit::NodeIndexable::node_bound(&plan.graph)];
     for (rank, program) in plan.programs.iter().enumerate() {
         for (s, stream) in program.iter().enumerate() {
             for (i, &id) in stream.iter().enumerate() {
@@ -19,7 +19,7 @@ pub fn check(plan: &Plan, errors: &mut Errors<'_>) {
                         format!("listed in rank {rank}'s {} program but belongs elsewhere", ["compute", "cp"][s]),
                     ),
                     Some(_) => {
-                        if position.insert(id, (rank as u32, s, i)).is_some() {
+                        if position[id.0.index()].replace((rank as u32, s, i)).is_some() {
                             errors.at_op(id, "listed twice in the programs");
                         }
                     }
@@ -28,7 +28,7 @@ pub fn check(plan: &Plan, errors: &mut Errors<'_>) {
         }
     }
     for id in plan.op_ids() {
-        if !position.contains_key(&id) {
+        if position[id.0.index()].is_none() {
             errors.at_op(id, "is in no program: it would never run");
         }
     }
@@ -37,7 +37,7 @@ pub fn check(plan: &Plan, errors: &mut Errors<'_>) {
         if a.rank != b.rank {
             errors.at_op(to, format!("depends on {from} of rank {}: ranks meet only through transfers", a.rank));
         } else if a.stream == b.stream {
-            if let (Some(pa), Some(pb)) = (position.get(&from), position.get(&to)) {
+            if let (Some(pa), Some(pb)) = (position[from.0.index()], position[to.0.index()]) {
                 if pa.2 >= pb.2 {
                     errors.at_op(to, format!("depends on {from}, which comes later on the same stream"));
                 }
