@@ -155,6 +155,25 @@ fn with_help(e: attnc_runtime::cuda::CudaError) -> anyhow::Error {
     }
 }
 
+/// Before any planning: the driver loads and device `--gpu` exists, so that a machine without a
+/// GPU hears so at once, not after minutes of planning a large layout.
+pub fn require_gpu(args: &GpuArgs, flag: &str) -> Result<()> {
+    #[cfg(feature = "cuda")]
+    {
+        use attnc_runtime::cuda::CudaError;
+        let _ = args;
+        if !attnc_runtime::cuda::driver_present() {
+            return Err(with_help(CudaError::NoDriver)).with_context(|| flag.to_string());
+        }
+        Ok(())
+    }
+    #[cfg(not(feature = "cuda"))]
+    {
+        let _ = args;
+        anyhow::bail!("{flag}: this attnc was built without the CUDA runtime (feature `cuda`)")
+    }
+}
+
 /// The launcher of the AOT PTX kernels of `--kernel-dir` on device `--gpu`.
 #[cfg(feature = "cuda")]
 pub fn cuda_launcher(args: &GpuArgs, flag: &str) -> Result<attnc_runtime::cuda::kernels::CudaLauncher> {
@@ -185,6 +204,17 @@ pub fn job() -> Result<Option<attnc_runtime::rendezvous::JobEnv>> {
     Ok((env.world_size > 1).then_some(env))
 }
 
+/// The job has one process per CP rank of the plan.
+pub fn require_world(env: &attnc_runtime::rendezvous::JobEnv, cp: u32) -> Result<()> {
+    if env.world_size != cp {
+        bail!(
+            "WORLD_SIZE is {}, but the plan has cp = {cp}: start one process per CP rank (`attnc launch --nproc-per-node {cp} -- ...`)",
+            env.world_size
+        );
+    }
+    Ok(())
+}
+
 /// This process's rank of a plan on its GPU (`LOCAL_RANK`), transfers through NCCL: rank 0 makes
 /// the unique id and shares it through the rendezvous at MASTER_ADDR:MASTER_PORT.
 #[cfg(feature = "cuda")]
@@ -197,13 +227,7 @@ pub fn run_rank(
     args: &GpuArgs,
 ) -> Result<Result<attnc_runtime::RunResult, attnc_runtime::RuntimeError>> {
     use attnc_runtime::cuda::nccl;
-    let cp = forward.0.header.cp;
-    if env.world_size != cp {
-        bail!(
-            "WORLD_SIZE is {}, but the plan has cp = {cp}: start one process per CP rank (`attnc launch --nproc-per-node {cp} -- ...`)",
-            env.world_size
-        );
-    }
+    require_world(env, forward.0.header.cp)?;
     let device = cuda_device(&GpuArgs { gpu: env.local_rank as usize, ..args.clone() }, "--device cuda")?;
     let mine = if env.rank == 0 { Some(nccl::unique_id()?) } else { None };
     let id = attnc_runtime::rendezvous::broadcast(env, mine.as_deref(), Duration::from_secs(120))?;

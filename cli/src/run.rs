@@ -195,6 +195,14 @@ fn load_artifact(path: &PathBuf, layout: &Layout, compiled: &passes::LayerClass,
 
 /// Runs the layout; `Ok(false)` when the run failed or a check did not pass (already reported).
 fn run(layout: &Layout, request: &Request) -> Result<bool> {
+    if request.on_device() {
+        // A job of the wrong size is refused before any device call (and before planning).
+        if let (Some(env), attnc_compiler::sema::spec::Cp::Fixed { size }) = (crate::device::job()?, &layout.cp) {
+            crate::device::require_world(&env, *size)?;
+        }
+        let flag = if request.device == Device::Cuda { "--device cuda" } else { "--kernels cuda" };
+        crate::device::require_gpu(&request.gpu, flag)?;
+    }
     // `--rope none`: the inputs are rotated already, so the plans (and the reference) rotate nothing.
     let unrotated;
     let layout = if request.rope == RopeInput::None && layout.model.rope.is_some() {

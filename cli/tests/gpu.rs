@@ -368,3 +368,28 @@ fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
         let _ = std::fs::remove_dir_all(base.with_extension(target));
     }
 }
+
+/// Without a GPU, `attnc run --device cuda` says so before it plans anything: every example fails
+/// at once with the driver error and its help, however large its plans (DeepSeek-V3's used to
+/// plan for minutes first). The time it takes is in docs/perf.md.
+#[test]
+fn a_missing_driver_is_reported_before_planning() {
+    if !no_driver() {
+        return;
+    }
+    let mut examples: Vec<String> = std::fs::read_dir(root().join("dsl-examples"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "attn"))
+        .map(|p| format!("dsl-examples/{}", p.file_name().unwrap().to_string_lossy()))
+        .collect();
+    examples.sort();
+    for file in &examples {
+        let text = std::fs::read_to_string(root().join(file)).unwrap();
+        for layout in text.split("\nlayout ").skip(1).map(|item| item.split_whitespace().next().unwrap()) {
+            // No --seqlens even for THD layouts: the device comes first.
+            let out = check(&["run", file, "--layout", layout, "--device", "cuda"], 2, &[], "no CUDA driver found");
+            assert!(out.is_empty(), "{file} {layout}: printed before failing:\n{out}");
+        }
+    }
+}

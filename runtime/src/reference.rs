@@ -37,38 +37,115 @@ fn rotate(x: &mut [f64], position: u64, theta: Option<f64>, dims: Option<u32>, s
     }
 }
 
-/// Whether token `i` attends to token `j`, written from the problem's definition (and
-/// independently of the planner's and the kernels' mask code): same sequence, neither padding,
-/// and with a causal mask `j ≤ i`, inside the window, inside the same chunk of the sequence.
-fn sees(p: &Problem, i: u64, j: u64) -> bool {
-    let (di, dj) = (p.doc_of(i), p.doc_of(j));
-    if di != dj || i >= di.start + di.len || j >= dj.start + dj.len {
-        return false;
+/// The keys query `i` sees: one contiguous range of its sequence (the masks attnc has — causal,
+/// window, chunk, padding — all cut a range), empty for a padding token.
+fn allowed(p: &Problem, i: u64) -> std::ops::Range<usize> {
+    let doc = p.doc_of(i);
+    let real_end = doc.start + doc.len;
+    if i >= real_end {
+        return 0..0;
     }
     if !p.causal {
-        return true;
+        return doc.start as usize..real_end as usize;
     }
-    let (pi, pj) = (i - di.start, j - di.start);
-    pj <= pi && p.window.is_none_or(|w| pi - pj < w) && p.chunk.is_none_or(|c| pi / c == pj / c)
+    let pi = i - doc.start;
+    let mut lo = doc.start;
+    if let Some(w) = p.window {
+        lo = lo.max((i + 1).saturating_sub(w));
+    }
+    if let Some(c) = p.chunk {
+        lo = lo.max(doc.start + pi / c * c);
+    }
+    lo as usize..(i + 1) as usize
+}
+
+/// a·b with four partial sums, so that the compiler vectorises it (a plain sum of products must
+/// keep the order and cannot).
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 4];
+    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for l in 0..4 {
+            acc[l] += x[l] * y[l];
+        }
+    }
+    let tail: f64 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
+    (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
+}
+
+/// y += a·x.
+fn axpy(y: &mut [f64], a: f64, x: &[f64]) {
+    for (y, x) in y.iter_mut().zip(x) {
+        *y += a * x;
+    }
+}
+
+/// One (batch, KV head) group's inputs in fp64, rotated, rows contiguous.
+struct Group {
+    /// `[query head of the group][token][d]`.
+    q: Vec<f64>,
+    k: Vec<f64>,
+    v: Vec<f64>,
+    d_out: Vec<f64>,
+}
+
+/// One group's outputs, scattered into the canonical tensors after the threads join.
+struct GroupOut {
+    o: Vec<f64>,
+    lse: Vec<f64>,
+    dq: Vec<f64>,
+    dk: Vec<f64>,
+    dv: Vec<f64>,
+    dsink_terms: Vec<f64>,
 }
 
 pub fn full_attention(p: &Problem, inputs: &Canonical, backward: bool) -> Reference {
+    full_attention_with_progress(p, inputs, backward, &|_, _| {})
+}
+
+/// [`full_attention`], calling `progress(done, total)` as (batch, KV head) groups finish.
+///
+/// Exact fp64 attention, written to be fast enough to check long runs: each group (a KV head and
+/// its query heads, for one batch element) is one task on a thread of its own (as many as the
+/// machine has), its rows loaded once in fp64; each query row visits only the contiguous range of
+/// keys its mask allows; the backward recomputes each row's scores (nothing quadratic is kept);
+/// dot products keep four partial sums so they vectorise. Sums run in row order within a task,
+/// so the result does not depend on the thread count.
+pub fn full_attention_with_progress(
+    p: &Problem,
+    inputs: &Canonical,
+    backward: bool,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Reference {
     let dims = Dims::of(p);
     let (bn, t, h, hk, d) = (dims.batch, dims.tokens, dims.heads, dims.kv_heads, dims.head_dim);
     // q and k rows are `d` wide, v, o and do rows `dv` (MLA's value head dim).
     let dv = dims.v_head_dim;
     let group = h / hk;
-    let scale = 1.0 / (d as f64).sqrt();
-    let load = |src: &[f32], heads: usize, b: usize, tok: usize, head: usize, rope: bool| -> Vec<f64> {
-        let w = if rope { d } else { dv };
-        let at = ((b * t + tok) * heads + head) * w;
-        let mut x: Vec<f64> = src[at..at + w].iter().map(|&v| round(p.dtype, v) as f64).collect();
-        if rope {
-            rotate(&mut x, p.position(tok as u64), p.rope_theta, p.rope_dims, 1.0);
-        }
-        x
-    };
-    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+    let ranges: Vec<std::ops::Range<usize>> = (0..t as u64).map(|i| allowed(p, i)).collect();
+    let tasks: Vec<(usize, usize)> = (0..bn).flat_map(|b| (0..hk).map(move |kh| (b, kh))).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(tasks.len()).max(1);
+    let results: Vec<Vec<(usize, GroupOut)>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&(b, kh)) = tasks.get(index) else { break };
+                        mine.push((index, group_attention(p, inputs, backward, &ranges, b, kh)));
+                        let finished = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                        progress(finished, tasks.len());
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().expect("a reference thread panicked")).collect()
+    });
     let mut r = Reference {
         o: vec![0.0; bn * t * h * dv],
         lse: vec![f64::NEG_INFINITY; bn * h * t],
@@ -78,85 +155,155 @@ pub fn full_attention(p: &Problem, inputs: &Canonical, backward: bool) -> Refere
         dsinks: vec![0.0; if p.sinks { h } else { 0 }],
         dsink_terms: vec![0.0; if p.sinks { bn * t * h } else { 0 }],
     };
+    for (index, g) in results.into_iter().flatten() {
+        let (b, kh) = tasks[index];
+        for gh in 0..group {
+            let head = kh * group + gh;
+            for i in 0..t {
+                let row = (b * t + i) * h + head;
+                r.o[row * dv..][..dv].copy_from_slice(&g.o[(gh * t + i) * dv..][..dv]);
+                r.lse[(b * h + head) * t + i] = g.lse[gh * t + i];
+                if backward {
+                    r.dq[row * d..][..d].copy_from_slice(&g.dq[(gh * t + i) * d..][..d]);
+                    if p.sinks {
+                        let term = g.dsink_terms[gh * t + i];
+                        r.dsink_terms[row] = term;
+                        r.dsinks[head] += term;
+                    }
+                }
+            }
+        }
+        if backward {
+            for j in 0..t {
+                let at = (b * t + j) * hk + kh;
+                r.dk[at * d..][..d].copy_from_slice(&g.dk[j * d..][..d]);
+                r.dv[at * dv..][..dv].copy_from_slice(&g.dv[j * dv..][..dv]);
+            }
+        }
+    }
+    r
+}
+
+/// Loads one group's rows in fp64: rounded to the input dtype as the runtime rounds them, q and
+/// k rotated at their positions.
+fn load_group(p: &Problem, inputs: &Canonical, backward: bool, b: usize, kh: usize) -> Group {
+    let dims = Dims::of(p);
+    let (t, h, hk, d, dv) = (dims.tokens, dims.heads, dims.kv_heads, dims.head_dim, dims.v_head_dim);
+    let group = h / hk;
+    let load = |src: &[f32], heads: usize, head: usize, w: usize, rope: bool| -> Vec<f64> {
+        let mut out = Vec::with_capacity(t * w);
+        for tok in 0..t {
+            let at = ((b * t + tok) * heads + head) * w;
+            let start = out.len();
+            out.extend(src[at..at + w].iter().map(|&v| round(p.dtype, v) as f64));
+            if rope {
+                rotate(&mut out[start..], p.position(tok as u64), p.rope_theta, p.rope_dims, 1.0);
+            }
+        }
+        out
+    };
+    let q = (0..group).flat_map(|gh| load(&inputs.q, h, kh * group + gh, d, true)).collect();
+    let d_out = match (backward, inputs.d_out.as_ref()) {
+        (true, Some(g)) => (0..group).flat_map(|gh| load(g, h, kh * group + gh, dv, false)).collect(),
+        _ => Vec::new(),
+    };
+    Group { q, k: load(&inputs.k, hk, kh, d, true), v: load(&inputs.v, hk, kh, dv, false), d_out }
+}
+
+/// Forward (and backward) attention of one (batch, KV head) group.
+fn group_attention(
+    p: &Problem,
+    inputs: &Canonical,
+    backward: bool,
+    ranges: &[std::ops::Range<usize>],
+    b: usize,
+    kh: usize,
+) -> GroupOut {
+    let dims = Dims::of(p);
+    let (t, h, hk, d, dv) = (dims.tokens, dims.heads, dims.kv_heads, dims.head_dim, dims.v_head_dim);
+    let group = h / hk;
+    let scale = 1.0 / (d as f64).sqrt();
+    let g = load_group(p, inputs, backward, b, kh);
+    let mut out = GroupOut {
+        o: vec![0.0; group * t * dv],
+        lse: vec![f64::NEG_INFINITY; group * t],
+        dq: vec![0.0; if backward { group * t * d } else { 0 }],
+        dk: vec![0.0; if backward { t * d } else { 0 }],
+        dv: vec![0.0; if backward { t * dv } else { 0 }],
+        dsink_terms: vec![0.0; if backward && p.sinks { group * t } else { 0 }],
+    };
     // A learned sink is one more term of each row's softmax denominator, exp(sink_h), with no
     // value: p_sink = exp(sink_h − lse).
     let sink = |head: usize| -> Option<f64> {
         p.sinks.then(|| inputs.sinks.as_ref().expect("a problem with sinks has them")[head] as f64)
     };
-    for b in 0..bn {
-        for head in 0..h {
-            let kh = head / group;
-            let q: Vec<Vec<f64>> = (0..t).map(|i| load(&inputs.q, h, b, i, head, true)).collect();
-            let k: Vec<Vec<f64>> = (0..t).map(|j| load(&inputs.k, hk, b, j, kh, true)).collect();
-            let v: Vec<Vec<f64>> = (0..t).map(|j| load(&inputs.v, hk, b, j, kh, false)).collect();
-            let mut probs: Vec<Vec<(usize, f64, f64)>> = vec![Vec::new(); t];
-            for i in 0..t {
-                let allowed: Vec<usize> = (0..t).filter(|&j| sees(p, i as u64, j as u64)).collect();
-                if allowed.is_empty() && sink(head).is_none() {
-                    continue;
-                }
-                // Soft-capping: s ↦ cap·tanh(s/cap), before the mask (masked pairs are not here).
-                let s: Vec<f64> = allowed
-                    .iter()
-                    .map(|&j| {
-                        let s = scale * dot(&q[i], &k[j]);
-                        p.softcap.map_or(s, |cap| cap * (s / cap).tanh())
-                    })
-                    .collect();
-                let max = s.iter().cloned().chain(sink(head)).fold(f64::NEG_INFINITY, f64::max);
-                let sum: f64 = s.iter().cloned().chain(sink(head)).map(|x| (x - max).exp()).sum();
-                let lse = max + sum.ln();
-                r.lse[(b * h + head) * t + i] = lse;
-                let o = &mut r.o[((b * t + i) * h + head) * dv..][..dv];
-                for (&j, &sj) in allowed.iter().zip(&s) {
-                    let pij = (sj - lse).exp();
-                    // The cap's derivative at this pair, 1 − tanh², for the backward.
-                    let dcap = p.softcap.map_or(1.0, |cap| 1.0 - (sj / cap).powi(2));
-                    probs[i].push((j, pij, dcap));
-                    for (x, y) in o.iter_mut().zip(&v[j]) {
-                        *x += pij * y;
-                    }
-                }
-            }
-            if !backward {
+    // The scores of one row, reused row after row; soft-capping s ↦ cap·tanh(s/cap) before the
+    // mask (masked pairs are not here).
+    let mut s = vec![0.0f64; t];
+    let scores = |s: &mut [f64], qi: &[f64], keys: std::ops::Range<usize>| {
+        for (x, j) in s.iter_mut().zip(keys) {
+            let raw = scale * dot(qi, &g.k[j * d..][..d]);
+            *x = p.softcap.map_or(raw, |cap| cap * (raw / cap).tanh());
+        }
+    };
+    for gh in 0..group {
+        let head = kh * group + gh;
+        for i in 0..t {
+            let keys = ranges[i].clone();
+            let n = keys.len();
+            if n == 0 && sink(head).is_none() {
                 continue;
             }
-            let d_out: Vec<Vec<f64>> =
-                (0..t).map(|i| load(inputs.d_out.as_ref().expect("do"), h, b, i, head, false)).collect();
-            for i in 0..t {
-                let o = &r.o[((b * t + i) * h + head) * dv..][..dv];
-                let delta = dot(&d_out[i], o);
-                if let Some(s) = sink(head) {
-                    // The sink's value is 0, so its dP is 0: d sink = p_sink · (0 − D).
-                    let term = -(s - r.lse[(b * h + head) * t + i]).exp() * delta;
-                    r.dsink_terms[(b * t + i) * h + head] = term;
-                    r.dsinks[head] += term;
-                }
-                let mut dq = vec![0.0f64; d];
-                for &(j, pij, dcap) in &probs[i] {
-                    let ds = pij * (dot(&d_out[i], &v[j]) - delta) * dcap;
-                    let at = ((b * t + j) * hk + kh) * d;
-                    for e in 0..d {
-                        dq[e] += scale * ds * k[j][e];
-                        r.dk[at + e] += scale * ds * q[i][e];
-                    }
-                    let at = ((b * t + j) * hk + kh) * dv;
-                    for (g, x) in r.dv[at..at + dv].iter_mut().zip(&d_out[i]) {
-                        *g += pij * x;
-                    }
-                }
-                rotate(&mut dq, p.position(i as u64), p.rope_theta, p.rope_dims, -1.0);
-                r.dq[((b * t + i) * h + head) * d..][..d].copy_from_slice(&dq);
-            }
-        }
-        for j in 0..t {
-            for kh in 0..hk {
-                let at = ((b * t + j) * hk + kh) * d;
-                rotate(&mut r.dk[at..at + d], p.position(j as u64), p.rope_theta, p.rope_dims, -1.0);
+            let qi = &g.q[(gh * t + i) * d..][..d];
+            scores(&mut s[..n], qi, keys.clone());
+            let max = s[..n].iter().cloned().chain(sink(head)).fold(f64::NEG_INFINITY, f64::max);
+            let sum: f64 = s[..n].iter().cloned().chain(sink(head)).map(|x| (x - max).exp()).sum();
+            let lse = max + sum.ln();
+            out.lse[gh * t + i] = lse;
+            let o = &mut out.o[(gh * t + i) * dv..][..dv];
+            for (x, j) in s[..n].iter().zip(keys) {
+                axpy(o, (x - lse).exp(), &g.v[j * dv..][..dv]);
             }
         }
     }
-    r
+    if !backward {
+        return out;
+    }
+    for gh in 0..group {
+        let head = kh * group + gh;
+        for i in 0..t {
+            let keys = ranges[i].clone();
+            let n = keys.len();
+            let lse = out.lse[gh * t + i];
+            let d_out = &g.d_out[(gh * t + i) * dv..][..dv];
+            let delta = dot(d_out, &out.o[(gh * t + i) * dv..][..dv]);
+            if let Some(sv) = sink(head) {
+                // The sink's value is 0, so its dP is 0: d sink = p_sink · (0 − D).
+                out.dsink_terms[gh * t + i] = -(sv - lse).exp() * delta;
+            }
+            if n == 0 {
+                continue;
+            }
+            let qi = &g.q[(gh * t + i) * d..][..d];
+            scores(&mut s[..n], qi, keys.clone());
+            let mut dq = vec![0.0f64; d];
+            for (&sj, j) in s[..n].iter().zip(keys) {
+                let pij = (sj - lse).exp();
+                // The cap's derivative at this pair, 1 − tanh².
+                let dcap = p.softcap.map_or(1.0, |cap| 1.0 - (sj / cap).powi(2));
+                let ds = pij * (dot(d_out, &g.v[j * dv..][..dv]) - delta) * dcap;
+                axpy(&mut dq, scale * ds, &g.k[j * d..][..d]);
+                axpy(&mut out.dk[j * d..][..d], scale * ds, qi);
+                axpy(&mut out.dv[j * dv..][..dv], pij, d_out);
+            }
+            rotate(&mut dq, p.position(i as u64), p.rope_theta, p.rope_dims, -1.0);
+            out.dq[(gh * t + i) * d..][..d].copy_from_slice(&dq);
+        }
+    }
+    for j in 0..t {
+        rotate(&mut out.dk[j * d..][..d], p.position(j as u64), p.rope_theta, p.rope_dims, -1.0);
+    }
+    out
 }
 
 /// One tensor's comparison.
@@ -273,6 +420,184 @@ pub fn restrict(p: &Problem, out: &mut ExecOutputs, reference: &mut Reference, t
                         *total -= *term;
                     }
                     *term = 0.0;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use attnc_compiler::ir::Doc;
+
+    /// The definition, pair by pair: which keys a query sees.
+    fn sees(p: &Problem, i: u64, j: u64) -> bool {
+        let (di, dj) = (p.doc_of(i), p.doc_of(j));
+        if di != dj || i >= di.start + di.len || j >= dj.start + dj.len {
+            return false;
+        }
+        if !p.causal {
+            return true;
+        }
+        let (pi, pj) = (i - di.start, j - di.start);
+        pj <= pi && p.window.is_none_or(|w| pi - pj < w) && p.chunk.is_none_or(|c| pi / c == pj / c)
+    }
+
+    /// Attention as written down, every pair of every row, nothing shared or reordered: the
+    /// oracle of the fast reference.
+    fn naive(p: &Problem, inputs: &Canonical) -> Reference {
+        let dims = Dims::of(p);
+        let (bn, t, h, hk, d, dv) =
+            (dims.batch, dims.tokens, dims.heads, dims.kv_heads, dims.head_dim, dims.v_head_dim);
+        let group = h / hk;
+        let scale = 1.0 / (d as f64).sqrt();
+        let load = |src: &[f32], heads: usize, b: usize, tok: usize, head: usize, w: usize, rope: bool| {
+            let at = ((b * t + tok) * heads + head) * w;
+            let mut x: Vec<f64> = src[at..at + w].iter().map(|&v| round(p.dtype, v) as f64).collect();
+            if rope {
+                rotate(&mut x, p.position(tok as u64), p.rope_theta, p.rope_dims, 1.0);
+            }
+            x
+        };
+        let mut r = Reference {
+            o: vec![0.0; bn * t * h * dv],
+            lse: vec![f64::NEG_INFINITY; bn * h * t],
+            dq: vec![0.0; bn * t * h * d],
+            dk: vec![0.0; bn * t * hk * d],
+            dv: vec![0.0; bn * t * hk * dv],
+            dsinks: vec![0.0; if p.sinks { h } else { 0 }],
+            dsink_terms: vec![0.0; if p.sinks { bn * t * h } else { 0 }],
+        };
+        let sink = |head: usize| p.sinks.then(|| inputs.sinks.as_ref().unwrap()[head] as f64);
+        let d_out = inputs.d_out.as_ref().unwrap();
+        for b in 0..bn {
+            for head in 0..h {
+                let kh = head / group;
+                for i in 0..t {
+                    let qi = load(&inputs.q, h, b, i, head, d, true);
+                    let keys: Vec<usize> = (0..t).filter(|&j| sees(p, i as u64, j as u64)).collect();
+                    if keys.is_empty() && sink(head).is_none() {
+                        continue;
+                    }
+                    let s: Vec<f64> = keys
+                        .iter()
+                        .map(|&j| {
+                            let kj = load(&inputs.k, hk, b, j, kh, d, true);
+                            let raw = scale * qi.iter().zip(&kj).map(|(x, y)| x * y).sum::<f64>();
+                            p.softcap.map_or(raw, |cap| cap * (raw / cap).tanh())
+                        })
+                        .collect();
+                    let max = s.iter().cloned().chain(sink(head)).fold(f64::NEG_INFINITY, f64::max);
+                    let lse = max + s.iter().cloned().chain(sink(head)).map(|x| (x - max).exp()).sum::<f64>().ln();
+                    r.lse[(b * h + head) * t + i] = lse;
+                    let mut o = vec![0.0; dv];
+                    for (&j, &sj) in keys.iter().zip(&s) {
+                        let vj = load(&inputs.v, hk, b, j, kh, dv, false);
+                        for e in 0..dv {
+                            o[e] += (sj - lse).exp() * vj[e];
+                        }
+                    }
+                    let doi = load(d_out, h, b, i, head, dv, false);
+                    let delta: f64 = doi.iter().zip(&o).map(|(x, y)| x * y).sum();
+                    if let Some(sv) = sink(head) {
+                        let term = -(sv - lse).exp() * delta;
+                        r.dsink_terms[(b * t + i) * h + head] = term;
+                        r.dsinks[head] += term;
+                    }
+                    let mut dq = vec![0.0; d];
+                    for (&j, &sj) in keys.iter().zip(&s) {
+                        let (kj, vj) =
+                            (load(&inputs.k, hk, b, j, kh, d, true), load(&inputs.v, hk, b, j, kh, dv, false));
+                        let pij = (sj - lse).exp();
+                        let dcap = p.softcap.map_or(1.0, |cap| 1.0 - (sj / cap).powi(2));
+                        let ds = pij * (doi.iter().zip(&vj).map(|(x, y)| x * y).sum::<f64>() - delta) * dcap;
+                        for e in 0..d {
+                            dq[e] += scale * ds * kj[e];
+                            r.dk[((b * t + j) * hk + kh) * d + e] += scale * ds * qi[e];
+                        }
+                        for e in 0..dv {
+                            r.dv[((b * t + j) * hk + kh) * dv + e] += pij * doi[e];
+                        }
+                    }
+                    rotate(&mut dq, p.position(i as u64), p.rope_theta, p.rope_dims, -1.0);
+                    r.dq[((b * t + i) * h + head) * d..][..d].copy_from_slice(&dq);
+                    r.o[((b * t + i) * h + head) * dv..][..dv].copy_from_slice(&o);
+                }
+            }
+            for j in 0..t {
+                for kh in 0..hk {
+                    let at = ((b * t + j) * hk + kh) * d;
+                    rotate(&mut r.dk[at..at + d], p.position(j as u64), p.rope_theta, p.rope_dims, -1.0);
+                }
+            }
+        }
+        r
+    }
+
+    fn problem(docs: &[(u64, u64)], causal: bool, window: Option<u64>, chunk: Option<u64>) -> Problem {
+        let mut start = 0;
+        let docs: Vec<Doc> = docs
+            .iter()
+            .map(|&(padded, len)| {
+                let d = Doc { start, end: start + padded, len };
+                start += padded;
+                d
+            })
+            .collect();
+        Problem {
+            tokens: start,
+            thd: docs.len() > 1,
+            docs,
+            causal,
+            window,
+            chunk,
+            heads: 4,
+            kv_heads: 2,
+            head_dim: 8,
+            v_head_dim: None,
+            batch: 2,
+            dtype: Dtype::Fp32,
+            rope_theta: Some(10000.0),
+            rope_dims: None,
+            softcap: None,
+            sinks: false,
+        }
+    }
+
+    #[test]
+    fn the_fast_reference_is_the_definition() {
+        let cases = [
+            problem(&[(24, 24)], true, None, None),
+            problem(&[(24, 24)], false, None, None),
+            problem(&[(24, 24)], true, Some(5), None),
+            problem(&[(24, 24)], true, None, Some(7)),
+            problem(&[(8, 5), (4, 0), (12, 12)], true, Some(3), None),
+            problem(&[(8, 5), (12, 9)], false, None, None),
+            Problem {
+                softcap: Some(1.5),
+                sinks: true,
+                v_head_dim: Some(16),
+                rope_dims: Some(4),
+                ..problem(&[(20, 17)], true, None, Some(6))
+            },
+        ];
+        for p in &cases {
+            let inputs = crate::tensor::random(p, 3, true);
+            let (fast, slow) = (full_attention(p, &inputs, true), naive(p, &inputs));
+            for (name, a, b) in [
+                ("o", &fast.o, &slow.o),
+                ("lse", &fast.lse, &slow.lse),
+                ("dq", &fast.dq, &slow.dq),
+                ("dk", &fast.dk, &slow.dk),
+                ("dv", &fast.dv, &slow.dv),
+                ("dsinks", &fast.dsinks, &slow.dsinks),
+                ("dsink_terms", &fast.dsink_terms, &slow.dsink_terms),
+            ] {
+                assert_eq!(a.len(), b.len(), "{name} {p:?}");
+                for (x, y) in a.iter().zip(b) {
+                    let same = (x == y) || (x - y).abs() <= 1e-12 * (1.0 + y.abs());
+                    assert!(same, "{name}: {x} vs {y} in {p:?}");
                 }
             }
         }
