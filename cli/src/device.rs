@@ -207,7 +207,7 @@ pub fn job() -> Result<Option<attnc_runtime::rendezvous::JobEnv>> {
 /// The job has one process per CP rank of the plan.
 pub fn require_world(env: &attnc_runtime::rendezvous::JobEnv, cp: u32) -> Result<()> {
     if env.world_size != cp {
-        bail!(
+        anyhow::bail!(
             "WORLD_SIZE is {}, but the plan has cp = {cp}: start one process per CP rank (`attnc launch --nproc-per-node {cp} -- ...`)",
             env.world_size
         );
