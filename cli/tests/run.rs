@@ -11,6 +11,39 @@ use std::process::Command;
 
 use attnc_runtime::tensor::{self, HostTensor, StDtype};
 
+/// A run checks every layer class unless --layer picks one; what writes one class's outputs
+/// (--out, --trace, --plan) asks for --layer, and following that help runs.
+#[test]
+fn every_layer_class_runs_unless_one_is_chosen() {
+    let mixed = ["run", "dsl-examples/mixed_per_layer.attn", "--layout", "mixed", "--set", "mixed.seq=256"];
+    let mut all = mixed.to_vec();
+    all.extend(["--set", "llama2_13b.head_dim=8", "--kernels", "reference"]);
+    let stdout = check(&all, 0, "", "");
+    let announced: Vec<&str> = stdout.lines().filter(|l| l.starts_with("layers ")).collect();
+    assert_eq!(
+        announced,
+        [
+            "layers 0..8: a2a, mask causal, cp 8; reference kernels on CPU ranks",
+            "layers 8..32: p2p, mask causal, cp 8; reference kernels on CPU ranks",
+            "layers 32..40: all_gather, mask causal, cp 8; reference kernels on CPU ranks",
+        ],
+        "{stdout}"
+    );
+    let out = temp("one-class.safetensors");
+    let mut one = all.clone();
+    one.extend(["--out", out.to_str().unwrap()]);
+    check(
+        &one,
+        2,
+        "",
+        "error: --out takes one layer class, and layout `mixed` has 3 (layers 0..8; 8..32; 32..40): choose one with --layer N",
+    );
+    one.extend(["--layer", "8"]);
+    let stdout = check(&one, 0, "layers 8..32: p2p", "");
+    assert_eq!(stdout.lines().filter(|l| l.starts_with("layers ")).count(), 1, "{stdout}");
+    assert!(out.exists());
+}
+
 /// Each example, shrunk with `--set` to a CPU-sized problem, forward and backward.
 #[test]
 fn every_example_passes_check() {
@@ -82,18 +115,8 @@ fn every_example_passes_check() {
                 "mistral_7b.head_dim=16",
             ],
         ),
-        (
-            "mixed_per_layer.attn",
-            &["--layout", "mixed", "--set", "mixed.seq=256", "--set", "llama2_13b.head_dim=8", "--layer", "0"],
-        ),
-        (
-            "mixed_per_layer.attn",
-            &["--layout", "mixed", "--set", "mixed.seq=256", "--set", "llama2_13b.head_dim=8", "--layer", "16"],
-        ),
-        (
-            "mixed_per_layer.attn",
-            &["--layout", "mixed", "--set", "mixed.seq=256", "--set", "llama2_13b.head_dim=8", "--layer", "35"],
-        ),
+        // Without --layer, every layer class (a2a, p2p and all_gather here) runs and is checked.
+        ("mixed_per_layer.attn", &["--layout", "mixed", "--set", "mixed.seq=256", "--set", "llama2_13b.head_dim=8"]),
         (
             "qwen2_gqa_ulysses.attn",
             &["--layout", "ulysses", "--set", "ulysses.seq=256", "--set", "qwen2_1_5b.head_dim=16"],
@@ -118,7 +141,14 @@ fn every_example_passes_check() {
         full.extend_from_slice(args);
         full.extend_from_slice(&["--backward", "--check"]);
         let stdout = check(&full, 0, "check against fp64 full attention", "");
-        assert!(stdout.lines().filter(|l| l.trim_end().ends_with(" ok")).count() == 5, "{stdout}");
+        // Every layer class runs and is checked (o, lse, dq, dk, dv), each announced with its
+        // strategy and kernels.
+        let classes = stdout.lines().filter(|l| l.starts_with("layers ")).count();
+        assert!(classes >= 1, "{stdout}");
+        assert!(
+            stdout.lines().filter(|l| l.starts_with("layers ")).all(|l| l.contains("; cranelift kernels on CPU ranks"))
+        );
+        assert_eq!(stdout.lines().filter(|l| l.trim_end().ends_with(" ok")).count(), 5 * classes, "{stdout}");
     }
     // Hybrid CP: each sub-sample on its own power-of-two group, groups switching per step,
     // every sub-sample checked against fp64 attention of that sub-sample.

@@ -61,6 +61,7 @@ fn allowed(p: &Problem, i: u64) -> std::ops::Range<usize> {
 
 /// a·b with four partial sums, so that the compiler vectorises it (a plain sum of products must
 /// keep the order and cannot).
+#[inline(always)]
 fn dot(a: &[f64], b: &[f64]) -> f64 {
     let mut acc = [0.0f64; 4];
     let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
@@ -75,6 +76,7 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// y += a·x.
+#[inline(always)]
 fn axpy(y: &mut [f64], a: f64, x: &[f64]) {
     for (y, x) in y.iter_mut().zip(x) {
         *y += a * x;
@@ -210,8 +212,40 @@ fn load_group(p: &Problem, inputs: &Canonical, backward: bool, b: usize, kh: usi
     Group { q, k: load(&inputs.k, hk, kh, d, true), v: load(&inputs.v, hk, kh, dv, false), d_out }
 }
 
-/// Forward (and backward) attention of one (batch, KV head) group.
+/// Forward (and backward) attention of one (batch, KV head) group: on x86-64 with AVX2 (where
+/// the machine has it, detected at run time), the same code compiled for 256-bit vectors.
 fn group_attention(
+    p: &Problem,
+    inputs: &Canonical,
+    backward: bool,
+    ranges: &[std::ops::Range<usize>],
+    b: usize,
+    kh: usize,
+) -> GroupOut {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the feature was detected on this machine just now.
+        return unsafe { group_attention_avx2(p, inputs, backward, ranges, b, kh) };
+    }
+    group_attention_body(p, inputs, backward, ranges, b, kh)
+}
+
+/// [`group_attention_body`] compiled for AVX2 (no FMA: rounding as in the portable build).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn group_attention_avx2(
+    p: &Problem,
+    inputs: &Canonical,
+    backward: bool,
+    ranges: &[std::ops::Range<usize>],
+    b: usize,
+    kh: usize,
+) -> GroupOut {
+    group_attention_body(p, inputs, backward, ranges, b, kh)
+}
+
+#[inline(always)]
+fn group_attention_body(
     p: &Problem,
     inputs: &Canonical,
     backward: bool,
@@ -237,67 +271,119 @@ fn group_attention(
     let sink = |head: usize| -> Option<f64> {
         p.sinks.then(|| inputs.sinks.as_ref().expect("a problem with sinks has them")[head] as f64)
     };
-    // The scores of one row, reused row after row; soft-capping s ↦ cap·tanh(s/cap) before the
-    // mask (masked pairs are not here).
-    let mut s = vec![0.0f64; t];
-    let scores = |s: &mut [f64], qi: &[f64], keys: std::ops::Range<usize>| {
-        for (x, j) in s.iter_mut().zip(keys) {
-            let raw = scale * dot(qi, &g.k[j * d..][..d]);
-            *x = p.softcap.map_or(raw, |cap| cap * (raw / cap).tanh());
+    // Scores, soft-capped s ↦ cap·tanh(s/cap) before the mask (masked pairs are never scored).
+    let score = |qi: &[f64], j: usize| -> f64 {
+        let raw = scale * dot(qi, &g.k[j * d..][..d]);
+        match p.softcap {
+            None => raw,
+            Some(cap) => cap * (raw / cap).tanh(),
         }
     };
+    // Blocked for the cache: ROWS query rows of one head share each tile of TILE keys (the tile's
+    // k and v rows are read once per block, not once per row). Every row still visits exactly
+    // its own range of keys, in key order.
+    const ROWS: usize = 32;
+    const TILE: usize = 64;
+    let clip = |range: &std::ops::Range<usize>, tile: &std::ops::Range<usize>| {
+        range.start.max(tile.start)..range.end.min(tile.end).max(range.start.max(tile.start))
+    };
+    let span = |rows: std::ops::Range<usize>| -> std::ops::Range<usize> {
+        let live = || rows.clone().map(|i| &ranges[i]).filter(|r| !r.is_empty());
+        match (live().map(|r| r.start).min(), live().map(|r| r.end).max()) {
+            (Some(lo), Some(hi)) => lo..hi,
+            _ => 0..0,
+        }
+    };
+    let tiles = |keys: std::ops::Range<usize>| {
+        (keys.start..keys.end).step_by(TILE).map(move |j0| j0..(j0 + TILE).min(keys.end))
+    };
+    // Each row's scores, then (in place) exp(s − max), at [row of the block][key − its start].
+    let mut e = vec![0.0f64; ROWS * t];
     for gh in 0..group {
         let head = kh * group + gh;
-        for i in 0..t {
-            let keys = ranges[i].clone();
-            let n = keys.len();
-            if n == 0 && sink(head).is_none() {
-                continue;
+        for i0 in (0..t).step_by(ROWS) {
+            let rows = i0..(i0 + ROWS).min(t);
+            let keys = span(rows.clone());
+            for tile in tiles(keys.clone()) {
+                for (r, i) in rows.clone().enumerate() {
+                    let qi = &g.q[(gh * t + i) * d..][..d];
+                    let start = ranges[i].start;
+                    for j in clip(&ranges[i], &tile) {
+                        e[r * t + j - start] = score(qi, j);
+                    }
+                }
             }
-            let qi = &g.q[(gh * t + i) * d..][..d];
-            scores(&mut s[..n], qi, keys.clone());
-            let max = s[..n].iter().cloned().chain(sink(head)).fold(f64::NEG_INFINITY, f64::max);
-            let sum: f64 = s[..n].iter().cloned().chain(sink(head)).map(|x| (x - max).exp()).sum();
-            let lse = max + sum.ln();
-            out.lse[gh * t + i] = lse;
-            let o = &mut out.o[(gh * t + i) * dv..][..dv];
-            for (x, j) in s[..n].iter().zip(keys) {
-                axpy(o, (x - lse).exp(), &g.v[j * dv..][..dv]);
+            let mut sums = [0.0f64; ROWS];
+            for (r, i) in rows.clone().enumerate() {
+                let n = ranges[i].len();
+                let row = &mut e[r * t..][..n];
+                let max = row.iter().cloned().chain(sink(head)).fold(f64::NEG_INFINITY, f64::max);
+                if max == f64::NEG_INFINITY {
+                    continue; // no key and no sink: the row attends to nothing (lse −∞, o 0)
+                }
+                // One exp per score: exp(s − max) replaces the score, then weighs the values.
+                let mut sum = sink(head).map_or(0.0, |sv| (sv - max).exp());
+                for x in row.iter_mut() {
+                    *x = (*x - max).exp();
+                    sum += *x;
+                }
+                sums[r] = sum;
+                out.lse[gh * t + i] = max + sum.ln();
+            }
+            let inverse = sums.map(|s| if s > 0.0 { 1.0 / s } else { 0.0 });
+            for tile in tiles(keys) {
+                for (r, i) in rows.clone().enumerate() {
+                    let start = ranges[i].start;
+                    let o = &mut out.o[(gh * t + i) * dv..][..dv];
+                    for j in clip(&ranges[i], &tile) {
+                        axpy(o, e[r * t + j - start] * inverse[r], &g.v[j * dv..][..dv]);
+                    }
+                }
             }
         }
     }
     if !backward {
         return out;
     }
+    let mut dq = vec![0.0f64; ROWS * d];
     for gh in 0..group {
         let head = kh * group + gh;
-        for i in 0..t {
-            let keys = ranges[i].clone();
-            let n = keys.len();
-            let lse = out.lse[gh * t + i];
-            let d_out = &g.d_out[(gh * t + i) * dv..][..dv];
-            let delta = dot(d_out, &out.o[(gh * t + i) * dv..][..dv]);
-            if let Some(sv) = sink(head) {
-                // The sink's value is 0, so its dP is 0: d sink = p_sink · (0 − D).
-                out.dsink_terms[gh * t + i] = -(sv - lse).exp() * delta;
+        for i0 in (0..t).step_by(ROWS) {
+            let rows = i0..(i0 + ROWS).min(t);
+            let mut deltas = [0.0f64; ROWS];
+            for (r, i) in rows.clone().enumerate() {
+                let lse = out.lse[gh * t + i];
+                let d_out = &g.d_out[(gh * t + i) * dv..][..dv];
+                deltas[r] = dot(d_out, &out.o[(gh * t + i) * dv..][..dv]);
+                if let Some(sv) = sink(head) {
+                    // The sink's value is 0, so its dP is 0: d sink = p_sink · (0 − D).
+                    out.dsink_terms[gh * t + i] = -(sv - lse).exp() * deltas[r];
+                }
             }
-            if n == 0 {
-                continue;
+            dq.fill(0.0);
+            for tile in tiles(span(rows.clone())) {
+                for (r, i) in rows.clone().enumerate() {
+                    let lse = out.lse[gh * t + i];
+                    let qi = &g.q[(gh * t + i) * d..][..d];
+                    let d_out = &g.d_out[(gh * t + i) * dv..][..dv];
+                    let dq = &mut dq[r * d..][..d];
+                    for j in clip(&ranges[i], &tile) {
+                        let sj = score(qi, j);
+                        let pij = (sj - lse).exp();
+                        // The cap's derivative at this pair, 1 − tanh².
+                        let dcap = p.softcap.map_or(1.0, |cap| 1.0 - (sj / cap).powi(2));
+                        let ds = pij * (dot(d_out, &g.v[j * dv..][..dv]) - deltas[r]) * dcap;
+                        axpy(dq, scale * ds, &g.k[j * d..][..d]);
+                        axpy(&mut out.dk[j * d..][..d], scale * ds, qi);
+                        axpy(&mut out.dv[j * dv..][..dv], pij, d_out);
+                    }
+                }
             }
-            let qi = &g.q[(gh * t + i) * d..][..d];
-            scores(&mut s[..n], qi, keys.clone());
-            let mut dq = vec![0.0f64; d];
-            for (&sj, j) in s[..n].iter().zip(keys) {
-                let pij = (sj - lse).exp();
-                // The cap's derivative at this pair, 1 − tanh².
-                let dcap = p.softcap.map_or(1.0, |cap| 1.0 - (sj / cap).powi(2));
-                let ds = pij * (dot(d_out, &g.v[j * dv..][..dv]) - delta) * dcap;
-                axpy(&mut dq, scale * ds, &g.k[j * d..][..d]);
-                axpy(&mut out.dk[j * d..][..d], scale * ds, qi);
-                axpy(&mut out.dv[j * dv..][..dv], pij, d_out);
+            for (r, i) in rows.enumerate() {
+                let dq = &mut dq[r * d..][..d];
+                rotate(dq, p.position(i as u64), p.rope_theta, p.rope_dims, -1.0);
+                out.dq[(gh * t + i) * d..][..d].copy_from_slice(dq);
             }
-            rotate(&mut dq, p.position(i as u64), p.rope_theta, p.rope_dims, -1.0);
-            out.dq[(gh * t + i) * d..][..d].copy_from_slice(&dq);
         }
     }
     for j in 0..t {
@@ -516,8 +602,9 @@ mod tests {
                             dq[e] += scale * ds * kj[e];
                             r.dk[((b * t + j) * hk + kh) * d + e] += scale * ds * qi[e];
                         }
-                        for e in 0..dv {
-                            r.dv[((b * t + j) * hk + kh) * dv + e] += pij * doi[e];
+                        let dvj = &mut r.dv[((b * t + j) * hk + kh) * dv..][..dv];
+                        for (y, x) in dvj.iter_mut().zip(&doi) {
+                            *y += pij * x;
                         }
                     }
                     rotate(&mut dq, p.position(i as u64), p.rope_theta, p.rope_dims, -1.0);
@@ -574,6 +661,13 @@ mod tests {
             problem(&[(24, 24)], true, None, Some(7)),
             problem(&[(8, 5), (4, 0), (12, 12)], true, Some(3), None),
             problem(&[(8, 5), (12, 9)], false, None, None),
+            // Longer than a block of rows (32) and a tile of keys (64): blocks and tiles that
+            // cut windows, chunks, sequences and padding.
+            problem(&[(150, 150)], true, None, None),
+            problem(&[(150, 150)], true, Some(40), None),
+            problem(&[(150, 150)], false, None, Some(45)),
+            problem(&[(70, 61), (3, 0), (90, 90)], true, Some(33), None),
+            Problem { sinks: true, ..problem(&[(70, 70), (66, 50)], false, None, None) },
             Problem {
                 softcap: Some(1.5),
                 sinks: true,
