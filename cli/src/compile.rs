@@ -1,7 +1,7 @@
 //! `attnc compile --target sm_80|sm_90a|x86-64 -o DIR`: ahead-of-time compilation of a layout's
 //! plans and every kernel they need through the LLVM backend, with a manifest.
 //!
-//! DIR gets `plan.<class>.<forward|backward>.json` (the plan artifacts), one `.ptx` (GPU) or `.o`
+//! DIR gets `plan.json` (every class's plans, the plan file `attnc run --plan` reads), one `.ptx` (GPU) or `.o`
 //! (host) per distinct kernel, and `manifest.json`: for each kernel its entry point, file, spec,
 //! launch configuration (GPU: grid as formulas, block, dynamic shared memory, parameters) and,
 //! where ptxas is found, the registers, spills and shared memory it reports.
@@ -24,8 +24,6 @@ use attnc_compiler::back::llvm::{self, Target, ptxas};
 #[cfg(feature = "llvm")]
 use attnc_compiler::back::manifest::{MANIFEST_VERSION, Manifest, ManifestKernel, ManifestPlan};
 use attnc_compiler::driver;
-#[cfg(feature = "llvm")]
-use attnc_compiler::ir::artifact;
 use attnc_compiler::kernel::{self, KernelSpec};
 use attnc_compiler::passes::{PlanOptions, PlanSet};
 #[cfg(feature = "llvm")]
@@ -206,22 +204,25 @@ pub fn compile(r: &Request) -> Result<Outcome> {
         let mut plans = Vec::new();
         // A hybrid layout's plans depend on the batch: only its kernels are written.
         let fixed = if matches!(r.layout.cp, Cp::Hybrid { .. }) { None } else { sets.first() };
-        for (i, class) in fixed.iter().flat_map(|set| set.classes.iter()).enumerate() {
-            for (which, plan) in
-                std::iter::once(("forward", &class.forward)).chain(class.backward.iter().map(|b| ("backward", b)))
-            {
-                let file = format!("plan.{i}.{which}.json");
-                let text = serde_json::to_string_pretty(&artifact::from_plan(plan))?;
-                std::fs::write(dir.join(&file), text).with_context(|| format!("writing {file}"))?;
-                plans.push(ManifestPlan {
-                    class: i,
-                    layers: class.layers.clone(),
-                    strategy: class.strategy.name().to_string(),
-                    hierarchy: plan.header.hierarchy.clone(),
-                    mask: attnc_compiler::passes::mask_name(class.mask),
-                    pass: which.to_string(),
-                    file,
-                });
+        // One plan file, the format of `attnc plan --emit json`, which `attnc run --plan` reads.
+        if let Some(set) = fixed {
+            let file = "plan.json";
+            std::fs::write(dir.join(file), serde_json::to_string_pretty(&set.file())?)
+                .with_context(|| format!("writing {file}"))?;
+            for (i, class) in set.classes.iter().enumerate() {
+                for (which, plan) in
+                    std::iter::once(("forward", &class.forward)).chain(class.backward.iter().map(|b| ("backward", b)))
+                {
+                    plans.push(ManifestPlan {
+                        class: i,
+                        layers: class.layers.clone(),
+                        strategy: class.strategy.name().to_string(),
+                        hierarchy: plan.header.hierarchy.clone(),
+                        mask: attnc_compiler::passes::mask_name(class.mask),
+                        pass: which.to_string(),
+                        file: file.to_string(),
+                    });
+                }
             }
         }
         write_kernels(dir, &outputs, &kernels, r.target)?;

@@ -133,11 +133,6 @@ fn plan(layout: &Layout, request: &PlanRequest) -> Result<Outcome> {
                     .iter()
                     .map(|c| {
                         Ok(PlanFileClass {
-                            layers: c.layers.clone(),
-                            strategy: c.strategy.name().to_string(),
-                            mask: passes::mask_name(c.mask),
-                            forward: artifact::from_plan(&c.forward),
-                            backward: c.backward.as_ref().map(artifact::from_plan),
                             stats: match request.stats {
                                 true => Some(PlanFileStats {
                                     forward: stats::stats(&c.forward),
@@ -146,6 +141,7 @@ fn plan(layout: &Layout, request: &PlanRequest) -> Result<Outcome> {
                                 }),
                                 false => None,
                             },
+                            ..c.file_class()
                         })
                     })
                     .collect::<Result<_>>()?,

@@ -77,7 +77,8 @@ struct Request {
     /// Per rank and stream: compute, communication, and communication hidden behind compute.
     #[arg(long)]
     timings: bool,
-    /// Run a plan artifact (`attnc plan --emit json`) instead of compiling the layout.
+    /// Run a plan file instead of planning the layout: `attnc plan --emit json`'s output, or the
+    /// directory of `attnc compile -o DIR` (its plan.json).
     #[arg(long)]
     plan: Option<PathBuf>,
     /// Run only the layer class that contains this layer (default: every layer class, one after
@@ -155,9 +156,20 @@ fn lengths(name: &str, t: &HostTensor) -> Result<Vec<u64>, RuntimeError> {
 
 /// Loads a plan artifact and checks it was compiled for this layout's problem.
 fn load_artifact(path: &PathBuf, layout: &Layout, compiled: &passes::LayerClass, backward: bool) -> Result<Vec<Plan>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read `{}`", path.display()))?;
+    // A directory of `attnc compile -o DIR` holds its plan file as DIR/plan.json.
+    let dir_file;
+    let path = if path.is_dir() {
+        dir_file = path.join("plan.json");
+        &dir_file
+    } else {
+        path
+    };
+    let text = std::fs::read_to_string(path).with_context(|| format!("--plan: cannot read `{}`", path.display()))?;
     let file: artifact::PlanFile = serde_json::from_str(&text).with_context(|| {
-        format!("`{}` is not a plan file (write one with `attnc plan --backward --emit json`)", path.display())
+        format!(
+            "--plan: `{}` is not a plan file (write one with `attnc plan --backward --emit json` or `attnc compile FILE --layout L --target x86-64 -o DIR`)",
+            path.display()
+        )
     })?;
     let want = passes::display_intervals(&compiled.layers);
     let class = file

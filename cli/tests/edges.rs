@@ -36,6 +36,28 @@ fn the_manifest_is_typed_and_user_facing() {
     assert!(manifest.plans.iter().any(|p| p.mask == "causal" && p.pass == "backward"));
 }
 
+/// One plan file format: the directory `attnc compile -o` writes runs with `attnc run --plan DIR`
+/// (or its plan.json), both passes of each class, checked against fp64 attention; a plan for
+/// another problem is refused by name.
+#[test]
+fn compiled_plans_run_with_run_plan() {
+    let dir = temp("aot-run-plan");
+    let d = dir.to_str().unwrap();
+    let small = ["--set", "alternating.seq=512", "--set", "gemma2_27b.head_dim=16"];
+    check(&[&["compile", GEMMA, "--target", "x86-64", "-o", d][..], &small[..]].concat(), 0, "", "");
+    let file: PlanFile = serde_json::from_str(&std::fs::read_to_string(dir.join("plan.json")).unwrap()).unwrap();
+    assert_eq!(file.classes.len(), 2);
+    assert!(file.classes.iter().all(|c| c.backward.is_some()));
+    let plan_json = dir.join("plan.json");
+    for plan in [d, plan_json.to_str().unwrap()] {
+        let run = [&["run", GEMMA, "--plan", plan, "--layer", "0", "--backward", "--check"][..], &small[..]].concat();
+        let stdout = check(&run, 0, "layers 0..45 step 2: p2p", "");
+        assert_eq!(stdout.lines().filter(|l| l.trim_end().ends_with(" ok")).count(), 5, "{stdout}");
+    }
+    let other = [&["run", GEMMA, "--plan", d, "--layer", "1", "--set", "alternating.seq=1024"][..], &small[2..]].concat();
+    check(&other, 2, "", "the plan was compiled for a different problem than layout `alternating`");
+}
+
 /// A hybrid-CP layout compiles ahead of time (its kernels do not depend on the batch) and prints
 /// its plans for one batch as JSON, one per sub-sample, with the schedule's steps.
 #[test]

@@ -44,6 +44,7 @@ pub struct ManifestPlan {
     pub mask: String,
     /// `forward` or `backward`.
     pub pass: String,
+    /// The plan file holding it (`plan.json`: every class, both passes; `attnc run --plan`).
     pub file: String,
 }
 

@@ -20,7 +20,7 @@ pub mod setup;
 
 use thiserror::Error;
 
-use crate::ir::{Direction, Header, Interval, Plan};
+use crate::ir::{Direction, Header, Interval, Plan, artifact};
 use crate::plan::partition::PartitionError;
 use crate::sema::spec::{Exchange, Layout, Mask, Strategy};
 use crate::verify::{self, Stage, Verified, VerifyError};
@@ -98,6 +98,18 @@ impl LayerClass {
     pub fn verified(&self) -> impl Iterator<Item = (&Plan, &Verified)> {
         std::iter::once(&self.forward).chain(&self.backward).zip(&self.proofs)
     }
+
+    /// This class as a plan file holds it (without statistics).
+    pub fn file_class(&self) -> artifact::PlanFileClass {
+        artifact::PlanFileClass {
+            layers: self.layers.clone(),
+            strategy: self.strategy.name().to_string(),
+            mask: mask_name(self.mask),
+            forward: artifact::from_plan(&self.forward),
+            backward: self.backward.as_ref().map(artifact::from_plan),
+            stats: None,
+        }
+    }
 }
 
 /// Every plan of one layout.
@@ -108,6 +120,16 @@ pub struct PlanSet {
 }
 
 impl PlanSet {
+    /// The one plan file format: what `attnc plan --emit json` prints, `attnc compile -o` writes
+    /// and `attnc run --plan` reads.
+    pub fn file(&self) -> artifact::PlanFile {
+        artifact::PlanFile {
+            version: artifact::ARTIFACT_VERSION,
+            layout: self.layout.clone(),
+            classes: self.classes.iter().map(LayerClass::file_class).collect(),
+        }
+    }
+
     /// Every plan, class by class, forward then backward.
     pub fn plans(&self) -> impl Iterator<Item = &Plan> {
         self.classes.iter().flat_map(|c| std::iter::once(&c.forward).chain(&c.backward))
