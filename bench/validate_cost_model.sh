@@ -20,7 +20,8 @@ for s in p2p all_gather a2a; do for cp in 2 4; do
     fwd+=($(echo "$out" | sed -n 1p)); bwd+=($(echo "$out" | sed -n 2p))
   done
   mf=$(printf "%s\n" "${fwd[@]}" | best); mb=$(printf "%s\n" "${bwd[@]}" | best)
-  pred=$($A simulate $F --layout pretrain $SET --backward --profile "$PROFILE" | grep "step" | awk '{print $3/1000}')
+  pred=$($A simulate $F --layout pretrain $SET --backward --profile "$PROFILE" --emit json |
+    python3 -c 'import json, sys; c = json.load(sys.stdin)["classes"][0]; print(c["forward"]["step_s"]); print(c["backward"]["step_s"])')
   pf=$(echo "$pred" | sed -n 1p); pb=$(echo "$pred" | sed -n 2p)
   awk -v s=$s -v cp=$cp -v mf=$mf -v pf=$pf -v mb=$mb -v pb=$pb 'BEGIN {
     printf "%-10s %-5s %9.3f / %6.3f s (%5.2f) %9.3f / %6.3f s (%5.2f)\n", s, cp, mf, pf, pf/mf, mb, pb, pb/mb }'

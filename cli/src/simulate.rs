@@ -6,14 +6,18 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
-use attnc_compiler::cost::timeline::{Timeline, simulate as play};
+use attnc_compiler::cost::report::{
+    HybridGroupTime, HybridSimulateReport, HybridSimulatedClass, HybridStep, ModelTime, REPORT_VERSION, SimulateReport,
+    SimulatedClass, SimulatedPass, layer_count,
+};
+use attnc_compiler::cost::timeline::simulate as play;
 use attnc_compiler::cost::{DeviceProfile, trace};
-use attnc_compiler::ir::{Interval, Plan};
+use attnc_compiler::ir::Interval;
 use attnc_compiler::passes::{self, PlanError, mask_name};
 use attnc_compiler::sema::spec::{Cp, Layout};
 use attnc_compiler::sema::unparse;
 use attnc_compiler::tune::strategy_text;
-use clap::Args as ClapArgs;
+use clap::{Args as ClapArgs, ValueEnum};
 
 use crate::Outcome;
 use crate::spec::{LayoutCommand, check_layer};
@@ -34,13 +38,24 @@ pub struct Args {
     /// A device profile from `attnc calibrate` instead of the cluster GPU's preset.
     #[arg(long)]
     profile: Option<PathBuf>,
+    /// `text`, or `json` (`cost::report::SimulateReport`, or `HybridSimulateReport` for a
+    /// hybrid batch).
+    #[arg(long, value_enum, default_value_t = SimulateEmit::Text)]
+    emit: SimulateEmit,
+}
+
+/// `--emit` of `attnc simulate`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SimulateEmit {
+    Text,
+    Json,
 }
 
 pub fn command(args: Args) -> Result<Outcome> {
-    let Args { input, backward, layer, trace, profile } = args;
+    let Args { input, backward, layer, trace, profile, emit } = args;
     input.with_layout(|l, options| {
         let request =
-            SimulateRequest { backward, layer, options, trace: trace.as_deref(), profile: profile.as_deref() };
+            SimulateRequest { backward, layer, options, trace: trace.as_deref(), profile: profile.as_deref(), emit };
         Ok(if simulate(l, &request)? { Outcome::Clean } else { Outcome::InputErrors })
     })
 }
@@ -67,21 +82,55 @@ pub fn ms(seconds: f64) -> String {
     format!("{:.3} ms", seconds * 1e3)
 }
 
-fn timeline_text(out: &mut String, plan: &Plan, timeline: &Timeline) {
-    let direction = format!("{:?}", plan.header.direction).to_lowercase();
-    let _ = writeln!(out, "  {direction}: step {}", ms(timeline.step_s));
+/// A duration in the unit that reads best: ns, µs, ms, s, min or h, three decimals.
+pub fn duration(seconds: f64) -> String {
+    let s = seconds.abs();
+    let (value, unit) = if s == 0.0 {
+        (0.0, "ms")
+    } else if s < 1e-6 {
+        (seconds * 1e9, "ns")
+    } else if s < 1e-3 {
+        (seconds * 1e6, "µs")
+    } else if s < 1.0 {
+        (seconds * 1e3, "ms")
+    } else if s < 60.0 {
+        (seconds, "s")
+    } else if s < 3600.0 {
+        (seconds / 60.0, "min")
+    } else {
+        (seconds / 3600.0, "h")
+    };
+    format!("{value:.3} {unit}")
+}
+
+fn pass_text(out: &mut String, direction: &str, pass: &SimulatedPass) {
+    let _ = writeln!(out, "  {direction}: step {}", duration(pass.step_s));
     let _ = writeln!(out, "    rank     compute        comm     exposed        idle");
-    for r in &timeline.ranks {
+    for r in &pass.ranks {
         let _ = writeln!(
             out,
             "    {:<4} {:>11} {:>11} {:>11} {:>11}",
             r.rank,
-            ms(r.compute_s),
-            ms(r.comm_s),
-            ms(r.exposed_comm_s),
-            ms(r.idle_s)
+            duration(r.compute_s),
+            duration(r.comm_s),
+            duration(r.exposed_comm_s),
+            duration(r.idle_s)
         );
     }
+}
+
+/// The whole model's line: layers × their step, summed over classes.
+fn model_text(out: &mut String, model: &ModelTime, all_layers: bool) {
+    let scope = if all_layers { "model" } else { "these layers" };
+    let backward = model.backward_s.map(|b| format!(", backward {}", duration(b))).unwrap_or_default();
+    let total =
+        if model.backward_s.is_some() { format!(", total {}", duration(model.total_s())) } else { String::new() };
+    let _ = writeln!(
+        out,
+        "{scope}: {} layers one after another: forward {}{backward}{total}",
+        model.layers,
+        duration(model.forward_s)
+    );
 }
 
 /// Reports a planning error as an input error.
@@ -100,6 +149,7 @@ struct SimulateRequest<'a> {
     options: passes::PlanOptions,
     trace: Option<&'a Path>,
     profile: Option<&'a Path>,
+    emit: SimulateEmit,
 }
 
 /// A hybrid layout for one batch: every sub-sample's plans on its group, groups side by side,
@@ -116,24 +166,26 @@ fn simulate_hybrid(
         Ok(classes) => classes,
         Err(error) => return report(error),
     };
-    let mut out = String::new();
     let mut events = Vec::new();
     let mut start = 0.0;
-    let _ = writeln!(out, "layout `{}` on {source}: hybrid CP batch of {} sub-samples", layout.name, seqlens.len());
+    let mut report = HybridSimulateReport {
+        version: REPORT_VERSION,
+        layout: layout.name.clone(),
+        profile: source.to_string(),
+        dp_cp: classes.first().map_or(0, |c| c.schedule.dp_cp),
+        sub_samples: seqlens.len(),
+        classes: Vec::new(),
+        model_s: 0.0,
+        layers: 0,
+    };
     for class in &classes {
         if request.layer.is_some_and(|l| !class.layers.iter().any(|r| r.contains(l))) {
             continue;
         }
-        let _ = writeln!(
-            out,
-            "layers {} ({}, {})",
-            layer_blocks(&class.layers).join(", "),
-            class.strategy.name(),
-            mask_name(class.mask)
-        );
-        for (step_idx, groups) in class.steps.iter().enumerate() {
-            let mut step_s: f64 = 0.0;
-            let mut lines = Vec::new();
+        let batch_start = start;
+        let mut steps = Vec::new();
+        for groups in &class.steps {
+            let mut step = HybridStep { step_s: 0.0, groups: Vec::new() };
             for group in groups {
                 let mut t = start;
                 for sample in &group.samples {
@@ -147,26 +199,34 @@ fn simulate_hybrid(
                         t += timeline.step_s;
                     }
                 }
-                let busy = t - start;
-                step_s = step_s.max(busy);
-                lines.push(format!(
-                    "    GPUs {}..{} (cp {}): {} sub-sample(s), {}",
-                    group.first_gpu,
-                    group.first_gpu + group.size,
-                    group.size,
-                    group.samples.len(),
-                    ms(busy)
-                ));
+                let busy_s = t - start;
+                step.step_s = step.step_s.max(busy_s);
+                step.groups.push(HybridGroupTime {
+                    first_gpu: group.first_gpu,
+                    size: group.size,
+                    sub_samples: group.samples.len(),
+                    busy_s,
+                });
             }
-            let _ = writeln!(out, "  step {step_idx}: {} (its slowest group), then the barrier", ms(step_s));
-            for line in lines {
-                let _ = writeln!(out, "{line}");
-            }
-            start += step_s;
+            start += step.step_s;
+            steps.push(step);
         }
-        let _ = writeln!(out, "  batch: {}", ms(start));
+        let simulated = HybridSimulatedClass {
+            layers: class.layers.clone(),
+            layer_count: layer_count(&class.layers),
+            strategy: (&class.strategy).into(),
+            mask: mask_name(class.mask),
+            steps,
+            batch_s: start - batch_start,
+        };
+        report.model_s += simulated.layer_count as f64 * simulated.batch_s;
+        report.layers += simulated.layer_count;
+        report.classes.push(simulated);
     }
-    print!("{out}");
+    match request.emit {
+        SimulateEmit::Json => println!("{}", serde_json::to_string(&report)?),
+        SimulateEmit::Text => print!("{}", hybrid_text(&report, request.layer.is_none())),
+    }
     if let Some(path) = request.trace {
         let n_ranks = classes.first().map_or(0, |c| c.schedule.dp_cp);
         let document = trace::document(&events, n_ranks, &format!("attnc simulate {} (hybrid batch)", layout.name));
@@ -190,32 +250,44 @@ fn simulate(layout: &Layout, request: &SimulateRequest<'_>) -> Result<bool> {
         Ok(set) => set,
         Err(error) => return report(error),
     };
-    let mut out = String::new();
     let mut events = Vec::new();
     let mut offset = 0.0;
     let mut n_ranks = 0;
-    let _ = writeln!(out, "layout `{}` on {source}", layout.name);
+    let mut simulated = Vec::new();
     for class in &set.classes {
         if request.layer.is_some_and(|l| !class.layers.iter().any(|r| r.contains(l))) {
             continue;
         }
-        let _ = writeln!(
-            out,
-            "layers {} ({}, {}), cp {}",
-            layer_blocks(&class.layers).join(", "),
-            strategy_text(&class.strategy),
-            mask_name(class.mask),
-            class.forward.header.cp
-        );
+        let mut passes = Vec::new();
         for (plan, proof) in class.verified() {
             let timeline = play(plan, proof, &profile);
-            timeline_text(&mut out, plan, &timeline);
             events.extend(trace::events(plan, &timeline.spans, offset));
             offset += timeline.step_s;
             n_ranks = n_ranks.max(plan.header.cp);
+            passes.push(SimulatedPass::from(&timeline));
         }
+        let mut passes = passes.into_iter();
+        simulated.push(SimulatedClass {
+            layers: class.layers.clone(),
+            layer_count: layer_count(&class.layers),
+            strategy: (&class.strategy).into(),
+            mask: mask_name(class.mask),
+            cp: class.forward.header.cp,
+            forward: passes.next().expect("every class has a forward plan"),
+            backward: passes.next(),
+        });
     }
-    print!("{out}");
+    let report = SimulateReport {
+        version: REPORT_VERSION,
+        layout: layout.name.clone(),
+        profile: source,
+        model: ModelTime::of(&simulated),
+        classes: simulated,
+    };
+    match request.emit {
+        SimulateEmit::Json => println!("{}", serde_json::to_string(&report)?),
+        SimulateEmit::Text => print!("{}", fixed_text(&report, &set.classes, request.layer.is_none())),
+    }
     if let Some(path) = request.trace {
         let document = trace::document(&events, n_ranks, &format!("attnc simulate {}", layout.name));
         std::fs::write(path, serde_json::to_string(&document)?)
@@ -223,6 +295,66 @@ fn simulate(layout: &Layout, request: &SimulateRequest<'_>) -> Result<bool> {
         eprintln!("wrote {} ({} events; open in https://ui.perfetto.dev)", path.display(), events.len());
     }
     Ok(true)
+}
+
+/// The text of a fixed-CP layout's timeline: per class, one layer's step per pass and rank; then
+/// the whole model.
+fn fixed_text(report: &SimulateReport, classes: &[passes::LayerClass], all_layers: bool) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "layout `{}` on {}", report.layout, report.profile);
+    for c in &report.classes {
+        let strategy = classes
+            .iter()
+            .find(|k| k.layers == c.layers)
+            .map_or_else(|| c.strategy.name.clone(), |k| strategy_text(&k.strategy));
+        let _ = writeln!(
+            out,
+            "layers {} ({}, {}), cp {}: per layer",
+            layer_blocks(&c.layers).join(", "),
+            strategy,
+            c.mask,
+            c.cp
+        );
+        pass_text(&mut out, "forward", &c.forward);
+        if let Some(b) = &c.backward {
+            pass_text(&mut out, "backward", b);
+        }
+    }
+    model_text(&mut out, &report.model, all_layers);
+    out
+}
+
+/// The text of a hybrid batch: per class, its steps and groups, and one layer's batch; then the
+/// whole model.
+fn hybrid_text(report: &HybridSimulateReport, all_layers: bool) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "layout `{}` on {}: hybrid CP batch of {} sub-samples",
+        report.layout, report.profile, report.sub_samples
+    );
+    for c in &report.classes {
+        let _ =
+            writeln!(out, "layers {} ({}, {}): per layer", layer_blocks(&c.layers).join(", "), c.strategy.name, c.mask);
+        for (i, step) in c.steps.iter().enumerate() {
+            let _ = writeln!(out, "  step {i}: {} (its slowest group), then the barrier", duration(step.step_s));
+            for g in &step.groups {
+                let _ = writeln!(
+                    out,
+                    "    GPUs {}..{} (cp {}): {} sub-sample(s), {}",
+                    g.first_gpu,
+                    g.first_gpu + g.size,
+                    g.size,
+                    g.sub_samples,
+                    duration(g.busy_s)
+                );
+            }
+        }
+        let _ = writeln!(out, "  batch: {} per layer", duration(c.batch_s));
+    }
+    let scope = if all_layers { "model" } else { "these layers" };
+    let _ = writeln!(out, "{scope}: {} layers one after another: {}", report.layers, duration(report.model_s));
+    out
 }
 
 /// `layer` ranges of a set of layers (see `sema::unparse::layer_ranges`).

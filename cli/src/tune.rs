@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use attnc_compiler::compat::megatron;
 use attnc_compiler::cost::DeviceProfile;
+use attnc_compiler::cost::report::{REPORT_VERSION, TuneReport, TunedClass};
 use attnc_compiler::passes::{self, mask_name};
 use attnc_compiler::sema::spec::{Cp, Exchange, Layout, Strategy};
 use attnc_compiler::sema::unparse;
@@ -25,7 +26,8 @@ pub struct Args {
     #[arg(long)]
     profile: Option<PathBuf>,
     /// `text` (the table), `spec` (the layout with the chosen strategies, to paste back) or
-    /// `megatron` (Megatron-LM's arguments; what they cannot express goes to stderr).
+    /// `megatron` (Megatron-LM's arguments; what they cannot express goes to stderr) or `json`
+    /// (every candidate's figures: `cost::report::TuneReport`).
     #[arg(long, value_enum, default_value_t = TuneEmit::Text)]
     emit: TuneEmit,
 }
@@ -58,6 +60,7 @@ pub enum TuneEmit {
     Text,
     Spec,
     Megatron,
+    Json,
 }
 
 /// How tuning ended.
@@ -95,6 +98,16 @@ fn tune(layout: &Layout, options: &passes::PlanOptions, profile_path: Option<&Pa
     }
     match emit {
         TuneEmit::Text => print!("{}", tune_table(layout, &classes, &profile, &source, options)),
+        TuneEmit::Json => {
+            let report = TuneReport {
+                version: REPORT_VERSION,
+                layout: layout.name.clone(),
+                profile: source,
+                target: options.target.map(|t| t.flag()),
+                classes: classes.iter().map(TunedClass::from).collect(),
+            };
+            println!("{}", serde_json::to_string(&report)?);
+        }
         TuneEmit::Spec => {
             let target = options.target.map(|t| format!(", for {t}")).unwrap_or_default();
             println!(

@@ -7,6 +7,7 @@ mod common;
 use common::*;
 
 use attnc_compiler::back::manifest::{MANIFEST_VERSION, Manifest};
+use attnc_compiler::cost::report::{HybridSimulateReport, SimulateReport, TuneReport};
 use attnc_compiler::ir::artifact::{HybridPlanFile, PlanFile};
 use attnc_compiler::plan::partition::Partition;
 
@@ -54,8 +55,59 @@ fn compiled_plans_run_with_run_plan() {
         let stdout = check(&run, 0, "layers 0..45 step 2: p2p", "");
         assert_eq!(stdout.lines().filter(|l| l.trim_end().ends_with(" ok")).count(), 5, "{stdout}");
     }
-    let other = [&["run", GEMMA, "--plan", d, "--layer", "1", "--set", "alternating.seq=1024"][..], &small[2..]].concat();
+    let other =
+        [&["run", GEMMA, "--plan", d, "--layer", "1", "--set", "alternating.seq=1024"][..], &small[2..]].concat();
     check(&other, 2, "", "the plan was compiled for a different problem than layout `alternating`");
+}
+
+/// Every number of a text line with a time unit reads in that unit (below 1000: no "8842358 ms").
+fn assert_sensible_units(text: &str) {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    for w in words.windows(2) {
+        if ["ns", "µs", "ms", "s", "min", "h", "ms,", "s,", "min,"].contains(&w[1].trim_end_matches(',')) {
+            if let Ok(v) = w[0].parse::<f64>() {
+                assert!(v < 1000.0 || w[1].starts_with('h'), "`{} {}` in:\n{text}", w[0], w[1]);
+            }
+        }
+    }
+}
+
+/// `simulate --emit json` and `tune --emit json` are typed documents; simulate's text gives one
+/// layer's step per class and the whole model's time, in units that read.
+#[test]
+fn simulate_and_tune_emit_typed_json() {
+    let text = check(&["simulate", GEMMA, "--backward"], 0, "model: 46 layers one after another: forward ", "");
+    assert_sensible_units(&text);
+    let json = check(&["simulate", GEMMA, "--backward", "--emit", "json"], 0, "", "");
+    assert_no_debug_strings(&json);
+    let report: SimulateReport = serde_json::from_str(&json).unwrap();
+    assert_eq!(report.classes.len(), 2);
+    assert_eq!(report.model.layers, 46);
+    let sum: f64 = report.classes.iter().map(|c| c.layer_count as f64 * c.forward.step_s).sum();
+    assert!((report.model.forward_s - sum).abs() <= 1e-12 * sum);
+    assert!(report.classes.iter().all(|c| c.backward.as_ref().is_some_and(|b| b.ranks.len() == c.cp as usize)));
+    // A long layout at its full size: minutes and hours read as such.
+    let long = check(&["simulate", "dsl-examples/llama3_70b_1m.attn", "--backward"], 0, "model: 80 layers", "");
+    assert_sensible_units(&long);
+    let hybrid = ["simulate", HYBRID, "--seqlens", "100000,3000,20000,9000,500"];
+    assert_sensible_units(&check(&hybrid, 0, "batch: ", ""));
+    let json = check(&[&hybrid[..], &["--emit", "json"][..]].concat(), 0, "", "");
+    let report: HybridSimulateReport = serde_json::from_str(&json).unwrap();
+    assert_eq!(report.sub_samples, 5);
+    assert!(report.classes.iter().all(|c| (c.batch_s - c.steps.iter().map(|s| s.step_s).sum::<f64>()).abs() < 1e-9));
+
+    let mistral = "dsl-examples/mistral_sliding_window.attn";
+    let json = check(&["tune", mistral, "--for", "te", "--emit", "json"], 0, "", "");
+    assert_no_debug_strings(&json);
+    let report: TuneReport = serde_json::from_str(&json).unwrap();
+    assert_eq!(report.target.as_deref().map(|t| t.starts_with("te=")), Some(true));
+    for class in &report.classes {
+        let chosen: Vec<_> = class.candidates.iter().filter(|c| c.chosen).collect();
+        assert_eq!(chosen.len(), 1);
+        assert_eq!(chosen[0].strategy, class.choice);
+        assert!(class.candidates.iter().all(|c| c.own_s.is_some()), "under a target, attnc's own plan is priced too");
+        assert!(class.excluded.iter().any(|e| e.strategy.name == "p2p" && e.why.contains("sliding windows")));
+    }
 }
 
 /// A hybrid-CP layout compiles ahead of time (its kernels do not depend on the batch) and prints
