@@ -20,9 +20,14 @@ pub struct Args {
     /// `text` prints only diagnostics; `json` also prints the resolved spec, defaults filled in.
     #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
     emit: TextOrJson,
+    /// Check as `attnc compile --target T` does: with `sm_80` or `sm_90a`, what attnc's GPU
+    /// kernels cannot run and what a GPU cannot hold are errors.
+    #[arg(long, value_enum)]
+    target: Option<crate::compile::TargetArg>,
 }
 
-pub fn run(args: Args) -> Result<Outcome> {
+pub fn run(mut args: Args) -> Result<Outcome> {
+    args.spec.gpu_kernels = args.target.is_some_and(|t| t.is_gpu());
     let Some(loaded) = load(&args.spec)? else {
         return Ok(Outcome::Usage);
     };

@@ -76,6 +76,11 @@ pub enum TargetArg {
 }
 
 impl TargetArg {
+    /// A GPU target (`sm_80`, `sm_90a`).
+    pub fn is_gpu(self) -> bool {
+        matches!(self, TargetArg::Sm80 | TargetArg::Sm90a)
+    }
+
     /// The name `back::llvm::Target` parses (the flag's value).
     fn name(self) -> &'static str {
         match self {
@@ -88,7 +93,9 @@ impl TargetArg {
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
-    let Args { input, target, out, emit, ptxas, timings, emit_kernel_ir } = args;
+    let Args { mut input, target, out, emit, ptxas, timings, emit_kernel_ir } = args;
+    // What the GPU kernels cannot run, or a GPU cannot hold, is an error at the spec's line.
+    input.spec.gpu_kernels = target.is_gpu();
     input.with_layout(|l, options| {
         if target == TargetArg::Cpu {
             return cpu(l, &options, timings, emit_kernel_ir);

@@ -34,6 +34,10 @@ pub struct SpecArgs {
     /// The target's restrictions are warnings (`attnc tune` replaces the strategies they concern).
     #[arg(skip)]
     pub target_warns: bool,
+    /// The layouts are compiled for the GPU (`attnc compile --target sm_*`, `attnc check
+    /// --target sm_*`): the limits of attnc's GPU kernels and of the GPU's memory are errors.
+    #[arg(skip)]
+    pub gpu_kernels: bool,
 }
 
 impl SpecArgs {
@@ -210,7 +214,8 @@ fn load_with(
             return Ok(None);
         }
     };
-    let options = UnitOptions { overrides: &overrides, target, target_warns, base: None };
+    let options =
+        UnitOptions { overrides: &overrides, target, target_warns, gpu_kernels: spec.gpu_kernels, base: None };
     let units: Vec<Frontend> = files.iter().map(|&f| compile_unit(&mut sources, f, &options)).collect();
     let unmatched: Vec<Diagnostic> = overrides
         .iter()

@@ -110,6 +110,29 @@ fn simulate_and_tune_emit_typed_json() {
     }
 }
 
+/// `check` catches what `compile --target sm_*` refuses: a head dim attnc's GPU kernels do not
+/// take is a warning at the model's line, an error there under `check --target sm_90a` and
+/// `compile --target sm_90a` (before any kernel is compiled).
+#[test]
+fn check_catches_what_compile_refuses() {
+    let d96 = ["--set", "llama3_8b.head_dim=96"];
+    check(
+        &[&["check", LLAMA][..], &d96[..]].concat(),
+        0,
+        "",
+        "warning[W0008]: attnc's GPU kernels take a head_dim of 64, 128, 192 or 256, not 96",
+    );
+    let strict = "error[E0037]: attnc's GPU kernels take a head_dim of 64, 128, 192 or 256, not 96";
+    check(&[&["check", LLAMA, "--target", "sm_90a"][..], &d96[..]].concat(), 1, "", strict);
+    let dir = temp("aot-d96");
+    let compile = [&["compile", LLAMA, "--target", "sm_90a", "-o", dir.to_str().unwrap()][..], &d96[..]].concat();
+    let stderr = String::from_utf8(attnc(&compile).stderr).unwrap();
+    assert!(stderr.contains(strict) && stderr.contains("head_dim = 96 in model `llama3_8b`"), "{stderr}");
+    assert!(!dir.join("manifest.json").exists());
+    // The CPU target takes any head dim.
+    check(&[&["check", LLAMA, "--target", "x86-64"][..], &d96[..]].concat(), 0, "", "warning[W0008]");
+}
+
 /// A hybrid-CP layout compiles ahead of time (its kernels do not depend on the batch) and prints
 /// its plans for one batch as JSON, one per sub-sample, with the schedule's steps.
 #[test]

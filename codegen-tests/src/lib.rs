@@ -75,7 +75,9 @@ pub fn check_spec_file(path: &str, overrides: &[String]) -> (Sources, Frontend) 
         .iter()
         .position(|f| f == "--for")
         .map(|i| attnc_compiler::compat::te::Target::parse(&flags[i + 1]).unwrap_or_else(|e| panic!("{path}: {e}")));
-    check_spec_file_with(path, overrides, target)
+    // `--target sm_80|sm_90a`: checked as `attnc compile --target` checks (`attnc check --target`).
+    let gpu_kernels = flags.iter().position(|f| f == "--target").is_some_and(|i| flags[i + 1].starts_with("sm_"));
+    check_spec_file_options(path, overrides, target, gpu_kernels)
 }
 
 /// [`check_spec_file`] with the target given, whatever the header says.
@@ -84,14 +86,29 @@ pub fn check_spec_file_with(
     overrides: &[String],
     target: Option<attnc_compiler::compat::te::Target>,
 ) -> (Sources, Frontend) {
+    check_spec_file_options(path, overrides, target, false)
+}
+
+/// [`check_spec_file_with`], also checked as compiled for the GPU when `gpu_kernels`.
+pub fn check_spec_file_options(
+    path: &str,
+    overrides: &[String],
+    target: Option<attnc_compiler::compat::te::Target>,
+    gpu_kernels: bool,
+) -> (Sources, Frontend) {
     let text = std::fs::read_to_string(repo_root().join(path)).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
     let mut sources = Sources::new();
     let file = sources.add(path, text);
     let overrides = attnc_compiler::front::overrides::parse_overrides(&mut sources, overrides)
         .unwrap_or_else(|d| panic!("bad override: {}", diag::render(&sources, &d)));
     let root = repo_root();
-    let options =
-        attnc_compiler::UnitOptions { overrides: &overrides, target, base: Some(&root), ..Default::default() };
+    let options = attnc_compiler::UnitOptions {
+        overrides: &overrides,
+        target,
+        gpu_kernels,
+        base: Some(&root),
+        ..Default::default()
+    };
     let unit = attnc_compiler::compile_unit(&mut sources, file, &options);
     (sources, unit)
 }

@@ -268,3 +268,40 @@ fn published_orders() {
 fn set_layers(layout: &Layout) -> Vec<attnc_compiler::ir::Interval> {
     vec![attnc_compiler::ir::Interval::new(0, layout.layers.len() as u64)]
 }
+
+/// `attnc check`'s memory bound (W0009/E0038) is a lower bound: the working set it counts for one
+/// layer is at most what every rank of attnc's own plan holds, for every strategy, mask and
+/// format (what the backward keeps, its last part, is not a plan buffer).
+#[test]
+fn the_memory_bound_is_below_every_plan() {
+    use attnc_compiler::cost::memory::lower_bound;
+    use attnc_compiler::ir::stats::stats;
+    let cases = [
+        (8, 2, "  seq = 4096\n  cp = 4\n  dp = 1\n  strategy = p2p"),
+        (8, 2, "  seq = 4096\n  cp = 4\n  dp = 1\n  strategy = all_gather"),
+        (8, 4, "  seq = 4096\n  cp = 4\n  dp = 1\n  strategy = a2a"),
+        (8, 2, "  seq = 4096\n  cp = 8\n  dp = 1\n  strategy = a2a+p2p { hierarchy = [2, 4] }"),
+        (8, 2, "  seq = 4096\n  cp = 4\n  dp = 1\n  strategy = p2p\n  mask = causal { window = 256 }"),
+        (8, 2, "  seq = 4096\n  cp = 4\n  dp = 1\n  strategy = all_gather\n  mask = causal { window = 256 }"),
+        (8, 2, "  seq = 4096\n  cp = 4\n  dp = 1\n  tp = 2\n  strategy = p2p"),
+        (8, 2, "  format = thd { max_seqlen = 2048, max_tokens = 4096 }\n  cp = 4\n  dp = 1\n  strategy = p2p"),
+    ];
+    for (heads, kv, fields) in cases {
+        let l = layout(heads, kv, fields);
+        let options = match l.format {
+            attnc_compiler::sema::spec::Format::Thd { .. } => {
+                PlanOptions { seqlens: Some(vec![2048, 1000, 1048]), ..PlanOptions::default() }
+            }
+            _ => PlanOptions::default(),
+        };
+        let set = passes::compile(&l, &options).unwrap();
+        let bound = lower_bound(&l, false);
+        let working: u64 = bound.parts[..bound.parts.len() - 1].iter().map(|p| p.bytes).sum();
+        for class in &set.classes {
+            let least = stats(&class.forward).ranks.iter().map(|r| r.buffer_bytes).min().unwrap();
+            assert!(working <= least, "{fields}: the bound {working} exceeds a rank's plan buffers {least}: {bound:?}");
+            // Not vacuous: within a small factor of what the plan holds.
+            assert!(working * 4 >= least, "{fields}: the bound {working} is far below the plan's {least}");
+        }
+    }
+}

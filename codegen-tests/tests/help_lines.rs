@@ -124,6 +124,20 @@ fn spec_help_lines_are_true_when_followed() {
             None,
         ),
         (
+            "memory",
+            layout("  seq = 1M\n  cp = 2").replace("layers = 4\n", "layers = 64\n  hidden = 8192\n"),
+            Code::MemoryWarning,
+            quote("cp = 2", 0),
+            None,
+        ),
+        (
+            "tp across nodes",
+            layout("  seq = 8K\n  tp = 16").replace("heads = 16\n  kv_heads = 4", "heads = 32\n  kv_heads = 16"),
+            Code::TpBeyondNode,
+            Word { from: "tp = 16", marker: "keep tp <= ", prefix: "tp = " },
+            None,
+        ),
+        (
             "thd mask",
             layout("  format = thd { max_tokens = 8K }\n  cp = 4\n  mask = causal"),
             Code::ThdMask,

@@ -54,6 +54,9 @@ pub struct UnitOptions<'a> {
     /// Report the target's restrictions as warnings (W0006) rather than errors: `attnc tune`
     /// replaces the strategies they are about.
     pub target_warns: bool,
+    /// The layouts are compiled for the GPU (`attnc compile --target sm_*`): the limits of attnc's
+    /// GPU kernels and of the GPU's memory are errors (E0037, E0038), not warnings.
+    pub gpu_kernels: bool,
     /// The directory file names are relative to (the working directory when `None`).
     pub base: Option<&'a std::path::Path>,
 }
@@ -86,7 +89,7 @@ pub fn compile_unit(sources: &mut Sources, file: FileId, options: &UnitOptions<'
     let mut trees = vec![tree];
     trees.append(&mut included);
     let target = options.target.map(|t| sema::TargetCheck { target: t, errors: !options.target_warns });
-    let checked = sema::check(&trees, target);
+    let checked = sema::check(&trees, target, options.gpu_kernels);
     // A file that could not be included may define what the layouts name: no cascade of
     // "no model named ..." behind the include error.
     let include_failed = diagnostics.iter().any(|d| d.code == diag::Code::Include);

@@ -12,6 +12,7 @@
 //! CPU runtime measured) as a Chrome/Perfetto trace. This module never measures anything:
 //! `attnc calibrate` (in the CLI) does, and writes a [`DeviceProfile`].
 
+pub mod memory;
 pub mod report;
 pub mod timeline;
 pub mod trace;

@@ -291,6 +291,29 @@ block, and ep must divide its experts (Megatron-LM asserts both in `validate_arg
     model qwen3_235b { ... moe { experts = 128, topk = 8, ffn_hidden = 1536 } }
     layout pretrain { ... ep = 8 }";
 
+    GpuKernels = "E0037", Error, "attnc's GPU kernels do not take this model",
+"attnc's GPU kernels (`attnc compile --target sm_80|sm_90a`, `attnc run --device cuda`) take
+bf16 or fp16 inputs and head dims (q·k and v) of 64, 128, 192 or 256. A layout whose
+cluster has NVIDIA GPUs is checked against that: `attnc check` warns (W0008), and
+`attnc compile --target sm_*` (or `attnc check --target sm_*`) refuses it at the model's
+line. The same layout plans and runs on CPU ranks (`attnc run --kernels cranelift`).
+
+    model m { ... head_dim = 128 }
+    layout l { ... dtype = bf16 }";
+
+    Memory = "E0038", Error, "a rank needs more memory than its GPU has",
+"attnc bounds each rank's memory from below from the layout alone: q, k, v and the output
+of the rank's tokens, what its strategy must hold besides (a received KV shard for p2p,
+the gathered K and V for all_gather, every token of a share of the heads after a2a), and
+each layer's input kept for the backward on the rank's pipeline stage (what Megatron-LM's
+full recomputation keeps). Parameters, optimizer state and the MLP are not counted. When
+the bound exceeds the GPU's memory no plan fits: a warning (W0009), an error under
+`--for te` (TransformerEngine would run out of memory) and when compiling for the GPU.
+More `cp` gives each rank fewer tokens, more `tp` fewer heads, more `pp` fewer layers;
+`attnc plan --stats` gives a plan's exact working set and `attnc tune` each strategy's.
+
+    layout l { ... cp = 16  tp = 8  pp = 4 }";
+
     A2aLevelExceedsNode = "W0001", Warning, "the all-to-all level spans nodes",
 "The first level of a2a+p2p runs all-to-all, which sends (d-1)/d of every
 activation; it belongs on the fast intra-node links. A first level larger than
@@ -321,6 +344,22 @@ grouped-query attention needs cuDNN 9.6, sliding windows 9.2, learned sinks 9.13
 above 128 on Hopper 9.5, ...), this note names the least cuDNN the layout needs; check the
 cuDNN your container ships with `--for te,cudnn=9.5` (NVIDIA's PyTorch containers list it in
 their release notes).";
+
+    GpuKernelsWarning = "W0008", Warning, "attnc's GPU kernels do not take this model",
+"The warning form of E0037: the layout plans and runs on CPU ranks, but attnc's GPU
+kernels (bf16 or fp16, head dims 64, 128, 192 or 256) cannot run it on the cluster's
+GPUs; `attnc compile --target sm_*` refuses it.";
+
+    MemoryWarning = "W0009", Warning, "a rank needs more memory than its GPU has",
+"The warning form of E0038 (see `attnc explain E0038` for what the bound counts):
+`--for te` and `attnc compile --target sm_*` make it an error.";
+
+    TpBeyondNode = "W0010", Warning, "tensor parallelism spans nodes",
+"Tensor parallelism all-reduces (or, with sequence parallelism, all-gathers and
+reduce-scatters) activations in every layer, forward and backward; Megatron-LM places
+its ranks on consecutive GPUs, so a tp larger than `gpus_per_node` puts those
+collectives on the inter-node network. Keep tp <= gpus_per_node and give the rest of
+the GPUs to cp, pp or dp.";
 
     TeWarning = "W0006", Warning, "the newest TransformerEngine does not support this combination",
 "The layout plans and runs under attnc, but the newest TransformerEngine in the

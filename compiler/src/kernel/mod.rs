@@ -15,6 +15,19 @@ use serde::{Deserialize, Serialize};
 use crate::ir::Plan;
 use crate::sema::spec::Dtype;
 
+/// The head dims (q·k and v) attnc's GPU kernels (sm_80, sm_90a) take: multiples of 64 up to 256.
+pub fn gpu_head_dim_supported(dim: u32) -> bool {
+    dim > 0 && dim % 64 == 0 && dim <= 256
+}
+
+/// [`gpu_head_dim_supported`]'s dims, as messages list them.
+pub const GPU_HEAD_DIMS: &str = "64, 128, 192 or 256";
+
+/// The input dtypes attnc's GPU kernels take.
+pub fn gpu_dtype_supported(dtype: Dtype) -> bool {
+    matches!(dtype, Dtype::Bf16 | Dtype::Fp16)
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum KernelKind {

@@ -44,6 +44,8 @@ pub(crate) struct Scope<'a> {
     pub clusters: &'a HashMap<String, ClusterInfo>,
     /// `--for te[=VERSION]`: TransformerEngine's restrictions for that version.
     pub target: Option<super::TargetCheck>,
+    /// Which of the GPU's limits are errors.
+    pub strict: super::resources::Strictness,
 }
 
 /// Everything a layout's rules look at, with the spans they point to.
@@ -342,7 +344,7 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
     if !ok || diags.iter().filter(|d| d.is_error()).count() > before {
         return None;
     }
-    Some(Layout {
+    let layout = Layout {
         name: item.name.node.clone(),
         model: model.model.clone(),
         cluster: cluster.cluster.clone(),
@@ -360,7 +362,19 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
         strategy: default.strategy,
         mask,
         layers,
-    })
+    };
+    let places = super::resources::Places {
+        head_dim: ctx.model.head_dim,
+        v_head_dim: ctx.model.v_head_dim,
+        dtype: ctx.dtype.span,
+        gpu: ctx.cluster.gpu,
+        gpus_per_node: ctx.cluster.gpus_per_node,
+        tp: ctx.tp.span,
+        cp: ctx.cp_span,
+        dp_given: r.has("dp"),
+    };
+    super::resources::check(&layout, &places, scope.strict, diags);
+    (diags.iter().filter(|d| d.is_error()).count() == before).then_some(layout)
 }
 
 fn to_u32(v: Spanned<u64>) -> u32 {

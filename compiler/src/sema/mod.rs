@@ -9,6 +9,7 @@ mod items;
 mod layout;
 mod presets;
 mod reader;
+mod resources;
 pub mod spec;
 pub mod unparse;
 
@@ -42,7 +43,10 @@ pub struct TargetCheck {
 /// Checks files together (item names are global to them). With `target`, TransformerEngine's
 /// restrictions for that version are reported (errors unless asked otherwise); without, those of
 /// the newest TE are warnings.
-pub fn check(files: &[SourceFile], target: Option<TargetCheck>) -> Checked {
+///
+/// `gpu_kernels`: the layouts are compiled for the GPU (`attnc compile --target sm_*`): what
+/// attnc's GPU kernels cannot run, and memory a GPU cannot hold, are errors.
+pub fn check(files: &[SourceFile], target: Option<TargetCheck>, gpu_kernels: bool) -> Checked {
     let mut diags = Vec::new();
     let mut kinds: HashMap<String, ItemKind> = HashMap::new();
     let mut first_span: HashMap<String, Span> = HashMap::new();
@@ -88,7 +92,12 @@ pub fn check(files: &[SourceFile], target: Option<TargetCheck>) -> Checked {
             ItemKind::Layout => {}
         }
     }
-    let scope = layout::Scope { kinds: &kinds, models: &models, clusters: &clusters, target };
+    let strict = resources::Strictness {
+        gpu_kernels,
+        memory: gpu_kernels || target.is_some_and(|t| t.errors),
+        whole_shards: target.is_some(),
+    };
+    let scope = layout::Scope { kinds: &kinds, models: &models, clusters: &clusters, target, strict };
     let mut target_refused = Vec::new();
     let refusals = |diags: &[Diagnostic]| diags.iter().filter(|d| d.code == Code::TeUnsupported).count();
     for item in unique.iter().filter(|i| i.kind.node == ItemKind::Layout && !i.recovered) {

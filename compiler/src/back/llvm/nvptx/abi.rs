@@ -91,13 +91,16 @@ declare i64 @llvm.smax.i64(i64, i64)
 pub fn module(spec: &KernelSpec, target: Target) -> Result<GpuKernel, LlvmError> {
     let d = spec.head_dim as i64;
     let unsupported = |message: String| LlvmError::Unsupported { kernel: spec.name(), message };
-    if !matches!(spec.dtype, Dtype::Bf16 | Dtype::Fp16) {
+    if !crate::kernel::gpu_dtype_supported(spec.dtype) {
         return Err(unsupported(format!("GPU kernels take bf16 or fp16 inputs, not {:?}", spec.dtype)));
     }
     let dv = spec.dv() as i64;
     for (field, dim) in [("head_dim", d), ("v_head_dim", dv)] {
-        if dim % 64 != 0 || dim > 256 {
-            return Err(unsupported(format!("GPU kernels need a {field} of 64, 128, 192 or 256, not {dim}")));
+        if !crate::kernel::gpu_head_dim_supported(dim as u32) {
+            return Err(unsupported(format!(
+                "GPU kernels need a {field} of {}, not {dim}",
+                crate::kernel::GPU_HEAD_DIMS
+            )));
         }
     }
     let mut g = Gen { spec: *spec, d, dv, f: Fn::default() };
