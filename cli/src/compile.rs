@@ -183,12 +183,16 @@ pub struct Request<'a> {
 #[cfg(feature = "llvm")]
 pub fn compile(r: &Request) -> Result<Outcome> {
     let wall = Instant::now();
-    let (sets, specs) = match kernel_plans(r.layout, &r.options) {
+    let planned =
+        crate::progress::spin(format!("planning layout `{}`", r.layout.name), || kernel_plans(r.layout, &r.options));
+    let (sets, specs) = match planned {
         Ok(planned) => planned,
         Err(outcome) => return Ok(outcome),
     };
     let plan_s = wall.elapsed().as_secs_f64();
-    let outputs = compile_kernels(&specs, r.target)?;
+    let outputs = crate::progress::spin(format!("compiling {} kernels for {}", specs.len(), r.target.name()), || {
+        compile_kernels(&specs, r.target)
+    })?;
     let compile_s = wall.elapsed().as_secs_f64();
 
     if let Some(emit) = r.emit {

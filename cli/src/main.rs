@@ -28,6 +28,7 @@ mod matrix;
 mod output;
 mod partition;
 mod plan;
+mod progress;
 mod run;
 mod schedule;
 mod simulate;

@@ -56,7 +56,9 @@ pub fn run(r: Args) -> Result<Outcome> {
     };
     let (mut passed, mut failed) = (0, 0);
     let start = Instant::now();
+    let bar = crate::progress::bar(cases.len() as u64, "cases");
     for c in &cases {
+        bar.inc(1);
         let dtype = c.layout().map_err(|e| anyhow::anyhow!("{}: {e}", c.name()))?.dtype;
         let t = Instant::now();
         let outcome = match &mut runner {
@@ -75,14 +77,15 @@ pub fn run(r: Args) -> Result<Outcome> {
         match outcome {
             Ok(()) => {
                 passed += 1;
-                println!("ok    {:<60} {:>7.2} s", c.name(), t.elapsed().as_secs_f64());
+                bar.suspend(|| println!("ok    {:<60} {:>7.2} s", c.name(), t.elapsed().as_secs_f64()));
             }
             Err(e) => {
                 failed += 1;
-                println!("FAIL  {:<60} {e}", c.name());
+                bar.suspend(|| println!("FAIL  {:<60} {e}", c.name()));
             }
         }
     }
+    bar.finish_and_clear();
     #[cfg(feature = "cuda")]
     if let Runner::Ptx(d) = &runner {
         // The interpreter's speed, over the whole run (executor and reference included).

@@ -82,7 +82,9 @@ fn plan(layout: &Layout, request: &PlanRequest) -> Result<Outcome> {
         return plan_hybrid(layout, &seqlens, request);
     }
     let options = PlanOptions { backward: request.backward, verify: request.verify, ..request.options.clone() };
-    let set = match attnc_compiler::driver::compile(layout, &options) {
+    let set = match crate::progress::spin(format!("planning layout `{}`", layout.name), || {
+        attnc_compiler::driver::compile(layout, &options)
+    }) {
         Ok(set) => set,
         Err(error @ passes::PlanError::Verify { .. }) => {
             eprintln!("{error}");

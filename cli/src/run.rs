@@ -269,7 +269,9 @@ fn run(layout: &Layout, request: &Request) -> Result<bool> {
     let padded = padded_seqlens.is_some() && file.is_some();
     let options =
         PlanOptions { seqlens: seqlens.clone(), padded_seqlens, backward: request.backward, ..request.options.clone() };
-    let set = match attnc_compiler::driver::compile(layout, &options) {
+    let set = match crate::progress::spin(format!("planning layout `{}`", layout.name), || {
+        attnc_compiler::driver::compile(layout, &options)
+    }) {
         Ok(set) => set,
         Err(e) => {
             eprintln!("error: {e}");
@@ -581,12 +583,7 @@ fn checked_reference(
     if !std::io::stderr().is_terminal() {
         return reference::full_attention(problem, inputs, backward);
     }
-    let bar = indicatif::ProgressBar::new(0);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{msg} {bar:30} {pos}/{len} (batch, KV head) groups, {elapsed}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    bar.set_message("fp64 reference");
+    let bar = crate::progress::bar(0, "(batch, KV head) groups of the fp64 reference");
     let result = reference::full_attention_with_progress(problem, inputs, backward, &|done, total| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
@@ -606,50 +603,10 @@ struct Shown<'a> {
 
 impl Shown<'_> {
     fn on<D: attnc_runtime::device::Device>(&self, device: &D) -> Result<attnc_runtime::RunResult, RuntimeError> {
-        let progress = Progress::start(self.plans);
-        let result = attnc_runtime::run(self.forward, self.backward, device, self.inputs, self.options);
-        progress.finish();
-        result
-    }
-}
-
-/// A progress bar for runs longer than a second, on a terminal only.
-struct Progress {
-    done: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    handle: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Progress {
-    fn start(plans: &[Plan]) -> Progress {
-        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let ops: u64 = plans.iter().map(|p| p.op_ids().count() as u64).sum();
-        let handle = std::io::stderr().is_terminal().then(|| {
-            let done = done.clone();
-            std::thread::spawn(move || {
-                let start = std::time::Instant::now();
-                let mut bar: Option<indicatif::ProgressBar> = None;
-                while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                    if bar.is_none() && start.elapsed() > Duration::from_secs(1) {
-                        let b = indicatif::ProgressBar::new_spinner();
-                        b.set_message(format!("running {ops} ops on CPU ranks"));
-                        b.enable_steady_tick(Duration::from_millis(100));
-                        bar = Some(b);
-                    }
-                    std::thread::sleep(Duration::from_millis(50));
-                }
-                if let Some(b) = bar {
-                    b.finish_and_clear();
-                }
-            })
-        });
-        Progress { done, handle }
-    }
-
-    fn finish(self) {
-        self.done.store(true, std::sync::atomic::Ordering::Relaxed);
-        if let Some(h) = self.handle {
-            let _ = h.join();
-        }
+        let ops: usize = self.plans.iter().map(|p| p.op_ids().count()).sum();
+        crate::progress::spin(format!("running {ops} ops"), || {
+            attnc_runtime::run(self.forward, self.backward, device, self.inputs, self.options)
+        })
     }
 }
 

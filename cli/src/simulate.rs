@@ -246,7 +246,9 @@ fn simulate(layout: &Layout, request: &SimulateRequest<'_>) -> Result<bool> {
         check_layer(layout, layer)?;
     }
     let options = passes::PlanOptions { backward: request.backward, verify: false, ..request.options.clone() };
-    let set = match attnc_compiler::driver::compile(layout, &options) {
+    let set = match crate::progress::spin(format!("planning layout `{}`", layout.name), || {
+        attnc_compiler::driver::compile(layout, &options)
+    }) {
         Ok(set) => set,
         Err(error) => return report(error),
     };

@@ -81,7 +81,12 @@ fn tune(layout: &Layout, options: &passes::PlanOptions, profile_path: Option<&Pa
         );
         return Ok(Tuned::Failed);
     }
-    let classes = match tune::tune(layout, options, &profile) {
+    let candidates = tune::candidates(layout).len();
+    let tuning = crate::progress::spin(
+        format!("tuning layout `{}`: planning and playing up to {candidates} strategies per layer class", layout.name),
+        || tune::tune(layout, options, &profile),
+    );
+    let classes = match tuning {
         Ok(classes) => classes,
         Err(error @ attnc_compiler::passes::PlanError::Auto { .. }) if options.target.is_some() => {
             report(error)?;
