@@ -146,3 +146,26 @@ fn a_closed_pipe_ends_quietly() {
     assert!(!stderr.contains("panicked") && !stderr.contains("Broken pipe"), "{stderr}");
     assert_ne!(out.status.code(), Some(101), "a panic's exit code");
 }
+
+/// `check --for te` on a layout TE runs under no strategy (gpt-oss: sinks need a2a, a2a needs the
+/// heads to split, windows refuse p2p) prints the changes that make it run; each, followed, checks
+/// clean — and `tune --for te` then succeeds, as a clean check promises.
+#[test]
+fn te_fixes_check_clean_when_followed() {
+    let spec = "dsl-examples/megatron/gpt_oss_120b.attn";
+    let out = attnc(&["check", "--for", "te", spec]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let line = stderr.lines().find(|l| l.contains("checks clean with")).unwrap_or_else(|| panic!("{stderr}"));
+    let fixes: Vec<Vec<String>> = (0..).map_while(|n| line.split('`').nth(2 * n + 1)).map(|q| {
+        q.split_whitespace().map(str::to_string).collect()
+    }).filter(|a: &Vec<String>| a.first().is_some_and(|f| f == "--set")).collect();
+    assert!(fixes.len() >= 2, "{line}");
+    for fix in fixes {
+        let mut args: Vec<&str> = vec!["check", "--for", "te", spec];
+        args.extend(fix.iter().map(String::as_str));
+        check(&args, 0, "", "0 errors");
+        args[0] = "tune";
+        check(&args, 0, "choice:", "");
+    }
+}

@@ -236,11 +236,13 @@ others (a cycle). A file included twice along different paths is read once.";
 
     TeUnsupported = "E0031", Error, "TransformerEngine does not support this combination",
 "`attnc check --for te[=VERSION]` checks a layout against TransformerEngine's
-context-parallel support matrix (`compiler/src/compat/te.rs`): which
-`cp_comm_type` takes sliding windows, THD, which head counts and dtypes, per TE
-version, each entry citing the TE assert or backend filter it comes from.
-A combination TE rejects at run time is an error here, with TE's own message in
-a note. Without `--for`, the same facts about the newest TE are warnings (W0006):
+context-parallel support (`compiler/src/compat/te/`): which attention backend
+(FlashAttention 2 or 3, FusedAttention) runs the layer on the cluster's GPU, and
+which CP asserts fire on top (windows by `cp_comm_type`, THD, head counts, sinks,
+MLA, sequence lengths), per TE version, each entry citing the TE assert or
+backend filter it comes from. A combination TE rejects at run time is an error
+here, with TE's own message in a note (a layout no backend runs: one note per
+backend). Without `--for`, the same facts about the newest TE are warnings (W0006):
 attnc's own runtime may still run the layout.
 
     layout l { strategy = p2p  mask = causal { window = 4096 } ... }
