@@ -9,13 +9,15 @@ use common::*;
 
 use std::process::Command;
 
-/// The help line of a failed command's stderr.
+/// The help line of a failed command's error.
 fn help_of(args: &[&str], code: i32) -> String {
     let out = attnc(args);
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
     assert_eq!(out.status.code(), Some(code), "attnc {args:?}:\n{stderr}");
+    // The error's help, not a warning's before it.
     stderr
         .lines()
+        .skip_while(|l| !l.starts_with("error"))
         .find_map(|l| l.trim().trim_start_matches("= ").strip_prefix("help: "))
         .unwrap_or_else(|| panic!("no help in:\n{stderr}"))
         .to_string()
@@ -91,10 +93,13 @@ fn cli_help_lines_are_true_when_followed() {
     succeeds(&[], &filled);
     // `--for te` excludes every strategy of an fp32 layout: its fix, as an override.
     let args = ["tune", LLAMA, "--for", "te", "--set", "pretrain.dtype=fp32", "--set", "pretrain.seq=4096"];
-    let help = help_of(&args, 1);
-    let fix = quoted_args(&help, 0).join(" ").replace(' ', "");
-    assert_eq!(fix, "dtype=bf16", "{help}");
-    succeeds(&args, &["--set".to_string(), format!("pretrain.{fix}")]);
+    let out = attnc(&args);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let fixes = stderr.lines().find(|l| l.contains("checks clean with")).unwrap_or_else(|| panic!("{stderr}"));
+    let fix = quoted_args(fixes, 2);
+    assert_eq!(fix, ["--set", "pretrain.dtype=bf16"], "{fixes}");
+    succeeds(&args, &fix);
     // A sequence over max_seqlen: raise it, as the help says, with an override.
     let args = ["partition", SFT, "--seqlens", "20000,100"];
     let help = help_of(&args, 1);
@@ -157,9 +162,11 @@ fn te_fixes_check_clean_when_followed() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
     let line = stderr.lines().find(|l| l.contains("checks clean with")).unwrap_or_else(|| panic!("{stderr}"));
-    let fixes: Vec<Vec<String>> = (0..).map_while(|n| line.split('`').nth(2 * n + 1)).map(|q| {
-        q.split_whitespace().map(str::to_string).collect()
-    }).filter(|a: &Vec<String>| a.first().is_some_and(|f| f == "--set")).collect();
+    let fixes: Vec<Vec<String>> = (0..)
+        .map_while(|n| line.split('`').nth(2 * n + 1))
+        .map(|q| q.split_whitespace().map(str::to_string).collect())
+        .filter(|a: &Vec<String>| a.first().is_some_and(|f| f == "--set"))
+        .collect();
     assert!(fixes.len() >= 2, "{line}");
     for fix in fixes {
         let mut args: Vec<&str> = vec!["check", "--for", "te", spec];

@@ -286,7 +286,7 @@ pub fn tune_class(
             .flatten()
             .map(|t| {
                 format!(
-                    "{t} runs none of these strategies here; a change of tp, cp or the format may make one run (`attnc check --for {}` searches for them)",
+                    "{t} runs none of these strategies here; a change of tp, cp, the format, the dtype or the balance may make one run (`attnc check --for {}` searches for them)",
                     t.flag()
                 )
             });
