@@ -102,6 +102,24 @@ struct GroupOut {
     dsink_terms: Vec<f64>,
 }
 
+impl Reference {
+    /// Zero outputs (lse −∞, where no key is seen) of the problem's sizes.
+    fn empty(p: &Problem) -> Reference {
+        let dims = Dims::of(p);
+        let (bn, t, h, hk, d, dv) =
+            (dims.batch, dims.tokens, dims.heads, dims.kv_heads, dims.head_dim, dims.v_head_dim);
+        Reference {
+            o: vec![0.0; bn * t * h * dv],
+            lse: vec![f64::NEG_INFINITY; bn * h * t],
+            dq: vec![0.0; bn * t * h * d],
+            dk: vec![0.0; bn * t * hk * d],
+            dv: vec![0.0; bn * t * hk * dv],
+            dsinks: vec![0.0; if p.sinks { h } else { 0 }],
+            dsink_terms: vec![0.0; if p.sinks { bn * t * h } else { 0 }],
+        }
+    }
+}
+
 pub fn full_attention(p: &Problem, inputs: &Canonical, backward: bool) -> Reference {
     full_attention_with_progress(p, inputs, backward, &|_, _| {})
 }
@@ -148,15 +166,7 @@ pub fn full_attention_with_progress(
             .collect();
         workers.into_iter().map(|w| w.join().expect("a reference thread panicked")).collect()
     });
-    let mut r = Reference {
-        o: vec![0.0; bn * t * h * dv],
-        lse: vec![f64::NEG_INFINITY; bn * h * t],
-        dq: vec![0.0; bn * t * h * d],
-        dk: vec![0.0; bn * t * hk * d],
-        dv: vec![0.0; bn * t * hk * dv],
-        dsinks: vec![0.0; if p.sinks { h } else { 0 }],
-        dsink_terms: vec![0.0; if p.sinks { bn * t * h } else { 0 }],
-    };
+    let mut r = Reference::empty(p);
     for (index, g) in results.into_iter().flatten() {
         let (b, kh) = tasks[index];
         for gh in 0..group {
@@ -546,15 +556,7 @@ mod tests {
             }
             x
         };
-        let mut r = Reference {
-            o: vec![0.0; bn * t * h * dv],
-            lse: vec![f64::NEG_INFINITY; bn * h * t],
-            dq: vec![0.0; bn * t * h * d],
-            dk: vec![0.0; bn * t * hk * d],
-            dv: vec![0.0; bn * t * hk * dv],
-            dsinks: vec![0.0; if p.sinks { h } else { 0 }],
-            dsink_terms: vec![0.0; if p.sinks { bn * t * h } else { 0 }],
-        };
+        let mut r = Reference::empty(p);
         let sink = |head: usize| p.sinks.then(|| inputs.sinks.as_ref().unwrap()[head] as f64);
         let d_out = inputs.d_out.as_ref().unwrap();
         for b in 0..bn {
