@@ -23,7 +23,7 @@ pub struct Args {
     /// Check as `attnc compile --target T` does: with `sm_80` or `sm_90a`, what attnc's GPU
     /// kernels cannot run and what a GPU cannot hold are errors.
     #[arg(long, value_enum)]
-    target: Option<crate::compile::TargetArg>,
+    target: Option<crate::device::TargetArg>,
 }
 
 pub fn run(mut args: Args) -> Result<Outcome> {

@@ -32,6 +32,7 @@ use attnc_compiler::sema::spec::Layout;
 use clap::{Args as ClapArgs, ValueEnum};
 
 use crate::Outcome;
+use crate::device::TargetArg;
 use crate::spec::LayoutCommand;
 
 #[derive(ClapArgs)]
@@ -57,39 +58,6 @@ pub struct Args {
     /// Print the kernel IR of each kernel.
     #[arg(long)]
     emit_kernel_ir: bool,
-}
-
-/// `--target`.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum TargetArg {
-    /// Cranelift for this machine (JIT).
-    Cpu,
-    /// PTX for Ampere (A100).
-    #[value(name = "sm_80")]
-    Sm80,
-    /// PTX for Hopper (H100, H200) with wgmma.
-    #[value(name = "sm_90a")]
-    Sm90a,
-    /// AVX2 object files for any x86-64-v3 CPU.
-    #[value(name = "x86-64")]
-    X86_64,
-}
-
-impl TargetArg {
-    /// A GPU target (`sm_80`, `sm_90a`).
-    pub fn is_gpu(self) -> bool {
-        matches!(self, TargetArg::Sm80 | TargetArg::Sm90a)
-    }
-
-    /// The name `back::llvm::Target` parses (the flag's value).
-    fn name(self) -> &'static str {
-        match self {
-            TargetArg::Cpu => "cpu",
-            TargetArg::Sm80 => "sm_80",
-            TargetArg::Sm90a => "sm_90a",
-            TargetArg::X86_64 => "x86-64",
-        }
-    }
 }
 
 pub fn run(args: Args) -> Result<Outcome> {

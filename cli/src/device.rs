@@ -245,3 +245,36 @@ pub fn ptx_device(args: &GpuArgs) -> Result<attnc_runtime::device::ptx::PtxDevic
     let dir = attnc_runtime::cuda::kernels::KernelDir::open(dir)?;
     Ok(attnc_runtime::device::ptx::PtxDevice::new(dir))
 }
+
+/// `--target`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TargetArg {
+    /// Cranelift for this machine (JIT).
+    Cpu,
+    /// PTX for Ampere (A100).
+    #[value(name = "sm_80")]
+    Sm80,
+    /// PTX for Hopper (H100, H200) with wgmma.
+    #[value(name = "sm_90a")]
+    Sm90a,
+    /// AVX2 object files for any x86-64-v3 CPU.
+    #[value(name = "x86-64")]
+    X86_64,
+}
+
+impl TargetArg {
+    /// A GPU target (`sm_80`, `sm_90a`).
+    pub fn is_gpu(self) -> bool {
+        matches!(self, TargetArg::Sm80 | TargetArg::Sm90a)
+    }
+
+    /// The name `back::llvm::Target` parses (the flag's value).
+    pub fn name(self) -> &'static str {
+        match self {
+            TargetArg::Cpu => "cpu",
+            TargetArg::Sm80 => "sm_80",
+            TargetArg::Sm90a => "sm_90a",
+            TargetArg::X86_64 => "x86-64",
+        }
+    }
+}

@@ -6,14 +6,14 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
-use attnc_compiler::cost::report::{
-    HybridGroupTime, HybridSimulateReport, HybridSimulatedClass, HybridStep, ModelTime, REPORT_VERSION, SimulateReport,
-    SimulatedClass, SimulatedPass, layer_count,
-};
 use attnc_compiler::cost::timeline::simulate as play;
 use attnc_compiler::cost::{DeviceProfile, trace};
 use attnc_compiler::ir::Interval;
 use attnc_compiler::passes::{self, PlanError, mask_name};
+use attnc_compiler::report::{
+    HybridGroupTime, HybridSimulateReport, HybridSimulatedClass, HybridStep, ModelTime, REPORT_VERSION, SimulateReport,
+    SimulatedClass, SimulatedPass, layer_count,
+};
 use attnc_compiler::sema::spec::{Cp, Layout};
 use attnc_compiler::sema::unparse;
 use attnc_compiler::tune::strategy_text;
@@ -38,7 +38,7 @@ pub struct Args {
     /// A device profile from `attnc calibrate` instead of the cluster GPU's preset.
     #[arg(long)]
     profile: Option<PathBuf>,
-    /// `text`, or `json` (`cost::report::SimulateReport`, or `HybridSimulateReport` for a
+    /// `text`, or `json` (`report::SimulateReport`, or `HybridSimulateReport` for a
     /// hybrid batch).
     #[arg(long, value_enum, default_value_t = SimulateEmit::Text)]
     emit: SimulateEmit,

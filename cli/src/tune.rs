@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use attnc_compiler::compat::megatron;
 use attnc_compiler::cost::DeviceProfile;
-use attnc_compiler::cost::report::{REPORT_VERSION, TuneReport, TunedClass};
 use attnc_compiler::passes::{self, mask_name};
+use attnc_compiler::report::{REPORT_VERSION, TuneReport, TunedClass};
 use attnc_compiler::sema::spec::{Cp, Exchange, Layout, Strategy};
 use attnc_compiler::sema::unparse;
 use attnc_compiler::tune::{self, strategy_text};
@@ -27,7 +27,7 @@ pub struct Args {
     profile: Option<PathBuf>,
     /// `text` (the table), `spec` (the layout with the chosen strategies, to paste back) or
     /// `megatron` (Megatron-LM's arguments; what they cannot express goes to stderr) or `json`
-    /// (every candidate's figures: `cost::report::TuneReport`).
+    /// (every candidate's figures: `report::TuneReport`).
     #[arg(long, value_enum, default_value_t = TuneEmit::Text)]
     emit: TuneEmit,
 }

@@ -7,9 +7,9 @@ mod common;
 use common::*;
 
 use attnc_compiler::back::manifest::{MANIFEST_VERSION, Manifest};
-use attnc_compiler::cost::report::{HybridSimulateReport, SimulateReport, TuneReport};
 use attnc_compiler::ir::artifact::{HybridPlanFile, PlanFile};
 use attnc_compiler::plan::partition::Partition;
+use attnc_compiler::report::{HybridSimulateReport, SimulateReport, TuneReport};
 
 /// No document attnc writes carries a Rust `Debug` string.
 fn assert_no_debug_strings(json: &str) {

@@ -60,7 +60,7 @@ fn dependencies_run_one_way() {
 /// named pairs below.
 #[test]
 fn cli_commands_are_independent() {
-    let shared = ["spec", "device", "output", "Outcome"];
+    let shared = ["spec", "device", "output", "progress", "Outcome"];
     let allowed: &[(&str, &str)] = &[("tune", "simulate"), ("kernels", "compile")];
     let mut bad = Vec::new();
     for (path, text) in sources("cli/src") {

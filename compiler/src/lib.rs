@@ -20,6 +20,7 @@ pub mod ir;
 pub mod kernel;
 pub mod passes;
 pub mod plan;
+pub mod report;
 pub mod sema;
 mod suggest;
 pub mod tune;

@@ -13,7 +13,6 @@
 //! `attnc calibrate` (in the CLI) does, and writes a [`DeviceProfile`].
 
 pub mod memory;
-pub mod report;
 pub mod timeline;
 pub mod trace;
 

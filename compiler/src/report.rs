@@ -9,7 +9,7 @@ use crate::passes::mask_name;
 use crate::sema::spec::{Exchange, Strategy};
 use crate::tune::{ClassTuning, Evaluation};
 
-use super::timeline::Timeline;
+use crate::cost::timeline::Timeline;
 
 /// The version of both documents; bumped when a field changes meaning.
 pub const REPORT_VERSION: u32 = 1;
