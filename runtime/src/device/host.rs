@@ -75,6 +75,17 @@ impl HostMem {
             .ok_or_else(|| format!("{what} of {len} bytes at {at} past an allocation of {}", self.len))
     }
 
+    /// A copy of a region's bytes: for a transport that hands them to another library (the
+    /// Python package's torch.distributed), not for kernels, which view regions in place.
+    pub fn read_bytes(&self, at: usize, len: usize) -> Result<Vec<u8>, String> {
+        self.view(at, len, <[u8]>::to_vec)
+    }
+
+    /// Writes `data` into the region at `at` (what a transport received).
+    pub fn write_bytes(&self, at: usize, data: &[u8]) -> Result<(), String> {
+        self.view_mut(at, data.len(), |b| b.copy_from_slice(data))
+    }
+
     /// `f` on the bytes of a region (read-locked).
     fn view<R>(&self, at: usize, len: usize, f: impl FnOnce(&[u8]) -> R) -> Result<R, String> {
         let range = self.range(at, len, "read")?;
@@ -125,11 +136,11 @@ fn values_mut<T: bytemuck::Pod>(bytes: &mut [u8]) -> Result<&mut [T], String> {
 }
 
 fn read(region: (&HostMem, usize), len: usize) -> Result<Vec<u8>, String> {
-    region.0.view(region.1, len, <[u8]>::to_vec)
+    region.0.read_bytes(region.1, len)
 }
 
 fn write(region: (&HostMem, usize), data: &[u8]) -> Result<(), String> {
-    region.0.view_mut(region.1, data.len(), |b| b.copy_from_slice(data))
+    region.0.write_bytes(region.1, data)
 }
 
 fn f32s(bytes: &[u8]) -> Vec<f32> {
