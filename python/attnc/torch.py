@@ -1,0 +1,498 @@
+"""attnc's context-parallel attention for PyTorch, with TransformerEngine's argument names.
+
+``attention`` is one call: local shards in (Megatron's zigzag split, TE's THD split), local output
+out, communication on the caller's CP process group through torch.distributed. It is a
+``torch.library`` custom op (forward and backward), so autograd, ``opcheck`` and
+``torch.compile(fullgraph=True)`` see one op; groups travel by name. ``DotProductAttention`` is the
+``nn.Module`` with TE's constructor, ``set_context_parallel_group`` and forward subset.
+
+What attnc does not run raises ``NotImplementedError`` naming the argument; arguments that do
+not fit (shapes, dtypes, devices, group sizes, THD lengths) raise ``ValueError`` naming it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Optional, Sequence, Union
+
+import torch
+import torch.distributed as dist
+from torch import Tensor
+
+from attnc import _native
+from attnc._comm import Peers, send_recv_over
+
+__all__ = ["DotProductAttention", "attention", "plan_for"]
+
+FORMATS = ("sbhd", "bshd", "thd")
+COMM_TYPES = ("p2p", "all_gather", "a2a", "a2a+p2p", "auto")
+MASKS = ("causal", "no_mask", "padding", "padding_causal")
+DTYPES = {torch.float32: "fp32", torch.bfloat16: "bf16", torch.float16: "fp16"}
+
+#: Seconds a rank's run may wait for another rank before it fails, naming the operation.
+timeout_s: float = 120.0
+#: The GPU preset attnc's cost model prices ``cp_comm_type="auto"`` with.
+gpu_preset: str = "h100_sxm"
+
+# Plans by key (custom ops take strings); the native side caches the compiled plans themselves.
+_PLANS: dict[str, "_native.Plans"] = {}
+# Tests: a callable run before each of this process's transfers (a rank that fails mid-ring).
+_fault = None
+
+
+def _group_name(groups: Sequence[dist.ProcessGroup]) -> str:
+    return ",".join(g.group_name for g in groups)
+
+
+def _resolve(names: str) -> list[dist.ProcessGroup]:
+    from torch.distributed.distributed_c10d import _resolve_process_group
+
+    return [_resolve_process_group(n) for n in names.split(",")]
+
+
+def _groups(cp_group, cp_comm_type: str) -> list[dist.ProcessGroup]:
+    if cp_group is None:
+        raise ValueError("argument `cp_group`: a torch.distributed ProcessGroup (or [a2a_group, p2p_group] for a2a+p2p)")
+    if isinstance(cp_group, (list, tuple)):
+        if cp_comm_type != "a2a+p2p" or len(cp_group) != 2:
+            raise ValueError(
+                "argument `cp_group`: a list of groups is TE's [a2a_group, p2p_group] of cp_comm_type='a2a+p2p'; "
+                f"got {len(cp_group)} groups with cp_comm_type={cp_comm_type!r}"
+            )
+        return list(cp_group)
+    if cp_comm_type == "a2a+p2p":
+        raise ValueError("argument `cp_group`: cp_comm_type='a2a+p2p' takes [a2a_group, p2p_group], as TE does")
+    return [cp_group]
+
+
+def _local(x: Tensor, fmt: str) -> Tensor:
+    """``[b][n][heads][w]`` fp32, contiguous."""
+    if fmt == "sbhd":
+        x = x.transpose(0, 1)
+    elif fmt == "thd":
+        x = x.unsqueeze(0)
+    return x.to(torch.float32).contiguous()
+
+
+def _back(x: Tensor, fmt: str, dtype: torch.dtype) -> Tensor:
+    if fmt == "sbhd":
+        x = x.transpose(0, 1)
+    elif fmt == "thd":
+        x = x.squeeze(0)
+    return x.to(dtype).contiguous()
+
+
+def _lse_shape(q: Tensor, fmt: str) -> tuple[int, ...]:
+    if fmt == "sbhd":
+        return (q.shape[1], q.shape[2], q.shape[0])
+    if fmt == "bshd":
+        return (q.shape[0], q.shape[2], q.shape[1])
+    return (q.shape[1], q.shape[0])
+
+
+def _ptr(x: Tensor) -> tuple[int, int]:
+    return (x.data_ptr(), x.numel())
+
+
+def _sinks_local(sinks: Optional[Tensor]) -> Optional[Tensor]:
+    return None if sinks is None else sinks.detach().reshape(-1).to(torch.float32).contiguous()
+
+
+@torch.library.custom_op("attnc::cp_attention", mutates_args=())
+def _cp_attention(
+    q: Tensor, k: Tensor, v: Tensor, sinks: Optional[Tensor], plan: str, layer: int, group: str, fmt: str
+) -> tuple[Tensor, Tensor]:
+    plans = _PLANS[plan]
+    peers = Peers(_resolve(group))
+    ql, kl, vl, sl = _local(q, fmt), _local(k, fmt), _local(v, fmt), _sinks_local(sinks)
+    b, n, h = ql.shape[0], ql.shape[1], ql.shape[2]
+    out = torch.empty((b, n, h, v.shape[-1]), dtype=torch.float32)
+    lse = torch.empty((b, h, n), dtype=torch.float32)
+    plans.forward(
+        layer, peers.rank, _ptr(ql), _ptr(kl), _ptr(vl), None if sl is None else _ptr(sl), _ptr(out), _ptr(lse),
+        send_recv_over(peers, _fault), timeout_s, torch.get_num_threads(),
+    )  # fmt: skip
+    lse = lse.squeeze(0) if fmt == "thd" else lse
+    return _back(out, fmt, q.dtype), lse.contiguous()
+
+
+@_cp_attention.register_fake
+def _(q, k, v, sinks, plan, layer, group, fmt):
+    return q.new_empty((*q.shape[:-1], v.shape[-1])), q.new_empty(_lse_shape(q, fmt), dtype=torch.float32)
+
+
+@torch.library.custom_op("attnc::cp_attention_backward", mutates_args=())
+def _cp_attention_backward(
+    q: Tensor,
+    k: Tensor,
+    v: Tensor,
+    sinks: Optional[Tensor],
+    out: Tensor,
+    lse: Tensor,
+    d_out: Tensor,
+    plan: str,
+    layer: int,
+    group: str,
+    fmt: str,
+) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    plans = _PLANS[plan]
+    peers = Peers(_resolve(group))
+    ql, kl, vl, sl = _local(q, fmt), _local(k, fmt), _local(v, fmt), _sinks_local(sinks)
+    ol, dl = _local(out, fmt), _local(d_out, fmt)
+    ll = (lse.unsqueeze(0) if fmt == "thd" else lse).to(torch.float32).contiguous()
+    dq, dk, dv = torch.empty_like(ql), torch.empty_like(kl), torch.empty_like(vl)
+    dsinks = torch.zeros(0 if sinks is None else sl.numel(), dtype=torch.float32)
+    plans.backward(
+        layer, peers.rank, _ptr(ql), _ptr(kl), _ptr(vl), _ptr(ol), _ptr(ll), _ptr(dl),
+        None if sl is None else _ptr(sl), _ptr(dq), _ptr(dk), _ptr(dv), None if sinks is None else _ptr(dsinks),
+        send_recv_over(peers, _fault), timeout_s, torch.get_num_threads(),
+    )  # fmt: skip
+    dsinks = dsinks if sinks is None else dsinks.reshape(sinks.shape).to(sinks.dtype)
+    return _back(dq, fmt, q.dtype), _back(dk, fmt, k.dtype), _back(dv, fmt, v.dtype), dsinks
+
+
+@_cp_attention_backward.register_fake
+def _(q, k, v, sinks, out, lse, d_out, plan, layer, group, fmt):
+    dsinks = q.new_empty((0,), dtype=torch.float32) if sinks is None else torch.empty_like(sinks)
+    return torch.empty_like(q), torch.empty_like(k), torch.empty_like(v), dsinks
+
+
+def _setup_context(ctx, inputs, output):
+    q, k, v, sinks, plan, layer, group, fmt = inputs
+    out, lse = output
+    ctx.save_for_backward(q, k, v, sinks, out, lse)
+    ctx.args = (plan, layer, group, fmt)
+    ctx.mark_non_differentiable(lse)
+
+
+def _backward(ctx, d_out, _d_lse):
+    q, k, v, sinks, out, lse = ctx.saved_tensors
+    dq, dk, dv, dsinks = torch.ops.attnc.cp_attention_backward(q, k, v, sinks, out, lse, d_out.contiguous(), *ctx.args)
+    return dq, dk, dv, (dsinks if sinks is not None else None), None, None, None, None
+
+
+_cp_attention.register_autograd(_backward, setup_context=_setup_context)
+
+
+def _check_tensor(name: str, x, dims: int, fmt: str) -> Tensor:
+    if not isinstance(x, Tensor):
+        raise ValueError(f"argument `{name}`: a torch.Tensor, got {type(x).__name__}")
+    if x.dim() != dims:
+        layout = {"sbhd": "[s, b, h, d]", "bshd": "[b, s, h, d]", "thd": "[t, h, d]"}[fmt]
+        raise ValueError(f"argument `{name}`: qkv_format={fmt!r} takes {layout}; got shape {list(x.shape)}")
+    if x.dtype not in DTYPES:
+        raise ValueError(f"argument `{name}`: dtype {x.dtype}; attnc runs float32, bfloat16 and float16")
+    if x.device.type != "cpu":
+        raise NotImplementedError(
+            f"argument `{name}`: tensors on {x.device}; this attnc package runs CP attention on CPU ranks "
+            "(Cranelift kernels, gloo); its CUDA path is not built yet"
+        )
+    return x
+
+
+def _cu(name: str, cu) -> list[int]:
+    values = cu.tolist() if isinstance(cu, Tensor) else list(cu)
+    if len(values) < 2 or values[0] != 0 or any(b < a for a, b in zip(values, values[1:])):
+        raise ValueError(f"argument `{name}`: offsets [0, e1, e2, ...] that never decrease; got {values}")
+    return [int(x) for x in values]
+
+
+def plan_for(
+    q: Tensor,
+    k: Tensor,
+    v: Tensor,
+    *,
+    cp_size: int,
+    cp_comm_type: str = "p2p",
+    a2a_size: Optional[int] = None,
+    qkv_format: str = "sbhd",
+    attn_mask_type: str = "causal",
+    window_size: Optional[tuple[int, int]] = None,
+    softcap: Optional[float] = None,
+    sinks: bool = False,
+    cu_seqlens_q=None,
+    cu_seqlens_kv=None,
+    cu_seqlens_q_padded=None,
+    cu_seqlens_kv_padded=None,
+    max_seqlen_q: Optional[int] = None,
+    max_seqlen_kv: Optional[int] = None,
+) -> tuple[str, "_native.Plans"]:
+    """The (cached) plans of a call with these local shards over a CP group of ``cp_size``."""
+    if qkv_format not in FORMATS:
+        raise ValueError(f"argument `qkv_format`: {qkv_format!r}; attnc runs {', '.join(FORMATS)}")
+    if cp_comm_type not in COMM_TYPES:
+        raise ValueError(f"argument `cp_comm_type`: {cp_comm_type!r}; attnc runs {', '.join(COMM_TYPES)}")
+    if attn_mask_type not in MASKS:
+        if "bottom_right" in attn_mask_type or attn_mask_type == "arbitrary":
+            raise NotImplementedError(
+                f"argument `attn_mask_type`: {attn_mask_type!r}; attnc runs {', '.join(MASKS)} "
+                "(self-attention: bottom-right and top-left causal differ only when q and kv lengths differ)"
+            )
+        raise ValueError(f"argument `attn_mask_type`: {attn_mask_type!r}; attnc runs {', '.join(MASKS)}")
+    dims = 3 if qkv_format == "thd" else 4
+    for name, x in (("q", q), ("k", k), ("v", v)):
+        _check_tensor(name, x, dims, qkv_format)
+    if not (q.dtype == k.dtype == v.dtype):
+        raise ValueError(f"argument `k`/`v`: q, k and v share one dtype; got {q.dtype}, {k.dtype}, {v.dtype}")
+    seq_dim = {"sbhd": 0, "bshd": 1, "thd": 0}[qkv_format]
+    if k.shape[:-2] != q.shape[:-2] or v.shape[:-2] != q.shape[:-2]:
+        raise ValueError(
+            f"argument `k`: q, k and v share their sequence and batch dims (self-attention); got {list(q.shape)}, "
+            f"{list(k.shape)}, {list(v.shape)}"
+        )
+    if k.shape[-2] != v.shape[-2]:
+        raise ValueError(f"argument `v`: {v.shape[-2]} heads, k has {k.shape[-2]}")
+    if k.shape[-1] != q.shape[-1]:
+        raise ValueError(f"argument `k`: head dim {k.shape[-1]}, q has {q.shape[-1]}")
+    heads, kv_heads = q.shape[-2], k.shape[-2]
+    if heads % kv_heads:
+        raise ValueError(f"argument `k`: {kv_heads} KV heads do not divide q's {heads} heads (GQA groups)")
+    n = q.shape[seq_dim]
+    mask = attn_mask_type
+    window = None
+    if window_size is not None:
+        left, right = (int(w) for w in window_size)
+        if (left, right) not in ((-1, -1), (-1, 0)):
+            if right != 0 or left < 0:
+                raise NotImplementedError(
+                    f"argument `window_size`: {tuple(window_size)}; attnc runs windows that end at the query, (W-1, 0)"
+                )
+            if mask not in ("causal", "padding_causal"):
+                raise NotImplementedError(
+                    f"argument `window_size`: a window needs attn_mask_type causal or padding_causal, not {mask!r}"
+                )
+            window = left + 1
+    batch, seq, max_tokens, max_seqlen = 1, 0, 0, 0
+    seqlens = padded = None
+    if qkv_format == "thd":
+        if cu_seqlens_q is None:
+            raise ValueError("argument `cu_seqlens_q`: qkv_format='thd' needs the batch's sequence offsets")
+        cu_q = _cu("cu_seqlens_q", cu_seqlens_q)
+        if cu_seqlens_kv is not None and _cu("cu_seqlens_kv", cu_seqlens_kv) != cu_q:
+            raise NotImplementedError("argument `cu_seqlens_kv`: attnc runs self-attention (cu_seqlens_kv = cu_seqlens_q)")
+        cu_p = _cu("cu_seqlens_q_padded", cu_seqlens_q_padded) if cu_seqlens_q_padded is not None else cu_q
+        if cu_seqlens_kv_padded is not None and _cu("cu_seqlens_kv_padded", cu_seqlens_kv_padded) != cu_p:
+            raise NotImplementedError("argument `cu_seqlens_kv_padded`: attnc runs self-attention (equal to cu_seqlens_q_padded)")
+        if len(cu_p) != len(cu_q):
+            raise ValueError(
+                f"argument `cu_seqlens_q_padded`: {len(cu_p) - 1} sequences, cu_seqlens_q has {len(cu_q) - 1}"
+            )
+        seqlens = [b - a for a, b in zip(cu_q, cu_q[1:])]
+        padded = [b - a for a, b in zip(cu_p, cu_p[1:])]
+        max_tokens = cu_p[-1]
+        if max_tokens != n * cp_size:
+            raise ValueError(
+                f"argument `q`: {n} local tokens × cp {cp_size} = {n * cp_size}, but the padded batch "
+                f"(cu_seqlens_q_padded[-1]) has {max_tokens}"
+            )
+        max_seqlen = max(max(padded), int(max_seqlen_q or 0), 1)
+        mask = {"causal": "padding_causal", "no_mask": "padding"}.get(mask, mask)
+    else:
+        batch = q.shape[1 - seq_dim]
+        seq = n * cp_size
+        mask = {"no_mask": "none"}.get(mask, mask)
+        if mask.startswith("padding"):
+            raise NotImplementedError(
+                f"argument `attn_mask_type`: {attn_mask_type!r} with qkv_format={qkv_format!r}; attnc runs padding "
+                "masks on THD batches (qkv_format='thd' with cu_seqlens)"
+            )
+    hierarchy = None
+    if cp_comm_type == "a2a+p2p":
+        hierarchy = (a2a_size, cp_size // a2a_size)
+    args = dict(
+        heads=heads, kv_heads=kv_heads, head_dim=q.shape[-1], v_head_dim=v.shape[-1], batch=batch, seq=seq,
+        format=qkv_format, dtype=DTYPES[q.dtype], mask=mask, window=window,
+        softcap=None if softcap is None else float(softcap), sinks=bool(sinks), cp=cp_size,
+        strategy=cp_comm_type, hierarchy=hierarchy, max_tokens=max_tokens, max_seqlen=max_seqlen,
+        seqlens=seqlens, padded_seqlens=padded, gpu=gpu_preset,
+    )  # fmt: skip
+    key = repr(sorted(args.items()))
+    plans = _PLANS.get(key)
+    if plans is None:
+        plans = _native.plan_call(**args)
+        _PLANS[key] = plans
+        if plans.warnings:
+            import warnings
+
+            for w in plans.warnings:
+                warnings.warn(f"attnc: {w}", stacklevel=3)
+    return key, plans
+
+
+def attention(
+    q: Tensor,
+    k: Tensor,
+    v: Tensor,
+    *,
+    cp_group: Union[dist.ProcessGroup, Sequence[dist.ProcessGroup]],
+    cp_comm_type: str = "p2p",
+    qkv_format: str = "sbhd",
+    attn_mask_type: str = "causal",
+    window_size: Optional[tuple[int, int]] = None,
+    softmax_scale: Optional[float] = None,
+    softcap: Optional[float] = None,
+    sinks: Optional[Tensor] = None,
+    cu_seqlens_q=None,
+    cu_seqlens_kv=None,
+    cu_seqlens_q_padded=None,
+    cu_seqlens_kv_padded=None,
+    max_seqlen_q: Optional[int] = None,
+    max_seqlen_kv: Optional[int] = None,
+    cp_stream=None,
+    return_lse: bool = False,
+):
+    """Context-parallel attention of this rank's shards ``q``, ``k``, ``v`` over ``cp_group``.
+
+    Shards are Megatron's (zigzag: chunks r and 2cp−1−r of the sequence dim) or TE's THD split
+    (each sequence padded to ``cu_seqlens_q_padded`` and split zigzag by itself); the output is
+    this rank's rows in the same layout, ``[.., h, dv]``; ``return_lse`` adds the fp32 LSE
+    (``[b, h, s]``; thd ``[h, t]``), without a gradient. ``sinks``: TE's learnable softmax offset,
+    one logit per head; its gradient is this rank's share (summed over the CP group, as any
+    weight's gradient under CP, it is the whole).
+    """
+    groups = _groups(cp_group, cp_comm_type)
+    if cp_stream is not None:
+        raise NotImplementedError("argument `cp_stream`: CUDA streams belong to the CUDA path, which is not built yet")
+    peers = Peers(groups)
+    a2a_size = dist.get_world_size(groups[0]) if len(groups) == 2 else None
+    key, plans = plan_for(
+        q, k, v, cp_size=peers.size, cp_comm_type=cp_comm_type, a2a_size=a2a_size, qkv_format=qkv_format,
+        attn_mask_type=attn_mask_type, window_size=window_size, softcap=softcap, sinks=sinks is not None,
+        cu_seqlens_q=cu_seqlens_q, cu_seqlens_kv=cu_seqlens_kv, cu_seqlens_q_padded=cu_seqlens_q_padded,
+        cu_seqlens_kv_padded=cu_seqlens_kv_padded, max_seqlen_q=max_seqlen_q, max_seqlen_kv=max_seqlen_kv,
+    )  # fmt: skip
+    if sinks is not None and sinks.numel() != q.shape[-2]:
+        raise ValueError(f"argument `sinks`: one logit per query head ({q.shape[-2]}); got {sinks.numel()}")
+    d = q.shape[-1]
+    if softmax_scale is not None:
+        factor = float(softmax_scale) * math.sqrt(d)
+        if abs(factor - 1.0) > 1e-12:
+            exact = factor > 0 and math.log2(factor).is_integer()
+            if q.dtype != torch.float32 and not exact:
+                raise NotImplementedError(
+                    f"argument `softmax_scale`: {softmax_scale} with {q.dtype}; attnc's kernels scale by "
+                    f"1/sqrt(head_dim) = {1 / math.sqrt(d):.6g}, and other scales are exact only in float32 "
+                    "or as a power-of-two multiple of it"
+                )
+            q = q * factor
+    out, lse = torch.ops.attnc.cp_attention(q, k, v, sinks, key, 0, _group_name(groups), qkv_format)
+    return (out, lse) if return_lse else out
+
+
+class DotProductAttention(torch.nn.Module):
+    """TransformerEngine's ``DotProductAttention`` (the subset attnc runs) over attnc's plans.
+
+    The constructor and ``forward`` take TE's arguments; those attnc does not run (dropout,
+    bias, ALiBi, FP8, cross-attention) raise ``NotImplementedError`` naming the argument. The
+    output is TE's: ``[s, b, h·dv]`` (sbhd), ``[b, s, h·dv]`` (bshd), ``[t, h·dv]`` (thd).
+    """
+
+    def __init__(
+        self,
+        num_attention_heads: int,
+        kv_channels: Union[int, tuple[int, int]],
+        num_gqa_groups: Optional[int] = None,
+        attention_dropout: float = 0.0,
+        qkv_format: str = "sbhd",
+        attn_mask_type: str = "causal",
+        window_size: Optional[tuple[int, int]] = None,
+        sequence_parallel: bool = False,
+        tp_size: int = 1,
+        get_rng_state_tracker=None,
+        tp_group=None,
+        layer_number: Optional[int] = None,
+        attention_type: str = "self",
+        cp_group=None,
+        cp_global_ranks=None,
+        cp_stream=None,
+        cp_comm_type: str = "p2p",
+        softmax_scale: Optional[float] = None,
+        softmax_type: str = "vanilla",
+        softcap: Optional[float] = None,
+    ):
+        super().__init__()
+        if attention_dropout:
+            raise NotImplementedError(f"argument `attention_dropout`: {attention_dropout}; attnc runs without dropout (0.0)")
+        if attention_type != "self":
+            raise NotImplementedError(f"argument `attention_type`: {attention_type!r}; attnc runs self-attention")
+        if softmax_type not in ("vanilla", "learnable"):
+            raise NotImplementedError(
+                f"argument `softmax_type`: {softmax_type!r}; attnc runs 'vanilla' and 'learnable' (sinks)"
+            )
+        self.heads = num_attention_heads // tp_size
+        self.kv_heads = (num_gqa_groups or num_attention_heads) // tp_size
+        kv = kv_channels if isinstance(kv_channels, tuple) else (kv_channels, kv_channels)
+        self.head_dim, self.v_head_dim = kv
+        self.qkv_format = qkv_format
+        self.attn_mask_type = attn_mask_type
+        self.window_size = window_size
+        self.softmax_scale = softmax_scale
+        self.softcap = softcap
+        self.softmax_offset = (
+            torch.nn.Parameter(torch.zeros(self.heads, dtype=torch.float32)) if softmax_type == "learnable" else None
+        )
+        self.cp_group, self.cp_global_ranks, self.cp_stream, self.cp_comm_type = None, None, None, "p2p"
+        if cp_group is not None:
+            self.set_context_parallel_group(cp_group, cp_global_ranks, cp_stream, cp_comm_type)
+
+    def set_context_parallel_group(self, cp_group, cp_global_ranks, cp_stream, cp_comm_type: str = "p2p"):
+        """TE's: the CP group (or ``[a2a_group, p2p_group]`` for a2a+p2p), its global ranks, the CP
+        stream and the communication type; may change from step to step (hybrid CP)."""
+        self.cp_group, self.cp_global_ranks, self.cp_stream, self.cp_comm_type = (
+            cp_group, cp_global_ranks, cp_stream, cp_comm_type,
+        )  # fmt: skip
+
+    def forward(
+        self,
+        query_layer: Tensor,
+        key_layer: Tensor,
+        value_layer: Tensor,
+        attention_mask=None,
+        qkv_format: Optional[str] = None,
+        cu_seqlens_q=None,
+        cu_seqlens_kv=None,
+        cu_seqlens_q_padded=None,
+        cu_seqlens_kv_padded=None,
+        max_seqlen_q: Optional[int] = None,
+        max_seqlen_kv: Optional[int] = None,
+        attn_mask_type: Optional[str] = None,
+        window_size: Optional[tuple[int, int]] = None,
+        core_attention_bias_type: str = "no_bias",
+        core_attention_bias: Optional[Tensor] = None,
+        alibi_slopes: Optional[Tensor] = None,
+        fp8_output: bool = False,
+        **unsupported,
+    ) -> Tensor:
+        if attention_mask is not None:
+            raise NotImplementedError("argument `attention_mask`: attnc takes masks as attn_mask_type and cu_seqlens")
+        if core_attention_bias_type != "no_bias" or core_attention_bias is not None:
+            raise NotImplementedError("argument `core_attention_bias`: attnc runs attention without a bias")
+        if alibi_slopes is not None:
+            raise NotImplementedError("argument `alibi_slopes`: attnc runs attention without ALiBi")
+        if fp8_output:
+            raise NotImplementedError("argument `fp8_output`: attnc runs bf16, fp16 and fp32, not FP8")
+        for name, value in unsupported.items():
+            if value not in (None, False, True) or name not in ("checkpoint_core_attention", "fast_zero_fill", "pad_between_seqs", "inference_params"):
+                raise NotImplementedError(f"argument `{name}`: not run by attnc's DotProductAttention")
+        fmt = qkv_format or self.qkv_format
+        group = self.cp_group if self.cp_group is not None else _single_group()
+        out = attention(
+            query_layer, key_layer, value_layer, cp_group=group,
+            cp_comm_type=self.cp_comm_type if self.cp_group is not None else "p2p", qkv_format=fmt,
+            attn_mask_type=attn_mask_type or self.attn_mask_type, window_size=window_size or self.window_size,
+            softmax_scale=self.softmax_scale, softcap=self.softcap, sinks=self.softmax_offset,
+            cu_seqlens_q=cu_seqlens_q, cu_seqlens_kv=cu_seqlens_kv, cu_seqlens_q_padded=cu_seqlens_q_padded,
+            cu_seqlens_kv_padded=cu_seqlens_kv_padded, max_seqlen_q=max_seqlen_q, max_seqlen_kv=max_seqlen_kv,
+        )  # fmt: skip
+        return out.flatten(-2)
+
+
+def _single_group() -> dist.ProcessGroup:
+    """Without a CP group: this rank alone (cp = 1)."""
+    if not dist.is_initialized():
+        raise ValueError(
+            "argument `cp_group`: without one, attnc runs cp = 1 on a group of this rank alone, which needs "
+            "torch.distributed initialised (init_process_group)"
+        )
+    rank = dist.get_rank()
+    return dist.new_group([rank]) if dist.get_world_size() > 1 else dist.group.WORLD

@@ -1,0 +1,218 @@
+//! One rank's run of a cached plan on the host device: the caller's local shards (the rows of
+//! the rank's tokens, in the split's local order) placed in the executor's canonical tensors,
+//! the plan executed with torch.distributed as its transport, and the rank's rows gathered back.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
+
+use attnc_compiler::ir::Problem;
+use attnc_compiler::passes::LayerClass;
+use attnc_compiler::sema::spec::Dtype;
+use attnc_runtime::RuntimeError;
+use attnc_runtime::device::host::HostDevice;
+use attnc_runtime::exec::{self, ExecInputs, ExecOutputs, Ranks, RunOptions};
+use attnc_runtime::generated::{Cranelift, Tiled};
+
+use crate::remote::TorchRemote;
+
+/// The Cranelift kernel sets, one per (dtype, threads), compiled on first use and kept.
+fn kernels(dtype: Dtype, threads: usize) -> &'static Tiled<Cranelift> {
+    type Sets = Mutex<HashMap<(Dtype, usize), &'static Tiled<Cranelift>>>;
+    static SETS: OnceLock<Sets> = OnceLock::new();
+    let mut sets = SETS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    sets.entry((dtype, threads))
+        .or_insert_with(|| Box::leak(Box::new(Tiled::new(Cranelift::default(), dtype, threads))))
+}
+
+/// Why a rank's run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// A tensor's size does not match the plan.
+    #[error("tensor `{name}` has {got} elements; the plan's rank {rank} needs {want} ({shape})")]
+    Size { name: &'static str, got: usize, want: usize, rank: u32, shape: String },
+    #[error("rank {rank} is not in the plan's group of {cp}")]
+    Rank { rank: u32, cp: u32 },
+    #[error("{0}")]
+    Runtime(#[from] RuntimeError),
+}
+
+/// A rank's local rows: the global tokens in local order, and the tensors' sizes.
+pub struct Shard<'a> {
+    pub rank: u32,
+    pub tokens: &'a [u64],
+}
+
+/// Local tensors, `[b][n][heads][w]` (lse `[b][heads][n]`), fp32, by their names.
+pub struct Local<'a> {
+    pub q: &'a [f32],
+    pub k: &'a [f32],
+    pub v: &'a [f32],
+    pub o: Option<&'a [f32]>,
+    pub lse: Option<&'a [f32]>,
+    pub d_out: Option<&'a [f32]>,
+    pub sinks: Option<&'a [f32]>,
+}
+
+/// The rank's results, local as its inputs.
+pub struct Results {
+    pub o: Vec<f32>,
+    pub lse: Vec<f32>,
+    pub dq: Vec<f32>,
+    pub dk: Vec<f32>,
+    pub dv: Vec<f32>,
+    pub dsinks: Vec<f32>,
+}
+
+struct Sizes {
+    b: usize,
+    t: usize,
+    n: usize,
+    h: usize,
+    hk: usize,
+    d: usize,
+    dv: usize,
+}
+
+impl Sizes {
+    fn of(p: &Problem, n: usize) -> Sizes {
+        Sizes {
+            b: p.batch as usize,
+            t: p.tokens as usize,
+            n,
+            h: p.heads as usize,
+            hk: p.kv_heads as usize,
+            d: p.head_dim as usize,
+            dv: p.v_dim() as usize,
+        }
+    }
+}
+
+fn check(name: &'static str, x: &[f32], want: usize, rank: u32, shape: String) -> Result<(), RunError> {
+    if x.len() == want { Ok(()) } else { Err(RunError::Size { name, got: x.len(), want, rank, shape }) }
+}
+
+/// Rows `[b][n][heads][w]` of the shard placed at their tokens of `[b][t][heads][w]`.
+fn scatter(local: &[f32], s: &Sizes, tokens: &[u64], heads: usize, w: usize) -> Vec<f32> {
+    let row = heads * w;
+    let mut full = vec![0.0f32; s.b * s.t * row];
+    for b in 0..s.b {
+        for (i, &token) in tokens.iter().enumerate() {
+            let (src, dst) = ((b * s.n + i) * row, (b * s.t + token as usize) * row);
+            full[dst..dst + row].copy_from_slice(&local[src..src + row]);
+        }
+    }
+    full
+}
+
+/// The shard's rows of `[b][t][heads][w]`.
+fn gather(full: &[f32], s: &Sizes, tokens: &[u64], heads: usize, w: usize) -> Vec<f32> {
+    let row = heads * w;
+    let mut local = vec![0.0f32; s.b * s.n * row];
+    for b in 0..s.b {
+        for (i, &token) in tokens.iter().enumerate() {
+            let (dst, src) = ((b * s.n + i) * row, (b * s.t + token as usize) * row);
+            local[dst..dst + row].copy_from_slice(&full[src..src + row]);
+        }
+    }
+    local
+}
+
+/// LSE `[b][h][n]` ↔ `[b][h][t]`.
+fn scatter_lse(local: &[f32], s: &Sizes, tokens: &[u64]) -> Vec<f32> {
+    let mut full = vec![f32::NEG_INFINITY; s.b * s.h * s.t];
+    for bh in 0..s.b * s.h {
+        for (i, &token) in tokens.iter().enumerate() {
+            full[bh * s.t + token as usize] = local[bh * s.n + i];
+        }
+    }
+    full
+}
+
+fn gather_lse(full: &[f32], s: &Sizes, tokens: &[u64]) -> Vec<f32> {
+    let mut local = vec![0.0f32; s.b * s.h * s.n];
+    for bh in 0..s.b * s.h {
+        for (i, &token) in tokens.iter().enumerate() {
+            local[bh * s.n + i] = full[bh * s.t + token as usize];
+        }
+    }
+    local
+}
+
+/// Runs the class's forward (`backward = false`) or backward plan as `shard.rank`.
+pub fn run(
+    class: &LayerClass,
+    backward: bool,
+    shard: &Shard<'_>,
+    local: &Local<'_>,
+    remote: &TorchRemote,
+    timeout: Duration,
+    threads: usize,
+) -> Result<Results, RunError> {
+    let (plan, proof) = if backward {
+        (class.backward.as_ref().expect("plans are built with their backward"), &class.proofs[1])
+    } else {
+        (&class.forward, &class.proofs[0])
+    };
+    let p = &plan.problem;
+    let cp = plan.header.cp;
+    if shard.rank >= cp {
+        return Err(RunError::Rank { rank: shard.rank, cp });
+    }
+    let s = Sizes::of(p, shard.tokens.len());
+    let rank = shard.rank;
+    let shape = |heads: usize, w: usize| format!("[{}][{}][{heads}][{w}]", s.b, s.n);
+    check("q", local.q, s.b * s.n * s.h * s.d, rank, shape(s.h, s.d))?;
+    check("k", local.k, s.b * s.n * s.hk * s.d, rank, shape(s.hk, s.d))?;
+    check("v", local.v, s.b * s.n * s.hk * s.dv, rank, shape(s.hk, s.dv))?;
+    if p.sinks {
+        check("sinks", local.sinks.unwrap_or(&[]), s.h, rank, format!("[{}]", s.h))?;
+    }
+    let (q, k, v) = (
+        scatter(local.q, &s, shard.tokens, s.h, s.d),
+        scatter(local.k, &s, shard.tokens, s.hk, s.d),
+        scatter(local.v, &s, shard.tokens, s.hk, s.dv),
+    );
+    let (mut o, mut lse, mut d_out) = (None, None, None);
+    if backward {
+        let (lo, ll, ld) = (local.o.unwrap_or(&[]), local.lse.unwrap_or(&[]), local.d_out.unwrap_or(&[]));
+        check("out", lo, s.b * s.n * s.h * s.dv, rank, shape(s.h, s.dv))?;
+        check("lse", ll, s.b * s.h * s.n, rank, format!("[{}][{}][{}]", s.b, s.h, s.n))?;
+        check("d_out", ld, s.b * s.n * s.h * s.dv, rank, shape(s.h, s.dv))?;
+        o = Some(scatter(lo, &s, shard.tokens, s.h, s.dv));
+        lse = Some(scatter_lse(ll, &s, shard.tokens));
+        d_out = Some(scatter(ld, &s, shard.tokens, s.h, s.dv));
+    }
+    let inputs = ExecInputs {
+        q: &q,
+        k: &k,
+        v: &v,
+        o: o.as_deref(),
+        lse: lse.as_deref(),
+        d_out: d_out.as_deref(),
+        sinks: if p.sinks { local.sinks } else { None },
+    };
+    let device = HostDevice::with_kernels(p.dtype, kernels(p.dtype, threads));
+    let options = RunOptions { timeout, fault: None };
+    let (out, _spans): (ExecOutputs, _) =
+        exec::execute(plan, proof, &device, &inputs, &options, &Ranks::One { rank, remote })?;
+    Ok(if backward {
+        Results {
+            o: Vec::new(),
+            lse: Vec::new(),
+            dq: gather(&out.dq, &s, shard.tokens, s.h, s.d),
+            dk: gather(&out.dk, &s, shard.tokens, s.hk, s.d),
+            dv: gather(&out.dv, &s, shard.tokens, s.hk, s.dv),
+            dsinks: out.dsinks,
+        }
+    } else {
+        Results {
+            o: gather(&out.o, &s, shard.tokens, s.h, s.dv),
+            lse: gather_lse(&out.lse, &s, shard.tokens),
+            dq: Vec::new(),
+            dk: Vec::new(),
+            dv: Vec::new(),
+            dsinks: Vec::new(),
+        }
+    })
+}

@@ -1,0 +1,386 @@
+//! `attnc._native`: the compiler and the runtime for the Python package (`python/attnc`). Calls
+//! and spec files become cached, verified plans ([`plans`]); a rank's run executes one on the
+//! host device with torch.distributed as the transport ([`exec`], [`remote`]). Tensors cross as
+//! data pointers of contiguous fp32 CPU tensors with their element counts, checked here against
+//! the plan (the Python layer checks shapes, dtypes and devices first); nothing links libtorch.
+
+mod call;
+mod exec;
+mod plans;
+mod remote;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+use call::Call;
+use plans::{CompileError, Entry};
+
+/// A contiguous fp32 tensor as (data pointer, element count).
+type Ptr = (usize, usize);
+
+fn compile_error(e: CompileError) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+fn run_error(e: exec::RunError) -> PyErr {
+    match e {
+        exec::RunError::Runtime(e) => PyRuntimeError::new_err(e.to_string()),
+        e => PyValueError::new_err(e.to_string()),
+    }
+}
+
+/// # Safety
+/// `ptr` is the data of a live, contiguous fp32 tensor of `len` elements that nothing else
+/// writes during the call (the Python layer passes its own contiguous copies or inputs).
+unsafe fn slice<'a>((ptr, len): Ptr) -> &'a [f32] {
+    if len == 0 {
+        return &[];
+    }
+    // SAFETY: the caller's contract above.
+    unsafe { std::slice::from_raw_parts(ptr as *const f32, len) }
+}
+
+/// Copies `src` into the tensor at `dst`, whose size the caller checked equal.
+///
+/// # Safety
+/// As [`slice`], and nothing else reads or writes the destination during the call.
+unsafe fn fill(dst: Ptr, src: &[f32], name: &str) -> PyResult<()> {
+    if dst.1 != src.len() {
+        return Err(PyValueError::new_err(format!(
+            "output `{name}` has {} elements, the plan writes {}",
+            dst.1,
+            src.len()
+        )));
+    }
+    if !src.is_empty() {
+        // SAFETY: the caller's contract; the sizes are equal.
+        unsafe { std::slice::from_raw_parts_mut(dst.0 as *mut f32, dst.1) }.copy_from_slice(src);
+    }
+    Ok(())
+}
+
+/// One layout's verified plans for one batch (a call's, or a spec file's).
+#[pyclass(frozen, module = "attnc._native")]
+struct Plans {
+    entry: Arc<Entry>,
+}
+
+impl Plans {
+    fn class(&self, layer: u64) -> PyResult<&attnc_compiler::passes::LayerClass> {
+        self.entry.class_of(layer).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "layer {layer}: the layout `{}` has {} layers",
+                self.entry.layout.name,
+                self.entry.layout.layers.len()
+            ))
+        })
+    }
+
+    fn rank_tokens(&self, rank: u32) -> PyResult<&attnc_compiler::plan::partition::RankTokens> {
+        self.entry.partition.ranks.get(rank as usize).ok_or_else(|| {
+            PyValueError::new_err(format!("rank {rank}: the plan's group has {} ranks", self.entry.partition.cp))
+        })
+    }
+}
+
+#[pymethods]
+impl Plans {
+    /// The CP group's size.
+    #[getter]
+    fn cp(&self) -> u32 {
+        self.entry.partition.cp
+    }
+
+    /// Tokens of the whole (padded) sequence dimension.
+    #[getter]
+    fn tokens_total(&self) -> u64 {
+        self.entry.classes[0].forward.problem.tokens
+    }
+
+    /// The tensors' layout: `sbhd`, `bshd` or `thd`.
+    #[getter]
+    fn format(&self) -> &'static str {
+        use attnc_compiler::sema::spec::Format;
+        match self.entry.layout.format {
+            Format::Sbhd => "sbhd",
+            Format::Bshd => "bshd",
+            Format::Thd { .. } => "thd",
+        }
+    }
+
+    /// Layers of the layout.
+    #[getter]
+    fn layers(&self) -> usize {
+        self.entry.layout.layers.len()
+    }
+
+    /// The check's warnings.
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.entry.warnings.clone()
+    }
+
+    /// The spec the plans come from (a call's generated text, or the file's path).
+    #[getter]
+    fn spec(&self) -> String {
+        self.entry.spec.clone()
+    }
+
+    /// TE's `cu_seqlens_padded` of a THD batch (None otherwise).
+    #[getter]
+    fn cu_seqlens_padded(&self) -> Option<Vec<u64>> {
+        self.entry.partition.cu_seqlens_padded.clone()
+    }
+
+    /// The global tokens rank `rank` holds, in local order.
+    fn tokens(&self, rank: u32) -> PyResult<Vec<u64>> {
+        Ok(self.rank_tokens(rank)?.tokens.clone())
+    }
+
+    /// The local indices of rank `rank`'s padding rows (THD).
+    fn padding(&self, rank: u32) -> PyResult<Vec<u64>> {
+        Ok(self.rank_tokens(rank)?.padding.clone())
+    }
+
+    /// The RoPE positions of rank `rank`'s rows.
+    fn positions(&self, rank: u32) -> PyResult<Vec<u64>> {
+        Ok(self.rank_tokens(rank)?.positions.clone())
+    }
+
+    /// The strategy that plans layer `layer` (`auto` resolved).
+    fn strategy(&self, layer: u64) -> PyResult<String> {
+        Ok(self.class(layer)?.strategy.name().to_string())
+    }
+
+    /// The plans as text: per class its strategy and mask, per plan and rank FLOPs, blocks and
+    /// bytes; with `rank`, that rank's programs.
+    #[pyo3(signature = (rank=None))]
+    fn explain(&self, rank: Option<u32>) -> String {
+        self.entry.explain(rank)
+    }
+
+    /// Runs layer `layer`'s forward plan as rank `rank`: fills `out` `[b][n][h][dv]` and `lse`
+    /// `[b][h][n]` from the local q, k, v `[b][n][heads][w]`.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (layer, rank, q, k, v, sinks, out, lse, send_recv, timeout_s, threads))]
+    fn forward(
+        &self,
+        py: Python<'_>,
+        layer: u64,
+        rank: u32,
+        q: Ptr,
+        k: Ptr,
+        v: Ptr,
+        sinks: Option<Ptr>,
+        out: Ptr,
+        lse: Ptr,
+        send_recv: Py<PyAny>,
+        timeout_s: f64,
+        threads: usize,
+    ) -> PyResult<()> {
+        let class = self.class(layer)?;
+        let tokens = &self.rank_tokens(rank)?.tokens;
+        let remote = remote::TorchRemote { send_recv };
+        // SAFETY: the Python layer's contract (see `slice`).
+        let local = unsafe {
+            exec::Local { q: slice(q), k: slice(k), v: slice(v), o: None, lse: None, d_out: None, sinks: sinks.map(|s| slice(s)) }
+        };
+        let shard = exec::Shard { rank, tokens };
+        let timeout = Duration::from_secs_f64(timeout_s.max(0.1));
+        let results = py
+            .detach(|| exec::run(class, false, &shard, &local, &remote, timeout, threads.max(1)))
+            .map_err(run_error)?;
+        // SAFETY: as above; the outputs are the Python layer's fresh tensors.
+        unsafe {
+            fill(out, &results.o, "out")?;
+            fill(lse, &results.lse, "lse")?;
+        }
+        Ok(())
+    }
+
+    /// Runs layer `layer`'s backward plan as rank `rank`: fills dq, dk, dv (local, as q, k, v) and
+    /// dsinks (this rank's share of the sinks' gradient) from q, k, v, out, lse and d_out.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (layer, rank, q, k, v, out, lse, d_out, sinks, dq, dk, dv, dsinks, send_recv, timeout_s, threads))]
+    fn backward(
+        &self,
+        py: Python<'_>,
+        layer: u64,
+        rank: u32,
+        q: Ptr,
+        k: Ptr,
+        v: Ptr,
+        out: Ptr,
+        lse: Ptr,
+        d_out: Ptr,
+        sinks: Option<Ptr>,
+        dq: Ptr,
+        dk: Ptr,
+        dv: Ptr,
+        dsinks: Option<Ptr>,
+        send_recv: Py<PyAny>,
+        timeout_s: f64,
+        threads: usize,
+    ) -> PyResult<()> {
+        let class = self.class(layer)?;
+        let tokens = &self.rank_tokens(rank)?.tokens;
+        let remote = remote::TorchRemote { send_recv };
+        // SAFETY: the Python layer's contract (see `slice`).
+        let local = unsafe {
+            exec::Local {
+                q: slice(q),
+                k: slice(k),
+                v: slice(v),
+                o: Some(slice(out)),
+                lse: Some(slice(lse)),
+                d_out: Some(slice(d_out)),
+                sinks: sinks.map(|s| slice(s)),
+            }
+        };
+        let shard = exec::Shard { rank, tokens };
+        let timeout = Duration::from_secs_f64(timeout_s.max(0.1));
+        let results = py
+            .detach(|| exec::run(class, true, &shard, &local, &remote, timeout, threads.max(1)))
+            .map_err(run_error)?;
+        // SAFETY: as above; the gradients are the Python layer's fresh tensors.
+        unsafe {
+            fill(dq, &results.dq, "dq")?;
+            fill(dk, &results.dk, "dk")?;
+            fill(dv, &results.dv, "dv")?;
+            if let Some(dsinks) = dsinks {
+                fill(dsinks, &results.dsinks, "dsinks")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The plans of one attention call (what `attnc.torch.attention` decides from its arguments).
+#[allow(clippy::too_many_arguments)]
+#[pyfunction]
+#[pyo3(signature = (*, heads, kv_heads, head_dim, v_head_dim, batch, seq, format, dtype, mask, window, softcap, sinks, cp, strategy, hierarchy, max_tokens, max_seqlen, seqlens, padded_seqlens, gpu))]
+fn plan_call(
+    heads: u32,
+    kv_heads: u32,
+    head_dim: u32,
+    v_head_dim: u32,
+    batch: u32,
+    seq: u64,
+    format: String,
+    dtype: String,
+    mask: String,
+    window: Option<u64>,
+    softcap: Option<f64>,
+    sinks: bool,
+    cp: u32,
+    strategy: String,
+    hierarchy: Option<(u32, u32)>,
+    max_tokens: u64,
+    max_seqlen: u64,
+    seqlens: Option<Vec<u64>>,
+    padded_seqlens: Option<Vec<u64>>,
+    gpu: String,
+    py: Python<'_>,
+) -> PyResult<Plans> {
+    let call = Call {
+        heads,
+        kv_heads,
+        head_dim,
+        v_head_dim,
+        batch,
+        seq,
+        format,
+        dtype,
+        mask,
+        window,
+        softcap_bits: softcap.map(f64::to_bits),
+        sinks,
+        cp,
+        strategy,
+        hierarchy,
+        max_tokens,
+        max_seqlen,
+        gpu,
+    };
+    let entry = py.detach(|| plans::call(&call, seqlens, padded_seqlens)).map_err(compile_error)?;
+    Ok(Plans { entry })
+}
+
+/// The plans of a spec file's layout (`seqlens`, `padded_seqlens`: a THD batch).
+#[pyfunction]
+#[pyo3(signature = (path, layout, seqlens=None, padded_seqlens=None))]
+fn load(
+    py: Python<'_>,
+    path: String,
+    layout: String,
+    seqlens: Option<Vec<u64>>,
+    padded_seqlens: Option<Vec<u64>>,
+) -> PyResult<Plans> {
+    let entry = py.detach(|| plans::file(&path, &layout, seqlens, padded_seqlens)).map_err(compile_error)?;
+    Ok(Plans { entry })
+}
+
+/// The layouts a spec file defines, in order (after checking it).
+#[pyfunction]
+fn layouts(path: String) -> PyResult<Vec<String>> {
+    plans::layouts(&path).map_err(compile_error)
+}
+
+/// The global tokens rank `rank` of `cp` holds, in local order: Megatron-LM's zigzag
+/// (`get_batch_on_this_cp_rank`) or a contiguous split of `seq` tokens, or TransformerEngine's THD
+/// split (`thd_get_partitioned_indices`) of sequences padded to `padded_seqlens`.
+#[pyfunction]
+#[pyo3(signature = (cp, rank, *, seq=None, padded_seqlens=None, balance="zigzag"))]
+fn partition_tokens(
+    cp: u32,
+    rank: u32,
+    seq: Option<u64>,
+    padded_seqlens: Option<Vec<u64>>,
+    balance: &str,
+) -> PyResult<Vec<u64>> {
+    use attnc_compiler::plan::partition::{self, ThdBatch, ThdLimits};
+    let value = |e: partition::PartitionError| PyValueError::new_err(e.to_string());
+    let split = match (seq, padded_seqlens) {
+        (Some(seq), None) => match balance {
+            "zigzag" => partition::zigzag(seq, cp).map_err(value)?,
+            "contiguous" => partition::contiguous(seq, cp).map_err(value)?,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "argument `balance`: `{other}`; attnc splits `zigzag` or `contiguous`"
+                )));
+            }
+        },
+        (None, Some(padded)) => {
+            let batch = ThdBatch { seqlens: padded.clone(), padded: Some(padded) };
+            partition::thd(&batch, cp, &ThdLimits::unit(2 * cp as u64)).map_err(value)?
+        }
+        _ => return Err(PyValueError::new_err("give either `seq` or `padded_seqlens`")),
+    };
+    split
+        .ranks
+        .into_iter()
+        .nth(rank as usize)
+        .map(|r| r.tokens)
+        .ok_or_else(|| PyValueError::new_err(format!("argument `rank`: {rank} is not a rank of {cp}")))
+}
+
+/// How many plans the process has cached.
+#[pyfunction]
+fn cached_plans() -> usize {
+    plans::cached()
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Plans>()?;
+    m.add_function(wrap_pyfunction!(plan_call, m)?)?;
+    m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(layouts, m)?)?;
+    m.add_function(wrap_pyfunction!(cached_plans, m)?)?;
+    m.add_function(wrap_pyfunction!(partition_tokens, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
