@@ -1,0 +1,66 @@
+"""fp64 attention on whole (unsharded) tensors: the oracle of the package's tests, written from the
+definitions (docs/numerics.md), independently of attnc's reference."""
+
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+import torch
+
+
+def attention(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    *,
+    causal: bool,
+    window: Optional[int] = None,
+    softcap: Optional[float] = None,
+    sinks: Optional[torch.Tensor] = None,
+    docs: Optional[torch.Tensor] = None,
+    positions: Optional[torch.Tensor] = None,
+    valid: Optional[torch.Tensor] = None,
+):
+    """q ``[b, t, h, d]``, k/v ``[b, t, hk, *]`` (fp64, autograd-able). ``docs``/``positions``/
+    ``valid``: per token its sequence, position in it and whether it is a real token (THD).
+    Returns O ``[b, t, h, dv]`` and LSE ``[b, h, t]``; rows that see no key have O = 0."""
+    b, t, h, d = q.shape
+    group = h // k.shape[2]
+    k = k.repeat_interleave(group, 2)
+    v = v.repeat_interleave(group, 2)
+    s = torch.einsum("bqhd,bkhd->bhqk", q, k) / math.sqrt(d)
+    if softcap is not None:
+        s = softcap * torch.tanh(s / softcap)
+    pos = positions if positions is not None else torch.arange(t)
+    allowed = torch.ones(t, t, dtype=torch.bool)
+    if docs is not None:
+        allowed &= docs[:, None] == docs[None, :]
+    if valid is not None:
+        allowed &= valid[None, :]
+    if causal:
+        allowed &= pos[None, :] <= pos[:, None]
+    if window is not None:
+        allowed &= pos[:, None] - pos[None, :] < window
+    s = s.masked_fill(~allowed, float("-inf"))
+    if sinks is not None:
+        sink = sinks.reshape(1, h, 1, 1).expand(b, h, t, 1).to(s.dtype)
+        full = torch.cat([s, sink], dim=-1)
+    else:
+        full = s
+    any_key = torch.isfinite(full).any(-1, keepdim=True)
+    safe = torch.where(any_key, full, torch.zeros_like(full))
+    lse = torch.logsumexp(safe, dim=-1, keepdim=True)
+    p = torch.exp(safe - lse) * any_key
+    p = p[..., :t]
+    o = torch.einsum("bhqk,bkhd->bqhd", p, v)
+    lse = torch.where(any_key, lse, torch.full_like(lse, float("-inf"))).squeeze(-1)
+    return o, lse
+
+
+#: Max abs error tolerances (docs/numerics.md): O, LSE, gradients.
+TOLERANCES = {
+    torch.float32: {"out": 2e-5, "lse": 1e-5, "grad": 1e-4},
+    torch.bfloat16: {"out": 2e-2, "lse": 2e-2, "grad": 5e-2},
+    torch.float16: {"out": 2e-2, "lse": 2e-2, "grad": 5e-2},
+}

@@ -1,0 +1,195 @@
+"""Every comm type × format × feature, forward and backward, on 2 and 4 gloo ranks: the gathered
+output, LSE and gradients of attnc.torch.attention against fp64 attention of the whole tensors.
+
+All cases of one group size run in one start of the ranks (each start imports torch in every
+process); each case is its own test, reading its errors from that run."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+import torch.distributed as dist
+
+import reference
+from conftest import run_ranks
+
+FEATURES = ("causal", "no_mask", "window", "sinks", "softcap", "mla", "bf16")
+COMMS = {2: ("p2p", "all_gather", "a2a"), 4: ("p2p", "all_gather", "a2a", "a2a+p2p")}
+FORMATS = ("sbhd", "bshd", "thd")
+# THD batches: real lengths (one empty), each padded to a multiple of 2·cp.
+THD_SEQLENS = [10, 0, 23, 7]
+
+
+def cases(world: int) -> list[tuple[str, str, str]]:
+    return [(c, f, x) for c in COMMS[world] for f in FORMATS for x in FEATURES]
+
+
+def _name(case) -> str:
+    return "-".join(case)
+
+
+def _groups(world: int, comm: str):
+    """The CP group: the world, or TE's [a2a_group, p2p_group] with a2a groups of 2."""
+    if comm != "a2a+p2p":
+        return dist.group.WORLD
+    a2a = p2p = None
+    for start in range(0, world, 2):
+        g = dist.new_group(list(range(start, start + 2)))
+        if dist.get_rank() in range(start, start + 2):
+            a2a = g
+    for first in range(2):
+        g = dist.new_group(list(range(first, world, 2)))
+        if dist.get_rank() % 2 == first:
+            p2p = g
+    return [a2a, p2p]
+
+
+def _gather(x: torch.Tensor, world: int) -> list[torch.Tensor]:
+    parts = [torch.empty_like(x) for _ in range(world)]
+    dist.all_gather(parts, x.contiguous())
+    return parts
+
+
+def run_case(rank: int, world: int, case) -> dict:
+    import attnc
+    import attnc.torch as at
+
+    comm, fmt, feature = case
+    torch.manual_seed(1234)
+    dtype = torch.bfloat16 if feature == "bf16" else torch.float32
+    h, hk = 8, 4
+    d, dv = (24, 16) if feature == "mla" else (16, 16)
+    b = 1 if fmt == "thd" else 2
+    unit = 2 * world
+    if fmt == "thd":
+        padded = [-(-n // unit) * unit for n in THD_SEQLENS]
+        cu = [0]
+        cu_p = [0]
+        for n, p in zip(THD_SEQLENS, padded):
+            cu.append(cu[-1] + n)
+            cu_p.append(cu_p[-1] + p)
+        t = cu_p[-1]
+        docs = torch.cat([torch.full((p,), i) for i, p in enumerate(padded)]) if t else torch.zeros(0)
+        positions = torch.cat([torch.arange(p) for p in padded])
+        valid = torch.cat([torch.arange(p) < n for n, p in zip(THD_SEQLENS, padded)])
+    else:
+        t = 16 * world
+        cu = cu_p = None
+        docs = positions = valid = None
+    q = torch.randn(b, t, h, d).to(dtype)
+    k = torch.randn(b, t, hk, d).to(dtype)
+    v = torch.randn(b, t, hk, dv).to(dtype)
+    d_out = torch.randn(b, t, h, dv).to(dtype)
+    if valid is not None:
+        d_out = d_out * valid[None, :, None, None]
+    sinks = torch.randn(h) if feature == "sinks" else None
+    causal = feature != "no_mask"
+    window = 9 if feature == "window" else None
+    softcap = 5.0 if feature == "softcap" else None
+
+    # The fp64 reference on the whole tensors.
+    leaves = [x.double().requires_grad_() for x in (q, k, v)]
+    s_ref = sinks.double().requires_grad_() if sinks is not None else None
+    o_ref, lse_ref = reference.attention(
+        *leaves, causal=causal, window=window, softcap=softcap, sinks=s_ref, docs=docs, positions=positions, valid=valid
+    )
+    (o_ref * d_out.double()).sum().backward()
+
+    # The layout the call takes, and this rank's shards.
+    def to_fmt(x):
+        if fmt == "sbhd":
+            return x.transpose(0, 1).contiguous()
+        if fmt == "thd":
+            return x[0]
+        return x
+
+    seq_dim = 1 if fmt == "bshd" else 0
+    group = _groups(world, comm)
+
+    def shard(x):
+        return attnc.shard(to_fmt(x), world, rank, seq_dim=seq_dim, cu_seqlens_padded=cu_p)
+
+    ql, kl, vl = (shard(x).requires_grad_() for x in (q, k, v))
+    sl = sinks.clone().requires_grad_() if sinks is not None else None
+    mask = "causal" if causal else "no_mask"
+    kwargs = {}
+    if fmt == "thd":
+        kwargs = dict(cu_seqlens_q=torch.tensor(cu, dtype=torch.int32), cu_seqlens_kv=torch.tensor(cu, dtype=torch.int32),
+                      cu_seqlens_q_padded=torch.tensor(cu_p, dtype=torch.int32),
+                      cu_seqlens_kv_padded=torch.tensor(cu_p, dtype=torch.int32))  # fmt: skip
+    out, lse = at.attention(
+        ql, kl, vl, cp_group=group, cp_comm_type=comm, qkv_format=fmt, attn_mask_type=mask,
+        window_size=None if window is None else (window - 1, 0), softcap=softcap, sinks=sl, return_lse=True,
+        **kwargs,
+    )  # fmt: skip
+    out.backward(shard(d_out))
+
+    # Gather and compare on rank 0 (real tokens only).
+    def whole(x, dim=seq_dim):
+        return attnc.unshard(_gather(x.detach(), world), seq_dim=dim, cu_seqlens_padded=cu_p)
+
+    def canon(x):  # the call's layout back to [b, t, ...]
+        if fmt == "sbhd":
+            return x.transpose(0, 1)
+        if fmt == "thd":
+            return x.unsqueeze(0)
+        return x
+
+    lse_dim = 1 if fmt == "thd" else 2
+    got = {
+        "out": canon(whole(out)),
+        "lse": whole(lse, lse_dim) if fmt != "thd" else whole(lse, 1).unsqueeze(0),
+        "dq": canon(whole(ql.grad)),
+        "dk": canon(whole(kl.grad)),
+        "dv": canon(whole(vl.grad)),
+    }
+    if sl is not None:
+        dist.all_reduce(sl.grad)
+    if rank != 0:
+        return {}
+    want = {"out": o_ref, "lse": lse_ref, "dq": leaves[0].grad, "dk": leaves[1].grad, "dv": leaves[2].grad}
+    tol = reference.TOLERANCES[dtype]
+    errors = {}
+    for name in want:
+        g, w = got[name].double(), want[name]
+        if valid is not None:
+            g, w = (g[:, :, valid] if name == "lse" else g[:, valid]), (w[:, :, valid] if name == "lse" else w[:, valid])
+        finite = torch.isfinite(w)
+        if not torch.equal(finite, torch.isfinite(g)):
+            errors[name] = (math.inf, 0.0)
+            continue
+        err = (g - w)[finite].abs().max().item() if finite.any() else 0.0
+        errors[name] = (err, tol["grad"] if name.startswith("d") else tol[name])
+    if sl is not None:
+        err = (sl.grad.double() - s_ref.grad).abs().max().item()
+        errors["dsinks"] = (err, tol["grad"] * math.sqrt(b * t))
+    return errors
+
+
+def run_all(rank: int, world: int) -> dict:
+    results = {}
+    for case in cases(world):
+        try:
+            results[_name(case)] = run_case(rank, world, case)
+        except Exception as e:  # reported per case by the test below
+            results[_name(case)] = {"error": f"{type(e).__name__}: {e}"}
+    return results
+
+
+_RESULTS: dict[int, dict] = {}
+
+
+def results(world: int) -> dict:
+    if world not in _RESULTS:
+        _RESULTS[world] = run_ranks(world, run_all)[0]
+    return _RESULTS[world]
+
+
+@pytest.mark.parametrize("world,case", [(w, c) for w in (2, 4) for c in cases(w)], ids=lambda x: _name(x) if isinstance(x, tuple) else f"cp{x}")
+def test_against_fp64(world, case):
+    got = results(world)[_name(case)]
+    assert "error" not in got, got.get("error")
+    failed = {name: (err, tol) for name, (err, tol) in got.items() if not err <= tol}
+    assert not failed, f"max abs error over tolerance: {failed}"
