@@ -31,6 +31,12 @@ class Peers:
             self.p2p_ranks = dist.get_process_group_ranks(p2p)
             self.size_a = size_a
             self.global_ranks = True
+            shared = sorted(set(self.a2a_ranks) & set(self.p2p_ranks))
+            if shared != [dist.get_rank()]:
+                raise ValueError(
+                    "argument `cp_group`: a2a+p2p's [a2a_group, p2p_group] meet in this rank alone (TE's "
+                    f"hierarchy: every a2a group crosses every p2p group once); these share global ranks {shared}"
+                )
 
     def op(self, fn, tensor: torch.Tensor, peer: int) -> dist.P2POp:
         if self.global_ranks is None:

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use attnc_compiler::diag::Severity;
 use attnc_compiler::front::span::Sources;
 use attnc_compiler::ir::{Plan, stats};
-use attnc_compiler::passes::{self, LayerClass, PlanOptions};
+use attnc_compiler::passes::{self, LayerClass, PlanError, PlanOptions};
 use attnc_compiler::plan::partition::Partition;
 use attnc_compiler::sema::spec::Layout;
 use attnc_compiler::{UnitOptions, compile_unit, driver};
@@ -149,7 +149,8 @@ pub fn call(call: &Call, seqlens: Option<Vec<u64>>, padded: Option<Vec<u64>>) ->
             .spec
             .and_then(|s| s.layouts.into_iter().find(|l| l.name == LAYOUT))
             .expect("a spec without errors has the call's layout");
-        plan(spec.text.clone(), layout, seqlens, padded, warnings, "attnc.torch.attention")
+        let thd = matches!(layout.format, attnc_compiler::sema::spec::Format::Thd { .. });
+        plan(spec.text.clone(), layout, seqlens, padded, warnings).map_err(|e| call_error(e, thd))
     })
 }
 
@@ -178,7 +179,7 @@ pub fn file(path: &str, layout: &str, seqlens: Option<Vec<u64>>, padded: Option<
             context: path.to_string(),
             message: format!("no layout `{layout}`; the file defines {}", names.join(", ")),
         })?;
-        plan(path.to_string(), layout, seqlens, padded, warnings, path)
+        plan(path.to_string(), layout, seqlens, padded, warnings).map_err(|e| file_error(e, path))
     })
 }
 
@@ -188,14 +189,60 @@ fn plan(
     seqlens: Option<Vec<u64>>,
     padded: Option<Vec<u64>>,
     warnings: Vec<String>,
-    context: &str,
-) -> Result<Entry, CompileError> {
-    let error = |e: passes::PlanError| CompileError::Plan { context: context.to_string(), message: e.to_string() };
+) -> Result<Entry, PlanError> {
     let options = PlanOptions { seqlens, padded_seqlens: padded, backward: true, ..Default::default() };
-    let resolved = driver::resolve_auto(&layout, &options).map_err(error)?.into_owned();
-    let partition = passes::setup::partition_of(&resolved, &options).map_err(error)?;
-    let set = passes::compile(&resolved, &options).map_err(error)?;
+    let resolved = driver::resolve_auto(&layout, &options)?.into_owned();
+    let partition = passes::setup::partition_of(&resolved, &options)?;
+    let set = passes::compile(&resolved, &options)?;
     Ok(Entry { spec, layout: resolved, classes: set.classes, partition, warnings })
+}
+
+/// A call's planning error as the argument it is about, with help a Python caller can follow.
+fn call_error(e: PlanError, thd: bool) -> CompileError {
+    match e {
+        PlanError::Partition { error, .. } => CompileError::Argument {
+            argument: if thd { "cu_seqlens_q_padded" } else { "q" },
+            message: match error {
+                attnc_compiler::plan::partition::PartitionError::NotDivisible { len, parts } => format!(
+                    "the sequence of {len} tokens (local length × cp) does not split into {parts} equal chunks\n  \
+                     help: Megatron's zigzag split needs a sequence length divisible by 2·cp; pad the batch"
+                ),
+                error => error.to_string(),
+            },
+        },
+        PlanError::Auto { reasons, .. } => CompileError::Argument {
+            argument: "cp_comm_type",
+            message: format!(
+                "`auto`: no strategy could be chosen{}\n  help: pass a concrete cp_comm_type (p2p, all_gather, a2a or a2a+p2p)",
+                reasons.iter().map(|r| format!("\n  {r}")).collect::<String>()
+            ),
+        },
+        e => CompileError::Plan { context: "attnc.torch.attention".into(), message: e.to_string() },
+    }
+}
+
+/// A spec file's planning error, with help in the Python API's terms where the CLI's differ.
+fn file_error(e: PlanError, path: &str) -> CompileError {
+    let context = path.to_string();
+    match e {
+        PlanError::NeedSeqlens { layout } => CompileError::Argument {
+            argument: "seqlens",
+            message: format!(
+                "layout `{layout}` is thd: give the packed sequence lengths\n  help: e.g. `spec.layout(\"{layout}\", seqlens=[100, 4000, 37])`"
+            ),
+        },
+        PlanError::SeqlensNotThd { layout } => CompileError::Argument {
+            argument: "seqlens",
+            message: format!("applies to thd layouts only; `{layout}` is not thd"),
+        },
+        PlanError::Hybrid { layout } => CompileError::Plan {
+            context,
+            message: format!(
+                "layout `{layout}` uses hybrid CP, planned per batch: run each batch's fixed-size groups through attnc.torch.attention with the group Megatron hands it (PackedSeqParams.cp_group)"
+            ),
+        },
+        e => CompileError::Plan { context, message: e.to_string() },
+    }
 }
 
 /// The layouts a spec file defines (checked: a file with errors is refused with them).
