@@ -42,10 +42,11 @@ class Layout:
         peers = Peers(groups)
         if peers.size != self.cp:
             raise ValueError(f"argument `cp_group`: {peers.size} ranks; layout `{self.name}` has cp {self.cp}")
-        key = f"file:{self.path}:{self.name}:{id(self.plans)}"
+        key = f"file:{self.path}:{self.name}:{id(self.plans)};format={self.plans.format}"
         at._PLANS[key] = self.plans
-        fmt = self.plans.format
-        out, lse = torch.ops.attnc.cp_attention(q, k, v, sinks, key, layer, at._group_name(groups), fmt)
+        out, lse = torch.ops.attnc.cp_attention(
+            q, k, v, sinks, None, None, None, None, key, layer, at._group_name(groups)
+        )
         return (out, lse) if return_lse else out
 
 

@@ -22,7 +22,7 @@ from torch import Tensor
 from attnc import _native
 from attnc._comm import Peers, send_recv_over
 
-__all__ = ["DotProductAttention", "attention", "plan_for"]
+__all__ = ["DotProductAttention", "attention", "config_for"]
 
 FORMATS = ("sbhd", "bshd", "thd")
 COMM_TYPES = ("p2p", "all_gather", "a2a", "a2a+p2p", "auto")
@@ -98,12 +98,88 @@ def _sinks_local(sinks: Optional[Tensor]) -> Optional[Tensor]:
     return None if sinks is None else sinks.detach().reshape(-1).to(torch.float32).contiguous()
 
 
+def _plans(config: str, cu: Optional[Tensor], cu_padded: Optional[Tensor], cu_kv: Optional[Tensor],
+           cu_kv_padded: Optional[Tensor]) -> "_native.Plans":  # fmt: skip
+    """The plans of a call's static configuration (``_config``) and, for THD, its batch."""
+    if config.startswith("file:"):
+        return _PLANS[config]
+    values = dict(item.split("=", 1) for item in config.split(";"))
+    fmt, cp = values["format"], int(values["cp"])
+    n = int(values["local"])
+    seqlens = padded = None
+    max_tokens = max_seqlen = 0
+    if fmt == "thd":
+        if cu is None:
+            raise ValueError("argument `cu_seqlens_q`: qkv_format='thd' needs the batch's sequence offsets")
+        cu_q = _cu("cu_seqlens_q", cu)
+        if cu_kv is not None and _cu("cu_seqlens_kv", cu_kv) != cu_q:
+            raise NotImplementedError("argument `cu_seqlens_kv`: attnc runs self-attention (cu_seqlens_kv = cu_seqlens_q)")
+        cu_p = _cu("cu_seqlens_q_padded", cu_padded) if cu_padded is not None else cu_q
+        if cu_kv_padded is not None and _cu("cu_seqlens_kv_padded", cu_kv_padded) != cu_p:
+            raise NotImplementedError(
+                "argument `cu_seqlens_kv_padded`: attnc runs self-attention (equal to cu_seqlens_q_padded)"
+            )
+        if len(cu_p) != len(cu_q):
+            raise ValueError(f"argument `cu_seqlens_q_padded`: {len(cu_p) - 1} sequences, cu_seqlens_q has {len(cu_q) - 1}")
+        seqlens = [b - a for a, b in zip(cu_q, cu_q[1:])]
+        padded = [b - a for a, b in zip(cu_p, cu_p[1:])]
+        max_tokens = cu_p[-1]
+        if max_tokens != n * cp:
+            raise ValueError(
+                f"argument `q`: {n} local tokens × cp {cp} = {n * cp}, but the padded batch "
+                f"(cu_seqlens_q_padded[-1]) has {max_tokens}"
+            )
+        max_seqlen = max(max(padded), int(values["max_seqlen"]), 1)
+    key = f"{config};seqlens={seqlens};padded={padded}"
+    plans = _PLANS.get(key)
+    if plans is None:
+        a2a = values["a2a"]
+        none = lambda x: None if x == "None" else x  # noqa: E731
+        plans = _native.plan_call(
+            heads=int(values["heads"]), kv_heads=int(values["kv_heads"]), head_dim=int(values["head_dim"]),
+            v_head_dim=int(values["v_head_dim"]), batch=int(values["batch"]),
+            seq=0 if fmt == "thd" else n * cp, format=fmt, dtype=values["dtype"], mask=values["mask"],
+            window=None if none(values["window"]) is None else int(values["window"]),
+            softcap=None if none(values["softcap"]) is None else float(values["softcap"]),
+            sinks=values["sinks"] == "True", cp=cp, strategy=values["strategy"],
+            hierarchy=None if a2a == "None" else (int(a2a), cp // int(a2a)), max_tokens=max_tokens,
+            max_seqlen=max_seqlen, seqlens=seqlens, padded_seqlens=padded, gpu=values["gpu"],
+        )  # fmt: skip
+        _PLANS[key] = plans
+        if plans.warnings:
+            import warnings
+
+            for w in plans.warnings:
+                warnings.warn(f"attnc: {w}", stacklevel=3)
+    return plans
+
+
+def _format_of(config: str) -> str:
+    for item in config.split(";"):
+        if item.startswith("format="):
+            return item[len("format="):]
+    raise ValueError(f"attnc: a configuration without a format: {config!r}")
+
+
 @torch.library.custom_op("attnc::cp_attention", mutates_args=())
 def _cp_attention(
-    q: Tensor, k: Tensor, v: Tensor, sinks: Optional[Tensor], plan: str, layer: int, group: str, fmt: str
+    q: Tensor,
+    k: Tensor,
+    v: Tensor,
+    sinks: Optional[Tensor],
+    cu_seqlens_q: Optional[Tensor],
+    cu_seqlens_q_padded: Optional[Tensor],
+    cu_seqlens_kv: Optional[Tensor],
+    cu_seqlens_kv_padded: Optional[Tensor],
+    config: str,
+    layer: int,
+    group: str,
 ) -> tuple[Tensor, Tensor]:
-    plans = _PLANS[plan]
+    plans = _plans(config, cu_seqlens_q, cu_seqlens_q_padded, cu_seqlens_kv, cu_seqlens_kv_padded)
+    fmt = _format_of(config)
     peers = Peers(_resolve(group))
+    if peers.size != plans.cp:
+        raise ValueError(f"argument `cp_group`: {peers.size} ranks; the plan is for cp {plans.cp}")
     ql, kl, vl, sl = _local(q, fmt), _local(k, fmt), _local(v, fmt), _sinks_local(sinks)
     b, n, h = ql.shape[0], ql.shape[1], ql.shape[2]
     out = torch.empty((b, n, h, v.shape[-1]), dtype=torch.float32)
@@ -117,8 +193,9 @@ def _cp_attention(
 
 
 @_cp_attention.register_fake
-def _(q, k, v, sinks, plan, layer, group, fmt):
-    return q.new_empty((*q.shape[:-1], v.shape[-1])), q.new_empty(_lse_shape(q, fmt), dtype=torch.float32)
+def _(q, k, v, sinks, cu_seqlens_q, cu_seqlens_q_padded, cu_seqlens_kv, cu_seqlens_kv_padded, config, layer, group):
+    lse = q.new_empty(_lse_shape(q, _format_of(config)), dtype=torch.float32)
+    return q.new_empty((*q.shape[:-1], v.shape[-1])), lse
 
 
 @torch.library.custom_op("attnc::cp_attention_backward", mutates_args=())
@@ -127,15 +204,19 @@ def _cp_attention_backward(
     k: Tensor,
     v: Tensor,
     sinks: Optional[Tensor],
+    cu_seqlens_q: Optional[Tensor],
+    cu_seqlens_q_padded: Optional[Tensor],
+    cu_seqlens_kv: Optional[Tensor],
+    cu_seqlens_kv_padded: Optional[Tensor],
     out: Tensor,
     lse: Tensor,
     d_out: Tensor,
-    plan: str,
+    config: str,
     layer: int,
     group: str,
-    fmt: str,
 ) -> tuple[Tensor, Tensor, Tensor, Tensor]:
-    plans = _PLANS[plan]
+    plans = _plans(config, cu_seqlens_q, cu_seqlens_q_padded, cu_seqlens_kv, cu_seqlens_kv_padded)
+    fmt = _format_of(config)
     peers = Peers(_resolve(group))
     ql, kl, vl, sl = _local(q, fmt), _local(k, fmt), _local(v, fmt), _sinks_local(sinks)
     ol, dl = _local(out, fmt), _local(d_out, fmt)
@@ -152,23 +233,25 @@ def _cp_attention_backward(
 
 
 @_cp_attention_backward.register_fake
-def _(q, k, v, sinks, out, lse, d_out, plan, layer, group, fmt):
+def _(q, k, v, sinks, cu_q, cu_qp, cu_kv, cu_kvp, out, lse, d_out, config, layer, group):
     dsinks = q.new_empty((0,), dtype=torch.float32) if sinks is None else torch.empty_like(sinks)
     return torch.empty_like(q), torch.empty_like(k), torch.empty_like(v), dsinks
 
 
 def _setup_context(ctx, inputs, output):
-    q, k, v, sinks, plan, layer, group, fmt = inputs
+    q, k, v, sinks, cu_q, cu_qp, cu_kv, cu_kvp, config, layer, group = inputs
     out, lse = output
-    ctx.save_for_backward(q, k, v, sinks, out, lse)
-    ctx.args = (plan, layer, group, fmt)
+    ctx.save_for_backward(q, k, v, sinks, cu_q, cu_qp, cu_kv, cu_kvp, out, lse)
+    ctx.args = (config, layer, group)
     ctx.mark_non_differentiable(lse)
 
 
 def _backward(ctx, d_out, _d_lse):
-    q, k, v, sinks, out, lse = ctx.saved_tensors
-    dq, dk, dv, dsinks = torch.ops.attnc.cp_attention_backward(q, k, v, sinks, out, lse, d_out.contiguous(), *ctx.args)
-    return dq, dk, dv, (dsinks if sinks is not None else None), None, None, None, None
+    q, k, v, sinks, cu_q, cu_qp, cu_kv, cu_kvp, out, lse = ctx.saved_tensors
+    dq, dk, dv, dsinks = torch.ops.attnc.cp_attention_backward(
+        q, k, v, sinks, cu_q, cu_qp, cu_kv, cu_kvp, out, lse, d_out.contiguous(), *ctx.args
+    )
+    return dq, dk, dv, (dsinks if sinks is not None else None), None, None, None, None, None, None, None
 
 
 _cp_attention.register_autograd(_backward, setup_context=_setup_context)
@@ -197,7 +280,7 @@ def _cu(name: str, cu) -> list[int]:
     return [int(x) for x in values]
 
 
-def plan_for(
+def config_for(
     q: Tensor,
     k: Tensor,
     v: Tensor,
@@ -210,14 +293,11 @@ def plan_for(
     window_size: Optional[tuple[int, int]] = None,
     softcap: Optional[float] = None,
     sinks: bool = False,
-    cu_seqlens_q=None,
-    cu_seqlens_kv=None,
-    cu_seqlens_q_padded=None,
-    cu_seqlens_kv_padded=None,
     max_seqlen_q: Optional[int] = None,
-    max_seqlen_kv: Optional[int] = None,
-) -> tuple[str, "_native.Plans"]:
-    """The (cached) plans of a call with these local shards over a CP group of ``cp_size``."""
+) -> str:
+    """A call's static configuration (shapes, dtype, format, mask, features, group): what the
+    custom op plans from, with a THD batch's offsets, when it runs. Checks every argument it can
+    without reading tensor values, so that it traces under ``torch.compile``."""
     if qkv_format not in FORMATS:
         raise ValueError(f"argument `qkv_format`: {qkv_format!r}; attnc runs {', '.join(FORMATS)}")
     if cp_comm_type not in COMM_TYPES:
@@ -247,7 +327,6 @@ def plan_for(
     heads, kv_heads = q.shape[-2], k.shape[-2]
     if heads % kv_heads:
         raise ValueError(f"argument `k`: {kv_heads} KV heads do not divide q's {heads} heads (GQA groups)")
-    n = q.shape[seq_dim]
     mask = attn_mask_type
     window = None
     if window_size is not None:
@@ -262,61 +341,32 @@ def plan_for(
                     f"argument `window_size`: a window needs attn_mask_type causal or padding_causal, not {mask!r}"
                 )
             window = left + 1
-    batch, seq, max_tokens, max_seqlen = 1, 0, 0, 0
-    seqlens = padded = None
+    batch = 1
     if qkv_format == "thd":
-        if cu_seqlens_q is None:
-            raise ValueError("argument `cu_seqlens_q`: qkv_format='thd' needs the batch's sequence offsets")
-        cu_q = _cu("cu_seqlens_q", cu_seqlens_q)
-        if cu_seqlens_kv is not None and _cu("cu_seqlens_kv", cu_seqlens_kv) != cu_q:
-            raise NotImplementedError("argument `cu_seqlens_kv`: attnc runs self-attention (cu_seqlens_kv = cu_seqlens_q)")
-        cu_p = _cu("cu_seqlens_q_padded", cu_seqlens_q_padded) if cu_seqlens_q_padded is not None else cu_q
-        if cu_seqlens_kv_padded is not None and _cu("cu_seqlens_kv_padded", cu_seqlens_kv_padded) != cu_p:
-            raise NotImplementedError("argument `cu_seqlens_kv_padded`: attnc runs self-attention (equal to cu_seqlens_q_padded)")
-        if len(cu_p) != len(cu_q):
-            raise ValueError(
-                f"argument `cu_seqlens_q_padded`: {len(cu_p) - 1} sequences, cu_seqlens_q has {len(cu_q) - 1}"
-            )
-        seqlens = [b - a for a, b in zip(cu_q, cu_q[1:])]
-        padded = [b - a for a, b in zip(cu_p, cu_p[1:])]
-        max_tokens = cu_p[-1]
-        if max_tokens != n * cp_size:
-            raise ValueError(
-                f"argument `q`: {n} local tokens × cp {cp_size} = {n * cp_size}, but the padded batch "
-                f"(cu_seqlens_q_padded[-1]) has {max_tokens}"
-            )
-        max_seqlen = max(max(padded), int(max_seqlen_q or 0), 1)
         mask = {"causal": "padding_causal", "no_mask": "padding"}.get(mask, mask)
     else:
         batch = q.shape[1 - seq_dim]
-        seq = n * cp_size
         mask = {"no_mask": "none"}.get(mask, mask)
         if mask.startswith("padding"):
             raise NotImplementedError(
                 f"argument `attn_mask_type`: {attn_mask_type!r} with qkv_format={qkv_format!r}; attnc runs padding "
                 "masks on THD batches (qkv_format='thd' with cu_seqlens)"
             )
-    hierarchy = None
-    if cp_comm_type == "a2a+p2p":
-        hierarchy = (a2a_size, cp_size // a2a_size)
-    args = dict(
-        heads=heads, kv_heads=kv_heads, head_dim=q.shape[-1], v_head_dim=v.shape[-1], batch=batch, seq=seq,
-        format=qkv_format, dtype=DTYPES[q.dtype], mask=mask, window=window,
-        softcap=None if softcap is None else float(softcap), sinks=bool(sinks), cp=cp_size,
-        strategy=cp_comm_type, hierarchy=hierarchy, max_tokens=max_tokens, max_seqlen=max_seqlen,
-        seqlens=seqlens, padded_seqlens=padded, gpu=gpu_preset,
-    )  # fmt: skip
-    key = repr(sorted(args.items()))
-    plans = _PLANS.get(key)
-    if plans is None:
-        plans = _native.plan_call(**args)
-        _PLANS[key] = plans
-        if plans.warnings:
-            import warnings
+    fields = [
+        ("heads", heads), ("kv_heads", kv_heads), ("head_dim", q.shape[-1]), ("v_head_dim", v.shape[-1]),
+        ("batch", batch), ("local", q.shape[seq_dim]), ("format", qkv_format), ("dtype", DTYPES[q.dtype]),
+        ("mask", mask), ("window", window), ("softcap", None if softcap is None else float(softcap)),
+        ("sinks", bool(sinks)), ("cp", cp_size), ("strategy", cp_comm_type),
+        ("a2a", a2a_size if cp_comm_type == "a2a+p2p" else None), ("max_seqlen", int(max_seqlen_q or 0)),
+        ("gpu", gpu_preset),
+    ]  # fmt: skip
+    return ";".join(f"{name}={value}" for name, value in fields)
 
-            for w in plans.warnings:
-                warnings.warn(f"attnc: {w}", stacklevel=3)
-    return key, plans
+
+def _offsets(name: str, cu) -> Optional[Tensor]:
+    if cu is None or isinstance(cu, Tensor):
+        return cu
+    return torch.tensor([int(x) for x in cu], dtype=torch.int64)
 
 
 def attention(
@@ -353,13 +403,11 @@ def attention(
     groups = _groups(cp_group, cp_comm_type)
     if cp_stream is not None:
         raise NotImplementedError("argument `cp_stream`: CUDA streams belong to the CUDA path, which is not built yet")
-    peers = Peers(groups)
-    a2a_size = dist.get_world_size(groups[0]) if len(groups) == 2 else None
-    key, plans = plan_for(
-        q, k, v, cp_size=peers.size, cp_comm_type=cp_comm_type, a2a_size=a2a_size, qkv_format=qkv_format,
-        attn_mask_type=attn_mask_type, window_size=window_size, softcap=softcap, sinks=sinks is not None,
-        cu_seqlens_q=cu_seqlens_q, cu_seqlens_kv=cu_seqlens_kv, cu_seqlens_q_padded=cu_seqlens_q_padded,
-        cu_seqlens_kv_padded=cu_seqlens_kv_padded, max_seqlen_q=max_seqlen_q, max_seqlen_kv=max_seqlen_kv,
+    sizes = [dist.get_world_size(g) for g in groups]
+    config = config_for(
+        q, k, v, cp_size=math.prod(sizes), cp_comm_type=cp_comm_type, a2a_size=sizes[0] if len(groups) == 2 else None,
+        qkv_format=qkv_format, attn_mask_type=attn_mask_type, window_size=window_size, softcap=softcap,
+        sinks=sinks is not None, max_seqlen_q=max_seqlen_q,
     )  # fmt: skip
     if sinks is not None and sinks.numel() != q.shape[-2]:
         raise ValueError(f"argument `sinks`: one logit per query head ({q.shape[-2]}); got {sinks.numel()}")
@@ -375,7 +423,12 @@ def attention(
                     "or as a power-of-two multiple of it"
                 )
             q = q * factor
-    out, lse = torch.ops.attnc.cp_attention(q, k, v, sinks, key, 0, _group_name(groups), qkv_format)
+    offsets = [
+        _offsets(name, x)
+        for name, x in (("cu_seqlens_q", cu_seqlens_q), ("cu_seqlens_q_padded", cu_seqlens_q_padded),
+                        ("cu_seqlens_kv", cu_seqlens_kv), ("cu_seqlens_kv_padded", cu_seqlens_kv_padded))
+    ]  # fmt: skip
+    out, lse = torch.ops.attnc.cp_attention(q, k, v, sinks, *offsets, config, 0, _group_name(groups))
     return (out, lse) if return_lse else out
 
 

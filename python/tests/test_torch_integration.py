@@ -1,0 +1,168 @@
+"""The op as torch sees it: ``torch.library.opcheck`` of the forward and backward custom ops, and
+``torch.compile(fullgraph=True)`` forward and backward with the aot_eager and inductor backends,
+on one rank in process and on two gloo ranks; Megatron-Core's own ``get_batch_on_this_cp_rank``
+produces the shards attnc takes; a spec file runs through ``attnc.load``."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.distributed as dist
+
+import attnc
+import attnc.torch as at
+import reference
+from conftest import REPO, run_ranks
+
+
+def _inputs(s=16, b=2, h=4, hk=2, d=16, requires_grad=True):
+    torch.manual_seed(7)
+    return [torch.randn(s, b, n, d, requires_grad=requires_grad) for n in (h, hk, hk)]
+
+
+def test_opcheck_forward_and_backward(single_rank_group):
+    q, k, v = _inputs()
+    config = at.config_for(q, k, v, cp_size=1)
+    name = single_rank_group.group_name
+    none4 = (None, None, None, None)
+    torch.library.opcheck(torch.ops.attnc.cp_attention.default, (q, k, v, None, *none4, config, 0, name))
+    out, lse = torch.ops.attnc.cp_attention(q, k, v, None, *none4, config, 0, name)
+    args = (q.detach(), k.detach(), v.detach(), None, *none4, out.detach(), lse, torch.randn_like(out), config, 0, name)
+    torch.library.opcheck(torch.ops.attnc.cp_attention_backward.default, args)
+
+
+@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
+def test_compile_fullgraph_forward_and_backward(single_rank_group, backend):
+    q, k, v = _inputs()
+
+    def f(q, k, v):
+        return at.attention(q, k, v, cp_group=single_rank_group, qkv_format="sbhd").square().sum()
+
+    eager = f(q, k, v)
+    eager.backward()
+    grads = [x.grad.clone() for x in (q, k, v)]
+    for x in (q, k, v):
+        x.grad = None
+    compiled = torch.compile(f, fullgraph=True, backend=backend)
+    loss = compiled(q, k, v)
+    loss.backward()
+    torch.testing.assert_close(loss, eager, rtol=0, atol=0)
+    for g, x in zip(grads, (q, k, v)):
+        torch.testing.assert_close(x.grad, g, rtol=0, atol=0)
+
+
+def _compiled_on_two_ranks(rank, world):
+    import attnc
+    import attnc.torch as at
+
+    torch.manual_seed(3)
+    q, k, v = (torch.randn(32, 1, 4, 16) for _ in range(3))
+    parts = [attnc.shard(x, world, rank).requires_grad_() for x in (q, k, v)]
+
+    def f(q, k, v):
+        return at.attention(q, k, v, cp_group=dist.group.WORLD, cp_comm_type="p2p").sum()
+
+    loss = torch.compile(f, fullgraph=True, backend="aot_eager")(*parts)
+    loss.backward()
+    eager = [x.detach().clone().requires_grad_() for x in parts]
+    f(*eager).backward()
+    return [bool(torch.equal(a.grad, b.grad)) for a, b in zip(parts, eager)]
+
+
+def test_compile_fullgraph_over_a_process_group():
+    assert run_ranks(2, _compiled_on_two_ranks) == [[True] * 3] * 2
+
+
+def _megatron_handoff(rank, world):
+    """Megatron-Core's own split of a batch (seq dim 1, bshd) feeds attnc; its output, gathered
+    and joined by attnc.unshard, is fp64 attention of the whole batch."""
+    import attnc
+    import attnc.torch as at
+    from megatron.core.utils import get_batch_on_this_cp_rank
+
+    torch.manual_seed(11)
+    b, s, h, d = 2, 32, 4, 16
+    q, k, v = (torch.randn(b, s, h, d) for _ in range(3))
+    tokens = torch.arange(s).repeat(b, 1)
+    batch = get_batch_on_this_cp_rank(
+        {"q": q.clone(), "k": k.clone(), "v": v.clone(), "tokens": tokens.clone()}, cp_group=dist.group.WORLD
+    )
+    # Megatron's split is attnc's: the same tokens in the same local order.
+    same_split = bool(torch.equal(batch["tokens"][0], attnc.shard_indices(s, world, rank)))
+    out = at.attention(batch["q"], batch["k"], batch["v"], cp_group=dist.group.WORLD, qkv_format="bshd")
+    parts = [torch.empty_like(out) for _ in range(world)]
+    dist.all_gather(parts, out.contiguous())
+    whole = attnc.unshard(parts, seq_dim=1)
+    want, _ = reference.attention(q.double(), k.double(), v.double(), causal=True)
+    return same_split, (whole.double() - want).abs().max().item()
+
+
+@pytest.mark.parametrize("world", [2, 4])
+def test_megatron_get_batch_on_this_cp_rank_feeds_attnc(world):
+    for same_split, err in run_ranks(world, _megatron_handoff):
+        assert same_split
+        assert err <= reference.TOLERANCES[torch.float32]["out"], err
+
+
+def _te_thd_indices(cu_seqlens_padded: list[int], total: int, cp: int, rank: int) -> list[int]:
+    """TransformerEngine's ``thd_get_partitioned_indices`` (its CUDA kernel, read from
+    transformer_engine/common/fused_attn/context_parallel.cu and written here as a loop): each
+    sequence of the padded buffer splits into 2·cp chunks, rank r takes chunks r and 2cp−1−r."""
+    out = []
+    for start, end in zip(cu_seqlens_padded, cu_seqlens_padded[1:]):
+        chunk = (end - start) // (2 * cp)
+        out += list(range(start + rank * chunk, start + (rank + 1) * chunk))
+        out += list(range(start + (2 * cp - 1 - rank) * chunk, start + (2 * cp - rank) * chunk))
+    assert len(out) == total // cp
+    return out
+
+
+@pytest.mark.parametrize("cp", [2, 4])
+def test_thd_shards_are_te_partitioned_indices(cp):
+    cu_p = [0, 16, 16, 40, 48]
+    for rank in range(cp):
+        got = attnc.shard_indices(48, cp, rank, cu_seqlens_padded=cu_p).tolist()
+        assert got == _te_thd_indices(cu_p, 48, cp, rank)
+
+
+def test_shard_and_unshard_are_inverse():
+    x = torch.randn(2, 48, 3)
+    for cp in (1, 2, 4):
+        parts = [attnc.shard(x, cp, r, seq_dim=1) for r in range(cp)]
+        assert torch.equal(attnc.unshard(parts, seq_dim=1), x)
+
+
+def _spec_layout(rank, world):
+    import attnc
+
+    spec = attnc.load(str(REPO / "dsl-examples" / "qwen2_gqa_ulysses.attn"))
+    return spec.layouts
+
+
+def test_load_a_spec_file_and_explain_its_plans(tmp_path, single_rank_group):
+    spec_file = tmp_path / "tiny.attn"
+    spec_file.write_text(
+        "model tiny {\n  layers = 2\n  heads = 4\n  kv_heads = 2\n  head_dim = 16\n}\n"
+        "cluster one { nodes = 1\n gpus_per_node = 1\n gpu = h100_sxm\n}\n"
+        "layout solo {\n  model = tiny\n  cluster = one\n  format = bshd\n  dtype = fp32\n  seq = 32\n"
+        "  cp = 1\n  strategy = auto\n}\n"
+    )
+    spec = attnc.load(spec_file)
+    assert spec.layouts == ["solo"]
+    layout = spec.layout("solo")
+    assert layout.strategy(1) in ("p2p", "all_gather", "a2a")
+    text = layout.explain()
+    assert "layers 0..2: strategy" in text and "FLOPs" in text and "rank 0" in text
+    q, k, v = (torch.randn(1, 32, n, 16) for n in (4, 2, 2))
+    out = layout.attention(q, k, v, cp_group=single_rank_group, layer=1)
+    want, _ = reference.attention(q.double(), k.double(), v.double(), causal=True)
+    assert (out.double() - want).abs().max().item() <= reference.TOLERANCES[torch.float32]["out"]
+
+
+def test_spec_file_errors_are_value_errors_with_the_diagnostics(tmp_path):
+    bad = tmp_path / "bad.attn"
+    bad.write_text("model m {\n  layers = 2\n  heads = 4\n  head_dim = 12\n}\n")
+    with pytest.raises(ValueError, match=r"(?s)bad.attn:4:\d+.*head_dim"):
+        attnc.load(bad)
+    with pytest.raises(ValueError, match="argument `seqlens`"):
+        attnc.load(REPO / "dsl-examples" / "sft_packed_thd.attn").layout("sft")
