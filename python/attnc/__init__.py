@@ -7,8 +7,8 @@ The planner, the verifier, the kernels and the executor are attnc's Rust crates 
 this package checks arguments and moves tensors.
 """
 
-from attnc._native import __version__, cached_plans
+from attnc._native import __version__, cached_plans, kernel_sets
 from attnc.shard import shard, shard_indices, unshard
 from attnc.spec import Layout, Spec, load
 
-__all__ = ["Layout", "Spec", "__version__", "cached_plans", "load", "shard", "shard_indices", "unshard"]
+__all__ = ["Layout", "Spec", "__version__", "cached_plans", "kernel_sets", "load", "shard", "shard_indices", "unshard"]

@@ -31,6 +31,9 @@ DTYPES = {torch.float32: "fp32", torch.bfloat16: "bf16", torch.float16: "fp16"}
 
 #: Seconds a rank's run may wait for another rank before it fails, naming the operation.
 timeout_s: float = 120.0
+#: The CPU kernel set: ``auto`` (the fastest this build has), ``cranelift`` or ``llvm-cpu`` (built
+#: with the ``llvm`` feature); ``attnc.kernel_sets()`` lists them.
+kernels: str = "auto"
 #: The GPU preset attnc's cost model prices ``cp_comm_type="auto"`` with.
 gpu_preset: str = "h100_sxm"
 
@@ -186,7 +189,7 @@ def _cp_attention(
     lse = torch.empty((b, h, n), dtype=torch.float32)
     plans.forward(
         layer, peers.rank, _ptr(ql), _ptr(kl), _ptr(vl), None if sl is None else _ptr(sl), _ptr(out), _ptr(lse),
-        send_recv_over(peers, _fault), timeout_s, torch.get_num_threads(),
+        send_recv_over(peers, _fault), timeout_s, torch.get_num_threads(), kernels,
     )  # fmt: skip
     lse = lse.squeeze(0) if fmt == "thd" else lse
     return _back(out, fmt, q.dtype), lse.contiguous()
@@ -226,7 +229,7 @@ def _cp_attention_backward(
     plans.backward(
         layer, peers.rank, _ptr(ql), _ptr(kl), _ptr(vl), _ptr(ol), _ptr(ll), _ptr(dl),
         None if sl is None else _ptr(sl), _ptr(dq), _ptr(dk), _ptr(dv), None if sinks is None else _ptr(dsinks),
-        send_recv_over(peers, _fault), timeout_s, torch.get_num_threads(),
+        send_recv_over(peers, _fault), timeout_s, torch.get_num_threads(), kernels,
     )  # fmt: skip
     dsinks = dsinks if sinks is None else dsinks.reshape(sinks.shape).to(sinks.dtype)
     return _back(dq, fmt, q.dtype), _back(dk, fmt, k.dtype), _back(dv, fmt, v.dtype), dsinks

@@ -13,16 +13,40 @@ use attnc_runtime::RuntimeError;
 use attnc_runtime::device::host::HostDevice;
 use attnc_runtime::exec::{self, ExecInputs, ExecOutputs, Ranks, RunOptions};
 use attnc_runtime::generated::{Cranelift, Tiled};
+use attnc_runtime::kernels::Kernels;
 
 use crate::remote::TorchRemote;
 
-/// The Cranelift kernel sets, one per (dtype, threads), compiled on first use and kept.
-fn kernels(dtype: Dtype, threads: usize) -> &'static Tiled<Cranelift> {
-    type Sets = Mutex<HashMap<(Dtype, usize), &'static Tiled<Cranelift>>>;
+/// The kernel sets this module was built with: Cranelift always, LLVM's AVX2/AVX-512 host kernels
+/// with the `llvm` feature (the wheel links libLLVM-19 then).
+pub fn kernel_sets() -> Vec<&'static str> {
+    let mut sets = vec!["cranelift"];
+    if cfg!(feature = "llvm") {
+        sets.insert(0, "llvm-cpu");
+    }
+    sets
+}
+
+/// A kernel set by name (`auto`: the fastest built in), compiled on first use and kept, one per
+/// (set, dtype, threads).
+fn kernels(name: &str, dtype: Dtype, threads: usize) -> Result<&'static dyn Kernels, String> {
+    type Sets = Mutex<HashMap<(&'static str, Dtype, usize), &'static dyn Kernels>>;
     static SETS: OnceLock<Sets> = OnceLock::new();
+    let sets_built = kernel_sets();
+    let name = match name {
+        "auto" => sets_built[0],
+        other => *sets_built.iter().find(|s| **s == other).ok_or_else(|| {
+            format!("kernels `{other}`: this build of attnc has {}", sets_built.join(", "))
+        })?,
+    };
     let mut sets = SETS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
-    sets.entry((dtype, threads))
-        .or_insert_with(|| Box::leak(Box::new(Tiled::new(Cranelift::default(), dtype, threads))))
+    Ok(*sets.entry((name, dtype, threads)).or_insert_with(|| -> &'static dyn Kernels {
+        #[cfg(feature = "llvm")]
+        if name == "llvm-cpu" {
+            return Box::leak(Box::new(Tiled::new(attnc_runtime::generated::LlvmCpu::default(), dtype, threads)));
+        }
+        Box::leak(Box::new(Tiled::new(Cranelift::default(), dtype, threads)))
+    }))
 }
 
 /// Why a rank's run failed.
@@ -33,6 +57,8 @@ pub enum RunError {
     Size { name: &'static str, got: usize, want: usize, rank: u32, shape: String },
     #[error("rank {rank} is not in the plan's group of {cp}")]
     Rank { rank: u32, cp: u32 },
+    #[error("{0}")]
+    Kernels(String),
     #[error("{0}")]
     Runtime(#[from] RuntimeError),
 }
@@ -139,6 +165,14 @@ fn gather_lse(full: &[f32], s: &Sizes, tokens: &[u64]) -> Vec<f32> {
     local
 }
 
+/// How a rank runs: the longest wait, the kernel threads and the kernel set (`auto`, `cranelift`,
+/// `llvm-cpu`).
+pub struct How<'a> {
+    pub timeout: Duration,
+    pub threads: usize,
+    pub kernels: &'a str,
+}
+
 /// Runs the class's forward (`backward = false`) or backward plan as `shard.rank`.
 pub fn run(
     class: &LayerClass,
@@ -146,8 +180,7 @@ pub fn run(
     shard: &Shard<'_>,
     local: &Local<'_>,
     remote: &TorchRemote,
-    timeout: Duration,
-    threads: usize,
+    how: &How<'_>,
 ) -> Result<Results, RunError> {
     let (plan, proof) = if backward {
         (class.backward.as_ref().expect("plans are built with their backward"), &class.proofs[1])
@@ -192,8 +225,8 @@ pub fn run(
         d_out: d_out.as_deref(),
         sinks: if p.sinks { local.sinks } else { None },
     };
-    let device = HostDevice::with_kernels(p.dtype, kernels(p.dtype, threads));
-    let options = RunOptions { timeout, fault: None };
+    let device = HostDevice::with_kernels(p.dtype, kernels(how.kernels, p.dtype, how.threads.max(1)).map_err(RunError::Kernels)?);
+    let options = RunOptions { timeout: how.timeout, fault: None };
     let (out, _spans): (ExecOutputs, _) =
         exec::execute(plan, proof, &device, &inputs, &options, &Ranks::One { rank, remote })?;
     Ok(if backward {

@@ -165,7 +165,7 @@ impl Plans {
     /// Runs layer `layer`'s forward plan as rank `rank`: fills `out` `[b][n][h][dv]` and `lse`
     /// `[b][h][n]` from the local q, k, v `[b][n][heads][w]`.
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (layer, rank, q, k, v, sinks, out, lse, send_recv, timeout_s, threads))]
+    #[pyo3(signature = (layer, rank, q, k, v, sinks, out, lse, send_recv, timeout_s, threads, kernels="auto"))]
     fn forward(
         &self,
         py: Python<'_>,
@@ -180,18 +180,27 @@ impl Plans {
         send_recv: Py<PyAny>,
         timeout_s: f64,
         threads: usize,
+        kernels: &str,
     ) -> PyResult<()> {
         let class = self.class(layer)?;
         let tokens = &self.rank_tokens(rank)?.tokens;
         let remote = remote::TorchRemote { send_recv };
         // SAFETY: the Python layer's contract (see `slice`).
         let local = unsafe {
-            exec::Local { q: slice(q), k: slice(k), v: slice(v), o: None, lse: None, d_out: None, sinks: sinks.map(|s| slice(s)) }
+            exec::Local {
+                q: slice(q),
+                k: slice(k),
+                v: slice(v),
+                o: None,
+                lse: None,
+                d_out: None,
+                sinks: sinks.map(|s| slice(s)),
+            }
         };
         let shard = exec::Shard { rank, tokens };
-        let timeout = Duration::from_secs_f64(timeout_s.max(0.1));
+        let how = exec::How { timeout: Duration::from_secs_f64(timeout_s.max(0.1)), threads, kernels };
         let results = py
-            .detach(|| exec::run(class, false, &shard, &local, &remote, timeout, threads.max(1)))
+            .detach(|| exec::run(class, false, &shard, &local, &remote, &how))
             .map_err(run_error)?;
         // SAFETY: as above; the outputs are the Python layer's fresh tensors.
         unsafe {
@@ -204,7 +213,7 @@ impl Plans {
     /// Runs layer `layer`'s backward plan as rank `rank`: fills dq, dk, dv (local, as q, k, v) and
     /// dsinks (this rank's share of the sinks' gradient) from q, k, v, out, lse and d_out.
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (layer, rank, q, k, v, out, lse, d_out, sinks, dq, dk, dv, dsinks, send_recv, timeout_s, threads))]
+    #[pyo3(signature = (layer, rank, q, k, v, out, lse, d_out, sinks, dq, dk, dv, dsinks, send_recv, timeout_s, threads, kernels="auto"))]
     fn backward(
         &self,
         py: Python<'_>,
@@ -224,6 +233,7 @@ impl Plans {
         send_recv: Py<PyAny>,
         timeout_s: f64,
         threads: usize,
+        kernels: &str,
     ) -> PyResult<()> {
         let class = self.class(layer)?;
         let tokens = &self.rank_tokens(rank)?.tokens;
@@ -241,9 +251,9 @@ impl Plans {
             }
         };
         let shard = exec::Shard { rank, tokens };
-        let timeout = Duration::from_secs_f64(timeout_s.max(0.1));
+        let how = exec::How { timeout: Duration::from_secs_f64(timeout_s.max(0.1)), threads, kernels };
         let results = py
-            .detach(|| exec::run(class, true, &shard, &local, &remote, timeout, threads.max(1)))
+            .detach(|| exec::run(class, true, &shard, &local, &remote, &how))
             .map_err(run_error)?;
         // SAFETY: as above; the gradients are the Python layer's fresh tensors.
         unsafe {
@@ -367,6 +377,12 @@ fn partition_tokens(
         .ok_or_else(|| PyValueError::new_err(format!("argument `rank`: {rank} is not a rank of {cp}")))
 }
 
+/// The CPU kernel sets this build runs, fastest first (`llvm-cpu` only with the `llvm` feature).
+#[pyfunction]
+fn kernel_sets() -> Vec<&'static str> {
+    exec::kernel_sets()
+}
+
 /// How many plans the process has cached.
 #[pyfunction]
 fn cached_plans() -> usize {
@@ -381,6 +397,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(layouts, m)?)?;
     m.add_function(wrap_pyfunction!(cached_plans, m)?)?;
     m.add_function(wrap_pyfunction!(partition_tokens, m)?)?;
+    m.add_function(wrap_pyfunction!(kernel_sets, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

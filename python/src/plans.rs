@@ -135,9 +135,8 @@ pub fn call(call: &Call, seqlens: Option<Vec<u64>>, padded: Option<Vec<u64>>) ->
         }
         // The call's cluster exists only to price `auto`: what the check says of TransformerEngine,
         // attnc's GPU kernels and a GPU's memory is not about this run.
-        let about_the_run = |d: &&attnc_compiler::diag::Diagnostic| {
-            !matches!(d.code.as_str(), "W0006" | "W0008" | "W0009" | "W0010")
-        };
+        let about_the_run =
+            |d: &&attnc_compiler::diag::Diagnostic| !matches!(d.code.as_str(), "W0006" | "W0008" | "W0009" | "W0010");
         let warnings = frontend
             .diagnostics
             .iter()
@@ -155,9 +154,13 @@ pub fn call(call: &Call, seqlens: Option<Vec<u64>>, padded: Option<Vec<u64>>) ->
 }
 
 /// A spec file's layout for a batch.
-pub fn file(path: &str, layout: &str, seqlens: Option<Vec<u64>>, padded: Option<Vec<u64>>) -> Result<Arc<Entry>, CompileError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CompileError::Spec(format!("{path}: {e}")))?;
+pub fn file(
+    path: &str,
+    layout: &str,
+    seqlens: Option<Vec<u64>>,
+    padded: Option<Vec<u64>>,
+) -> Result<Arc<Entry>, CompileError> {
+    let text = std::fs::read_to_string(path).map_err(|e| CompileError::Spec(format!("{path}: {e}")))?;
     cached_or((format!("{path}\n{layout}\n{text}"), seqlens.clone(), padded.clone()), || {
         let mut sources = Sources::new();
         let file = sources.add(path, text);
