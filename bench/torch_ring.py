@@ -131,6 +131,10 @@ def _worker(rank, world, port, args, out):
     import attnc.torch as at
 
     at.kernels = args.kernels
+    if os.environ.get("BENCH_GC_FREEZE"):
+        import gc
+
+        gc.freeze()
     torch.manual_seed(0)
     s, h, d = args.seq, args.heads, args.head_dim
     q, k, v, do = (torch.randn(1, s, h, d) for _ in range(4))

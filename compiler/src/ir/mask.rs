@@ -158,6 +158,20 @@ pub fn allowed(problem: &Problem, rule: MaskRule, side: Side, rows: &[Interval],
     total
 }
 
+/// Whether any pair of row tokens × column tokens is allowed: [`allowed`] ≠ 0, stopping at the
+/// first piece that allows one (the planner asks this of every candidate block).
+pub fn any_allowed(problem: &Problem, rows: &[Interval], cols: &RowSet) -> bool {
+    let rule = MaskRule::of(problem);
+    rows.iter().any(|&r| {
+        let mut found = false;
+        for_each_doc_piece(problem, r, |doc, piece| {
+            found = found
+                || cols.clipped(Interval::new(doc.start, doc.end)).any(|c| count_in_doc(doc, rule, Side::Q, piece, c) > 0);
+        });
+        found
+    })
+}
+
 /// Allowed pairs of one row piece (inside `doc`) against one column interval.
 pub fn allowed_piece(doc: Doc, rule: MaskRule, side: Side, rows: Interval, cols: Interval) -> u128 {
     let c = cols.intersect(Interval::new(doc.start, doc.end));
@@ -270,6 +284,9 @@ mod tests {
         let p = problem(&[(0, 32, 32)], true, None);
         let q = [Interval::new(8, 16)];
         assert_eq!(classify(&p, &q, &RowSet::range(0, 8)), Some(MaskClass::Full));
+        for kv in [RowSet::range(0, 8), RowSet::range(8, 16), RowSet::range(16, 24)] {
+            assert_eq!(any_allowed(&p, &q, &kv), classify(&p, &q, &kv).is_some());
+        }
         assert_eq!(classify(&p, &q, &RowSet::range(8, 16)), Some(MaskClass::Causal));
         assert_eq!(classify(&p, &q, &RowSet::range(16, 24)), None);
         let w = problem(&[(0, 32, 32)], true, Some(4));

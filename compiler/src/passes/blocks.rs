@@ -7,7 +7,7 @@
 //! zigzag and a causal mask, a ring step from a lower rank gives "all Q × first KV half" and one
 //! from a higher rank "second Q half × all KV". A block with no allowed pair is never emitted.
 
-use crate::ir::mask::classify;
+use crate::ir::mask::{any_allowed, classify};
 use crate::ir::{Interval, MaskClass, Problem, RowSet, TokenMap};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -66,7 +66,7 @@ pub fn blocks(problem: &Problem, q_map: &TokenMap, q_split: Split, kv_map: &Toke
         let q_tokens = q_map.tokens_of(&q_rows);
         let mut kv_rows = RowSet::default();
         for (rows, tokens) in &kv_pieces {
-            if classify(problem, &q_tokens, tokens).is_some() {
+            if any_allowed(problem, &q_tokens, tokens) {
                 kv_rows = kv_rows.union(rows);
             }
         }
