@@ -35,9 +35,10 @@ fn kernels(name: &str, dtype: Dtype, threads: usize) -> Result<&'static dyn Kern
     let sets_built = kernel_sets();
     let name = match name {
         "auto" => sets_built[0],
-        other => *sets_built.iter().find(|s| **s == other).ok_or_else(|| {
-            format!("kernels `{other}`: this build of attnc has {}", sets_built.join(", "))
-        })?,
+        other => *sets_built
+            .iter()
+            .find(|s| **s == other)
+            .ok_or_else(|| format!("kernels `{other}`: this build of attnc has {}", sets_built.join(", ")))?,
     };
     let mut sets = SETS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
     Ok(*sets.entry((name, dtype, threads)).or_insert_with(|| -> &'static dyn Kernels {
@@ -225,7 +226,10 @@ pub fn run(
         d_out: d_out.as_deref(),
         sinks: if p.sinks { local.sinks } else { None },
     };
-    let device = HostDevice::with_kernels(p.dtype, kernels(how.kernels, p.dtype, how.threads.max(1)).map_err(RunError::Kernels)?);
+    let device = HostDevice::with_kernels(
+        p.dtype,
+        kernels(how.kernels, p.dtype, how.threads.max(1)).map_err(RunError::Kernels)?,
+    );
     let options = RunOptions { timeout: how.timeout, fault: None };
     let (out, _spans): (ExecOutputs, _) =
         exec::execute(plan, proof, &device, &inputs, &options, &Ranks::One { rank, remote })?;

@@ -199,9 +199,7 @@ impl Plans {
         };
         let shard = exec::Shard { rank, tokens };
         let how = exec::How { timeout: Duration::from_secs_f64(timeout_s.max(0.1)), threads, kernels };
-        let results = py
-            .detach(|| exec::run(class, false, &shard, &local, &remote, &how))
-            .map_err(run_error)?;
+        let results = py.detach(|| exec::run(class, false, &shard, &local, &remote, &how)).map_err(run_error)?;
         // SAFETY: as above; the outputs are the Python layer's fresh tensors.
         unsafe {
             fill(out, &results.o, "out")?;
@@ -252,9 +250,7 @@ impl Plans {
         };
         let shard = exec::Shard { rank, tokens };
         let how = exec::How { timeout: Duration::from_secs_f64(timeout_s.max(0.1)), threads, kernels };
-        let results = py
-            .detach(|| exec::run(class, true, &shard, &local, &remote, &how))
-            .map_err(run_error)?;
+        let results = py.detach(|| exec::run(class, true, &shard, &local, &remote, &how)).map_err(run_error)?;
         // SAFETY: as above; the gradients are the Python layer's fresh tensors.
         unsafe {
             fill(dq, &results.dq, "dq")?;

@@ -166,7 +166,9 @@ pub fn any_allowed(problem: &Problem, rows: &[Interval], cols: &RowSet) -> bool 
         let mut found = false;
         for_each_doc_piece(problem, r, |doc, piece| {
             found = found
-                || cols.clipped(Interval::new(doc.start, doc.end)).any(|c| count_in_doc(doc, rule, Side::Q, piece, c) > 0);
+                || cols
+                    .clipped(Interval::new(doc.start, doc.end))
+                    .any(|c| count_in_doc(doc, rule, Side::Q, piece, c) > 0);
         });
         found
     })
