@@ -11,7 +11,7 @@ use attnc_compiler::passes::LayerClass;
 use attnc_compiler::sema::spec::Dtype;
 use attnc_runtime::RuntimeError;
 use attnc_runtime::device::host::HostDevice;
-use attnc_runtime::exec::{self, ExecInputs, ExecOutputs, Ranks, RunOptions};
+use attnc_runtime::exec::{self, ExecInputs, ExecOutputs, Extent, Ranks, RunOptions};
 use attnc_runtime::generated::{Cranelift, Tiled};
 use attnc_runtime::kernels::Kernels;
 
@@ -93,7 +93,6 @@ pub struct Results {
 
 struct Sizes {
     b: usize,
-    t: usize,
     n: usize,
     h: usize,
     hk: usize,
@@ -105,7 +104,6 @@ impl Sizes {
     fn of(p: &Problem, n: usize) -> Sizes {
         Sizes {
             b: p.batch as usize,
-            t: p.tokens as usize,
             n,
             h: p.heads as usize,
             hk: p.kv_heads as usize,
@@ -117,53 +115,6 @@ impl Sizes {
 
 fn check(name: &'static str, x: &[f32], want: usize, rank: u32, shape: String) -> Result<(), RunError> {
     if x.len() == want { Ok(()) } else { Err(RunError::Size { name, got: x.len(), want, rank, shape }) }
-}
-
-/// Rows `[b][n][heads][w]` of the shard placed at their tokens of `[b][t][heads][w]`.
-fn scatter(local: &[f32], s: &Sizes, tokens: &[u64], heads: usize, w: usize) -> Vec<f32> {
-    let row = heads * w;
-    let mut full = vec![0.0f32; s.b * s.t * row];
-    for b in 0..s.b {
-        for (i, &token) in tokens.iter().enumerate() {
-            let (src, dst) = ((b * s.n + i) * row, (b * s.t + token as usize) * row);
-            full[dst..dst + row].copy_from_slice(&local[src..src + row]);
-        }
-    }
-    full
-}
-
-/// The shard's rows of `[b][t][heads][w]`.
-fn gather(full: &[f32], s: &Sizes, tokens: &[u64], heads: usize, w: usize) -> Vec<f32> {
-    let row = heads * w;
-    let mut local = vec![0.0f32; s.b * s.n * row];
-    for b in 0..s.b {
-        for (i, &token) in tokens.iter().enumerate() {
-            let (dst, src) = ((b * s.n + i) * row, (b * s.t + token as usize) * row);
-            local[dst..dst + row].copy_from_slice(&full[src..src + row]);
-        }
-    }
-    local
-}
-
-/// LSE `[b][h][n]` ↔ `[b][h][t]`.
-fn scatter_lse(local: &[f32], s: &Sizes, tokens: &[u64]) -> Vec<f32> {
-    let mut full = vec![f32::NEG_INFINITY; s.b * s.h * s.t];
-    for bh in 0..s.b * s.h {
-        for (i, &token) in tokens.iter().enumerate() {
-            full[bh * s.t + token as usize] = local[bh * s.n + i];
-        }
-    }
-    full
-}
-
-fn gather_lse(full: &[f32], s: &Sizes, tokens: &[u64]) -> Vec<f32> {
-    let mut local = vec![0.0f32; s.b * s.h * s.n];
-    for bh in 0..s.b * s.h {
-        for (i, &token) in tokens.iter().enumerate() {
-            local[bh * s.n + i] = full[bh * s.t + token as usize];
-        }
-    }
-    local
 }
 
 /// How a rank runs: the longest wait, the kernel threads and the kernel set (`auto`, `cranelift`,
@@ -202,29 +153,24 @@ pub fn run(
     if p.sinks {
         check("sinks", local.sinks.unwrap_or(&[]), s.h, rank, format!("[{}]", s.h))?;
     }
-    let (q, k, v) = (
-        scatter(local.q, &s, shard.tokens, s.h, s.d),
-        scatter(local.k, &s, shard.tokens, s.hk, s.d),
-        scatter(local.v, &s, shard.tokens, s.hk, s.dv),
-    );
-    let (mut o, mut lse, mut d_out) = (None, None, None);
+    let extent = Extent::of_tokens(shard.tokens);
     if backward {
         let (lo, ll, ld) = (local.o.unwrap_or(&[]), local.lse.unwrap_or(&[]), local.d_out.unwrap_or(&[]));
         check("out", lo, s.b * s.n * s.h * s.dv, rank, shape(s.h, s.dv))?;
         check("lse", ll, s.b * s.h * s.n, rank, format!("[{}][{}][{}]", s.b, s.h, s.n))?;
         check("d_out", ld, s.b * s.n * s.h * s.dv, rank, shape(s.h, s.dv))?;
-        o = Some(scatter(lo, &s, shard.tokens, s.h, s.dv));
-        lse = Some(scatter_lse(ll, &s, shard.tokens));
-        d_out = Some(scatter(ld, &s, shard.tokens, s.h, s.dv));
     }
+    // The executor reads and writes the shard's rows in place: its canonical tensors are the
+    // local ones, over the rank's extent.
     let inputs = ExecInputs {
-        q: &q,
-        k: &k,
-        v: &v,
-        o: o.as_deref(),
-        lse: lse.as_deref(),
-        d_out: d_out.as_deref(),
+        q: local.q,
+        k: local.k,
+        v: local.v,
+        o: local.o.filter(|_| backward),
+        lse: local.lse.filter(|_| backward),
+        d_out: local.d_out.filter(|_| backward),
         sinks: if p.sinks { local.sinks } else { None },
+        extent: Some(&extent),
     };
     let device = HostDevice::with_kernels(
         p.dtype,
@@ -234,22 +180,8 @@ pub fn run(
     let (out, _spans): (ExecOutputs, _) =
         exec::execute(plan, proof, &device, &inputs, &options, &Ranks::One { rank, remote })?;
     Ok(if backward {
-        Results {
-            o: Vec::new(),
-            lse: Vec::new(),
-            dq: gather(&out.dq, &s, shard.tokens, s.h, s.d),
-            dk: gather(&out.dk, &s, shard.tokens, s.hk, s.d),
-            dv: gather(&out.dv, &s, shard.tokens, s.hk, s.dv),
-            dsinks: out.dsinks,
-        }
+        Results { o: Vec::new(), lse: Vec::new(), dq: out.dq, dk: out.dk, dv: out.dv, dsinks: out.dsinks }
     } else {
-        Results {
-            o: gather(&out.o, &s, shard.tokens, s.h, s.dv),
-            lse: gather_lse(&out.lse, &s, shard.tokens),
-            dq: Vec::new(),
-            dk: Vec::new(),
-            dv: Vec::new(),
-            dsinks: Vec::new(),
-        }
+        Results { o: out.o, lse: out.lse, dq: Vec::new(), dk: Vec::new(), dv: Vec::new(), dsinks: Vec::new() }
     })
 }

@@ -107,7 +107,8 @@ fn run_with(
     execute: impl Fn(&Plan, &Verified, &ExecInputs<'_>) -> Result<Executed, RuntimeError>,
 ) -> Result<RunResult, RuntimeError> {
     let sinks = inputs.sinks.as_deref();
-    let fwd_inputs = ExecInputs { q: &inputs.q, k: &inputs.k, v: &inputs.v, o: None, lse: None, d_out: None, sinks };
+    let fwd_inputs =
+        ExecInputs { q: &inputs.q, k: &inputs.k, v: &inputs.v, o: None, lse: None, d_out: None, sinks, extent: None };
     let (mut outputs, forward_spans) = execute(forward.0, forward.1, &fwd_inputs)?;
     let mut backward_spans = Vec::new();
     if let Some((plan, proof)) = backward {
@@ -123,6 +124,7 @@ fn run_with(
             lse: Some(&outputs.lse),
             d_out: Some(d_out),
             sinks,
+            extent: None,
         };
         let (grads, spans) = execute(plan, proof, &bwd_inputs)?;
         outputs.dq = grads.dq;

@@ -31,7 +31,7 @@ mod collective;
 mod rows;
 
 pub use attnc_compiler::kernel::launch::op_tables;
-pub use rows::{ExecInputs, ExecOutputs, Fault, RunOptions, Span, elems, rope};
+pub use rows::{ExecInputs, ExecOutputs, Extent, Fault, RunOptions, Span, elems, rope};
 pub(crate) use rows::{RowIndex, merge, tokens_in_order};
 
 use crate::RuntimeError;
@@ -217,7 +217,8 @@ pub fn execute<D: Device>(
             None
         });
     }
-    let (b, t, h, hk) = (batch, p.tokens as usize, p.heads as usize, p.kv_heads as usize);
+    let t = inputs.extent.map_or(p.tokens as usize, Extent::rows);
+    let (b, h, hk) = (batch, p.heads as usize, p.kv_heads as usize);
     let mut run = Run {
         plan,
         device,
@@ -455,7 +456,7 @@ impl<D: Device> Run<'_, D> {
         match &plan.op(id).kind {
             OpKind::Load { input, dst, runs } => {
                 let buf = plan.buf(*dst);
-                let planes = load_planes(p, self.inputs, *input, runs, buf.heads as usize);
+                let planes = load_planes(p, self.inputs, *input, runs, buf.heads as usize).map_err(&err)?;
                 for (&kind, values) in crate::device::planes(buf.kind).iter().zip(planes) {
                     // An input plane (q, k, v, do) in the input dtype: 16-bit values, or fp32.
                     let bits: Vec<u16>;
@@ -677,7 +678,7 @@ impl<D: Device> Run<'_, D> {
                 } else {
                     None
                 };
-                store_rows(p, &mut out, *output, &rows, shape, &tokens, sinks);
+                store_rows(p, &mut out, *output, &rows, shape, &tokens, self.inputs.extent, sinks).map_err(&err)?;
             }
             OpKind::AllGather { .. } | OpKind::ReduceScatter { .. } | OpKind::AllToAll { .. }
                 if matches!(self.ranks, Ranks::One { .. }) =>

@@ -9,7 +9,55 @@ use attnc_compiler::ir::{BufKind, Input, Output, TokenMap};
 use crate::kernels::Shape;
 use crate::tensor::round;
 
-/// Canonical inputs of one plan run: `[b][tokens][heads][d]`; lse `[b][heads][tokens]`.
+/// Which tokens a run's canonical tensors hold, in which order: the whole sequence (`None` in
+/// [`ExecInputs::extent`]: row = token, what `attnc run` lays out), or the rows of one rank's
+/// shard (the Python package hands over a rank's local tensors, never the whole sequence).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Extent {
+    /// (first token, first row, length), sorted by token.
+    runs: Vec<(u64, usize, usize)>,
+    rows: usize,
+}
+
+impl Extent {
+    /// Row i holds token `tokens[i]`.
+    pub fn of_tokens(tokens: &[u64]) -> Extent {
+        let mut runs: Vec<(u64, usize, usize)> = Vec::new();
+        for (row, &token) in tokens.iter().enumerate() {
+            match runs.last_mut() {
+                Some((t0, r0, n)) if *t0 + *n as u64 == token && *r0 + *n == row => *n += 1,
+                _ => runs.push((token, row, 1)),
+            }
+        }
+        runs.sort();
+        Extent { runs, rows: tokens.len() }
+    }
+
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// The row of `token`, if the extent holds it.
+    pub fn row(&self, token: u64) -> Option<usize> {
+        let i = self.runs.partition_point(|r| r.0 <= token).checked_sub(1)?;
+        let (t0, r0, n) = self.runs[i];
+        (token < t0 + n as u64).then(|| r0 + (token - t0) as usize)
+    }
+}
+
+/// Rows of the canonical tensors and the row of a token in them.
+pub(crate) fn rows_and_row(extent: Option<&Extent>, tokens: usize, token: u64) -> Result<(usize, usize), String> {
+    match extent {
+        None => Ok((tokens, token as usize)),
+        Some(e) => e
+            .row(token)
+            .map(|r| (e.rows, r))
+            .ok_or_else(|| format!("token {token} is not among the {} rows this rank's tensors hold", e.rows)),
+    }
+}
+
+/// Canonical inputs of one plan run: `[b][tokens][heads][d]`; lse `[b][heads][tokens]` — over
+/// the whole sequence, or over the rows of `extent`.
 pub struct ExecInputs<'a> {
     pub q: &'a [f32],
     pub k: &'a [f32],
@@ -20,6 +68,8 @@ pub struct ExecInputs<'a> {
     pub d_out: Option<&'a [f32]>,
     /// Learned sinks, one logit per query head of the slice, when the problem has them.
     pub sinks: Option<&'a [f32]>,
+    /// The rows these tensors (and the outputs) hold: `None` for the whole sequence.
+    pub extent: Option<&'a Extent>,
 }
 
 /// Canonical outputs; what the plan stores.
@@ -143,8 +193,8 @@ pub(crate) fn load_planes(
     input: Input,
     runs: &[attnc_compiler::ir::Run],
     heads: usize,
-) -> Vec<Vec<f32>> {
-    let (t, d, dv, batch) = (p.tokens as usize, p.head_dim as usize, p.v_dim() as usize, p.batch as usize);
+) -> Result<Vec<Vec<f32>>, String> {
+    let (d, dv, batch) = (p.head_dim as usize, p.v_dim() as usize, p.batch as usize);
     let rows: usize = runs.iter().map(|r| r.len as usize).sum();
     let n = batch * rows * heads;
     let (src_heads, first) = match input {
@@ -162,7 +212,8 @@ pub(crate) fn load_planes(
     let mut row = 0;
     for run in runs {
         for i in 0..run.len {
-            let (token, position) = ((run.token + i) as usize, run.position + i);
+            let (position, (t, token)) =
+                (run.position + i, rows_and_row(inputs.extent, p.tokens as usize, run.token + i)?);
             let angles = rope.as_ref().map(|r| r.angles(position));
             for b in 0..batch {
                 for head in 0..heads {
@@ -195,7 +246,7 @@ pub(crate) fn load_planes(
             row += 1;
         }
     }
-    planes
+    Ok(planes)
 }
 
 /// Writes a store's rows (CPU layout) into the run's outputs: o and lse, or dq, dk and dv with the
@@ -207,21 +258,23 @@ pub(crate) fn store_rows(
     data: &[f32],
     shape: Shape,
     tokens: &[u64],
+    extent: Option<&Extent>,
     sinks: Option<(&[f32], &ExecInputs<'_>)>,
-) {
-    let (t, d, dv) = (p.tokens as usize, p.head_dim as usize, p.v_dim() as usize);
+) -> Result<(), String> {
+    let (d, dv) = (p.head_dim as usize, p.v_dim() as usize);
     let rot = p.rope_range();
     for b in 0..shape.batch {
-        for (row, &token) in tokens.iter().enumerate() {
-            let position = p.position(token);
+        for (row, &global) in tokens.iter().enumerate() {
+            let position = p.position(global);
+            let (t, token) = rows_and_row(extent, p.tokens as usize, global)?;
             for head in 0..shape.heads {
                 let at = shape.at(b, row, head);
                 // Rows of q, k (and their gradients) are `d` wide; v, o, do and dv rows `dv`.
-                let row_of = |w: usize| ((b * t + token as usize) * shape.heads + head) * w;
+                let row_of = |w: usize| ((b * t + token) * shape.heads + head) * w;
                 let (dst, dst_v) = (row_of(d), row_of(dv));
                 match output {
                     Output::O => {
-                        let (dst, lse_at) = (dst_v, (b * shape.heads + head) * t + token as usize);
+                        let (dst, lse_at) = (dst_v, (b * shape.heads + head) * t + token);
                         out.o[dst..dst + dv].copy_from_slice(&data[at..at + dv]);
                         out.lse[lse_at] = data[at + dv];
                         if let Some((sinks, _)) = sinks {
@@ -244,8 +297,7 @@ pub(crate) fn store_rows(
                             // D = rowsum(dO ∘ O') (the sink's value is 0, so its dP is 0).
                             let (o, d_out) =
                                 (inputs.o.expect("backward has o"), inputs.d_out.expect("backward has do"));
-                            let lse =
-                                inputs.lse.expect("backward has lse")[(b * shape.heads + head) * t + token as usize];
+                            let lse = inputs.lse.expect("backward has lse")[(b * shape.heads + head) * t + token];
                             let delta: f64 = o[dst_v..dst_v + dv]
                                 .iter()
                                 .zip(&d_out[dst_v..dst_v + dv])
@@ -264,6 +316,7 @@ pub(crate) fn store_rows(
             }
         }
     }
+    Ok(())
 }
 
 fn copy_round(dst: &mut [f32], src: &[f32], dtype: attnc_compiler::sema::spec::Dtype) {
