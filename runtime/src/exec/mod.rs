@@ -674,11 +674,11 @@ impl<D: Device> Run<'_, D> {
                     let sinks = self.inputs.sinks.ok_or_else(|| {
                         err("the problem has learned sinks and the inputs none (tensor `sinks`, [heads])".to_string())
                     })?;
-                    Some((sinks, self.inputs))
+                    Some(sinks)
                 } else {
                     None
                 };
-                store_rows(p, &mut out, *output, &rows, shape, &tokens, self.inputs.extent, sinks).map_err(&err)?;
+                store_rows(p, &mut out, *output, (&rows, shape), &tokens, self.inputs, sinks).map_err(&err)?;
             }
             OpKind::AllGather { .. } | OpKind::ReduceScatter { .. } | OpKind::AllToAll { .. }
                 if matches!(self.ranks, Ranks::One { .. }) =>

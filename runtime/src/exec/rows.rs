@@ -249,18 +249,18 @@ pub(crate) fn load_planes(
     Ok(planes)
 }
 
-/// Writes a store's rows (CPU layout) into the run's outputs: o and lse, or dq, dk and dv with the
-/// inverse RoPE at each row's position.
+/// Writes a store's rows (CPU layout, `data` of `shape`) into the run's outputs: o and lse, or dq,
+/// dk and dv with the inverse RoPE at each row's position; at the rows of `inputs.extent`.
 pub(crate) fn store_rows(
     p: &attnc_compiler::ir::Problem,
     out: &mut ExecOutputs,
     output: Output,
-    data: &[f32],
-    shape: Shape,
+    (data, shape): (&[f32], Shape),
     tokens: &[u64],
-    extent: Option<&Extent>,
-    sinks: Option<(&[f32], &ExecInputs<'_>)>,
+    inputs: &ExecInputs<'_>,
+    sinks: Option<&[f32]>,
 ) -> Result<(), String> {
+    let extent = inputs.extent;
     let (d, dv) = (p.head_dim as usize, p.v_dim() as usize);
     let rot = p.rope_range();
     for b in 0..shape.batch {
@@ -277,7 +277,7 @@ pub(crate) fn store_rows(
                         let (dst, lse_at) = (dst_v, (b * shape.heads + head) * t + token);
                         out.o[dst..dst + dv].copy_from_slice(&data[at..at + dv]);
                         out.lse[lse_at] = data[at + dv];
-                        if let Some((sinks, _)) = sinks {
+                        if let Some(sinks) = sinks {
                             // The sink joins the row's softmax denominator, once: LSE' = log(e^LSE
                             // + e^sink), O' = O·e^(LSE − LSE'); a row that saw no key keeps O = 0.
                             let (lse, s) = (data[at + dv] as f64, sinks[head] as f64);
@@ -292,7 +292,7 @@ pub(crate) fn store_rows(
                     }
                     Output::Dq => {
                         out.dq[dst..dst + d].copy_from_slice(&data[at..at + d]);
-                        if let Some((sinks, inputs)) = sinks {
+                        if let Some(sinks) = sinks {
                             // d sink_h = −Σ_rows p_sink · D, with p_sink = e^(sink − LSE') and
                             // D = rowsum(dO ∘ O') (the sink's value is 0, so its dP is 0).
                             let (o, d_out) =
