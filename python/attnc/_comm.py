@@ -8,7 +8,7 @@ from typing import Callable, Sequence
 import torch
 import torch.distributed as dist
 
-SendRecv = Callable[[Sequence[tuple[int, bytearray]], Sequence[tuple[int, int]]], list[bytearray]]
+SendRecv = Callable[[Sequence[tuple[int, bytearray]], Sequence[tuple[int, int]]], list[torch.Tensor]]
 
 
 class Peers:
@@ -54,21 +54,26 @@ class Peers:
 
 def send_recv_over(peers: Peers, fail: Callable[[], None] | None = None) -> SendRecv:
     """``send_recv`` on ``peers``: every send and receive of the group posted at once
-    (``batch_isend_irecv``), then waited for; sends and receives between two ranks pair in order."""
+    (``batch_isend_irecv``), then waited for; sends and receives between two ranks pair in order.
+
+    The tensors handed to torch.distributed own their memory (a copy of each send; fresh receive
+    buffers, which the executor reads through their data pointers): a tensor viewing a Python
+    object would be released by gloo's threads, which then take the GIL — at interpreter exit
+    that aborts the process."""
 
     def send_recv(sends, recvs):
         if fail is not None:
             fail()
         ops = []
-        out: list[bytearray] = []
+        out: list[torch.Tensor] = []
         for peer, data in sends:
             if len(data):
-                ops.append(peers.op(dist.isend, torch.frombuffer(data, dtype=torch.uint8), peer))
+                ops.append(peers.op(dist.isend, torch.frombuffer(data, dtype=torch.uint8).clone(), peer))
         for peer, nbytes in recvs:
-            buf = bytearray(nbytes)
+            buf = torch.empty(nbytes, dtype=torch.uint8)
             out.append(buf)
             if nbytes:
-                ops.append(peers.op(dist.irecv, torch.frombuffer(buf, dtype=torch.uint8), peer))
+                ops.append(peers.op(dist.irecv, buf, peer))
         if ops:
             for work in dist.batch_isend_irecv(ops):
                 work.wait()

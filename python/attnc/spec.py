@@ -35,7 +35,6 @@ class Layout:
         import torch
 
         from attnc import torch as at
-
         from attnc._comm import Peers
 
         groups = at._groups(cp_group, "a2a+p2p" if isinstance(cp_group, (list, tuple)) else "p2p")

@@ -10,7 +10,7 @@ use pyo3::types::{PyByteArray, PyList};
 
 /// The Python transport: `send_recv(sends, recvs)` with sends as `[(peer, bytearray)]` and recvs
 /// as `[(peer, nbytes)]` (peers are ranks of the plan, i.e. of the CP group), returning one
-/// bytearray per receive.
+/// contiguous uint8 CPU tensor per receive, read here through its data pointer.
 pub struct TorchRemote {
     pub send_recv: Py<PyAny>,
 }
@@ -39,7 +39,19 @@ impl Remote<HostDevice<'_>> for TorchRemote {
             }
             let result = self.send_recv.call1(py, (sends, asked))?;
             let list = result.bind(py).cast::<PyList>()?.clone();
-            list.iter().map(|item| Ok(item.cast::<PyByteArray>()?.to_vec())).collect()
+            list.iter()
+                .map(|tensor| {
+                    // A contiguous uint8 CPU tensor, alive while the GIL is held here.
+                    let ptr: usize = tensor.call_method0("data_ptr")?.extract()?;
+                    let n: usize = tensor.call_method0("numel")?.extract()?;
+                    if n == 0 {
+                        return Ok(Vec::new());
+                    }
+                    // SAFETY: `ptr` is the tensor's data of `n` bytes (uint8), which the list keeps
+                    // alive and nothing writes while it is copied.
+                    Ok(unsafe { std::slice::from_raw_parts(ptr as *const u8, n) }.to_vec())
+                })
+                .collect()
         })
         .map_err(|e| format!("torch.distributed: {e}"))?;
         if received.len() != recvs.len() {

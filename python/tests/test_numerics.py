@@ -16,7 +16,7 @@ import reference
 from conftest import run_ranks
 
 FEATURES = ("causal", "no_mask", "window", "sinks", "softcap", "mla", "bf16")
-COMMS = {2: ("p2p", "all_gather", "a2a"), 4: ("p2p", "all_gather", "a2a", "a2a+p2p")}
+COMMS = {2: ("p2p", "all_gather", "a2a", "auto"), 4: ("p2p", "all_gather", "a2a", "a2a+p2p")}
 FORMATS = ("sbhd", "bshd", "thd")
 # THD batches: real lengths (one empty), each padded to a multiple of 2·cp.
 THD_SEQLENS = [10, 0, 23, 7]

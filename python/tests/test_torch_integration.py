@@ -166,3 +166,46 @@ def test_spec_file_errors_are_value_errors_with_the_diagnostics(tmp_path):
         attnc.load(bad)
     with pytest.raises(ValueError, match="argument `seqlens`"):
         attnc.load(REPO / "dsl-examples" / "sft_packed_thd.attn").layout("sft")
+
+
+def test_dot_product_attention_is_te_shaped_and_learns_its_sinks(single_rank_group):
+    torch.manual_seed(5)
+    module = at.DotProductAttention(4, 16, num_gqa_groups=2, softmax_type="learnable", cp_group=single_rank_group,
+                                    cp_global_ranks=[0], cp_stream=None, cp_comm_type="p2p")  # fmt: skip
+    with torch.no_grad():
+        module.softmax_offset.copy_(torch.randn(4))
+    q, k, v = (torch.randn(16, 2, n, 16, requires_grad=True) for n in (4, 2, 2))
+    out = module(q, k, v)
+    assert out.shape == (16, 2, 4 * 16)  # TE's [s, b, h·d]
+    (out * torch.linspace(-1, 1, out.numel()).reshape(out.shape)).sum().backward()
+    sinks = module.softmax_offset.detach().double().requires_grad_()
+    leaves = [x.detach().double().transpose(0, 1).requires_grad_() for x in (q, k, v)]
+    want, _ = reference.attention(*leaves, causal=True, sinks=sinks)
+    want = want.transpose(0, 1).flatten(-2)
+    (want * torch.linspace(-1, 1, want.numel()).reshape(want.shape).double()).sum().backward()
+    tol = reference.TOLERANCES[torch.float32]
+    assert (out.double() - want).abs().max().item() <= tol["out"]
+    assert (module.softmax_offset.grad.double() - sinks.grad).abs().max().item() <= tol["grad"] * (16 * 2) ** 0.5
+
+
+def _group_changes_per_call(rank, world):
+    """Hybrid CP hands each batch its own group: one call over all 4 ranks, the next over pairs."""
+    import attnc
+    import attnc.torch as at
+
+    pairs = [dist.new_group([0, 1]), dist.new_group([2, 3])]
+    errors = []
+    for group, size, index in ((dist.group.WORLD, world, rank), (pairs[rank // 2], 2, rank % 2)):
+        torch.manual_seed(100 + size + (rank // 2 if size == 2 else 0))
+        q, k, v = (torch.randn(32, 1, 2, 16) for _ in range(3))
+        out = at.attention(*(attnc.shard(x, size, index) for x in (q, k, v)), cp_group=group)
+        parts = [torch.empty_like(out) for _ in range(size)]
+        dist.all_gather(parts, out.contiguous(), group=group)
+        want, _ = reference.attention(*(x.transpose(0, 1).double() for x in (q, k, v)), causal=True)
+        errors.append((attnc.unshard(parts).double() - want.transpose(0, 1)).abs().max().item())
+    return errors
+
+
+def test_the_group_may_change_from_call_to_call():
+    for errors in run_ranks(4, _group_changes_per_call):
+        assert max(errors) <= reference.TOLERANCES[torch.float32]["out"], errors
