@@ -181,9 +181,28 @@ pub fn allowed_piece(doc: Doc, rule: MaskRule, side: Side, rows: Interval, cols:
 }
 
 /// The mask class of a block of query tokens × key tokens, or `None` when nothing is allowed.
+///
+/// One walk over the block's pieces counts the allowed pairs under the mask, without its window,
+/// and without causality; the class follows from which of those differ.
 pub fn classify(problem: &Problem, q: &[Interval], kv: &RowSet) -> Option<MaskClass> {
     let rule = MaskRule::of(problem);
-    let allowed_pairs = allowed(problem, rule, Side::Q, q, kv);
+    let no_window = MaskRule { window: None, ..rule };
+    // Chunk edges stay: a block that only they cut is classed like one that document edges cut.
+    let non_causal = MaskRule { causal: false, window: None, chunk: rule.chunk };
+    let (mut allowed_pairs, mut without_window, mut without_causal) = (0u128, 0u128, 0u128);
+    for &r in q {
+        for_each_doc_piece(problem, r, |doc, piece| {
+            for c in kv.clipped(Interval::new(doc.start, doc.end)) {
+                allowed_pairs += count_in_doc(doc, rule, Side::Q, piece, c);
+                if rule.window.is_some() {
+                    without_window += count_in_doc(doc, no_window, Side::Q, piece, c);
+                }
+                if rule.causal {
+                    without_causal += count_in_doc(doc, non_causal, Side::Q, piece, c);
+                }
+            }
+        });
+    }
     if allowed_pairs == 0 {
         return None;
     }
@@ -191,14 +210,13 @@ pub fn classify(problem: &Problem, q: &[Interval], kv: &RowSet) -> Option<MaskCl
     if allowed_pairs == rect {
         return Some(MaskClass::Full);
     }
-    let no_window = MaskRule { window: None, ..rule };
-    let without_window = allowed(problem, no_window, Side::Q, q, kv);
+    if rule.window.is_none() {
+        without_window = allowed_pairs;
+    }
     if rule.window.is_some() && without_window != allowed_pairs {
         return Some(MaskClass::Window);
     }
-    // Chunk edges stay: a block that only they cut is classed like one that document edges cut.
-    let non_causal = MaskRule { causal: false, window: None, chunk: rule.chunk };
-    if rule.causal && allowed(problem, non_causal, Side::Q, q, kv) != without_window {
+    if rule.causal && without_causal != without_window {
         return Some(MaskClass::Causal);
     }
     Some(MaskClass::Document)

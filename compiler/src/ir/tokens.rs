@@ -169,7 +169,7 @@ impl std::fmt::Display for RowSet {
 /// The tokens of a buffer in row order: row r holds token `map(r)`.
 ///
 /// Stored as consecutive token intervals; row 0 is the first token of the first interval.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TokenMap {
     pub runs: Vec<Interval>,
 }

@@ -14,7 +14,7 @@
 //! the accumulator puts a copy and a return trip on the dK/dV chain every time it shrinks, which
 //! the cost model measured slower than the bytes it saves (docs/cost-model.md).
 
-use super::blocks::{Block, Split, blocks};
+use super::blocks::{Block, Split};
 use super::lower::{Inputs, Lowering, Results};
 use crate::ir::needed::needed_keys;
 use crate::ir::{BufId, BufKind, Direction, OpKind, RowSet, TokenMap, Transfer};
@@ -95,7 +95,10 @@ fn plan_ring(l: &Lowering<'_>, members: &[Member], q_split: Split, kv_split: Spl
     let whole: Vec<Vec<Vec<Block>>> = (0..n)
         .map(|p| {
             (0..n)
-                .map(|i| blocks(problem, &members[p].q_map, q_split, &members[(p + n - i) % n].kv_map, kv_split))
+                .map(|i| {
+                    let kv_map = &members[(p + n - i) % n].kv_map;
+                    l.setup.blocks.blocks(problem, &members[p].q_map, q_split, kv_map, kv_split)
+                })
                 .collect()
         })
         .collect();
@@ -132,7 +135,7 @@ fn plan_ring(l: &Lowering<'_>, members: &[Member], q_split: Split, kv_split: Spl
                         // Nothing of the owner's block is read here or later (so no block here).
                         return Vec::new();
                     }
-                    blocks(problem, &members[p].q_map, q_split, map, kv_split)
+                    l.setup.blocks.blocks(problem, &members[p].q_map, q_split, map, kv_split)
                 })
                 .collect()
         })

@@ -22,6 +22,8 @@ pub struct Setup {
     pub zigzag: bool,
     /// Under a window or chunks: the halo exchange or the strategy's own communication.
     pub exchange: Exchange,
+    /// The blocks the class's plans ask for, computed once for both directions.
+    pub blocks: super::blocks::BlockCache,
 }
 
 /// A fixed-CP layout's token split: a THD batch of `options.seqlens` (and padded lengths), each
@@ -108,7 +110,7 @@ pub fn setup(
         .unwrap_or_else(|| (0..cp).collect());
     let cp_group = Group { name: "cp".to_string(), members: (0..cp).collect(), global };
     let zigzag = thd || layout.balance.concrete() == Balance::Zigzag;
-    Ok(Setup { problem, maps, runs, cp_group, cp, zigzag, exchange })
+    Ok(Setup { problem, maps, runs, cp_group, cp, zigzag, exchange, blocks: Default::default() })
 }
 
 /// Maximal runs of consecutive token indices.
