@@ -519,8 +519,14 @@ class DotProductAttention(torch.nn.Module):
         fp8_output: bool = False,
         **unsupported,
     ) -> Tensor:
-        if attention_mask is not None:
-            raise NotImplementedError("argument `attention_mask`: attnc takes masks as attn_mask_type and cu_seqlens")
+        fmt = qkv_format or self.qkv_format
+        mask_type = attn_mask_type or self.attn_mask_type
+        # TE reads attention_mask only for padding masks outside THD and for 'arbitrary'.
+        if attention_mask is not None and (mask_type == "arbitrary" or ("padding" in mask_type and fmt != "thd")):
+            raise NotImplementedError(
+                f"argument `attention_mask`: a mask tensor with attn_mask_type {mask_type!r}; attnc takes padding "
+                "as cu_seqlens (qkv_format 'thd') and runs no arbitrary masks"
+            )
         if core_attention_bias_type != "no_bias" or core_attention_bias is not None:
             raise NotImplementedError("argument `core_attention_bias`: attnc runs attention without a bias")
         if alibi_slopes is not None:
@@ -530,12 +536,11 @@ class DotProductAttention(torch.nn.Module):
         for name, value in unsupported.items():
             if value not in (None, False, True) or name not in ("checkpoint_core_attention", "fast_zero_fill", "pad_between_seqs", "inference_params"):
                 raise NotImplementedError(f"argument `{name}`: not run by attnc's DotProductAttention")
-        fmt = qkv_format or self.qkv_format
         group = self.cp_group if self.cp_group is not None else _single_group()
         out = attention(
             query_layer, key_layer, value_layer, cp_group=group,
             cp_comm_type=self.cp_comm_type if self.cp_group is not None else "p2p", qkv_format=fmt,
-            attn_mask_type=attn_mask_type or self.attn_mask_type, window_size=window_size or self.window_size,
+            attn_mask_type=mask_type, window_size=window_size or self.window_size,
             softmax_scale=self.softmax_scale, softcap=self.softcap, sinks=self.softmax_offset,
             cu_seqlens_q=cu_seqlens_q, cu_seqlens_kv=cu_seqlens_kv, cu_seqlens_q_padded=cu_seqlens_q_padded,
             cu_seqlens_kv_padded=cu_seqlens_kv_padded, max_seqlen_q=max_seqlen_q, max_seqlen_kv=max_seqlen_kv,
@@ -550,5 +555,15 @@ def _single_group() -> dist.ProcessGroup:
             "argument `cp_group`: without one, attnc runs cp = 1 on a group of this rank alone, which needs "
             "torch.distributed initialised (init_process_group)"
         )
+    if dist.get_world_size() == 1:
+        return dist.group.WORLD
     rank = dist.get_rank()
-    return dist.new_group([rank]) if dist.get_world_size() > 1 else dist.group.WORLD
+    group = _SINGLE_GROUPS.get(rank)
+    if group is None:
+        # Only this rank takes part in creating its group (no collective over the world).
+        group = dist.new_group([rank], use_local_synchronization=True)
+        _SINGLE_GROUPS[rank] = group
+    return group
+
+
+_SINGLE_GROUPS: dict[int, dist.ProcessGroup] = {}
