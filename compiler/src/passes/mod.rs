@@ -194,48 +194,62 @@ pub fn compile_class(
     let first = layers.first().and_then(|r| layout.layers.get(r.start as usize));
     let (rope, exchange) = first.map_or((false, Exchange::Auto), |l| (l.rope, l.exchange));
     let setup = setup::setup(layout, mask, rope, exchange, options)?;
-    let mut plans = Vec::new();
-    let mut proofs = Vec::new();
-    let directions: &[Direction] =
-        if options.backward { &[Direction::Forward, Direction::Backward] } else { &[Direction::Forward] };
-    for &direction in directions {
-        let header = Header {
-            layout: layout.name.clone(),
-            layers: layers.clone(),
-            strategy: strategy.name().to_string(),
-            hierarchy: match &strategy {
-                Strategy::A2aP2p { hierarchy } => hierarchy.clone(),
-                _ => Vec::new(),
-            },
-            mask: mask_name(mask),
-            direction,
-            cp: setup.cp,
-            gpus_per_node: layout.cluster.gpus_per_node,
-        };
-        let check = |plan: &Plan, pass: &'static str, stage: Stage, always: bool| {
-            if !(verify_each || always) {
-                return Ok(None);
-            }
-            verify::verify(plan, stage).map(Some).map_err(|errors| PlanError::Verify {
+    // The final verification of one direction runs on its own thread while the next direction is
+    // lowered (a THD batch's forward and backward plans are built per step, on a host that waits).
+    let verified = std::thread::scope(|scope| -> Result<Vec<(Plan, Verified)>, PlanError> {
+        let mut pending = Vec::new();
+        let directions: &[Direction] =
+            if options.backward { &[Direction::Forward, Direction::Backward] } else { &[Direction::Forward] };
+        for &direction in directions {
+            let header = Header {
                 layout: layout.name.clone(),
-                layers: display_layers(&layers),
+                layers: layers.clone(),
+                strategy: strategy.name().to_string(),
+                hierarchy: match &strategy {
+                    Strategy::A2aP2p { hierarchy } => hierarchy.clone(),
+                    _ => Vec::new(),
+                },
+                mask: mask_name(mask),
                 direction,
-                pass,
-                errors,
-            })
-        };
-        let dump = |plan: &Plan, index: usize, pass: &str| dump_after(plan, index, pass);
-        let mut plan = lower::run(&setup, header, &strategy);
-        dump(&plan, 1, "lower");
-        check(&plan, "lower", Stage::Lowered, false)?;
-        assign_slots::run(&mut plan);
-        dump(&plan, 2, "assign_slots");
-        check(&plan, "assign_slots", Stage::Lowered, false)?;
-        schedule::run(&mut plan);
-        dump(&plan, 3, "schedule");
-        proofs.push(check(&plan, "schedule", Stage::Scheduled, true)?.expect("the final plan is always verified"));
-        plans.push(plan);
-    }
+                cp: setup.cp,
+                gpus_per_node: layout.cluster.gpus_per_node,
+            };
+            let check = |plan: &Plan, pass: &'static str, stage: Stage, always: bool| {
+                if !(verify_each || always) {
+                    return Ok(None);
+                }
+                verify::verify(plan, stage).map(Some).map_err(|errors| PlanError::Verify {
+                    layout: layout.name.clone(),
+                    layers: display_layers(&layers),
+                    direction,
+                    pass,
+                    errors,
+                })
+            };
+            let dump = |plan: &Plan, index: usize, pass: &str| dump_after(plan, index, pass);
+            let mut plan = lower::run(&setup, header, &strategy);
+            dump(&plan, 1, "lower");
+            check(&plan, "lower", Stage::Lowered, false)?;
+            assign_slots::run(&mut plan);
+            dump(&plan, 2, "assign_slots");
+            check(&plan, "assign_slots", Stage::Lowered, false)?;
+            schedule::run(&mut plan);
+            dump(&plan, 3, "schedule");
+            let layers = &layers;
+            pending.push(scope.spawn(move || {
+                let proof = verify::verify(&plan, Stage::Scheduled).map_err(|errors| PlanError::Verify {
+                    layout: layout.name.clone(),
+                    layers: display_layers(layers),
+                    direction,
+                    pass: "schedule",
+                    errors,
+                })?;
+                Ok((plan, proof))
+            }));
+        }
+        pending.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    })?;
+    let (plans, proofs): (Vec<Plan>, Vec<Verified>) = verified.into_iter().unzip();
     let mut plans = plans.into_iter();
     let forward = plans.next().expect("the forward plan is always built");
     Ok(LayerClass { layers, strategy, mask, rope, forward, backward: plans.next(), proofs })
