@@ -22,6 +22,7 @@ mod devices;
 mod explain;
 mod fmt;
 mod groups;
+mod import;
 mod kernels;
 mod launch;
 mod matrix;
@@ -80,6 +81,8 @@ enum Command {
     Groups(groups::Args),
     /// Print the long explanation of a diagnostic code, e.g. `attnc explain E0011`.
     Explain(explain::Args),
+    /// Write a checked spec from a configuration people already have: `attnc import hf config.json`.
+    Import(import::Args),
 }
 
 /// The exit status of a command that ran: input errors (1) are not failures of the tool.
@@ -127,5 +130,6 @@ fn dispatch(command: Command) -> Result<Outcome> {
         Command::Schedule(args) => schedule::command(args),
         Command::Groups(args) => groups::run(args),
         Command::Explain(args) => Ok(explain::run(args)),
+        Command::Import(args) => import::run(args),
     }
 }

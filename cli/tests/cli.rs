@@ -406,3 +406,43 @@ fn balance_auto_chooses_the_split() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("`balance = auto` chooses"), "{stdout}");
 }
+
+/// `attnc import hf`: a config.json becomes a spec that checks and plans; what attnc does not model
+/// is a warning naming the field and the generated line; a bad config names its JSON path.
+#[test]
+fn import_hf_writes_a_spec_that_checks_and_plans() {
+    let config = temp("gpt_oss_config.json");
+    let types: Vec<&str> =
+        (0..4).map(|i| if i % 2 == 0 { "\"sliding_attention\"" } else { "\"full_attention\"" }).collect();
+    std::fs::write(
+        &config,
+        format!(
+            "{{\"model_type\": \"gpt_oss\", \"num_hidden_layers\": 4, \"num_attention_heads\": 8, \
+             \"num_key_value_heads\": 2, \"head_dim\": 64, \"hidden_size\": 512, \"rope_theta\": 150000, \
+             \"sliding_window\": 128, \"rope_scaling\": {{\"rope_type\": \"yarn\", \"factor\": 32.0, \
+             \"original_max_position_embeddings\": 4096}}, \"layer_types\": [{}]}}",
+            types.join(", ")
+        ),
+    )
+    .unwrap();
+    let (config, spec) = (config.to_str().unwrap(), temp("gpt_oss.attn"));
+    let spec = spec.to_str().unwrap();
+    check(
+        &["import", "hf", config, "--cluster", "1x4", "--seq", "4K", "-o", spec],
+        0,
+        "",
+        "$.rope_scaling: yarn RoPE scaling (factor 32, original_max_position_embeddings 4096)",
+    );
+    let text = std::fs::read_to_string(spec).unwrap();
+    assert!(
+        text.contains("sinks      = learned") && text.contains("layer 0..3 step 2 { mask = causal { window = 128 } }"),
+        "{text}"
+    );
+    check(&["check", spec], 0, "", "0 errors");
+    check(&["plan", spec], 0, "plan `pretrain` layers 0..1, 2..3", "");
+
+    let bad = temp("bad_config.json");
+    std::fs::write(&bad, "{\"num_hidden_layers\": 4, \"num_attention_heads\": [8]}").unwrap();
+    check(&["import", "hf", bad.to_str().unwrap()], 1, "", "$.num_attention_heads: invalid type: sequence");
+    check(&["import", "hf", config, "--seq", "4K"], 2, "", "--cluster and --seq go together");
+}

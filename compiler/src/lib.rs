@@ -16,6 +16,7 @@ pub mod diag;
 pub mod driver;
 pub mod front;
 pub mod hybrid;
+pub mod import;
 pub mod ir;
 pub mod kernel;
 pub mod passes;

@@ -1,0 +1,552 @@
+//! A Hugging Face `config.json` as `.attn` text: the model block (layers, heads, KV heads, head
+//! dims incl. MLA's, hidden sizes, MoE, RoPE base and rotary dims, sinks, soft-cap) and, given a
+//! cluster and a length, a layout with `strategy = auto` whose layer overrides carry the config's
+//! sliding windows, chunked attention and NoPE layers.
+//!
+//! What the config says about attention that the language cannot say yet (RoPE scaling, a softmax
+//! scale other than 1/√d, layer kinds attnc does not plan, a RoPE base per layer type) becomes a
+//! comment at the line where it would go and a warning naming the field and that line; it is never
+//! dropped silently. Fields outside attention (vocabulary, norms, initialisation) are not read.
+//! Both config shapes are read: transformers 4.x (`rope_theta`, `rope_scaling`) and 5.x
+//! (`rope_parameters`, possibly per layer type), and multimodal configs' `text_config`.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+/// The attention facts of a `config.json` (every field optional: families name them differently).
+#[derive(Debug, Default, Clone, Deserialize)]
+pub struct HfConfig {
+    pub model_type: Option<String>,
+    pub num_hidden_layers: Option<u64>,
+    pub num_attention_heads: Option<u64>,
+    pub num_key_value_heads: Option<u64>,
+    pub head_dim: Option<u64>,
+    pub hidden_size: Option<u64>,
+    pub intermediate_size: Option<u64>,
+    pub moe_intermediate_size: Option<u64>,
+    /// DeepSeek's routed experts.
+    pub n_routed_experts: Option<u64>,
+    /// Mixtral's, gpt-oss's, Llama-4's.
+    pub num_local_experts: Option<u64>,
+    /// Qwen-MoE's.
+    pub num_experts: Option<u64>,
+    pub num_experts_per_tok: Option<u64>,
+    pub rope_theta: Option<f64>,
+    pub rope_scaling: Option<RopeParams>,
+    pub rope_parameters: Option<RopeParameters>,
+    pub partial_rotary_factor: Option<f64>,
+    /// MLA (DeepSeek-V3): the query/key head is `qk_nope_head_dim + qk_rope_head_dim` wide.
+    pub qk_nope_head_dim: Option<u64>,
+    pub qk_rope_head_dim: Option<u64>,
+    pub v_head_dim: Option<u64>,
+    pub sliding_window: Option<u64>,
+    /// Per layer: `sliding_attention`, `full_attention`, `linear_attention`, ...
+    pub layer_types: Option<Vec<String>>,
+    pub attn_logit_softcapping: Option<f64>,
+    pub query_pre_attn_scalar: Option<f64>,
+    /// Llama-4: 1 where the layer rotates, 0 where it is NoPE.
+    pub no_rope_layers: Option<Vec<u64>>,
+    pub attention_chunk_size: Option<u64>,
+    pub attention_dropout: Option<f64>,
+    pub text_config: Option<Box<HfConfig>>,
+    /// Everything else, to tell attention facts attnc does not read from fields outside attention.
+    #[serde(flatten)]
+    pub rest: BTreeMap<String, Value>,
+}
+
+/// transformers 5.x: one parameter set, or one per layer type (Gemma-3's two bases). Per layer
+/// type is tried first: every value of it is an object, which a single set's values never are.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum RopeParameters {
+    PerLayerType(BTreeMap<String, RopeParams>),
+    One(RopeParams),
+}
+
+/// RoPE parameters (`rope_scaling` in 4.x, `rope_parameters` in 5.x).
+#[derive(Debug, Default, Clone, Deserialize)]
+pub struct RopeParams {
+    #[serde(alias = "type")]
+    pub rope_type: Option<String>,
+    pub rope_theta: Option<f64>,
+    pub factor: Option<f64>,
+    pub original_max_position_embeddings: Option<u64>,
+    pub beta_fast: Option<f64>,
+    pub beta_slow: Option<f64>,
+    pub low_freq_factor: Option<f64>,
+    pub high_freq_factor: Option<f64>,
+    pub partial_rotary_factor: Option<f64>,
+    #[serde(flatten)]
+    pub rest: BTreeMap<String, Value>,
+}
+
+/// A cluster for the layout: nodes × GPUs per node of one GPU preset.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClusterShape {
+    pub nodes: u32,
+    pub gpus_per_node: u32,
+    pub gpu: String,
+}
+
+impl ClusterShape {
+    /// `NODESxGPUS` or `NODESxGPUS:GPU` (e.g. `2x8:h100_sxm`; the GPU defaults to `h100_sxm`).
+    pub fn parse(text: &str) -> Result<ClusterShape, String> {
+        let (shape, gpu) = text.split_once(':').unwrap_or((text, "h100_sxm"));
+        let bad = || format!("`{text}` is not NODESxGPUS[:GPU], e.g. 2x8:h100_sxm");
+        let (n, g) = shape.split_once('x').ok_or_else(bad)?;
+        let nodes: u32 = n.parse().map_err(|_| bad())?;
+        let gpus_per_node: u32 = g.parse().map_err(|_| bad())?;
+        if nodes == 0 || gpus_per_node == 0 || gpu.is_empty() {
+            return Err(bad());
+        }
+        Ok(ClusterShape { nodes, gpus_per_node, gpu: gpu.to_string() })
+    }
+}
+
+/// What to import.
+#[derive(Debug, Clone, Default)]
+pub struct ImportOptions {
+    /// The model's name in the spec (default: the config's `model_type`).
+    pub name: Option<String>,
+    /// With `seq`: write a layout over this cluster (all its GPUs as CP ranks).
+    pub cluster: Option<ClusterShape>,
+    pub seq: Option<u64>,
+}
+
+/// A fact of the config that the spec does not carry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportWarning {
+    /// The JSON path of the field, e.g. `$.rope_scaling`.
+    pub field: String,
+    /// The line of the generated file where it would go (its comment is there), from 1.
+    pub line: usize,
+    pub message: String,
+}
+
+/// The generated spec and what it leaves out.
+#[derive(Debug, Clone)]
+pub struct Imported {
+    pub text: String,
+    pub warnings: Vec<ImportWarning>,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum ImportError {
+    #[error("not JSON: {message} (line {line}, column {column})")]
+    Syntax { message: String, line: usize, column: usize },
+    #[error("{path}: {message}")]
+    Field { path: String, message: String },
+    #[error("{path}: missing; {help}")]
+    Missing { path: String, help: String },
+}
+
+/// Fields outside attention: not read, not warned about.
+const OUTSIDE_ATTENTION: &[&str] = &[
+    "architectures",
+    "attention_bias",
+    "auto_map",
+    "bos_token_id",
+    "eos_token_id",
+    "pad_token_id",
+    "tie_word_embeddings",
+    "torch_dtype",
+    "dtype",
+    "initializer_range",
+    "rms_norm_eps",
+    "layer_norm_eps",
+    "norm_eps",
+    "use_cache",
+    "transformers_version",
+    "hidden_act",
+    "hidden_activation",
+    "vocab_size",
+    "max_position_embeddings",
+    "mlp_bias",
+    "pretraining_tp",
+    "router_aux_loss_coef",
+    "output_router_logits",
+    "router_jitter_noise",
+    "router_z_loss_coef",
+    "first_k_dense_replace",
+    "moe_layer_freq",
+    "n_group",
+    "topk_group",
+    "topk_method",
+    "norm_topk_prob",
+    "routed_scaling_factor",
+    "scoring_func",
+    "n_shared_experts",
+    "shared_expert_intermediate_size",
+    "decoder_sparse_step",
+    "mlp_only_layers",
+    "quantization_config",
+    "num_nextn_predict_layers",
+    "ep_size",
+    "aux_loss_alpha",
+    "seq_aux",
+    "final_logit_softcapping",
+    "use_qk_norm",
+    "qk_layernorm",
+    "interleave_moe_layer_step",
+    "intermediate_size_mlp",
+    "swiglu_limit",
+    "kv_lora_rank",
+    "q_lora_rank",
+    "bos_token",
+    "eos_token",
+    "image_token_index",
+    "vision_config",
+    "model_type",
+    "_name_or_path",
+    "use_sliding_window",
+    "max_window_layers",
+    "num_attention_layers",
+    "hidden_dropout",
+    "embd_pdrop",
+    "resid_pdrop",
+    "attn_implementation",
+    "cache_implementation",
+    "layer_norm_epsilon",
+    "moe_intermediate_size",
+    "shared_expert_gate",
+    "use_bias",
+];
+
+/// Reads a `config.json`'s text; errors name the JSON path of the field that does not fit.
+pub fn parse(text: &str) -> Result<HfConfig, ImportError> {
+    let value: Value = serde_json::from_str(text).map_err(|e| ImportError::Syntax {
+        message: e.to_string().split(" at line").next().unwrap_or_default().to_string(),
+        line: e.line(),
+        column: e.column(),
+    })?;
+    from_value(&value, "$")
+}
+
+fn from_value(value: &Value, path: &str) -> Result<HfConfig, ImportError> {
+    let Value::Object(fields) = value else {
+        return Err(ImportError::Field { path: path.into(), message: "not an object".into() });
+    };
+    match serde_json::from_value::<HfConfig>(value.clone()) {
+        Ok(c) => Ok(c),
+        Err(whole) => {
+            // Which field: each alone, and into the nested objects the struct reads.
+            for (key, v) in fields {
+                let field_path = format!("{path}.{key}");
+                if key == "text_config" && v.is_object() {
+                    from_value(v, &field_path)?;
+                    continue;
+                }
+                let alone = Value::Object([(key.clone(), v.clone())].into_iter().collect());
+                if let Err(e) = serde_json::from_value::<HfConfig>(alone) {
+                    return Err(ImportError::Field { path: field_path, message: plain(&e) });
+                }
+            }
+            Err(ImportError::Field { path: path.into(), message: plain(&whole) })
+        }
+    }
+}
+
+fn plain(e: &serde_json::Error) -> String {
+    e.to_string()
+}
+
+/// The spec text for a config (`file` names it in the header comment).
+pub fn import(config: &HfConfig, file: &str, options: &ImportOptions) -> Result<Imported, ImportError> {
+    // Multimodal configs keep the language model in `text_config`.
+    let (c, prefix) = match &config.text_config {
+        Some(text) if config.num_hidden_layers.is_none() => (text.as_ref(), "$.text_config"),
+        _ => (config, "$"),
+    };
+    let path = |f: &str| format!("{prefix}.{f}");
+    let need = |v: Option<u64>, f: &str, help: &str| {
+        v.ok_or_else(|| ImportError::Missing { path: path(f), help: help.to_string() })
+    };
+    let layers = need(c.num_hidden_layers, "num_hidden_layers", "the number of transformer layers")?;
+    let heads = need(c.num_attention_heads, "num_attention_heads", "the number of query heads")?;
+    let kv_heads = c.num_key_value_heads.unwrap_or(heads);
+    let mla = c.qk_nope_head_dim.zip(c.qk_rope_head_dim);
+    let head_dim = match (mla, c.head_dim, c.hidden_size) {
+        (Some((nope, rope)), _, _) => nope + rope,
+        (None, Some(d), _) => d,
+        (None, None, Some(h)) if h % heads == 0 => h / heads,
+        _ => {
+            return Err(ImportError::Missing {
+                path: path("head_dim"),
+                help: "no head_dim, and hidden_size / num_attention_heads is not whole".into(),
+            });
+        }
+    };
+    let model_type = config.model_type.clone().or_else(|| c.model_type.clone()).unwrap_or_else(|| "model".into());
+    let name = options.name.clone().unwrap_or_else(|| identifier(&model_type));
+
+    let mut out = Out::default();
+    let mut warnings = Vec::new();
+    out.line(format!("# Imported by `attnc import hf` from {file} (model_type {model_type})."));
+    out.line(format!("model {name} {{"));
+    out.line(format!("  layers     = {layers}"));
+    out.line(format!("  heads      = {heads}"));
+    out.line(format!("  kv_heads   = {kv_heads}"));
+    out.line(format!("  head_dim   = {head_dim}"));
+    if let Some(v) = c.v_head_dim.filter(|&v| v != head_dim) {
+        out.line(format!("  v_head_dim = {v}"));
+    }
+    if let Some(h) = c.hidden_size {
+        out.line(format!("  hidden     = {h}"));
+    }
+    if let Some(f) = c.intermediate_size {
+        out.line(format!("  ffn_hidden = {f}"));
+    }
+    let experts = c.n_routed_experts.or(c.num_local_experts).or(c.num_experts);
+    if let (Some(e), Some(k)) = (experts, c.num_experts_per_tok) {
+        let ffn = c.moe_intermediate_size.map(|f| format!(", ffn_hidden = {f}")).unwrap_or_default();
+        out.line(format!("  moe {{ experts = {e}, topk = {k}{ffn} }}"));
+    }
+
+    // RoPE: the base, the rotated dims, and what the language cannot say yet.
+    let (params, params_path) = rope_params(c, prefix);
+    let theta = params.as_ref().and_then(|p| p.rope_theta).or(c.rope_theta);
+    let fraction = params.as_ref().and_then(|p| p.partial_rotary_factor).or(c.partial_rotary_factor);
+    let all_nope = c.no_rope_layers.as_ref().is_some_and(|l| l.iter().all(|&x| x == 0));
+    if let (Some(theta), false) = (theta, all_nope) {
+        let dims = match (mla, fraction) {
+            (Some((_, rope)), _) => Some(rope),
+            (None, Some(f)) if f < 1.0 => Some((head_dim as f64 * f).round() as u64),
+            _ => None,
+        };
+        let dims = dims.map(|d| format!(", dims = {d}")).unwrap_or_default();
+        out.line(format!("  rope {{ theta = {}{dims} }}", number(theta)));
+    }
+    if let Some(p) = &params {
+        let kind = p.rope_type.as_deref().unwrap_or("default");
+        if kind != "default" {
+            let mut facts = Vec::new();
+            for (k, v) in [
+                ("factor", p.factor),
+                ("beta_fast", p.beta_fast),
+                ("beta_slow", p.beta_slow),
+                ("low_freq_factor", p.low_freq_factor),
+                ("high_freq_factor", p.high_freq_factor),
+            ] {
+                if let Some(v) = v {
+                    facts.push(format!("{k} {}", number(v)));
+                }
+            }
+            if let Some(o) = p.original_max_position_embeddings {
+                facts.push(format!("original_max_position_embeddings {o}"));
+            }
+            let what = format!("{kind} RoPE scaling ({})", facts.join(", "));
+            out.missing(&mut warnings, &params_path, format!("{what}: attnc rotates with the unscaled frequencies"));
+        }
+    }
+    if let Some(RopeParameters::PerLayerType(per)) = &c.rope_parameters {
+        let bases: Vec<String> =
+            per.iter().filter_map(|(t, p)| p.rope_theta.map(|th| format!("{t} {}", number(th)))).collect();
+        let distinct: std::collections::BTreeSet<u64> =
+            per.values().filter_map(|p| p.rope_theta.map(f64::to_bits)).collect();
+        if distinct.len() > 1 {
+            out.missing(
+                &mut warnings,
+                &path("rope_parameters"),
+                format!("a RoPE base per layer type ({}): the spec has one base, the first", bases.join(", ")),
+            );
+        }
+    }
+    if model_type.starts_with("gpt_oss") {
+        out.line("  sinks      = learned");
+    }
+    if let Some(cap) = c.attn_logit_softcapping {
+        out.line(format!("  softcap    = {}", number(cap)));
+    }
+    if let Some(s) = c.query_pre_attn_scalar.filter(|&s| s != head_dim as f64) {
+        out.missing(
+            &mut warnings,
+            &path("query_pre_attn_scalar"),
+            format!("softmax scale 1/√{} instead of 1/√{head_dim}: attnc scales scores by 1/√head_dim", number(s)),
+        );
+    }
+    if let Some(p) = c.attention_dropout.filter(|&p| p > 0.0) {
+        out.missing(&mut warnings, &path("attention_dropout"), format!("attention dropout {p}: attnc runs none"));
+    }
+    for (key, value) in &c.rest {
+        if !OUTSIDE_ATTENTION.contains(&key.as_str()) && !key.starts_with("rope_") {
+            out.missing(&mut warnings, &path(key), format!("{key} = {value}: not read by attnc"));
+        }
+    }
+    out.line("}");
+
+    // Per-layer facts: which layers have a window, a chunk, no RoPE, or a kind attnc does not plan.
+    let kinds = c.layer_types.clone().unwrap_or_default();
+    for (list, len, field) in [
+        (!kinds.is_empty(), kinds.len(), "layer_types"),
+        (c.no_rope_layers.is_some(), c.no_rope_layers.as_ref().map_or(0, Vec::len), "no_rope_layers"),
+    ] {
+        if list && len as u64 != layers {
+            return Err(ImportError::Field {
+                path: path(field),
+                message: format!("{len} entries for num_hidden_layers = {layers} layers"),
+            });
+        }
+    }
+    let windowed: Vec<u64> = match (c.sliding_window, kinds.is_empty()) {
+        (Some(_), false) => {
+            kinds.iter().enumerate().filter(|(_, k)| k.as_str() == "sliding_attention").map(|(i, _)| i as u64).collect()
+        }
+        (Some(_), true) if c.rest.get("use_sliding_window").is_none_or(|v| v == &Value::Bool(true)) => {
+            (0..layers).collect()
+        }
+        _ => Vec::new(),
+    };
+    let unplanned: Vec<(u64, &str)> = kinds
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| !matches!(k.as_str(), "sliding_attention" | "full_attention" | "chunked_attention"))
+        .map(|(i, k)| (i as u64, k.as_str()))
+        .collect();
+    let nope: Vec<u64> = c
+        .no_rope_layers
+        .as_ref()
+        .filter(|l| !all_nope && l.contains(&0))
+        .map(|l| l.iter().enumerate().filter(|(_, x)| **x == 0).map(|(i, _)| i as u64).collect())
+        .unwrap_or_default();
+    // Llama-4: the chunked layers are the RoPE ones; the NoPE layers attend globally.
+    let chunk = c.attention_chunk_size;
+    if !unplanned.is_empty() {
+        let listed: Vec<String> = unplanned.iter().map(|(i, k)| format!("{i} {k}")).collect();
+        out.missing(
+            &mut warnings,
+            &path("layer_types"),
+            format!("layers attnc does not plan ({}): planned as attention", listed.join(", ")),
+        );
+    }
+
+    match (&options.cluster, options.seq) {
+        (Some(cluster), Some(seq)) => {
+            out.line("");
+            let cluster_name = format!("gpus_{}x{}", cluster.nodes, cluster.gpus_per_node);
+            out.line(format!("cluster {cluster_name} {{"));
+            out.line(format!("  nodes         = {}", cluster.nodes));
+            out.line(format!("  gpus_per_node = {}", cluster.gpus_per_node));
+            out.line(format!("  gpu           = {}", cluster.gpu));
+            out.line("}");
+            out.line("");
+            out.line("layout pretrain {");
+            out.line(format!("  model    = {name}"));
+            out.line(format!("  cluster  = {cluster_name}"));
+            out.line("  format   = bshd");
+            out.line("  dtype    = bf16");
+            out.line(format!("  seq      = {seq}"));
+            let full: Vec<u64> = (0..layers).filter(|l| !windowed.contains(l)).collect();
+            let window = c.sliding_window.unwrap_or(0);
+            let windowed_mask = format!("causal {{ window = {window} }}");
+            // The layout's mask is the one most layers have; the others are overrides.
+            let (default_mask, other, other_mask) = match (chunk, windowed.len() as u64 * 2 > layers) {
+                (Some(ch), _) => (format!("causal {{ chunk = {ch} }}"), nope.clone(), "causal".to_string()),
+                (None, true) => (windowed_mask.clone(), full.clone(), "causal".to_string()),
+                (None, false) => ("causal".to_string(), windowed.clone(), windowed_mask.clone()),
+            };
+            out.line(format!("  mask     = {default_mask}"));
+            out.line(format!("  cp       = {}", cluster.nodes * cluster.gpus_per_node));
+            out.line("  strategy = auto");
+            let overrides = ranges(&other);
+            let rope_off = if chunk.is_some() { ranges(&[]) } else { ranges(&nope) };
+            if !overrides.is_empty() || !rope_off.is_empty() {
+                out.line("");
+            }
+            for r in overrides {
+                let rope = if chunk.is_some() { "rope = none, " } else { "" };
+                out.line(format!("  layer {r} {{ {rope}mask = {other_mask} }}"));
+            }
+            for r in rope_off {
+                out.line(format!("  layer {r} {{ rope = none }}"));
+            }
+            out.line("}");
+        }
+        _ => {
+            let window = c.sliding_window.map(|w| format!("window {w} on layers {}", ranges(&windowed).join(", ")));
+            let chunk = chunk.map(|ch| format!("chunk {ch} on the RoPE layers"));
+            let nope = (!nope.is_empty()).then(|| format!("no RoPE on layers {}", ranges(&nope).join(", ")));
+            for fact in [window, chunk, nope].into_iter().flatten() {
+                out.line(format!("# per layer (a layout's `layer` overrides; give --cluster and --seq): {fact}"));
+            }
+        }
+    }
+    Ok(Imported { text: out.text, warnings })
+}
+
+#[derive(Default)]
+struct Out {
+    text: String,
+    lines: usize,
+}
+
+impl Out {
+    fn line(&mut self, s: impl AsRef<str>) {
+        let _ = writeln!(self.text, "{}", s.as_ref());
+        self.lines += 1;
+    }
+
+    /// A fact the spec cannot carry: a comment here and a warning naming the field and this line.
+    fn missing(&mut self, warnings: &mut Vec<ImportWarning>, field: &str, message: String) {
+        self.line(format!("  # not modelled: {field}: {message}"));
+        warnings.push(ImportWarning { field: field.to_string(), line: self.lines, message });
+    }
+}
+
+/// The RoPE parameters of the config and their JSON path (5.x, else 4.x's scaling).
+fn rope_params(c: &HfConfig, prefix: &str) -> (Option<RopeParams>, String) {
+    match &c.rope_parameters {
+        Some(RopeParameters::One(p)) => (Some(p.clone()), format!("{prefix}.rope_parameters")),
+        // Per layer type: the full-attention layers' parameters lead (they carry the long base).
+        Some(RopeParameters::PerLayerType(per)) => {
+            let (key, p) =
+                per.iter().find(|(k, _)| k.as_str() == "full_attention").or_else(|| per.iter().next()).unzip();
+            (p.cloned(), format!("{prefix}.rope_parameters.{}", key.map_or("", |k| k.as_str())))
+        }
+        None => (c.rope_scaling.clone(), format!("{prefix}.rope_scaling")),
+    }
+}
+
+/// Layer indices as the language's ranges: one `a..b step k` when they are evenly spaced,
+/// else runs of consecutive layers.
+fn ranges(layers: &[u64]) -> Vec<String> {
+    match layers {
+        [] => Vec::new(),
+        [one] => vec![format!("{one}..{}", one + 1)],
+        [a, b, ..] => {
+            let step = b - a;
+            if step > 1 && layers.windows(2).all(|w| w[1] - w[0] == step) {
+                return vec![format!("{a}..{} step {step}", layers[layers.len() - 1] + 1)];
+            }
+            let mut out = Vec::new();
+            let mut start = layers[0];
+            for w in layers.windows(2) {
+                if w[1] != w[0] + 1 {
+                    out.push(format!("{start}..{}", w[0] + 1));
+                    start = w[1];
+                }
+            }
+            out.push(format!("{start}..{}", layers[layers.len() - 1] + 1));
+            out
+        }
+    }
+}
+
+/// A model name the language reads: letters, digits and `_`, not starting with a digit.
+fn identifier(s: &str) -> String {
+    let mut id: String = s.chars().map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '_' }).collect();
+    if id.is_empty() || id.starts_with(|ch: char| ch.is_ascii_digit()) {
+        id.insert(0, 'm');
+    }
+    id
+}
+
+/// A number as the language writes it: integers without a fraction.
+fn number(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 { format!("{}", x as i64) } else { format!("{x}") }
+}
+
+#[cfg(test)]
+mod tests;
