@@ -329,6 +329,44 @@ fn load(
     Ok(Plans { entry })
 }
 
+/// One fact a spec does not carry: its JSON path, the generated line, the message.
+type ImportWarning = (String, usize, String);
+
+/// A Hugging Face config (its JSON text) as `.attn` text and the warnings about what the spec
+/// does not carry: `(text, [(json_path, line, message)])`. Bad configs raise `ValueError` naming
+/// the JSON path; `cluster` is `NODESxGPUS[:GPU]`.
+#[pyfunction]
+#[pyo3(signature = (config_json, file, *, name=None, cluster=None, seq=None))]
+fn import_hf(
+    config_json: &str,
+    file: &str,
+    name: Option<String>,
+    cluster: Option<String>,
+    seq: Option<u64>,
+) -> PyResult<(String, Vec<ImportWarning>)> {
+    use attnc_compiler::import::hf;
+    let cluster = cluster
+        .map(|c| hf::ClusterShape::parse(&c))
+        .transpose()
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("argument `cluster`: {e}")))?;
+    if cluster.is_some() != seq.is_some() {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "arguments `cluster` and `seq` go together: a layout needs both",
+        ));
+    }
+    let imported = hf::parse(config_json)
+        .and_then(|c| hf::import(&c, file, &hf::ImportOptions { name, cluster, seq }))
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("argument `config`: {e}")))?;
+    let warnings = imported.warnings.into_iter().map(|w| (w.field, w.line, w.message)).collect();
+    Ok((imported.text, warnings))
+}
+
+/// A spec file checked and resolved, as `attnc check --emit json` prints it.
+#[pyfunction]
+fn spec_json(path: String) -> PyResult<String> {
+    plans::spec_json(&path).map_err(compile_error)
+}
+
 /// The layouts a spec file defines, in order (after checking it).
 #[pyfunction]
 fn layouts(path: String) -> PyResult<Vec<String>> {
@@ -391,6 +429,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(plan_call, m)?)?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(layouts, m)?)?;
+    m.add_function(wrap_pyfunction!(import_hf, m)?)?;
+    m.add_function(wrap_pyfunction!(spec_json, m)?)?;
     m.add_function(wrap_pyfunction!(cached_plans, m)?)?;
     m.add_function(wrap_pyfunction!(partition_tokens, m)?)?;
     m.add_function(wrap_pyfunction!(kernel_sets, m)?)?;

@@ -250,6 +250,17 @@ fn file_error(e: PlanError, path: &str) -> CompileError {
 
 /// The layouts a spec file defines (checked: a file with errors is refused with them).
 pub fn layouts(path: &str) -> Result<Vec<String>, CompileError> {
+    Ok(checked(path)?.layouts.into_iter().map(|l| l.name).collect())
+}
+
+/// A spec file's resolved spec as JSON (`attnc check --emit json`).
+pub fn spec_json(path: &str) -> Result<String, CompileError> {
+    let spec = checked(path)?;
+    let file = attnc_compiler::sema::spec::FileSpec { spec: &spec, file: path.to_string() };
+    serde_json::to_string(&file).map_err(|e| CompileError::Spec(format!("{path}: {e}")))
+}
+
+fn checked(path: &str) -> Result<attnc_compiler::sema::Spec, CompileError> {
     let text = std::fs::read_to_string(path).map_err(|e| CompileError::Spec(format!("{path}: {e}")))?;
     let mut sources = Sources::new();
     let file = sources.add(path, text);
@@ -257,7 +268,7 @@ pub fn layouts(path: &str) -> Result<Vec<String>, CompileError> {
     let frontend = compile_unit(&mut sources, file, &UnitOptions { base, ..Default::default() });
     let errors: Vec<_> = frontend.diagnostics.iter().filter(|d| d.severity == Severity::Error).cloned().collect();
     match frontend.spec {
-        Some(spec) if errors.is_empty() => Ok(spec.layouts.into_iter().map(|l| l.name).collect()),
+        Some(spec) if errors.is_empty() => Ok(spec),
         _ => Err(CompileError::Spec(attnc_compiler::diag::render(&sources, &errors))),
     }
 }

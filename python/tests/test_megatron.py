@@ -15,7 +15,6 @@ import torch.distributed as dist
 import attnc
 from conftest import run_ranks
 
-pytest.importorskip("megatron.core")  # scripts/setup installs it; absent only outside the venv
 
 HIDDEN, HEADS, GROUPS = 64, 4, 2
 #: fp32 through two projections and RoPE against an fp64 core (docs/numerics.md's fp32 output tolerance, 2e-5, on O; grads of the weights sum

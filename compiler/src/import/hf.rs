@@ -213,6 +213,19 @@ const OUTSIDE_ATTENTION: &[&str] = &[
     "moe_intermediate_size",
     "shared_expert_gate",
     "use_bias",
+    // Carried by `layer_types`, or read on their own below.
+    "sliding_window_pattern",
+    "_sliding_window_pattern",
+    "rope_local_base_freq",
+    // Derived: qk_nope_head_dim + qk_rope_head_dim.
+    "qk_head_dim",
+    "moe_layers",
+    // Linear-attention layers' own sizes: the `layer_types` warning names those layers.
+    "linear_conv_kernel_dim",
+    "linear_key_head_dim",
+    "linear_value_head_dim",
+    "linear_num_key_heads",
+    "linear_num_value_heads",
 ];
 
 /// Reads a `config.json`'s text; errors name the JSON path of the field that does not fit.
@@ -271,11 +284,12 @@ pub fn import(config: &HfConfig, file: &str, options: &ImportOptions) -> Result<
     let head_dim = match (mla, c.head_dim, c.hidden_size) {
         (Some((nope, rope)), _, _) => nope + rope,
         (None, Some(d), _) => d,
-        (None, None, Some(h)) if h % heads == 0 => h / heads,
+        // As transformers' attention modules derive it (floor division).
+        (None, None, Some(h)) if h >= heads => h / heads,
         _ => {
             return Err(ImportError::Missing {
                 path: path("head_dim"),
-                help: "no head_dim, and hidden_size / num_attention_heads is not whole".into(),
+                help: "no head_dim, and no hidden_size of at least num_attention_heads to derive it from".into(),
             });
         }
     };
@@ -354,6 +368,16 @@ pub fn import(config: &HfConfig, file: &str, options: &ImportOptions) -> Result<
             );
         }
     }
+    // transformers 4.x Gemma-3: the sliding layers' base beside `rope_theta`.
+    if let Some(local) = c.rest.get("rope_local_base_freq").and_then(Value::as_f64) {
+        if theta.is_some_and(|t| t != local) {
+            out.missing(
+                &mut warnings,
+                &path("rope_local_base_freq"),
+                format!("RoPE base {} on the sliding layers: the spec has one base, rope_theta", number(local)),
+            );
+        }
+    }
     if model_type.starts_with("gpt_oss") {
         out.line("  sinks      = learned");
     }
@@ -371,7 +395,8 @@ pub fn import(config: &HfConfig, file: &str, options: &ImportOptions) -> Result<
         out.missing(&mut warnings, &path("attention_dropout"), format!("attention dropout {p}: attnc runs none"));
     }
     for (key, value) in &c.rest {
-        if !OUTSIDE_ATTENTION.contains(&key.as_str()) && !key.starts_with("rope_") {
+        // A switch left off (false) or a field left empty says nothing attnc lacks.
+        if !OUTSIDE_ATTENTION.contains(&key.as_str()) && !matches!(value, Value::Bool(false) | Value::Null) {
             out.missing(&mut warnings, &path(key), format!("{key} = {value}: not read by attnc"));
         }
     }
