@@ -400,8 +400,6 @@ pub fn import(config: &HfConfig, file: &str, options: &ImportOptions) -> Result<
             out.missing(&mut warnings, &path(key), format!("{key} = {value}: not read by attnc"));
         }
     }
-    out.line("}");
-
     // Per-layer facts: which layers have a window, a chunk, no RoPE, or a kind attnc does not plan.
     let kinds = c.layer_types.clone().unwrap_or_default();
     for (list, len, field) in [
@@ -439,13 +437,19 @@ pub fn import(config: &HfConfig, file: &str, options: &ImportOptions) -> Result<
     // Llama-4: the chunked layers are the RoPE ones; the NoPE layers attend globally.
     let chunk = c.attention_chunk_size;
     if !unplanned.is_empty() {
-        let listed: Vec<String> = unplanned.iter().map(|(i, k)| format!("{i} {k}")).collect();
+        let mut by_kind: BTreeMap<&str, Vec<u64>> = BTreeMap::new();
+        for &(i, k) in &unplanned {
+            by_kind.entry(k).or_default().push(i);
+        }
+        let listed: Vec<String> =
+            by_kind.iter().map(|(k, l)| format!("{k} on layers {}", ranges(l).join(", "))).collect();
         out.missing(
             &mut warnings,
             &path("layer_types"),
-            format!("layers attnc does not plan ({}): planned as attention", listed.join(", ")),
+            format!("layer kinds attnc does not plan ({}): planned as attention", listed.join("; ")),
         );
     }
+    out.line("}");
 
     match (&options.cluster, options.seq) {
         (Some(cluster), Some(seq)) => {
@@ -490,10 +494,15 @@ pub fn import(config: &HfConfig, file: &str, options: &ImportOptions) -> Result<
             out.line("}");
         }
         _ => {
+            let mut first = true;
             let window = c.sliding_window.map(|w| format!("window {w} on layers {}", ranges(&windowed).join(", ")));
             let chunk = chunk.map(|ch| format!("chunk {ch} on the RoPE layers"));
             let nope = (!nope.is_empty()).then(|| format!("no RoPE on layers {}", ranges(&nope).join(", ")));
             for fact in [window, chunk, nope].into_iter().flatten() {
+                // A blank line between the model block and the comments, as `attnc fmt` prints them.
+                if std::mem::take(&mut first) {
+                    out.line("");
+                }
                 out.line(format!("# per layer (a layout's `layer` overrides; give --cluster and --seq): {fact}"));
             }
         }
