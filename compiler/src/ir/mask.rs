@@ -212,8 +212,7 @@ pub fn classify(problem: &Problem, q: &[Interval], kv: &RowSet) -> Option<MaskCl
     }
     if rule.window.is_none() {
         without_window = allowed_pairs;
-    }
-    if rule.window.is_some() && without_window != allowed_pairs {
+    } else if without_window != allowed_pairs {
         return Some(MaskClass::Window);
     }
     if rule.causal && without_causal != without_window {

@@ -196,6 +196,13 @@ pub fn compile_class(
     let setup = setup::setup(layout, mask, rope, exchange, options)?;
     // The final verification of one direction runs on its own thread while the next direction is
     // lowered (a THD batch's forward and backward plans are built per step, on a host that waits).
+    let failed = |direction, pass, errors| PlanError::Verify {
+        layout: layout.name.clone(),
+        layers: display_layers(&layers),
+        direction,
+        pass,
+        errors,
+    };
     let verified = std::thread::scope(|scope| -> Result<Vec<(Plan, Verified)>, PlanError> {
         let mut pending = Vec::new();
         let directions: &[Direction] =
@@ -218,13 +225,7 @@ pub fn compile_class(
                 if !(verify_each || always) {
                     return Ok(None);
                 }
-                verify::verify(plan, stage).map(Some).map_err(|errors| PlanError::Verify {
-                    layout: layout.name.clone(),
-                    layers: display_layers(&layers),
-                    direction,
-                    pass,
-                    errors,
-                })
+                verify::verify(plan, stage).map(Some).map_err(|errors| failed(direction, pass, errors))
             };
             let dump = |plan: &Plan, index: usize, pass: &str| dump_after(plan, index, pass);
             let mut plan = lower::run(&setup, header, &strategy);
@@ -235,15 +236,10 @@ pub fn compile_class(
             check(&plan, "assign_slots", Stage::Lowered, false)?;
             schedule::run(&mut plan);
             dump(&plan, 3, "schedule");
-            let layers = &layers;
+            let failed = &failed;
             pending.push(scope.spawn(move || {
-                let proof = verify::verify(&plan, Stage::Scheduled).map_err(|errors| PlanError::Verify {
-                    layout: layout.name.clone(),
-                    layers: display_layers(layers),
-                    direction,
-                    pass: "schedule",
-                    errors,
-                })?;
+                let proof =
+                    verify::verify(&plan, Stage::Scheduled).map_err(|errors| failed(direction, "schedule", errors))?;
                 Ok((plan, proof))
             }));
         }
