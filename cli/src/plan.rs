@@ -118,6 +118,18 @@ fn plan(layout: &Layout, request: &PlanRequest) -> Result<Outcome> {
                     }
                 }
             }
+            for n in &set.not_planned {
+                if request.layer.is_none_or(|l| n.layers.iter().any(|r| r.contains(l))) {
+                    out.write_str(&format!(
+                        "{}layers {}: {}, not planned: {}\n",
+                        if first { "" } else { "\n" },
+                        passes::display_layers(&n.layers),
+                        n.kind,
+                        n.reason
+                    ));
+                    first = false;
+                }
+            }
             out.finish()?;
         }
         PlanEmit::Dot => {
@@ -147,6 +159,7 @@ fn plan(layout: &Layout, request: &PlanRequest) -> Result<Outcome> {
                         })
                     })
                     .collect::<Result<_>>()?,
+                not_planned: set.not_planned.clone(),
             };
             println!("{}", serde_json::to_string(&file)?);
         }

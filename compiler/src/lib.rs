@@ -22,6 +22,7 @@ pub mod kernel;
 pub mod passes;
 pub mod plan;
 pub mod report;
+pub mod rope;
 pub mod sema;
 mod suggest;
 pub mod tune;

@@ -139,8 +139,8 @@ fn problem(s: Shape3) -> Problem {
         batch: 1,
         dtype: Dtype::Fp32,
         thd: false,
-        rope_theta: None,
-        rope_dims: None,
+        rope: None,
+        softmax_scale: None,
         v_head_dim: None,
         sinks: false,
     }

@@ -77,10 +77,18 @@ fn rope_rate(head_dim: usize) -> f64 {
     let rows = 4096;
     let mut x = vec![0.5f32; rows * head_dim];
     let mut best = f64::INFINITY;
+    let spec = attnc_compiler::sema::spec::Rope {
+        theta: 500_000.0,
+        dims: head_dim as u32,
+        offset: 0,
+        fraction: None,
+        scaling: None,
+    };
+    let table = crate::exec::RopeTable::new(Some(&spec));
     for _ in 0..3 {
         let start = Instant::now();
         for (row, v) in x.chunks_mut(head_dim).enumerate() {
-            crate::exec::rope(v, row as u64, Some(500_000.0), 1.0);
+            crate::exec::rope(v, row as u64, table.as_ref(), 1.0);
         }
         std::hint::black_box(&mut x);
         best = best.min(start.elapsed().as_secs_f64());

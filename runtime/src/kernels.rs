@@ -32,15 +32,6 @@ impl Shape {
     }
 }
 
-/// RoPE's rotation (rotate-half convention): for each i < d/2, the pair (x_i, x_{i+d/2}) turns
-/// by `sign · position · θ^(−2i/d)`; yields (i, cos, sin).
-pub fn rope_rotation(d: usize, position: u64, theta: f64, sign: f64) -> impl Iterator<Item = (usize, f64, f64)> {
-    (0..d / 2).map(move |i| {
-        let (s, c) = (sign * position as f64 * theta.powf(-2.0 * i as f64 / d as f64)).sin_cos();
-        (i, c, s)
-    })
-}
-
 /// What both block kernels read.
 pub struct Block<'a> {
     /// The query/key head dim.

@@ -23,14 +23,17 @@ pub struct Reference {
     pub dsink_terms: Vec<f64>,
 }
 
-/// RoPE on one head `x`: its last `dims` rotate (all of it when `dims` is `None`), rotate-half
-/// within them, frequencies over `dims`.
-fn rotate(x: &mut [f64], position: u64, theta: Option<f64>, dims: Option<u32>, sign: f64) {
-    let Some(theta) = theta else { return };
-    let d = x.len();
-    let x = &mut x[d - dims.map_or(d, |r| r as usize)..];
+/// RoPE on one head `x` (`head_dim` wide): its rotated dims (`Rope::range`) turn by `sign` ×
+/// position × each frequency (rotate-half within them), cos and sin scaled by the attention
+/// factor.
+fn rotate(x: &mut [f64], position: u64, rope: Option<&attnc_compiler::sema::spec::Rope>, sign: f64) {
+    let Some(rope) = rope else { return };
+    let x = &mut x[rope.range()];
     let half = x.len() / 2;
-    for (i, c, s) in crate::kernels::rope_rotation(x.len(), position, theta, sign) {
+    let (freqs, factor) = (rope.inv_freqs(), rope.attention_factor());
+    for (i, f) in freqs.iter().enumerate() {
+        let (s, c) = (sign * position as f64 * f).sin_cos();
+        let (c, s) = (c * factor, s * factor);
         let (a, b) = (x[i], x[i + half]);
         x[i] = a * c - b * s;
         x[i + half] = b * c + a * s;
@@ -209,7 +212,7 @@ fn load_group(p: &Problem, inputs: &Canonical, backward: bool, b: usize, kh: usi
             let start = out.len();
             out.extend(src[at..at + w].iter().map(|&v| round(p.dtype, v) as f64));
             if rope {
-                rotate(&mut out[start..], p.position(tok as u64), p.rope_theta, p.rope_dims, 1.0);
+                rotate(&mut out[start..], p.position(tok as u64), p.rope.as_ref(), 1.0);
             }
         }
         out
@@ -266,7 +269,7 @@ fn group_attention_body(
     let dims = Dims::of(p);
     let (t, h, hk, d, dv) = (dims.tokens, dims.heads, dims.kv_heads, dims.head_dim, dims.v_head_dim);
     let group = h / hk;
-    let scale = 1.0 / (d as f64).sqrt();
+    let scale = p.scale();
     let g = load_group(p, inputs, backward, b, kh);
     let mut out = GroupOut {
         o: vec![0.0; group * t * dv],
@@ -391,13 +394,13 @@ fn group_attention_body(
             }
             for (r, i) in rows.enumerate() {
                 let dq = &mut dq[r * d..][..d];
-                rotate(dq, p.position(i as u64), p.rope_theta, p.rope_dims, -1.0);
+                rotate(dq, p.position(i as u64), p.rope.as_ref(), -1.0);
                 out.dq[(gh * t + i) * d..][..d].copy_from_slice(dq);
             }
         }
     }
     for j in 0..t {
-        rotate(&mut out.dk[j * d..][..d], p.position(j as u64), p.rope_theta, p.rope_dims, -1.0);
+        rotate(&mut out.dk[j * d..][..d], p.position(j as u64), p.rope.as_ref(), -1.0);
     }
     out
 }
@@ -547,12 +550,12 @@ mod tests {
         let (bn, t, h, hk, d, dv) =
             (dims.batch, dims.tokens, dims.heads, dims.kv_heads, dims.head_dim, dims.v_head_dim);
         let group = h / hk;
-        let scale = 1.0 / (d as f64).sqrt();
+        let scale = p.scale();
         let load = |src: &[f32], heads: usize, b: usize, tok: usize, head: usize, w: usize, rope: bool| {
             let at = ((b * t + tok) * heads + head) * w;
             let mut x: Vec<f64> = src[at..at + w].iter().map(|&v| round(p.dtype, v) as f64).collect();
             if rope {
-                rotate(&mut x, p.position(tok as u64), p.rope_theta, p.rope_dims, 1.0);
+                rotate(&mut x, p.position(tok as u64), p.rope.as_ref(), 1.0);
             }
             x
         };
@@ -609,7 +612,7 @@ mod tests {
                             *y += pij * x;
                         }
                     }
-                    rotate(&mut dq, p.position(i as u64), p.rope_theta, p.rope_dims, -1.0);
+                    rotate(&mut dq, p.position(i as u64), p.rope.as_ref(), -1.0);
                     r.dq[((b * t + i) * h + head) * d..][..d].copy_from_slice(&dq);
                     r.o[((b * t + i) * h + head) * dv..][..dv].copy_from_slice(&o);
                 }
@@ -617,7 +620,7 @@ mod tests {
             for j in 0..t {
                 for kh in 0..hk {
                     let at = ((b * t + j) * hk + kh) * d;
-                    rotate(&mut r.dk[at..at + d], p.position(j as u64), p.rope_theta, p.rope_dims, -1.0);
+                    rotate(&mut r.dk[at..at + d], p.position(j as u64), p.rope.as_ref(), -1.0);
                 }
             }
         }
@@ -647,8 +650,14 @@ mod tests {
             v_head_dim: None,
             batch: 2,
             dtype: Dtype::Fp32,
-            rope_theta: Some(10000.0),
-            rope_dims: None,
+            rope: Some(attnc_compiler::sema::spec::Rope {
+                theta: 10000.0,
+                dims: 8,
+                offset: 0,
+                fraction: None,
+                scaling: None,
+            }),
+            softmax_scale: None,
             softcap: None,
             sinks: false,
         }
@@ -674,7 +683,23 @@ mod tests {
                 softcap: Some(1.5),
                 sinks: true,
                 v_head_dim: Some(16),
-                rope_dims: Some(4),
+                rope: Some(attnc_compiler::sema::spec::Rope {
+                    theta: 10000.0,
+                    dims: 4,
+                    offset: 4,
+                    fraction: None,
+                    scaling: Some(attnc_compiler::sema::spec::RopeScaling::Yarn {
+                        factor: 8.0,
+                        original: 4,
+                        beta_fast: 32.0,
+                        beta_slow: 1.0,
+                        attention_factor: None,
+                        mscale: None,
+                        mscale_all_dim: None,
+                        truncate: true,
+                    }),
+                }),
+                softmax_scale: Some(0.3),
                 ..problem(&[(20, 17)], true, None, Some(6))
             },
         ];

@@ -495,9 +495,9 @@ fn partial_rope_and_nope_layers_against_fp64() {
                 // Not vacuous: each class rotates as its layers say.
                 let p = &class.forward.problem;
                 match (class.rope, rope.contains("dims")) {
-                    (true, true) => assert_eq!(p.rope_dims, Some(4)),
-                    (true, false) => assert!(p.rope_theta.is_some() && p.rope_dims.is_none()),
-                    (false, _) => assert_eq!(p.rope_theta, None),
+                    (true, true) => assert_eq!(p.rope_range(), 4..8),
+                    (true, false) => assert_eq!(p.rope_range(), 0..8),
+                    (false, _) => assert_eq!(p.rope, None),
                 }
             }
             classes_run += classes.len();
@@ -506,6 +506,55 @@ fn partial_rope_and_nope_layers_against_fp64() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!(classes_run, 4 * 4);
+}
+
+/// RoPE scaling (YaRN with its attention factor, Llama 3.1's llama3, linear), partial RoPE by
+/// `fraction` (the first dims), per-layer RoPE (a model `layer` block with its own base) and a
+/// softmax scale other than 1/√head_dim (`softmax_scale`, Gemma's `query_pre_attn_scalar`), under
+/// every strategy at cp 4, forward and backward, fp32 with Cranelift's kernels and bf16 on the
+/// emulated GPU ABI, against fp64 attention at the matrix's tolerances. `original` is 16 tokens so
+/// that the 64-token sequence runs past it and the scaled frequencies matter.
+#[test]
+fn rope_scaling_and_softmax_scale_against_fp64() {
+    let variants = [
+        (
+            "  rope { theta = 150000, fraction = 0.5, scaling = yarn { factor = 32, original = 16, truncate = false } }",
+            "fp32",
+            2,
+        ),
+        ("  rope { theta = 150000, fraction = 0.5, scaling = yarn { factor = 32, original = 16 } }", "bf16", 2),
+        ("  rope { theta = 500000, scaling = llama3 { factor = 8, original = 16 } }\n  softmax_scale = 0.2", "fp32", 2),
+        (
+            "  rope { theta = 1000000, scaling = linear { factor = 8 } }\n  query_pre_attn_scalar = 16\n  \
+             layer 1..2 { rope { theta = 10000 } }",
+            "bf16",
+            3,
+        ),
+    ];
+    let mut failures = Vec::new();
+    let mut classes_run = 0;
+    for strategy in matrix::strategies(4) {
+        for (model, dtype, layers) in variants {
+            let layout = format!(
+                "  dtype = {dtype}\n  format = bshd\n  seq = 64\n  batch = 2\n  mask = causal\n  strategy = {strategy}\n"
+            );
+            let (classes, failed) = check_spec(spec_text(model, &layout, layers), None);
+            // Layer 1's own base makes a class of its own; the others share the model's.
+            assert_eq!(classes.len(), if model.contains("layer") { 2 } else { 1 }, "{strategy} {model}");
+            for class in &classes {
+                let p = &class.forward.problem;
+                let rope = p.rope.as_ref().expect("every layer rotates");
+                assert_eq!(rope.scaling.is_some(), class.layers[0].start != 1, "{model}");
+                assert_eq!(p.rope_range(), if model.contains("fraction") { 0..4 } else { 0..8 });
+                let scale = if model.contains("0.2") { Some(0.2) } else { model.contains("scalar").then_some(0.25) };
+                assert_eq!(p.softmax_scale, scale);
+            }
+            classes_run += classes.len();
+            failures.extend(failed.into_iter().map(|f| format!("{strategy} {model} {dtype}: {f}")));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(classes_run, 4 * 5);
 }
 
 /// Learned sinks (`sinks = learned`) under every strategy at cp 4, forward and backward, causal,

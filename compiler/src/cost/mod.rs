@@ -139,7 +139,7 @@ impl CostModel<'_> {
             OpKind::Load { dst, .. } | OpKind::Store { src: dst, .. } => {
                 let mut seconds = memory(2 * plan.bytes_of(*dst));
                 let rotates = !matches!(op.kind, OpKind::Store { output: Output::O, .. });
-                if let (Some(rate), Some(_), true) = (profile.rope_pairs_per_s, plan.problem.rope_theta, rotates) {
+                if let (Some(rate), Some(_), true) = (profile.rope_pairs_per_s, plan.problem.rope.as_ref(), rotates) {
                     let buf = plan.buf(*dst);
                     let rotated = plan.problem.rope_range().len() as u64;
                     let pairs = buf.rows * buf.heads as u64 * plan.problem.batch as u64 * rotated / 2;

@@ -316,6 +316,56 @@ More `cp` gives each rank fewer tokens, more `tp` fewer heads, more `pp` fewer l
 
     layout l { ... cp = 16  tp = 8  pp = 4 }";
 
+    RopeScaling = "E0039", Error, "a RoPE setting does not fit",
+"A model's `rope` block says how q and k rotate:
+
+    rope {
+        theta = 150000          # the base; 10000 when not given
+        fraction = 0.5          # rotate the first half of each head (or `dims = 64`: the last 64)
+        scaling = yarn { factor = 32, original = 4096, beta_fast = 32, beta_slow = 1 }
+    }
+
+`fraction = F` (0 < F <= 1) rotates the first floor(head_dim*F) dims, as transformers'
+`partial_rotary_factor` and Megatron-LM's `--rotary-percent`; `dims = D` rotates the last D
+(MLA's decoupled RoPE). A block has one of the two. `scaling` is one of
+`linear { factor }` (every frequency divided by the factor),
+`llama3 { factor, original, low_freq_factor = 1, high_freq_factor = 4 }` (Llama 3.1's:
+wavelengths longer than original/low_freq_factor divided, shorter than
+original/high_freq_factor kept, blended between; low_freq_factor <= high_freq_factor) and
+`yarn { factor, original, beta_fast = 32, beta_slow = 1, attention_factor, mscale,
+mscale_all_dim, truncate = true }` (beta_slow < beta_fast; cos and sin scaled by the
+attention factor, 0.1*ln(factor)+1 unless given). Factors are at least 1 and `original` is
+the pre-training context in tokens. The frequencies are transformers' (`attnc run --rope
+apply` rotates with them).
+
+A `layer A..B [step S] { rope { ... } }` block in the model gives those layers their own
+RoPE (Gemma 3: base 10K on the sliding layers, 1M with linear scaling on the others), and
+`layer A..B { rope = none }` makes them NoPE layers.";
+
+    SoftmaxScale = "E0040", Error, "a softmax scale is a positive number, given once",
+"The scores are scale*q.k with scale = 1/sqrt(head_dim) unless the model says otherwise:
+`softmax_scale = X` (X > 0), or `query_pre_attn_scalar = N` (Gemma 2 and 3: the scale is
+N^(-1/2), 256^(-1/2) = 0.0625 for Gemma 3 27B, whose head_dim is 128). A model gives one of
+the two. Every kernel set, the fp64 reference and Megatron-LM's `--softmax-scale` take it.
+
+    model gemma3_27b { ... head_dim = 128  query_pre_attn_scalar = 256 }";
+
+    LayerKind = "E0041", Error, "a model `layer` block sets what it cannot",
+"A model's `layer A..B [step S] { ... }` block says what differs on those layers:
+`kind = linear_attention | mamba | indexed_attention` (layers attnc does not plan: they
+have no softmax attention work and `attnc plan` says why), `rope { ... }` (their own RoPE)
+or `rope = none` (NoPE). Strategies and masks are the layout's: write them in a layout's
+`layer` block. A layer is in at most one of the model's blocks, and a layer that is not
+attention has no RoPE setting.
+
+    model qwen3_next {
+        ...
+        # every fourth layer (3, 7, ...) is attention, the others linear attention
+        layer 0..48 step 4 { kind = linear_attention }
+        layer 1..48 step 4 { kind = linear_attention }
+        layer 2..48 step 4 { kind = linear_attention }
+    }";
+
     A2aLevelExceedsNode = "W0001", Warning, "the all-to-all level spans nodes",
 "The first level of a2a+p2p runs all-to-all, which sends (d-1)/d of every
 activation; it belongs on the fast intra-node links. A first level larger than

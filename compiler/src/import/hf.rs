@@ -79,6 +79,10 @@ pub struct RopeParams {
     pub low_freq_factor: Option<f64>,
     pub high_freq_factor: Option<f64>,
     pub partial_rotary_factor: Option<f64>,
+    pub attention_factor: Option<f64>,
+    pub mscale: Option<f64>,
+    pub mscale_all_dim: Option<f64>,
+    pub truncate: Option<bool>,
     #[serde(flatten)]
     pub rest: BTreeMap<String, Value>,
 }
@@ -319,64 +323,77 @@ pub fn import(config: &HfConfig, file: &str, options: &ImportOptions) -> Result<
         out.line(format!("  moe {{ experts = {e}, topk = {k}{ffn} }}"));
     }
 
-    // RoPE: the base, the rotated dims, and what the language cannot say yet.
+    // RoPE: the base, the rotated dims and the scaling; per layer type where 5.x gives a set per
+    // type (Gemma-3) or 4.x a local base beside rope_theta.
     let (params, params_path) = rope_params(c, prefix);
     let theta = params.as_ref().and_then(|p| p.rope_theta).or(c.rope_theta);
     let fraction = params.as_ref().and_then(|p| p.partial_rotary_factor).or(c.partial_rotary_factor);
     let all_nope = c.no_rope_layers.as_ref().is_some_and(|l| l.iter().all(|&x| x == 0));
-    if let (Some(theta), false) = (theta, all_nope) {
+    let max_positions = c.rest.get("max_position_embeddings").and_then(Value::as_u64);
+    let rope_of = |p: Option<&RopeParams>, theta: f64, out: &mut Out, warnings: &mut Vec<ImportWarning>, at: &str| {
         let dims = match (mla, fraction) {
-            (Some((_, rope)), _) => Some(rope),
-            (None, Some(f)) if f < 1.0 => Some((head_dim as f64 * f).round() as u64),
-            _ => None,
+            (Some((_, rope)), _) => format!(", dims = {rope}"),
+            (None, Some(f)) if f < 1.0 => format!(", fraction = {}", number(f)),
+            _ => String::new(),
         };
-        let dims = dims.map(|d| format!(", dims = {d}")).unwrap_or_default();
-        out.line(format!("  rope {{ theta = {}{dims} }}", number(theta)));
-    }
-    if let Some(p) = &params {
-        let kind = p.rope_type.as_deref().unwrap_or("default");
-        if kind != "default" {
-            let mut facts = Vec::new();
-            for (k, v) in [
-                ("factor", p.factor),
-                ("beta_fast", p.beta_fast),
-                ("beta_slow", p.beta_slow),
-                ("low_freq_factor", p.low_freq_factor),
-                ("high_freq_factor", p.high_freq_factor),
-            ] {
-                if let Some(v) = v {
-                    facts.push(format!("{k} {}", number(v)));
+        let scaling = match p {
+            Some(p) => scaling_text(p, max_positions, at, out, warnings),
+            None => String::new(),
+        };
+        format!("rope {{ theta = {}{dims}{scaling} }}", number(theta))
+    };
+    // Per layer type: (type, its RoPE text) where the types' parameters differ.
+    let mut per_type: Vec<(String, String)> = Vec::new();
+    let mut model_rope = None;
+    if let (Some(theta), false) = (theta, all_nope) {
+        model_rope = Some(rope_of(params.as_ref(), theta, &mut out, &mut warnings, &params_path));
+        match &c.rope_parameters {
+            Some(RopeParameters::PerLayerType(per)) => {
+                for (t, p) in per {
+                    let at = format!("{prefix}.rope_parameters.{t}");
+                    if at == params_path {
+                        per_type.push((t.clone(), model_rope.clone().unwrap_or_default()));
+                        continue;
+                    }
+                    let th = p.rope_theta.unwrap_or(theta);
+                    per_type.push((t.clone(), rope_of(Some(p), th, &mut out, &mut warnings, &at)));
                 }
             }
-            if let Some(o) = p.original_max_position_embeddings {
-                facts.push(format!("original_max_position_embeddings {o}"));
+            // transformers 4.x Gemma-3: the sliding layers rotate with `rope_local_base_freq` and
+            // no scaling (`rotary_emb_local`).
+            _ => {
+                if let Some(local) = c.rest.get("rope_local_base_freq").and_then(Value::as_f64) {
+                    per_type.push(("full_attention".into(), model_rope.clone().unwrap_or_default()));
+                    per_type.push(("sliding_attention".into(), rope_of(None, local, &mut out, &mut warnings, "")));
+                }
             }
-            let what = format!("{kind} RoPE scaling ({})", facts.join(", "));
-            out.missing(&mut warnings, &params_path, format!("{what}: attnc rotates with the unscaled frequencies"));
         }
     }
-    if let Some(RopeParameters::PerLayerType(per)) = &c.rope_parameters {
-        let bases: Vec<String> =
-            per.iter().filter_map(|(t, p)| p.rope_theta.map(|th| format!("{t} {}", number(th)))).collect();
-        let distinct: std::collections::BTreeSet<u64> =
-            per.values().filter_map(|p| p.rope_theta.map(f64::to_bits)).collect();
-        if distinct.len() > 1 {
-            out.missing(
-                &mut warnings,
-                &path("rope_parameters"),
-                format!("a RoPE base per layer type ({}): the spec has one base, the first", bases.join(", ")),
-            );
+    // DeepSeek-V3's attention multiplies its softmax scale by YaRN's mscale(factor, mscale_all_dim)².
+    let deepseek_scale = match (&params, model_type.starts_with("deepseek") || model_type.starts_with("kimi")) {
+        (Some(p), true) if p.rope_type.as_deref().unwrap_or("default") != "default" => {
+            p.mscale_all_dim.filter(|&m| m != 0.0).zip(p.factor).map(|(m, f)| {
+                let mscale = crate::rope::yarn_mscale(f, m);
+                (head_dim as f64).powf(-0.5) * mscale * mscale
+            })
         }
-    }
-    // transformers 4.x Gemma-3: the sliding layers' base beside `rope_theta`.
-    if let Some(local) = c.rest.get("rope_local_base_freq").and_then(Value::as_f64) {
-        if theta.is_some_and(|t| t != local) {
-            out.missing(
-                &mut warnings,
-                &path("rope_local_base_freq"),
-                format!("RoPE base {} on the sliding layers: the spec has one base, rope_theta", number(local)),
-            );
+        _ => None,
+    };
+    // The model's block is the RoPE most attention layers have; the others get `layer` blocks.
+    let types = c.layer_types.clone().unwrap_or_default();
+    let rope_for = |t: &str| per_type.iter().find(|(k, _)| k == t).map(|(_, r)| r.clone());
+    let majority = {
+        let mut count: BTreeMap<String, usize> = BTreeMap::new();
+        for t in &types {
+            if let Some(r) = rope_for(t) {
+                *count.entry(r).or_default() += 1;
+            }
         }
+        count.into_iter().max_by_key(|(_, n)| *n).map(|(r, _)| r)
+    };
+    let model_rope = majority.or(model_rope);
+    if let Some(r) = &model_rope {
+        out.line(format!("  {r}"));
     }
     if model_type.starts_with("gpt_oss") {
         out.line("  sinks      = learned");
@@ -384,12 +401,14 @@ pub fn import(config: &HfConfig, file: &str, options: &ImportOptions) -> Result<
     if let Some(cap) = c.attn_logit_softcapping {
         out.line(format!("  softcap    = {}", number(cap)));
     }
-    if let Some(s) = c.query_pre_attn_scalar.filter(|&s| s != head_dim as f64) {
-        out.missing(
-            &mut warnings,
-            &path("query_pre_attn_scalar"),
-            format!("softmax scale 1/√{} instead of 1/√{head_dim}: attnc scales scores by 1/√head_dim", number(s)),
-        );
+    match (c.query_pre_attn_scalar.filter(|&s| s != head_dim as f64), deepseek_scale) {
+        (Some(s), _) if s.fract() == 0.0 && s >= 1.0 => out.line(format!("  query_pre_attn_scalar = {}", number(s))),
+        (Some(s), _) => out.line(format!("  softmax_scale = {}", number(s.powf(-0.5)))),
+        (None, Some(scale)) => {
+            out.line("  # DeepSeek: 1/sqrt(head_dim) times YaRN's mscale(factor, mscale_all_dim) squared");
+            out.line(format!("  softmax_scale = {}", number(scale)));
+        }
+        (None, None) => {}
     }
     if let Some(p) = c.attention_dropout.filter(|&p| p > 0.0) {
         out.missing(&mut warnings, &path("attention_dropout"), format!("attention dropout {p}: attnc runs none"));
@@ -422,12 +441,6 @@ pub fn import(config: &HfConfig, file: &str, options: &ImportOptions) -> Result<
         }
         _ => Vec::new(),
     };
-    let unplanned: Vec<(u64, &str)> = kinds
-        .iter()
-        .enumerate()
-        .filter(|(_, k)| !matches!(k.as_str(), "sliding_attention" | "full_attention" | "chunked_attention"))
-        .map(|(i, k)| (i as u64, k.as_str()))
-        .collect();
     let nope: Vec<u64> = c
         .no_rope_layers
         .as_ref()
@@ -436,17 +449,45 @@ pub fn import(config: &HfConfig, file: &str, options: &ImportOptions) -> Result<
         .unwrap_or_default();
     // Llama-4: the chunked layers are the RoPE ones; the NoPE layers attend globally.
     let chunk = c.attention_chunk_size;
-    if !unplanned.is_empty() {
-        let mut by_kind: BTreeMap<&str, Vec<u64>> = BTreeMap::new();
-        for &(i, k) in &unplanned {
-            by_kind.entry(k).or_default().push(i);
+    // The model's `layer` blocks: kinds attnc does not plan, NoPE layers, and RoPE other than the
+    // model block's, each as ranges of the layers with that fact.
+    let mut facts: Vec<(String, Vec<u64>)> = Vec::new();
+    let mut unknown: BTreeMap<&str, Vec<u64>> = BTreeMap::new();
+    for layer in 0..layers {
+        let kind = kinds.get(layer as usize).map(String::as_str);
+        let fact = match kind {
+            Some("linear_attention") => Some("kind = linear_attention".to_string()),
+            Some("mamba") => Some("kind = mamba".to_string()),
+            Some(k) if !matches!(k, "sliding_attention" | "full_attention" | "chunked_attention" | "attention") => {
+                unknown.entry(k).or_default().push(layer);
+                None
+            }
+            _ if nope.contains(&layer) => Some("rope = none".to_string()),
+            Some(t) => rope_for(t).filter(|r| Some(r) != model_rope.as_ref()),
+            None => None,
+        };
+        if let Some(fact) = fact {
+            match facts.iter_mut().find(|(f, _)| *f == fact) {
+                Some((_, l)) => l.push(layer),
+                None => facts.push((fact, vec![layer])),
+            }
         }
+    }
+    if !facts.is_empty() {
+        out.line("");
+    }
+    for (fact, layers) in &facts {
+        for r in ranges(layers) {
+            out.line(format!("  layer {r} {{ {fact} }}"));
+        }
+    }
+    if !unknown.is_empty() {
         let listed: Vec<String> =
-            by_kind.iter().map(|(k, l)| format!("{k} on layers {}", ranges(l).join(", "))).collect();
+            unknown.iter().map(|(k, l)| format!("{k} on layers {}", ranges(l).join(", "))).collect();
         out.missing(
             &mut warnings,
             &path("layer_types"),
-            format!("layer kinds attnc does not plan ({}): planned as attention", listed.join("; ")),
+            format!("layer kinds attnc does not know ({}): planned as attention", listed.join("; ")),
         );
     }
     out.line("}");
@@ -480,16 +521,11 @@ pub fn import(config: &HfConfig, file: &str, options: &ImportOptions) -> Result<
             out.line(format!("  cp       = {}", cluster.nodes * cluster.gpus_per_node));
             out.line("  strategy = auto");
             let overrides = ranges(&other);
-            let rope_off = if chunk.is_some() { ranges(&[]) } else { ranges(&nope) };
-            if !overrides.is_empty() || !rope_off.is_empty() {
+            if !overrides.is_empty() {
                 out.line("");
             }
             for r in overrides {
-                let rope = if chunk.is_some() { "rope = none, " } else { "" };
-                out.line(format!("  layer {r} {{ {rope}mask = {other_mask} }}"));
-            }
-            for r in rope_off {
-                out.line(format!("  layer {r} {{ rope = none }}"));
+                out.line(format!("  layer {r} {{ mask = {other_mask} }}"));
             }
             out.line("}");
         }
@@ -497,8 +533,7 @@ pub fn import(config: &HfConfig, file: &str, options: &ImportOptions) -> Result<
             let mut first = true;
             let window = c.sliding_window.map(|w| format!("window {w} on layers {}", ranges(&windowed).join(", ")));
             let chunk = chunk.map(|ch| format!("chunk {ch} on the RoPE layers"));
-            let nope = (!nope.is_empty()).then(|| format!("no RoPE on layers {}", ranges(&nope).join(", ")));
-            for fact in [window, chunk, nope].into_iter().flatten() {
+            for fact in [window, chunk].into_iter().flatten() {
                 // A blank line between the model block and the comments, as `attnc fmt` prints them.
                 if std::mem::take(&mut first) {
                     out.line("");
@@ -507,7 +542,32 @@ pub fn import(config: &HfConfig, file: &str, options: &ImportOptions) -> Result<
             }
         }
     }
-    Ok(Imported { text: out.text, warnings })
+    Ok(canonical(Imported { text: out.text, warnings }))
+}
+
+/// The text in `attnc fmt`'s canonical form (examples must be), each warning's line moved with
+/// its comment. Text the parser rejects is left as written, for the caller's check to report.
+fn canonical(imported: Imported) -> Imported {
+    let (tree, diagnostics) = crate::front::parser::parse_file(Default::default(), &imported.text);
+    if !diagnostics.is_empty() {
+        return imported;
+    }
+    let text = crate::front::print_file(&tree);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut from = 0;
+    let warnings = imported
+        .warnings
+        .into_iter()
+        .map(|w| {
+            let comment = format!("# not modelled: {}: ", w.field);
+            let line = (from..lines.len()).find(|&i| lines[i].contains(&comment)).map_or(w.line, |i| {
+                from = i + 1;
+                i + 1
+            });
+            ImportWarning { line, ..w }
+        })
+        .collect();
+    Imported { text, warnings }
 }
 
 #[derive(Default)]
@@ -527,6 +587,71 @@ impl Out {
         self.line(format!("  # not modelled: {field}: {message}"));
         warnings.push(ImportWarning { field: field.to_string(), line: self.lines, message });
     }
+}
+
+/// `, scaling = KIND { ... }` for RoPE parameters (empty for the default); a type attnc does not
+/// rotate with (dynamic NTK, LongRoPE, ...) or an incomplete one is warned at `at`.
+fn scaling_text(
+    p: &RopeParams,
+    max_positions: Option<u64>,
+    at: &str,
+    out: &mut Out,
+    warnings: &mut Vec<ImportWarning>,
+) -> String {
+    let kind = p.rope_type.as_deref().unwrap_or("default");
+    let original = p.original_max_position_embeddings.or(max_positions);
+    let mut args: Vec<String> = Vec::new();
+    let mut arg = |k: &str, v: Option<f64>| {
+        if let Some(v) = v {
+            args.push(format!("{k} = {}", number(v)));
+        }
+    };
+    let complete = match kind {
+        "default" => return String::new(),
+        "linear" => {
+            arg("factor", p.factor);
+            p.factor.is_some()
+        }
+        "llama3" => {
+            arg("factor", p.factor);
+            arg("original", original.map(|o| o as f64));
+            arg("low_freq_factor", p.low_freq_factor);
+            arg("high_freq_factor", p.high_freq_factor);
+            p.factor.is_some() && original.is_some() && p.low_freq_factor.is_some() && p.high_freq_factor.is_some()
+        }
+        "yarn" => {
+            arg("factor", p.factor);
+            arg("original", original.map(|o| o as f64));
+            arg("beta_fast", p.beta_fast);
+            arg("beta_slow", p.beta_slow);
+            arg("attention_factor", p.attention_factor);
+            arg("mscale", p.mscale);
+            arg("mscale_all_dim", p.mscale_all_dim);
+            if p.truncate == Some(false) {
+                args.push("truncate = false".into());
+            }
+            p.factor.is_some() && original.is_some()
+        }
+        _ => false,
+    };
+    if complete {
+        return format!(", scaling = {kind} {{ {} }}", args.join(", "));
+    }
+    let mut facts: Vec<String> = Vec::new();
+    for (k, v) in
+        [("factor", p.factor), ("low_freq_factor", p.low_freq_factor), ("high_freq_factor", p.high_freq_factor)]
+    {
+        if let Some(v) = v {
+            facts.push(format!("{k} {}", number(v)));
+        }
+    }
+    let why = if matches!(kind, "linear" | "llama3" | "yarn") {
+        "incomplete: attnc rotates with the unscaled frequencies"
+    } else {
+        "attnc rotates with linear, llama3 and yarn scaling only; this layer rotates unscaled"
+    };
+    out.missing(warnings, at, format!("{kind} RoPE scaling ({}): {why}", facts.join(", ")));
+    String::new()
 }
 
 /// The RoPE parameters of the config and their JSON path (5.x, else 4.x's scaling).

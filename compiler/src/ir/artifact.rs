@@ -140,6 +140,19 @@ pub struct PlanFile {
     pub version: u32,
     pub layout: String,
     pub classes: Vec<PlanFileClass>,
+    /// Layers of kinds attnc does not plan (`kind = linear_attention` ...): no plan, and why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_planned: Vec<NotPlanned>,
+}
+
+/// Layers of one kind that attnc plans no attention work for.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NotPlanned {
+    /// Half-open layer ranges.
+    pub layers: Vec<super::Interval>,
+    /// The layer kind as the spec writes it: `linear_attention`, `mamba`, `indexed_attention`.
+    pub kind: String,
+    pub reason: String,
 }
 
 /// One layer class of a [`PlanFile`].

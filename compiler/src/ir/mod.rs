@@ -506,12 +506,12 @@ pub struct Problem {
     pub batch: u32,
     pub dtype: Dtype,
     pub thd: bool,
-    /// RoPE base frequency, when the model rotates Q and K.
+    /// How q and k rotate, when these layers rotate them (base, rotated dims, scaling).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rope_theta: Option<f64>,
-    /// With RoPE: how many of each head's last dims rotate, when fewer than `head_dim`.
+    pub rope: Option<crate::sema::spec::Rope>,
+    /// The softmax scale when it is not 1/√head_dim (`Problem::scale`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rope_dims: Option<u32>,
+    pub softmax_scale: Option<f64>,
     /// Logit soft-capping: every score s becomes cap·tanh(s/cap) before the mask.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub softcap: Option<f64>,
@@ -531,15 +531,18 @@ impl Problem {
         self.v_head_dim.unwrap_or(self.head_dim)
     }
 
-    /// The dims of each q and k head that RoPE rotates, `[head_dim − D, head_dim)`; empty without
-    /// RoPE.
+    /// The dims of each q and k head that RoPE rotates (`Rope::range`); empty without RoPE.
     pub fn rope_range(&self) -> std::ops::Range<usize> {
         let d = self.head_dim as usize;
-        match (self.rope_theta, self.rope_dims) {
-            (None, _) => d..d,
-            (Some(_), None) => 0..d,
-            (Some(_), Some(r)) => d - (r as usize).min(d)..d,
+        match &self.rope {
+            None => d..d,
+            Some(r) => r.range().start.min(d)..r.range().end.min(d),
         }
+    }
+
+    /// The softmax scale multiplying q·k: the model's, else 1/√head_dim.
+    pub fn scale(&self) -> f64 {
+        self.softmax_scale.unwrap_or(1.0 / (self.head_dim as f64).sqrt())
     }
 }
 

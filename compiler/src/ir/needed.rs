@@ -115,8 +115,8 @@ mod tests {
             batch: 1,
             dtype: crate::sema::spec::Dtype::Fp32,
             thd: true,
-            rope_theta: None,
-            rope_dims: None,
+            rope: None,
+            softmax_scale: None,
             softcap: None,
             sinks: false,
         }

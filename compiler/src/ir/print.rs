@@ -163,7 +163,7 @@ pub fn write_text(out: &mut impl std::fmt::Write, plan: &Plan, rank: Option<u32>
     let _ = writeln!(out, "{}", title(plan));
     let _ = writeln!(
         out,
-        "  problem: {} tokens in {} sequence(s), heads {} kv_heads {} head_dim {}{} batch {} {:?}, {}{}{}",
+        "  problem: {} tokens in {} sequence(s), heads {} kv_heads {} head_dim {}{} batch {} {:?}, {}{}{}{}",
         p.tokens,
         p.docs.len(),
         p.heads,
@@ -172,14 +172,21 @@ pub fn write_text(out: &mut impl std::fmt::Write, plan: &Plan, rank: Option<u32>
         p.v_head_dim.map(|v| format!(" v_head_dim {v}")).unwrap_or_default(),
         p.batch,
         p.dtype,
-        match (p.rope_theta, p.rope_dims) {
-            (None, _) => "no RoPE".to_string(),
-            (Some(theta), None) => format!("RoPE theta {theta}"),
-            (Some(theta), Some(_)) => {
+        match &p.rope {
+            None => "no RoPE".to_string(),
+            Some(rope) => {
                 let r = p.rope_range();
-                format!("RoPE theta {theta} on dims {}..{}", r.start, r.end)
+                let dims = if r.len() == p.head_dim as usize {
+                    String::new()
+                } else {
+                    format!(" on dims {}..{}", r.start, r.end)
+                };
+                let scaling =
+                    rope.scaling.as_ref().map(|s| format!(", {} x{}", s.name(), s.factor())).unwrap_or_default();
+                format!("RoPE theta {}{dims}{scaling}", rope.theta)
             }
         },
+        p.softmax_scale.map(|s| format!(", softmax scale {s}")).unwrap_or_default(),
         if p.sinks { ", learned sinks" } else { "" },
         p.softcap.map(|c| format!(", logits soft-capped at {c}")).unwrap_or_default()
     );

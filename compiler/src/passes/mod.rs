@@ -22,7 +22,7 @@ use thiserror::Error;
 
 use crate::ir::{Direction, Header, Interval, Plan, artifact};
 use crate::plan::partition::PartitionError;
-use crate::sema::spec::{Exchange, Layout, Mask, Strategy};
+use crate::sema::spec::{Exchange, LayerKind, Layout, Mask, Strategy};
 use crate::verify::{self, Stage, Verified, VerifyError};
 
 #[derive(Debug, Error)]
@@ -117,6 +117,8 @@ impl LayerClass {
 pub struct PlanSet {
     pub layout: String,
     pub classes: Vec<LayerClass>,
+    /// Layers of kinds attnc does not plan, by kind.
+    pub not_planned: Vec<artifact::NotPlanned>,
 }
 
 impl PlanSet {
@@ -127,6 +129,7 @@ impl PlanSet {
             version: artifact::ARTIFACT_VERSION,
             layout: self.layout.clone(),
             classes: self.classes.iter().map(LayerClass::file_class).collect(),
+            not_planned: self.not_planned.clone(),
         }
     }
 
@@ -136,18 +139,23 @@ impl PlanSet {
     }
 }
 
-/// Groups consecutive and non-consecutive layers with equal settings (strategy, mask, RoPE,
-/// exchange), in
-/// order of first use.
+/// Groups consecutive and non-consecutive attention layers with equal settings (strategy, mask,
+/// RoPE and its parameters, exchange), in order of first use. Layers of other kinds
+/// (`LayerKind`) are in no class: attnc plans no work for them.
 pub fn layer_classes(layout: &Layout) -> Vec<(Vec<Interval>, Strategy, Mask)> {
     let mut classes: Vec<(Vec<Interval>, Strategy, Mask)> = Vec::new();
     let first = |ranges: &[Interval]| &layout.layers[ranges[0].start as usize];
+    let rope_of = |i: u64| layout.layers[i as usize].rope.then(|| layout.model.rope_of(i as u32)).flatten();
     for (i, s) in layout.layers.iter().enumerate() {
         let i = i as u64;
+        if !s.kind.is_attention() {
+            continue;
+        }
         match classes.iter_mut().find(|(ranges, strategy, mask)| {
             *strategy == s.strategy
                 && *mask == s.mask
                 && first(ranges).rope == s.rope
+                && rope_of(ranges[0].start) == rope_of(i)
                 && first(ranges).exchange == s.exchange
         }) {
             Some((ranges, _, _)) => match ranges.last_mut() {
@@ -160,6 +168,32 @@ pub fn layer_classes(layout: &Layout) -> Vec<(Vec<Interval>, Strategy, Mask)> {
     classes
 }
 
+/// The layers of each kind attnc does not plan, as ranges, in order of first use; each with why.
+pub fn not_planned(layout: &Layout) -> Vec<artifact::NotPlanned> {
+    let mut out: Vec<(LayerKind, Vec<Interval>)> = Vec::new();
+    for (i, s) in layout.layers.iter().enumerate().filter(|(_, s)| !s.kind.is_attention()) {
+        let i = i as u64;
+        let ranges = match out.iter_mut().find(|(k, _)| *k == s.kind) {
+            Some((_, ranges)) => ranges,
+            None => {
+                out.push((s.kind, Vec::new()));
+                &mut out.last_mut().expect("just pushed").1
+            }
+        };
+        match ranges.last_mut() {
+            Some(last) if last.end == i => last.end = i + 1,
+            _ => ranges.push(Interval::new(i, i + 1)),
+        }
+    }
+    out.into_iter()
+        .map(|(kind, layers)| artifact::NotPlanned {
+            layers,
+            kind: kind.name().to_string(),
+            reason: kind.not_planned_because().to_string(),
+        })
+        .collect()
+}
+
 pub use crate::ir::{display_intervals, display_layers};
 
 /// The pipeline: per layer class, `lower` → `assign_slots` → `schedule`, each followed by the
@@ -170,7 +204,7 @@ pub fn compile(layout: &Layout, options: &PlanOptions) -> Result<PlanSet, PlanEr
         .into_iter()
         .map(|(layers, strategy, mask)| compile_class(layout, layers, strategy, mask, options))
         .collect::<Result<_, _>>()?;
-    Ok(PlanSet { layout: layout.name.clone(), classes })
+    Ok(PlanSet { layout: layout.name.clone(), classes, not_planned: not_planned(layout) })
 }
 
 /// Plans one layer class with a concrete strategy.
@@ -191,8 +225,9 @@ pub fn compile_class(
         });
     }
     // A class's layers share their RoPE setting and exchange (`layer_classes`).
-    let first = layers.first().and_then(|r| layout.layers.get(r.start as usize));
-    let (rope, exchange) = first.map_or((false, Exchange::Auto), |l| (l.rope, l.exchange));
+    let first = layers.first().and_then(|r| layout.layers.get(r.start as usize).map(|l| (r.start as u32, l)));
+    let exchange = first.map_or(Exchange::Auto, |(_, l)| l.exchange);
+    let rope = first.filter(|(_, l)| l.rope).and_then(|(i, _)| layout.model.rope_of(i));
     let setup = setup::setup(layout, mask, rope, exchange, options)?;
     // The final verification of one direction runs on its own thread while the next direction is
     // lowered (a THD batch's forward and backward plans are built per step, on a host that waits).
@@ -248,7 +283,7 @@ pub fn compile_class(
     let (plans, proofs): (Vec<Plan>, Vec<Verified>) = verified.into_iter().unzip();
     let mut plans = plans.into_iter();
     let forward = plans.next().expect("the forward plan is always built");
-    Ok(LayerClass { layers, strategy, mask, rope, forward, backward: plans.next(), proofs })
+    Ok(LayerClass { layers, strategy, mask, rope: rope.is_some(), forward, backward: plans.next(), proofs })
 }
 
 /// With `ATTNC_DUMP=DIR`, writes the plan's text after each pass to

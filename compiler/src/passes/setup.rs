@@ -51,11 +51,11 @@ pub fn partition_of(layout: &Layout, options: &PlanOptions) -> Result<Partition,
     .map_err(|error| PlanError::Partition { layout: name.clone(), error })
 }
 
-/// The problem and partition of one layer class; `rope`: whether its layers rotate q and k.
+/// The problem and partition of one layer class; `rope`: how its layers rotate q and k.
 pub fn setup(
     layout: &Layout,
     mask: Mask,
-    rope: bool,
+    rope: Option<&crate::sema::spec::Rope>,
     exchange: Exchange,
     options: &PlanOptions,
 ) -> Result<Setup, PlanError> {
@@ -87,8 +87,8 @@ pub fn setup(
         batch: layout.batch,
         dtype: layout.dtype,
         thd,
-        rope_theta: layout.model.rope.as_ref().filter(|_| rope).map(|r| r.theta),
-        rope_dims: layout.model.rope.as_ref().filter(|r| rope && r.dims < layout.model.head_dim).map(|r| r.dims),
+        rope: rope.cloned(),
+        softmax_scale: layout.model.softmax_scale,
         sinks: layout.model.sinks,
         softcap: layout.model.softcap,
     };

@@ -2,10 +2,11 @@
 
 use super::presets;
 use super::reader::{Diags, QuantityKind, Reader, no_args};
-use super::spec::{Cluster, Link, Model, Moe, Rope};
+use super::reader::{WordValue, int_literal};
+use super::spec::{Cluster, LayerKind, Link, Model, ModelLayers, Moe, Rope, RopeScaling};
 use crate::diag::{Code, Diagnostic};
 use crate::front::ast::Item;
-use crate::front::span::Span;
+use crate::front::span::{Span, Spanned};
 use crate::suggest;
 
 /// A resolved model and the spans later checks point at.
@@ -45,6 +46,9 @@ const MODEL_FIELDS: &[&str] = &[
     "rope",
     "sinks",
     "softcap",
+    "softmax_scale",
+    "query_pre_attn_scalar",
+    "layer",
 ];
 
 pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
@@ -122,41 +126,37 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
                 Diagnostic::new(Code::RopeNone, "a model without RoPE has no `rope` block", span, "not a block")
                     .with_help(
                         "remove `rope = ...` from the model; for NoPE layers of a RoPE model, write \
-                         `layer A..B { rope = none }` in the layout",
+                         `layer A..B { rope = none }`",
                     ),
             );
             None
         }
-        None => r.nested("rope", diags).and_then(|body| {
-            let at = r.key_span("rope").unwrap_or(item.name.span);
-            let rope = Reader::new(Some(body), &["theta", "dims"], "`rope`".into(), at, diags);
-            let theta = if rope.has("theta") { rope.float("theta", 0.0, diags)? } else { 10_000.0 };
-            let dims = if rope.has("dims") { Some(rope.int("dims", 1, 65_536, diags)?) } else { None };
-            Some((theta, dims))
-        }),
+        None => match r.nested("rope", diags) {
+            Some(body) => {
+                let at = r.key_span("rope").unwrap_or(item.name.span);
+                let rope = head_dim.as_ref().and_then(|h| rope_block(body, at, h, diags));
+                if rope.is_none() {
+                    ok = false;
+                }
+                rope
+            }
+            None => None,
+        },
     };
-    let (layers, heads, head_dim, sinks, softcap) = (layers?, heads?, head_dim?, sinks?, softcap?);
-    let rope = rope.map(|(theta, dims)| {
-        if let Some(d) = dims
-            && (d.node % 2 != 0 || d.node > head_dim.node)
-        {
-            ok = false;
-            diags.push(
-                Diagnostic::new(
-                    Code::RopeDims,
-                    format!("rope dims = {} is not an even number of at most head_dim = {}", d.node, head_dim.node),
-                    d.span,
-                    "rotated dims",
-                )
-                .with_secondary(head_dim.span, "head_dim set here")
-                .with_help(format!(
-                    "rotate an even number of the head's dims, from 2 to {}; leave `dims` out to rotate all",
-                    head_dim.node - head_dim.node % 2
-                )),
-            );
-        }
-        Rope { theta, dims: dims.map_or(head_dim.node as u32, |d| d.node as u32) }
-    });
+    let softmax_scale = softmax_scale(&r, item.name.span, diags);
+    let layer_blocks: Vec<Option<ModelLayers>> = r
+        .layers
+        .iter()
+        .map(|(range, body)| model_layers(range, body, layers.as_ref(), head_dim.as_ref(), diags))
+        .collect();
+    let (layers, heads, head_dim, sinks, softcap, softmax_scale) =
+        (layers?, heads?, head_dim?, sinks?, softcap?, softmax_scale?);
+    let Some(layer_blocks) = layer_blocks.into_iter().collect::<Option<Vec<_>>>() else {
+        return None;
+    };
+    if !no_overlap(&layer_blocks, &r.layers, diags) {
+        ok = false;
+    }
     let kv = kv_heads.as_ref().map_or(heads.node, |k| k.node);
     let kv_span = kv_heads.as_ref().map_or(heads.span, |k| k.span);
     if kv > heads.node || heads.node % kv != 0 {
@@ -211,6 +211,8 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
             rope,
             sinks,
             softcap,
+            softmax_scale,
+            layer_blocks,
         },
         layers: layers.span,
         heads: heads.span,
@@ -303,4 +305,349 @@ fn link(r: &Reader<'_>, key: &str, table: &[(&'static str, f64, f64)], diags: &m
         no_args(&word, diags);
     }
     Some(link)
+}
+
+const ROPE_FIELDS: &[&str] = &["theta", "dims", "fraction", "scaling"];
+
+/// A `rope { theta, dims | fraction, scaling }` block for heads of `head_dim` (`at`: its key).
+fn rope_block(body: &crate::front::ast::Block, at: Span, head_dim: &Spanned<u64>, diags: &mut Diags) -> Option<Rope> {
+    let rope = Reader::new(Some(body), ROPE_FIELDS, "`rope`".into(), at, diags);
+    let theta = if rope.has("theta") { rope.float("theta", 0.0, diags) } else { Some(10_000.0) };
+    let dims = if rope.has("dims") { rope.int("dims", 1, 65_536, diags).map(Some) } else { Some(None) };
+    let fraction = if rope.has("fraction") { rope.float("fraction", 0.0, diags).map(Some) } else { Some(None) };
+    let scaling = if rope.has("scaling") { rope_scaling(&rope, diags).map(Some) } else { Some(None) };
+    let (theta, dims, fraction, scaling) = (theta?, dims?, fraction?, scaling?);
+    let h = head_dim.node;
+    let (dims, offset) = match (dims, fraction) {
+        (Some(_), Some(_)) => {
+            diags.push(
+                Diagnostic::new(
+                    Code::RopeScaling,
+                    "a `rope` block gives `dims` or `fraction`, not both",
+                    rope.field_span("fraction").unwrap_or(at),
+                    "second way to say which dims rotate",
+                )
+                .with_secondary(rope.field_span("dims").unwrap_or(at), "`dims` rotates the last dims")
+                .with_help(
+                    "keep `fraction = F` to rotate the first floor(head_dim*F) dims (transformers' \
+                     partial_rotary_factor), or `dims = D` to rotate the last D (MLA)",
+                ),
+            );
+            return None;
+        }
+        (Some(d), None) => {
+            if d.node % 2 != 0 || d.node > h {
+                diags.push(
+                    Diagnostic::new(
+                        Code::RopeDims,
+                        format!("rope dims = {} is not an even number of at most head_dim = {h}", d.node),
+                        d.span,
+                        "rotated dims",
+                    )
+                    .with_secondary(head_dim.span, "head_dim set here")
+                    .with_help(format!(
+                        "rotate an even number of the head's dims, from 2 to {}; leave `dims` out to rotate all",
+                        h - h % 2
+                    )),
+                );
+                return None;
+            }
+            (d.node, h - d.node)
+        }
+        (None, Some(f)) => {
+            let span = rope.field_span("fraction").unwrap_or(at);
+            // transformers: int(head_dim * partial_rotary_factor).
+            let d = (h as f64 * f).floor() as u64;
+            if f > 1.0 || d < 2 || d % 2 != 0 {
+                diags.push(
+                    Diagnostic::new(
+                        Code::RopeDims,
+                        format!(
+                            "rope fraction = {f} of head_dim = {h} rotates {d} dims, not an even number from 2 to {h}"
+                        ),
+                        span,
+                        "rotated fraction",
+                    )
+                    .with_secondary(head_dim.span, "head_dim set here")
+                    .with_help(
+                        "give a fraction from 0 to 1 whose share of head_dim is an even number, e.g. 0.25 or 0.5",
+                    ),
+                );
+                return None;
+            }
+            (d, 0)
+        }
+        (None, None) => (h, 0),
+    };
+    Some(Rope { theta, dims: dims as u32, offset: offset as u32, fraction, scaling })
+}
+
+const SCALINGS: &[&str] = &["linear", "llama3", "yarn"];
+
+/// `scaling = linear { factor } | llama3 { ... } | yarn { ... }`.
+fn rope_scaling(rope: &Reader<'_>, diags: &mut Diags) -> Option<RopeScaling> {
+    let word: WordValue<'_> = rope.word("scaling", SCALINGS, diags)?;
+    let kind = word.name.node.as_str();
+    let fields: &[&str] = match kind {
+        "linear" => &["factor"],
+        "llama3" => &["factor", "original", "low_freq_factor", "high_freq_factor"],
+        _ => &[
+            "factor",
+            "original",
+            "beta_fast",
+            "beta_slow",
+            "attention_factor",
+            "mscale",
+            "mscale_all_dim",
+            "truncate",
+        ],
+    };
+    let a = Reader::new(word.args, fields, format!("`{kind}`"), word.name.span, diags);
+    let float_or = |key: &str, default: f64, diags: &mut Diags| {
+        if a.has(key) { a.float(key, 0.0, diags) } else { Some(default) }
+    };
+    let optional =
+        |key: &str, diags: &mut Diags| if a.has(key) { a.float(key, 0.0, diags).map(Some) } else { Some(None) };
+    let factor = match a.has("factor") {
+        true => a.float("factor", 0.0, diags),
+        false => {
+            a.missing("factor", "8", diags);
+            None
+        }
+    };
+    let original =
+        if kind == "linear" { Some(None) } else { a.required_int("original", 1, 1 << 40, "8192", diags).map(Some) };
+    let bad = |diags: &mut Diags, key: &str, message: String, help: &str| {
+        diags.push(
+            Diagnostic::new(
+                Code::RopeScaling,
+                message,
+                a.field_span(key).unwrap_or(word.name.span),
+                format!("`{key}`"),
+            )
+            .with_help(help.to_string()),
+        );
+    };
+    let factor = factor?;
+    if factor < 1.0 {
+        bad(
+            diags,
+            "factor",
+            format!("a {kind} scaling factor of {factor} shrinks the context"),
+            "the factor is the context extension, at least 1 (gpt-oss: yarn 32; Llama 3.1: llama3 8)",
+        );
+        return None;
+    }
+    match kind {
+        "linear" => Some(RopeScaling::Linear { factor }),
+        "llama3" => {
+            let (low, high) = (float_or("low_freq_factor", 1.0, diags)?, float_or("high_freq_factor", 4.0, diags)?);
+            let original = original??;
+            if low > high {
+                bad(
+                    diags,
+                    "low_freq_factor",
+                    format!("low_freq_factor = {low} is above high_freq_factor = {high}"),
+                    "the band blended between original/high_freq_factor and original/low_freq_factor needs \
+                     low_freq_factor <= high_freq_factor (Llama 3.1: 1 and 4; Llama 4: 1 and 1)",
+                );
+                return None;
+            }
+            Some(RopeScaling::Llama3 { factor, original: original.node, low_freq_factor: low, high_freq_factor: high })
+        }
+        _ => {
+            let (fast, slow) = (float_or("beta_fast", 32.0, diags)?, float_or("beta_slow", 1.0, diags)?);
+            let (attention_factor, mscale, mscale_all_dim) =
+                (optional("attention_factor", diags)?, optional("mscale", diags)?, optional("mscale_all_dim", diags)?);
+            let truncate = if a.has("truncate") { a.bool("truncate", diags)? } else { true };
+            let original = original??;
+            if slow >= fast {
+                bad(
+                    diags,
+                    "beta_slow",
+                    format!("beta_slow = {slow} is not below beta_fast = {fast}"),
+                    "YaRN ramps between the dims turning beta_fast and beta_slow times; the defaults are 32 and 1",
+                );
+                return None;
+            }
+            Some(RopeScaling::Yarn {
+                factor,
+                original: original.node,
+                beta_fast: fast,
+                beta_slow: slow,
+                attention_factor,
+                mscale,
+                mscale_all_dim,
+                truncate,
+            })
+        }
+    }
+}
+
+/// `softmax_scale = X` or `query_pre_attn_scalar = N`: `Some(None)` when neither is given.
+fn softmax_scale(r: &Reader<'_>, owner: Span, diags: &mut Diags) -> Option<Option<f64>> {
+    match (r.has("softmax_scale"), r.has("query_pre_attn_scalar")) {
+        (true, true) => {
+            diags.push(
+                Diagnostic::new(
+                    Code::SoftmaxScale,
+                    "the model gives its softmax scale twice",
+                    r.field_span("query_pre_attn_scalar").unwrap_or(owner),
+                    "scale as N^(-1/2)",
+                )
+                .with_secondary(r.field_span("softmax_scale").unwrap_or(owner), "scale given here")
+                .with_help("keep one: `query_pre_attn_scalar = N` means `softmax_scale = N^(-1/2)`"),
+            );
+            None
+        }
+        (true, false) => match r.float("softmax_scale", f64::NEG_INFINITY, diags)? {
+            x if x > 0.0 => Some(Some(x)),
+            x => {
+                diags.push(
+                    Diagnostic::new(
+                        Code::SoftmaxScale,
+                        format!("softmax_scale = {x} is not a positive scale"),
+                        r.field_span("softmax_scale").unwrap_or(owner),
+                        "softmax scale",
+                    )
+                    .with_help("the scores are scale·q·k with scale > 0; remove the field for 1/sqrt(head_dim)"),
+                );
+                None
+            }
+        },
+        (false, true) => {
+            let n = r.int("query_pre_attn_scalar", 1, 1 << 32, diags)?;
+            Some(Some(1.0 / (n.node as f64).sqrt()))
+        }
+        (false, false) => Some(None),
+    }
+}
+
+const KINDS: &[&str] = &["attention", "linear_attention", "mamba", "indexed_attention"];
+
+/// A model's `layer A..B [step S] { kind = K, rope { ... } | rope = none }` block.
+fn model_layers(
+    range: &crate::front::ast::LayerRange,
+    body: &crate::front::ast::Block,
+    layers: Option<&Spanned<u64>>,
+    head_dim: Option<&Spanned<u64>>,
+    diags: &mut Diags,
+) -> Option<ModelLayers> {
+    let b = Reader::new(
+        Some(body),
+        &["kind", "rope", "strategy", "mask"],
+        "a model's `layer` block".into(),
+        range.span,
+        diags,
+    );
+    let mut ok = true;
+    for key in ["strategy", "mask"] {
+        if let Some(at) = b.key_span(key) {
+            ok = false;
+            diags.push(
+                Diagnostic::new(
+                    Code::LayerKind,
+                    format!("`{key}` is a layout's setting, not the model's"),
+                    at,
+                    "in a model's `layer` block",
+                )
+                .with_help(format!(
+                    "move `{key} = ...` into a `layer` block of the layout; a model's `layer` block takes `kind` and `rope`"
+                )),
+            );
+        }
+    }
+    let kind = match b.word("kind", KINDS, diags) {
+        Some(w) => {
+            super::reader::no_args(&w, diags);
+            Some((LayerKind::ALL.into_iter().find(|k| k.name() == w.name.node)?, Some(w.span)))
+        }
+        None if b.has("kind") => None,
+        None => Some((LayerKind::Attention, None)),
+    };
+    let (rope, nope) = match b.field_span("rope") {
+        Some(_) => match b.word("rope", &["none"], diags) {
+            Some(w) => (Some(None), Some(w.span)),
+            None => (None, None),
+        },
+        None => match b.nested("rope", diags) {
+            Some(body) => {
+                let at = b.key_span("rope").unwrap_or(range.span);
+                (head_dim.and_then(|h| rope_block(body, at, h, diags)).map(Some), None)
+            }
+            None => (Some(None), None),
+        },
+    };
+    let start = int_literal(&range.start, "layer", 0, u64::MAX).map_err(|d| diags.push(d)).ok()?;
+    let end = int_literal(&range.end, "layer", 0, u64::MAX).map_err(|d| diags.push(d)).ok()?;
+    let step = match &range.step {
+        Some(step) => int_literal(step, "step", 1, u64::MAX).map_err(|d| diags.push(d)).ok()?.node,
+        None => 1,
+    };
+    let ((kind, kind_span), rope, layers) = (kind?, rope?, layers?);
+    if !ok {
+        return None;
+    }
+    if start.node >= end.node || end.node > layers.node {
+        diags.push(
+            Diagnostic::new(
+                Code::LayerRange,
+                format!("layer range {}..{} is not inside 0..{}", start.node, end.node, layers.node),
+                range.span,
+                "layer range",
+            )
+            .with_secondary(layers.span, format!("layers = {}", layers.node))
+            .with_help("ranges are half-open, like Rust's: `layer 0..4` sets layers 0, 1, 2 and 3"),
+        );
+        return None;
+    }
+    if kind != LayerKind::Attention
+        && let Some(at) = b.key_span("rope")
+    {
+        diags.push(
+            Diagnostic::new(
+                Code::LayerKind,
+                format!("`{}` layers have no RoPE setting", kind.name()),
+                at,
+                "RoPE of a layer attnc does not plan",
+            )
+            .with_secondary(kind_span.unwrap_or(range.span), "kind set here")
+            .with_help("remove `rope` from this block; only attention layers rotate q and k"),
+        );
+        return None;
+    }
+    Some(ModelLayers {
+        start: start.node as u32,
+        end: end.node as u32,
+        step: step as u32,
+        kind,
+        rope,
+        nope: nope.is_some(),
+    })
+}
+
+/// Every layer is in at most one of the model's blocks (E0041).
+fn no_overlap(
+    blocks: &[ModelLayers],
+    ranges: &[(&crate::front::ast::LayerRange, &crate::front::ast::Block)],
+    diags: &mut Diags,
+) -> bool {
+    for (i, b) in blocks.iter().enumerate() {
+        for (j, earlier) in blocks[..i].iter().enumerate() {
+            if let Some(layer) = (b.start..b.end).step_by(b.step as usize).find(|&l| earlier.contains(l)) {
+                diags.push(
+                    Diagnostic::new(
+                        Code::LayerKind,
+                        format!("layer {layer} is in two of the model's `layer` blocks"),
+                        ranges[i].0.span,
+                        format!("this range contains layer {layer}"),
+                    )
+                    .with_secondary(ranges[j].0.span, "so does this one")
+                    .with_help("split the ranges so that each layer is in one block (ranges take `step`)"),
+                );
+                return false;
+            }
+        }
+    }
+    true
 }

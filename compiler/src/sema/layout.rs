@@ -278,12 +278,17 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
     }
 
     let n_layers = model.model.layers;
-    let has_rope = model.model.rope.is_some();
-    let mut layers =
-        vec![
-            LayerSettings { strategy: default.strategy.clone(), mask, rope: has_rope, exchange: Exchange::Auto };
-            n_layers as usize
-        ];
+    let has_rope = model.model.has_rope();
+    let m = &model.model;
+    let mut layers: Vec<LayerSettings> = (0..n_layers)
+        .map(|l| LayerSettings {
+            kind: m.kind_of(l),
+            strategy: default.strategy.clone(),
+            mask,
+            rope: m.rope_of(l).is_some(),
+            exchange: Exchange::Auto,
+        })
+        .collect();
     let mut owner_of: Vec<Option<Span>> = vec![None; n_layers as usize];
     for (range, strategy_override, mask_override, nope) in overrides {
         if let Some(span) = nope
@@ -334,9 +339,10 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
         for &layer in &indices {
             owner_of[layer] = Some(range.span);
             layers[layer] = LayerSettings {
+                kind: m.kind_of(layer as u32),
                 strategy: setting.strategy.clone(),
                 mask: setting.mask,
-                rope: has_rope && nope.is_none(),
+                rope: m.rope_of(layer as u32).is_some() && nope.is_none(),
                 exchange: Exchange::Auto,
             };
         }

@@ -58,12 +58,124 @@ pub struct Model {
     /// `softcap = X`: logit soft-capping, s ↦ X·tanh(s/X) before the mask (Gemma 2: 50).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub softcap: Option<f64>,
+    /// The softmax scale multiplying q·k: `softmax_scale = X`, or `query_pre_attn_scalar = N`
+    /// read as N^(−1/2) (Gemma 2 and 3); `None`: 1/√head_dim.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub softmax_scale: Option<f64>,
+    /// The model's `layer A..B [step S] { ... }` blocks: layers whose kind or RoPE differs from
+    /// the model's (in source order; no layer is in two).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub layer_blocks: Vec<ModelLayers>,
+}
+
+/// A model's `layer A..B [step S] { kind = K, rope { ... } | rope = none }` block.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ModelLayers {
+    pub start: u32,
+    pub end: u32,
+    pub step: u32,
+    /// What these layers are; attnc plans only `attention`.
+    #[serde(skip_serializing_if = "LayerKind::is_attention")]
+    pub kind: LayerKind,
+    /// These layers' own RoPE (replacing the model's block: Gemma 3's 10K base on its sliding
+    /// layers), `None` with `nope` or when they rotate as the model does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rope: Option<Rope>,
+    /// `rope = none`: these layers do not rotate q and k (NoPE).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub nope: bool,
+}
+
+impl ModelLayers {
+    pub fn contains(&self, layer: u32) -> bool {
+        (self.start..self.end).contains(&layer) && (layer - self.start) % self.step == 0
+    }
+}
+
+/// What a layer computes. attnc plans softmax attention; the other kinds (layers of hybrid
+/// models) have no attention work and no CP communication in attnc's plans.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LayerKind {
+    #[default]
+    Attention,
+    /// Linear attention (Qwen3-Next's gated DeltaNet layers).
+    LinearAttention,
+    /// A state-space layer (Mamba, as in Nemotron-H, Jamba).
+    Mamba,
+    /// DeepSeek-V3.2's sparse attention over indexer-selected keys.
+    IndexedAttention,
+}
+
+impl LayerKind {
+    pub const ALL: [LayerKind; 4] =
+        [LayerKind::Attention, LayerKind::LinearAttention, LayerKind::Mamba, LayerKind::IndexedAttention];
+
+    /// The name as the language writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            LayerKind::Attention => "attention",
+            LayerKind::LinearAttention => "linear_attention",
+            LayerKind::Mamba => "mamba",
+            LayerKind::IndexedAttention => "indexed_attention",
+        }
+    }
+
+    pub fn is_attention(&self) -> bool {
+        *self == LayerKind::Attention
+    }
+
+    /// Why attnc does not plan a layer of this kind (`attnc plan` prints it).
+    pub fn not_planned_because(self) -> &'static str {
+        match self {
+            LayerKind::Attention => "",
+            LayerKind::LinearAttention => {
+                "linear attention carries a recurrent state, not a softmax over keys: attnc's ring, \
+                 all-to-all and LSE merge do not apply (its CP is a prefix scan of the state)"
+            }
+            LayerKind::Mamba => "a state-space layer has no attention; its CP is a scan of the state",
+            LayerKind::IndexedAttention => {
+                "sparse attention over indexer-selected keys: which KV rows a query reads is decided \
+                 at run time, so attnc cannot prove a split or derive its communication"
+            }
+        }
+    }
 }
 
 impl Model {
     /// The value and output head dim: `v_head_dim`, else `head_dim`.
     pub fn v_dim(&self) -> u32 {
         self.v_head_dim.unwrap_or(self.head_dim)
+    }
+
+    /// The softmax scale: `softmax_scale`, else 1/√head_dim.
+    pub fn scale(&self) -> f64 {
+        self.softmax_scale.unwrap_or(1.0 / (self.head_dim as f64).sqrt())
+    }
+
+    /// The model's `layer` block that sets `layer`, if any.
+    pub fn block_of(&self, layer: u32) -> Option<&ModelLayers> {
+        self.layer_blocks.iter().find(|b| b.contains(layer))
+    }
+
+    /// How `layer` rotates q and k by the model (a layout's `rope = none` aside): its block's
+    /// RoPE, none for a NoPE block, else the model's.
+    pub fn rope_of(&self, layer: u32) -> Option<&Rope> {
+        match self.block_of(layer) {
+            Some(b) if b.nope => None,
+            Some(ModelLayers { rope: Some(rope), .. }) => Some(rope),
+            _ => self.rope.as_ref(),
+        }
+    }
+
+    /// What `layer` computes.
+    pub fn kind_of(&self, layer: u32) -> LayerKind {
+        self.block_of(layer).map_or(LayerKind::Attention, |b| b.kind)
+    }
+
+    /// Whether some layer rotates q and k.
+    pub fn has_rope(&self) -> bool {
+        self.rope.is_some() || self.layer_blocks.iter().any(|b| b.rope.is_some())
     }
 }
 
@@ -79,12 +191,75 @@ pub struct Moe {
     pub ffn_hidden: Option<u64>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// How q and k rotate (rotate-half convention within the rotated dims; `crate::rope` computes
+/// the frequencies).
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Rope {
     pub theta: f64,
-    /// How many of each q and k head's dims rotate: the last `dims` (rotate-half within them,
-    /// frequencies over `dims`), as MLA's decoupled RoPE; `head_dim` unless given.
+    /// How many of each q and k head's dims rotate (frequencies over `dims`); `head_dim` unless
+    /// `dims` or `fraction` is given.
     pub dims: u32,
+    /// The first rotated dim: 0 with `fraction` (the first ⌊head_dim·fraction⌋ dims, as
+    /// transformers' `partial_rotary_factor` and Megatron's `--rotary-percent`), head_dim − dims
+    /// with `dims` (the last, as MLA's decoupled RoPE).
+    #[serde(default)]
+    pub offset: u32,
+    /// `fraction = F` as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fraction: Option<f64>,
+    /// `scaling = linear | llama3 | yarn { ... }`: context-extension scaling of the frequencies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scaling: Option<RopeScaling>,
+}
+
+/// RoPE scaling, as transformers' `rope_scaling` / `rope_parameters` (`rope_type`) define it.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum RopeScaling {
+    /// Position interpolation: every frequency divided by `factor`.
+    Linear { factor: f64 },
+    /// Llama 3.1's: long wavelengths (beyond original/low_freq_factor) divided by `factor`,
+    /// short ones (below original/high_freq_factor) kept, a smooth blend between.
+    Llama3 { factor: f64, original: u64, low_freq_factor: f64, high_freq_factor: f64 },
+    /// YaRN: a ramp between interpolated and original frequencies over the dims whose
+    /// rotations at `original` positions lie between beta_slow and beta_fast, and cos/sin
+    /// multiplied by the attention factor.
+    Yarn {
+        factor: f64,
+        original: u64,
+        beta_fast: f64,
+        beta_slow: f64,
+        /// Given: the attention factor itself; else 0.1·ln(factor)+1, or with `mscale` and
+        /// `mscale_all_dim` their ratio (DeepSeek's).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        attention_factor: Option<f64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mscale: Option<f64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mscale_all_dim: Option<f64>,
+        /// Round the ramp's bounds outwards to whole dims (transformers' default: true;
+        /// gpt-oss: false).
+        truncate: bool,
+    },
+}
+
+impl RopeScaling {
+    /// The name as the language (and transformers' `rope_type`) writes it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            RopeScaling::Linear { .. } => "linear",
+            RopeScaling::Llama3 { .. } => "llama3",
+            RopeScaling::Yarn { .. } => "yarn",
+        }
+    }
+
+    pub fn factor(&self) -> f64 {
+        match self {
+            RopeScaling::Linear { factor } | RopeScaling::Llama3 { factor, .. } | RopeScaling::Yarn { factor, .. } => {
+                *factor
+            }
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -288,10 +463,13 @@ pub struct Layout {
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LayerSettings {
+    /// What the layer computes (the model's); only `attention` layers are planned.
+    #[serde(skip_serializing_if = "LayerKind::is_attention")]
+    pub kind: LayerKind,
     pub strategy: Strategy,
     pub mask: Mask,
-    /// Whether the layer rotates q and k: the model has a `rope` block and the layer is not
-    /// `rope = none` (NoPE).
+    /// Whether the layer rotates q and k: the model gives it RoPE (`Model::rope_of`) and the
+    /// layout does not say `rope = none` (NoPE).
     pub rope: bool,
     /// How KV moves under a local mask (not written in specs: the driver chooses it, or the
     /// CLI's `--exchange`).

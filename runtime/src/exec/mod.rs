@@ -31,7 +31,8 @@ mod collective;
 mod rows;
 
 pub use attnc_compiler::kernel::launch::op_tables;
-pub use rows::{ExecInputs, ExecOutputs, Extent, Fault, RunOptions, Span, elems, rope};
+pub use rows::{ExecInputs, ExecOutputs, Extent, Fault, RunOptions, Span, elems};
+pub(crate) use rows::{Rope as RopeTable, rope};
 pub(crate) use rows::{RowIndex, merge, tokens_in_order};
 
 use crate::RuntimeError;
@@ -587,7 +588,7 @@ impl<D: Device> Run<'_, D> {
                         heads_kv: kb.heads as usize,
                         head_dim: d,
                         v_head_dim: p.v_dim() as usize,
-                        scale: 1.0 / (d as f32).sqrt(),
+                        scale: p.scale() as f32,
                     };
                     self.device.forward(rank, s, &call).map_err(&err)?;
                     if i > 0 {
@@ -633,7 +634,7 @@ impl<D: Device> Run<'_, D> {
                             heads_kv: kb.heads as usize,
                             head_dim: d,
                             v_head_dim: p.v_dim() as usize,
-                            scale: 1.0 / (d as f32).sqrt(),
+                            scale: p.scale() as f32,
                         },
                         d_out: self.at(*q, PlaneKind::DOut),
                         delta: self.at(*q, PlaneKind::Delta),

@@ -152,25 +152,21 @@ pub(crate) fn tokens_in_order(map: &TokenMap) -> Vec<u64> {
     map.runs.iter().flat_map(|r| r.start..r.end).collect()
 }
 
-/// RoPE's inverse frequencies θ^(−2i/d) for i < d/2, computed once for all the rows of a load.
-struct Rope {
+/// RoPE's inverse frequencies (scaling included, `attnc_compiler::rope`) and attention factor,
+/// computed once for all the rows of a load.
+pub(crate) struct Rope {
     freqs: Vec<f64>,
+    factor: f64,
 }
 
 impl Rope {
-    fn new(d: usize, theta: Option<f64>) -> Option<Rope> {
-        theta.map(|theta| Rope { freqs: (0..d / 2).map(|i| theta.powf(-2.0 * i as f64 / d as f64)).collect() })
+    pub(crate) fn new(rope: Option<&attnc_compiler::sema::spec::Rope>) -> Option<Rope> {
+        rope.map(|r| Rope { freqs: r.inv_freqs(), factor: r.attention_factor() })
     }
 
-    /// (cos, sin) of each angle at `position` (the same values as `kernels::rope_rotation`).
-    fn angles(&self, position: u64) -> Vec<(f64, f64)> {
-        self.freqs
-            .iter()
-            .map(|f| {
-                let (s, c) = (1.0 * position as f64 * f).sin_cos();
-                (c, s)
-            })
-            .collect()
+    /// (cos, sin) of `sign` × each angle at `position`, times the attention factor.
+    fn angles(&self, position: u64, sign: f64) -> Vec<(f64, f64)> {
+        attnc_compiler::sema::spec::Rope::angles(&self.freqs, self.factor, position, sign).collect()
     }
 
     /// Rotates the halves of `x` by the angles (rotate-half convention).
@@ -208,13 +204,13 @@ pub(crate) fn load_planes(
         Input::QBundle => planes.extend([vec![0.0; n * dv], vec![0.0; n], vec![0.0; n]]),
     }
     let rot = p.rope_range();
-    let rope = Rope::new(rot.len(), p.rope_theta);
+    let rope = Rope::new(p.rope.as_ref());
     let mut row = 0;
     for run in runs {
         for i in 0..run.len {
             let (position, (t, token)) =
                 (run.position + i, rows_and_row(inputs.extent, p.tokens as usize, run.token + i)?);
-            let angles = rope.as_ref().map(|r| r.angles(position));
+            let angles = rope.as_ref().map(|r| r.angles(position, 1.0));
             for b in 0..batch {
                 for head in 0..heads {
                     let at = (b * rows + row) * heads + head;
@@ -263,6 +259,7 @@ pub(crate) fn store_rows(
     let extent = inputs.extent;
     let (d, dv) = (p.head_dim as usize, p.v_dim() as usize);
     let rot = p.rope_range();
+    let rotation = Rope::new(p.rope.as_ref());
     for b in 0..shape.batch {
         for (row, &global) in tokens.iter().enumerate() {
             let position = p.position(global);
@@ -305,11 +302,11 @@ pub(crate) fn store_rows(
                                 .sum();
                             out.dsinks[head] -= ((sinks[head] as f64 - lse as f64).exp() * delta) as f32;
                         }
-                        rope(&mut out.dq[dst + rot.start..dst + rot.end], position, p.rope_theta, -1.0);
+                        rope(&mut out.dq[dst + rot.start..dst + rot.end], position, rotation.as_ref(), -1.0);
                     }
                     Output::Dkv => {
                         out.dk[dst..dst + d].copy_from_slice(&data[at..at + d]);
-                        rope(&mut out.dk[dst + rot.start..dst + rot.end], position, p.rope_theta, -1.0);
+                        rope(&mut out.dk[dst + rot.start..dst + rot.end], position, rotation.as_ref(), -1.0);
                         out.dv[dst_v..dst_v + dv].copy_from_slice(&data[at + d..at + d + dv]);
                     }
                 }
@@ -325,15 +322,12 @@ fn copy_round(dst: &mut [f32], src: &[f32], dtype: attnc_compiler::sema::spec::D
     }
 }
 
-/// Rotates the halves of `x` by `sign` × the RoPE angles of `position` (rotate-half convention,
-/// frequencies over `x.len()`: callers pass the rotated dims of a head, `Problem::rope_range`).
-pub fn rope(x: &mut [f32], position: u64, theta: Option<f64>, sign: f64) {
-    let Some(theta) = theta else { return };
-    let half = x.len() / 2;
-    for (i, c, s) in crate::kernels::rope_rotation(x.len(), position, theta, sign) {
-        let (a, b) = (x[i] as f64, x[i + half] as f64);
-        x[i] = (a * c - b * s) as f32;
-        x[i + half] = (b * c + a * s) as f32;
+/// Rotates the halves of `x` (a head's rotated dims, `Problem::rope_range`) by `sign` × the RoPE
+/// angles of `position`, scaled by the attention factor: sign −1 is the gradient's map, the
+/// transpose of the forward one.
+pub(crate) fn rope(x: &mut [f32], position: u64, rope: Option<&Rope>, sign: f64) {
+    if let Some(r) = rope {
+        Rope::rotate(x, &r.angles(position, sign));
     }
 }
 

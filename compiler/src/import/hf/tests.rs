@@ -41,7 +41,7 @@ const GPT_OSS: &str = r#"{
 }"#;
 
 #[test]
-fn gpt_oss_sinks_windows_and_yarn_as_a_warning() {
+fn gpt_oss_sinks_windows_and_yarn() {
     let (spec, imported) = check(GPT_OSS, &cluster());
     let m = &spec.models[0];
     assert_eq!((m.layers, m.heads, m.kv_heads, m.head_dim), (36, 64, 8, 64));
@@ -50,14 +50,21 @@ fn gpt_oss_sinks_windows_and_yarn_as_a_warning() {
     let moe = m.moe.as_ref().unwrap();
     assert_eq!((moe.experts, moe.topk), (128, 4));
     assert!(imported.text.contains("layer 0..35 step 2 { mask = causal { window = 128 } }"), "{}", imported.text);
-    let yarn = &imported.warnings[0];
-    assert_eq!(yarn.field, "$.rope_scaling");
-    assert!(yarn.message.contains("yarn RoPE scaling (factor 32"), "{}", yarn.message);
-    assert!(yarn.message.contains("original_max_position_embeddings 4096"));
-    // The warning points at its comment in the generated file.
-    let line = imported.text.lines().nth(yarn.line - 1).unwrap();
-    assert!(line.contains("# not modelled: $.rope_scaling"), "{line}");
-    assert_eq!(imported.warnings.len(), 1, "{:#?}", imported.warnings);
+    // YaRN is the spec's now: the scaling as the config gives it, nothing warned.
+    assert!(
+        imported.text.contains(
+            "rope { theta = 150000, scaling = yarn { factor = 32, original = 4096, beta_fast = 32, beta_slow = 1, \
+             truncate = false } }"
+        ),
+        "{}",
+        imported.text
+    );
+    let rope = m.rope.as_ref().unwrap();
+    assert!(matches!(
+        rope.scaling,
+        Some(crate::sema::spec::RopeScaling::Yarn { factor: 32.0, original: 4096, truncate: false, .. })
+    ));
+    assert_eq!(imported.warnings, [], "{}", imported.text);
 }
 
 #[test]
@@ -73,8 +80,20 @@ fn deepseek_v3_mla_head_dims_and_rope_dims() {
     assert_eq!((m.head_dim, m.v_head_dim), (192, Some(128)));
     let rope = m.rope.as_ref().unwrap();
     assert_eq!(rope.theta, 10000.0);
-    assert!(imported.text.contains("rope { theta = 10000, dims = 64 }"), "{}", imported.text);
-    assert_eq!(imported.warnings.iter().map(|w| w.field.as_str()).collect::<Vec<_>>(), ["$.rope_scaling"]);
+    assert!(
+        imported.text.contains(
+            "rope { theta = 10000, dims = 64, scaling = yarn { factor = 40, original = 4096, beta_fast = 32, \
+             beta_slow = 1, mscale = 1, mscale_all_dim = 1 } }"
+        ),
+        "{}",
+        imported.text
+    );
+    assert_eq!(rope.attention_factor(), 1.0);
+    // DeepSeek's attention scales the softmax by mscale(40, 1)² on top of 1/√192.
+    let mscale = 0.1 * 40f64.ln() + 1.0;
+    let scale = m.softmax_scale.unwrap();
+    assert!((scale - mscale * mscale / 192f64.sqrt()).abs() < 1e-12, "{scale}");
+    assert_eq!(imported.warnings, []);
 }
 
 #[test]
@@ -91,19 +110,17 @@ fn gemma3_text_config_five_x_rope_parameters_softcap_and_scale() {
     let (spec, imported) = check(json, &cluster());
     let m = &spec.models[0];
     assert_eq!((m.layers, m.heads, m.kv_heads, m.head_dim), (12, 32, 16, 128));
-    assert_eq!(m.rope.as_ref().map(|r| r.theta), Some(1_000_000.0));
-    // Most layers slide: the layout's mask is the window; full layers are the overrides.
+    // Most layers slide: the model's RoPE is theirs, the full layers have their own; the
+    // layout's mask is the window and the full layers are its overrides.
+    assert_eq!(m.rope.as_ref().map(|r| (r.theta, r.scaling.is_none())), Some((10_000.0, true)));
+    let full = m.rope_of(5).unwrap();
+    assert_eq!((full.theta, full.scaling.as_ref().map(|s| s.factor())), (1_000_000.0, Some(8.0)));
+    assert_eq!(m.rope_of(11), Some(full));
+    assert_eq!(m.softmax_scale, Some(1.0 / 168f64.sqrt()));
+    assert!(imported.text.contains("query_pre_attn_scalar = 168"), "{}", imported.text);
     assert!(imported.text.contains("mask     = causal { window = 1024 }"), "{}", imported.text);
     assert!(imported.text.contains("layer 5..12 step 6 { mask = causal }"), "{}", imported.text);
-    let fields: Vec<&str> = imported.warnings.iter().map(|w| w.field.as_str()).collect();
-    assert_eq!(
-        fields,
-        [
-            "$.text_config.rope_parameters.full_attention",
-            "$.text_config.rope_parameters",
-            "$.text_config.query_pre_attn_scalar"
-        ]
-    );
+    assert_eq!(imported.warnings, []);
 }
 
 #[test]
@@ -117,28 +134,53 @@ fn llama4_chunks_on_rope_layers_and_nope_layers_global() {
     let (spec, imported) = check(json, &cluster());
     assert_eq!(spec.layouts[0].cp, crate::sema::spec::Cp::Fixed { size: 8 });
     assert!(imported.text.contains("mask     = causal { chunk = 8192 }"), "{}", imported.text);
-    assert!(imported.text.contains("layer 3..8 step 4 { rope = none, mask = causal }"), "{}", imported.text);
-    assert!(imported.warnings[0].message.contains("llama3 RoPE scaling (factor 16"));
+    // NoPE is the model's; the layout lifts the chunk on those layers.
+    assert!(imported.text.contains("  layer 3..8 step 4 { rope = none }"), "{}", imported.text);
+    assert!(imported.text.contains("  layer 3..8 step 4 { mask = causal }"), "{}", imported.text);
+    let m = &spec.models[0];
+    assert_eq!((m.rope_of(2).is_some(), m.rope_of(3), m.rope_of(7)), (true, None, None));
+    assert!(!spec.layouts[0].layers[3].rope && spec.layouts[0].layers[4].rope);
+    let scaling = m.rope.as_ref().and_then(|r| r.scaling.as_ref()).unwrap();
+    assert!(matches!(
+        scaling,
+        crate::sema::spec::RopeScaling::Llama3 {
+            factor: 16.0,
+            original: 8192,
+            low_freq_factor: 1.0,
+            high_freq_factor: 1.0
+        }
+    ));
+    assert_eq!(imported.warnings, []);
 }
 
 #[test]
-fn qwen3_next_partial_rotary_and_linear_attention_layers_warn() {
-    let json = r#"{"model_type": "qwen3_next", "num_hidden_layers": 4, "num_attention_heads": 16,
+fn qwen3_next_partial_rotary_and_linear_attention_layers() {
+    let json = r#"{"model_type": "qwen3_next", "num_hidden_layers": 8, "num_attention_heads": 16,
       "num_key_value_heads": 2, "head_dim": 256, "hidden_size": 2048, "intermediate_size": 5120,
       "num_experts": 512, "num_experts_per_tok": 10, "moe_intermediate_size": 512, "rope_theta": 10000000,
       "partial_rotary_factor": 0.25, "linear_num_value_heads": 32,
-      "layer_types": ["linear_attention", "linear_attention", "linear_attention", "full_attention"]}"#;
-    let (spec, imported) = check(json, &ImportOptions::default());
-    assert!(imported.text.contains("rope { theta = 10000000, dims = 64 }"), "{}", imported.text);
-    assert_eq!(spec.models[0].moe.as_ref().map(|m| m.experts), Some(512));
-    let fields: Vec<&str> = imported.warnings.iter().map(|w| w.field.as_str()).collect();
-    // The linear-attention layers' own sizes are not warned about one by one: the layers are.
-    assert_eq!(fields, ["$.layer_types"], "{:#?}", imported.warnings);
-    assert!(
-        imported.warnings[0].message.contains("linear_attention on layers 0..3"),
-        "{}",
-        imported.warnings[0].message
-    );
+      "layer_types": ["linear_attention", "linear_attention", "linear_attention", "full_attention",
+                      "linear_attention", "linear_attention", "linear_attention", "full_attention"]}"#;
+    let (spec, imported) = check(json, &cluster());
+    assert!(imported.text.contains("rope { theta = 10000000, fraction = 0.25 }"), "{}", imported.text);
+    let m = &spec.models[0];
+    assert_eq!(m.rope.as_ref().map(|r| (r.dims, r.offset)), Some((64, 0)));
+    assert_eq!(m.moe.as_ref().map(|m| m.experts), Some(512));
+    use crate::sema::spec::LayerKind;
+    let kinds: Vec<LayerKind> = (0..8).map(|l| m.kind_of(l)).collect();
+    assert_eq!(kinds.iter().filter(|k| k.is_attention()).count(), 2);
+    assert_eq!(kinds[3], LayerKind::Attention);
+    assert_eq!(kinds[0], LayerKind::LinearAttention);
+    // The planner plans the two attention layers and says why not the others.
+    let mut layout = spec.layouts[0].clone();
+    layout.layers.iter_mut().for_each(|l| l.strategy = crate::sema::spec::Strategy::P2p);
+    let set = crate::passes::compile(&layout, &crate::passes::PlanOptions::default()).unwrap();
+    assert_eq!(set.classes.len(), 1);
+    assert_eq!(crate::passes::display_layers(&set.classes[0].layers), "3..4, 7..8");
+    assert_eq!(set.not_planned.len(), 1);
+    assert_eq!(crate::passes::display_layers(&set.not_planned[0].layers), "0..3, 4..7");
+    assert_eq!(set.not_planned[0].kind, "linear_attention");
+    assert_eq!(imported.warnings, [], "{}", imported.text);
 }
 
 #[test]
