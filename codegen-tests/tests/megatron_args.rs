@@ -14,7 +14,8 @@ fn every_printed_argument_set_passes_megatrons_checks() {
     let target = Target::newest();
     let mut checked = 0;
     let mut failures = Vec::new();
-    for path in files_in("dsl-examples", "attn").into_iter().chain(files_in("dsl-examples/megatron", "attn")) {
+    let folders = ["dsl-examples", "dsl-examples/megatron", "dsl-examples/imported"];
+    for path in folders.into_iter().flat_map(|f| files_in(f, "attn")) {
         let (_, unit) = check_spec_file_with(&path, &[], None);
         let Some(spec) = unit.spec else { continue };
         for layout in &spec.layouts {

@@ -25,6 +25,13 @@ class Layout:
         """The strategy of layer ``layer`` (``auto`` as the tuner resolved it)."""
         return self.plans.strategy(layer)
 
+    def rope(self, layer: int = 0):
+        """How layer ``layer`` rotates q and k: ``None`` without RoPE, else ``(inv_freqs,
+        attention_factor, first_dim, end_dim)`` — the scaled inverse frequencies of its rotated
+        pairs (what ``transformers``' RoPE initialisation computes), the factor on cos and sin
+        (YaRN's), and the rotated dims of a head."""
+        return self.plans.rope(layer)
+
     def explain(self, rank: Optional[int] = None) -> str:
         """The plans as text: strategy and mask per layer class, per plan and rank the blocks,
         FLOPs and bytes; with ``rank``, that rank's programs."""

@@ -70,12 +70,19 @@ struct Plans {
 
 impl Plans {
     fn class(&self, layer: u64) -> PyResult<&attnc_compiler::passes::LayerClass> {
-        self.entry.class_of(layer).ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "layer {layer}: the layout `{}` has {} layers",
-                self.entry.layout.name,
-                self.entry.layout.layers.len()
-            ))
+        let layout = &self.entry.layout;
+        self.entry.class_of(layer).ok_or_else(|| match layout.layers.get(layer as usize) {
+            Some(l) => PyValueError::new_err(format!(
+                "argument `layer`: layer {layer} of layout `{}` is {}, which attnc does not plan: {}",
+                layout.name,
+                l.kind.name(),
+                l.kind.not_planned_because()
+            )),
+            None => PyValueError::new_err(format!(
+                "argument `layer`: layer {layer}: the layout `{}` has {} layers",
+                layout.name,
+                layout.layers.len()
+            )),
         })
     }
 
@@ -115,6 +122,22 @@ impl Plans {
     #[getter]
     fn layers(&self) -> usize {
         self.entry.layout.layers.len()
+    }
+
+    /// How layer `layer` rotates q and k, as the executor and the fp64 reference do: `None`
+    /// without RoPE, else `(inv_freqs, attention_factor, first_dim, end_dim)` — the scaled inverse
+    /// frequencies of its rotated pairs, the factor on cos and sin, and the rotated dims.
+    fn rope(&self, layer: u64) -> PyResult<Option<(Vec<f64>, f64, u32, u32)>> {
+        let layout = &self.entry.layout;
+        let Some(settings) = layout.layers.get(layer as usize) else {
+            return Err(PyValueError::new_err(format!(
+                "argument `layer`: layer {layer}: the layout `{}` has {} layers",
+                layout.name,
+                layout.layers.len()
+            )));
+        };
+        let rope = layout.model.rope_of(layer as u32).filter(|_| settings.rope);
+        Ok(rope.map(|r| (r.inv_freqs(), r.attention_factor(), r.offset, r.offset + r.dims)))
     }
 
     /// The check's warnings.

@@ -21,17 +21,34 @@ def _head_dim(c) -> int:
     return getattr(c, "head_dim", None) or c.hidden_size // c.num_attention_heads
 
 
-# Family, config class, the JSON fields the spec cannot carry yet (warned about).
+# Family, config class, the JSON fields the spec cannot carry (warned about).
 FAMILIES = [
-    ("gpt-oss-120b", "GptOssConfig", {"$.rope_scaling"}),
+    ("gpt-oss-120b", "GptOssConfig", set()),
     ("DeepSeek-V3", "DeepseekV3Config", {"$.rope_interleave"}),
     ("Llama-4-Scout", "Llama4TextConfig", {"$.attn_temperature_tuning", "$.attn_scale", "$.floor_scale"}),
-    ("Gemma-3-27B", "Gemma3TextConfig", {"$.rope_local_base_freq"}),
-    ("Qwen3-Next-80B", "Qwen3NextConfig", {"$.layer_types"}),
+    ("Gemma-3-27B", "Gemma3TextConfig", set()),
+    ("Qwen3-Next-80B", "Qwen3NextConfig", set()),
     ("GLM-4.5", "Glm4MoeConfig", set()),
 ]
 #: Values the released checkpoints' config.json set where the class default differs.
-RELEASED = {"Glm4MoeConfig": {"head_dim": 128}}
+RELEASED = {
+    "Glm4MoeConfig": {"head_dim": 128},
+    "Gemma3TextConfig": {"head_dim": 128, "query_pre_attn_scalar": 168, "rope_scaling": {"rope_type": "linear", "factor": 8.0}},
+}
+
+
+def _rope_fields(config) -> dict:
+    """The config's RoPE as the resolved spec's model fields say it (``check --emit json``)."""
+    scaling = dict(getattr(config, "rope_scaling", None) or {})
+    kind = scaling.get("rope_type", scaling.get("type", "default"))
+    out = {"theta": float(config.rope_theta)}
+    if getattr(config, "qk_rope_head_dim", None):
+        out["dims"] = config.qk_rope_head_dim
+    elif (getattr(config, "partial_rotary_factor", None) or 1.0) < 1.0:
+        out["fraction"] = config.partial_rotary_factor
+    if kind != "default":
+        out["scaling"] = {"kind": kind, "factor": scaling["factor"]}
+    return out
 
 
 @pytest.mark.parametrize("family,cls,warned", FAMILIES, ids=[f[0] for f in FAMILIES])
@@ -51,8 +68,28 @@ def test_transformers_configs_import_and_check_clean(tmp_path, family, cls, warn
     assert model["kv_heads"] == (config.num_key_value_heads or config.num_attention_heads)
     assert model["head_dim"] == _head_dim(config)
     assert model["hidden"] == config.hidden_size
+    # RoPE: the base, the rotated share and the scaling (Gemma-3's full layers in a `layer` block).
+    expected = _rope_fields(config)
+    rope = model["rope"]
+    if getattr(config, "rope_local_base_freq", None):
+        assert rope["theta"] == config.rope_local_base_freq and "scaling" not in rope
+        rope = next(b["rope"] for b in model["layer_blocks"] if "rope" in b)
+    for key, value in expected.items():
+        got = rope[key] if key != "scaling" else {k: rope["scaling"][k] for k in value}
+        assert got == value, (key, got, value)
+    scalar = getattr(config, "query_pre_attn_scalar", None)
+    if scalar and scalar != _head_dim(config):
+        assert model["softmax_scale"] == scalar**-0.5
+    types = getattr(config, "layer_types", None) or []
+    linear = [i for i, t in enumerate(types) if t == "linear_attention"]
+    blocks = [b for b in model.get("layer_blocks", []) if b.get("kind") == "linear_attention"]
+    assert sum(len(range(b["start"], b["end"], b["step"])) for b in blocks) == len(linear)
     layout = attnc.load(path).layout("pretrain")
-    assert layout.strategy(0) != "auto"  # the tuner chose
+    first = next(i for i in range(config.num_hidden_layers) if i not in linear)
+    assert layout.strategy(first) != "auto"  # the tuner chose
+    if linear:
+        with pytest.raises(ValueError, match=r"argument `layer`: layer 0 .* is linear_attention, which attnc does not plan"):
+            layout.strategy(linear[0])
 
 
 def test_glm_class_default_head_dim_is_derived_as_transformers_does_and_refused(tmp_path):

@@ -259,8 +259,10 @@ with its decoupled RoPE part. D pairs dims, so it is even, and it is at most
     model m { head_dim = 192  rope { theta = 10000  dims = 64 } ... }";
 
     RopeNone = "E0033", Error, "`rope = none` belongs in a `layer` block of a model with RoPE",
-"NoPE layers (Llama 4's every fourth layer) are written per layer class:
+"NoPE layers (Llama 4's every fourth layer) are written per layer class, in the model (a fact
+of the model) or in a layout:
 
+    model m { ... rope { theta = 500000 }  layer 3..48 step 4 { rope = none } }
     layout l { ... layer 3..48 step 4 { rope = none } }
 
 The model's `rope { ... }` block says how the other layers rotate q and k. A

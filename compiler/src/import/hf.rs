@@ -63,14 +63,16 @@ pub struct HfConfig {
 #[serde(untagged)]
 pub enum RopeParameters {
     PerLayerType(BTreeMap<String, RopeParams>),
-    One(RopeParams),
+    One(Box<RopeParams>),
 }
 
 /// RoPE parameters (`rope_scaling` in 4.x, `rope_parameters` in 5.x).
 #[derive(Debug, Default, Clone, Deserialize)]
 pub struct RopeParams {
-    #[serde(alias = "type")]
     pub rope_type: Option<String>,
+    /// The older spelling of `rope_type`; saved configs often carry both.
+    #[serde(rename = "type")]
+    pub legacy_type: Option<String>,
     pub rope_theta: Option<f64>,
     pub factor: Option<f64>,
     pub original_max_position_embeddings: Option<u64>,
@@ -85,6 +87,13 @@ pub struct RopeParams {
     pub truncate: Option<bool>,
     #[serde(flatten)]
     pub rest: BTreeMap<String, Value>,
+}
+
+impl RopeParams {
+    /// `rope_type` (or the older `type`), `default` when neither is given.
+    pub fn kind(&self) -> &str {
+        self.rope_type.as_deref().or(self.legacy_type.as_deref()).unwrap_or("default")
+    }
 }
 
 /// A cluster for the layout: nodes × GPUs per node of one GPU preset.
@@ -302,7 +311,15 @@ pub fn import(config: &HfConfig, file: &str, options: &ImportOptions) -> Result<
 
     let mut out = Out::default();
     let mut warnings = Vec::new();
-    out.line(format!("# Imported by `attnc import hf` from {file} (model_type {model_type})."));
+    // The header is the command that regenerates the file (`scripts/import-examples`' test reruns it).
+    let mut command = format!("attnc import hf {file}");
+    if let Some(n) = &options.name {
+        let _ = write!(command, " --name {n}");
+    }
+    if let (Some(c), Some(seq)) = (&options.cluster, options.seq) {
+        let _ = write!(command, " --cluster {}x{}:{} --seq {seq}", c.nodes, c.gpus_per_node, c.gpu);
+    }
+    out.line(format!("# Imported by `{command}` (model_type {model_type})."));
     out.line(format!("model {name} {{"));
     out.line(format!("  layers     = {layers}"));
     out.line(format!("  heads      = {heads}"));
@@ -371,7 +388,7 @@ pub fn import(config: &HfConfig, file: &str, options: &ImportOptions) -> Result<
     }
     // DeepSeek-V3's attention multiplies its softmax scale by YaRN's mscale(factor, mscale_all_dim)².
     let deepseek_scale = match (&params, model_type.starts_with("deepseek") || model_type.starts_with("kimi")) {
-        (Some(p), true) if p.rope_type.as_deref().unwrap_or("default") != "default" => {
+        (Some(p), true) if p.kind() != "default" => {
             p.mscale_all_dim.filter(|&m| m != 0.0).zip(p.factor).map(|(m, f)| {
                 let mscale = crate::rope::yarn_mscale(f, m);
                 (head_dim as f64).powf(-0.5) * mscale * mscale
@@ -598,7 +615,7 @@ fn scaling_text(
     out: &mut Out,
     warnings: &mut Vec<ImportWarning>,
 ) -> String {
-    let kind = p.rope_type.as_deref().unwrap_or("default");
+    let kind = p.kind();
     let original = p.original_max_position_embeddings.or(max_positions);
     let mut args: Vec<String> = Vec::new();
     let mut arg = |k: &str, v: Option<f64>| {
@@ -657,7 +674,7 @@ fn scaling_text(
 /// The RoPE parameters of the config and their JSON path (5.x, else 4.x's scaling).
 fn rope_params(c: &HfConfig, prefix: &str) -> (Option<RopeParams>, String) {
     match &c.rope_parameters {
-        Some(RopeParameters::One(p)) => (Some(p.clone()), format!("{prefix}.rope_parameters")),
+        Some(RopeParameters::One(p)) => (Some(p.as_ref().clone()), format!("{prefix}.rope_parameters")),
         // Per layer type: the full-attention layers' parameters lead (they carry the long base).
         Some(RopeParameters::PerLayerType(per)) => {
             let (key, p) =
@@ -668,29 +685,50 @@ fn rope_params(c: &HfConfig, prefix: &str) -> (Option<RopeParams>, String) {
     }
 }
 
-/// Layer indices as the language's ranges: one `a..b step k` when they are evenly spaced,
-/// else runs of consecutive layers.
+/// Layer indices as the language's ranges: the fewest of runs of consecutive layers and of one
+/// `a..b step p` per residue of a period p (Qwen3-Next's three linear-attention layers in every
+/// four: `0..45 step 4`, `1..46 step 4`, `2..47 step 4`).
 fn ranges(layers: &[u64]) -> Vec<String> {
-    match layers {
-        [] => Vec::new(),
-        [one] => vec![format!("{one}..{}", one + 1)],
-        [a, b, ..] => {
-            let step = b - a;
-            if step > 1 && layers.windows(2).all(|w| w[1] - w[0] == step) {
-                return vec![format!("{a}..{} step {step}", layers[layers.len() - 1] + 1)];
-            }
-            let mut out = Vec::new();
-            let mut start = layers[0];
-            for w in layers.windows(2) {
-                if w[1] != w[0] + 1 {
-                    out.push(format!("{start}..{}", w[0] + 1));
-                    start = w[1];
-                }
-            }
-            out.push(format!("{start}..{}", layers[layers.len() - 1] + 1));
-            out
+    let runs = runs(layers);
+    let Some(&last) = layers.last() else { return runs };
+    let mut best = runs;
+    for period in 2..=last.max(2) {
+        let mut groups: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
+        for &l in layers {
+            groups.entry(l % period).or_default().push(l);
+        }
+        if groups.len() >= best.len() {
+            continue;
+        }
+        let spaced = groups.values().all(|g| g.windows(2).all(|w| w[1] - w[0] == period));
+        if spaced {
+            let mut ordered: Vec<&Vec<u64>> = groups.values().collect();
+            ordered.sort_by_key(|g| g[0]);
+            best = ordered
+                .iter()
+                .map(|g| match g.as_slice() {
+                    [one] => format!("{one}..{}", one + 1),
+                    _ => format!("{}..{} step {period}", g[0], g[g.len() - 1] + 1),
+                })
+                .collect();
         }
     }
+    best
+}
+
+/// Runs of consecutive layers, `a..b` each.
+fn runs(layers: &[u64]) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(&first) = layers.first() else { return out };
+    let mut start = first;
+    for w in layers.windows(2) {
+        if w[1] != w[0] + 1 {
+            out.push(format!("{start}..{}", w[0] + 1));
+            start = w[1];
+        }
+    }
+    out.push(format!("{start}..{}", layers[layers.len() - 1] + 1));
+    out
 }
 
 /// A model name the language reads: letters, digits and `_`, not starting with a digit.

@@ -151,9 +151,7 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
         .collect();
     let (layers, heads, head_dim, sinks, softcap, softmax_scale) =
         (layers?, heads?, head_dim?, sinks?, softcap?, softmax_scale?);
-    let Some(layer_blocks) = layer_blocks.into_iter().collect::<Option<Vec<_>>>() else {
-        return None;
-    };
+    let layer_blocks = layer_blocks.into_iter().collect::<Option<Vec<_>>>()?;
     if !no_overlap(&layer_blocks, &r.layers, diags) {
         ok = false;
     }

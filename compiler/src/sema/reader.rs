@@ -37,7 +37,10 @@ impl<'a> Reader<'a> {
                 EntryKind::Layer { range, .. } => Spanned::new("layer".to_string(), range.span),
                 EntryKind::Field { key, .. } | EntryKind::Nested { key, .. } => key.clone(),
             };
-            if !allowed.contains(&key.node.as_str()) {
+            // `layer` is allowed as a `layer A..B { ... }` block only, never as `layer = ...`.
+            if !allowed.contains(&key.node.as_str())
+                || matches!(&entry.kind, EntryKind::Field { .. } | EntryKind::Nested { .. } if key.node == "layer")
+            {
                 let fields: Vec<&str> = allowed.iter().copied().filter(|f| *f != "layer").collect();
                 let mut diag = Diagnostic::new(
                     Code::UnknownField,

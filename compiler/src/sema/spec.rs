@@ -159,10 +159,10 @@ impl Model {
     }
 
     /// How `layer` rotates q and k by the model (a layout's `rope = none` aside): its block's
-    /// RoPE, none for a NoPE block, else the model's.
+    /// RoPE, none for a NoPE block or a layer that is not attention, else the model's.
     pub fn rope_of(&self, layer: u32) -> Option<&Rope> {
         match self.block_of(layer) {
-            Some(b) if b.nope => None,
+            Some(b) if b.nope || !b.kind.is_attention() => None,
             Some(ModelLayers { rope: Some(rope), .. }) => Some(rope),
             _ => self.rope.as_ref(),
         }

@@ -13,7 +13,7 @@ mod validate;
 
 pub use validate::{Violation, validate};
 
-use crate::sema::spec::{Cp, Dtype, Format, Layout, Mask, Strategy};
+use crate::sema::spec::{Cp, Dtype, Format, LayerKind, Layout, Mask, Rope, RopeScaling, Strategy};
 
 /// Megatron-LM's flags, one per line after a `#` header.
 pub const KNOWN_FLAGS_TEXT: &str = include_str!("megatron-args.txt");
@@ -106,6 +106,160 @@ fn freq_or_pattern(set: &[bool], on_multiples: bool) -> String {
     format!("[{}]", pattern.join(","))
 }
 
+/// RoPE's arguments: the embedding type, base, rotated share, NoPE layers and the scaling, each
+/// where Megatron-LM has the flag (arguments.py, argument_utils.py's YaRN settings), a note where
+/// it has none.
+fn rope_arguments(out: &mut Arguments, layout: &Layout, rope: &Rope, mla: bool) {
+    let m = &layout.model;
+    let yarn = matches!(rope.scaling, Some(RopeScaling::Yarn { .. }));
+    if mla {
+        // MLATransformerConfig.rope_type defaults to yarn: say which.
+        out.push("--position-embedding-type", ["rope".to_string()]);
+        out.push("--rope-type", [if yarn { "yarn" } else { "rope" }.to_string()]);
+    } else {
+        out.push("--position-embedding-type", [if yarn { "yarn" } else { "rope" }.to_string()]);
+    }
+    if rope.dims < m.head_dim && !mla {
+        out.push("--rotary-percent", [rotary_percent(rope.dims, m.head_dim)]);
+        if rope.offset != 0 {
+            out.unexpressed.push(format!(
+                "rope dims = {}: Megatron's --rotary-percent rotates the first {} dims of each head, the spec the last (MLA's decoupled RoPE; `fraction = F` rotates the first); the same model when trained from scratch, but a checkpoint moves between them with the q/k projection columns permuted",
+                rope.dims, rope.dims
+            ));
+        }
+    }
+    let nope: Vec<bool> = layout.layers.iter().map(|l| l.kind.is_attention() && !l.rope).collect();
+    if let Some(freq) = no_rope_freq(&nope) {
+        out.push("--no-rope-freq", [freq]);
+    }
+    if rope.theta.fract() == 0.0 && rope.theta >= 1.0 {
+        out.push("--rotary-base", [format!("{}", rope.theta as u64)]);
+    } else {
+        out.unexpressed
+            .push(format!("rope theta = {} is not whole; Megatron's --rotary-base takes an integer", rope.theta));
+    }
+    let number = |x: f64| format!("{x}");
+    match &rope.scaling {
+        None => {}
+        Some(RopeScaling::Linear { factor }) => {
+            if factor.fract() == 0.0 {
+                out.push("--rotary-seq-len-interpolation-factor", [format!("{}", *factor as u64)]);
+            } else {
+                out.unexpressed.push(format!(
+                    "scaling = linear {{ factor = {factor} }}: Megatron's --rotary-seq-len-interpolation-factor takes an integer"
+                ));
+            }
+        }
+        &Some(RopeScaling::Llama3 { factor, original, low_freq_factor, high_freq_factor }) => {
+            // RotaryEmbedding._apply_scaling fixes the band: low 1, high 4, original 8192.
+            if (low_freq_factor, high_freq_factor, original) == (1.0, 4.0, 8192) {
+                out.switch("--use-rope-scaling");
+                out.push("--rope-scaling-factor", [number(factor)]);
+            } else {
+                out.unexpressed.push(format!(
+                    "scaling = llama3 {{ factor = {factor}, original = {original}, low_freq_factor = {low_freq_factor}, high_freq_factor = {high_freq_factor} }}: Megatron's --use-rope-scaling applies Llama 3.1's band (original 8192, low_freq_factor 1, high_freq_factor 4) with only the factor configurable (--rope-scaling-factor); these frequencies differ, so no scaling flag is printed — set RotaryEmbedding's _apply_scaling arguments in the model provider"
+                ));
+            }
+        }
+        &Some(RopeScaling::Yarn {
+            factor,
+            original,
+            beta_fast,
+            beta_slow,
+            attention_factor,
+            mscale,
+            mscale_all_dim,
+            truncate,
+        }) => {
+            out.push("--rotary-scaling-factor", [number(factor)]);
+            if let Some(ms) = mscale {
+                out.push("--mscale", [number(ms)]);
+            }
+            if let Some(all) = mscale_all_dim {
+                out.push("--mscale-all-dim", [number(all)]);
+            }
+            if mla {
+                // MLATransformerConfig's original_max_position_embeddings, beta_fast and beta_slow
+                // have no flags (defaults 4096, 32, 1).
+                if (original, beta_fast, beta_slow) != (4096, 32.0, 1.0) {
+                    out.unexpressed.push(format!(
+                        "yarn {{ original = {original}, beta_fast = {beta_fast}, beta_slow = {beta_slow} }} with MLA: MLATransformerConfig's original_max_position_embeddings, beta_fast and beta_slow have no flags (defaults 4096, 32, 1); set them in the model provider"
+                    ));
+                }
+            } else {
+                out.push("--yarn-original-max-position-embeddings", [original.to_string()]);
+                out.push("--yarn-beta-fast", [number(beta_fast)]);
+                out.push("--yarn-beta-slow", [number(beta_slow)]);
+            }
+            if !truncate {
+                out.switch("--no-yarn-correction-range-round-to-int");
+            }
+            if let Some(a) = attention_factor {
+                out.unexpressed.push(format!(
+                    "yarn attention_factor = {a}: Megatron derives the factor multiplying cos and sin from --rotary-scaling-factor, --mscale and --mscale-all-dim (_yarn_get_concentration_factor) and takes no value of its own"
+                ));
+            }
+        }
+    }
+}
+
+/// A softmax scale other than 1/√head_dim: Megatron-LM has no flag (TransformerConfig.softmax_scale
+/// is set in code); MLA with YaRN computes DeepSeek's mscale² scale itself.
+fn softmax_scale_note(out: &mut Arguments, m: &crate::sema::spec::Model, mla: bool) {
+    let Some(scale) = m.softmax_scale else { return };
+    if let (true, Some(Rope { scaling: Some(RopeScaling::Yarn { factor, mscale_all_dim: Some(all), .. }), .. })) =
+        (mla, &m.rope)
+    {
+        let ms = crate::rope::yarn_mscale(*factor, *all);
+        if (scale - ms * ms / (m.head_dim as f64).sqrt()).abs() <= 1e-9 * scale {
+            return;
+        }
+    }
+    out.unexpressed.push(format!(
+        "softmax_scale = {scale} (1/sqrt(head_dim) is {}): Megatron-LM has no flag for it; set TransformerConfig.softmax_scale = {scale} in the model provider",
+        1.0 / (m.head_dim as f64).sqrt()
+    ));
+}
+
+/// The model's `layer` blocks Megatron's GPT arguments cannot say: a RoPE of their own, and kinds
+/// other than attention (Megatron-LM's hybrid model builds those, `--hybrid-layer-pattern`).
+fn layer_block_notes(out: &mut Arguments, layout: &Layout) {
+    let m = &layout.model;
+    for b in m.layer_blocks.iter().filter(|b| b.rope.is_some()) {
+        let rope = b.rope.as_ref().expect("filtered");
+        let scaling =
+            rope.scaling.as_ref().map(|s| format!(", {} scaling x{}", s.name(), s.factor())).unwrap_or_default();
+        out.unexpressed.push(format!(
+            "layers {}..{} step {} rotate with RoPE of their own (theta {}{scaling}): Megatron-LM's GPT model has one RotaryEmbedding for every layer; the arguments give the model's",
+            b.start, b.end, b.step, rope.theta
+        ));
+    }
+    if layout.layers.iter().any(|l| !l.kind.is_attention()) {
+        let mlp = if m.moe.is_some() { 'E' } else { '-' };
+        let pattern: String = layout
+            .layers
+            .iter()
+            .flat_map(|l| {
+                let symbol = match l.kind {
+                    LayerKind::Attention => '*',
+                    LayerKind::LinearAttention => 'G',
+                    LayerKind::Mamba => 'M',
+                    LayerKind::IndexedAttention => 'D',
+                };
+                [symbol, mlp]
+            })
+            .collect();
+        let kinds: Vec<String> = crate::passes::not_planned(layout)
+            .iter()
+            .map(|n| format!("{} on layers {}", n.kind, crate::passes::display_layers(&n.layers)))
+            .collect();
+        out.unexpressed.push(format!(
+            "{}: Megatron-LM's GPT model has attention in every layer; its hybrid model takes the layer kinds as --hybrid-layer-pattern (G gated DeltaNet, M Mamba, D DeepSeek sparse attention, * attention, each followed by its MLP): {pattern}",
+            kinds.join("; ")
+        ));
+    }
+}
+
 /// The arguments that give Megatron-LM `layout` with each layer's strategy (`strategies[l]`,
 /// concrete: `auto` resolved).
 pub fn arguments(layout: &Layout, strategies: &[Strategy]) -> Arguments {
@@ -168,30 +322,11 @@ pub fn arguments(layout: &Layout, strategies: &[Strategy]) -> Arguments {
         }
     };
     match &m.rope {
-        Some(rope) => {
-            out.push("--position-embedding-type", ["rope".to_string()]);
-            if rope.dims < m.head_dim && !mla {
-                out.push("--rotary-percent", [rotary_percent(rope.dims, m.head_dim)]);
-                out.unexpressed.push(format!(
-                    "rope dims = {}: Megatron's --rotary-percent rotates the first {} dims of each head, attnc the last (MLA's decoupled RoPE); the same model when trained from scratch, but a checkpoint moves between them with the q/k projection columns permuted",
-                    rope.dims, rope.dims
-                ));
-            }
-            let nope: Vec<bool> = layout.layers.iter().map(|l| !l.rope).collect();
-            if let Some(freq) = no_rope_freq(&nope) {
-                out.push("--no-rope-freq", [freq]);
-            }
-            if rope.theta.fract() == 0.0 && rope.theta >= 1.0 {
-                out.push("--rotary-base", [format!("{}", rope.theta as u64)]);
-            } else {
-                out.unexpressed.push(format!(
-                    "rope theta = {} is not whole; Megatron's --rotary-base takes an integer",
-                    rope.theta
-                ));
-            }
-        }
+        Some(rope) => rope_arguments(&mut out, layout, rope, mla),
         None => out.push("--position-embedding-type", ["none".to_string()]),
     }
+    softmax_scale_note(&mut out, m, mla);
+    layer_block_notes(&mut out, layout);
     if m.sinks {
         // gpt-oss's learned sinks: Megatron's `softmax_type` passed to TransformerEngine ≥ 2.8.
         out.push("--softmax-type", ["learnable".to_string()]);

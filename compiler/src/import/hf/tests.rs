@@ -204,3 +204,17 @@ fn malformed_configs_name_the_json_path() {
     assert!(ClusterShape::parse("2x").is_err());
     assert_eq!(ClusterShape::parse("2x8").unwrap().gpu, "h100_sxm");
 }
+
+#[test]
+fn layer_ranges_are_runs_or_periodic_steps_whichever_are_fewer() {
+    let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(ranges(&[]), Vec::<String>::new());
+    assert_eq!(ranges(&[4]), strings(&["4..5"]));
+    assert_eq!(ranges(&[0, 1, 2, 5, 6]), strings(&["0..3", "5..7"]));
+    assert_eq!(ranges(&[1, 3, 5, 7]), strings(&["1..8 step 2"]));
+    let qwen: Vec<u64> = (0..48).filter(|l| l % 4 != 3).collect();
+    assert_eq!(ranges(&qwen), strings(&["0..45 step 4", "1..46 step 4", "2..47 step 4"]));
+    // Gemma-3's sliding layers (all but every sixth) at 12 layers: two runs beat five steps.
+    let gemma: Vec<u64> = (0..12).filter(|l| l % 6 != 5).collect();
+    assert_eq!(ranges(&gemma), strings(&["0..5", "6..11"]));
+}
