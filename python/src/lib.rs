@@ -127,7 +127,7 @@ impl Plans {
     /// How layer `layer` rotates q and k, as the executor and the fp64 reference do: `None`
     /// without RoPE, else `(inv_freqs, attention_factor, first_dim, end_dim)` — the scaled inverse
     /// frequencies of its rotated pairs, the factor on cos and sin, and the rotated dims.
-    fn rope(&self, layer: u64) -> PyResult<Option<(Vec<f64>, f64, u32, u32)>> {
+    fn rope(&self, layer: u64) -> PyResult<Option<RopeTable>> {
         let layout = &self.entry.layout;
         let Some(settings) = layout.layers.get(layer as usize) else {
             return Err(PyValueError::new_err(format!(
@@ -351,6 +351,9 @@ fn load(
     let entry = py.detach(|| plans::file(&path, &layout, seqlens, padded_seqlens)).map_err(compile_error)?;
     Ok(Plans { entry })
 }
+
+/// A layer's RoPE: its inverse frequencies, attention factor and rotated dims `[first, end)`.
+type RopeTable = (Vec<f64>, f64, u32, u32);
 
 /// One fact a spec does not carry: its JSON path, the generated line, the message.
 type ImportWarning = (String, usize, String);
