@@ -10,7 +10,7 @@ use clap::Args as ClapArgs;
 
 use crate::Outcome;
 use crate::device::{GpuArgs, KernelChoice, kernel_set};
-use crate::spec::{LayoutCommand, check_layer};
+use crate::spec::{LayoutCommand, check_planned_layer};
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -93,7 +93,7 @@ fn run_command(args: RunArgs) -> Result<Outcome> {
         );
     }
     input.with_layout(|l, options| {
-        check_layer(l, layer)?;
+        check_planned_layer(l, layer)?;
         let options = attnc_compiler::passes::PlanOptions { backward, ..options };
         let set = match attnc_compiler::driver::compile(l, &options) {
             Ok(set) => set,

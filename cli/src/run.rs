@@ -20,7 +20,7 @@ use clap::{Args as ClapArgs, ValueEnum};
 
 use crate::Outcome;
 use crate::device::{Device, GpuArgs, KernelChoice, host_device, host_kernels};
-use crate::spec::{LayoutCommand, check_layer};
+use crate::spec::{LayoutCommand, check_planned_layer};
 
 /// `--rope`: whether `attnc run` rotates q and k itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -264,7 +264,7 @@ fn run(layout: &Layout, request: &Request) -> Result<bool> {
         (_, false) => (None, None),
     };
     if let Some(layer) = request.layer {
-        check_layer(layout, layer)?;
+        check_planned_layer(layout, layer)?;
     }
     let padded = padded_seqlens.is_some() && file.is_some();
     let options =
@@ -635,7 +635,7 @@ fn run_hybrid(layout: &Layout, request: &Request) -> Result<bool> {
         );
     }
     if let Some(layer) = request.layer {
-        check_layer(layout, layer)?;
+        check_planned_layer(layout, layer)?;
     }
     let classes = match passes::hybrid::compile_hybrid(
         layout,

@@ -20,7 +20,7 @@ use attnc_compiler::tune::strategy_text;
 use clap::{Args as ClapArgs, ValueEnum};
 
 use crate::Outcome;
-use crate::spec::{LayoutCommand, check_layer};
+use crate::spec::{LayoutCommand, check_planned_layer};
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -243,7 +243,7 @@ fn simulate(layout: &Layout, request: &SimulateRequest<'_>) -> Result<bool> {
         return simulate_hybrid(layout, request, &profile, &source);
     }
     if let Some(layer) = request.layer {
-        check_layer(layout, layer)?;
+        check_planned_layer(layout, layer)?;
     }
     let options = passes::PlanOptions { backward: request.backward, verify: false, ..request.options.clone() };
     let set = match crate::progress::spin(format!("planning layout `{}`", layout.name), || {

@@ -282,6 +282,21 @@ pub fn check_layer(layout: &Layout, layer: u64) -> Result<()> {
     Ok(())
 }
 
+/// The `--layer` of a command that runs or simulates it: in the model, and a layer attnc plans.
+pub fn check_planned_layer(layout: &Layout, layer: u64) -> Result<()> {
+    check_layer(layout, layer)?;
+    let kind = layout.layers[layer as usize].kind;
+    if !kind.is_attention() {
+        anyhow::bail!(
+            "--layer {layer}: layer {layer} of model `{}` is {}, which attnc does not plan: {}",
+            layout.model.name,
+            kind.name(),
+            kind.not_planned_because()
+        );
+    }
+    Ok(())
+}
+
 /// Whether `target` runs every layer class of `layout`, `strategy = auto` resolved as `attnc tune
 /// --for te` resolves it (for THD, whose choice needs a batch, only that some strategy runs).
 /// `Err` holds the reasons.

@@ -419,7 +419,7 @@ fn import_hf_writes_a_spec_that_checks_and_plans() {
         format!(
             "{{\"model_type\": \"gpt_oss\", \"num_hidden_layers\": 4, \"num_attention_heads\": 8, \
              \"num_key_value_heads\": 2, \"head_dim\": 64, \"hidden_size\": 512, \"rope_theta\": 150000, \
-             \"sliding_window\": 128, \"rope_scaling\": {{\"rope_type\": \"yarn\", \"factor\": 32.0, \
+             \"sliding_window\": 128, \"rope_scaling\": {{\"rope_type\": \"dynamic\", \"factor\": 32.0, \
              \"original_max_position_embeddings\": 4096}}, \"layer_types\": [{}]}}",
             types.join(", ")
         ),
@@ -431,11 +431,11 @@ fn import_hf_writes_a_spec_that_checks_and_plans() {
         &["import", "hf", config, "--cluster", "1x4", "--seq", "4K", "-o", spec],
         0,
         "",
-        "$.rope_scaling: yarn RoPE scaling (factor 32, original_max_position_embeddings 4096)",
+        "$.rope_scaling: dynamic RoPE scaling (factor 32): attnc rotates with linear, llama3 and yarn scaling only",
     );
     let text = std::fs::read_to_string(spec).unwrap();
     assert!(
-        text.contains("sinks      = learned") && text.contains("layer 0..3 step 2 { mask = causal { window = 128 } }"),
+        text.contains("sinks    = learned") && text.contains("layer 0..3 step 2 { mask = causal { window = 128 } }"),
         "{text}"
     );
     check(&["check", spec], 0, "", "0 errors");

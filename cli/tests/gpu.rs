@@ -285,6 +285,29 @@ fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
                 "",
             );
             if d == "64" {
+                // An imported model's softmax scale (Gemma-3-27B's 168^-1/2) and both its RoPEs (10K
+                // on the sliding layers, 1M with linear scaling on the full ones) through this PTX.
+                let gemma = "dsl-examples/imported/gemma3_27b.attn";
+                let sets = [
+                    "pretrain.seq=256",
+                    "pretrain.cp=2",
+                    "pretrain.mask=causal { window = 48 }",
+                    "gemma3_27b.heads=2",
+                    "gemma3_27b.kv_heads=1",
+                    "gemma3_27b.head_dim=64",
+                ];
+                let gemma_dir = dir.with_extension("gemma");
+                let gemma_out = gemma_dir.to_str().unwrap();
+                let mut compile = vec!["compile", gemma, "--layout", "pretrain", "--target", target, "-o", gemma_out];
+                let mut run = vec!["run", gemma, "--layout", "pretrain", "--backward", "--check", "--rope", "apply"];
+                run.extend(["--kernels", "ptx-sim", "--kernel-dir", gemma_out]);
+                for set in sets {
+                    compile.extend(["--set", set]);
+                    run.extend(["--set", set]);
+                }
+                check(&compile, 0, &[], "");
+                let checked = check(&run, 0, &["check against fp64"], "");
+                assert!(!checked.contains("FAIL") && checked.matches("  o  ").count() == 2, "{target}:\n{checked}");
                 matrix(
                     out,
                     d,

@@ -78,6 +78,17 @@ fn imported_examples_check_plan_tune_and_run() {
         }
         let out = check(&run, 0, "check against fp64", "");
         assert!(!out.contains("FAIL"), "{path}:\n{out}");
+        if name == "gemma3_27b" {
+            // The softmax scale and both RoPEs on every CPU kernel set (bf16 on the emulated GPU ABI).
+            for kernels in ["interpreter", "reference", "llvm-cpu"] {
+                let with = [&run[..], &["--kernels", kernels]].concat();
+                let out = check(&with, 0, "check against fp64", "");
+                assert!(!out.contains("FAIL"), "{kernels}:\n{out}");
+            }
+            let bf16 = [&run[..], &["--kernels", "gpu-emulated", "--set", "pretrain.dtype=bf16"]].concat();
+            let out = check(&bf16, 0, "check against fp64", "");
+            assert!(!out.contains("FAIL"), "gpu-emulated:\n{out}");
+        }
         let classes = out.matches("check against fp64").count();
         assert_eq!(out.matches("  o  ").count(), classes, "{path}: every class checked o:\n{out}");
         // What the configs say per layer reaches the plans.
@@ -85,6 +96,14 @@ fn imported_examples_check_plan_tune_and_run() {
             "qwen3_next_80b" => {
                 assert!(plan.contains("linear_attention, not planned"), "{plan}");
                 assert!(plan.contains("plan `pretrain` layers 3..48 step 4"), "{plan}");
+                // A linear-attention layer has no plan: `plan --layer` says why, `run` refuses it.
+                check(&["plan", &path, "--layer", "0"], 0, "layers 0..3, 4..7", "");
+                check(
+                    &["run", &path, "--layer", "1"],
+                    2,
+                    "",
+                    "--layer 1: layer 1 of model `qwen3_next_80b` is linear_attention, which attnc does not plan",
+                );
             }
             "gemma3_27b" => {
                 assert!(plan.contains("RoPE theta 1000000, linear x8, softmax scale 0.0771516749810459"), "{plan}");

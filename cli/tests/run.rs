@@ -753,7 +753,7 @@ fn rope_variants_run_and_print_megatron_flags() {
         ],
         0,
         "--rotary-percent 0.3333333333333333",
-        "rotates the first 64 dims of each head, attnc the last",
+        "rotates the first 64 dims of each head, the spec the last",
     );
 }
 
