@@ -144,6 +144,7 @@ def _plans(config: str, cu: Optional[Tensor], cu_padded: Optional[Tensor], cu_kv
             seq=0 if fmt == "thd" else n * cp, format=fmt, dtype=values["dtype"], mask=values["mask"],
             window=None if none(values["window"]) is None else int(values["window"]),
             softcap=None if none(values["softcap"]) is None else float(values["softcap"]),
+            softmax_scale=None if none(values["scale"]) is None else float(values["scale"]),
             sinks=values["sinks"] == "True", cp=cp, strategy=values["strategy"],
             hierarchy=None if a2a == "None" else (int(a2a), cp // int(a2a)), max_tokens=max_tokens,
             max_seqlen=max_seqlen, seqlens=seqlens, padded_seqlens=padded, gpu=values["gpu"],
@@ -297,6 +298,7 @@ def config_for(
     softcap: Optional[float] = None,
     sinks: bool = False,
     max_seqlen_q: Optional[int] = None,
+    softmax_scale: Optional[float] = None,
 ) -> str:
     """A call's static configuration (shapes, dtype, format, mask, features, group): what the
     custom op plans from, with a THD batch's offsets, when it runs. Checks every argument it can
@@ -359,11 +361,21 @@ def config_for(
         ("heads", heads), ("kv_heads", kv_heads), ("head_dim", q.shape[-1]), ("v_head_dim", v.shape[-1]),
         ("batch", batch), ("local", q.shape[seq_dim]), ("format", qkv_format), ("dtype", DTYPES[q.dtype]),
         ("mask", mask), ("window", window), ("softcap", None if softcap is None else float(softcap)),
-        ("sinks", bool(sinks)), ("cp", cp_size), ("strategy", cp_comm_type),
+        ("sinks", bool(sinks)), ("scale", _scale(softmax_scale, q.shape[-1])), ("cp", cp_size), ("strategy", cp_comm_type),
         ("a2a", a2a_size if cp_comm_type == "a2a+p2p" else None), ("max_seqlen", int(max_seqlen_q or 0)),
         ("gpu", gpu_preset),
     ]  # fmt: skip
     return ";".join(f"{name}={value}" for name, value in fields)
+
+
+def _scale(softmax_scale: Optional[float], head_dim: int) -> Optional[float]:
+    """The call's softmax scale for its spec: ``None`` where it is 1/sqrt(head_dim) (the same plans)."""
+    if softmax_scale is None:
+        return None
+    scale = float(softmax_scale)
+    if not (math.isfinite(scale) and scale > 0):
+        raise ValueError(f"argument `softmax_scale`: {softmax_scale}; the scores are scale·q·k with scale > 0")
+    return None if abs(scale * math.sqrt(head_dim) - 1.0) <= 1e-12 else scale
 
 
 def _offsets(name: str, cu) -> Optional[Tensor]:
@@ -410,22 +422,10 @@ def attention(
     config = config_for(
         q, k, v, cp_size=math.prod(sizes), cp_comm_type=cp_comm_type, a2a_size=sizes[0] if len(groups) == 2 else None,
         qkv_format=qkv_format, attn_mask_type=attn_mask_type, window_size=window_size, softcap=softcap,
-        sinks=sinks is not None, max_seqlen_q=max_seqlen_q,
+        sinks=sinks is not None, max_seqlen_q=max_seqlen_q, softmax_scale=softmax_scale,
     )  # fmt: skip
     if sinks is not None and sinks.numel() != q.shape[-2]:
         raise ValueError(f"argument `sinks`: one logit per query head ({q.shape[-2]}); got {sinks.numel()}")
-    d = q.shape[-1]
-    if softmax_scale is not None:
-        factor = float(softmax_scale) * math.sqrt(d)
-        if abs(factor - 1.0) > 1e-12:
-            exact = factor > 0 and math.log2(factor).is_integer()
-            if q.dtype != torch.float32 and not exact:
-                raise NotImplementedError(
-                    f"argument `softmax_scale`: {softmax_scale} with {q.dtype}; attnc's kernels scale by "
-                    f"1/sqrt(head_dim) = {1 / math.sqrt(d):.6g}, and other scales are exact only in float32 "
-                    "or as a power-of-two multiple of it"
-                )
-            q = q * factor
     offsets = [
         _offsets(name, x)
         for name, x in (("cu_seqlens_q", cu_seqlens_q), ("cu_seqlens_q_padded", cu_seqlens_q_padded),

@@ -25,6 +25,8 @@ pub struct Call {
     pub window: Option<u64>,
     /// Soft-capping, as the bits of the f64 (so that calls hash).
     pub softcap_bits: Option<u64>,
+    /// The softmax scale when it is not 1/√head_dim, as the bits of the f64.
+    pub softmax_scale_bits: Option<u64>,
     pub sinks: bool,
     pub cp: u32,
     /// `p2p`, `all_gather`, `a2a`, `a2a+p2p` or `auto`.
@@ -73,6 +75,9 @@ impl Call {
         }
         if self.sinks {
             line("sinks", "  sinks = learned".into());
+        }
+        if let Some(bits) = self.softmax_scale_bits {
+            line("softmax_scale", format!("  softmax_scale = {}", f64::from_bits(bits)));
         }
         line("the call", "}".into());
         let (nodes, per_node) = match self.hierarchy {

@@ -290,7 +290,7 @@ impl Plans {
 /// The plans of one attention call (what `attnc.torch.attention` decides from its arguments).
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (*, heads, kv_heads, head_dim, v_head_dim, batch, seq, format, dtype, mask, window, softcap, sinks, cp, strategy, hierarchy, max_tokens, max_seqlen, seqlens, padded_seqlens, gpu))]
+#[pyo3(signature = (*, heads, kv_heads, head_dim, v_head_dim, batch, seq, format, dtype, mask, window, softcap, sinks, cp, strategy, hierarchy, max_tokens, max_seqlen, seqlens, padded_seqlens, gpu, softmax_scale=None))]
 fn plan_call(
     heads: u32,
     kv_heads: u32,
@@ -312,6 +312,7 @@ fn plan_call(
     seqlens: Option<Vec<u64>>,
     padded_seqlens: Option<Vec<u64>>,
     gpu: String,
+    softmax_scale: Option<f64>,
     py: Python<'_>,
 ) -> PyResult<Plans> {
     let call = Call {
@@ -326,6 +327,7 @@ fn plan_call(
         mask,
         window,
         softcap_bits: softcap.map(f64::to_bits),
+        softmax_scale_bits: softmax_scale.map(f64::to_bits),
         sinks,
         cp,
         strategy,

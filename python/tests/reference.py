@@ -21,15 +21,17 @@ def attention(
     docs: Optional[torch.Tensor] = None,
     positions: Optional[torch.Tensor] = None,
     valid: Optional[torch.Tensor] = None,
+    scale: Optional[float] = None,
 ):
     """q ``[b, t, h, d]``, k/v ``[b, t, hk, *]`` (fp64, autograd-able). ``docs``/``positions``/
-    ``valid``: per token its sequence, position in it and whether it is a real token (THD).
+    ``valid``: per token its sequence, position in it and whether it is a real token (THD);
+    ``scale``: the softmax scale (1/sqrt(d) when None).
     Returns O ``[b, t, h, dv]`` and LSE ``[b, h, t]``; rows that see no key have O = 0."""
     b, t, h, d = q.shape
     group = h // k.shape[2]
     k = k.repeat_interleave(group, 2)
     v = v.repeat_interleave(group, 2)
-    s = torch.einsum("bqhd,bkhd->bhqk", q, k) / math.sqrt(d)
+    s = torch.einsum("bqhd,bkhd->bhqk", q, k) * (scale if scale is not None else 1 / math.sqrt(d))
     if softcap is not None:
         s = softcap * torch.tanh(s / softcap)
     pos = positions if positions is not None else torch.arange(t)

@@ -34,7 +34,7 @@ def raises(exc, match, fn, **kwargs):
         (dict(window_size=(4, 4)), NotImplementedError, "argument `window_size`"),
         (dict(window_size=(4, 0), attn_mask_type="no_mask"), NotImplementedError, "argument `window_size`"),
         (dict(cp_stream=object()), NotImplementedError, "argument `cp_stream`"),
-        (dict(softmax_scale=0.3, dtype=torch.bfloat16), NotImplementedError, "argument `softmax_scale`"),
+        (dict(softmax_scale=-0.3), ValueError, "argument `softmax_scale`"),
         (dict(sinks=torch.zeros(3)), ValueError, "argument `sinks`"),
         (dict(cp_group=None), ValueError, "argument `cp_group`"),
         (dict(cp_comm_type="a2a+p2p"), ValueError, "argument `cp_group`"),

@@ -15,7 +15,7 @@ import torch.distributed as dist
 import reference
 from conftest import run_ranks
 
-FEATURES = ("causal", "no_mask", "window", "sinks", "softcap", "mla", "bf16")
+FEATURES = ("causal", "no_mask", "window", "sinks", "softcap", "mla", "bf16", "scale")
 COMMS = {2: ("p2p", "all_gather", "a2a", "auto"), 4: ("p2p", "all_gather", "a2a", "a2a+p2p")}
 FORMATS = ("sbhd", "bshd", "thd")
 # THD batches: real lengths (one empty), each padded to a multiple of 2·cp.
@@ -58,7 +58,9 @@ def run_case(rank: int, world: int, case) -> dict:
 
     comm, fmt, feature = case
     torch.manual_seed(1234)
-    dtype = torch.bfloat16 if feature == "bf16" else torch.float32
+    # "scale": Gemma-3-27B's softmax scale (168^-1/2, not 1/sqrt(d)) in bf16, in the kernels.
+    dtype = torch.bfloat16 if feature in ("bf16", "scale") else torch.float32
+    scale = 168**-0.5 if feature == "scale" else None
     h, hk = 8, 4
     d, dv = (24, 16) if feature == "mla" else (16, 16)
     b = 1 if fmt == "thd" else 2
@@ -93,8 +95,9 @@ def run_case(rank: int, world: int, case) -> dict:
     leaves = [x.double().requires_grad_() for x in (q, k, v)]
     s_ref = sinks.double().requires_grad_() if sinks is not None else None
     o_ref, lse_ref = reference.attention(
-        *leaves, causal=causal, window=window, softcap=softcap, sinks=s_ref, docs=docs, positions=positions, valid=valid
-    )
+        *leaves, causal=causal, window=window, softcap=softcap, sinks=s_ref, docs=docs, positions=positions, valid=valid,
+        scale=scale,
+    )  # fmt: skip
     (o_ref * d_out.double()).sum().backward()
 
     # The layout the call takes, and this rank's shards.
@@ -122,7 +125,7 @@ def run_case(rank: int, world: int, case) -> dict:
     out, lse = at.attention(
         ql, kl, vl, cp_group=group, cp_comm_type=comm, qkv_format=fmt, attn_mask_type=mask,
         window_size=None if window is None else (window - 1, 0), softcap=softcap, sinks=sl, return_lse=True,
-        **kwargs,
+        softmax_scale=scale, **kwargs,
     )  # fmt: skip
     out.backward(shard(d_out))
 
