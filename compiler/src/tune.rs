@@ -382,11 +382,15 @@ pub fn auto_balance(
     Ok(if totals[1] < totals[0] { Balance::Contiguous } else { Balance::Zigzag })
 }
 
-/// Tunes every mask class of a layout (whatever strategies its layers name).
+/// Tunes every mask class of a layout's attention layers (whatever strategies they name; layers
+/// of other kinds have no attention to tune).
 pub fn tune(layout: &Layout, options: &PlanOptions, profile: &DeviceProfile) -> Result<Vec<ClassTuning>, PlanError> {
     let mut classes: Vec<(Vec<Interval>, Mask)> = Vec::new();
     for (i, setting) in layout.layers.iter().enumerate() {
         let i = i as u64;
+        if !setting.kind.is_attention() {
+            continue;
+        }
         match classes.iter_mut().find(|(_, mask)| *mask == setting.mask) {
             Some((layers, _)) => match layers.last_mut() {
                 Some(last) if last.end == i => last.end = i + 1,

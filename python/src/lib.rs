@@ -104,7 +104,10 @@ impl Plans {
     /// Tokens of the whole (padded) sequence dimension.
     #[getter]
     fn tokens_total(&self) -> u64 {
-        self.entry.classes[0].forward.problem.tokens
+        match self.entry.classes.first() {
+            Some(c) => c.forward.problem.tokens,
+            None => self.entry.partition.ranks.iter().map(|r| r.tokens.len() as u64).sum(),
+        }
     }
 
     /// The tensors' layout: `sbhd`, `bshd` or `thd`.

@@ -180,6 +180,11 @@ fn qwen3_next_partial_rotary_and_linear_attention_layers() {
     assert_eq!(set.not_planned.len(), 1);
     assert_eq!(crate::passes::display_layers(&set.not_planned[0].layers), "0..3, 4..7");
     assert_eq!(set.not_planned[0].kind, "linear_attention");
+    // The tuner prices the attention layers only.
+    let profile = crate::cost::DeviceProfile::of_cluster(&layout.cluster, layout.dtype);
+    let tuned = crate::tune::tune(&spec.layouts[0], &crate::passes::PlanOptions::default(), &profile).unwrap();
+    let tuned: Vec<String> = tuned.iter().map(|c| crate::passes::display_layers(&c.layers)).collect();
+    assert_eq!(tuned, ["3..4, 7..8"]);
     assert_eq!(imported.warnings, [], "{}", imported.text);
 }
 
