@@ -285,16 +285,10 @@ pub fn check_layer(layout: &Layout, layer: u64) -> Result<()> {
 /// The `--layer` of a command that runs or simulates it: in the model, and a layer attnc plans.
 pub fn check_planned_layer(layout: &Layout, layer: u64) -> Result<()> {
     check_layer(layout, layer)?;
-    let kind = layout.layers[layer as usize].kind;
-    if !kind.is_attention() {
-        anyhow::bail!(
-            "--layer {layer}: layer {layer} of model `{}` is {}, which attnc does not plan: {}",
-            layout.model.name,
-            kind.name(),
-            kind.not_planned_because()
-        );
+    match layout.not_planned(layer) {
+        Some(why) => anyhow::bail!("--layer {layer}: {why}"),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Whether `target` runs every layer class of `layout`, `strategy = auto` resolved as `attnc tune

@@ -71,13 +71,8 @@ struct Plans {
 impl Plans {
     fn class(&self, layer: u64) -> PyResult<&attnc_compiler::passes::LayerClass> {
         let layout = &self.entry.layout;
-        self.entry.class_of(layer).ok_or_else(|| match layout.layers.get(layer as usize) {
-            Some(l) => PyValueError::new_err(format!(
-                "argument `layer`: layer {layer} of layout `{}` is {}, which attnc does not plan: {}",
-                layout.name,
-                l.kind.name(),
-                l.kind.not_planned_because()
-            )),
+        self.entry.class_of(layer).ok_or_else(|| match layout.not_planned(layer) {
+            Some(why) => PyValueError::new_err(format!("argument `layer`: {why}")),
             None => PyValueError::new_err(format!(
                 "argument `layer`: layer {layer}: the layout `{}` has {} layers",
                 layout.name,

@@ -1,8 +1,8 @@
 //! Resolution of `model` and `cluster` items into their resolved forms.
 
 use super::presets;
+use super::reader::WordValue;
 use super::reader::{Diags, QuantityKind, Reader, no_args};
-use super::reader::{WordValue, int_literal};
 use super::spec::{Cluster, LayerKind, Link, Model, ModelLayers, Moe, Rope, RopeScaling};
 use crate::diag::{Code, Diagnostic};
 use crate::front::ast::Item;
@@ -147,7 +147,7 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
     let layer_blocks: Vec<Option<ModelLayers>> = r
         .layers
         .iter()
-        .map(|(range, body)| model_layers(range, body, layers.as_ref(), head_dim.as_ref(), diags))
+        .map(|(range, body)| model_layers(range, body, &item.name.node, layers.as_ref(), head_dim.as_ref(), diags))
         .collect();
     let (layers, heads, head_dim, sinks, softcap, softmax_scale) =
         (layers?, heads?, head_dim?, sinks?, softcap?, softmax_scale?);
@@ -527,6 +527,7 @@ const KINDS: &[&str] = &["attention", "linear_attention", "mamba", "indexed_atte
 fn model_layers(
     range: &crate::front::ast::LayerRange,
     body: &crate::front::ast::Block,
+    model: &str,
     layers: Option<&Spanned<u64>>,
     head_dim: Option<&Spanned<u64>>,
     diags: &mut Diags,
@@ -576,29 +577,11 @@ fn model_layers(
             None => (Some(None), None),
         },
     };
-    let start = int_literal(&range.start, "layer", 0, u64::MAX).map_err(|d| diags.push(d)).ok()?;
-    let end = int_literal(&range.end, "layer", 0, u64::MAX).map_err(|d| diags.push(d)).ok()?;
-    let step = match &range.step {
-        Some(step) => int_literal(step, "step", 1, u64::MAX).map_err(|d| diags.push(d)).ok()?.node,
-        None => 1,
-    };
     let ((kind, kind_span), rope, layers) = (kind?, rope?, layers?);
     if !ok {
         return None;
     }
-    if start.node >= end.node || end.node > layers.node {
-        diags.push(
-            Diagnostic::new(
-                Code::LayerRange,
-                format!("layer range {}..{} is not inside 0..{}", start.node, end.node, layers.node),
-                range.span,
-                "layer range",
-            )
-            .with_secondary(layers.span, format!("layers = {}", layers.node))
-            .with_help("ranges are half-open, like Rust's: `layer 0..4` sets layers 0, 1, 2 and 3"),
-        );
-        return None;
-    }
+    let (start, end, step) = super::layout::layer_range(range, layers, model, diags)?;
     if kind != LayerKind::Attention
         && let Some(at) = b.key_span("rope")
     {
@@ -614,14 +597,7 @@ fn model_layers(
         );
         return None;
     }
-    Some(ModelLayers {
-        start: start.node as u32,
-        end: end.node as u32,
-        step: step as u32,
-        kind,
-        rope,
-        nope: nope.is_some(),
-    })
+    Some(ModelLayers { start: start as u32, end: end as u32, step: step as u32, kind, rope, nope: nope.is_some() })
 }
 
 /// Every layer is in at most one of the model's blocks (E0041).

@@ -1334,30 +1334,43 @@ fn check_a2a_heads(ctx: &Ctx<'_>, degree: u32, span: Span, diags: &mut Diags) {
 }
 
 fn layer_indices(range: &crate::front::ast::LayerRange, model: &ModelInfo, diags: &mut Diags) -> Option<Vec<usize>> {
-    let layers = model.model.layers as u64;
+    let layers = Spanned::new(model.model.layers as u64, model.layers);
+    let (start, end, step) = layer_range(range, &layers, &model.model.name, diags)?;
+    Some((start..end).step_by(step as usize).map(|l| l as usize).collect())
+}
+
+/// A `layer A..B [step S]` range of a model with `layers` layers: `(A, B, S)`, or an error
+/// (E0014) when it is empty or reaches past the last layer.
+pub(crate) fn layer_range(
+    range: &crate::front::ast::LayerRange,
+    layers: &Spanned<u64>,
+    model: &str,
+    diags: &mut Diags,
+) -> Option<(u64, u64, u64)> {
     let start = int_literal(&range.start, "layer", 0, u64::MAX).map_err(|d| diags.push(d)).ok()?;
     let end = int_literal(&range.end, "layer", 0, u64::MAX).map_err(|d| diags.push(d)).ok()?;
     let step = match &range.step {
         Some(step) => int_literal(step, "step", 1, u64::MAX).map_err(|d| diags.push(d)).ok()?.node,
         None => 1,
     };
-    if start.node >= end.node || end.node > layers {
+    let n = layers.node;
+    if start.node >= end.node || end.node > n {
         let why = if start.node >= end.node {
             format!("{}..{} is empty", start.node, end.node)
         } else {
-            format!("the model has layers 0..{layers}")
+            format!("the model has layers 0..{n}")
         };
         diags.push(
             Diagnostic::new(
                 Code::LayerRange,
-                format!("layer range {}..{} is not inside 0..{layers}: {why}", start.node, end.node),
+                format!("layer range {}..{} is not inside 0..{n}: {why}", start.node, end.node),
                 range.span,
                 "layer range",
             )
-            .with_secondary(model.layers, format!("layers = {layers} in model `{}`", model.model.name))
+            .with_secondary(layers.span, format!("layers = {n} in model `{model}`"))
             .with_help("ranges are half-open, like Rust's: `layer 0..4` sets layers 0, 1, 2 and 3"),
         );
         return None;
     }
-    Some((start.node..end.node).step_by(step as usize).map(|l| l as usize).collect())
+    Some((start.node, end.node, step))
 }

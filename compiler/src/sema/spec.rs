@@ -461,6 +461,22 @@ pub struct Layout {
     pub layers: Vec<LayerSettings>,
 }
 
+impl Layout {
+    /// Why `layer` has no plan, when it is of a kind attnc does not plan: "layer N of model `M`
+    /// is K, which attnc does not plan: ...".
+    pub fn not_planned(&self, layer: u64) -> Option<String> {
+        let kind = self.layers.get(layer as usize)?.kind;
+        (!kind.is_attention()).then(|| {
+            format!(
+                "layer {layer} of model `{}` is {}, which attnc does not plan: {}",
+                self.model.name,
+                kind.name(),
+                kind.not_planned_because()
+            )
+        })
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LayerSettings {
     /// What the layer computes (the model's); only `attention` layers are planned.
