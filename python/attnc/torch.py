@@ -20,7 +20,7 @@ import torch.distributed as dist
 from torch import Tensor
 
 from attnc import _native
-from attnc._comm import Peers, send_recv_over
+from attnc._comm import Peers, Transport
 
 __all__ = ["DotProductAttention", "attention", "config_for"]
 
@@ -190,7 +190,7 @@ def _cp_attention(
     lse = torch.empty((b, h, n), dtype=torch.float32)
     plans.forward(
         layer, peers.rank, _ptr(ql), _ptr(kl), _ptr(vl), None if sl is None else _ptr(sl), _ptr(out), _ptr(lse),
-        send_recv_over(peers, _fault), timeout_s, torch.get_num_threads(), kernels,
+        Transport(peers, _fault), timeout_s, torch.get_num_threads(), kernels,
     )  # fmt: skip
     lse = lse.squeeze(0) if fmt == "thd" else lse
     return _back(out, fmt, q.dtype), lse.contiguous()
@@ -230,7 +230,7 @@ def _cp_attention_backward(
     plans.backward(
         layer, peers.rank, _ptr(ql), _ptr(kl), _ptr(vl), _ptr(ol), _ptr(ll), _ptr(dl),
         None if sl is None else _ptr(sl), _ptr(dq), _ptr(dk), _ptr(dv), None if sinks is None else _ptr(dsinks),
-        send_recv_over(peers, _fault), timeout_s, torch.get_num_threads(), kernels,
+        Transport(peers, _fault), timeout_s, torch.get_num_threads(), kernels,
     )  # fmt: skip
     dsinks = dsinks if sinks is None else dsinks.reshape(sinks.shape).to(sinks.dtype)
     return _back(dq, fmt, q.dtype), _back(dk, fmt, k.dtype), _back(dv, fmt, v.dtype), dsinks

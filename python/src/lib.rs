@@ -186,7 +186,7 @@ impl Plans {
     /// Runs layer `layer`'s forward plan as rank `rank`: fills `out` `[b][n][h][dv]` and `lse`
     /// `[b][h][n]` from the local q, k, v `[b][n][heads][w]`.
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (layer, rank, q, k, v, sinks, out, lse, send_recv, timeout_s, threads, kernels="auto"))]
+    #[pyo3(signature = (layer, rank, q, k, v, sinks, out, lse, transport, timeout_s, threads, kernels="auto"))]
     fn forward(
         &self,
         py: Python<'_>,
@@ -198,14 +198,14 @@ impl Plans {
         sinks: Option<Ptr>,
         out: Ptr,
         lse: Ptr,
-        send_recv: Py<PyAny>,
+        transport: Py<PyAny>,
         timeout_s: f64,
         threads: usize,
         kernels: &str,
     ) -> PyResult<()> {
         let class = self.class(layer)?;
         let tokens = &self.rank_tokens(rank)?.tokens;
-        let remote = remote::TorchRemote { send_recv };
+        let remote = remote::TorchRemote { transport };
         // SAFETY: the Python layer's contract (see `slice`).
         let local = unsafe {
             exec::Local {
@@ -232,7 +232,7 @@ impl Plans {
     /// Runs layer `layer`'s backward plan as rank `rank`: fills dq, dk, dv (local, as q, k, v) and
     /// dsinks (this rank's share of the sinks' gradient) from q, k, v, out, lse and d_out.
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (layer, rank, q, k, v, out, lse, d_out, sinks, dq, dk, dv, dsinks, send_recv, timeout_s, threads, kernels="auto"))]
+    #[pyo3(signature = (layer, rank, q, k, v, out, lse, d_out, sinks, dq, dk, dv, dsinks, transport, timeout_s, threads, kernels="auto"))]
     fn backward(
         &self,
         py: Python<'_>,
@@ -249,14 +249,14 @@ impl Plans {
         dk: Ptr,
         dv: Ptr,
         dsinks: Option<Ptr>,
-        send_recv: Py<PyAny>,
+        transport: Py<PyAny>,
         timeout_s: f64,
         threads: usize,
         kernels: &str,
     ) -> PyResult<()> {
         let class = self.class(layer)?;
         let tokens = &self.rank_tokens(rank)?.tokens;
-        let remote = remote::TorchRemote { send_recv };
+        let remote = remote::TorchRemote { transport };
         // SAFETY: the Python layer's contract (see `slice`).
         let local = unsafe {
             exec::Local {

@@ -1,28 +1,34 @@
 //! The executor's transport between processes (`runtime::exec::Remote`) as torch.distributed:
-//! each group of sends and receives of a rank's CP stream becomes one call of a Python function
-//! (`attnc._comm.send_recv`, `batch_isend_irecv` on the caller's process group), so the bytes
-//! travel on the caller's gloo or NCCL, never on a second communicator of attnc's own.
+//! each group of sends and receives of a rank's CP stream, and each collective, becomes one call
+//! of the Python transport (`attnc._comm.Transport`: `batch_isend_irecv`, `all_to_all_single`,
+//! `all_gather_into_tensor` on the caller's process groups), so the bytes travel on the caller's
+//! gloo or NCCL, never on a second communicator of attnc's own.
 
+use attnc_runtime::device::Device;
 use attnc_runtime::device::host::HostDevice;
-use attnc_runtime::exec::{Remote, Transfer};
+use attnc_runtime::exec::{Collective, Remote, Transfer};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyList};
 
-/// The Python transport: `send_recv(sends, recvs)` with sends as `[(peer, bytearray)]` and recvs
-/// as `[(peer, nbytes)]` (peers are ranks of the plan, i.e. of the CP group), returning one
-/// contiguous uint8 CPU tensor per receive, read here through its data pointer.
+type Mem<'d> = <HostDevice<'d> as Device>::Mem;
+
+/// The Python transport: called as `transport(sends, recvs)` for a group of point-to-point
+/// transfers and as `transport.collective(kind, members, sends, recvs)` for a collective, with
+/// sends as `[(peer, bytearray)]` and recvs as `[(peer, nbytes)]` (peers are ranks of the plan,
+/// i.e. of the CP group); either returns one contiguous uint8 CPU tensor per receive, read here
+/// through its data pointer.
 pub struct TorchRemote {
-    pub send_recv: Py<PyAny>,
+    pub transport: Py<PyAny>,
 }
 
-impl Remote<HostDevice<'_>> for TorchRemote {
-    fn send_recv(
+impl TorchRemote {
+    /// Packs the sends, calls the transport (`collective`: `(kind, members)` of a collective) and
+    /// writes what it returns into the receive regions.
+    fn exchange(
         &self,
-        _device: &HostDevice<'_>,
-        _rank: u32,
-        _stream: usize,
-        sends: &[Transfer<'_, <HostDevice<'_> as attnc_runtime::device::Device>::Mem>],
-        recvs: &[Transfer<'_, <HostDevice<'_> as attnc_runtime::device::Device>::Mem>],
+        sends: &[Transfer<'_, Mem<'_>>],
+        recvs: &[Transfer<'_, Mem<'_>>],
+        collective: Option<(&str, &[u32])>,
     ) -> Result<(), String> {
         let outgoing = sends
             .iter()
@@ -37,7 +43,12 @@ impl Remote<HostDevice<'_>> for TorchRemote {
             for &(peer, _, bytes) in recvs {
                 asked.append((peer, bytes))?;
             }
-            let result = self.send_recv.call1(py, (sends, asked))?;
+            let result = match collective {
+                None => self.transport.call1(py, (sends, asked))?,
+                Some((kind, members)) => {
+                    self.transport.call_method1(py, "collective", (kind, members.to_vec(), sends, asked))?
+                }
+            };
             let list = result.bind(py).cast::<PyList>()?.clone();
             list.iter()
                 .map(|tensor| {
@@ -64,5 +75,28 @@ impl Remote<HostDevice<'_>> for TorchRemote {
             mem.write_bytes(at, data)?;
         }
         Ok(())
+    }
+}
+
+impl<'d> Remote<HostDevice<'d>> for TorchRemote {
+    fn send_recv(
+        &self,
+        _device: &HostDevice<'d>,
+        _rank: u32,
+        _stream: usize,
+        sends: &[Transfer<'_, Mem<'d>>],
+        recvs: &[Transfer<'_, Mem<'d>>],
+    ) -> Result<(), String> {
+        self.exchange(sends, recvs, None)
+    }
+
+    fn collective(
+        &self,
+        _device: &HostDevice<'d>,
+        _rank: u32,
+        _stream: usize,
+        c: &Collective<'_, Mem<'d>>,
+    ) -> Result<(), String> {
+        self.exchange(&c.sends, &c.recvs, Some((c.kind.name(), &c.members)))
     }
 }

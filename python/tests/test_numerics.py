@@ -171,14 +171,37 @@ def run_case(rank: int, world: int, case) -> dict:
     return errors
 
 
+#: The torch.distributed calls of attnc's transport, counted per case.
+COUNTED = ("batch_isend_irecv", "all_to_all_single", "all_gather_into_tensor")
+
+
 def run_all(rank: int, world: int) -> dict:
-    results = {}
+    import attnc._comm
+
+    results, calls = {}, {}
+    counts = dict.fromkeys(COUNTED, 0)
+
+    def counting(name, fn):
+        def call(*args, **kwargs):
+            counts[name] += 1
+            return fn(*args, **kwargs)
+
+        return call
+
+    # The transport's module sees counting wrappers; the test's own gathers are not counted.
+    attnc._comm.dist = type("Counted", (), {n: staticmethod(counting(n, getattr(dist, n))) for n in COUNTED})
+    for name in dir(dist):
+        if not name.startswith("_") and name not in COUNTED:
+            setattr(attnc._comm.dist, name, getattr(dist, name))
     for case in cases(world):
+        before = dict(counts)
         try:
             results[_name(case)] = run_case(rank, world, case)
         except Exception as e:  # reported per case by the test below
             results[_name(case)] = {"error": f"{type(e).__name__}: {e}"}
-    return results
+        calls[_name(case)] = {n: counts[n] - before[n] for n in COUNTED}
+    attnc._comm.dist = dist
+    return {"errors": results, "calls": calls}
 
 
 _RESULTS: dict[int, dict] = {}
@@ -192,7 +215,26 @@ def results(world: int) -> dict:
 
 @pytest.mark.parametrize("world,case", [(w, c) for w in (2, 4) for c in cases(w)], ids=lambda x: _name(x) if isinstance(x, tuple) else f"cp{x}")
 def test_against_fp64(world, case):
-    got = results(world)[_name(case)]
+    got = results(world)["errors"][_name(case)]
     assert "error" not in got, got.get("error")
     failed = {name: (err, tol) for name, (err, tol) in got.items() if not err <= tol}
     assert not failed, f"max abs error over tolerance: {failed}"
+
+
+@pytest.mark.parametrize("world,comm", [(w, c) for w in (2, 4) for c in COMMS[w] if c != "auto"], ids=str)
+def test_collectives_are_torch_collectives(world, comm):
+    """A plan's collective over the caller's group is torch's own collective, which NCCL runs on
+    its collective paths: a2a's all-to-all is one ``all_to_all_single``, all_gather's gather one
+    ``all_gather_into_tensor`` (its reduce-scatter of dK/dV an ``all_to_all_single``, summed in
+    member order by the executor); a ring's transfers stay ``batch_isend_irecv``."""
+    for fmt in FORMATS:
+        calls = results(world)["calls"][_name((comm, fmt, "causal"))]
+        if comm == "p2p":
+            assert calls["batch_isend_irecv"] > 0 and calls["all_to_all_single"] == 0, (fmt, calls)
+            assert calls["all_gather_into_tensor"] == 0, (fmt, calls)
+        elif comm == "all_gather":
+            assert calls["all_gather_into_tensor"] > 0 and calls["batch_isend_irecv"] == 0, (fmt, calls)
+        elif comm == "a2a":
+            assert calls["all_to_all_single"] > 0 and calls["batch_isend_irecv"] == 0, (fmt, calls)
+        else:  # a2a+p2p: all-to-all inside the a2a group, the ring over the p2p group
+            assert calls["all_to_all_single"] > 0 and calls["batch_isend_irecv"] > 0, (fmt, calls)

@@ -1,14 +1,15 @@
 //! Collectives of the device executor: with every rank on one device, the members of a group meet
 //! on signals and copy (or sum) straight from each other's buffers; with one rank per process,
-//! each packs what the others get into staging, exchanges it through the `Remote` as one group of
-//! sends and receives, and unpacks or sums it in member order. Runs of rows are found by token,
+//! each packs what the others get into staging, hands it to the `Remote` as one `Collective`
+//! (one region per other member each way: torch's collectives, or one group of sends and
+//! receives), and unpacks or sums it in member order. Runs of rows are found by token,
 //! head slices are 2-D copies, sums are `Device::add_2d`.
 
 use std::sync::Arc;
 
 use attnc_compiler::ir::{A2aDir, BufId, Buffer, GroupId, OpId, OpKind, TokenMap};
 
-use super::{Remote, Run, Transfer};
+use super::{Collective, CollectiveKind, Remote, Run, Transfer};
 use crate::RuntimeError;
 use crate::device::{Device, Dims, PlaneKind, Rows2d, buffer_bytes, plane};
 use crate::exec::tokens_in_order;
@@ -374,16 +375,22 @@ impl<D: Device> Run<'_, D> {
                 }
             }
         }
-        // Exchange.
-        let regions = |bufs: &[Staged], at: &[usize]| -> Vec<Transfer<'_, D::Mem>> {
-            bufs.iter()
-                .zip(at)
-                .flat_map(|((m, b), &base)| {
-                    crate::device::layout(b, dims).into_iter().map(move |pl| (*m, (mem, base + pl.offset), pl.bytes))
-                })
-                .collect()
+        // Exchange: one contiguous region per other member each way.
+        let spans = |bufs: &[Staged], at: &[usize]| -> Vec<Transfer<'_, D::Mem>> {
+            bufs.iter().zip(at).map(|((m, b), &base)| (*m, (mem, base), buffer_bytes(b, dims))).collect()
         };
-        remote.send_recv(self.device, rank, s, &regions(&out, &out_at), &regions(&inc, &inc_at)).map_err(&err)?;
+        let kind = match &op.kind {
+            OpKind::AllGather { .. } => CollectiveKind::AllGather,
+            OpKind::ReduceScatter { .. } => CollectiveKind::ReduceScatter,
+            _ => CollectiveKind::AllToAll,
+        };
+        let exchange = Collective {
+            kind,
+            members: members.iter().map(|m| m.0).collect(),
+            sends: spans(&out, &out_at),
+            recvs: spans(&inc, &inc_at),
+        };
+        remote.collective(self.device, rank, s, &exchange).map_err(&err)?;
         // Unpack, in member order.
         for (i, &(m, _)) in members.iter().enumerate() {
             let received =
