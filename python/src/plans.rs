@@ -195,8 +195,11 @@ fn plan(
 ) -> Result<Entry, PlanError> {
     let options = PlanOptions { seqlens, padded_seqlens: padded, backward: true, ..Default::default() };
     let resolved = driver::resolve_auto(&layout, &options)?.into_owned();
-    let partition = passes::setup::partition_of(&resolved, &options)?;
     let set = passes::compile(&resolved, &options)?;
+    let partition = match set.partition {
+        Some(partition) => partition,
+        None => passes::setup::partition_of(&resolved, &options)?,
+    };
     Ok(Entry { spec, layout: resolved, classes: set.classes, partition, warnings })
 }
 

@@ -53,10 +53,12 @@ pub fn split_rows(problem: &Problem, map: &TokenMap, split: Split) -> Vec<RowSet
 
 /// The blocks of [`blocks`], computed once per (queries, split, keys, split) of a layer class:
 /// its forward and backward plans ask for the same ones (a THD batch of 45 sequences at cp 8
-/// asks 128 times for 64 distinct pairs). One cache per `Setup`, so per class and problem.
+/// asks 128 times for 64 distinct pairs). One cache per `Setup`, so per class and problem; the
+/// two directions are lowered on two threads, and the one that asks second waits for the first's
+/// answer instead of computing it again.
 #[derive(Default)]
 pub struct BlockCache {
-    cache: std::cell::RefCell<std::collections::HashMap<BlockKey, Vec<Block>>>,
+    cache: std::sync::Mutex<std::collections::HashMap<BlockKey, std::sync::Arc<std::sync::OnceLock<Vec<Block>>>>>,
 }
 
 /// Queries and their split, keys and their split.
@@ -72,12 +74,8 @@ impl BlockCache {
         kv_split: Split,
     ) -> Vec<Block> {
         let key = (q_map.clone(), q_split.parts, kv_map.clone(), kv_split.parts);
-        if let Some(found) = self.cache.borrow().get(&key) {
-            return found.clone();
-        }
-        let computed = blocks(problem, q_map, q_split, kv_map, kv_split);
-        self.cache.borrow_mut().insert(key, computed.clone());
-        computed
+        let slot = self.cache.lock().unwrap_or_else(|e| e.into_inner()).entry(key).or_default().clone();
+        slot.get_or_init(|| blocks(problem, q_map, q_split, kv_map, kv_split)).clone()
     }
 }
 

@@ -21,7 +21,7 @@ pub mod setup;
 use thiserror::Error;
 
 use crate::ir::{Direction, Header, Interval, Plan, artifact};
-use crate::plan::partition::PartitionError;
+use crate::plan::partition::{Partition, PartitionError};
 use crate::sema::spec::{Exchange, LayerKind, Layout, Mask, Strategy};
 use crate::verify::{self, Stage, Verified, VerifyError};
 
@@ -119,6 +119,8 @@ pub struct PlanSet {
     pub classes: Vec<LayerClass>,
     /// Layers of kinds attnc does not plan, by kind.
     pub not_planned: Vec<artifact::NotPlanned>,
+    /// The token split the classes were planned over (none when there is no class to plan).
+    pub partition: Option<Partition>,
 }
 
 impl PlanSet {
@@ -200,11 +202,18 @@ pub use crate::ir::{display_intervals, display_layers};
 /// verifier when verification is on (the final plan is always verified). Strategies are
 /// concrete: `strategy = auto` is resolved above the pipeline (`crate::driver`).
 pub fn compile(layout: &Layout, options: &PlanOptions) -> Result<PlanSet, PlanError> {
-    let classes = layer_classes(layout)
-        .into_iter()
-        .map(|(layers, strategy, mask)| compile_class(layout, layers, strategy, mask, options))
-        .collect::<Result<_, _>>()?;
-    Ok(PlanSet { layout: layout.name.clone(), classes, not_planned: not_planned(layout) })
+    let todo = layer_classes(layout);
+    // The token split is the layout's, one for all its classes (a layout without attention
+    // layers has none to plan and needs none).
+    let partition = if todo.is_empty() { None } else { Some(setup::partition_of(layout, options)?) };
+    let classes = match &partition {
+        None => Vec::new(),
+        Some(partition) => todo
+            .into_iter()
+            .map(|(layers, strategy, mask)| compile_class_over(layout, layers, strategy, mask, options, partition))
+            .collect::<Result<_, _>>()?,
+    };
+    Ok(PlanSet { layout: layout.name.clone(), classes, not_planned: not_planned(layout), partition })
 }
 
 /// Plans one layer class with a concrete strategy.
@@ -214,6 +223,19 @@ pub fn compile_class(
     strategy: Strategy,
     mask: Mask,
     options: &PlanOptions,
+) -> Result<LayerClass, PlanError> {
+    let partition = setup::partition_of(layout, options)?;
+    compile_class_over(layout, layers, strategy, mask, options, &partition)
+}
+
+/// [`compile_class`] over the layout's token split, computed by the caller.
+fn compile_class_over(
+    layout: &Layout,
+    layers: Vec<Interval>,
+    strategy: Strategy,
+    mask: Mask,
+    options: &PlanOptions,
+    partition: &Partition,
 ) -> Result<LayerClass, PlanError> {
     let verify_each = options.verify || cfg!(debug_assertions);
     if strategy == Strategy::Auto {
@@ -228,9 +250,10 @@ pub fn compile_class(
     let first = layers.first().and_then(|r| layout.layers.get(r.start as usize).map(|l| (r.start as u32, l)));
     let exchange = first.map_or(Exchange::Auto, |(_, l)| l.exchange);
     let rope = first.filter(|(_, l)| l.rope).and_then(|(i, _)| layout.model.rope_of(i));
-    let setup = setup::setup(layout, mask, rope, exchange, options)?;
-    // The final verification of one direction runs on its own thread while the next direction is
-    // lowered (a THD batch's forward and backward plans are built per step, on a host that waits).
+    let setup = setup::setup(layout, mask, rope, exchange, options, partition)?;
+    // The backward plan is lowered and verified on its own thread while the forward is on this
+    // one (a THD batch's forward and backward plans are built per step, on a host that waits);
+    // they share the class's blocks (`setup.blocks`). Errors are reported forward first.
     let failed = |direction, pass, errors| PlanError::Verify {
         layout: layout.name.clone(),
         layers: display_layers(&layers),
@@ -238,48 +261,47 @@ pub fn compile_class(
         pass,
         errors,
     };
-    let verified = std::thread::scope(|scope| -> Result<Vec<(Plan, Verified)>, PlanError> {
-        let mut pending = Vec::new();
-        let directions: &[Direction] =
-            if options.backward { &[Direction::Forward, Direction::Backward] } else { &[Direction::Forward] };
-        for &direction in directions {
-            let header = Header {
-                layout: layout.name.clone(),
-                layers: layers.clone(),
-                strategy: strategy.name().to_string(),
-                hierarchy: match &strategy {
-                    Strategy::A2aP2p { hierarchy } => hierarchy.clone(),
-                    _ => Vec::new(),
-                },
-                mask: mask_name(mask),
-                direction,
-                cp: setup.cp,
-                gpus_per_node: layout.cluster.gpus_per_node,
-            };
-            let check = |plan: &Plan, pass: &'static str, stage: Stage, always: bool| {
-                if !(verify_each || always) {
-                    return Ok(None);
-                }
-                verify::verify(plan, stage).map(Some).map_err(|errors| failed(direction, pass, errors))
-            };
-            let dump = |plan: &Plan, index: usize, pass: &str| dump_after(plan, index, pass);
-            let mut plan = lower::run(&setup, header, &strategy);
-            dump(&plan, 1, "lower");
-            check(&plan, "lower", Stage::Lowered, false)?;
-            assign_slots::run(&mut plan);
-            dump(&plan, 2, "assign_slots");
-            check(&plan, "assign_slots", Stage::Lowered, false)?;
-            schedule::run(&mut plan);
-            dump(&plan, 3, "schedule");
-            let failed = &failed;
-            pending.push(scope.spawn(move || {
-                let proof =
-                    verify::verify(&plan, Stage::Scheduled).map_err(|errors| failed(direction, "schedule", errors))?;
-                Ok((plan, proof))
-            }));
-        }
-        pending.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
-    })?;
+    let build = |direction: Direction| -> Result<(Plan, Verified), PlanError> {
+        let header = Header {
+            layout: layout.name.clone(),
+            layers: layers.clone(),
+            strategy: strategy.name().to_string(),
+            hierarchy: match &strategy {
+                Strategy::A2aP2p { hierarchy } => hierarchy.clone(),
+                _ => Vec::new(),
+            },
+            mask: mask_name(mask),
+            direction,
+            cp: setup.cp,
+            gpus_per_node: layout.cluster.gpus_per_node,
+        };
+        let check = |plan: &Plan, pass: &'static str, stage: Stage| {
+            if !verify_each {
+                return Ok(());
+            }
+            verify::verify(plan, stage).map(|_| ()).map_err(|errors| failed(direction, pass, errors))
+        };
+        let mut plan = lower::run(&setup, header, &strategy);
+        dump_after(&plan, 1, "lower");
+        check(&plan, "lower", Stage::Lowered)?;
+        assign_slots::run(&mut plan);
+        dump_after(&plan, 2, "assign_slots");
+        check(&plan, "assign_slots", Stage::Lowered)?;
+        schedule::run(&mut plan);
+        dump_after(&plan, 3, "schedule");
+        let proof = verify::verify(&plan, Stage::Scheduled).map_err(|errors| failed(direction, "schedule", errors))?;
+        Ok((plan, proof))
+    };
+    let verified = if options.backward {
+        let (forward, backward) = std::thread::scope(|scope| {
+            let backward = scope.spawn(|| build(Direction::Backward));
+            let forward = build(Direction::Forward);
+            (forward, backward.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+        });
+        vec![forward?, backward?]
+    } else {
+        vec![build(Direction::Forward)?]
+    };
     let (plans, proofs): (Vec<Plan>, Vec<Verified>) = verified.into_iter().unzip();
     let mut plans = plans.into_iter();
     let forward = plans.next().expect("the forward plan is always built");

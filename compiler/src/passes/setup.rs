@@ -51,20 +51,21 @@ pub fn partition_of(layout: &Layout, options: &PlanOptions) -> Result<Partition,
     .map_err(|error| PlanError::Partition { layout: name.clone(), error })
 }
 
-/// The problem and partition of one layer class; `rope`: how its layers rotate q and k.
+/// The problem of one layer class over the layout's token split (`partition`, from
+/// [`partition_of`], computed once per layout and batch); `rope`: how its layers rotate q and k.
 pub fn setup(
     layout: &Layout,
     mask: Mask,
     rope: Option<&crate::sema::spec::Rope>,
     exchange: Exchange,
     options: &PlanOptions,
+    partition: &Partition,
 ) -> Result<Setup, PlanError> {
     let name = &layout.name;
     let Cp::Fixed { size: cp } = layout.cp else {
         return Err(PlanError::Hybrid { layout: name.clone() });
     };
     let tp = layout.tp;
-    let partition = partition_of(layout, options)?;
     // THD: one document per sequence, over its padded range of the packed buffer.
     let docs = match (&options.seqlens, &partition.cu_seqlens_padded) {
         (Some(lens), Some(cu)) => {
