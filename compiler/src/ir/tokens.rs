@@ -202,12 +202,19 @@ impl TokenMap {
 
     /// The token intervals of a row subset, in row order.
     pub fn tokens_of(&self, rows: &RowSet) -> Vec<Interval> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(rows.0.len());
         let mut row0 = 0u64;
+        // One walk over both (runs and rows are in row order): a THD rank has ~100 of each.
+        let mut j = 0;
         for run in &self.runs {
             let here = Interval::new(row0, row0 + run.len());
-            for r in rows.clipped(here) {
-                out.push(Interval::new(run.start + (r.start - row0), run.start + (r.end - row0)));
+            while j < rows.0.len() && rows.0[j].end <= here.start {
+                j += 1;
+            }
+            for r in rows.0[j..].iter().take_while(|r| r.start < here.end).map(|r| r.intersect(here)) {
+                if !r.is_empty() {
+                    out.push(Interval::new(run.start + (r.start - row0), run.start + (r.end - row0)));
+                }
             }
             row0 = here.end;
         }

@@ -28,10 +28,11 @@ impl Split {
     pub const HALVES: Split = Split { parts: 2 };
 }
 
-/// The rows of `map` whose tokens fall in part k of their sequence, for each k.
-pub fn split_rows(problem: &Problem, map: &TokenMap, split: Split) -> Vec<RowSet> {
+/// The rows of `map` whose tokens fall in part k of their sequence, for each k, with those
+/// tokens (the same intervals in token order, as [`TokenMap::tokens_of`] gives them).
+pub fn split_rows(problem: &Problem, map: &TokenMap, split: Split) -> Vec<(RowSet, RowSet)> {
     let n = split.parts;
-    let mut parts: Vec<Vec<Interval>> = vec![Vec::new(); n as usize];
+    let mut parts: Vec<(Vec<Interval>, Vec<Interval>)> = vec![(Vec::new(), Vec::new()); n as usize];
     let mut row0 = 0u64;
     for run in &map.runs {
         let mut t = run.start;
@@ -43,12 +44,13 @@ pub fn split_rows(problem: &Problem, map: &TokenMap, split: Split) -> Vec<RowSet
             let next = (doc.start + ((k + 1) * size).div_ceil(n)).min(doc.end);
             let end = run.end.min(next);
             let rows = Interval::new(row0 + (t - run.start), row0 + (end - run.start));
-            parts[k as usize].push(rows);
+            parts[k as usize].0.push(rows);
+            parts[k as usize].1.push(Interval::new(t, end));
             t = end;
         }
         row0 += run.len();
     }
-    parts.into_iter().map(RowSet::from_intervals).collect()
+    parts.into_iter().map(|(rows, tokens)| (RowSet::from_intervals(rows), RowSet::from_intervals(tokens))).collect()
 }
 
 /// The blocks of [`blocks`], computed once per (queries, split, keys, split) of a layer class:
@@ -58,7 +60,7 @@ pub fn split_rows(problem: &Problem, map: &TokenMap, split: Split) -> Vec<RowSet
 /// answer instead of computing it again.
 #[derive(Default)]
 pub struct BlockCache {
-    cache: std::sync::Mutex<std::collections::HashMap<BlockKey, std::sync::Arc<std::sync::OnceLock<Vec<Block>>>>>,
+    cache: std::sync::Mutex<rustc_hash::FxHashMap<BlockKey, std::sync::Arc<std::sync::OnceLock<Vec<Block>>>>>,
 }
 
 /// Queries and their split, keys and their split.
@@ -81,35 +83,29 @@ impl BlockCache {
 
 /// The blocks of queries `q_map` against keys `kv_map`.
 pub fn blocks(problem: &Problem, q_map: &TokenMap, q_split: Split, kv_map: &TokenMap, kv_split: Split) -> Vec<Block> {
-    let kv_pieces: Vec<(RowSet, RowSet)> = split_rows(problem, kv_map, kv_split)
-        .into_iter()
-        .filter(|rows| !rows.is_empty())
-        .map(|rows| {
-            let tokens = RowSet::from_intervals(kv_map.tokens_of(&rows));
-            (rows, tokens)
-        })
-        .collect();
-    let mut out: Vec<(RowSet, RowSet)> = Vec::new();
-    for q_rows in split_rows(problem, q_map, q_split).into_iter().filter(|r| !r.is_empty()) {
-        let q_tokens = q_map.tokens_of(&q_rows);
-        let mut kv_rows = RowSet::default();
-        for (rows, tokens) in &kv_pieces {
-            if any_allowed(problem, &q_tokens, tokens) {
-                kv_rows = kv_rows.union(rows);
-            }
-        }
-        if kv_rows.is_empty() {
+    let kv_pieces: Vec<(RowSet, RowSet)> =
+        split_rows(problem, kv_map, kv_split).into_iter().filter(|(rows, _)| !rows.is_empty()).collect();
+    // Query roles that meet the same KV pieces (by index: the pieces are disjoint) are one block.
+    let mut out: Vec<(RowSet, Vec<Interval>, Vec<usize>)> = Vec::new();
+    for (q_rows, q_tokens) in split_rows(problem, q_map, q_split).into_iter().filter(|(r, _)| !r.is_empty()) {
+        let met: Vec<usize> =
+            (0..kv_pieces.len()).filter(|&i| any_allowed(problem, &q_tokens.0, &kv_pieces[i].1)).collect();
+        if met.is_empty() {
             continue;
         }
-        match out.iter_mut().find(|(_, kv)| *kv == kv_rows) {
-            Some((q, _)) => *q = q.union(&q_rows),
-            None => out.push((q_rows, kv_rows)),
+        match out.iter_mut().find(|(_, _, m)| *m == met) {
+            Some((rows, tokens, _)) => {
+                *rows = rows.union(&q_rows);
+                tokens.extend_from_slice(&q_tokens.0);
+            }
+            None => out.push((q_rows, q_tokens.0, met)),
         }
     }
     out.into_iter()
-        .filter_map(|(q_rows, kv_rows)| {
-            let q_tokens = q_map.tokens_of(&q_rows);
-            let kv_tokens = RowSet::from_intervals(kv_map.tokens_of(&kv_rows));
+        .filter_map(|(q_rows, q_tokens, met)| {
+            let kv_rows = RowSet::from_intervals(met.iter().flat_map(|&i| kv_pieces[i].0.0.iter().copied()).collect());
+            let kv_tokens =
+                RowSet::from_intervals(met.iter().flat_map(|&i| kv_pieces[i].1.0.iter().copied()).collect());
             classify(problem, &q_tokens, &kv_tokens).map(|class| Block { q_rows, kv_rows, class })
         })
         .collect()

@@ -92,16 +92,18 @@ fn trimmed(l: &Lowering<'_>) -> bool {
 fn plan_ring(l: &Lowering<'_>, members: &[Member], q_split: Split, kv_split: Split, trim: bool) -> Ring {
     let n = members.len();
     let problem = &l.setup.problem;
-    let whole: Vec<Vec<Vec<Block>>> = (0..n)
-        .map(|p| {
-            (0..n)
-                .map(|i| {
-                    let kv_map = &members[(p + n - i) % n].kv_map;
-                    l.setup.blocks.blocks(problem, &members[p].q_map, q_split, kv_map, kv_split)
-                })
-                .collect()
-        })
-        .collect();
+    // The forward and backward plans are lowered on two threads that share these blocks
+    // (`BlockCache`): the backward walks the pairs from the other end, so the two compute
+    // different pairs until they meet instead of waiting on each other at every one.
+    let mut order: Vec<(usize, usize)> = (0..n).flat_map(|p| (0..n).map(move |i| (p, i))).collect();
+    if l.direction == Direction::Backward {
+        order.reverse();
+    }
+    let mut whole: Vec<Vec<Vec<Block>>> = vec![vec![Vec::new(); n]; n];
+    for (p, i) in order {
+        let kv_map = &members[(p + n - i) % n].kv_map;
+        whole[p][i] = l.setup.blocks.blocks(problem, &members[p].q_map, q_split, kv_map, kv_split);
+    }
     let kept: Vec<usize> = (0..n).filter(|&i| i == 0 || whole.iter().any(|s| !s[i].is_empty())).collect();
     let maps: Vec<Vec<TokenMap>> = members
         .iter()

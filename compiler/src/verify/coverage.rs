@@ -78,33 +78,52 @@ fn gaps(plan: &Plan, side: Side, rows: &RowSet, records: &[&Rc<Record>]) -> Opti
     let rule = MaskRule::of(p);
     let noun = if side == Side::Q { ("query", "keys") } else { ("key", "queries") };
     let mut found = None;
+    // Reused across pieces (a rank's rows are hundreds of pieces in a THD batch): the piece's
+    // breakpoints; each record's rows inside the piece with the range of `record_cols` that holds
+    // its columns inside the doc; the columns of the records that cover one elementary interval.
+    let mut points: Vec<u64> = Vec::new();
+    let mut spans: Vec<(Interval, std::ops::Range<usize>)> = Vec::new();
+    let (mut record_cols, mut cols): (Vec<Interval>, Vec<Interval>) = (Vec::new(), Vec::new());
     for &interval in &rows.0 {
         for_each_doc_piece(p, interval, |doc, piece| {
             if found.is_some() {
                 return;
             }
-            let mut points = vec![piece.start, piece.end];
+            let whole = Interval::new(doc.start, doc.end);
+            points.clear();
+            points.extend([piece.start, piece.end]);
+            spans.clear();
+            record_cols.clear();
             for r in records {
-                for i in sides(r, side).0.clipped(piece) {
+                let (r_rows, r_cols) = sides(r, side);
+                let mut inside = r_rows.clipped(piece).peekable();
+                if inside.peek().is_none() {
+                    continue;
+                }
+                let first = record_cols.len();
+                record_cols.extend(r_cols.clipped(whole));
+                for i in inside {
                     points.extend([i.start, i.end]);
+                    spans.push((i, first..record_cols.len()));
                 }
             }
             points.sort_unstable();
             points.dedup();
-            let whole = Interval::new(doc.start, doc.end);
             for w in points.windows(2) {
                 let e = Interval::new(w[0], w[1]);
-                let mut cols: Vec<Interval> = records
-                    .iter()
-                    .filter(|r| sides(r, side).0.clipped(Interval::new(e.start, e.start + 1)).next().is_some())
-                    .flat_map(|r| sides(r, side).1.clipped(whole).collect::<Vec<_>>())
-                    .collect();
-                cols.sort();
+                cols.clear();
+                // A record's rows inside the piece are disjoint: at most one span per record holds e.
+                for (i, range) in &spans {
+                    if i.start <= e.start && e.start < i.end {
+                        cols.extend_from_slice(&record_cols[range.clone()]);
+                    }
+                }
+                cols.sort_unstable();
                 let expected = allowed_piece(doc, rule, side, e, whole);
                 let mut total = 0u128;
                 let mut twice = 0u128;
                 let mut reach = 0u64;
-                for c in &cols {
+                for c in cols.iter() {
                     total += allowed_piece(doc, rule, side, e, *c);
                     if c.start < reach {
                         twice += allowed_piece(doc, rule, side, e, Interval::new(c.start, c.end.min(reach)));
