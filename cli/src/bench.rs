@@ -5,7 +5,7 @@
 
 use anyhow::{Result, bail};
 #[cfg(feature = "cuda")]
-use attnc_compiler::sema::spec::Dtype;
+use attnc_compiler::spec::Dtype;
 use clap::Args as ClapArgs;
 
 use crate::Outcome;
@@ -221,7 +221,7 @@ fn cpu(sweep: &Sweep, kernels: &[KernelChoice], threads: usize) -> Result<()> {
         .iter()
         .map(|&k| {
             // The emulated GPU ABI takes 16-bit inputs (it rounds the fp32 data to bf16).
-            use attnc_compiler::sema::spec::Dtype;
+            use attnc_compiler::spec::Dtype;
             let dtype = if matches!(k, KernelChoice::GpuEmulated) { Dtype::Bf16 } else { Dtype::Fp32 };
             let set = kernel_set(k, dtype, threads)?;
             Ok((k.name(), set))

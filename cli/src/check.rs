@@ -6,7 +6,7 @@
 
 use anyhow::Result;
 use attnc_compiler::diag::Diagnostic;
-use attnc_compiler::sema::spec::FileSpec;
+use attnc_compiler::spec::FileSpec;
 use clap::Args as ClapArgs;
 
 use crate::Outcome;

@@ -27,8 +27,8 @@ use attnc_compiler::driver;
 use attnc_compiler::kernel::{self, KernelSpec};
 use attnc_compiler::passes::{PlanOptions, PlanSet};
 #[cfg(feature = "llvm")]
-use attnc_compiler::sema::spec::Cp;
-use attnc_compiler::sema::spec::Layout;
+use attnc_compiler::spec::Cp;
+use attnc_compiler::spec::Layout;
 use clap::{Args as ClapArgs, ValueEnum};
 
 use crate::Outcome;

@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::Result;
 #[cfg(feature = "cuda")]
 use anyhow::{Context as _, bail};
-use attnc_compiler::sema::spec::Dtype;
+use attnc_compiler::spec::Dtype;
 use attnc_runtime::kernels::{Kernels, Reference};
 use clap::{Args, ValueEnum};
 
@@ -177,7 +177,8 @@ pub fn require_gpu(args: &GpuArgs, flag: &str) -> Result<()> {
 /// The launcher of the AOT PTX kernels of `--kernel-dir` on device `--gpu`.
 #[cfg(feature = "cuda")]
 pub fn cuda_launcher(args: &GpuArgs, flag: &str) -> Result<attnc_runtime::cuda::kernels::CudaLauncher> {
-    use attnc_runtime::cuda::{Gpu, kernels::CudaLauncher, kernels::KernelDir};
+    use attnc_runtime::cuda::{Gpu, kernels::CudaLauncher};
+    use attnc_runtime::kernel_dir::KernelDir;
     let gpu = Gpu::new(args.gpu).map_err(with_help).context(flag.to_string())?;
     let dir = args.kernel_dir.as_deref().with_context(|| {
         format!(
@@ -242,7 +243,7 @@ pub fn ptx_device(args: &GpuArgs) -> Result<attnc_runtime::device::ptx::PtxDevic
         "--kernels ptx-sim: --kernel-dir DIR is required (the PTX to interpret: `attnc kernels --target sm_80 -o DIR`, \
          or `attnc compile FILE --layout L --target sm_80 -o DIR`)",
     )?;
-    let dir = attnc_runtime::cuda::kernels::KernelDir::open(dir)?;
+    let dir = attnc_runtime::kernel_dir::KernelDir::open(dir)?;
     Ok(attnc_runtime::device::ptx::PtxDevice::new(dir))
 }
 

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use attnc_compiler::diag::Severity;
-use attnc_compiler::front::span::Sources;
 use attnc_compiler::import::hf::{self, ClusterShape, ImportOptions};
+use attnc_compiler::span::Sources;
 use attnc_compiler::{UnitOptions, compile_unit};
 use clap::{Args as ClapArgs, Subcommand};
 

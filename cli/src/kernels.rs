@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::Context as _;
 use anyhow::{Result, bail};
 #[cfg(feature = "llvm")]
-use attnc_compiler::sema::spec::Dtype;
+use attnc_compiler::spec::Dtype;
 #[cfg(feature = "llvm")]
 use attnc_runtime::matrix;
 use clap::{Args as ClapArgs, ValueEnum};

@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use anyhow::Result;
-use attnc_compiler::sema::spec::Dtype;
+use attnc_compiler::spec::Dtype;
 use attnc_runtime::kernels::Kernels;
 use attnc_runtime::matrix;
 use clap::Args as ClapArgs;

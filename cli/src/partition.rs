@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 use attnc_compiler::passes::{self, PlanError, PlanOptions};
-use attnc_compiler::sema::spec::{Cp, Layout};
+use attnc_compiler::spec::{Cp, Layout};
 use clap::Args as ClapArgs;
 
 use crate::Outcome;

@@ -13,7 +13,7 @@ use attnc_compiler::ir::artifact::{
 };
 use attnc_compiler::ir::{self, stats};
 use attnc_compiler::passes::{self, PlanOptions};
-use attnc_compiler::sema::spec::{Cp, Layout, Mask};
+use attnc_compiler::spec::{Cp, Layout, Mask};
 use clap::{Args as ClapArgs, ValueEnum};
 
 use crate::Outcome;

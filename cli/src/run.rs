@@ -11,7 +11,7 @@ use std::time::Duration;
 use anyhow::{Context as _, Result, bail};
 use attnc_compiler::ir::{Plan, artifact};
 use attnc_compiler::passes::{self, PlanOptions};
-use attnc_compiler::sema::spec::{Format, Layout};
+use attnc_compiler::spec::{Format, Layout};
 use attnc_compiler::verify::{self, Stage, Verified};
 use attnc_runtime::exec::{Fault, RunOptions};
 use attnc_runtime::tensor::{self, HostTensor, Layout as TensorLayout, Values};
@@ -212,7 +212,7 @@ fn load_artifact(path: &PathBuf, layout: &Layout, compiled: &passes::LayerClass,
 fn run(layout: &Layout, request: &Request) -> Result<bool> {
     if request.on_device() {
         // A job of the wrong size is refused before any device call (and before planning).
-        if let (Some(env), attnc_compiler::sema::spec::Cp::Fixed { size }) = (crate::device::job()?, &layout.cp) {
+        if let (Some(env), attnc_compiler::spec::Cp::Fixed { size }) = (crate::device::job()?, &layout.cp) {
             crate::device::require_world(&env, *size)?;
         }
         let flag = if request.device == Device::Cuda { "--device cuda" } else { "--kernels cuda" };
@@ -228,7 +228,7 @@ fn run(layout: &Layout, request: &Request) -> Result<bool> {
     } else {
         layout
     };
-    if matches!(layout.cp, attnc_compiler::sema::spec::Cp::Hybrid { .. }) {
+    if matches!(layout.cp, attnc_compiler::spec::Cp::Hybrid { .. }) {
         if request.on_device() {
             bail!("--device cuda: hybrid-CP batches run on --device cpu (the device executor runs one plan at a time)");
         }
@@ -340,7 +340,7 @@ fn announce(class: &passes::LayerClass, request: &Request) -> String {
 /// heads, not KV shards).
 fn is_windowed(class: &passes::LayerClass) -> bool {
     (class.mask.window().is_some() || class.mask.chunk().is_some())
-        && class.strategy != attnc_compiler::sema::spec::Strategy::A2a
+        && class.strategy != attnc_compiler::spec::Strategy::A2a
 }
 
 /// Runs one layer class: its plans on the chosen device, then the outputs, timings, trace and check.
@@ -661,7 +661,7 @@ fn run_hybrid(layout: &Layout, request: &Request) -> Result<bool> {
 /// One layer class of a hybrid-CP batch, step by step.
 fn run_hybrid_class(
     class: &passes::hybrid::HybridClass,
-    dtype: attnc_compiler::sema::spec::Dtype,
+    dtype: attnc_compiler::spec::Dtype,
     request: &Request,
 ) -> Result<bool> {
     let summary = class.schedule.summary();

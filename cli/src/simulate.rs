@@ -14,9 +14,8 @@ use attnc_compiler::report::{
     HybridGroupTime, HybridSimulateReport, HybridSimulatedClass, HybridStep, ModelTime, REPORT_VERSION, SimulateReport,
     SimulatedClass, SimulatedPass, layer_count,
 };
-use attnc_compiler::sema::spec::{Cp, Layout};
 use attnc_compiler::sema::unparse;
-use attnc_compiler::tune::strategy_text;
+use attnc_compiler::spec::{Cp, Layout};
 use clap::{Args as ClapArgs, ValueEnum};
 
 use crate::Outcome;
@@ -308,7 +307,7 @@ fn fixed_text(report: &SimulateReport, classes: &[passes::LayerClass], all_layer
         let strategy = classes
             .iter()
             .find(|k| k.layers == c.layers)
-            .map_or_else(|| c.strategy.name.clone(), |k| strategy_text(&k.strategy));
+            .map_or_else(|| c.strategy.name.clone(), |k| k.strategy.label());
         let _ = writeln!(
             out,
             "layers {} ({}, {}), cp {}: per layer",

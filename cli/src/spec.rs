@@ -10,9 +10,9 @@ use anyhow::{Context as _, Result};
 use attnc_compiler::compat::te;
 use attnc_compiler::diag::{self, Diagnostic};
 use attnc_compiler::front::overrides::{self, Override};
-use attnc_compiler::front::span::{FileId, Sources};
 use attnc_compiler::passes::PlanOptions;
-use attnc_compiler::sema::spec::{Cp, Exchange, Format, Layout};
+use attnc_compiler::span::{FileId, Sources};
+use attnc_compiler::spec::{Cp, Exchange, Format, Layout};
 use attnc_compiler::{Frontend, UnitOptions, compile_unit};
 use clap::Args;
 
@@ -297,7 +297,7 @@ pub fn check_planned_layer(layout: &Layout, layer: u64) -> Result<()> {
 pub fn te_runs(layout: &Layout, target: te::Target) -> std::result::Result<(), String> {
     if matches!(layout.format, Format::Thd { .. }) || matches!(layout.cp, Cp::Hybrid { .. }) {
         for (layers, strategy, mask) in attnc_compiler::passes::layer_classes(layout) {
-            if strategy != attnc_compiler::sema::spec::Strategy::Auto {
+            if strategy != attnc_compiler::spec::Strategy::Auto {
                 continue;
             }
             let setting = te::Setting::of_layout(layout, &strategy, mask);
@@ -358,10 +358,10 @@ pub fn te_fixes(spec: &SpecArgs, name: &str, target: te::Target, limit: usize) -
         Format::Bshd => singles.push(vec![set("format", "sbhd".into())]),
         Format::Thd { .. } => {}
     }
-    if layout.dtype == attnc_compiler::sema::spec::Dtype::Fp32 {
+    if layout.dtype == attnc_compiler::spec::Dtype::Fp32 {
         singles.push(vec![set("dtype", "bf16".into())]);
     }
-    if layout.balance == attnc_compiler::sema::spec::Balance::Contiguous {
+    if layout.balance == attnc_compiler::spec::Balance::Contiguous {
         singles.push(vec![set("balance", "zigzag".into())]);
     }
     let accepted = |changes: &[String]| -> Result<bool> {

@@ -10,9 +10,9 @@ use attnc_compiler::compat::megatron;
 use attnc_compiler::cost::DeviceProfile;
 use attnc_compiler::passes::{self, mask_name};
 use attnc_compiler::report::{REPORT_VERSION, TuneReport, TunedClass};
-use attnc_compiler::sema::spec::{Cp, Exchange, Layout, Strategy};
 use attnc_compiler::sema::unparse;
-use attnc_compiler::tune::{self, strategy_text};
+use attnc_compiler::spec::{Cp, Exchange, Layout, Strategy};
+use attnc_compiler::tune;
 use clap::{Args as ClapArgs, ValueEnum};
 
 use crate::Outcome;
@@ -188,7 +188,7 @@ fn tune_table(
             let _ = writeln!(
                 out,
                 "{mark} {:<20} {:>11} {:>11} {:>11} {:>10} {:>10} {:>10} {:>10} {:>10}{own}{}",
-                strategy_text(&e.strategy),
+                e.strategy.label(),
                 ms(e.total_s()),
                 ms(e.forward_s),
                 ms(e.exposed_comm_s),
@@ -201,11 +201,10 @@ fn tune_table(
             );
         }
         for (strategy, why) in &class.excluded {
-            let _ = writeln!(out, "  {:<20} excluded: {why}", strategy_text(strategy));
+            let _ = writeln!(out, "  {:<20} excluded: {why}", strategy.label());
         }
         for (strategy, why) in &class.rejected {
-            let _ =
-                writeln!(out, "  {:<20} not plannable: {}", strategy_text(strategy), why.lines().next().unwrap_or(""));
+            let _ = writeln!(out, "  {:<20} not plannable: {}", strategy.label(), why.lines().next().unwrap_or(""));
         }
         for e in &class.evaluations {
             let Some(x) = e.exchange else { continue };
@@ -217,20 +216,20 @@ fn tune_table(
             let _ = writeln!(
                 out,
                 "  exchange under {}: the halo exchange {} vs {own} {} — its row above is {chosen}{why}",
-                strategy_text(&e.strategy),
+                e.strategy.label(),
                 ms(x.halo_s),
                 ms(x.full_s),
             );
         }
-        let _ = writeln!(out, "  choice: {} — {}", strategy_text(class.chosen()), class.reason);
+        let _ = writeln!(out, "  choice: {} — {}", class.chosen().label(), class.reason);
     }
     // TransformerEngine splits zigzag only (DualChunkSwap): no balance to choose for it.
     let balances = if options.target.is_some() { None } else { tune::balances(layout, classes, profile) };
     if let Some([(mine, mine_s), (other, other_s)]) = balances {
-        let name = |b: attnc_compiler::sema::spec::Balance| format!("{b:?}").to_lowercase();
+        let name = |b: attnc_compiler::spec::Balance| format!("{b:?}").to_lowercase();
         let verdict = match (layout.balance, mine_s <= other_s) {
-            (attnc_compiler::sema::spec::Balance::Auto, true) => format!("`balance = auto` chooses {}", name(mine)),
-            (attnc_compiler::sema::spec::Balance::Auto, false) => format!("`balance = auto` chooses {}", name(other)),
+            (attnc_compiler::spec::Balance::Auto, true) => format!("`balance = auto` chooses {}", name(mine)),
+            (attnc_compiler::spec::Balance::Auto, false) => format!("`balance = auto` chooses {}", name(other)),
             (_, true) => "keep it".to_string(),
             (_, false) => "switch".to_string(),
         };

@@ -199,7 +199,7 @@ fn ahead_of_time_kernels_for_the_gpu_matrix() {
     let dir = std::env::temp_dir().join(format!("attnc-gpu-kernels-{}", std::process::id()));
     let out = dir.to_str().unwrap();
     check(&["kernels", "--target", "sm_80", "-o", out, "--bench-head-dims", "128"], 0, &["kernels for sm_80 in"], "");
-    let kdir = attnc_runtime::cuda::kernels::KernelDir::open(&dir).unwrap();
+    let kdir = attnc_runtime::kernel_dir::KernelDir::open(&dir).unwrap();
     assert!(kdir.len() >= 20, "{} kernels", kdir.len());
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();

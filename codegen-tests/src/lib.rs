@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use attnc_compiler::diag;
-use attnc_compiler::front::span::Sources;
+use attnc_compiler::span::Sources;
 use attnc_compiler::{Frontend, compile_file};
 
 /// The workspace root.
@@ -130,7 +130,7 @@ pub fn check_all(items: &[String], check: impl Fn(&str) -> Result<(), String>) {
 }
 
 /// Checks spec text and returns its first layout, or the rendered diagnostics.
-pub fn layout_of(text: &str) -> Result<attnc_compiler::sema::spec::Layout, String> {
+pub fn layout_of(text: &str) -> Result<attnc_compiler::spec::Layout, String> {
     let mut sources = Sources::new();
     let file = sources.add("case.attn", text.to_string());
     let unit = compile_file(&mut sources, file, &[]);

@@ -5,7 +5,7 @@ use attnc_codegen_tests::{layout_of, small_spec};
 use attnc_compiler::cost::timeline::simulate;
 use attnc_compiler::cost::{DeviceProfile, LinkCost, trace};
 use attnc_compiler::passes::{self, PlanOptions};
-use attnc_compiler::sema::spec::{Layout, Strategy};
+use attnc_compiler::spec::{Layout, Strategy};
 use attnc_compiler::tune;
 use attnc_compiler::verify::{self, Stage};
 use serde_json::Value;
@@ -157,7 +157,7 @@ fn tuner_chooses_the_fastest_that_fits() {
     let classes = tune::tune(&l, &PlanOptions::default(), &profile).unwrap();
     assert_eq!(classes.len(), 1);
     let class = &classes[0];
-    let names: Vec<String> = class.evaluations.iter().map(|e| tune::strategy_text(&e.strategy)).collect();
+    let names: Vec<String> = class.evaluations.iter().map(|e| e.strategy.label()).collect();
     assert_eq!(names, ["p2p", "all_gather", "a2a", "a2a+p2p [2, 2]"]);
     let best = class.evaluations.iter().map(|e| e.total_s()).fold(f64::INFINITY, f64::min);
     assert_eq!(class.evaluations[class.choice].total_s(), best);
@@ -170,7 +170,7 @@ fn tuner_chooses_the_fastest_that_fits() {
     assert!(tight_class.evaluations.iter().any(|e| !e.fits));
     // KV heads that neither split nor replicate over 4 rule out a2a at 4 (3 KV heads).
     let odd = layout(12, 3, "  seq = 512\n  cp = 4\n  dp = 1\n  mask = causal\n  strategy = p2p");
-    let odd_names: Vec<String> = tune::candidates(&odd).iter().map(tune::strategy_text).collect();
+    let odd_names: Vec<String> = tune::candidates(&odd).iter().map(|s| s.label()).collect();
     assert_eq!(odd_names, ["p2p", "all_gather"]);
 }
 
@@ -289,7 +289,7 @@ fn the_memory_bound_is_below_every_plan() {
     for (heads, kv, fields) in cases {
         let l = layout(heads, kv, fields);
         let options = match l.format {
-            attnc_compiler::sema::spec::Format::Thd { .. } => {
+            attnc_compiler::spec::Format::Thd { .. } => {
                 PlanOptions { seqlens: Some(vec![2048, 1000, 1048]), ..PlanOptions::default() }
             }
             _ => PlanOptions::default(),

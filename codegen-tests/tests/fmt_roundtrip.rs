@@ -3,8 +3,8 @@
 
 use attnc_codegen_tests::*;
 use attnc_compiler::front::ast::{SourceFile, StripSpans};
-use attnc_compiler::front::span::FileId;
 use attnc_compiler::front::{parse_file, print_file};
+use attnc_compiler::span::FileId;
 
 fn stripped(mut tree: SourceFile) -> SourceFile {
     tree.strip_spans();

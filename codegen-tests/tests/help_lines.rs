@@ -4,7 +4,7 @@
 
 use attnc_compiler::compat::te::Target;
 use attnc_compiler::diag::{self, Code};
-use attnc_compiler::front::span::Sources;
+use attnc_compiler::span::Sources;
 use attnc_compiler::{UnitOptions, compile_unit};
 
 const MODEL: &str =

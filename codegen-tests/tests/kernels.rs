@@ -3,9 +3,10 @@
 
 use attnc_codegen_tests::{check_all, check_golden, check_spec_file, files_in};
 use attnc_compiler::back::cranelift::Jit;
+use attnc_compiler::driver;
 use attnc_compiler::kernel::{self, KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
-use attnc_compiler::passes::{self, PlanOptions};
-use attnc_compiler::sema::spec::Dtype;
+use attnc_compiler::passes::PlanOptions;
+use attnc_compiler::spec::Dtype;
 
 fn spec(kind: KernelKind, head_dim: u32, mask: KernelMask) -> KernelSpec {
     KernelSpec {
@@ -46,16 +47,19 @@ fn every_example_kernel_compiles() {
         let (_, unit) = check_spec_file(path, &[]);
         let spec = unit.spec.ok_or("does not check")?;
         for layout in &spec.layouts {
-            let thd = matches!(layout.format, attnc_compiler::sema::spec::Format::Thd { .. });
+            let thd = matches!(layout.format, attnc_compiler::spec::Format::Thd { .. });
             let options = PlanOptions {
                 seqlens: thd.then(|| vec![100, 37]),
                 backward: true,
                 verify: false,
                 ..Default::default()
             };
-            let Ok(set) = passes::compile(layout, &options) else { continue };
-            for class in &set.classes {
-                for plan in std::iter::once(&class.forward).chain(&class.backward) {
+            // Every layout plans (`auto` resolved, hybrid CP as its fixed-size groups): an
+            // example that stops planning fails here instead of dropping out of the test.
+            let sets = driver::kernel_plan_sets(layout, &options)
+                .map_err(|e| format!("{path}: layout `{}` does not plan: {e}", layout.name))?;
+            for set in &sets {
+                for plan in set.plans() {
                     for s in kernel::specs_of(plan) {
                         jit.get(&s).map_err(|e| format!("{path}: {e}"))?;
                     }

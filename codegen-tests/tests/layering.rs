@@ -1,5 +1,8 @@
 //! The layering the architecture promises, checked on the sources (rust-analyzer's "tidy"
-//! tests): which modules may name which. A failure names the file and the line.
+//! tests): no two top-level modules of a crate name each other, directly or around a longer
+//! cycle, and a few one-way rules on top. A failure names the file and the line.
+
+use std::collections::BTreeMap;
 
 use attnc_codegen_tests::repo_root;
 
@@ -31,6 +34,159 @@ fn offenders(dir: &str, forbidden: &[&str]) -> Vec<String> {
         }
     }
     out
+}
+
+/// The module path of a source file under `src` (`a/b.rs` and `a/b/mod.rs` are `[a, b]`;
+/// `lib.rs`, `main.rs` the root).
+fn module_path(file: &str) -> Vec<String> {
+    let mut parts: Vec<String> = file.trim_end_matches(".rs").split('/').map(str::to_string).collect();
+    if matches!(parts.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+        parts.pop();
+    }
+    parts
+}
+
+/// The paths a file names from the crate's root: `crate::a::…`, `crate::{a, b::c}` (across
+/// lines), and `super::…` resolved against the file's own module path; outside comments.
+fn named_paths(file: &str, text: &str) -> Vec<(Vec<String>, usize)> {
+    let here = module_path(file);
+    let mut code = String::new();
+    let mut line_of = Vec::new(); // the line of each byte of `code`
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split("//").next().unwrap_or("");
+        code.push_str(line);
+        code.push(' ');
+        line_of.extend(std::iter::repeat_n(n + 1, line.len() + 1));
+    }
+    let ident = |s: &str| -> String { s.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect() };
+    let mut out = Vec::new();
+    let bytes = code.as_bytes();
+    let mut i = 0;
+    while i < code.len() {
+        let rest = &code[i..];
+        let boundary =
+            i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_' || bytes[i - 1] == b':');
+        let (base, skip) = if boundary && rest.starts_with("crate::") {
+            (Vec::new(), "crate::".len())
+        } else if boundary && rest.starts_with("super::") {
+            let mut base = here.clone();
+            let mut skip = 0;
+            while code[i + skip..].starts_with("super::") {
+                base.pop();
+                skip += "super::".len();
+            }
+            (base, skip)
+        } else {
+            i += rest.chars().next().map_or(1, char::len_utf8);
+            continue;
+        };
+        let after = &code[i + skip..];
+        let mut names = Vec::new();
+        if let Some(group) = after.strip_prefix('{') {
+            // Top-level names of a (possibly nested) group.
+            let (mut depth, mut start) = (0usize, 0usize);
+            for (k, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => {
+                        names.push(ident(group[start..k].trim_start()));
+                        break;
+                    }
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        names.push(ident(group[start..k].trim_start()));
+                        start = k + 1;
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            names.push(ident(after));
+        }
+        for name in names.into_iter().filter(|n| !n.is_empty() && n != "self") {
+            let mut path = base.clone();
+            path.push(name);
+            out.push((path, line_of[i]));
+        }
+        i += skip;
+    }
+    out
+}
+
+/// Per top-level module of the crate at `dir`: the top-level modules it names, each with the
+/// first place it does.
+fn module_graph(dir: &str) -> BTreeMap<String, BTreeMap<String, String>> {
+    let src = format!("{dir}/src/");
+    let files = sources(&format!("{dir}/src"));
+    let top: Vec<String> =
+        files.iter().filter_map(|(p, _)| module_path(p.trim_start_matches(&src)).first().cloned()).collect();
+    let mut graph: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for (path, text) in &files {
+        let from = module_path(path.trim_start_matches(&src)).first().cloned().unwrap_or_else(|| "(root)".into());
+        for (named, line) in named_paths(path.trim_start_matches(&src), text) {
+            let to = &named[0];
+            if *to != from && top.contains(to) {
+                graph.entry(from.clone()).or_default().entry(to.clone()).or_insert_with(|| format!("{path}:{line}"));
+            }
+        }
+    }
+    graph
+}
+
+/// The module cycles of a crate: each strongly connected set of its top-level modules, with one
+/// place per edge inside it.
+fn module_cycles(dir: &str) -> Vec<String> {
+    let graph = module_graph(dir);
+    let mut g = petgraph::graph::DiGraph::<String, ()>::new();
+    let mut index = BTreeMap::new();
+    for (from, tos) in &graph {
+        for name in std::iter::once(from).chain(tos.keys()) {
+            index.entry(name.clone()).or_insert_with(|| g.add_node(name.clone()));
+        }
+    }
+    for (from, tos) in &graph {
+        for to in tos.keys() {
+            g.add_edge(index[from], index[to], ());
+        }
+    }
+    let mut out = Vec::new();
+    for scc in petgraph::algo::tarjan_scc(&g) {
+        if scc.len() < 2 {
+            continue;
+        }
+        let mut names: Vec<&String> = scc.iter().map(|&n| &g[n]).collect();
+        names.sort();
+        let mut text = format!("{dir}: {}", names.iter().map(|n| n.as_str()).collect::<Vec<_>>().join(" ↔ "));
+        for from in &names {
+            for (to, at) in &graph[*from] {
+                if names.contains(&to) {
+                    text.push_str(&format!("\n    {from} → {to} at {at}"));
+                }
+            }
+        }
+        out.push(text);
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn module_cycle_detection_sees_groups_and_super() {
+    let text = "use crate::{a::X, b::{c, d}};\n// crate::e\nfn f() { super::super::g::h(); crate::ab::i(); }";
+    let got: Vec<(Vec<String>, usize)> = named_paths("x/y.rs", text);
+    let names: Vec<String> = got.iter().map(|(p, _)| p.join("::")).collect();
+    assert_eq!(names, ["a", "b", "g", "ab"], "{got:?}");
+    assert_eq!(module_path("x/mod.rs"), ["x"]);
+    assert_eq!(module_path("lib.rs"), Vec::<String>::new());
+}
+
+#[test]
+fn no_module_cycles() {
+    let mut all = Vec::new();
+    for dir in ["compiler", "cli", "python", "ptx-sim", "runtime"] {
+        all.extend(module_cycles(dir));
+    }
+    assert!(all.is_empty(), "module cycles:\n{}", all.join("\n"));
 }
 
 #[test]

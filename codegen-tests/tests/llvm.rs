@@ -7,9 +7,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use attnc_codegen_tests::{check_all, check_golden, check_spec_file, files_in};
 use attnc_compiler::back::llvm::{self, Output, Target, ptxas, sass};
+use attnc_compiler::driver;
 use attnc_compiler::kernel::{self, KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
-use attnc_compiler::passes::{self, PlanOptions};
-use attnc_compiler::sema::spec::Dtype;
+use attnc_compiler::passes::PlanOptions;
+use attnc_compiler::spec::Dtype;
 
 fn spec(kind: KernelKind, head_dim: u32, dtype: Dtype, group: u32, mask: KernelMask) -> KernelSpec {
     KernelSpec { kind, head_dim, v_head_dim: None, dtype, group, mask, softcap: None, tile_q: TILE_Q, tile_kv: TILE_KV }
@@ -20,19 +21,24 @@ fn example_specs() -> Vec<KernelSpec> {
     let mut out: Vec<KernelSpec> = Vec::new();
     for path in files_in("dsl-examples", "attn") {
         let (_, unit) = check_spec_file(&path, &[]);
-        let Some(spec) = unit.spec else { continue };
+        let spec = unit.spec.unwrap_or_else(|| panic!("{path} does not check"));
         for layout in &spec.layouts {
-            let thd = matches!(layout.format, attnc_compiler::sema::spec::Format::Thd { .. });
+            let thd = matches!(layout.format, attnc_compiler::spec::Format::Thd { .. });
             let options = PlanOptions {
                 seqlens: thd.then(|| vec![100, 37]),
                 backward: true,
                 verify: false,
                 ..Default::default()
             };
-            let Ok(set) = passes::compile(layout, &options) else { continue };
-            for s in kernel::specs_of_plans(set.plans()) {
-                if !out.contains(&s) {
-                    out.push(s);
+            // Every layout plans (`auto` resolved, hybrid CP as its fixed-size groups): an
+            // example that stops planning fails the tests instead of dropping out of them.
+            let sets = driver::kernel_plan_sets(layout, &options)
+                .unwrap_or_else(|e| panic!("{path}: layout `{}` does not plan: {e}", layout.name));
+            for set in &sets {
+                for s in kernel::specs_of_plans(set.plans()) {
+                    if !out.contains(&s) {
+                        out.push(s);
+                    }
                 }
             }
         }

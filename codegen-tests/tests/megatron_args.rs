@@ -7,7 +7,7 @@ use attnc_codegen_tests::{check_spec_file_with, files_in};
 use attnc_compiler::compat::megatron::{self, Arg, Arguments};
 use attnc_compiler::compat::te::Target;
 use attnc_compiler::passes::PlanOptions;
-use attnc_compiler::sema::spec::{Cp, Format, Strategy};
+use attnc_compiler::spec::{Cp, Format, Strategy};
 
 #[test]
 fn every_printed_argument_set_passes_megatrons_checks() {

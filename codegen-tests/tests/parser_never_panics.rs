@@ -3,8 +3,8 @@
 
 use attnc_codegen_tests::*;
 use attnc_compiler::front::ast::StripSpans;
-use attnc_compiler::front::span::{FileId, Sources};
 use attnc_compiler::front::{parse_file, print_file};
+use attnc_compiler::span::{FileId, Sources};
 use proptest::prelude::*;
 
 /// Runs the whole front end, as `attnc check` does, and the printer on what parsed.

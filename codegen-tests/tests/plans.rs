@@ -25,7 +25,7 @@ fn examples_plan_and_verify() {
         let spec = unit.spec.ok_or_else(|| format!("{path}: does not check"))?;
         let stem = path.trim_start_matches("dsl-examples/").trim_end_matches(".attn");
         for layout in &spec.layouts {
-            let thd = matches!(layout.format, attnc_compiler::sema::spec::Format::Thd { .. });
+            let thd = matches!(layout.format, attnc_compiler::spec::Format::Thd { .. });
             let mut text = String::new();
             match passes::compile(layout, &options(thd)) {
                 Ok(set) => {
@@ -77,7 +77,7 @@ fn examples_plan_and_verify() {
     });
 }
 
-fn causal_layout(cp: u32, balance: &str, seq: u64) -> attnc_compiler::sema::spec::Layout {
+fn causal_layout(cp: u32, balance: &str, seq: u64) -> attnc_compiler::spec::Layout {
     let fields =
         format!("  seq = {seq}\n  cp = {cp}\n  dp = 1\n  balance = {balance}\n  mask = causal\n  strategy = p2p");
     layout_of(&small_spec(8, 8, &fields)).unwrap()
@@ -177,7 +177,7 @@ fn examples_plan_under_every_strategy_they_allow() {
         let (_, unit) = check_spec_file(path, &[]);
         let spec = unit.spec.ok_or_else(|| format!("{path}: does not check"))?;
         for layout in &spec.layouts {
-            let attnc_compiler::sema::spec::Cp::Fixed { size: cp } = layout.cp else { continue };
+            let attnc_compiler::spec::Cp::Fixed { size: cp } = layout.cp else { continue };
             let mut strategies = vec!["p2p".to_string(), "all_gather".to_string(), "a2a".to_string()];
             strategies.extend(
                 (2..cp).filter(|d| cp % d == 0).map(|d| format!("a2a+p2p {{ hierarchy = [{d}, {}] }}", cp / d)),
@@ -189,7 +189,7 @@ fn examples_plan_under_every_strategy_they_allow() {
                 let (_, unit) = check_spec_file(path, std::slice::from_ref(&set));
                 let Some(spec) = unit.spec else { continue };
                 let l = spec.layout(&layout.name).expect("same layout");
-                let thd = matches!(l.format, attnc_compiler::sema::spec::Format::Thd { .. });
+                let thd = matches!(l.format, attnc_compiler::spec::Format::Thd { .. });
                 passes::compile(l, &options(thd)).map_err(|e| format!("{path} --set {set}: {e}"))?;
                 planned += 1;
             }

@@ -168,7 +168,7 @@ impl Packed {
             kind,
             head_dim: self.d as u32,
             v_head_dim: (self.dv != self.d).then_some(self.dv as u32),
-            dtype: attnc_compiler::sema::spec::Dtype::Bf16,
+            dtype: attnc_compiler::spec::Dtype::Bf16,
             group: (self.hq / self.hk) as u32,
             mask: self.mask,
             softcap: self.softcap.map(|c| attnc_compiler::kernel::Softcap::new(c as f32)),

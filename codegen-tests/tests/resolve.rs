@@ -1,7 +1,7 @@
 //! Data-driven checks of how single fields resolve: one `check(layout fields, expected JSON
 //! fragment)` helper, then one line per case. Literals, suffixes, units and defaults.
 
-use attnc_compiler::front::span::Sources;
+use attnc_compiler::span::Sources;
 
 const PRELUDE: &str = "model m {\n  layers = 4\n  heads = 8\n  kv_heads = 2\n  head_dim = 64\n}\ncluster c {\n  nodes = 2\n  gpus_per_node = 8\n  gpu = h100_sxm\n  inter = ib { bandwidth = 400 MB/s, latency = 2 ms }\n}\n";
 

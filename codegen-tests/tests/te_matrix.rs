@@ -5,7 +5,7 @@
 
 use attnc_codegen_tests::check_spec_file_with;
 use attnc_compiler::compat::te::{self, Backend, Target};
-use attnc_compiler::sema::spec::Strategy;
+use attnc_compiler::spec::Strategy;
 
 /// What TE does with a layer class.
 #[derive(Debug, PartialEq)]

@@ -9,7 +9,7 @@
 //! the new-user specs (`dsl-examples/te/`) are checked again by hand in `te_matrix.rs`.
 
 use attnc_compiler::compat::te::{self, Backend, Cudnn, Target, TeVersion};
-use attnc_compiler::sema::spec::{Cp, Dtype, Format, Mask, Strategy};
+use attnc_compiler::spec::{Cp, Dtype, Format, Mask, Strategy};
 
 type V = (u32, u32);
 

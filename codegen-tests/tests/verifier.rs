@@ -398,7 +398,7 @@ fn a_halo_cut_from_the_wrong_block_is_rejected() {
 fn a_ring_trimmed_past_a_row_a_later_holder_reads_is_rejected() {
     let fields = "  seq = 64\n  cp = 4\n  dp = 1\n  mask = causal { window = 5 }\n  strategy = p2p";
     let mut layout = layout_of(&small_spec(4, 2, fields)).unwrap();
-    layout.layers.iter_mut().for_each(|l| l.exchange = attnc_compiler::sema::spec::Exchange::Full);
+    layout.layers.iter_mut().for_each(|l| l.exchange = attnc_compiler::spec::Exchange::Full);
     let options = PlanOptions { backward: true, verify: true, ..Default::default() };
     let class = passes::compile(&layout, &options).unwrap().classes.remove(0);
     // Backward carries whole blocks: no cuts, every step buffer a whole shard.

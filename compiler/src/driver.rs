@@ -12,7 +12,7 @@ use std::borrow::Cow;
 use crate::cost::DeviceProfile;
 use crate::ir::Interval;
 use crate::passes::{self, PlanError, PlanOptions, PlanSet, layer_classes};
-use crate::sema::spec::{Balance, Cp, Layout, Strategy};
+use crate::spec::{Balance, Cp, Layout, Strategy};
 use crate::tune;
 
 /// `layout` with every `strategy = auto` layer given the strategy the cost model predicts fastest

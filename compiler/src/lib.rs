@@ -24,6 +24,8 @@ pub mod plan;
 pub mod report;
 pub mod rope;
 pub mod sema;
+pub mod span;
+pub mod spec;
 mod suggest;
 pub mod tune;
 pub mod verify;
@@ -31,7 +33,7 @@ pub mod verify;
 use diag::Diagnostic;
 use front::ast::SourceFile;
 use front::overrides::Override;
-use front::span::{FileId, Sources};
+use span::{FileId, Sources};
 
 /// What the front end and the checks produced for one spec file.
 pub struct Frontend {

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ir::Interval;
 use crate::passes::mask_name;
-use crate::sema::spec::{Exchange, Strategy};
+use crate::spec::{Exchange, Strategy};
 use crate::tune::{ClassTuning, Evaluation};
 
 use crate::cost::timeline::Timeline;

@@ -5,7 +5,7 @@
 //! compare these values with what those functions compute for the same config. The executor
 //! and the fp64 reference rotate with them (`runtime::exec::rows`, `runtime::reference`).
 
-use crate::sema::spec::{Rope, RopeScaling};
+use crate::spec::{Rope, RopeScaling};
 use std::f64::consts::PI;
 
 impl Rope {

@@ -17,7 +17,7 @@ use crate::cost::timeline::simulate;
 use crate::ir::Interval;
 use crate::ir::stats::stats;
 use crate::passes::{PlanError, PlanOptions, compile_class, display_layers};
-use crate::sema::spec::{Cp, Exchange, Layout, Mask, Strategy};
+use crate::spec::{Cp, Exchange, Layout, Mask, Strategy};
 
 /// One strategy's predicted costs for one layer (forward + backward).
 #[derive(Clone, Debug, PartialEq)]
@@ -103,15 +103,6 @@ pub fn candidates(layout: &Layout) -> Vec<Strategy> {
         }
     }
     out
-}
-
-pub fn strategy_text(strategy: &Strategy) -> String {
-    match strategy {
-        Strategy::A2aP2p { hierarchy } => {
-            format!("a2a+p2p [{}]", hierarchy.iter().map(u32::to_string).collect::<Vec<_>>().join(", "))
-        }
-        other => other.name().to_string(),
-    }
 }
 
 /// Whether a class's exchange is left to the cost model: a window or chunks, a strategy with a
@@ -292,11 +283,9 @@ pub fn tune_class(
             });
         let reasons = excluded
             .iter()
-            .map(|(s, why)| format!("{}: excluded: {why}", strategy_text(s)))
-            .chain(
-                rejected.iter().map(|(s, why)| format!("{}: {}", strategy_text(s), why.lines().next().unwrap_or(""))),
-            )
-            .chain(evaluations.iter().map(|e| format!("{}: over memory", strategy_text(&e.strategy))))
+            .map(|(s, why)| format!("{}: excluded: {why}", s.label()))
+            .chain(rejected.iter().map(|(s, why)| format!("{}: {}", s.label(), why.lines().next().unwrap_or(""))))
+            .chain(evaluations.iter().map(|e| format!("{}: over memory", e.strategy.label())))
             .collect();
         return Err(PlanError::Auto { layout: layout.name.clone(), layers: display_layers(layers), reasons, help });
     };
@@ -316,14 +305,14 @@ pub fn tune_class(
             };
             format!(
                 "{} takes {} per layer (fwd+bwd), {:.1}% less than {} at {}: {why}",
-                strategy_text(&chosen.strategy),
+                chosen.strategy.label(),
                 ms(chosen.total_s()),
                 100.0 * (1.0 - chosen.total_s() / runner.total_s()),
-                strategy_text(&runner.strategy),
+                runner.strategy.label(),
                 ms(runner.total_s())
             )
         }
-        None => format!("{} is the only candidate that fits", strategy_text(&chosen.strategy)),
+        None => format!("{} is the only candidate that fits", chosen.strategy.label()),
     };
 
     Ok(ClassTuning { layers: layers.to_vec(), mask, evaluations, rejected, excluded, choice, reason })
@@ -336,8 +325,8 @@ pub fn balances(
     layout: &Layout,
     classes: &[ClassTuning],
     profile: &DeviceProfile,
-) -> Option<[(crate::sema::spec::Balance, f64); 2]> {
-    use crate::sema::spec::{Balance, Format};
+) -> Option<[(crate::spec::Balance, f64); 2]> {
+    use crate::spec::{Balance, Format};
     if matches!(layout.format, Format::Thd { .. }) {
         return None;
     }
@@ -366,8 +355,8 @@ pub fn auto_balance(
     layout: &Layout,
     options: &PlanOptions,
     profile: &DeviceProfile,
-) -> Result<crate::sema::spec::Balance, PlanError> {
-    use crate::sema::spec::{Balance, Format};
+) -> Result<crate::spec::Balance, PlanError> {
+    use crate::spec::{Balance, Format};
     if matches!(layout.format, Format::Thd { .. }) {
         return Ok(Balance::Zigzag);
     }

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use attnc_compiler::ir::Problem;
 use attnc_compiler::passes::LayerClass;
-use attnc_compiler::sema::spec::Dtype;
+use attnc_compiler::spec::Dtype;
 use attnc_runtime::RuntimeError;
 use attnc_runtime::device::host::HostDevice;
 use attnc_runtime::exec::{self, ExecInputs, ExecOutputs, Extent, Ranks, RunOptions};

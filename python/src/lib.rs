@@ -108,7 +108,7 @@ impl Plans {
     /// The tensors' layout: `sbhd`, `bshd` or `thd`.
     #[getter]
     fn format(&self) -> &'static str {
-        use attnc_compiler::sema::spec::Format;
+        use attnc_compiler::spec::Format;
         match self.entry.layout.format {
             Format::Sbhd => "sbhd",
             Format::Bshd => "bshd",

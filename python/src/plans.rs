@@ -6,11 +6,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use attnc_compiler::diag::Severity;
-use attnc_compiler::front::span::Sources;
 use attnc_compiler::ir::{Plan, stats};
 use attnc_compiler::passes::{self, LayerClass, PlanError, PlanOptions};
 use attnc_compiler::plan::partition::Partition;
-use attnc_compiler::sema::spec::Layout;
+use attnc_compiler::span::Sources;
+use attnc_compiler::spec::Layout;
 use attnc_compiler::{UnitOptions, compile_unit, driver};
 
 use crate::call::{Call, LAYOUT};
@@ -148,7 +148,7 @@ pub fn call(call: &Call, seqlens: Option<Vec<u64>>, padded: Option<Vec<u64>>) ->
             .spec
             .and_then(|s| s.layouts.into_iter().find(|l| l.name == LAYOUT))
             .expect("a spec without errors has the call's layout");
-        let thd = matches!(layout.format, attnc_compiler::sema::spec::Format::Thd { .. });
+        let thd = matches!(layout.format, attnc_compiler::spec::Format::Thd { .. });
         plan(spec.text.clone(), layout, seqlens, padded, warnings).map_err(|e| call_error(e, thd))
     })
 }
@@ -259,7 +259,7 @@ pub fn layouts(path: &str) -> Result<Vec<String>, CompileError> {
 /// A spec file's resolved spec as JSON (`attnc check --emit json`).
 pub fn spec_json(path: &str) -> Result<String, CompileError> {
     let spec = checked(path)?;
-    let file = attnc_compiler::sema::spec::FileSpec { spec: &spec, file: path.to_string() };
+    let file = attnc_compiler::spec::FileSpec { spec: &spec, file: path.to_string() };
     serde_json::to_string(&file).map_err(|e| CompileError::Spec(format!("{path}: {e}")))
 }
 

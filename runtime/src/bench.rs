@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::kernels::{Block, Kernels, Mask, Reference, Shape, rows_of};
 use attnc_compiler::ir::{Doc, Problem};
-use attnc_compiler::sema::spec::Dtype;
+use attnc_compiler::spec::Dtype;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Record {
@@ -102,18 +102,6 @@ mod peak {
         std::hint::black_box(acc);
         (ITERS * 10 * 8 * 2) as f64 / secs / 1e9
     }
-}
-
-/// What a GPU kernel measurement (CUDA or the PTX interpreter) measured: the kernel, the backend
-/// and the shape; flattened into each record's JSON.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct Measured {
-    pub kernel: &'static str,
-    pub backend: &'static str,
-    pub seq: usize,
-    pub head_dim: usize,
-    pub heads: usize,
-    pub causal: bool,
 }
 
 /// One shape of the sweep.

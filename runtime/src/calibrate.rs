@@ -77,7 +77,7 @@ fn rope_rate(head_dim: usize) -> f64 {
     let rows = 4096;
     let mut x = vec![0.5f32; rows * head_dim];
     let mut best = f64::INFINITY;
-    let spec = attnc_compiler::sema::spec::Rope {
+    let spec = attnc_compiler::spec::Rope {
         theta: 500_000.0,
         dims: head_dim as u32,
         offset: 0,

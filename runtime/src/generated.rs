@@ -10,7 +10,7 @@
 
 use attnc_compiler::back::cranelift::Jit;
 use attnc_compiler::kernel::{self, BwdArgs, FwdArgs, KernelKind, KernelMask, KernelSpec, Softcap, TILE_KV, TILE_Q};
-use attnc_compiler::sema::spec::Dtype;
+use attnc_compiler::spec::Dtype;
 
 use attnc_compiler::kernel::launch::{RowRun, pair_mask, runs};
 

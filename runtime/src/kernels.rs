@@ -203,3 +203,23 @@ impl Kernels for Reference {
         Ok(())
     }
 }
+
+/// LSE-weighted combine (the online softmax's merge; every executor path and kernel adapter
+/// merges partial outputs through this one function) of a partial (o, lse) into an accumulator (o, lse).
+pub(crate) fn merge(acc: &mut [f32], part: &[f32]) {
+    let d = acc.len() - 1;
+    let (la, lp) = (acc[d], part[d]);
+    if lp == f32::NEG_INFINITY {
+        return;
+    }
+    if la == f32::NEG_INFINITY {
+        acc.copy_from_slice(part);
+        return;
+    }
+    let l = la.max(lp) + (-(la - lp).abs()).exp().ln_1p();
+    let (wa, wp) = ((la - l).exp(), (lp - l).exp());
+    for i in 0..d {
+        acc[i] = wa * acc[i] + wp * part[i];
+    }
+    acc[d] = l;
+}

@@ -23,6 +23,7 @@ pub mod cuda;
 pub mod device;
 pub mod exec;
 pub mod generated;
+pub mod kernel_dir;
 pub mod kernels;
 pub mod matrix;
 pub mod packed;
@@ -30,7 +31,6 @@ mod pool;
 pub mod reference;
 pub mod rendezvous;
 pub mod tensor;
-mod watch;
 
 // Files (safetensors) and device memory are little-endian; the runtime views them as native values.
 #[cfg(target_endian = "big")]

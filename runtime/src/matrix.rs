@@ -7,10 +7,10 @@
 //! front end and pipeline, so the matrix tests exactly what users run.
 
 use attnc_compiler::diag;
-use attnc_compiler::front::span::Sources;
 use attnc_compiler::ir::Plan;
 use attnc_compiler::passes::{self, PlanOptions};
-use attnc_compiler::sema::spec::{Exchange, Layout};
+use attnc_compiler::span::Sources;
+use attnc_compiler::spec::{Exchange, Layout};
 use attnc_compiler::verify::{self, Stage};
 
 use crate::exec::RunOptions;

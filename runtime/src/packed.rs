@@ -13,7 +13,7 @@
 //! only in the kernels themselves. This module touches no device.
 
 use attnc_compiler::kernel::{KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
-use attnc_compiler::sema::spec::Dtype;
+use attnc_compiler::spec::Dtype;
 
 use crate::kernels::{Block, Kernels, Shape};
 use attnc_compiler::kernel::launch::{RowRun, pair_mask, runs};
@@ -381,7 +381,7 @@ impl<L: Launcher> Kernels for Packed<L> {
                         let packed = (start as usize + i) * hq + h;
                         let mut row = result.o[packed * d..(packed + 1) * d].to_vec();
                         row.push(result.lse[packed]);
-                        crate::exec::merge(&mut part[ps.at(p.b, p.q.row + i, h)..][..d + 1], &row);
+                        crate::kernels::merge(&mut part[ps.at(p.b, p.q.row + i, h)..][..d + 1], &row);
                     }
                 }
             }

@@ -5,7 +5,7 @@
 //! so a bf16 run is compared with the fp64 attention of the same bf16 values.
 
 use attnc_compiler::ir::Problem;
-use attnc_compiler::sema::spec::Dtype;
+use attnc_compiler::spec::Dtype;
 
 use crate::exec::ExecOutputs;
 use crate::tensor::{Canonical, Dims, round};
@@ -26,7 +26,7 @@ pub struct Reference {
 /// RoPE on one head `x` (`head_dim` wide): its rotated dims (`Rope::range`) turn by `sign` ×
 /// position × each frequency (rotate-half within them), cos and sin scaled by the attention
 /// factor.
-fn rotate(x: &mut [f64], position: u64, rope: Option<&attnc_compiler::sema::spec::Rope>, sign: f64) {
+fn rotate(x: &mut [f64], position: u64, rope: Option<&attnc_compiler::spec::Rope>, sign: f64) {
     let Some(rope) = rope else { return };
     let x = &mut x[rope.range()];
     let half = x.len() / 2;
@@ -650,7 +650,7 @@ mod tests {
             v_head_dim: None,
             batch: 2,
             dtype: Dtype::Fp32,
-            rope: Some(attnc_compiler::sema::spec::Rope {
+            rope: Some(attnc_compiler::spec::Rope {
                 theta: 10000.0,
                 dims: 8,
                 offset: 0,
@@ -683,12 +683,12 @@ mod tests {
                 softcap: Some(1.5),
                 sinks: true,
                 v_head_dim: Some(16),
-                rope: Some(attnc_compiler::sema::spec::Rope {
+                rope: Some(attnc_compiler::spec::Rope {
                     theta: 10000.0,
                     dims: 4,
                     offset: 4,
                     fraction: None,
-                    scaling: Some(attnc_compiler::sema::spec::RopeScaling::Yarn {
+                    scaling: Some(attnc_compiler::spec::RopeScaling::Yarn {
                         factor: 8.0,
                         original: 4,
                         beta_fast: 32.0,

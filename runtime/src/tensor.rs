@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use attnc_compiler::ir::Problem;
-use attnc_compiler::sema::spec::Dtype;
+use attnc_compiler::spec::Dtype;
 use rand::{Rng, SeedableRng};
 pub use safetensors::tensor::Dtype as StDtype;
 use safetensors::tensor::TensorView;

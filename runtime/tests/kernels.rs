@@ -8,7 +8,7 @@ use attnc_compiler::back::cranelift::Jit;
 use attnc_compiler::back::llvm::HostJit;
 use attnc_compiler::ir::{Doc, Problem};
 use attnc_compiler::kernel::{self, BwdArgs, FwdArgs, KernelKind, KernelMask, KernelSpec, Softcap, TILE_KV, TILE_Q};
-use attnc_compiler::sema::spec::Dtype;
+use attnc_compiler::spec::Dtype;
 use attnc_runtime::generated::{Cranelift, Interpreter, LlvmCpu, Tiled};
 use attnc_runtime::kernels::{Block, Kernels, Mask, Reference, Shape, rows_of};
 use attnc_runtime::tensor::round;

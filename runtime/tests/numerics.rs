@@ -3,7 +3,7 @@
 //! Plus: a plan loaded from JSON gives bit-identical outputs, and corrupted RoPE positions fail.
 
 use attnc_compiler::ir::{OpKind, Plan, artifact};
-use attnc_compiler::sema::spec::Exchange;
+use attnc_compiler::spec::Exchange;
 use attnc_compiler::verify::{self, Stage};
 use attnc_runtime::device::host::HostDevice;
 use attnc_runtime::exec::RunOptions;
@@ -21,7 +21,7 @@ fn plans(c: &Case) -> Result<(Plan, Plan), String> {
 
 /// The kernel sets every case runs with: the reference, the kernel IR interpreter, Cranelift,
 /// LLVM's host kernels (as this CPU gets them, and at 256 bits).
-fn kernel_sets(dtype: attnc_compiler::sema::spec::Dtype) -> Vec<(&'static str, Box<dyn Kernels>)> {
+fn kernel_sets(dtype: attnc_compiler::spec::Dtype) -> Vec<(&'static str, Box<dyn Kernels>)> {
     vec![
         ("reference", Box::new(Reference)),
         ("interpreter", Box::new(Tiled::new(Interpreter, dtype, 1))),
@@ -36,7 +36,7 @@ fn kernel_sets(dtype: attnc_compiler::sema::spec::Dtype) -> Vec<(&'static str, B
 }
 
 /// Kernel sets per dtype, made once: the JITs cache compiled kernels across cases.
-type Sets = Vec<(attnc_compiler::sema::spec::Dtype, Vec<(&'static str, Box<dyn Kernels>)>)>;
+type Sets = Vec<(attnc_compiler::spec::Dtype, Vec<(&'static str, Box<dyn Kernels>)>)>;
 
 fn check_case(c: &Case, sets: &mut Sets) -> Result<(), String> {
     let dtype = c.layout().map(|l| l.dtype).map_err(|e| format!("{}: {e}", c.name()))?;
@@ -128,7 +128,7 @@ fn local_masks_under_both_exchanges_against_fp64() {
                     failures.push(format!("{}: halo buffers {halos}", c.name()));
                 }
                 let result = if gpu {
-                    let dtype = c.layout().map(|l| l.dtype).unwrap_or(attnc_compiler::sema::spec::Dtype::Bf16);
+                    let dtype = c.layout().map(|l| l.dtype).unwrap_or(attnc_compiler::spec::Dtype::Bf16);
                     c.check(&Packed { launcher: Emulated, dtype })
                 } else {
                     c.check(&Reference)
@@ -171,7 +171,7 @@ fn device_executor_spans_cover_every_op() {
     let (fwd, _) = plans(&c).unwrap();
     let proof = verify::verify(&fwd, Stage::Scheduled).unwrap();
     let inputs = tensor::random(&fwd.problem, 1, false);
-    let device = HostDevice::emulated(attnc_compiler::sema::spec::Dtype::Bf16);
+    let device = HostDevice::emulated(attnc_compiler::spec::Dtype::Bf16);
     let r = attnc_runtime::run((&fwd, &proof), None, &device, &inputs, &RunOptions::default()).unwrap();
     assert_eq!(r.forward_spans.len(), fwd.op_ids().count());
     assert!(r.forward_spans.iter().all(|s| 0.0 <= s.start && s.start <= s.end), "{:?}", r.forward_spans);
@@ -316,7 +316,7 @@ fn learned_sinks_one_rank_per_process() {
         let c = Case { dtype: "bf16", sinks: true, ..small(&strategy) };
         let abort = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let remote = Channels(attnc_runtime::comm::CpuComm::new(c.cp, abort, std::time::Duration::from_secs(20)));
-        c.check_per_rank(|_| HostDevice::emulated(attnc_compiler::sema::spec::Dtype::Bf16), &remote)
+        c.check_per_rank(|_| HostDevice::emulated(attnc_compiler::spec::Dtype::Bf16), &remote)
             .unwrap_or_else(|e| panic!("{}: {e}", c.name()));
     }
 }
@@ -434,7 +434,7 @@ fn corrupted_rope_positions_fail_the_check() {
 /// returns the classes and each tensor out of tolerance.
 fn check_spec(spec: String, seqlens: Option<Vec<u64>>) -> (Vec<attnc_compiler::passes::LayerClass>, Vec<String>) {
     use attnc_compiler::passes::{self, PlanOptions};
-    let mut sources = attnc_compiler::front::span::Sources::new();
+    let mut sources = attnc_compiler::span::Sources::new();
     let file = sources.add("case.attn", spec);
     let unit = attnc_compiler::compile_file(&mut sources, file, &[]);
     let Some(spec) = unit.spec else { panic!("{}", attnc_compiler::diag::render(&sources, &unit.diagnostics)) };
@@ -448,7 +448,7 @@ fn check_spec(spec: String, seqlens: Option<Vec<u64>>) -> (Vec<attnc_compiler::p
         let inputs = tensor::random(&fwd.problem, 9, true);
         let cranelift = Tiled::new(Cranelift::default(), fwd.problem.dtype, 1);
         let device = match fwd.problem.dtype {
-            attnc_compiler::sema::spec::Dtype::Fp32 => HostDevice::with_kernels(fwd.problem.dtype, &cranelift),
+            attnc_compiler::spec::Dtype::Fp32 => HostDevice::with_kernels(fwd.problem.dtype, &cranelift),
             dtype => HostDevice::emulated(dtype),
         };
         let result = run((fwd, &pf), Some((bwd, &pb)), &device, &inputs, &RunOptions::default()).unwrap();
@@ -598,7 +598,7 @@ fn a_plan_that_drops_or_misplaces_the_sink_is_rejected() {
         "  dtype = fp32\n  format = bshd\n  seq = 64\n  mask = causal\n  strategy = p2p",
         1,
     );
-    let mut sources = attnc_compiler::front::span::Sources::new();
+    let mut sources = attnc_compiler::span::Sources::new();
     let file = sources.add("sinks.attn", text);
     let layout = attnc_compiler::compile_file(&mut sources, file, &[]).spec.unwrap().layouts[0].clone();
     let set = passes::compile(&layout, &PlanOptions { backward: true, ..Default::default() }).unwrap();

@@ -3,7 +3,7 @@
 //! for every layer of the rank's pipeline stage. `attnc check` compares it with the GPU's memory;
 //! the plans attnc builds hold at least this much (`plan --stats` gives their exact figure).
 
-use crate::sema::spec::{Cp, Format, Layout, Mask, Strategy};
+use crate::spec::{Cp, Format, Layout, Mask, Strategy};
 
 /// One part of the bound: what it is and its bytes.
 #[derive(Clone, Debug, PartialEq)]

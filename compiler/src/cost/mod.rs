@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ir::stats::op_flops;
 use crate::ir::{MaskClass, OpId, OpKind, Output, Plan};
-use crate::sema::spec::{Cluster, Dtype};
+use crate::spec::{Cluster, Dtype};
 
 /// One link level: latency and one-direction bandwidth.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

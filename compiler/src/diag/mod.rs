@@ -12,7 +12,7 @@ pub use codes::Code;
 use codespan_reporting::diagnostic as cs;
 use codespan_reporting::term;
 
-use crate::front::span::{Sources, Span};
+use crate::span::{Sources, Span};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {

@@ -4,7 +4,7 @@
 //! `sema`'s business), only the shapes the grammar allows. Comments and blank
 //! lines are kept so `attnc fmt` can print them back.
 
-use super::span::{FileId, Span, Spanned};
+use crate::span::{FileId, Span, Spanned};
 
 pub type Ident = Spanned<String>;
 

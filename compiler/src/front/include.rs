@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use super::ast::{Include, SourceFile};
 use super::parse_file;
-use super::span::Sources;
 use crate::diag::{Code, Diagnostic};
+use crate::span::Sources;
 
 /// The trees of every file `root` includes, directly or not (root excluded), in the order they
 /// were first reached, and the diagnostics of reading and parsing them. File names in `sources`

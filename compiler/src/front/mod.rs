@@ -8,7 +8,6 @@ pub mod include;
 pub mod overrides;
 pub mod parser;
 pub mod printer;
-pub mod span;
 
 pub use parser::parse_file;
 pub use printer::print_file;

@@ -8,8 +8,8 @@
 
 use super::ast::*;
 use super::parser::parse_value_at;
-use super::span::{Sources, Span, Spanned};
 use crate::diag::{Code, Diagnostic};
+use crate::span::{Sources, Span, Spanned};
 
 /// One parsed `--set` flag.
 #[derive(Clone, Debug)]

@@ -17,8 +17,8 @@ use nom::{
 };
 
 use super::ast::*;
-use super::span::{FileId, Span, Spanned};
 use crate::diag::{Code, Diagnostic};
+use crate::span::{FileId, Span, Spanned};
 
 /// Blocks and lists nested deeper than this are an error (no real spec comes close).
 const MAX_DEPTH: usize = 32;

@@ -7,6 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::spec::{LayerKind, Layout};
+
 use super::{Buffer, Dep, EventId, Group, Header, OpId, OpKind, Plan, Problem, Stream, TokenMap};
 
 pub const ARTIFACT_VERSION: u32 = 1;
@@ -225,4 +227,30 @@ pub struct HybridPlanSample {
     pub forward: Artifact,
     #[serde(default)]
     pub backward: Option<Artifact>,
+}
+
+/// The layers of each kind attnc does not plan, as ranges, in order of first use; each with why.
+pub fn not_planned(layout: &Layout) -> Vec<NotPlanned> {
+    let mut out: Vec<(LayerKind, Vec<super::Interval>)> = Vec::new();
+    for (i, s) in layout.layers.iter().enumerate().filter(|(_, s)| !s.kind.is_attention()) {
+        let i = i as u64;
+        let ranges = match out.iter_mut().find(|(k, _)| *k == s.kind) {
+            Some((_, ranges)) => ranges,
+            None => {
+                out.push((s.kind, Vec::new()));
+                &mut out.last_mut().expect("just pushed").1
+            }
+        };
+        match ranges.last_mut() {
+            Some(last) if last.end == i => last.end = i + 1,
+            _ => ranges.push(super::Interval::new(i, i + 1)),
+        }
+    }
+    out.into_iter()
+        .map(|(kind, layers)| NotPlanned {
+            layers,
+            kind: kind.name().to_string(),
+            reason: kind.not_planned_because().to_string(),
+        })
+        .collect()
 }

@@ -273,7 +273,7 @@ pub fn classify(problem: &Problem, q: &[Interval], kv: &RowSet) -> Option<MaskCl
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sema::spec::Dtype;
+    use crate::spec::Dtype;
 
     fn problem(docs: &[(u64, u64, u64)], causal: bool, window: Option<u64>) -> Problem {
         Problem {

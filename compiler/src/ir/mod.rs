@@ -26,7 +26,7 @@ use petgraph::stable_graph::StableDiGraph;
 use petgraph::visit::{EdgeRef, IntoEdgeReferences};
 use serde::{Deserialize, Serialize};
 
-use crate::sema::spec::Dtype;
+use crate::spec::Dtype;
 pub use petgraph::stable_graph::NodeIndex;
 use smallvec::{SmallVec, smallvec};
 
@@ -508,7 +508,7 @@ pub struct Problem {
     pub thd: bool,
     /// How q and k rotate, when these layers rotate them (base, rotated dims, scaling).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rope: Option<crate::sema::spec::Rope>,
+    pub rope: Option<crate::spec::Rope>,
     /// The softmax scale when it is not 1/√head_dim (`Problem::scale`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub softmax_scale: Option<f64>,

@@ -113,7 +113,7 @@ mod tests {
             head_dim: 8,
             v_head_dim: None,
             batch: 1,
-            dtype: crate::sema::spec::Dtype::Fp32,
+            dtype: crate::spec::Dtype::Fp32,
             thd: true,
             rope: None,
             softmax_scale: None,

@@ -272,7 +272,7 @@ pub fn op_tables(plan: &Plan, id: OpId) -> Option<Vec<LaunchTable>> {
 mod tests {
     use super::*;
     use crate::kernel::{KernelKind, TILE_KV, TILE_Q};
-    use crate::sema::spec::Dtype;
+    use crate::spec::Dtype;
 
     fn row(row: usize, token: u64, doc: usize) -> Row {
         Row { row, token, doc, chunk: 0, pad: false }

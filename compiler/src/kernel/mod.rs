@@ -13,7 +13,7 @@ pub mod launch;
 use serde::{Deserialize, Serialize};
 
 use crate::ir::Plan;
-use crate::sema::spec::Dtype;
+use crate::spec::Dtype;
 
 /// The head dims (q·k and v) attnc's GPU kernels (sm_80, sm_90a) take: multiples of 64 up to 256.
 pub fn gpu_head_dim_supported(dim: u32) -> bool {

@@ -115,7 +115,7 @@ pub fn blocks(problem: &Problem, q_map: &TokenMap, q_split: Split, kv_map: &Toke
 mod tests {
     use super::*;
     use crate::ir::Doc;
-    use crate::sema::spec::Dtype;
+    use crate::spec::Dtype;
 
     fn causal(seq: u64) -> Problem {
         Problem {

@@ -12,7 +12,7 @@
 
 use crate::hybrid::{self, Algorithm, Schedule};
 use crate::ir::{Interval, Plan};
-use crate::sema::spec::{Cp, Format, Layout, Mask, Strategy};
+use crate::spec::{Cp, Format, Layout, Mask, Strategy};
 use crate::verify::Verified;
 
 use super::{LayerClass, PlanError, PlanOptions, compile_class};

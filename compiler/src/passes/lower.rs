@@ -9,7 +9,7 @@ use super::blocks::Split;
 use super::setup::Setup;
 use super::{lower_a2a, lower_all_gather, lower_hierarchical, lower_ring};
 use crate::ir::{BufId, BufKind, Builder, Direction, Header, Input, OpKind, Output, Plan, TokenMap};
-use crate::sema::spec::Strategy;
+use crate::spec::Strategy;
 
 /// What lowering works with: the builder, the layout's setup and the direction.
 pub struct Lowering<'a> {

@@ -14,7 +14,7 @@ use super::lower::{Lowering, Results};
 use super::lower_ring::Member;
 use crate::ir::needed::needed_keys;
 use crate::ir::{BufId, BufKind, Direction, OpKind, RowSet, TokenMap, Transfer};
-use crate::sema::spec::Exchange;
+use crate::spec::Exchange;
 
 /// Per receiving member, the (owner index, tokens) of every halo it needs.
 pub fn halos(l: &Lowering<'_>, members: &[Member]) -> Vec<Vec<(usize, RowSet)>> {

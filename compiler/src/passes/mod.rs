@@ -22,7 +22,7 @@ use thiserror::Error;
 
 use crate::ir::{Direction, Header, Interval, Plan, artifact};
 use crate::plan::partition::{Partition, PartitionError};
-use crate::sema::spec::{Exchange, LayerKind, Layout, Mask, Strategy};
+use crate::spec::{Exchange, Layout, Mask, Strategy};
 use crate::verify::{self, Stage, Verified, VerifyError};
 
 #[derive(Debug, Error)]
@@ -170,32 +170,6 @@ pub fn layer_classes(layout: &Layout) -> Vec<(Vec<Interval>, Strategy, Mask)> {
     classes
 }
 
-/// The layers of each kind attnc does not plan, as ranges, in order of first use; each with why.
-pub fn not_planned(layout: &Layout) -> Vec<artifact::NotPlanned> {
-    let mut out: Vec<(LayerKind, Vec<Interval>)> = Vec::new();
-    for (i, s) in layout.layers.iter().enumerate().filter(|(_, s)| !s.kind.is_attention()) {
-        let i = i as u64;
-        let ranges = match out.iter_mut().find(|(k, _)| *k == s.kind) {
-            Some((_, ranges)) => ranges,
-            None => {
-                out.push((s.kind, Vec::new()));
-                &mut out.last_mut().expect("just pushed").1
-            }
-        };
-        match ranges.last_mut() {
-            Some(last) if last.end == i => last.end = i + 1,
-            _ => ranges.push(Interval::new(i, i + 1)),
-        }
-    }
-    out.into_iter()
-        .map(|(kind, layers)| artifact::NotPlanned {
-            layers,
-            kind: kind.name().to_string(),
-            reason: kind.not_planned_because().to_string(),
-        })
-        .collect()
-}
-
 pub use crate::ir::{display_intervals, display_layers};
 
 /// The pipeline: per layer class, `lower` → `assign_slots` → `schedule`, each followed by the
@@ -213,7 +187,7 @@ pub fn compile(layout: &Layout, options: &PlanOptions) -> Result<PlanSet, PlanEr
             .map(|(layers, strategy, mask)| compile_class_over(layout, layers, strategy, mask, options, partition))
             .collect::<Result<_, _>>()?,
     };
-    Ok(PlanSet { layout: layout.name.clone(), classes, not_planned: not_planned(layout), partition })
+    Ok(PlanSet { layout: layout.name.clone(), classes, not_planned: artifact::not_planned(layout), partition })
 }
 
 /// Plans one layer class with a concrete strategy.

@@ -7,7 +7,7 @@ use super::{PlanError, PlanOptions};
 use crate::ir::{Doc, Group, Interval, Problem, Run, TokenMap};
 use crate::plan::groups::{self, GroupSizes};
 use crate::plan::partition::{self, Partition, ThdBatch, ThdLimits};
-use crate::sema::spec::{Balance, Cp, Exchange, Format, Layout, Mask};
+use crate::spec::{Balance, Cp, Exchange, Format, Layout, Mask};
 
 /// A layout's problem and partition, before any strategy is chosen.
 pub struct Setup {
@@ -56,7 +56,7 @@ pub fn partition_of(layout: &Layout, options: &PlanOptions) -> Result<Partition,
 pub fn setup(
     layout: &Layout,
     mask: Mask,
-    rope: Option<&crate::sema::spec::Rope>,
+    rope: Option<&crate::spec::Rope>,
     exchange: Exchange,
     options: &PlanOptions,
     partition: &Partition,

@@ -3,10 +3,10 @@
 use super::presets;
 use super::reader::WordValue;
 use super::reader::{Diags, QuantityKind, Reader, no_args};
-use super::spec::{Cluster, LayerKind, Link, Model, ModelLayers, Moe, Rope, RopeScaling};
 use crate::diag::{Code, Diagnostic};
 use crate::front::ast::Item;
-use crate::front::span::{Span, Spanned};
+use crate::span::{Span, Spanned};
+use crate::spec::{Cluster, LayerKind, Link, Model, ModelLayers, Moe, Rope, RopeScaling};
 use crate::suggest;
 
 /// A resolved model and the spans later checks point at.

@@ -5,11 +5,11 @@ use std::collections::HashMap;
 
 use super::items::{ClusterInfo, ModelInfo};
 use super::reader::{Diags, Reader, WordValue, int_literal, no_args};
-use super::spec::*;
 use crate::compat::te;
 use crate::diag::{Code, Diagnostic};
 use crate::front::ast::{Ident, Item, ItemKind};
-use crate::front::span::{Span, Spanned};
+use crate::span::{Span, Spanned};
+use crate::spec::*;
 use crate::suggest;
 
 const LAYOUT_FIELDS: &[&str] = &[

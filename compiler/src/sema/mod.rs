@@ -10,16 +10,15 @@ mod layout;
 mod presets;
 mod reader;
 mod resources;
-pub mod spec;
 pub mod unparse;
 
 use std::collections::HashMap;
 
-pub use spec::Spec;
+pub use crate::spec::{self, Spec};
 
 use crate::diag::{self, Code, Diagnostic};
 use crate::front::ast::{ItemKind, SourceFile};
-use crate::front::span::Span;
+use crate::span::Span;
 
 pub use presets::gpu_names;
 

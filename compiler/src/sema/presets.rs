@@ -3,7 +3,7 @@
 //! Figures are dense (no structured sparsity), from the vendors' data sheets.
 //! Link bandwidths are one direction; a cluster's `intra`/`inter` fields override them.
 
-use super::spec::{Gpu, Link};
+use crate::spec::{Gpu, Link};
 
 const GB: f64 = 1e9;
 const GIB: u64 = 1 << 30;

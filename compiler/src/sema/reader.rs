@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use crate::diag::{Code, Diagnostic};
 use crate::front::ast::*;
-use crate::front::span::{Span, Spanned};
+use crate::span::{Span, Spanned};
 use crate::suggest;
 
 pub(crate) type Diags = Vec<Diagnostic>;

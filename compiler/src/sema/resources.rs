@@ -5,10 +5,9 @@
 
 use crate::cost::memory::{self, gib};
 use crate::diag::{Code, Diagnostic};
-use crate::front::span::Span;
 use crate::kernel::{GPU_HEAD_DIMS, gpu_dtype_supported, gpu_head_dim_supported};
-use crate::sema::spec::{Balance, Cp, Format, Layout, Strategy};
-use crate::tune::strategy_text;
+use crate::span::Span;
+use crate::spec::{Balance, Cp, Format, Layout, Strategy};
 
 use super::reader::Diags;
 
@@ -106,7 +105,7 @@ fn check_memory(layout: &Layout, at: &Places, strict: Strictness, diags: &mut Di
             gib(gpu.memory_bytes)
         ),
         at.cp,
-        format!("layers with {}, mask {}", strategy_text(&bound.strategy), crate::passes::mask_name(bound.mask)),
+        format!("layers with {}, mask {}", bound.strategy.label(), super::unparse::mask_text(bound.mask)),
     )
     .with_secondary(at.gpu, format!("{} per GPU", gib(gpu.memory_bytes)));
     for part in &bound.parts {

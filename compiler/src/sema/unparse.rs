@@ -7,8 +7,8 @@
 
 use std::fmt::Write as _;
 
-use super::spec::{Balance, Cp, Format, LayerSettings, Layout, Mask, Strategy};
-use crate::front::span::FileId;
+use crate::span::FileId;
+use crate::spec::{Balance, Cp, Format, LayerSettings, Layout, Mask, Strategy};
 
 /// The mask as a spec writes it.
 pub fn mask_text(mask: Mask) -> String {

@@ -5,7 +5,7 @@
 //! backward 2.5× forward, so GPU and CPU figures compare directly.
 
 use attnc_compiler::kernel::KernelKind;
-use attnc_compiler::sema::spec::Dtype;
+use attnc_compiler::spec::Dtype;
 use cudarc::driver::sys::CUevent_flags;
 use rand::{Rng, SeedableRng};
 
@@ -17,7 +17,7 @@ use crate::packed::{BwdLaunch, FwdLaunch, bench_spec as spec, to_bits};
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct GpuBench {
     #[serde(flatten)]
-    pub what: crate::bench::Measured,
+    pub what: crate::device::Measured,
     pub ms: f64,
     pub tflops: f64,
 }
@@ -84,7 +84,7 @@ pub fn measure(
     let mut bb = launcher.upload_bwd(&bwd)?;
     let bwd_ms = time(&mut || launcher.launch_bwd(&bspec, &bwd, &mut bb))?;
     let row = |kernel, ms: f64, f: f64| GpuBench {
-        what: crate::bench::Measured { kernel, backend: "cuda", seq, head_dim, heads, causal },
+        what: crate::device::Measured { kernel, backend: "cuda", seq, head_dim, heads, causal },
         ms,
         tflops: f / (ms * 1e-3) / 1e12,
     };

@@ -43,8 +43,8 @@ pub enum CudaError {
     Driver { operation: String, error: DriverError },
     #[error("NCCL: {operation}: {message}")]
     Nccl { operation: String, message: String },
-    #[error("kernel directory {dir}: {message}")]
-    KernelDir { dir: String, message: String },
+    #[error(transparent)]
+    KernelDir(#[from] crate::kernel_dir::KernelDirError),
     #[error("{0}")]
     Check(String),
 }

@@ -171,14 +171,14 @@ impl Drop for NcclRemote {
     }
 }
 
-impl crate::exec::Remote<super::device::CudaDevice> for NcclRemote {
+impl crate::device::remote::Remote<super::device::CudaDevice> for NcclRemote {
     fn send_recv(
         &self,
         device: &super::device::CudaDevice,
         rank: u32,
         stream: usize,
-        sends: &[crate::exec::Transfer<'_, super::device::CudaMem>],
-        recvs: &[crate::exec::Transfer<'_, super::device::CudaMem>],
+        sends: &[crate::device::remote::Transfer<'_, super::device::CudaMem>],
+        recvs: &[crate::device::remote::Transfer<'_, super::device::CudaMem>],
     ) -> Result<(), String> {
         use cudarc::nccl::result::{recv, send};
         use cudarc::nccl::sys::ncclDataType_t::ncclUint8;

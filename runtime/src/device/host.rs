@@ -13,7 +13,7 @@
 use std::borrow::Cow;
 use std::sync::{RwLock, RwLockReadGuard};
 
-use attnc_compiler::sema::spec::Dtype;
+use attnc_compiler::spec::Dtype;
 
 use attnc_compiler::kernel::KernelMask;
 
@@ -566,7 +566,7 @@ impl Device for HostDevice<'_> {
                 acc[d] = ol[r];
                 add[..d].copy_from_slice(&p[r * d..(r + 1) * d]);
                 add[d] = pl[r];
-                crate::exec::merge(&mut acc, &add);
+                crate::kernels::merge(&mut acc, &add);
                 o[r * d..(r + 1) * d].copy_from_slice(&acc[..d]);
                 ol[r] = acc[d];
             }

@@ -18,14 +18,13 @@
 //! one GPU, a compute and a CP stream per rank, CUDA events). This module touches no device.
 
 pub mod host;
-#[cfg(feature = "cuda")]
 pub mod ptx;
-#[cfg(feature = "cuda")]
 pub mod ptx_bench;
+pub mod remote;
 
 use attnc_compiler::ir::{BufKind, Buffer, Problem};
 pub use attnc_compiler::kernel::launch::{LaunchTable, launch_tables};
-use attnc_compiler::sema::spec::Dtype;
+use attnc_compiler::spec::Dtype;
 
 /// The element type of a plane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -273,11 +272,23 @@ pub struct BwdCall<'a, M> {
     pub dv: (&'a M, usize),
 }
 
+/// What a GPU kernel measurement (CUDA or the PTX interpreter) measured: the kernel, the backend
+/// and the shape; flattened into each record's JSON.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Measured {
+    pub kernel: &'static str,
+    pub backend: &'static str,
+    pub seq: usize,
+    pub head_dim: usize,
+    pub heads: usize,
+    pub causal: bool,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use attnc_compiler::kernel::{KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
-    use attnc_compiler::sema::spec::Dtype;
+    use attnc_compiler::spec::Dtype;
 
     /// Five sequences (i32 starts, i64 positions): each array 8-byte aligned.
     #[test]

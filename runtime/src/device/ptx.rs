@@ -14,7 +14,7 @@ use attnc_compiler::kernel::{KernelKind, KernelSpec};
 use ptx_sim::{Arg, Global, Launch, Module};
 
 use super::{BwdCall, Device, FwdCall, Rows2d};
-use crate::cuda::kernels::{KernelDir, ROWS_PER_CTA};
+use crate::kernel_dir::{KernelDir, ROWS_PER_CTA};
 
 /// An allocation: its address in the interpreter's memory and its size.
 pub struct PtxMem {

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use attnc_compiler::kernel::KernelKind;
 use attnc_compiler::kernel::launch::LaunchTable;
-use attnc_compiler::sema::spec::Dtype;
+use attnc_compiler::spec::Dtype;
 
 use super::ptx::PtxDevice;
 use super::{BwdCall, Device, FwdCall, encode};
@@ -17,7 +17,7 @@ use crate::packed::bench_spec;
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct PtxBench {
     #[serde(flatten)]
-    pub what: crate::bench::Measured,
+    pub what: crate::device::Measured,
     /// PTX thread instructions the launch executed.
     pub instructions: u64,
     pub seconds: f64,
@@ -85,7 +85,7 @@ pub fn measure(
         let seconds = start.elapsed().as_secs_f64();
         let instructions = device.instructions.load(Ordering::Relaxed) - before;
         Ok(PtxBench {
-            what: crate::bench::Measured { kernel, backend: "ptx-sim", seq, head_dim, heads, causal },
+            what: crate::device::Measured { kernel, backend: "ptx-sim", seq, head_dim, heads, causal },
             instructions,
             seconds,
             minstr_per_s: instructions as f64 / seconds / 1e6,

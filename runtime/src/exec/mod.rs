@@ -29,19 +29,22 @@ use attnc_compiler::verify::Verified;
 
 mod collective;
 mod rows;
+mod watch;
+
+pub use crate::device::remote::{Collective, CollectiveKind, Remote, Transfer};
 
 pub use attnc_compiler::kernel::launch::op_tables;
 pub use rows::{ExecInputs, ExecOutputs, Extent, Fault, RunOptions, Span, elems};
 pub(crate) use rows::{Rope as RopeTable, rope};
-pub(crate) use rows::{RowIndex, merge, tokens_in_order};
+pub(crate) use rows::{RowIndex, tokens_in_order};
 
 use crate::RuntimeError;
 use crate::device::{BwdCall, Device, Dims, Elem, FwdCall, LaunchTable, PlaneKind, Rows2d, buffer_bytes, plane};
 use crate::kernels::Shape;
 use crate::packed::to_bits;
-use crate::watch::{self, Progress};
 use collective::Meeting;
 use rows::{load_planes, store_rows};
+use watch::Progress;
 
 /// Which ranks of a plan this process runs, and how their transfers travel.
 pub enum Ranks<'a, D: Device> {
@@ -59,71 +62,6 @@ impl<D: Device> Ranks<'_, D> {
             Ranks::One { rank: mine, .. } => *mine == rank,
         }
     }
-}
-
-/// A region to send or receive: the peer, the device memory and offset, the bytes.
-pub type Transfer<'a, M> = (u32, (&'a M, usize), usize);
-
-/// Transfers between processes: one SendRecv op's sends and recvs as one group, enqueued on the
-/// rank's CP stream (NCCL's `ncclGroupStart`/`ncclSend`/`ncclRecv`/`ncclGroupEnd`). Sends and
-/// recvs between two ranks pair up in order.
-pub trait Remote<D: Device>: Sync {
-    fn send_recv(
-        &self,
-        device: &D,
-        rank: u32,
-        stream: usize,
-        sends: &[Transfer<'_, D::Mem>],
-        recvs: &[Transfer<'_, D::Mem>],
-    ) -> Result<(), String>;
-
-    /// One collective between processes, packed by the executor (`collective.rs`): one staged
-    /// region per other member each way. A transport with collectives of its own (torch's
-    /// `all_to_all_single`, `all_gather_into_tensor`) runs it as one; the default sends and
-    /// receives the regions as one group.
-    fn collective(
-        &self,
-        device: &D,
-        rank: u32,
-        stream: usize,
-        collective: &Collective<'_, D::Mem>,
-    ) -> Result<(), String> {
-        self.send_recv(device, rank, stream, &collective.sends, &collective.recvs)
-    }
-}
-
-/// Which collective a [`Collective`] is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CollectiveKind {
-    /// Every member's rows to every other member: each send holds the same bytes.
-    AllGather,
-    /// Each member's slice for each other member (sequence to heads or back).
-    AllToAll,
-    /// Each member's partial rows for each other member, summed by the receiver in member order
-    /// (an all-to-all on the wire, so the sum's order, hence its bits, is the plan's).
-    ReduceScatter,
-}
-
-impl CollectiveKind {
-    /// The name a transport sees (`all_gather`, `all_to_all`, `reduce_scatter`).
-    pub fn name(self) -> &'static str {
-        match self {
-            CollectiveKind::AllGather => "all_gather",
-            CollectiveKind::AllToAll => "all_to_all",
-            CollectiveKind::ReduceScatter => "reduce_scatter",
-        }
-    }
-}
-
-/// One collective between processes as the executor hands it to a [`Remote`]: `members` are the
-/// group's plan ranks in member order (the same list on every member), `sends` and `recvs` one
-/// contiguous staged region per other member, in member order; the region for (or from) a member
-/// has the same size on both sides.
-pub struct Collective<'a, M> {
-    pub kind: CollectiveKind,
-    pub members: Vec<u32>,
-    pub sends: Vec<Transfer<'a, M>>,
-    pub recvs: Vec<Transfer<'a, M>>,
 }
 
 /// Why a plan cannot run on the device executor (`None`: it can), with every rank in this process
@@ -321,7 +259,7 @@ pub fn execute<D: Device>(
     let first = (0..plan.header.cp).find(|&r| ranks.runs(r)).unwrap_or(0);
     let origin = device.stamp(first, 0).map_err(|e| setup("timing", e))?;
     let local = (0..plan.header.cp).filter(|&r| ranks.runs(r));
-    crate::watch::on_stream_threads("device-rank", local, |rank, stream| run.worker(rank, stream));
+    watch::on_stream_threads("device-rank", local, |rank, stream| run.worker(rank, stream));
     if let Some(error) = run.failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(error);
     }

@@ -160,13 +160,13 @@ pub(crate) struct Rope {
 }
 
 impl Rope {
-    pub(crate) fn new(rope: Option<&attnc_compiler::sema::spec::Rope>) -> Option<Rope> {
+    pub(crate) fn new(rope: Option<&attnc_compiler::spec::Rope>) -> Option<Rope> {
         rope.map(|r| Rope { freqs: r.inv_freqs(), factor: r.attention_factor() })
     }
 
     /// (cos, sin) of `sign` × each angle at `position`, times the attention factor.
     fn angles(&self, position: u64, sign: f64) -> Vec<(f64, f64)> {
-        attnc_compiler::sema::spec::Rope::angles(&self.freqs, self.factor, position, sign).collect()
+        attnc_compiler::spec::Rope::angles(&self.freqs, self.factor, position, sign).collect()
     }
 
     /// Rotates the halves of `x` by the angles (rotate-half convention).
@@ -316,7 +316,7 @@ pub(crate) fn store_rows(
     Ok(())
 }
 
-fn copy_round(dst: &mut [f32], src: &[f32], dtype: attnc_compiler::sema::spec::Dtype) {
+fn copy_round(dst: &mut [f32], src: &[f32], dtype: attnc_compiler::spec::Dtype) {
     for (d, s) in dst.iter_mut().zip(src) {
         *d = round(dtype, *s);
     }
@@ -329,23 +329,4 @@ pub(crate) fn rope(x: &mut [f32], position: u64, rope: Option<&Rope>, sign: f64)
     if let Some(r) = rope {
         Rope::rotate(x, &r.angles(position, sign));
     }
-}
-
-/// LSE-weighted combine of a partial (o, lse) into an accumulator (o, lse).
-pub(crate) fn merge(acc: &mut [f32], part: &[f32]) {
-    let d = acc.len() - 1;
-    let (la, lp) = (acc[d], part[d]);
-    if lp == f32::NEG_INFINITY {
-        return;
-    }
-    if la == f32::NEG_INFINITY {
-        acc.copy_from_slice(part);
-        return;
-    }
-    let l = la.max(lp) + (-(la - lp).abs()).exp().ln_1p();
-    let (wa, wp) = ((la - l).exp(), (lp - l).exp());
-    for i in 0..d {
-        acc[i] = wa * acc[i] + wp * part[i];
-    }
-    acc[d] = l;
 }

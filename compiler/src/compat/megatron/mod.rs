@@ -13,7 +13,7 @@ mod validate;
 
 pub use validate::{Violation, validate};
 
-use crate::sema::spec::{Cp, Dtype, Format, LayerKind, Layout, Mask, Rope, RopeScaling, Strategy};
+use crate::spec::{Cp, Dtype, Format, LayerKind, Layout, Mask, Rope, RopeScaling, Strategy};
 
 /// Megatron-LM's flags, one per line after a `#` header.
 pub const KNOWN_FLAGS_TEXT: &str = include_str!("megatron-args.txt");
@@ -205,7 +205,7 @@ fn rope_arguments(out: &mut Arguments, layout: &Layout, rope: &Rope, mla: bool) 
 
 /// A softmax scale other than 1/√head_dim: Megatron-LM has no flag (TransformerConfig.softmax_scale
 /// is set in code); MLA with YaRN computes DeepSeek's mscale² scale itself.
-fn softmax_scale_note(out: &mut Arguments, m: &crate::sema::spec::Model, mla: bool) {
+fn softmax_scale_note(out: &mut Arguments, m: &crate::spec::Model, mla: bool) {
     let Some(scale) = m.softmax_scale else { return };
     if let (true, Some(Rope { scaling: Some(RopeScaling::Yarn { factor, mscale_all_dim: Some(all), .. }), .. })) =
         (mla, &m.rope)
@@ -249,9 +249,9 @@ fn layer_block_notes(out: &mut Arguments, layout: &Layout) {
                 [symbol, mlp]
             })
             .collect();
-        let kinds: Vec<String> = crate::passes::not_planned(layout)
+        let kinds: Vec<String> = crate::ir::artifact::not_planned(layout)
             .iter()
-            .map(|n| format!("{} on layers {}", n.kind, crate::passes::display_layers(&n.layers)))
+            .map(|n| format!("{} on layers {}", n.kind, crate::ir::display_layers(&n.layers)))
             .collect();
         out.unexpressed.push(format!(
             "{}: Megatron-LM's GPT model has attention in every layer; its hybrid model takes the layer kinds as --hybrid-layer-pattern (G gated DeltaNet, M Mamba, D DeepSeek sparse attention, * attention, each followed by its MLP): {pattern}",
@@ -462,11 +462,11 @@ pub fn arguments(layout: &Layout, strategies: &[Strategy]) -> Arguments {
         ));
     }
     match layout.balance {
-        crate::sema::spec::Balance::Zigzag => {}
-        crate::sema::spec::Balance::Contiguous => out.unexpressed.push(
+        crate::spec::Balance::Zigzag => {}
+        crate::spec::Balance::Contiguous => out.unexpressed.push(
             "balance = contiguous: Megatron-LM splits context parallelism zigzag only (get_batch_on_this_cp_rank, 2·cp chunks); a contiguous split needs your own data loader".to_string(),
         ),
-        crate::sema::spec::Balance::Auto => out.unexpressed.push(
+        crate::spec::Balance::Auto => out.unexpressed.push(
             "balance = auto: Megatron-LM splits zigzag only; `attnc tune` says which split attnc chooses".to_string(),
         ),
     }

@@ -121,9 +121,7 @@ impl Check {
             Check::MlaComm(comms) => cp && setting.mla() && comm.is_some_and(|c| comms.contains(&c)),
             Check::SeqPerRankOdd => {
                 let unit = 2 * setting.cp_size() as u64;
-                cp && !setting.thd()
-                    && matches!(setting.cp, crate::sema::spec::Cp::Fixed { .. })
-                    && setting.seq % unit != 0
+                cp && !setting.thd() && matches!(setting.cp, crate::spec::Cp::Fixed { .. }) && setting.seq % unit != 0
             }
             Check::Contiguous => cp && !setting.thd() && !setting.zigzag,
             Check::Chunk => setting.mask.chunk().is_some(),

@@ -201,7 +201,7 @@ impl When {
         match *self {
             When::ArchBelow(min) => sm < min,
             When::ArchNot(only) => sm != only,
-            When::Fp32 => setting.dtype == crate::sema::spec::Dtype::Fp32,
+            When::Fp32 => setting.dtype == crate::spec::Dtype::Fp32,
             When::Mla => setting.mla(),
             When::Fa2HeadDim { padded, big } => {
                 let d = if padded { qk.max(vd) } else { qk };

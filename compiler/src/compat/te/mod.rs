@@ -23,7 +23,7 @@ pub use asserts::{ASSERTS, Assert, Check};
 pub use backends::{Backend, FILTERS, Filter, When};
 pub use target::{Cudnn, NEWEST, OLDEST, SNAPSHOT, Target, TargetError, TeVersion};
 
-use crate::sema::spec::{Cp, Dtype, Format, Layout, Mask, Strategy};
+use crate::spec::{Cp, Dtype, Format, Layout, Mask, Strategy};
 
 /// TE's `cp_comm_type`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,7 +103,7 @@ impl Setting {
             sinks: m.sinks,
             softcap: m.softcap,
             seq: layout.seq,
-            zigzag: layout.balance != crate::sema::spec::Balance::Contiguous,
+            zigzag: layout.balance != crate::spec::Balance::Contiguous,
         }
     }
 

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::diag::Severity;
-use crate::front::span::Sources;
+use crate::span::Sources;
 use crate::{UnitOptions, compile_unit};
 
 /// Imports `json`, checks the text with the compiler's front end and that it is canonical; returns the spec and warnings.
@@ -62,7 +62,7 @@ fn gpt_oss_sinks_windows_and_yarn() {
     let rope = m.rope.as_ref().unwrap();
     assert!(matches!(
         rope.scaling,
-        Some(crate::sema::spec::RopeScaling::Yarn { factor: 32.0, original: 4096, truncate: false, .. })
+        Some(crate::spec::RopeScaling::Yarn { factor: 32.0, original: 4096, truncate: false, .. })
     ));
     assert_eq!(imported.warnings, [], "{}", imported.text);
 }
@@ -132,7 +132,7 @@ fn llama4_chunks_on_rope_layers_and_nope_layers_global() {
       "rope_scaling": {"rope_type": "llama3", "factor": 16.0, "low_freq_factor": 1.0, "high_freq_factor": 1.0,
                        "original_max_position_embeddings": 8192}}"#;
     let (spec, imported) = check(json, &cluster());
-    assert_eq!(spec.layouts[0].cp, crate::sema::spec::Cp::Fixed { size: 8 });
+    assert_eq!(spec.layouts[0].cp, crate::spec::Cp::Fixed { size: 8 });
     assert!(imported.text.contains("mask     = causal { chunk = 8192 }"), "{}", imported.text);
     // NoPE is the model's; the layout lifts the chunk on those layers.
     assert!(imported.text.contains("  layer 3..8 step 4 { rope = none }"), "{}", imported.text);
@@ -143,12 +143,7 @@ fn llama4_chunks_on_rope_layers_and_nope_layers_global() {
     let scaling = m.rope.as_ref().and_then(|r| r.scaling.as_ref()).unwrap();
     assert!(matches!(
         scaling,
-        crate::sema::spec::RopeScaling::Llama3 {
-            factor: 16.0,
-            original: 8192,
-            low_freq_factor: 1.0,
-            high_freq_factor: 1.0
-        }
+        crate::spec::RopeScaling::Llama3 { factor: 16.0, original: 8192, low_freq_factor: 1.0, high_freq_factor: 1.0 }
     ));
     assert_eq!(imported.warnings, []);
 }
@@ -166,14 +161,14 @@ fn qwen3_next_partial_rotary_and_linear_attention_layers() {
     let m = &spec.models[0];
     assert_eq!(m.rope.as_ref().map(|r| (r.dims, r.offset)), Some((64, 0)));
     assert_eq!(m.moe.as_ref().map(|m| m.experts), Some(512));
-    use crate::sema::spec::LayerKind;
+    use crate::spec::LayerKind;
     let kinds: Vec<LayerKind> = (0..8).map(|l| m.kind_of(l)).collect();
     assert_eq!(kinds.iter().filter(|k| k.is_attention()).count(), 2);
     assert_eq!(kinds[3], LayerKind::Attention);
     assert_eq!(kinds[0], LayerKind::LinearAttention);
     // The planner plans the two attention layers and says why not the others.
     let mut layout = spec.layouts[0].clone();
-    layout.layers.iter_mut().for_each(|l| l.strategy = crate::sema::spec::Strategy::P2p);
+    layout.layers.iter_mut().for_each(|l| l.strategy = crate::spec::Strategy::P2p);
     let set = crate::passes::compile(&layout, &crate::passes::PlanOptions::default()).unwrap();
     assert_eq!(set.classes.len(), 1);
     assert_eq!(crate::passes::display_layers(&set.classes[0].layers), "3..4, 7..8");

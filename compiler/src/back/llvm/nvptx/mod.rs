@@ -32,7 +32,7 @@ mod wgmma;
 
 use super::text::{Fn, V, f32c, i32c, i64c};
 use crate::kernel::{KernelMask, KernelSpec};
-use crate::sema::spec::Dtype;
+use crate::spec::Dtype;
 pub use abi::{ADD2D, Launch, add2d_module, merge_module, module};
 
 const THREADS: u32 = 128;

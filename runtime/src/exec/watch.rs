@@ -1,8 +1,8 @@
-//! What both executors do around the ops they run, the same way: one thread per rank and stream,
-//! each thread's current op (for the watchdog's report of every rank), panics caught and turned
-//! into the failing rank's error, and the deliberate faults of the fault-handling tests.
+//! What the executor does around the ops it runs: one thread per rank and stream, each thread's
+//! current op (for the watchdog's report of every rank), panics caught and turned into the
+//! failing rank's error, and the deliberate faults of the fault-handling tests.
 //!
-//! It runs no op and touches no device; an executor calls it before, around and after its ops.
+//! It runs no op and touches no device; the executor calls it before, around and after its ops.
 
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use attnc_compiler::ir::{NodeIndex, OpId, OpKind, Plan, Stream, print};
 
+use super::{Fault, RunOptions};
 use crate::RuntimeError;
-use crate::exec::{Fault, RunOptions};
 
 /// Runs `work(rank, stream)` on one named thread per rank of `ranks` and stream, and waits for all.
 pub(crate) fn on_stream_threads(prefix: &str, ranks: impl Iterator<Item = u32>, work: impl Fn(u32, Stream) + Sync) {

@@ -424,6 +424,16 @@ pub enum Strategy {
 }
 
 impl Strategy {
+    /// The strategy as reports write it: the name, and `a2a+p2p [4, 2]` with its hierarchy.
+    pub fn label(&self) -> String {
+        match self {
+            Strategy::A2aP2p { hierarchy } => {
+                format!("a2a+p2p [{}]", hierarchy.iter().map(u32::to_string).collect::<Vec<_>>().join(", "))
+            }
+            other => other.name().to_string(),
+        }
+    }
+
     /// The name as written in a spec and as Megatron's `cp_comm_type` spells it.
     pub fn name(&self) -> &'static str {
         match self {
