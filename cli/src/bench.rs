@@ -110,8 +110,8 @@ fn run_command(args: RunArgs) -> Result<Outcome> {
         let problem = &class.forward.problem;
         let inputs = attnc_runtime::tensor::random(problem, 0, backward);
         let set_kernels = kernel_set(kernels, problem.dtype, threads)?;
-        let forward = (&class.forward, &class.proofs[0]);
-        let backward_plan = class.backward.as_ref().zip(class.proofs.get(1));
+        let forward = &class.forward;
+        let backward_plan = class.backward.as_ref();
         let options = attnc_runtime::exec::RunOptions::default();
         // The run goes through the executor on the host device with the same kernels (the GPU
         // ABI's emulation for gpu-emulated, its own kernels).

@@ -221,14 +221,14 @@ pub fn require_world(env: &attnc_runtime::rendezvous::JobEnv, cp: u32) -> Result
 #[cfg(feature = "cuda")]
 pub fn run_rank(
     env: &attnc_runtime::rendezvous::JobEnv,
-    forward: (&attnc_compiler::ir::Plan, &attnc_compiler::verify::Verified),
-    backward: Option<(&attnc_compiler::ir::Plan, &attnc_compiler::verify::Verified)>,
+    forward: &attnc_compiler::verify::Verified,
+    backward: Option<&attnc_compiler::verify::Verified>,
     inputs: &attnc_runtime::tensor::Canonical,
     options: &attnc_runtime::exec::RunOptions,
     args: &GpuArgs,
 ) -> Result<Result<attnc_runtime::RunResult, attnc_runtime::RuntimeError>> {
     use attnc_runtime::cuda::nccl;
-    require_world(env, forward.0.header.cp)?;
+    require_world(env, forward.header.cp)?;
     let device = cuda_device(&GpuArgs { gpu: env.local_rank as usize, ..args.clone() }, "--device cuda")?;
     let mine = if env.rank == 0 { Some(nccl::unique_id()?) } else { None };
     let id = attnc_runtime::rendezvous::broadcast(env, mine.as_deref(), Duration::from_secs(120))?;

@@ -150,7 +150,7 @@ fn plan(layout: &Layout, request: &PlanRequest) -> Result<Outcome> {
                             stats: match request.stats {
                                 true => Some(PlanFileStats {
                                     forward: stats::stats(&c.forward),
-                                    backward: c.backward.as_ref().map(stats::stats),
+                                    backward: c.backward.as_deref().map(stats::stats),
                                     against_causal: savings(layout, c, &options)?,
                                 }),
                                 false => None,
@@ -208,7 +208,7 @@ fn plan_hybrid(layout: &Layout, seqlens: &[u64], request: &PlanRequest) -> Resul
                                             id: s.id,
                                             len: s.len,
                                             forward: artifact::from_plan(&s.forward),
-                                            backward: s.backward.as_ref().map(artifact::from_plan),
+                                            backward: s.backward.as_deref().map(artifact::from_plan),
                                         })
                                         .collect(),
                                 })
@@ -257,7 +257,7 @@ fn plan_hybrid(layout: &Layout, seqlens: &[u64], request: &PlanRequest) -> Resul
 
 /// A class's forward plan, then its backward plan if built.
 fn class_plans(class: &passes::LayerClass) -> Vec<&ir::Plan> {
-    std::iter::once(&class.forward).chain(class.backward.as_ref()).collect()
+    class.verified().map(|v| v.plan()).collect()
 }
 
 /// For a class with a window or chunks: its plans' FLOPs and bytes against the same class planned

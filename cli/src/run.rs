@@ -347,24 +347,22 @@ fn is_windowed(class: &passes::LayerClass) -> bool {
 fn run_class(layout: &Layout, request: &Request, class: &passes::LayerClass, batch: &Batch<'_>) -> Result<bool> {
     let Batch { file, seqlens, padded } = *batch;
     println!("{}", announce(class, request));
-    let plans: Vec<Plan> = match &request.plan {
-        Some(path) => load_artifact(path, layout, class, request.backward)?,
-        None => std::iter::once(class.forward.clone()).chain(class.backward.clone()).collect(),
-    };
-    // A loaded artifact is verified here; compiled plans come with their proofs.
+    // A loaded artifact is verified here; compiled plans come verified.
     let loaded: Vec<Verified> = match &request.plan {
-        Some(_) => {
-            plans.iter().map(|p| verify::verify(p, Stage::Scheduled)).collect::<Result<_, _>>().map_err(|errors| {
+        Some(path) => load_artifact(path, layout, class, request.backward)?
+            .into_iter()
+            .map(|p| verify::prove(p, Stage::Scheduled))
+            .collect::<Result<_, _>>()
+            .map_err(|errors| {
                 anyhow::anyhow!(
                     "the plan does not verify:\n{}",
                     errors.iter().map(|e| format!("  {e}")).collect::<Vec<_>>().join("\n")
                 )
-            })?
-        }
+            })?,
         None => Vec::new(),
     };
-    let proofs: Vec<&Verified> =
-        if request.plan.is_some() { loaded.iter().collect() } else { class.proofs.iter().collect() };
+    let plans: Vec<&Verified> =
+        if request.plan.is_some() { loaded.iter().collect() } else { class.verified().collect() };
     let problem = &plans[0].problem;
     let tensor_layout = match layout.format {
         Format::Sbhd => TensorLayout::Sbhd,
@@ -429,14 +427,14 @@ fn run_class(layout: &Layout, request: &Request, class: &passes::LayerClass, bat
         None => tensor::random(problem, request.seed, request.backward),
     };
     let run_options = RunOptions { timeout: Duration::from_secs_f64(request.timeout), fault: request.inject_fault };
-    let (forward, backward) = ((&plans[0], proofs[0]), plans.get(1).zip(proofs.get(1).copied()));
+    let (forward, backward) = (plans[0], plans.get(1).copied());
     let shown = Shown { plans: &plans, forward, backward, inputs: &inputs, options: &run_options };
     // Under `attnc launch` (one process per rank), this process runs and checks its rank only.
     let job = if request.on_device() { crate::device::job()? } else { None };
     let result = if request.on_device() {
         #[cfg(feature = "cuda")]
         {
-            if let Some(why) = attnc_runtime::exec::unsupported(&plans[0], job.is_some()) {
+            if let Some(why) = attnc_runtime::exec::unsupported(plans[0], job.is_some()) {
                 bail!("--device cuda: {why}");
             }
             if let Some(env) = &job {
@@ -594,9 +592,9 @@ fn checked_reference(
 
 /// A run of the plans with the progress bar shown, on whichever device the flags chose.
 struct Shown<'a> {
-    plans: &'a [Plan],
-    forward: (&'a Plan, &'a Verified),
-    backward: Option<(&'a Plan, &'a Verified)>,
+    plans: &'a [&'a Verified],
+    forward: &'a Verified,
+    backward: Option<&'a Verified>,
     inputs: &'a tensor::Canonical,
     options: &'a RunOptions,
 }

@@ -188,8 +188,8 @@ fn simulate_hybrid(
             for group in groups {
                 let mut t = start;
                 for sample in &group.samples {
-                    for (plan, proof) in sample.verified() {
-                        let mut timeline = play(plan, proof, profile);
+                    for plan in sample.verified() {
+                        let mut timeline = play(plan, profile);
                         // The plan's ranks are its group's: number them across the pool.
                         for span in &mut timeline.spans {
                             span.rank += group.first_gpu;
@@ -260,8 +260,8 @@ fn simulate(layout: &Layout, request: &SimulateRequest<'_>) -> Result<bool> {
             continue;
         }
         let mut passes = Vec::new();
-        for (plan, proof) in class.verified() {
-            let timeline = play(plan, proof, &profile);
+        for plan in class.verified() {
+            let timeline = play(plan, &profile);
             events.extend(trace::events(plan, &timeline.spans, offset));
             offset += timeline.step_s;
             n_ranks = n_ranks.max(plan.header.cp);

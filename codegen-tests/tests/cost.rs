@@ -49,7 +49,7 @@ fn two_rank_ring_by_hand() {
     let kv_bytes = (seq / 2.0) * kv_heads * 2.0 * d * 4.0; // k and v, fp32
     for (bandwidth, alpha) in [(1e9, 1e-5), (1e6, 2e-4)] {
         let t = alpha + kv_bytes / bandwidth;
-        let timeline = simulate(plan, &proof, &ideal(peak, bandwidth, alpha));
+        let timeline = simulate(&proof, &ideal(peak, bandwidth, alpha));
         let expected = f.max(t) + f;
         assert!((timeline.step_s - expected).abs() < 1e-12, "β {bandwidth}: {} vs {expected}", timeline.step_s);
         for rank in &timeline.ranks {
@@ -76,7 +76,7 @@ fn timelines_respect_streams_and_dependencies() {
         let class = &set.classes[0];
         for plan in std::iter::once(&class.forward).chain(&class.backward) {
             let proof = verify::verify(plan, Stage::Scheduled).unwrap();
-            let timeline = simulate(plan, &proof, &DeviceProfile::of_cluster(&l.cluster, l.dtype));
+            let timeline = simulate(&proof, &DeviceProfile::of_cluster(&l.cluster, l.dtype));
             assert_eq!(timeline.spans.len(), plan.op_ids().count(), "{fields}");
             let end_of = |op| timeline.spans.iter().find(|s| s.op == op).unwrap().end;
             for span in &timeline.spans {
@@ -130,7 +130,7 @@ fn simulated_traces_are_trace_event_json() {
     let mut offset = 0.0;
     for plan in std::iter::once(&set.classes[0].forward).chain(&set.classes[0].backward) {
         let proof = verify::verify(plan, Stage::Scheduled).unwrap();
-        let timeline = simulate(plan, &proof, &DeviceProfile::of_cluster(&l.cluster, l.dtype));
+        let timeline = simulate(&proof, &DeviceProfile::of_cluster(&l.cluster, l.dtype));
         events.extend(trace::events(plan, &timeline.spans, offset));
         offset += timeline.step_s;
     }
@@ -218,7 +218,7 @@ fn published_ring_flash_attention_order() {
         let set = passes::compile(layout, &PlanOptions { backward: true, ..Default::default() }).unwrap();
         let class = &set.classes[0];
         let profile = DeviceProfile::of_cluster(&layout.cluster, layout.dtype);
-        let step = |plan| simulate(plan, &verify::verify(plan, Stage::Scheduled).unwrap(), &profile).step_s;
+        let step = |plan| simulate(&verify::verify(plan, Stage::Scheduled).unwrap(), &profile).step_s;
         let forward = step(&class.forward);
         (forward, forward + step(class.backward.as_ref().unwrap()))
     };
@@ -255,8 +255,7 @@ fn published_orders() {
                     &PlanOptions::default(),
                 )
                 .unwrap();
-                let proof = verify::verify(&class.forward, Stage::Scheduled).unwrap();
-                (simulate(&class.forward, &proof, &profile).step_s, strategy.name())
+                (simulate(&class.forward, &profile).step_s, strategy.name())
             })
             .collect();
         times.sort_by(|a, b| a.0.total_cmp(&b.0));

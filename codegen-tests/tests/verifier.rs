@@ -19,7 +19,11 @@ fn plan(
     let layout = layout_of(&small_spec(heads, kv_heads, fields))?;
     let options = PlanOptions { seqlens, backward, verify: true, ..Default::default() };
     let set = passes::compile(&layout, &options).map_err(|e| e.to_string())?;
-    Ok(set.classes.into_iter().flat_map(|c| std::iter::once(c.forward).chain(c.backward)).collect())
+    Ok(set
+        .classes
+        .into_iter()
+        .flat_map(|c| std::iter::once(c.forward).chain(c.backward).map(|v| v.into_plan()))
+        .collect())
 }
 
 /// The plan every mutation starts from: causal zigzag ring, cp 4, 64 tokens, forward or backward.
@@ -404,7 +408,7 @@ fn a_ring_trimmed_past_a_row_a_later_holder_reads_is_rejected() {
     // Backward carries whole blocks: no cuts, every step buffer a whole shard.
     let bwd = class.backward.unwrap();
     assert!(bwd.op_ids().all(|id| !matches!(bwd.op(id).kind, OpKind::CopyRows { .. })));
-    let mut p = class.forward;
+    let mut p = class.forward.into_plan();
     verify::verify(&p, Stage::Scheduled).expect("the trimmed ring verifies");
     let shard = p.buf(BufId(buffer(&p, 1, "kv") as u32)).rows;
     for rank in 0..4 {

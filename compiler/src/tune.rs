@@ -204,8 +204,8 @@ fn evaluate_one(
         exchange: None,
         own_s: None,
     };
-    for (index, (plan, proof)) in class.verified().enumerate() {
-        let timeline = simulate(plan, proof, profile);
+    for (index, plan) in class.verified().enumerate() {
+        let timeline = simulate(plan, profile);
         if index == 0 {
             evaluation.forward_s = timeline.step_s
         } else {

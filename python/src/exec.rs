@@ -134,11 +134,8 @@ pub fn run(
     remote: &TorchRemote,
     how: &How<'_>,
 ) -> Result<Results, RunError> {
-    let (plan, proof) = if backward {
-        (class.backward.as_ref().expect("plans are built with their backward"), &class.proofs[1])
-    } else {
-        (&class.forward, &class.proofs[0])
-    };
+    let plan =
+        if backward { class.backward.as_ref().expect("plans are built with their backward") } else { &class.forward };
     let p = &plan.problem;
     let cp = plan.header.cp;
     if shard.rank >= cp {
@@ -178,7 +175,7 @@ pub fn run(
     );
     let options = RunOptions { timeout: how.timeout, fault: None };
     let (out, _spans): (ExecOutputs, _) =
-        exec::execute(plan, proof, &device, &inputs, &options, &Ranks::One { rank, remote })?;
+        exec::execute(plan, &device, &inputs, &options, &Ranks::One { rank, remote })?;
     Ok(if backward {
         Results { o: Vec::new(), lse: Vec::new(), dq: out.dq, dk: out.dk, dv: out.dv, dsinks: out.dsinks }
     } else {

@@ -38,7 +38,6 @@ compile_error!("attnc-runtime reads and writes little-endian data (safetensors, 
 
 /// The compiler crate this runtime executes plans of.
 pub use attnc_compiler as compiler;
-use attnc_compiler::ir::Plan;
 use attnc_compiler::verify::Verified;
 
 use exec::{ExecInputs, ExecOutputs, RunOptions, Span};
@@ -73,21 +72,21 @@ pub struct RunResult {
 /// Runs the forward plan, then the backward plan (if any) on the forward's O and LSE, every rank
 /// on `device` (the host device with a CPU kernel set, or a GPU).
 pub fn run<D: device::Device>(
-    forward: (&Plan, &Verified),
-    backward: Option<(&Plan, &Verified)>,
+    forward: &Verified,
+    backward: Option<&Verified>,
     device: &D,
     inputs: &Canonical,
     options: &RunOptions,
 ) -> Result<RunResult, RuntimeError> {
     let all = exec::Ranks::All;
-    run_with(forward, backward, inputs, |plan, proof, i| exec::execute(plan, proof, device, i, options, &all))
+    run_with(forward, backward, inputs, |proof, i| exec::execute(proof, device, i, options, &all))
 }
 
 /// [`run`] for one rank of a job of one process per rank: transfers through `remote`; the outputs
 /// hold the rows this rank stores.
 pub fn run_rank<D: device::Device>(
-    forward: (&Plan, &Verified),
-    backward: Option<(&Plan, &Verified)>,
+    forward: &Verified,
+    backward: Option<&Verified>,
     device: &D,
     inputs: &Canonical,
     options: &RunOptions,
@@ -95,23 +94,23 @@ pub fn run_rank<D: device::Device>(
     remote: &dyn exec::Remote<D>,
 ) -> Result<RunResult, RuntimeError> {
     let one = exec::Ranks::One { rank, remote };
-    run_with(forward, backward, inputs, |plan, proof, i| exec::execute(plan, proof, device, i, options, &one))
+    run_with(forward, backward, inputs, |proof, i| exec::execute(proof, device, i, options, &one))
 }
 
 type Executed = (ExecOutputs, Vec<Span>);
 
 fn run_with(
-    forward: (&Plan, &Verified),
-    backward: Option<(&Plan, &Verified)>,
+    forward: &Verified,
+    backward: Option<&Verified>,
     inputs: &Canonical,
-    execute: impl Fn(&Plan, &Verified, &ExecInputs<'_>) -> Result<Executed, RuntimeError>,
+    execute: impl Fn(&Verified, &ExecInputs<'_>) -> Result<Executed, RuntimeError>,
 ) -> Result<RunResult, RuntimeError> {
     let sinks = inputs.sinks.as_deref();
     let fwd_inputs =
         ExecInputs { q: &inputs.q, k: &inputs.k, v: &inputs.v, o: None, lse: None, d_out: None, sinks, extent: None };
-    let (mut outputs, forward_spans) = execute(forward.0, forward.1, &fwd_inputs)?;
+    let (mut outputs, forward_spans) = execute(forward, &fwd_inputs)?;
     let mut backward_spans = Vec::new();
-    if let Some((plan, proof)) = backward {
+    if let Some(proof) = backward {
         let d_out = inputs.d_out.as_deref().ok_or_else(|| RuntimeError::Input {
             name: "do".to_string(),
             message: "is missing: the backward pass needs the output gradient".to_string(),
@@ -126,7 +125,7 @@ fn run_with(
             sinks,
             extent: None,
         };
-        let (grads, spans) = execute(plan, proof, &bwd_inputs)?;
+        let (grads, spans) = execute(proof, &bwd_inputs)?;
         outputs.dq = grads.dq;
         outputs.dk = grads.dk;
         outputs.dv = grads.dv;

@@ -7,11 +7,10 @@
 //! front end and pipeline, so the matrix tests exactly what users run.
 
 use attnc_compiler::diag;
-use attnc_compiler::ir::Plan;
 use attnc_compiler::passes::{self, PlanOptions};
 use attnc_compiler::span::Sources;
 use attnc_compiler::spec::{Exchange, Layout};
-use attnc_compiler::verify::{self, Stage};
+use attnc_compiler::verify;
 
 use crate::exec::RunOptions;
 use crate::kernels::Kernels;
@@ -97,8 +96,8 @@ impl Case {
         }
     }
 
-    /// The forward and backward plans of the case's one layer class.
-    pub fn plans(&self) -> Result<(Plan, Plan), String> {
+    /// The forward and backward plans of the case's one layer class, verified.
+    pub fn plans(&self) -> Result<(verify::Verified, verify::Verified), String> {
         let mut layout = self.layout()?;
         layout.layers.iter_mut().for_each(|l| l.exchange = self.exchange);
         let seqlens = (self.format == "thd").then(|| seqlens(self.cp));
@@ -113,7 +112,7 @@ impl Case {
     /// host memory, and compares with fp64 attention; `Err` names every tensor out of tolerance.
     pub fn check(&self, kernels: &dyn Kernels) -> Result<(), String> {
         self.check_with(|f, b, inputs| {
-            let device = crate::device::host::HostDevice::with_kernels(f.0.problem.dtype, kernels);
+            let device = crate::device::host::HostDevice::with_kernels(f.problem.dtype, kernels);
             crate::run(f, Some(b), &device, inputs, &RunOptions::default())
         })
     }
@@ -132,7 +131,7 @@ impl Case {
         remote: &dyn crate::exec::Remote<D>,
     ) -> Result<(), String> {
         self.check_with(|f, b, inputs| {
-            let cp = f.0.header.cp;
+            let cp = f.header.cp;
             let results: Vec<Result<crate::RunResult, crate::RuntimeError>> = std::thread::scope(|scope| {
                 let handles: Vec<_> = (0..cp)
                     .map(|rank| {
@@ -167,16 +166,14 @@ impl Case {
     fn check_with(
         &self,
         execute: impl FnOnce(
-            (&Plan, &verify::Verified),
-            (&Plan, &verify::Verified),
+            &verify::Verified,
+            &verify::Verified,
             &tensor::Canonical,
         ) -> Result<crate::RunResult, crate::RuntimeError>,
     ) -> Result<(), String> {
         let (fwd, bwd) = self.plans()?;
-        let proof = |p: &Plan| verify::verify(p, Stage::Scheduled).map_err(|e| format!("{e:?}"));
-        let (pf, pb) = (proof(&fwd)?, proof(&bwd)?);
         let inputs = tensor::random(&fwd.problem, 7, true);
-        let result = execute((&fwd, &pf), (&bwd, &pb), &inputs).map_err(|e| e.to_string())?;
+        let result = execute(&fwd, &bwd, &inputs).map_err(|e| e.to_string())?;
         let oracle = reference::full_attention(&fwd.problem, &inputs, true);
         let failed: Vec<String> = reference::check(&fwd.problem, &result.outputs, &oracle, true)
             .into_iter()

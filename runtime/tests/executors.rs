@@ -24,7 +24,7 @@ fn plan() -> (Plan, Verified) {
             .replace("dtype = fp32", "dtype = bf16");
     let layout = attnc_codegen_tests::layout_of(&spec).unwrap();
     let set = passes::compile(&layout, &PlanOptions::default()).unwrap();
-    let fwd = set.classes[0].forward.clone();
+    let fwd = set.classes[0].forward.plan().clone();
     let proof = verify::verify(&fwd, Stage::Scheduled).unwrap();
     (fwd, proof)
 }
@@ -44,7 +44,7 @@ fn both(fault: Fault, timeout: Duration) -> Vec<(&'static str, RuntimeError, Dur
     let mut out = Vec::new();
     for (name, device) in devices {
         let t = Instant::now();
-        let e = attnc_runtime::run((&fwd, &proof), None, &device, &inputs, &options).err().expect("fails");
+        let e = attnc_runtime::run(&proof, None, &device, &inputs, &options).err().expect("fails");
         out.push((name, e, t.elapsed()));
     }
     out
@@ -101,9 +101,9 @@ fn barriers_meet_on_every_device() {
         ("reference kernels", HostDevice::with_kernels(dtype, &Reference)),
         ("GPU ABI emulated", HostDevice::emulated(dtype)),
     ] {
-        let want = attnc_runtime::run((&plain, &proof), None, &device, &inputs, &options).unwrap().outputs;
-        let met = attnc_runtime::run((&with_barrier, &barrier_proof), None, &device, &inputs, &options)
-            .expect("the executor runs barriers");
+        let want = attnc_runtime::run(&proof, None, &device, &inputs, &options).unwrap().outputs;
+        let met =
+            attnc_runtime::run(&barrier_proof, None, &device, &inputs, &options).expect("the executor runs barriers");
         assert_eq!(met.outputs, want, "{name}");
         assert_eq!(met.forward_spans.len(), with_barrier.op_ids().count(), "{name}");
     }

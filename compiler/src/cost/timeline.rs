@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use super::{CostModel, DeviceProfile};
-use crate::ir::{OpId, OpKind, Plan, Stream};
+use crate::ir::{OpId, OpKind, Stream};
 use crate::verify::Verified;
 
 /// One op as played.
@@ -42,9 +42,9 @@ pub struct Timeline {
     pub ranks: Vec<RankSummary>,
 }
 
-/// Plays the plan. The plan must be verified: it cannot deadlock and every rendezvous matches.
-pub fn simulate(plan: &Plan, proof: &Verified, profile: &DeviceProfile) -> Timeline {
-    let pairs = proof.pairs(plan);
+/// Plays a verified plan: it cannot deadlock and every rendezvous matches (the proof's pairs).
+pub fn simulate(verified: &Verified, profile: &DeviceProfile) -> Timeline {
+    let (plan, pairs) = (verified.plan(), verified.pairs());
     let model = CostModel { profile };
     let cp = plan.header.cp as usize;
     let mut pc = vec![[0usize; 2]; cp];

@@ -11,7 +11,7 @@
 //! multiple of the size): those are the pre-built hybrid subgroups.
 
 use crate::hybrid::{self, Algorithm, Schedule};
-use crate::ir::{Interval, Plan};
+use crate::ir::Interval;
 use crate::spec::{Cp, Format, Layout, Mask, Strategy};
 use crate::verify::Verified;
 
@@ -22,16 +22,15 @@ use super::{LayerClass, PlanError, PlanOptions, compile_class};
 pub struct SamplePlan {
     pub id: u32,
     pub len: u64,
-    pub forward: Plan,
-    pub backward: Option<Plan>,
-    /// The final verification of each plan (forward, then backward).
-    pub proofs: Vec<Verified>,
+    /// The plans as verified (each proof owns its plan).
+    pub forward: Verified,
+    pub backward: Option<Verified>,
 }
 
 impl SamplePlan {
-    /// Each plan with its proof: forward, then backward if planned.
-    pub fn verified(&self) -> impl Iterator<Item = (&Plan, &Verified)> {
-        std::iter::once(&self.forward).chain(&self.backward).zip(&self.proofs)
+    /// Each verified plan: forward, then backward if planned.
+    pub fn verified(&self) -> impl Iterator<Item = &Verified> {
+        std::iter::once(&self.forward).chain(&self.backward)
     }
 }
 
@@ -90,13 +89,7 @@ pub fn compile_hybrid(
                 for &id in &group.samples {
                     let len = lengths[id as usize];
                     let class = plan_sample(layout, &layers, &strategy, mask, group.size, len, backward)?;
-                    samples.push(SamplePlan {
-                        id,
-                        len,
-                        forward: class.forward,
-                        backward: class.backward,
-                        proofs: class.proofs,
-                    });
+                    samples.push(SamplePlan { id, len, forward: class.forward, backward: class.backward });
                 }
                 groups.push(GroupPlan { first_gpu: group.first_gpu, size: group.size, samples });
             }

@@ -86,17 +86,16 @@ pub struct LayerClass {
     pub mask: Mask,
     /// Whether these layers rotate q and k (false: NoPE layers, or a model without RoPE).
     pub rope: bool,
-    pub forward: Plan,
-    pub backward: Option<Plan>,
-    /// The final verification of each plan (forward, then backward), for consumers that play
-    /// or run them without verifying again.
-    pub proofs: Vec<Verified>,
+    /// The plans as verified (each proof owns its plan and dereferences to it), for consumers
+    /// that play or run them without verifying again.
+    pub forward: Verified,
+    pub backward: Option<Verified>,
 }
 
 impl LayerClass {
-    /// Each plan with its proof: forward, then backward if planned.
-    pub fn verified(&self) -> impl Iterator<Item = (&Plan, &Verified)> {
-        std::iter::once(&self.forward).chain(&self.backward).zip(&self.proofs)
+    /// Each verified plan: forward, then backward if planned.
+    pub fn verified(&self) -> impl Iterator<Item = &Verified> {
+        std::iter::once(&self.forward).chain(&self.backward)
     }
 
     /// This class as a plan file holds it (without statistics).
@@ -106,7 +105,7 @@ impl LayerClass {
             strategy: self.strategy.name().to_string(),
             mask: mask_name(self.mask),
             forward: artifact::from_plan(&self.forward),
-            backward: self.backward.as_ref().map(artifact::from_plan),
+            backward: self.backward.as_deref().map(artifact::from_plan),
             stats: None,
         }
     }
@@ -137,7 +136,7 @@ impl PlanSet {
 
     /// Every plan, class by class, forward then backward.
     pub fn plans(&self) -> impl Iterator<Item = &Plan> {
-        self.classes.iter().flat_map(|c| std::iter::once(&c.forward).chain(&c.backward))
+        self.classes.iter().flat_map(|c| c.verified().map(Verified::plan))
     }
 }
 
@@ -235,7 +234,7 @@ fn compile_class_over(
         pass,
         errors,
     };
-    let build = |direction: Direction| -> Result<(Plan, Verified), PlanError> {
+    let build = |direction: Direction| -> Result<Verified, PlanError> {
         let header = Header {
             layout: layout.name.clone(),
             layers: layers.clone(),
@@ -253,7 +252,7 @@ fn compile_class_over(
             if !verify_each {
                 return Ok(());
             }
-            verify::verify(plan, stage).map(|_| ()).map_err(|errors| failed(direction, pass, errors))
+            verify::check(plan, stage).map(|_| ()).map_err(|errors| failed(direction, pass, errors))
         };
         let mut plan = lower::run(&setup, header, &strategy);
         dump_after(&plan, 1, "lower");
@@ -263,23 +262,19 @@ fn compile_class_over(
         check(&plan, "assign_slots", Stage::Lowered)?;
         schedule::run(&mut plan);
         dump_after(&plan, 3, "schedule");
-        let proof = verify::verify(&plan, Stage::Scheduled).map_err(|errors| failed(direction, "schedule", errors))?;
-        Ok((plan, proof))
+        verify::prove(plan, Stage::Scheduled).map_err(|errors| failed(direction, "schedule", errors))
     };
-    let verified = if options.backward {
+    let (forward, backward) = if options.backward {
         let (forward, backward) = std::thread::scope(|scope| {
             let backward = scope.spawn(|| build(Direction::Backward));
             let forward = build(Direction::Forward);
             (forward, backward.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
         });
-        vec![forward?, backward?]
+        (forward?, Some(backward?))
     } else {
-        vec![build(Direction::Forward)?]
+        (build(Direction::Forward)?, None)
     };
-    let (plans, proofs): (Vec<Plan>, Vec<Verified>) = verified.into_iter().unzip();
-    let mut plans = plans.into_iter();
-    let forward = plans.next().expect("the forward plan is always built");
-    Ok(LayerClass { layers, strategy, mask, rope: rope.is_some(), forward, backward: plans.next(), proofs })
+    Ok(LayerClass { layers, strategy, mask, rope: rope.is_some(), forward, backward })
 }
 
 /// With `ATTNC_DUMP=DIR`, writes the plan's text after each pass to

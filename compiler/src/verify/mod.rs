@@ -58,42 +58,61 @@ impl std::fmt::Display for VerifyError {
 }
 
 /// Proof that a plan passed the verifier, with the communication matching it proved complete.
-/// It belongs to the plan it was made for: the accessors check (in debug builds) that they are
-/// handed that plan's shape.
+/// It owns the plan it was made for and records the stage it was checked at, so nothing can
+/// pair a plan with another plan's proof: the executor and the cost model's timeline take the
+/// proof alone and read the plan from it (`Verified` dereferences to its [`Plan`]).
 #[derive(Debug)]
 pub struct Verified {
+    plan: Plan,
+    stage: Stage,
     pairs: Pairs,
-    ops: usize,
-    ranks: u32,
+}
+
+impl std::ops::Deref for Verified {
+    type Target = Plan;
+
+    fn deref(&self) -> &Plan {
+        &self.plan
+    }
 }
 
 impl Verified {
-    fn binds(&self, plan: &Plan) -> bool {
-        plan.graph.node_count() == self.ops && plan.header.cp == self.ranks
+    /// The verified plan.
+    pub fn plan(&self) -> &Plan {
+        &self.plan
     }
 
-    /// The matching of `plan`'s sends to recvs and of its collectives.
-    pub fn pairs(&self, plan: &Plan) -> &Pairs {
-        debug_assert!(self.binds(plan), "a proof used with another plan");
+    /// The stage the plan was verified at (only a scheduled plan can run).
+    pub fn stage(&self) -> Stage {
+        self.stage
+    }
+
+    /// The plan, giving up the proof (to edit it: an edited plan is verified again).
+    pub fn into_plan(self) -> Plan {
+        self.plan
+    }
+
+    /// The matching of the plan's sends to recvs and of its collectives.
+    pub fn pairs(&self) -> &Pairs {
         &self.pairs
     }
 
     /// Per group and member: that member's collectives on the group, in the order it enters them.
-    pub fn collectives(&self, plan: &Plan) -> &BTreeMap<(GroupId, u32), Vec<OpId>> {
-        &self.pairs(plan).collectives
+    pub fn collectives(&self) -> &BTreeMap<(GroupId, u32), Vec<OpId>> {
+        &self.pairs.collectives
     }
 
     /// Which of its rank's collectives on its group `id` is (the k-th; every member's k-th meet).
-    pub fn instance(&self, plan: &Plan, id: OpId) -> usize {
-        let op = plan.op(id);
+    pub fn instance(&self, id: OpId) -> usize {
+        let op = self.plan.op(id);
         let group = op.kind.collective_group().expect("a collective");
-        self.collectives(plan)[&(group, op.rank)].iter().position(|&o| o == id).expect("a verified collective")
+        self.collectives()[&(group, op.rank)].iter().position(|&o| o == id).expect("a verified collective")
     }
 
     /// The op of `member` that meets collective `id`.
-    pub fn partner(&self, plan: &Plan, id: OpId, member: u32) -> OpId {
-        let group = plan.op(id).kind.collective_group().expect("a collective");
-        self.collectives(plan)[&(group, member)][self.instance(plan, id)]
+    pub fn partner(&self, id: OpId, member: u32) -> OpId {
+        let group = self.plan.op(id).kind.collective_group().expect("a collective");
+        self.collectives()[&(group, member)][self.instance(id)]
     }
 }
 
@@ -132,6 +151,18 @@ impl<'a> Errors<'a> {
 }
 
 pub fn verify(plan: &Plan, stage: Stage) -> Result<Verified, Vec<VerifyError>> {
+    let pairs = check(plan, stage)?;
+    Ok(Verified { plan: plan.clone(), stage, pairs })
+}
+
+/// [`verify`] without copying the plan: the proof takes it over (the pipeline's final check).
+pub fn prove(plan: Plan, stage: Stage) -> Result<Verified, Vec<VerifyError>> {
+    let pairs = check(&plan, stage)?;
+    Ok(Verified { plan, stage, pairs })
+}
+
+/// Every check of the verifier; the communication matching when the plan passes.
+pub fn check(plan: &Plan, stage: Stage) -> Result<Pairs, Vec<VerifyError>> {
     let mut errors = Errors::new(plan);
     structure::check(plan, &mut errors);
     if !errors.is_empty() {
@@ -146,11 +177,7 @@ pub fn verify(plan: &Plan, stage: Stage) -> Result<Verified, Vec<VerifyError>> {
     if stage == Stage::Scheduled {
         hazards::check(plan, &mut errors);
     }
-    if errors.is_empty() {
-        Ok(Verified { pairs, ops: plan.graph.node_count(), ranks: plan.header.cp })
-    } else {
-        Err(errors.list)
-    }
+    if errors.is_empty() { Ok(pairs) } else { Err(errors.list) }
 }
 
 pub use comm::Pairs;

@@ -82,7 +82,7 @@ impl<D: Device> Run<'_, D> {
             .members
             .iter()
             .map(|&m| {
-                let peer = self.plan.op(self.proof.partner(self.plan, id, m)).kind.collective_buffers();
+                let peer = self.plan.op(self.proof.partner(id, m)).kind.collective_buffers();
                 (m, peer.expect("verified: members enter the same collective").0)
             })
             .collect()
@@ -114,7 +114,7 @@ impl<D: Device> Run<'_, D> {
         let err = self.op_error(rank, id);
         let members = self.plan.group(group).members.clone();
         let me = members.iter().position(|&m| m == rank).expect("a member of its own group");
-        let k = self.proof.instance(self.plan, id);
+        let k = self.proof.instance(id);
         for phase in 0..2 {
             let signal = Arc::new(self.device.signal(rank, s).map_err(&err)?);
             {
@@ -316,7 +316,7 @@ impl<D: Device> Run<'_, D> {
 
     /// The op of member `m` in the same collective instance as `id`.
     fn peer_op(&self, id: OpId, m: u32) -> &attnc_compiler::ir::Op {
-        self.plan.op(self.proof.partner(self.plan, id, m))
+        self.plan.op(self.proof.partner(id, m))
     }
 
     /// A collective between processes: pack what each other member gets into staging, exchange

@@ -132,16 +132,21 @@ struct Run<'a, D: Device> {
     progress: Progress,
 }
 
-/// Runs the ranks `ranks` names; the outputs hold the rows those ranks store (zeros, and −inf
-/// LSE, elsewhere).
+/// Runs the ranks `ranks` names of a verified plan (the proof owns its plan: no plan runs with
+/// another's proof); the outputs hold the rows those ranks store (zeros, and −inf LSE, elsewhere).
 pub fn execute<D: Device>(
-    plan: &Plan,
     proof: &Verified,
     device: &D,
     inputs: &ExecInputs<'_>,
     options: &RunOptions,
     ranks: &Ranks<'_, D>,
 ) -> Result<(ExecOutputs, Vec<Span>), RuntimeError> {
+    let plan = proof.plan();
+    if proof.stage() != attnc_compiler::verify::Stage::Scheduled {
+        return Err(RuntimeError::Plan(
+            "the plan was verified before scheduling: only a scheduled plan (streams and events) runs".into(),
+        ));
+    }
     if let Some(why) = unsupported(plan, matches!(ranks, Ranks::One { .. })) {
         return Err(RuntimeError::Plan(why));
     }
