@@ -608,13 +608,6 @@ impl Shown<'_> {
     }
 }
 
-/// What one sub-sample of a hybrid run produced.
-struct SampleResult {
-    id: u32,
-    len: u64,
-    outcome: Result<Vec<reference::Comparison>, String>,
-}
-
 /// A hybrid-CP layout: schedule the `--seqlens` sub-samples, then per step run every group at
 /// once (each sub-sample on its group's ranks, one after another), and wait for all groups
 /// before the next step: the barrier. With `--check`, each sub-sample against fp64 attention.
@@ -675,32 +668,28 @@ fn run_hybrid_class(
     );
     let run_options = RunOptions { timeout: Duration::from_secs_f64(request.timeout), fault: None };
     let kernels = host_kernels(request.kernels, dtype, request.threads)?;
-    let device = &host_device(dtype, &kernels);
+    let device = host_device(dtype, &kernels);
+    let inputs = |sample: &passes::hybrid::SamplePlan| {
+        let seed = request.seed ^ (sample.id as u64).wrapping_mul(0x9e37_79b9);
+        tensor::random(&sample.forward.problem, seed, request.backward)
+    };
+    // With --check, each sub-sample against fp64 attention, on its group's thread.
+    let check = |sample: &passes::hybrid::SamplePlan, inputs: &tensor::Canonical, result: attnc_runtime::RunResult| {
+        if !request.check {
+            return Vec::new();
+        }
+        let problem = &sample.forward.problem;
+        let oracle = reference::full_attention(problem, inputs, request.backward);
+        reference::check(problem, &result.outputs, &oracle, request.backward)
+    };
     let mut all_ok = true;
-    for (step_idx, groups) in class.steps.iter().enumerate() {
-        let results: Vec<(u32, u32, Vec<SampleResult>)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = groups
-                .iter()
-                .map(|group| {
-                    let run_options = &run_options;
-                    scope.spawn(move || {
-                        let mut results = Vec::new();
-                        for sample in &group.samples {
-                            let outcome = run_sample(sample, device, run_options, request);
-                            results.push(SampleResult { id: sample.id, len: sample.len, outcome });
-                        }
-                        (group.first_gpu, group.size, results)
-                    })
-                })
-                .collect();
-            // The barrier: the next step starts when every group of this one is done.
-            handles.into_iter().map(|h| h.join().expect("a group thread panicked")).collect()
-        });
+    attnc_runtime::hybrid::run_steps(class, &device, &run_options, inputs, check, |step_idx, groups| {
         println!("step {step_idx}:");
-        for (first, size, samples) in results {
+        for group in groups {
+            let (first, size) = (group.first_gpu, group.size);
             let gpus = if size == 1 { format!("GPU {first}") } else { format!("GPUs {first}..{}", first + size) };
-            for sample in samples {
-                let verdict = match &sample.outcome {
+            for sample in group.samples {
+                let verdict = match &sample.result {
                     Err(e) => {
                         all_ok = false;
                         format!("FAILED: {e}")
@@ -719,24 +708,6 @@ fn run_hybrid_class(
                 println!("  {gpus:<11} cp {size:<3} sample {} (length {}): {verdict}", sample.id, sample.len);
             }
         }
-    }
+    });
     Ok(all_ok)
-}
-
-fn run_sample(
-    sample: &passes::hybrid::SamplePlan,
-    device: &attnc_runtime::device::host::HostDevice<'_>,
-    run_options: &RunOptions,
-    request: &Request,
-) -> Result<Vec<reference::Comparison>, String> {
-    let mut plans = sample.verified();
-    let forward = plans.next().expect("the forward plan is always built");
-    let problem = &sample.forward.problem;
-    let inputs = tensor::random(problem, request.seed ^ (sample.id as u64).wrapping_mul(0x9e37_79b9), request.backward);
-    let result = attnc_runtime::run(forward, plans.next(), device, &inputs, run_options).map_err(|e| e.to_string())?;
-    if !request.check {
-        return Ok(Vec::new());
-    }
-    let reference = reference::full_attention(problem, &inputs, request.backward);
-    Ok(reference::check(problem, &result.outputs, &reference, request.backward))
 }

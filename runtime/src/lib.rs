@@ -23,6 +23,7 @@ pub mod cuda;
 pub mod device;
 pub mod exec;
 pub mod generated;
+pub mod hybrid;
 pub mod kernel_dir;
 pub mod kernels;
 pub mod matrix;
