@@ -47,6 +47,9 @@ pub enum PlanEmit {
     Text,
     Json,
     Dot,
+    /// The attention matrix of one layer class as the planner sees it: tiles full, partial or
+    /// empty, coloured by the rank that computes them, and the key rows each rank receives.
+    Svg,
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
@@ -139,6 +142,19 @@ fn plan(layout: &Layout, request: &PlanRequest) -> Result<Outcome> {
                 }
             }
         }
+        PlanEmit::Svg => {
+            let [class] = classes.as_slice() else {
+                anyhow::bail!(
+                    "--emit svg draws one layer class; layout `{}` has {} here\n  help: pick one with --layer N (layers {})",
+                    layout.name,
+                    classes.len(),
+                    classes.iter().map(|c| passes::display_layers(&c.layers)).collect::<Vec<_>>().join("; ")
+                );
+            };
+            let plan =
+                if request.backward { class.backward.as_deref().unwrap_or(&class.forward) } else { &class.forward };
+            print!("{}", ir::picture::svg(plan));
+        }
         PlanEmit::Json => {
             let file = PlanFile {
                 version: artifact::ARTIFACT_VERSION,
@@ -169,8 +185,8 @@ fn plan(layout: &Layout, request: &PlanRequest) -> Result<Outcome> {
 
 /// A hybrid layout for one batch: the schedule's steps and each sub-sample's verified plans.
 fn plan_hybrid(layout: &Layout, seqlens: &[u64], request: &PlanRequest) -> Result<Outcome> {
-    if request.emit == PlanEmit::Dot {
-        anyhow::bail!("--emit dot: a hybrid batch is many plans; use --emit text or json");
+    if matches!(request.emit, PlanEmit::Dot | PlanEmit::Svg) {
+        anyhow::bail!("--emit dot and svg draw one plan; a hybrid batch is many: use --emit text or json");
     }
     let algorithm = attnc_compiler::hybrid::Algorithm::Buddy;
     let classes = match passes::hybrid::compile_hybrid(layout, seqlens, algorithm, request.backward) {

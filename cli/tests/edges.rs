@@ -246,3 +246,19 @@ fn a_batch_of_empty_sequences_runs() {
         check(&[&run[..], &window[..]].concat(), 0, "dv ", "");
     }
 }
+
+/// `plan --emit svg` draws one layer class: several need `--layer`, whose help names them; a
+/// hybrid batch is refused; one class prints the picture.
+#[test]
+fn plan_svg_draws_one_class() {
+    let mixed = "dsl-examples/mixed_per_layer.attn";
+    check(&["plan", mixed, "--emit", "svg"], 2, "", "help: pick one with --layer N (layers 0..8; 8..32; 32..40)");
+    let svg = check(&["plan", mixed, "--emit", "svg", "--layer", "8"], 0, "<svg", "");
+    assert!(svg.contains(r#"data-class="full""#) && svg.trim_end().ends_with("</svg>"), "{svg}");
+    check(
+        &["plan", "dsl-examples/hybrid_cp.attn", "--layout", "dynamic", "--seqlens", "1000,3000", "--emit", "svg"],
+        2,
+        "",
+        "--emit dot and svg draw one plan",
+    );
+}

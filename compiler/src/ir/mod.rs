@@ -16,6 +16,7 @@
 pub mod artifact;
 pub mod mask;
 pub mod needed;
+pub mod picture;
 pub mod print;
 pub mod stats;
 pub mod tokens;
