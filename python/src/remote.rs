@@ -32,7 +32,7 @@ impl TorchRemote {
     ) -> Result<(), String> {
         let outgoing = sends
             .iter()
-            .map(|&(peer, (mem, at), bytes)| Ok((peer, mem.read_bytes(at, bytes)?)))
+            .map(|&(peer, (mem, at), bytes)| Ok((peer, mem.read_bytes(at, bytes).map_err(|e| e.to_string())?)))
             .collect::<Result<Vec<_>, String>>()?;
         let received: Vec<Vec<u8>> = Python::attach(|py| -> PyResult<Vec<Vec<u8>>> {
             let sends = PyList::empty(py);
@@ -72,7 +72,7 @@ impl TorchRemote {
             if data.len() != bytes {
                 return Err(format!("torch.distributed: {} bytes from rank {peer}, {bytes} expected", data.len()));
             }
-            mem.write_bytes(at, data)?;
+            mem.write_bytes(at, data).map_err(|e| e.to_string())?;
         }
         Ok(())
     }

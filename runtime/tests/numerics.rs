@@ -271,7 +271,8 @@ impl attnc_runtime::exec::Remote<attnc_runtime::device::host::HostDevice<'_>> fo
         let data: Vec<Vec<f32>> = sends
             .iter()
             .map(|(_, r, len)| device.download(rank, stream, *r, *len).map(words))
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<_, _>>()
+            .map_err(|e| e.to_string())?;
         let sends: Vec<Send<'_>> = sends.iter().zip(&data).map(|(t, d)| Send { peer: t.0, data: d }).collect();
         let mut bufs: Vec<Vec<f32>> = recvs.iter().map(|t| vec![0.0; t.2 / 4]).collect();
         let mut rs: Vec<Recv<'_>> =
@@ -279,7 +280,7 @@ impl attnc_runtime::exec::Remote<attnc_runtime::device::host::HostDevice<'_>> fo
         self.0.send_recv(rank, "p2p", &sends, &mut rs).map_err(|e| e.to_string())?;
         for (t, b) in recvs.iter().zip(&bufs) {
             let bytes: Vec<u8> = b.iter().flat_map(|x| x.to_bits().to_le_bytes()).collect();
-            device.upload(rank, stream, t.1, &bytes)?;
+            device.upload(rank, stream, t.1, &bytes).map_err(|e| e.to_string())?;
         }
         Ok(())
     }

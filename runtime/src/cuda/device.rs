@@ -15,7 +15,7 @@ use cudarc::driver::{CudaEvent, CudaSlice, CudaStream, DevicePtr, LaunchConfig, 
 
 use super::driver;
 use super::kernels::{CudaLauncher, Loaded, ROWS_PER_CTA};
-use crate::device::{BwdCall, Device, FwdCall, Rows2d};
+use crate::device::{BwdCall, Device, DeviceError, FwdCall, Rows2d};
 
 /// One allocation and its device address.
 pub struct CudaMem {
@@ -39,8 +39,13 @@ pub struct CudaSignal(CudaEvent);
 unsafe impl Send for CudaSignal {}
 unsafe impl Sync for CudaSignal {}
 
-fn err(e: super::CudaError) -> String {
-    e.to_string()
+/// A CUDA error as the device reports it: a kernel directory's as a kernel error, the rest as
+/// the driver's.
+fn err(e: super::CudaError) -> DeviceError {
+    match e {
+        super::CudaError::KernelDir(_) => DeviceError::Kernel(e.to_string()),
+        e => DeviceError::Driver(e.to_string()),
+    }
 }
 
 impl CudaDevice {
@@ -49,7 +54,7 @@ impl CudaDevice {
     }
 
     /// The rank's stream (`0` compute, `1` CP), created on first use.
-    pub fn stream(&self, rank: u32, which: usize) -> Result<Arc<CudaStream>, String> {
+    pub fn stream(&self, rank: u32, which: usize) -> Result<Arc<CudaStream>, DeviceError> {
         let mut streams = self.streams.lock().unwrap_or_else(|e| e.into_inner());
         while streams.len() <= rank as usize {
             let ctx = &self.launcher.gpu.ctx;
@@ -67,7 +72,7 @@ impl CudaDevice {
         k: &Loaded,
         grid: (u32, u32, u32),
         args: &[&dyn Arg],
-    ) -> Result<(), String> {
+    ) -> Result<(), DeviceError> {
         let s = self.stream(rank, which)?;
         let mut b = s.launch_builder(&k.function);
         for a in args {
@@ -117,7 +122,7 @@ impl Device for CudaDevice {
     type Signal = CudaSignal;
     type Stamp = CudaSignal;
 
-    fn alloc(&self, rank: u32, bytes: usize) -> Result<CudaMem, String> {
+    fn alloc(&self, rank: u32, bytes: usize) -> Result<CudaMem, DeviceError> {
         let s = self.stream(rank, 0)?;
         let slice = driver("cuMemAlloc", s.alloc_zeros::<u8>(bytes)).map_err(err)?;
         // The zeroing is on this stream; every other stream may use the memory next.
@@ -126,7 +131,7 @@ impl Device for CudaDevice {
         Ok(CudaMem { slice, ptr })
     }
 
-    fn upload(&self, rank: u32, which: usize, dst: (&CudaMem, usize), data: &[u8]) -> Result<(), String> {
+    fn upload(&self, rank: u32, which: usize, dst: (&CudaMem, usize), data: &[u8]) -> Result<(), DeviceError> {
         let s = self.stream(rank, which)?;
         // SAFETY: `dst` lies inside a live allocation (the executor sizes every region); the host
         // buffer outlives the copy, which completes before the synchronisation returns.
@@ -136,7 +141,7 @@ impl Device for CudaDevice {
         }
     }
 
-    fn download(&self, rank: u32, which: usize, src: (&CudaMem, usize), len: usize) -> Result<Vec<u8>, String> {
+    fn download(&self, rank: u32, which: usize, src: (&CudaMem, usize), len: usize) -> Result<Vec<u8>, DeviceError> {
         let s = self.stream(rank, which)?;
         let mut out = vec![0u8; len];
         // SAFETY: as in `upload`.
@@ -154,7 +159,7 @@ impl Device for CudaDevice {
         src: (&CudaMem, usize),
         dst: (&CudaMem, usize),
         len: usize,
-    ) -> Result<(), String> {
+    ) -> Result<(), DeviceError> {
         let s = self.stream(rank, which)?;
         // SAFETY: both regions lie inside live allocations of this context.
         unsafe {
@@ -162,7 +167,7 @@ impl Device for CudaDevice {
         }
     }
 
-    fn copy_2d(&self, rank: u32, which: usize, rows: Rows2d<'_, CudaMem>) -> Result<(), String> {
+    fn copy_2d(&self, rank: u32, which: usize, rows: Rows2d<'_, CudaMem>) -> Result<(), DeviceError> {
         use cudarc::driver::sys::cuMemcpy2DAsync_v2;
         let Rows2d { src, src_pitch, dst, dst_pitch, width, height } = rows;
         if width == 0 || height == 0 {
@@ -176,7 +181,7 @@ impl Device for CudaDevice {
         driver("cuMemcpy2DAsync", r).map_err(err)
     }
 
-    fn add_2d(&self, rank: u32, which: usize, rows: Rows2d<'_, CudaMem>) -> Result<(), String> {
+    fn add_2d(&self, rank: u32, which: usize, rows: Rows2d<'_, CudaMem>) -> Result<(), DeviceError> {
         let Rows2d { src, src_pitch, dst, dst_pitch, width, height } = rows;
         if width == 0 || height == 0 {
             return Ok(());
@@ -188,7 +193,14 @@ impl Device for CudaDevice {
         self.launch(rank, which, &k, grid, &[&d, &dpi, &sp, &spi, &w, &h])
     }
 
-    fn fill(&self, rank: u32, which: usize, dst: (&CudaMem, usize), count: usize, value: f32) -> Result<(), String> {
+    fn fill(
+        &self,
+        rank: u32,
+        which: usize,
+        dst: (&CudaMem, usize),
+        count: usize,
+        value: f32,
+    ) -> Result<(), DeviceError> {
         let s = self.stream(rank, which)?;
         if value == 0.0 {
             // SAFETY: the region lies inside a live allocation.
@@ -197,7 +209,7 @@ impl Device for CudaDevice {
             };
         }
         if value != f32::NEG_INFINITY {
-            return Err(format!("fill with {value}: only 0 and −inf are used"));
+            return Err(DeviceError::Unsupported(format!("fill with {value}: only 0 and −inf are used")));
         }
         let mut neg_inf = self.neg_inf.lock().unwrap_or_else(|e| e.into_inner());
         if neg_inf.last().is_none_or(|m| m.slice.len() < count * 4) {
@@ -210,14 +222,14 @@ impl Device for CudaDevice {
         self.copy(rank, which, (src, 0), dst, count * 4)
     }
 
-    fn signal(&self, rank: u32, which: usize) -> Result<CudaSignal, String> {
+    fn signal(&self, rank: u32, which: usize) -> Result<CudaSignal, DeviceError> {
         let s = self.stream(rank, which)?;
         let event = driver("cuEventCreate", self.launcher.gpu.ctx.new_event(None)).map_err(err)?;
         driver("cuEventRecord", event.record(&s)).map_err(err)?;
         Ok(CudaSignal(event))
     }
 
-    fn stamp(&self, rank: u32, which: usize) -> Result<CudaSignal, String> {
+    fn stamp(&self, rank: u32, which: usize) -> Result<CudaSignal, DeviceError> {
         use cudarc::driver::sys::CUevent_flags;
         let s = self.stream(rank, which)?;
         let flags = Some(CUevent_flags::CU_EVENT_DEFAULT);
@@ -226,18 +238,18 @@ impl Device for CudaDevice {
         Ok(CudaSignal(event))
     }
 
-    fn seconds(&self, from: &CudaSignal, to: &CudaSignal) -> Result<f64, String> {
+    fn seconds(&self, from: &CudaSignal, to: &CudaSignal) -> Result<f64, DeviceError> {
         driver("cuEventSynchronize", to.0.synchronize()).map_err(err)?;
         driver("cuEventSynchronize", from.0.synchronize()).map_err(err)?;
         Ok(driver("cuEventElapsedTime", from.0.elapsed_ms(&to.0)).map_err(err)? as f64 * 1e-3)
     }
 
-    fn wait(&self, rank: u32, which: usize, signal: &CudaSignal) -> Result<(), String> {
+    fn wait(&self, rank: u32, which: usize, signal: &CudaSignal) -> Result<(), DeviceError> {
         let s = self.stream(rank, which)?;
         driver("cuStreamWaitEvent", s.wait(&signal.0)).map_err(err)
     }
 
-    fn forward(&self, rank: u32, which: usize, c: &FwdCall<'_, CudaMem>) -> Result<(), String> {
+    fn forward(&self, rank: u32, which: usize, c: &FwdCall<'_, CudaMem>) -> Result<(), DeviceError> {
         let t = c.table;
         if t.sequences() == 0 {
             return Ok(());
@@ -256,7 +268,7 @@ impl Device for CudaDevice {
         self.launch(rank, which, &k, grid, &args)
     }
 
-    fn backward(&self, rank: u32, which: usize, c: &BwdCall<'_, CudaMem>) -> Result<(), String> {
+    fn backward(&self, rank: u32, which: usize, c: &BwdCall<'_, CudaMem>) -> Result<(), DeviceError> {
         let f = &c.fwd;
         let t = f.table;
         if t.sequences() == 0 {
@@ -294,7 +306,7 @@ impl Device for CudaDevice {
         part: (&CudaMem, usize),
         part_lse: (&CudaMem, usize),
         rows: usize,
-    ) -> Result<(), String> {
+    ) -> Result<(), DeviceError> {
         if rows == 0 {
             return Ok(());
         }

@@ -182,7 +182,7 @@ impl crate::device::remote::Remote<super::device::CudaDevice> for NcclRemote {
     ) -> Result<(), String> {
         use cudarc::nccl::result::{recv, send};
         use cudarc::nccl::sys::ncclDataType_t::ncclUint8;
-        let s = device.stream(rank, stream)?;
+        let s = device.stream(rank, stream).map_err(|e| e.to_string())?;
         let cu = s.cu_stream() as _;
         group_start().map_err(|e| nccl_err("ncclGroupStart")(e).to_string())?;
         let mut result = Ok(());

@@ -17,7 +17,7 @@ use attnc_compiler::spec::Dtype;
 
 use attnc_compiler::kernel::KernelMask;
 
-use super::{BwdCall, Device, Elem, FwdCall, Rows2d};
+use super::{BwdCall, Device, DeviceError, Elem, FwdCall, Rows2d};
 use crate::kernels::{Block, Kernels, Mask, Row, Shape};
 use crate::packed::{BwdLaunch, Emulated, FwdLaunch, Launcher, from_bits};
 use crate::pool::Pool;
@@ -69,32 +69,32 @@ impl HostMem {
         HostMem { words: RwLock::new(vec![0; len.div_ceil(8)]), len }
     }
 
-    fn range(&self, at: usize, len: usize, what: &str) -> Result<std::ops::Range<usize>, String> {
-        (at + len <= self.len)
-            .then_some(at..at + len)
-            .ok_or_else(|| format!("{what} of {len} bytes at {at} past an allocation of {}", self.len))
+    fn range(&self, at: usize, len: usize, what: &str) -> Result<std::ops::Range<usize>, DeviceError> {
+        (at + len <= self.len).then_some(at..at + len).ok_or_else(|| {
+            DeviceError::Memory(format!("{what} of {len} bytes at {at} past an allocation of {}", self.len))
+        })
     }
 
     /// A copy of a region's bytes: for a transport that hands them to another library (the
     /// Python package's torch.distributed), not for kernels, which view regions in place.
-    pub fn read_bytes(&self, at: usize, len: usize) -> Result<Vec<u8>, String> {
+    pub fn read_bytes(&self, at: usize, len: usize) -> Result<Vec<u8>, DeviceError> {
         self.view(at, len, <[u8]>::to_vec)
     }
 
     /// Writes `data` into the region at `at` (what a transport received).
-    pub fn write_bytes(&self, at: usize, data: &[u8]) -> Result<(), String> {
+    pub fn write_bytes(&self, at: usize, data: &[u8]) -> Result<(), DeviceError> {
         self.view_mut(at, data.len(), |b| b.copy_from_slice(data))
     }
 
     /// `f` on the bytes of a region (read-locked).
-    fn view<R>(&self, at: usize, len: usize, f: impl FnOnce(&[u8]) -> R) -> Result<R, String> {
+    fn view<R>(&self, at: usize, len: usize, f: impl FnOnce(&[u8]) -> R) -> Result<R, DeviceError> {
         let range = self.range(at, len, "read")?;
         let words = self.words.read().unwrap_or_else(|e| e.into_inner());
         Ok(f(&bytemuck::cast_slice::<u64, u8>(&words)[range]))
     }
 
     /// `f` on the bytes of a region (write-locked).
-    fn view_mut<R>(&self, at: usize, len: usize, f: impl FnOnce(&mut [u8]) -> R) -> Result<R, String> {
+    fn view_mut<R>(&self, at: usize, len: usize, f: impl FnOnce(&mut [u8]) -> R) -> Result<R, DeviceError> {
         let range = self.range(at, len, "write")?;
         let mut words = self.words.write().unwrap_or_else(|e| e.into_inner());
         Ok(f(&mut bytemuck::cast_slice_mut::<u64, u8>(&mut words)[range]))
@@ -114,32 +114,36 @@ impl<'a> Views<'a> {
         Views { locked: mems.into_iter().map(|m| (m, m.words.read().unwrap_or_else(|e| e.into_inner()))).collect() }
     }
 
-    fn bytes(&self, region: (&HostMem, usize), len: usize) -> Result<&[u8], String> {
-        let (mem, words) =
-            self.locked.iter().find(|(m, _)| std::ptr::eq(*m, region.0)).ok_or("a region outside the views")?;
+    fn bytes(&self, region: (&HostMem, usize), len: usize) -> Result<&[u8], DeviceError> {
+        let (mem, words) = self
+            .locked
+            .iter()
+            .find(|(m, _)| std::ptr::eq(*m, region.0))
+            .ok_or_else(|| DeviceError::Memory("a region outside the views".into()))?;
         let range = mem.range(region.1, len, "read")?;
         Ok(&bytemuck::cast_slice::<u64, u8>(words)[range])
     }
 
-    fn f32s(&self, region: (&HostMem, usize), count: usize) -> Result<&[f32], String> {
+    fn f32s(&self, region: (&HostMem, usize), count: usize) -> Result<&[f32], DeviceError> {
         values(self.bytes(region, count * 4)?)
     }
 }
 
 /// A region's bytes as values (aligned: planes and table arrays start at aligned offsets).
-fn values<T: bytemuck::Pod>(bytes: &[u8]) -> Result<&[T], String> {
-    bytemuck::try_cast_slice(bytes).map_err(|e| format!("a region at an unaligned offset: {e}"))
+fn values<T: bytemuck::Pod>(bytes: &[u8]) -> Result<&[T], DeviceError> {
+    bytemuck::try_cast_slice(bytes).map_err(|e| DeviceError::Memory(format!("a region at an unaligned offset: {e}")))
 }
 
-fn values_mut<T: bytemuck::Pod>(bytes: &mut [u8]) -> Result<&mut [T], String> {
-    bytemuck::try_cast_slice_mut(bytes).map_err(|e| format!("a region at an unaligned offset: {e}"))
+fn values_mut<T: bytemuck::Pod>(bytes: &mut [u8]) -> Result<&mut [T], DeviceError> {
+    bytemuck::try_cast_slice_mut(bytes)
+        .map_err(|e| DeviceError::Memory(format!("a region at an unaligned offset: {e}")))
 }
 
-fn read(region: (&HostMem, usize), len: usize) -> Result<Vec<u8>, String> {
+fn read(region: (&HostMem, usize), len: usize) -> Result<Vec<u8>, DeviceError> {
     region.0.read_bytes(region.1, len)
 }
 
-fn write(region: (&HostMem, usize), data: &[u8]) -> Result<(), String> {
+fn write(region: (&HostMem, usize), data: &[u8]) -> Result<(), DeviceError> {
     region.0.write_bytes(region.1, data)
 }
 
@@ -172,7 +176,7 @@ struct Table {
 }
 
 impl Table {
-    fn read(c: &FwdCall<'_, HostMem>) -> Result<Table, String> {
+    fn read(c: &FwdCall<'_, HostMem>) -> Result<Table, DeviceError> {
         let n = c.table.sequences();
         Ok(Table {
             cu_q: i32s(&read(c.arrays[0], (n + 1) * 4)?),
@@ -227,7 +231,7 @@ impl HostDevice<'_> {
         views: &'v Views<'_>,
         region: (&HostMem, usize),
         count: usize,
-    ) -> Result<Cow<'v, [f32]>, String> {
+    ) -> Result<Cow<'v, [f32]>, DeviceError> {
         Ok(match Elem::input(self.dtype) {
             Elem::Half => Cow::Owned(
                 values::<u16>(views.bytes(region, count * 2)?)?.iter().map(|&x| from_bits(self.dtype, x)).collect(),
@@ -238,7 +242,7 @@ impl HostDevice<'_> {
 
     /// K and V planes interleaved per row and head (`[rows][heads][k(d), v(dv)]`), as the host
     /// kernels read them, in a pooled buffer.
-    fn kv_rows(&self, views: &Views<'_>, c: &FwdCall<'_, HostMem>, rows: usize) -> Result<Vec<f32>, String> {
+    fn kv_rows(&self, views: &Views<'_>, c: &FwdCall<'_, HostMem>, rows: usize) -> Result<Vec<f32>, DeviceError> {
         let (n, d, dv) = (rows * c.heads_kv, c.head_dim, c.v_head_dim);
         let (k, v) = (self.inputs(views, c.k, n * d)?, self.inputs(views, c.v, n * dv)?);
         let mut kv = self.pool.take(n * (d + dv));
@@ -249,7 +253,7 @@ impl HostDevice<'_> {
         Ok(kv)
     }
 
-    fn blocks_forward(&self, kernels: &dyn Kernels, c: &FwdCall<'_, HostMem>) -> Result<(), String> {
+    fn blocks_forward(&self, kernels: &dyn Kernels, c: &FwdCall<'_, HostMem>) -> Result<(), DeviceError> {
         let table = Table::read(c)?;
         let (tq, tk) = table.extent();
         let (h, hk, d, dv) = (c.heads_q, c.heads_kv, c.head_dim, c.v_head_dim);
@@ -276,7 +280,7 @@ impl HostDevice<'_> {
                 kv_rows: &kv_rows,
                 delta: None,
             };
-            kernels.forward(&block, &mut part, part_shape)?;
+            kernels.forward(&block, &mut part, part_shape).map_err(DeviceError::Kernel)?;
             self.pool.give(kv);
         }
         // Only the real sequences' rows: filler rows keep what the executor put there. Each row
@@ -288,21 +292,21 @@ impl HostDevice<'_> {
                 for (dst, src) in o.chunks_mut(dv).zip(part.chunks(dv + 1)) {
                     dst.copy_from_slice(&src[..dv]);
                 }
-                Ok::<(), String>(())
+                Ok::<(), DeviceError>(())
             })??;
             c.lse.0.view_mut(c.lse.1 + rows.start * h * 4, rows.len() * h * 4, |bytes| {
                 let lse: &mut [f32] = values_mut(bytes)?;
                 for (dst, src) in lse.iter_mut().zip(part.chunks(dv + 1)) {
                     *dst = src[dv];
                 }
-                Ok::<(), String>(())
+                Ok::<(), DeviceError>(())
             })??;
         }
         self.pool.give(part);
         Ok(())
     }
 
-    fn blocks_backward(&self, kernels: &dyn Kernels, c: &BwdCall<'_, HostMem>) -> Result<(), String> {
+    fn blocks_backward(&self, kernels: &dyn Kernels, c: &BwdCall<'_, HostMem>) -> Result<(), DeviceError> {
         let f = &c.fwd;
         let table = Table::read(f)?;
         let (tq, tk) = table.extent();
@@ -340,14 +344,14 @@ impl HostDevice<'_> {
                 kv_rows: &kv_rows,
                 delta: Some(delta),
             };
-            kernels.backward(&block, &mut dq, dq_shape, &mut dkv, kv_shape)?;
+            kernels.backward(&block, &mut dq, dq_shape, &mut dkv, kv_shape).map_err(DeviceError::Kernel)?;
             self.pool.give(bundle);
             self.pool.give(kv);
         }
         accumulate(c.dq, &dq, 0)?;
         // dK and dV are planes of one allocation: added in place, row by row (dK the first `d` of
         // each dkv row, dV the `dv` after them).
-        let add = |mem: &mut [u8], at: usize, part: usize| -> Result<(), String> {
+        let add = |mem: &mut [u8], at: usize, part: usize| -> Result<(), DeviceError> {
             let (w, from) = if part == 0 { (d, 0) } else { (dv, d) };
             let dst: &mut [f32] = values_mut(&mut mem[at..at + tk * hk * w * 4])?;
             for (x, row) in dst.chunks_mut(w).zip(dkv.chunks(d + dv)) {
@@ -369,19 +373,19 @@ impl HostDevice<'_> {
     }
 
     /// The emulated ABI takes 16-bit inputs, as the GPU kernels do.
-    fn emulable(&self) -> Result<(), String> {
+    fn emulable(&self) -> Result<(), DeviceError> {
         match Elem::input(self.dtype) {
             Elem::Half => Ok(()),
-            Elem::F32 => Err(format!(
+            Elem::F32 => Err(DeviceError::Unsupported(format!(
                 "the GPU kernel ABI takes bf16 or fp16 inputs, not {}; fp32 runs on the host kernels (--kernels reference|interpreter|cranelift|llvm-cpu)",
                 self.dtype.name()
-            )),
+            ))),
         }
     }
 
     /// The launch as the emulator takes it: whole planes up to the table's last row, the table's
     /// arrays read back from the table memory.
-    fn launch(&self, c: &FwdCall<'_, HostMem>) -> Result<FwdLaunch, String> {
+    fn launch(&self, c: &FwdCall<'_, HostMem>) -> Result<FwdLaunch, DeviceError> {
         let table = Table::read(c)?;
         let (tq, tk) = table.extent();
         let (dq, dk, dv) = (c.heads_q * c.head_dim, c.heads_kv * c.head_dim, c.heads_kv * c.v_head_dim);
@@ -403,7 +407,7 @@ impl HostDevice<'_> {
 }
 
 /// Adds `values[from..]` into the fp32 region's elements `from..` (what atomics do on a GPU).
-fn accumulate(region: (&HostMem, usize), values: &[f32], from: usize) -> Result<(), String> {
+fn accumulate(region: (&HostMem, usize), values: &[f32], from: usize) -> Result<(), DeviceError> {
     let n = values.len() - from;
     region.0.view_mut(region.1 + from * 4, n * 4, |bytes| {
         let dst: &mut [f32] = values_mut(bytes)?;
@@ -421,8 +425,8 @@ fn with_pair(
     src_len: usize,
     dst: (&HostMem, usize),
     dst_len: usize,
-    f: impl FnOnce(&[u8], &mut [u8]) -> Result<(), String>,
-) -> Result<(), String> {
+    f: impl FnOnce(&[u8], &mut [u8]) -> Result<(), DeviceError>,
+) -> Result<(), DeviceError> {
     if std::ptr::eq(src.0, dst.0) {
         let from = read(src, src_len)?;
         return dst.0.view_mut(dst.1, dst_len, |d| f(&from, d))?;
@@ -435,15 +439,15 @@ impl Device for HostDevice<'_> {
     type Signal = ();
     type Stamp = std::time::Instant;
 
-    fn alloc(&self, _rank: u32, bytes: usize) -> Result<HostMem, String> {
+    fn alloc(&self, _rank: u32, bytes: usize) -> Result<HostMem, DeviceError> {
         Ok(HostMem::new(bytes))
     }
 
-    fn upload(&self, _rank: u32, _stream: usize, dst: (&HostMem, usize), data: &[u8]) -> Result<(), String> {
+    fn upload(&self, _rank: u32, _stream: usize, dst: (&HostMem, usize), data: &[u8]) -> Result<(), DeviceError> {
         write(dst, data)
     }
 
-    fn download(&self, _rank: u32, _stream: usize, src: (&HostMem, usize), len: usize) -> Result<Vec<u8>, String> {
+    fn download(&self, _rank: u32, _stream: usize, src: (&HostMem, usize), len: usize) -> Result<Vec<u8>, DeviceError> {
         read(src, len)
     }
 
@@ -454,14 +458,14 @@ impl Device for HostDevice<'_> {
         src: (&HostMem, usize),
         dst: (&HostMem, usize),
         len: usize,
-    ) -> Result<(), String> {
+    ) -> Result<(), DeviceError> {
         with_pair(src, len, dst, len, |s, d| {
             d.copy_from_slice(s);
             Ok(())
         })
     }
 
-    fn copy_2d(&self, _rank: u32, _stream: usize, rows: Rows2d<'_, HostMem>) -> Result<(), String> {
+    fn copy_2d(&self, _rank: u32, _stream: usize, rows: Rows2d<'_, HostMem>) -> Result<(), DeviceError> {
         let Rows2d { src, src_pitch, dst, dst_pitch, width, height } = rows;
         if height == 0 {
             return Ok(());
@@ -475,7 +479,7 @@ impl Device for HostDevice<'_> {
         })
     }
 
-    fn add_2d(&self, _rank: u32, _stream: usize, rows: Rows2d<'_, HostMem>) -> Result<(), String> {
+    fn add_2d(&self, _rank: u32, _stream: usize, rows: Rows2d<'_, HostMem>) -> Result<(), DeviceError> {
         let Rows2d { src, src_pitch, dst, dst_pitch, width, height } = rows;
         if height == 0 {
             return Ok(());
@@ -492,40 +496,47 @@ impl Device for HostDevice<'_> {
         })
     }
 
-    fn fill(&self, _rank: u32, _stream: usize, dst: (&HostMem, usize), count: usize, value: f32) -> Result<(), String> {
+    fn fill(
+        &self,
+        _rank: u32,
+        _stream: usize,
+        dst: (&HostMem, usize),
+        count: usize,
+        value: f32,
+    ) -> Result<(), DeviceError> {
         dst.0.view_mut(dst.1, count * 4, |b| values_mut::<f32>(b).map(|v| v.fill(value)))?
     }
 
-    fn signal(&self, _rank: u32, _stream: usize) -> Result<(), String> {
+    fn signal(&self, _rank: u32, _stream: usize) -> Result<(), DeviceError> {
         Ok(())
     }
 
-    fn wait(&self, _rank: u32, _stream: usize, _signal: &()) -> Result<(), String> {
+    fn wait(&self, _rank: u32, _stream: usize, _signal: &()) -> Result<(), DeviceError> {
         Ok(())
     }
 
-    fn stamp(&self, _rank: u32, _stream: usize) -> Result<std::time::Instant, String> {
+    fn stamp(&self, _rank: u32, _stream: usize) -> Result<std::time::Instant, DeviceError> {
         Ok(std::time::Instant::now())
     }
 
-    fn seconds(&self, from: &std::time::Instant, to: &std::time::Instant) -> Result<f64, String> {
+    fn seconds(&self, from: &std::time::Instant, to: &std::time::Instant) -> Result<f64, DeviceError> {
         Ok(to.saturating_duration_since(*from).as_secs_f64())
     }
 
-    fn forward(&self, _rank: u32, _stream: usize, c: &FwdCall<'_, HostMem>) -> Result<(), String> {
+    fn forward(&self, _rank: u32, _stream: usize, c: &FwdCall<'_, HostMem>) -> Result<(), DeviceError> {
         let launcher = match &self.kernels {
             HostKernels::Blocks(kernels) => return self.blocks_forward(*kernels, c),
             HostKernels::Abi(launcher) => *launcher,
         };
         self.emulable()?;
         let l = self.launch(c)?;
-        let r = launcher.forward(&c.table.spec, &l)?;
+        let r = launcher.forward(&c.table.spec, &l).map_err(DeviceError::Kernel)?;
         let (from, h, dv) = (l.cu_q[0] as usize, c.heads_q, c.v_head_dim);
         write((c.o.0, c.o.1 + from * h * dv * 4), &bytes_of(&r.o[from * h * dv..]))?;
         write((c.lse.0, c.lse.1 + from * h * 4), &bytes_of(&r.lse[from * h..]))
     }
 
-    fn backward(&self, _rank: u32, _stream: usize, c: &BwdCall<'_, HostMem>) -> Result<(), String> {
+    fn backward(&self, _rank: u32, _stream: usize, c: &BwdCall<'_, HostMem>) -> Result<(), DeviceError> {
         let launcher = match &self.kernels {
             HostKernels::Blocks(kernels) => return self.blocks_backward(*kernels, c),
             HostKernels::Abi(launcher) => *launcher,
@@ -539,7 +550,7 @@ impl Device for HostDevice<'_> {
             delta: f32s(&read(c.delta, tq * hq * 4)?),
             fwd,
         };
-        let r = launcher.backward(&c.fwd.table.spec, &launch)?;
+        let r = launcher.backward(&c.fwd.table.spec, &launch).map_err(DeviceError::Kernel)?;
         let (q0, k0) = (launch.fwd.cu_q[0] as usize, launch.fwd.cu_kv[0] as usize);
         accumulate(c.dq, &r.dq, q0 * hq * d)?;
         accumulate(c.dk, &r.dk, k0 * hk * d)?;
@@ -556,7 +567,7 @@ impl Device for HostDevice<'_> {
         part: (&HostMem, usize),
         part_lse: (&HostMem, usize),
         rows: usize,
-    ) -> Result<(), String> {
+    ) -> Result<(), DeviceError> {
         let (p, pl) = (f32s(&read(part, rows * d * 4)?), f32s(&read(part_lse, rows * 4)?));
         let merged = |o: &mut [f32], ol: &mut [f32]| {
             let mut acc = vec![0.0f32; d + 1];
@@ -576,7 +587,7 @@ impl Device for HostDevice<'_> {
             let (o_range, l_range) =
                 (out.0.range(out.1, rows * d * 4, "write")?, out.0.range(out_lse.1, rows * 4, "write")?);
             if o_range.start < l_range.end && l_range.start < o_range.end {
-                return Err("merge: the output and its LSE overlap".to_string());
+                return Err(DeviceError::Memory("merge: the output and its LSE overlap".to_string()));
             }
             return out.0.view_mut(0, out.0.len, |mem| {
                 let (lo, hi) = mem.split_at_mut(o_range.start.max(l_range.start));
@@ -593,5 +604,25 @@ impl Device for HostDevice<'_> {
         merged(&mut o, &mut ol);
         write(out, &bytes_of(&o))?;
         write(out_lse, &bytes_of(&ol))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn device_errors_say_their_kind() {
+        let device = HostDevice::emulated(Dtype::Fp32);
+        let mem = device.alloc(0, 16).unwrap();
+        match device.download(0, 0, (&mem, 8), 16) {
+            Err(DeviceError::Memory(m)) => assert_eq!(m, "read of 16 bytes at 8 past an allocation of 16"),
+            other => panic!("{other:?}"),
+        }
+        match device.emulable() {
+            Err(DeviceError::Unsupported(m)) => assert!(m.contains("takes bf16 or fp16 inputs, not fp32"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(HostDevice::emulated(Dtype::Bf16).emulable(), Ok(()));
     }
 }

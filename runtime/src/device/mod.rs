@@ -186,6 +186,26 @@ pub struct Rows2d<'a, M> {
     pub width: usize,
     pub height: usize,
 }
+/// Why a device call failed, by kind; the executor's error adds the rank and the op.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DeviceError {
+    /// A region outside its allocation, misaligned, or overlapping another it must not: the
+    /// plan's planes and the device's memory disagree.
+    #[error("{0}")]
+    Memory(String),
+    /// A kernel that cannot be found, loaded or run (a kernel directory's, the PTX interpreter's
+    /// fault, a host kernel set's refusal).
+    #[error("{0}")]
+    Kernel(String),
+    /// The GPU driver refused a call.
+    #[error("{0}")]
+    Driver(String),
+    /// What this device does not do (fp32 on the emulated 16-bit kernel ABI, a fill value other
+    /// than 0 or −inf).
+    #[error("{0}")]
+    Unsupported(String),
+}
+
 /// A device the executor can run plans on. Each call names the rank and stream it is issued on;
 /// calls are enqueued in order on that stream (a host device runs them at once). Regions are
 /// `(memory, byte offset)`.
@@ -197,11 +217,11 @@ pub trait Device: Sync {
     /// A point in a stream whose time can be read once the stream has passed it.
     type Stamp: Send + Sync;
 
-    fn alloc(&self, rank: u32, bytes: usize) -> Result<Self::Mem, String>;
+    fn alloc(&self, rank: u32, bytes: usize) -> Result<Self::Mem, DeviceError>;
     /// Copies host bytes in; returns when the host buffer may be reused.
-    fn upload(&self, rank: u32, stream: usize, dst: (&Self::Mem, usize), data: &[u8]) -> Result<(), String>;
+    fn upload(&self, rank: u32, stream: usize, dst: (&Self::Mem, usize), data: &[u8]) -> Result<(), DeviceError>;
     /// Copies device bytes out, after everything enqueued on the stream.
-    fn download(&self, rank: u32, stream: usize, src: (&Self::Mem, usize), len: usize) -> Result<Vec<u8>, String>;
+    fn download(&self, rank: u32, stream: usize, src: (&Self::Mem, usize), len: usize) -> Result<Vec<u8>, DeviceError>;
     /// Device-to-device copy (the source may be another rank's memory on the same device).
     fn copy(
         &self,
@@ -210,25 +230,32 @@ pub trait Device: Sync {
         src: (&Self::Mem, usize),
         dst: (&Self::Mem, usize),
         len: usize,
-    ) -> Result<(), String>;
+    ) -> Result<(), DeviceError>;
     /// `height` rows of `width` bytes, rows `src_pitch` and `dst_pitch` bytes apart (a head slice of
     /// every row: all-to-all, KV head repetition).
-    fn copy_2d(&self, rank: u32, stream: usize, rows: Rows2d<'_, Self::Mem>) -> Result<(), String>;
+    fn copy_2d(&self, rank: u32, stream: usize, rows: Rows2d<'_, Self::Mem>) -> Result<(), DeviceError>;
     /// fp32 `dst += src` over `height` rows of `width` values, pitches in values (the sums of
     /// reduce-scatter and GQA head sums).
-    fn add_2d(&self, rank: u32, stream: usize, rows: Rows2d<'_, Self::Mem>) -> Result<(), String>;
+    fn add_2d(&self, rank: u32, stream: usize, rows: Rows2d<'_, Self::Mem>) -> Result<(), DeviceError>;
     /// Sets `count` fp32 values to `value` (0 or −inf).
-    fn fill(&self, rank: u32, stream: usize, dst: (&Self::Mem, usize), count: usize, value: f32) -> Result<(), String>;
-    fn signal(&self, rank: u32, stream: usize) -> Result<Self::Signal, String>;
+    fn fill(
+        &self,
+        rank: u32,
+        stream: usize,
+        dst: (&Self::Mem, usize),
+        count: usize,
+        value: f32,
+    ) -> Result<(), DeviceError>;
+    fn signal(&self, rank: u32, stream: usize) -> Result<Self::Signal, DeviceError>;
     /// Marks the current point of a stream for timing.
-    fn stamp(&self, rank: u32, stream: usize) -> Result<Self::Stamp, String>;
+    fn stamp(&self, rank: u32, stream: usize) -> Result<Self::Stamp, DeviceError>;
     /// Seconds from one stamp to another, waiting until both have been passed.
-    fn seconds(&self, from: &Self::Stamp, to: &Self::Stamp) -> Result<f64, String>;
-    fn wait(&self, rank: u32, stream: usize, signal: &Self::Signal) -> Result<(), String>;
+    fn seconds(&self, from: &Self::Stamp, to: &Self::Stamp) -> Result<f64, DeviceError>;
+    fn wait(&self, rank: u32, stream: usize, signal: &Self::Signal) -> Result<(), DeviceError>;
     /// The forward kernel of `args.table.spec` over the table's sequences.
-    fn forward(&self, rank: u32, stream: usize, args: &FwdCall<'_, Self::Mem>) -> Result<(), String>;
+    fn forward(&self, rank: u32, stream: usize, args: &FwdCall<'_, Self::Mem>) -> Result<(), DeviceError>;
     /// The backward kernel (dQ, dK, dV accumulate).
-    fn backward(&self, rank: u32, stream: usize, args: &BwdCall<'_, Self::Mem>) -> Result<(), String>;
+    fn backward(&self, rank: u32, stream: usize, args: &BwdCall<'_, Self::Mem>) -> Result<(), DeviceError>;
     /// `out, out_lse ← merge(out, out_lse, part, part_lse)` over `rows` (token, head) rows of
     /// `head_dim` floats (the output's: a plan's value head dim).
     #[allow(clippy::too_many_arguments)]
@@ -242,7 +269,7 @@ pub trait Device: Sync {
         part: (&Self::Mem, usize),
         part_lse: (&Self::Mem, usize),
         rows: usize,
-    ) -> Result<(), String>;
+    ) -> Result<(), DeviceError>;
 }
 
 /// The arguments of one forward launch: plane regions, the table's encoded arrays, the shape.

@@ -13,7 +13,7 @@ use std::time::Instant;
 use attnc_compiler::kernel::{KernelKind, KernelSpec};
 use ptx_sim::{Arg, Global, Launch, Module};
 
-use super::{BwdCall, Device, FwdCall, Rows2d};
+use super::{BwdCall, Device, DeviceError, FwdCall, Rows2d};
 use crate::kernel_dir::{KernelDir, ROWS_PER_CTA};
 
 /// An allocation: its address in the interpreter's memory and its size.
@@ -53,13 +53,17 @@ impl PtxDevice {
     }
 
     /// The kernel `name`, checked to launch over `grid` (the manifest's formulas).
-    fn kernel(&self, name: &str, grid: [&str; 3]) -> Result<Arc<Parsed>, String> {
+    fn kernel(&self, name: &str, grid: [&str; 3]) -> Result<Arc<Parsed>, DeviceError> {
         if let Some(k) = self.parsed.lock().unwrap_or_else(|e| e.into_inner()).get(name) {
             return Ok(k.clone());
         }
-        let (k, ptx) = self.dir.get(name, grid).map_err(|e| e.to_string())?;
-        let module = ptx_sim::parse(&ptx).map_err(|e| format!("{}/{}: {e}", self.dir.dir.display(), k.file))?;
-        let launch = k.launch.as_ref().ok_or_else(|| format!("kernel {name}: no launch in the manifest"))?;
+        let (k, ptx) = self.dir.get(name, grid).map_err(|e| DeviceError::Kernel(e.to_string()))?;
+        let module = ptx_sim::parse(&ptx)
+            .map_err(|e| DeviceError::Kernel(format!("{}/{}: {e}", self.dir.dir.display(), k.file)))?;
+        let launch = k
+            .launch
+            .as_ref()
+            .ok_or_else(|| DeviceError::Kernel(format!("kernel {name}: no launch in the manifest")))?;
         let parsed = Arc::new(Parsed {
             module,
             entry: k.name.clone(),
@@ -70,18 +74,19 @@ impl PtxDevice {
         Ok(parsed)
     }
 
-    fn launch(&self, k: &Parsed, grid: [u32; 3], args: &[Arg]) -> Result<(), String> {
+    fn launch(&self, k: &Parsed, grid: [u32; 3], args: &[Arg]) -> Result<(), DeviceError> {
         if grid.contains(&0) {
             return Ok(());
         }
         let launch = Launch { grid, block: k.block, dynamic_shared: k.shared };
         let mut global = self.global.lock().unwrap_or_else(|e| e.into_inner());
-        let stats = ptx_sim::run(&k.module, &k.entry, &launch, args, &mut global).map_err(|e| e.to_string())?;
+        let stats = ptx_sim::run(&k.module, &k.entry, &launch, args, &mut global)
+            .map_err(|e| DeviceError::Kernel(e.to_string()))?;
         self.instructions.fetch_add(stats.thread_instructions, Ordering::Relaxed);
         Ok(())
     }
 
-    fn spec_kernel(&self, spec: &KernelSpec) -> Result<Arc<Parsed>, String> {
+    fn spec_kernel(&self, spec: &KernelSpec) -> Result<Arc<Parsed>, DeviceError> {
         let rows = match spec.kind {
             KernelKind::Forward => "ceil(max_seqlen_q / 64)",
             KernelKind::Backward => "ceil(max_seqlen_kv / 64)",
@@ -95,22 +100,28 @@ impl Device for PtxDevice {
     type Signal = ();
     type Stamp = Instant;
 
-    fn alloc(&self, _rank: u32, bytes: usize) -> Result<PtxMem, String> {
+    fn alloc(&self, _rank: u32, bytes: usize) -> Result<PtxMem, DeviceError> {
         let addr = self.global.lock().unwrap_or_else(|e| e.into_inner()).alloc(bytes);
         Ok(PtxMem { addr, len: bytes })
     }
 
-    fn upload(&self, _rank: u32, _stream: usize, dst: (&PtxMem, usize), data: &[u8]) -> Result<(), String> {
+    fn upload(&self, _rank: u32, _stream: usize, dst: (&PtxMem, usize), data: &[u8]) -> Result<(), DeviceError> {
         let mut g = self.global.lock().unwrap_or_else(|e| e.into_inner());
-        g.write(address(dst), data)
-            .ok_or_else(|| format!("upload of {} bytes at {} past an allocation of {}", data.len(), dst.1, dst.0.len))
+        g.write(address(dst), data).ok_or_else(|| {
+            DeviceError::Memory(format!(
+                "upload of {} bytes at {} past an allocation of {}",
+                data.len(),
+                dst.1,
+                dst.0.len
+            ))
+        })
     }
 
-    fn download(&self, _rank: u32, _stream: usize, src: (&PtxMem, usize), len: usize) -> Result<Vec<u8>, String> {
+    fn download(&self, _rank: u32, _stream: usize, src: (&PtxMem, usize), len: usize) -> Result<Vec<u8>, DeviceError> {
         let g = self.global.lock().unwrap_or_else(|e| e.into_inner());
-        g.read(address(src), len)
-            .map(<[u8]>::to_vec)
-            .ok_or_else(|| format!("download of {len} bytes at {} past an allocation of {}", src.1, src.0.len))
+        g.read(address(src), len).map(<[u8]>::to_vec).ok_or_else(|| {
+            DeviceError::Memory(format!("download of {len} bytes at {} past an allocation of {}", src.1, src.0.len))
+        })
     }
 
     fn copy(
@@ -120,27 +131,32 @@ impl Device for PtxDevice {
         src: (&PtxMem, usize),
         dst: (&PtxMem, usize),
         len: usize,
-    ) -> Result<(), String> {
+    ) -> Result<(), DeviceError> {
         let mut g = self.global.lock().unwrap_or_else(|e| e.into_inner());
         let data = g
             .read(address(src), len)
-            .ok_or_else(|| format!("copy of {len} bytes from outside an allocation"))?
+            .ok_or_else(|| DeviceError::Memory(format!("copy of {len} bytes from outside an allocation")))?
             .to_vec();
-        g.write(address(dst), &data).ok_or_else(|| format!("copy of {len} bytes to outside an allocation"))
+        g.write(address(dst), &data)
+            .ok_or_else(|| DeviceError::Memory(format!("copy of {len} bytes to outside an allocation")))
     }
 
-    fn copy_2d(&self, _rank: u32, _stream: usize, rows: Rows2d<'_, PtxMem>) -> Result<(), String> {
+    fn copy_2d(&self, _rank: u32, _stream: usize, rows: Rows2d<'_, PtxMem>) -> Result<(), DeviceError> {
         let Rows2d { src, src_pitch, dst, dst_pitch, width, height } = rows;
         let mut g = self.global.lock().unwrap_or_else(|e| e.into_inner());
         for r in 0..height {
             let from = address(src) + (r * src_pitch) as u64;
-            let data = g.read(from, width).ok_or("a 2-D copy from outside an allocation")?.to_vec();
-            g.write(address(dst) + (r * dst_pitch) as u64, &data).ok_or("a 2-D copy to outside an allocation")?;
+            let data = g
+                .read(from, width)
+                .ok_or_else(|| DeviceError::Memory("a 2-D copy from outside an allocation".into()))?
+                .to_vec();
+            g.write(address(dst) + (r * dst_pitch) as u64, &data)
+                .ok_or_else(|| DeviceError::Memory("a 2-D copy to outside an allocation".into()))?;
         }
         Ok(())
     }
 
-    fn add_2d(&self, _rank: u32, _stream: usize, rows: Rows2d<'_, PtxMem>) -> Result<(), String> {
+    fn add_2d(&self, _rank: u32, _stream: usize, rows: Rows2d<'_, PtxMem>) -> Result<(), DeviceError> {
         let Rows2d { src, src_pitch, dst, dst_pitch, width, height } = rows;
         if width == 0 || height == 0 {
             return Ok(());
@@ -158,28 +174,35 @@ impl Device for PtxDevice {
         self.launch(&k, grid, &args)
     }
 
-    fn fill(&self, _rank: u32, _stream: usize, dst: (&PtxMem, usize), count: usize, value: f32) -> Result<(), String> {
+    fn fill(
+        &self,
+        _rank: u32,
+        _stream: usize,
+        dst: (&PtxMem, usize),
+        count: usize,
+        value: f32,
+    ) -> Result<(), DeviceError> {
         let bytes: Vec<u8> = std::iter::repeat_n(value.to_le_bytes(), count).flatten().collect();
         self.upload(0, 0, dst, &bytes)
     }
 
-    fn signal(&self, _rank: u32, _stream: usize) -> Result<(), String> {
+    fn signal(&self, _rank: u32, _stream: usize) -> Result<(), DeviceError> {
         Ok(())
     }
 
-    fn stamp(&self, _rank: u32, _stream: usize) -> Result<Instant, String> {
+    fn stamp(&self, _rank: u32, _stream: usize) -> Result<Instant, DeviceError> {
         Ok(Instant::now())
     }
 
-    fn seconds(&self, from: &Instant, to: &Instant) -> Result<f64, String> {
+    fn seconds(&self, from: &Instant, to: &Instant) -> Result<f64, DeviceError> {
         Ok(to.saturating_duration_since(*from).as_secs_f64())
     }
 
-    fn wait(&self, _rank: u32, _stream: usize, _signal: &()) -> Result<(), String> {
+    fn wait(&self, _rank: u32, _stream: usize, _signal: &()) -> Result<(), DeviceError> {
         Ok(())
     }
 
-    fn forward(&self, _rank: u32, _stream: usize, c: &FwdCall<'_, PtxMem>) -> Result<(), String> {
+    fn forward(&self, _rank: u32, _stream: usize, c: &FwdCall<'_, PtxMem>) -> Result<(), DeviceError> {
         let t = c.table;
         if t.sequences() == 0 {
             return Ok(());
@@ -195,7 +218,7 @@ impl Device for PtxDevice {
         self.launch(&k, grid, &args)
     }
 
-    fn backward(&self, _rank: u32, _stream: usize, c: &BwdCall<'_, PtxMem>) -> Result<(), String> {
+    fn backward(&self, _rank: u32, _stream: usize, c: &BwdCall<'_, PtxMem>) -> Result<(), DeviceError> {
         let f = &c.fwd;
         let t = f.table;
         if t.sequences() == 0 {
@@ -221,7 +244,7 @@ impl Device for PtxDevice {
         part: (&PtxMem, usize),
         part_lse: (&PtxMem, usize),
         rows: usize,
-    ) -> Result<(), String> {
+    ) -> Result<(), DeviceError> {
         if rows == 0 {
             return Ok(());
         }

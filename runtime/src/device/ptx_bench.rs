@@ -10,7 +10,7 @@ use attnc_compiler::kernel::launch::LaunchTable;
 use attnc_compiler::spec::Dtype;
 
 use super::ptx::PtxDevice;
-use super::{BwdCall, Device, FwdCall, encode};
+use super::{BwdCall, Device, DeviceError, FwdCall, encode};
 use crate::packed::bench_spec;
 
 /// One interpreted kernel launch.
@@ -33,7 +33,7 @@ pub fn measure(
     head_dim: usize,
     heads: usize,
     causal: bool,
-) -> Result<Vec<PtxBench>, String> {
+) -> Result<Vec<PtxBench>, DeviceError> {
     let n = seq * heads * head_dim;
     let plane = |salt: usize| -> Vec<u8> {
         (0..n)
@@ -43,7 +43,7 @@ pub fn measure(
             })
             .collect()
     };
-    let alloc_with = |bytes: Vec<u8>| -> Result<_, String> {
+    let alloc_with = |bytes: Vec<u8>| -> Result<_, DeviceError> {
         let m = device.alloc(0, bytes.len())?;
         device.upload(0, 0, (&m, 0), &bytes)?;
         Ok(m)
@@ -78,7 +78,7 @@ pub fn measure(
         v_head_dim: head_dim,
         scale: 1.0 / (head_dim as f32).sqrt(),
     };
-    let timed = |kernel: &'static str, run: &dyn Fn() -> Result<(), String>| -> Result<PtxBench, String> {
+    let timed = |kernel: &'static str, run: &dyn Fn() -> Result<(), DeviceError>| -> Result<PtxBench, DeviceError> {
         let before = device.instructions.load(Ordering::Relaxed);
         let start = Instant::now();
         run()?;

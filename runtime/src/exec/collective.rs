@@ -11,7 +11,7 @@ use attnc_compiler::ir::{A2aDir, BufId, Buffer, GroupId, OpId, OpKind, TokenMap}
 
 use super::{Collective, CollectiveKind, Remote, Run, Transfer};
 use crate::RuntimeError;
-use crate::device::{Device, Dims, PlaneKind, Rows2d, buffer_bytes, plane};
+use crate::device::{Device, DeviceError, Dims, PlaneKind, Rows2d, buffer_bytes, plane};
 use crate::exec::tokens_in_order;
 
 /// One instance of a collective on one device: each member's signal when its source is ready, then
@@ -70,7 +70,7 @@ impl<D: Device> Run<'_, D> {
                     Ok(())
                 })?;
             }
-            other => return Err(self.op_error(rank, id)(format!("{other:?} is not a collective"))),
+            other => return Err(self.op_error(rank, id).at(format!("{other:?} is not a collective"))),
         }
         Ok(())
     }
@@ -116,7 +116,7 @@ impl<D: Device> Run<'_, D> {
         let me = members.iter().position(|&m| m == rank).expect("a member of its own group");
         let k = self.proof.instance(id);
         for phase in 0..2 {
-            let signal = Arc::new(self.device.signal(rank, s).map_err(&err)?);
+            let signal = Arc::new(self.device.signal(rank, s).map_err(|e| err.at(e))?);
             {
                 let mut meetings = self.meetings.lock().unwrap_or_else(|e| e.into_inner());
                 let m = meetings.entry((group, k)).or_insert_with(|| Meeting {
@@ -142,7 +142,7 @@ impl<D: Device> Run<'_, D> {
             )?;
             for (i, signal) in all.iter().enumerate() {
                 if i != me {
-                    self.device.wait(rank, s, signal).map_err(&err)?;
+                    self.device.wait(rank, s, signal).map_err(|e| err.at(e))?;
                 }
             }
             if phase == 0 {
@@ -214,7 +214,7 @@ impl<D: Device> Run<'_, D> {
         tokens: &[u64],
         dst: &View<'_, D::Mem>,
         what: &str,
-        each: impl Fn(PlaneKind, (&D::Mem, usize), (&D::Mem, usize), usize, usize, usize) -> Result<(), String>,
+        each: impl Fn(PlaneKind, (&D::Mem, usize), (&D::Mem, usize), usize, usize, usize) -> Result<(), DeviceError>,
     ) -> Result<(), RuntimeError> {
         let p = &self.plan.problem;
         let (sb, db) = (src.buf, dst.buf);
@@ -225,7 +225,7 @@ impl<D: Device> Run<'_, D> {
                 each(kind, from, to, s_row, d_row, len).map_err(|m| RuntimeError::Rank {
                     rank,
                     op: format!("{what} {}", db.name),
-                    message: m,
+                    message: m.to_string(),
                 })?;
             }
         }
@@ -336,7 +336,7 @@ impl<D: Device> Run<'_, D> {
             OpKind::AllGather { group, src, dst, .. }
             | OpKind::ReduceScatter { group, src, dst, .. }
             | OpKind::AllToAll { group, src, dst, .. } => (*group, *src, *dst),
-            other => return Err(err(format!("{other:?} is not a collective"))),
+            other => return Err(err.at(format!("{other:?} is not a collective"))),
         };
         let mem = self.staging_mem[rank as usize][s].as_ref().expect("sized for this stream's collectives");
         let (out, inc) = self.staging(id);
@@ -390,7 +390,7 @@ impl<D: Device> Run<'_, D> {
             sends: spans(&out, &out_at),
             recvs: spans(&inc, &inc_at),
         };
-        remote.collective(self.device, rank, s, &exchange).map_err(&err)?;
+        remote.collective(self.device, rank, s, &exchange).map_err(|e| err.at(e))?;
         // Unpack, in member order.
         for (i, &(m, _)) in members.iter().enumerate() {
             let received =

@@ -39,7 +39,9 @@ pub(crate) use rows::{Rope as RopeTable, rope};
 pub(crate) use rows::{RowIndex, tokens_in_order};
 
 use crate::RuntimeError;
-use crate::device::{BwdCall, Device, Dims, Elem, FwdCall, LaunchTable, PlaneKind, Rows2d, buffer_bytes, plane};
+use crate::device::{
+    BwdCall, Device, DeviceError, Dims, Elem, FwdCall, LaunchTable, PlaneKind, Rows2d, buffer_bytes, plane,
+};
 use crate::kernels::Shape;
 use crate::packed::to_bits;
 use collective::Meeting;
@@ -152,7 +154,7 @@ pub fn execute<D: Device>(
     }
     let p = &plan.problem;
     let (batch, d, dv) = (p.batch as usize, p.head_dim as usize, p.v_dim() as usize);
-    let setup = |what: &str, e: String| RuntimeError::Plan(format!("device setup, {what}: {e}"));
+    let setup = |what: &str, e: DeviceError| RuntimeError::Plan(format!("device setup, {what}: {e}"));
     // Storages: sized for the largest buffer they hold, on the rank of their buffers.
     let n_storage = plan.buffers.iter().map(|b| b.storage as usize + 1).max().unwrap_or(0);
     let mut sizes = vec![(0u32, 0usize); n_storage];
@@ -301,7 +303,7 @@ impl<D: Device> Run<'_, D> {
             }
             self.progress.at(rank, stream, id);
             let op = self.plan.op(id);
-            let stamp = || self.device.stamp(rank, stream.index()).map_err(self.op_error(rank, id));
+            let stamp = || self.device.stamp(rank, stream.index()).map_err(|e| self.op_error(rank, id).at(e));
             let mut stamps = None;
             // Stamps after the waits and around the op: on a GPU they time the op as it ran. A
             // panic (a device wrapper's, an injected one) fails this rank and aborts the others.
@@ -333,8 +335,9 @@ impl<D: Device> Run<'_, D> {
         self.progress.done(rank, stream);
     }
 
-    fn op_error(&self, rank: u32, id: OpId) -> impl Fn(String) -> RuntimeError + '_ {
-        move |message| RuntimeError::Rank { rank, op: self.describe(id), message }
+    /// The error of op `id` on `rank`: `.at(e)` names the rank and the op before `e`.
+    fn op_error(&self, rank: u32, id: OpId) -> OpError<'_, D> {
+        OpError { run: self, rank, id }
     }
 
     /// Blocks until `ready` holds, polling the abort flag; at the watchdog limit, the error says
@@ -375,11 +378,11 @@ impl<D: Device> Run<'_, D> {
             },
         )?;
         let signal = signal.expect("ready");
-        self.device.wait(rank, stream.index(), &signal).map_err(self.op_error(rank, id))
+        self.device.wait(rank, stream.index(), &signal).map_err(|e| self.op_error(rank, id).at(e))
     }
 
     fn record_event(&self, rank: u32, stream: Stream, id: OpId, event: usize) -> Result<(), RuntimeError> {
-        let signal = self.device.signal(rank, stream.index()).map_err(self.op_error(rank, id))?;
+        let signal = self.device.signal(rank, stream.index()).map_err(|e| self.op_error(rank, id).at(e))?;
         *self.events[rank as usize][event].lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(signal));
         let _guard = self.issued_lock.lock().unwrap_or_else(|e| e.into_inner());
         self.issued.notify_all();
@@ -420,7 +423,7 @@ impl<D: Device> Run<'_, D> {
         heads: usize,
         r0: usize,
         n: usize,
-    ) -> Result<(), String> {
+    ) -> Result<(), DeviceError> {
         // Output rows are the value head dim wide.
         let d = self.plan.problem.v_dim() as usize;
         let (oo, lo) = (r0 * heads * d * 4, r0 * heads * 4);
@@ -448,7 +451,7 @@ impl<D: Device> Run<'_, D> {
         match &plan.op(id).kind {
             OpKind::Load { input, dst, runs } => {
                 let buf = plan.buf(*dst);
-                let planes = load_planes(p, self.inputs, *input, runs, buf.heads as usize).map_err(&err)?;
+                let planes = load_planes(p, self.inputs, *input, runs, buf.heads as usize).map_err(|e| err.at(e))?;
                 for (&kind, values) in crate::device::planes(buf.kind).iter().zip(planes) {
                     // An input plane (q, k, v, do) in the input dtype: 16-bit values, or fp32.
                     let bits: Vec<u16>;
@@ -459,7 +462,7 @@ impl<D: Device> Run<'_, D> {
                         }
                         Elem::F32 => bytemuck::cast_slice(&values),
                     };
-                    self.device.upload(rank, s, self.at(*dst, kind), bytes).map_err(&err)?;
+                    self.device.upload(rank, s, self.at(*dst, kind), bytes).map_err(|e| err.at(e))?;
                 }
             }
             OpKind::Zero { dst, .. } => {
@@ -468,7 +471,7 @@ impl<D: Device> Run<'_, D> {
                     let acc_lse = buf.kind == attnc_compiler::ir::BufKind::OAcc && kind == PlaneKind::Lse;
                     let value = if acc_lse { f32::NEG_INFINITY } else { 0.0 };
                     let count = self.plane_bytes(*dst, kind) / 4;
-                    self.device.fill(rank, s, self.at(*dst, kind), count, value).map_err(&err)?;
+                    self.device.fill(rank, s, self.at(*dst, kind), count, value).map_err(|e| err.at(e))?;
                 }
             }
             OpKind::SendRecv { sends, recvs } if matches!(self.ranks, Ranks::One { .. }) => {
@@ -483,7 +486,7 @@ impl<D: Device> Run<'_, D> {
                         })
                         .collect()
                 };
-                remote.send_recv(self.device, rank, s, &regions(sends), &regions(recvs)).map_err(&err)?;
+                remote.send_recv(self.device, rank, s, &regions(sends), &regions(recvs)).map_err(|e| err.at(e))?;
             }
             OpKind::SendRecv { sends, recvs } => {
                 let mut waiting = Vec::new();
@@ -493,7 +496,7 @@ impl<D: Device> Run<'_, D> {
                         .map(|&k| (plan.buf(t.buf).storage, self.at(t.buf, k).1, self.plane_bytes(t.buf, k)))
                         .collect();
                     let done = Arc::new((Mutex::new(None), Condvar::new()));
-                    let ready = self.device.signal(rank, s).map_err(&err)?;
+                    let ready = self.device.signal(rank, s).map_err(|e| err.at(e))?;
                     let offer = Offer { planes, ready, done: done.clone() };
                     self.mailbox
                         .lock()
@@ -519,26 +522,26 @@ impl<D: Device> Run<'_, D> {
                     let offer = offer.expect("ready");
                     let kinds = crate::device::planes(plan.buf(t.buf).kind);
                     if offer.planes.len() != kinds.len() {
-                        return Err(err(format!(
+                        return Err(err.at(format!(
                             "rank {} sent {} planes, expected {}",
                             t.peer,
                             offer.planes.len(),
                             kinds.len()
                         )));
                     }
-                    self.device.wait(rank, s, &offer.ready).map_err(&err)?;
+                    self.device.wait(rank, s, &offer.ready).map_err(|e| err.at(e))?;
                     for (&(st, off, len), &k) in offer.planes.iter().zip(kinds) {
                         if len != self.plane_bytes(t.buf, k) {
-                            return Err(err(format!(
+                            return Err(err.at(format!(
                                 "rank {} sent {len} bytes of {k:?}, expected {}",
                                 t.peer,
                                 self.plane_bytes(t.buf, k)
                             )));
                         }
                         let src = self.storage[st as usize].as_ref().expect("every rank runs in this process");
-                        self.device.copy(rank, s, (src, off), self.at(t.buf, k), len).map_err(&err)?;
+                        self.device.copy(rank, s, (src, off), self.at(t.buf, k), len).map_err(|e| err.at(e))?;
                     }
-                    let copied = self.device.signal(rank, s).map_err(&err)?;
+                    let copied = self.device.signal(rank, s).map_err(|e| err.at(e))?;
                     let (slot, cv) = &*offer.done;
                     *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(copied);
                     cv.notify_all();
@@ -547,17 +550,17 @@ impl<D: Device> Run<'_, D> {
                     let (slot, cv) = &*done;
                     self.block((rank, id), slot, cv, || format!("rank {peer} to receive"), |s| s.is_some())?;
                     let signal = slot.lock().unwrap_or_else(|e| e.into_inner()).take().expect("ready");
-                    self.device.wait(rank, s, &signal).map_err(&err)?;
+                    self.device.wait(rank, s, &signal).map_err(|e| err.at(e))?;
                 }
             }
             OpKind::AttnFwd { q, kv, part, .. } => {
                 let (qb, kb) = (plan.buf(*q), plan.buf(*kv));
                 let o_count = self.plane_bytes(*part, PlaneKind::O) / 4;
                 let lse_count = self.plane_bytes(*part, PlaneKind::Lse) / 4;
-                self.device.fill(rank, s, self.at(*part, PlaneKind::O), o_count, 0.0).map_err(&err)?;
+                self.device.fill(rank, s, self.at(*part, PlaneKind::O), o_count, 0.0).map_err(|e| err.at(e))?;
                 self.device
                     .fill(rank, s, self.at(*part, PlaneKind::Lse), lse_count, f32::NEG_INFINITY)
-                    .map_err(&err)?;
+                    .map_err(|e| err.at(e))?;
                 let tables = self.tables[rank as usize].as_ref();
                 for (i, l) in self.launches[&id].iter().enumerate() {
                     let tm = tables.expect("a rank with attention ops has tables");
@@ -581,11 +584,12 @@ impl<D: Device> Run<'_, D> {
                         v_head_dim: p.v_dim() as usize,
                         scale: p.scale() as f32,
                     };
-                    self.device.forward(rank, s, &call).map_err(&err)?;
+                    self.device.forward(rank, s, &call).map_err(|e| err.at(e))?;
                     if i > 0 {
                         let into = (self.at(*part, PlaneKind::O), self.at(*part, PlaneKind::Lse));
                         for &(r0, r1) in &l.table.q_ranges {
-                            self.merge_rows(rank, s, into, (o, lse), qb.heads as usize, r0, r1 - r0).map_err(&err)?;
+                            self.merge_rows(rank, s, into, (o, lse), qb.heads as usize, r0, r1 - r0)
+                                .map_err(|e| err.at(e))?;
                         }
                     }
                 }
@@ -598,14 +602,14 @@ impl<D: Device> Run<'_, D> {
                 for b in 0..p.batch as usize {
                     for i in &rows.0 {
                         let (r0, n) = (b * n_rows + i.start as usize, (i.end - i.start) as usize);
-                        self.merge_rows(rank, s, into, from, h, r0, n).map_err(&err)?;
+                        self.merge_rows(rank, s, into, from, h, r0, n).map_err(|e| err.at(e))?;
                     }
                 }
             }
             OpKind::Normalize { acc, dst } => {
                 for kind in [PlaneKind::O, PlaneKind::Lse] {
                     let len = self.plane_bytes(*acc, kind);
-                    self.device.copy(rank, s, self.at(*acc, kind), self.at(*dst, kind), len).map_err(&err)?;
+                    self.device.copy(rank, s, self.at(*acc, kind), self.at(*dst, kind), len).map_err(|e| err.at(e))?;
                 }
             }
             OpKind::AttnBwd { q, kv, dq, dkv, .. } => {
@@ -633,7 +637,7 @@ impl<D: Device> Run<'_, D> {
                         dk: self.at(*dkv, PlaneKind::Dk),
                         dv: self.at(*dkv, PlaneKind::Dv),
                     };
-                    self.device.backward(rank, s, &call).map_err(&err)?;
+                    self.device.backward(rank, s, &call).map_err(|e| err.at(e))?;
                 }
             }
             OpKind::Store { output, src, sink } => {
@@ -645,7 +649,7 @@ impl<D: Device> Run<'_, D> {
                     let bytes = self
                         .device
                         .download(rank, s, self.at(*src, kind), self.plane_bytes(*src, kind))
-                        .map_err(&err)?;
+                        .map_err(|e| err.at(e))?;
                     let w = kind.width(Dims::of(p));
                     let values: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
                     // Planes go back to the CPU layout, each after the ones before it: o (rounded
@@ -663,14 +667,16 @@ impl<D: Device> Run<'_, D> {
                 let tokens = tokens_in_order(&buf.tokens);
                 let mut out = self.outputs.lock().unwrap_or_else(|e| e.into_inner());
                 let sinks = if *sink {
-                    let sinks = self.inputs.sinks.ok_or_else(|| {
-                        err("the problem has learned sinks and the inputs none (tensor `sinks`, [heads])".to_string())
-                    })?;
+                    let sinks =
+                        self.inputs.sinks.ok_or_else(|| {
+                            err.at("the problem has learned sinks and the inputs none (tensor `sinks`, [heads])"
+                                .to_string())
+                        })?;
                     Some(sinks)
                 } else {
                     None
                 };
-                store_rows(p, &mut out, *output, (&rows, shape), &tokens, self.inputs, sinks).map_err(&err)?;
+                store_rows(p, &mut out, *output, (&rows, shape), &tokens, self.inputs, sinks).map_err(|e| err.at(e))?;
             }
             OpKind::AllGather { .. } | OpKind::ReduceScatter { .. } | OpKind::AllToAll { .. }
                 if matches!(self.ranks, Ranks::One { .. }) =>
@@ -701,7 +707,7 @@ impl<D: Device> Run<'_, D> {
                             width: row,
                             height: rows,
                         };
-                        self.device.copy_2d(rank, s, region).map_err(&err)?;
+                        self.device.copy_2d(rank, s, region).map_err(|e| err.at(e))?;
                     }
                 }
             }
@@ -711,7 +717,7 @@ impl<D: Device> Run<'_, D> {
                 let runs = self.same_token_runs(*src, *dst, *src);
                 for &kind in crate::device::planes(db.kind) {
                     if kind.elem(Dims::of(p).input) != Elem::F32 {
-                        return Err(err(format!("row sums of {kind:?} (16-bit) planes")));
+                        return Err(err.at(format!("row sums of {kind:?} (16-bit) planes")));
                     }
                     let w = kind.width(Dims::of(p)) * db.heads as usize;
                     let (from, to) = (self.at(*src, kind), self.at(*dst, kind));
@@ -724,7 +730,7 @@ impl<D: Device> Run<'_, D> {
                             width: w,
                             height: n,
                         };
-                        self.device.add_2d(rank, s, region).map_err(&err)?;
+                        self.device.add_2d(rank, s, region).map_err(|e| err.at(e))?;
                     }
                 }
             }
@@ -744,7 +750,7 @@ impl<D: Device> Run<'_, D> {
                             width: w,
                             height: n,
                         };
-                        self.device.copy_2d(rank, s, region).map_err(&err)?;
+                        self.device.copy_2d(rank, s, region).map_err(|e| err.at(e))?;
                     }
                 }
             }
@@ -753,12 +759,12 @@ impl<D: Device> Run<'_, D> {
                 let rows = p.batch as usize * sb.rows as usize;
                 for &kind in crate::device::planes(db.kind) {
                     if kind.elem(Dims::of(p).input) != Elem::F32 {
-                        return Err(err(format!("head sums of {kind:?} (16-bit) planes")));
+                        return Err(err.at(format!("head sums of {kind:?} (16-bit) planes")));
                     }
                     let w = kind.width(Dims::of(p));
                     let count = self.plane_bytes(*dst, kind) / 4;
                     let (from, to) = (self.at(*src, kind), self.at(*dst, kind));
-                    self.device.fill(rank, s, to, count, 0.0).map_err(&err)?;
+                    self.device.fill(rank, s, to, count, 0.0).map_err(|e| err.at(e))?;
                     for h in 0..sb.heads as usize {
                         let src_head = (from.0, from.1 + h * w * 4);
                         let dst_head = (to.0, to.1 + h / *factor as usize * w * 4);
@@ -771,11 +777,41 @@ impl<D: Device> Run<'_, D> {
                             width: w,
                             height: rows,
                         };
-                        self.device.add_2d(rank, s, region).map_err(&err)?;
+                        self.device.add_2d(rank, s, region).map_err(|e| err.at(e))?;
                     }
                 }
             }
         }
         Ok(())
+    }
+}
+
+/// What an op's failure says: the executor's own message, or a device's typed error.
+pub(crate) trait Failure {
+    fn text(self) -> String;
+}
+
+impl Failure for String {
+    fn text(self) -> String {
+        self
+    }
+}
+
+impl Failure for DeviceError {
+    fn text(self) -> String {
+        self.to_string()
+    }
+}
+
+/// The failing op of a run, for errors that name the rank and the op.
+pub(crate) struct OpError<'r, D: Device> {
+    run: &'r Run<'r, D>,
+    rank: u32,
+    id: OpId,
+}
+
+impl<D: Device> OpError<'_, D> {
+    pub(crate) fn at(&self, failure: impl Failure) -> RuntimeError {
+        RuntimeError::Rank { rank: self.rank, op: self.run.describe(self.id), message: failure.text() }
     }
 }
