@@ -667,11 +667,10 @@ impl<D: Device> Run<'_, D> {
                 let tokens = tokens_in_order(&buf.tokens);
                 let mut out = self.outputs.lock().unwrap_or_else(|e| e.into_inner());
                 let sinks = if *sink {
-                    let sinks =
-                        self.inputs.sinks.ok_or_else(|| {
-                            err.at("the problem has learned sinks and the inputs none (tensor `sinks`, [heads])"
+                    let sinks = self.inputs.sinks.ok_or_else(|| {
+                        err.at("the problem has learned sinks and the inputs none (tensor `sinks`, [heads])"
                                 .to_string())
-                        })?;
+                    })?;
                     Some(sinks)
                 } else {
                     None
