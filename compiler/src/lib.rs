@@ -14,6 +14,7 @@ pub mod compat;
 pub mod cost;
 pub mod diag;
 pub mod driver;
+pub mod expr;
 pub mod front;
 pub mod hybrid;
 pub mod import;

@@ -1,0 +1,237 @@
+//! Mask and score expressions (`compiler/src/expr`): parsing with spans, type errors with help,
+//! the interpreter against the named masks' definitions, and the interval analysis of tiles —
+//! sound for random expressions, exact for the named masks, and in agreement with the planner's
+//! classification (`ir::mask::classify`).
+
+use attnc_compiler::expr::eval::{Point, truth};
+use attnc_compiler::expr::interval::{Tile, TileClass, brute, classify};
+use attnc_compiler::expr::{BinOp, Context, Expr, ExprKind, MaskExpr, Type, Var, library, parse::parse};
+use attnc_compiler::ir::{Doc, Interval, MaskClass, Problem, RowSet, mask};
+use attnc_compiler::spec::{Dtype, Mask};
+use proptest::prelude::*;
+
+fn mask_of(text: &str) -> MaskExpr {
+    MaskExpr::new(parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+#[test]
+fn parse_spans_and_precedence() {
+    let e = parse("k <= q & q - k < 128").unwrap();
+    let ExprKind::Binary(BinOp::And, a, b) = &e.kind else { panic!("{e:?}") };
+    assert_eq!((a.span, b.span), ((0, 6), (9, 20)));
+    assert!(matches!(b.kind, ExprKind::Binary(BinOp::Lt, _, _)));
+    assert_eq!(e.type_of(Context::Mask), Ok(Type::Bool));
+    let score = parse("min(s, 50.0 * tanh(s / 50.0)) - 0.5 * (q - k)").unwrap();
+    assert_eq!(score.type_of(Context::Score), Ok(Type::Float));
+    assert!(parse("doc(q) == doc(k) & !(k > q)").unwrap().reads(Var::DocK));
+}
+
+#[test]
+fn syntax_and_type_errors_point_at_their_text_with_help() {
+    // (text, where, span, message, help)
+    type Case = (&'static str, Context, (usize, usize), &'static str, &'static str);
+    let cases: [Case; 8] = [
+        ("k <= q <= 5", Context::Mask, (7, 9), "comparisons do not chain", "join two comparisons with `&`"),
+        ("k <= qq", Context::Mask, (5, 7), "unknown name `qq`", "did you mean `q`?"),
+        ("k <= q &", Context::Mask, (8, 8), "the expression ends too early", "complete it"),
+        ("doc(h) == doc(k)", Context::Mask, (4, 5), "`doc` takes `q` or `k`", "write `doc(q) == doc(k)`"),
+        ("q / 0 == k / 0", Context::Mask, (4, 5), "`/` by 0", "divide by a positive constant"),
+        ("s > 0", Context::Mask, (0, 1), "`s` (the score) is not known", "move score changes to `score = …`"),
+        ("k <= q | 3", Context::Mask, (0, 10), "`|` joins conditions", "compare first"),
+        ("k + q", Context::Mask, (0, 5), "a mask is a condition, not an integer", "compare positions"),
+    ];
+    for (text, context, span, message, help) in cases {
+        let (got_span, got_message, got_help) = match parse(text) {
+            Err(e) => (e.span, e.message, e.help),
+            Ok(e) => match (e.type_of(context), context) {
+                (Err(t), _) => (t.span, t.message, t.help),
+                (Ok(_), Context::Mask) => match MaskExpr::new(e) {
+                    Err(t) => (t.span, t.message, t.help),
+                    Ok(_) => panic!("{text}: accepted"),
+                },
+                (Ok(_), Context::Score) => panic!("{text}: accepted"),
+            },
+        };
+        assert_eq!(got_span, span, "{text}: {got_message}");
+        assert!(got_message.contains(message), "{text}: {got_message}");
+        assert!(got_help.as_deref().unwrap_or("").contains(help), "{text}: {got_help:?}");
+    }
+}
+
+/// The named masks' definitions, pair by pair (positions within one sequence).
+fn defined(mask: Mask, q: i64, k: i64) -> bool {
+    let (window, chunk) = (mask.window(), mask.chunk());
+    match mask {
+        Mask::None | Mask::Padding => true,
+        _ => k <= q && window.is_none_or(|w| q - k < w as i64) && chunk.is_none_or(|c| q / c as i64 == k / c as i64),
+    }
+}
+
+fn named_masks() -> Vec<Mask> {
+    let mut out = vec![Mask::None, Mask::CAUSAL];
+    for (window, chunk) in [(Some(1), None), (Some(5), None), (None, Some(1)), (None, Some(4)), (Some(3), Some(8))] {
+        out.push(Mask::Causal { window, chunk });
+        out.push(Mask::PaddingCausal { window, chunk });
+    }
+    out
+}
+
+#[test]
+fn library_masks_evaluate_as_defined() {
+    for m in named_masks() {
+        let Some(e) = library::expr(m) else {
+            assert!(matches!(m, Mask::None | Mask::Padding));
+            continue;
+        };
+        for q in 0..40 {
+            for k in 0..40 {
+                let at = Point { q, k, ..Point::default() };
+                assert_eq!(truth(&e.0, &at).unwrap(), defined(m, q, k), "{m:?} q {q} k {k}");
+            }
+        }
+    }
+    // In documents: a pair across two sequences is never allowed.
+    let e = library::expr_in_documents(Mask::CAUSAL);
+    assert!(!truth(&e.0, &Point { q: 5, k: 1, doc_q: 1, doc_k: 0, ..Point::default() }).unwrap());
+    assert!(truth(&e.0, &Point { q: 5, k: 1, doc_q: 1, doc_k: 1, ..Point::default() }).unwrap());
+}
+
+fn tile(q: (i64, i64), k: (i64, i64)) -> Tile {
+    Tile { q, k, h: (0, 0), doc_q: (0, 0), doc_k: (0, 0) }
+}
+
+/// Every tile of every size on a 0..48 grid: the analysis equals counting pair by pair, and the
+/// planner's classification of the same block (one sequence of 48 tokens).
+#[test]
+fn analysis_is_exact_for_named_masks_and_agrees_with_the_planner() {
+    for m in named_masks().into_iter().filter(|m| !matches!(m, Mask::None | Mask::Padding)) {
+        let e = library::expr(m).unwrap();
+        let problem = Problem {
+            tokens: 48,
+            docs: vec![Doc { start: 0, end: 48, len: 48 }],
+            causal: true,
+            window: m.window(),
+            chunk: m.chunk(),
+            heads: 1,
+            kv_heads: 1,
+            head_dim: 8,
+            batch: 1,
+            dtype: Dtype::Fp32,
+            thd: false,
+            rope: None,
+            softmax_scale: None,
+            v_head_dim: None,
+            sinks: false,
+            softcap: None,
+        };
+        for size in [1, 3, 4, 8, 16] {
+            for q0 in (0..48).step_by(size) {
+                for k0 in (0..48).step_by(size) {
+                    let (q1, k1) = ((q0 + size).min(48) - 1, (k0 + size).min(48) - 1);
+                    let t = tile((q0 as i64, q1 as i64), (k0 as i64, k1 as i64));
+                    let got = classify(&e, &t);
+                    assert_eq!(Some(got), brute(&e, &t), "{m:?} {t:?}");
+                    let planner = mask::classify(
+                        &problem,
+                        &[Interval::new(q0 as u64, q1 as u64 + 1)],
+                        &RowSet::range(k0 as u64, k1 as u64 + 1),
+                    );
+                    let planner = match planner {
+                        None => TileClass::Empty,
+                        Some(MaskClass::Full) => TileClass::Full,
+                        Some(_) => TileClass::Partial,
+                    };
+                    assert_eq!(got, planner, "{m:?} {t:?}");
+                }
+            }
+        }
+    }
+}
+
+/// Random integer expressions over q, k and h, compared with constants and joined by & | !.
+fn arb_int() -> impl Strategy<Value = Expr> {
+    let leaf = prop_oneof![Just(Var::Q), Just(Var::K), Just(Var::H),]
+        .prop_map(|v| Expr::new(ExprKind::Var(v), (0, 0)))
+        .boxed();
+    let leaf = prop_oneof![leaf, (-20i64..40).prop_map(|i| Expr::new(ExprKind::Int(i), (0, 0)))];
+    leaf.prop_recursive(3, 12, 2, |inner| {
+        prop_oneof![
+            (inner.clone(), prop_oneof![Just(BinOp::Add), Just(BinOp::Sub), Just(BinOp::Mul)], inner.clone())
+                .prop_map(|(a, op, b)| Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), (0, 0))),
+            (inner, prop_oneof![Just(BinOp::Div), Just(BinOp::Rem)], 1i64..9).prop_map(|(a, op, d)| {
+                let d = Expr::new(ExprKind::Int(d), (0, 0));
+                Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(d)), (0, 0))
+            }),
+        ]
+    })
+}
+
+fn arb_mask() -> impl Strategy<Value = Expr> {
+    let cmp = prop_oneof![
+        Just(BinOp::Lt),
+        Just(BinOp::Le),
+        Just(BinOp::Gt),
+        Just(BinOp::Ge),
+        Just(BinOp::Eq),
+        Just(BinOp::Ne)
+    ];
+    let atom = (arb_int(), cmp, arb_int())
+        .prop_map(|(a, op, b)| Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), (0, 0)));
+    atom.prop_recursive(2, 8, 2, |inner| {
+        prop_oneof![
+            (inner.clone(), prop_oneof![Just(BinOp::And), Just(BinOp::Or)], inner.clone())
+                .prop_map(|(a, op, b)| Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), (0, 0))),
+            inner.prop_map(|a| Expr::new(ExprKind::Unary(attnc_compiler::expr::UnOp::Not, Box::new(a)), (0, 0))),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// A tile called empty holds no allowed pair; one called full holds only allowed pairs.
+    #[test]
+    fn analysis_is_sound(e in arb_mask(), q0 in 0i64..30, k0 in 0i64..30, qn in 0i64..10, kn in 0i64..10, h in 0i64..3) {
+        let m = MaskExpr::new(e).expect("generated masks type-check");
+        let t = Tile { q: (q0, q0 + qn), k: (k0, k0 + kn), h: (0, h), doc_q: (0, 0), doc_k: (0, 0) };
+        if let Some(truth) = brute(&m, &t) {
+            match classify(&m, &t) {
+                TileClass::Partial => {}
+                got => prop_assert_eq!(got, truth, "{:?}", m.0),
+            }
+        }
+    }
+}
+
+/// The masks the language is for, beyond the named ones (issue 30): prefix-LM, global tokens with
+/// a window, a per-head window. Their tiles are classified exactly on a 0..40 grid, heads 0..3.
+#[test]
+fn new_masks_are_classified_exactly() {
+    let masks = [
+        "k <= q | k < 8",                               // prefix-LM: an 8-token bidirectional prefix
+        "k < 4 | q < 4 | (k <= q & q - k < 8)",         // 4 global tokens and a window of 8
+        "k <= q & q - k < 4 + 4 * h",                   // a window per head: 4, 8, 12
+        "doc(q) == doc(k) & k <= q & (q - k) % 2 == 0", // documents, every other key
+    ];
+    for text in masks {
+        let m = mask_of(text);
+        for size in [1, 4, 5, 8] {
+            for q0 in (0..40).step_by(size) {
+                for k0 in (0..40).step_by(size) {
+                    for (h, docs) in
+                        [((0, 0), ((0, 0), (0, 0))), ((0, 2), ((0, 0), (0, 0))), ((1, 1), ((1, 1), (0, 1)))]
+                    {
+                        let t = Tile {
+                            q: (q0 as i64, (q0 + size).min(40) as i64 - 1),
+                            k: (k0 as i64, (k0 + size).min(40) as i64 - 1),
+                            h,
+                            doc_q: docs.0,
+                            doc_k: docs.1,
+                        };
+                        assert_eq!(classify(&m, &t), brute(&m, &t).unwrap(), "{text} {t:?}");
+                    }
+                }
+            }
+        }
+    }
+}

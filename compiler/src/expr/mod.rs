@@ -1,0 +1,284 @@
+//! Masks and score modifications as expressions (issue 30's first part): one small typed IR,
+//! its parser (`parse.rs`), an interpreter (`eval.rs`), the interval analysis of a tile
+//! (`interval.rs`: full, partial or empty, sound for every expression and exact for the named
+//! masks), and the named masks written once as library expressions (`library.rs`).
+//!
+//! A mask is a boolean expression over integer terms: `q` and `k` (token positions within the
+//! sequence), `h` (the query head), `doc(q)` and `doc(k)` (THD sequence ids), integer constants,
+//! with `+ - * / %`, comparisons, `&`, `|` and `!`. A score is a float expression over `s` (the
+//! scaled score) and the same terms, with `tanh`, `exp`, `log`, `min`, `max` and float constants.
+//! Division and remainder are Euclidean (positions are never negative; a negative divisor is a
+//! type error where it is a constant, and evaluates as Euclidean division otherwise).
+//!
+//! Not yet: the `.attn` grammar does not take `mask = EXPR` (the front end and sema come next),
+//! and no backend lowers an expression; the planner, verifier and kernels use the named masks.
+
+pub mod eval;
+pub mod interval;
+pub mod library;
+pub mod parse;
+
+/// A value the expression reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Var {
+    /// The query's position in its sequence.
+    Q,
+    /// The key's position in its sequence.
+    K,
+    /// The query head.
+    H,
+    /// The query's sequence id (THD), `doc(q)`.
+    DocQ,
+    /// The key's sequence id, `doc(k)`.
+    DocK,
+    /// The scaled score (score expressions only).
+    S,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    And,
+    Or,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::And => "&",
+            BinOp::Or => "|",
+        }
+    }
+
+    fn is_comparison(self) -> bool {
+        matches!(self, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne)
+    }
+}
+
+/// Functions of score expressions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Func {
+    Tanh,
+    Exp,
+    Log,
+    Min,
+    Max,
+}
+
+impl Func {
+    pub fn name(self) -> &'static str {
+        match self {
+            Func::Tanh => "tanh",
+            Func::Exp => "exp",
+            Func::Log => "log",
+            Func::Min => "min",
+            Func::Max => "max",
+        }
+    }
+
+    pub fn arity(self) -> usize {
+        match self {
+            Func::Tanh | Func::Exp | Func::Log => 1,
+            Func::Min | Func::Max => 2,
+        }
+    }
+}
+
+/// An expression; `span` is the byte range of its text (for diagnostics).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: (usize, usize),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Var(Var),
+    Int(i64),
+    Float(f64),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Call(Func, Vec<Expr>),
+}
+
+/// The type of an expression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Type {
+    Int,
+    Bool,
+    Float,
+}
+
+impl Type {
+    pub fn name(self) -> &'static str {
+        match self {
+            Type::Int => "an integer",
+            Type::Bool => "a condition",
+            Type::Float => "a float",
+        }
+    }
+}
+
+/// Where an expression may appear: a mask reads no score; a score may read `s`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Context {
+    Mask,
+    Score,
+}
+
+/// A type error, with the span it is about and a help line that is true when followed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{message}")]
+pub struct TypeError {
+    pub span: (usize, usize),
+    pub message: String,
+    pub help: Option<String>,
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, span: (usize, usize)) -> Expr {
+        Expr { kind, span }
+    }
+
+    /// The expression's type in `context`, or the first type error.
+    pub fn type_of(&self, context: Context) -> Result<Type, TypeError> {
+        let err = |message: String, help: Option<&str>| TypeError {
+            span: self.span,
+            message,
+            help: help.map(str::to_string),
+        };
+        match &self.kind {
+            ExprKind::Var(Var::S) if context == Context::Mask => Err(err(
+                "`s` (the score) is not known where the mask is decided".into(),
+                Some("a mask reads q, k, h, doc(q) and doc(k); move score changes to `score = …`"),
+            )),
+            ExprKind::Var(Var::S) => Ok(Type::Float),
+            ExprKind::Var(_) | ExprKind::Int(_) => Ok(Type::Int),
+            ExprKind::Float(_) => Ok(Type::Float),
+            ExprKind::Unary(UnOp::Neg, a) => match a.type_of(context)? {
+                Type::Bool => Err(err("`-` of a condition".into(), Some("use `!` to negate a condition"))),
+                t => Ok(t),
+            },
+            ExprKind::Unary(UnOp::Not, a) => match a.type_of(context)? {
+                Type::Bool => Ok(Type::Bool),
+                t => Err(err(format!("`!` of {}", t.name()), Some("`!` negates a condition such as `k <= q`"))),
+            },
+            ExprKind::Binary(op, a, b) => {
+                let (ta, tb) = (a.type_of(context)?, b.type_of(context)?);
+                match op {
+                    BinOp::And | BinOp::Or => {
+                        if ta == Type::Bool && tb == Type::Bool {
+                            Ok(Type::Bool)
+                        } else {
+                            Err(err(
+                                format!("`{}` joins conditions, not {} and {}", op.symbol(), ta.name(), tb.name()),
+                                Some("compare first, e.g. `k <= q & q - k < 128`"),
+                            ))
+                        }
+                    }
+                    _ if ta == Type::Bool || tb == Type::Bool => Err(err(
+                        format!("`{}` of a condition", op.symbol()),
+                        Some("conditions combine with `&`, `|` and `!`"),
+                    )),
+                    op if op.is_comparison() => Ok(Type::Bool),
+                    BinOp::Div | BinOp::Rem if matches!(b.kind, ExprKind::Int(d) if d <= 0) => Err(TypeError {
+                        span: b.span,
+                        message: format!("`{}` by {}", op.symbol(), if let ExprKind::Int(d) = b.kind { d } else { 0 }),
+                        help: Some("divide by a positive constant (chunks of C tokens: `q / C == k / C`)".into()),
+                    }),
+                    _ if ta == Type::Float || tb == Type::Float => Ok(Type::Float),
+                    _ => Ok(Type::Int),
+                }
+            }
+            ExprKind::Call(f, args) => {
+                if args.len() != f.arity() {
+                    return Err(err(
+                        format!("`{}` takes {} argument(s), not {}", f.name(), f.arity(), args.len()),
+                        None,
+                    ));
+                }
+                for a in args {
+                    if a.type_of(context)? == Type::Bool {
+                        return Err(TypeError {
+                            span: a.span,
+                            message: format!("`{}` of a condition", f.name()),
+                            help: None,
+                        });
+                    }
+                }
+                if context == Context::Mask {
+                    return Err(err(
+                        format!("`{}` belongs to score expressions", f.name()),
+                        Some("a mask is integer arithmetic and comparisons; write `score = …` for float changes"),
+                    ));
+                }
+                Ok(Type::Float)
+            }
+        }
+    }
+
+    /// Whether the expression reads `var`.
+    pub fn reads(&self, var: Var) -> bool {
+        match &self.kind {
+            ExprKind::Var(v) => *v == var,
+            ExprKind::Int(_) | ExprKind::Float(_) => false,
+            ExprKind::Unary(_, a) => a.reads(var),
+            ExprKind::Binary(_, a, b) => a.reads(var) || b.reads(var),
+            ExprKind::Call(_, args) => args.iter().any(|a| a.reads(var)),
+        }
+    }
+}
+
+/// A mask: a checked boolean expression.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MaskExpr(pub Expr);
+
+impl MaskExpr {
+    /// `expr` as a mask, type-checked.
+    pub fn new(expr: Expr) -> Result<MaskExpr, TypeError> {
+        match expr.type_of(Context::Mask)? {
+            Type::Bool => Ok(MaskExpr(expr)),
+            t => Err(TypeError {
+                span: expr.span,
+                message: format!("a mask is a condition, not {}", t.name()),
+                help: Some("compare positions, e.g. `k <= q` (causal)".into()),
+            }),
+        }
+    }
+}
+
+/// Euclidean division and remainder of integers (`b > 0` in every checked expression).
+pub fn div_euclid(a: i64, b: i64) -> Option<i64> {
+    (b != 0).then(|| a.div_euclid(b))
+}
+
+pub fn rem_euclid(a: i64, b: i64) -> Option<i64> {
+    (b != 0).then(|| a.rem_euclid(b))
+}
