@@ -6,8 +6,8 @@
 use attnc_compiler::expr::eval::{Point, truth};
 use attnc_compiler::expr::interval::{Tile, TileClass, brute, classify};
 use attnc_compiler::expr::{BinOp, Context, Expr, ExprKind, MaskExpr, Type, Var, library, parse::parse};
-use attnc_compiler::ir::{Doc, Interval, MaskClass, Problem, RowSet, mask};
-use attnc_compiler::spec::{Dtype, Mask};
+use attnc_compiler::ir::{Interval, MaskClass, Problem, RowSet, mask};
+use attnc_compiler::spec::Mask;
 use proptest::prelude::*;
 
 fn mask_of(text: &str) -> MaskExpr {
@@ -106,24 +106,7 @@ fn tile(q: (i64, i64), k: (i64, i64)) -> Tile {
 fn analysis_is_exact_for_named_masks_and_agrees_with_the_planner() {
     for m in named_masks().into_iter().filter(|m| !matches!(m, Mask::None | Mask::Padding)) {
         let e = library::expr(m).unwrap();
-        let problem = Problem {
-            tokens: 48,
-            docs: vec![Doc { start: 0, end: 48, len: 48 }],
-            causal: true,
-            window: m.window(),
-            chunk: m.chunk(),
-            heads: 1,
-            kv_heads: 1,
-            head_dim: 8,
-            batch: 1,
-            dtype: Dtype::Fp32,
-            thd: false,
-            rope: None,
-            softmax_scale: None,
-            v_head_dim: None,
-            sinks: false,
-            softcap: None,
-        };
+        let problem = Problem { causal: true, window: m.window(), chunk: m.chunk(), ..Problem::single(48, 1, 8) };
         for size in [1, 3, 4, 8, 16] {
             for q0 in (0..48).step_by(size) {
                 for k0 in (0..48).step_by(size) {

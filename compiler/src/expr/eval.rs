@@ -95,13 +95,7 @@ fn binary(op: BinOp, a: Value, b: Value) -> Option<Value> {
             BinOp::Mul => Value::Int(x.checked_mul(y)?),
             BinOp::Div => Value::Int(div_euclid(x, y)?),
             BinOp::Rem => Value::Int(rem_euclid(x, y)?),
-            BinOp::Lt => Value::Bool(x < y),
-            BinOp::Le => Value::Bool(x <= y),
-            BinOp::Gt => Value::Bool(x > y),
-            BinOp::Ge => Value::Bool(x >= y),
-            BinOp::Eq => Value::Bool(x == y),
-            BinOp::Ne => Value::Bool(x != y),
-            BinOp::And | BinOp::Or => return None,
+            op => Value::Bool(compare(op, x, y)?),
         });
     }
     let (x, y) = (a.float(), b.float());
@@ -111,12 +105,19 @@ fn binary(op: BinOp, a: Value, b: Value) -> Option<Value> {
         BinOp::Mul => Value::Float(x * y),
         BinOp::Div => Value::Float(x / y),
         BinOp::Rem => Value::Float(x.rem_euclid(y)),
-        BinOp::Lt => Value::Bool(x < y),
-        BinOp::Le => Value::Bool(x <= y),
-        BinOp::Gt => Value::Bool(x > y),
-        BinOp::Ge => Value::Bool(x >= y),
-        BinOp::Eq => Value::Bool(x == y),
-        BinOp::Ne => Value::Bool(x != y),
-        BinOp::And | BinOp::Or => return None,
+        op => Value::Bool(compare(op, x, y)?),
+    })
+}
+
+/// A comparison's truth (`None` for an operator that is not one).
+fn compare<T: PartialOrd>(op: BinOp, x: T, y: T) -> Option<bool> {
+    Some(match op {
+        BinOp::Lt => x < y,
+        BinOp::Le => x <= y,
+        BinOp::Gt => x > y,
+        BinOp::Ge => x >= y,
+        BinOp::Eq => x == y,
+        BinOp::Ne => x != y,
+        _ => return None,
     })
 }

@@ -527,6 +527,29 @@ fn is_false(b: &bool) -> bool {
 }
 
 impl Problem {
+    /// One unmasked fp32 sequence of `tokens` tokens, batch 1, with `heads` query and KV heads of
+    /// `head_dim`: the base that tests and benchmarks change with `..` (masks, docs, dtype).
+    pub fn single(tokens: u64, heads: u32, head_dim: u32) -> Problem {
+        Problem {
+            tokens,
+            docs: vec![Doc { start: 0, end: tokens, len: tokens }],
+            causal: false,
+            window: None,
+            chunk: None,
+            heads,
+            kv_heads: heads,
+            head_dim,
+            v_head_dim: None,
+            batch: 1,
+            dtype: Dtype::Fp32,
+            thd: false,
+            rope: None,
+            softmax_scale: None,
+            softcap: None,
+            sinks: false,
+        }
+    }
+
     /// The value and output head dim: `v_head_dim`, else `head_dim`.
     pub fn v_dim(&self) -> u32 {
         self.v_head_dim.unwrap_or(self.head_dim)
