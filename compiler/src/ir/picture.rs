@@ -99,6 +99,31 @@ pub fn svg(plan: &Plan) -> String {
     let c = cell_px(n);
     let cp = plan.header.cp;
     let blocks = blocks(plan);
+    // Per tile, the ranks whose blocks hold an allowed pair of it: each block visits only the
+    // tiles its rows and keys touch (a ring at cp 1024 has millions of blocks).
+    let tiles_of = |set: &RowSet| -> Vec<u64> {
+        let mut out: Vec<u64> = set.0.iter().flat_map(|iv| iv.start / t..iv.end.div_ceil(t)).collect();
+        out.dedup();
+        out
+    };
+    let mut computed: Vec<Vec<u32>> = vec![Vec::new(); (n.div_ceil(t) * n.div_ceil(t)) as usize];
+    for (rank, q, kv) in &blocks {
+        for i in tiles_of(q) {
+            let rows = Interval::new(i * t, ((i + 1) * t).min(n));
+            let q_in: Vec<Interval> = q.clipped(rows).collect();
+            for j in tiles_of(kv) {
+                let slot = &mut computed[(i * n.div_ceil(t) + j) as usize];
+                if slot.contains(rank) {
+                    continue;
+                }
+                let cols = Interval::new(j * t, ((j + 1) * t).min(n));
+                if classify(p, &q_in, &RowSet::from_intervals(kv.clipped(cols).collect())).is_some() {
+                    slot.push(*rank);
+                    slot.sort_unstable();
+                }
+            }
+        }
+    }
     let side = tiles * c;
     let legend = (2 * (cp as u64).min(PALETTE.len() as u64) + 2) * 14;
     let (width, height) = (MARGIN * 2 + side + 240, MARGIN * 2 + (side + (cp as u64 + 1) * STRIP + 20).max(legend));
@@ -133,17 +158,7 @@ pub fn svg(plan: &Plan) -> String {
         for j in 0..tiles {
             let cols = Interval::new(j * t, ((j + 1) * t).min(n));
             let class = classify(p, &[rows], &RowSet::range(cols.start, cols.end));
-            // The ranks whose blocks hold an allowed pair of the tile.
-            let mut ranks: Vec<u32> = blocks
-                .iter()
-                .filter(|(_, q, kv)| {
-                    let q: Vec<Interval> = q.clipped(rows).collect();
-                    classify(p, &q, &RowSet::from_intervals(kv.clipped(cols).collect())).is_some()
-                })
-                .map(|(r, _, _)| *r)
-                .collect();
-            ranks.sort_unstable();
-            ranks.dedup();
+            let ranks = &computed[(i * tiles + j) as usize];
             let (name, fill) = match (class, ranks.as_slice()) {
                 (None, _) => ("empty", EMPTY),
                 (Some(_), []) => ("uncomputed", [0xff, 0x00, 0xff]),
