@@ -218,3 +218,29 @@ fn new_masks_are_classified_exactly() {
         }
     }
 }
+
+/// The keys a rank's queries need, from the expression, equal the planner's `ir::needed` for the
+/// named masks (one sequence of 64 tokens; zigzag, contiguous and scattered query sets).
+#[test]
+fn needed_keys_agree_with_the_planner() {
+    use attnc_compiler::expr::interval::needed_keys;
+    use attnc_compiler::ir::needed;
+    let query_sets: [&[(u64, u64)]; 5] =
+        [&[(0, 8), (56, 64)], &[(24, 32), (32, 40)], &[(40, 48)], &[(0, 1)], &[(5, 9), (20, 21), (60, 64)]];
+    for m in named_masks().into_iter().filter(|m| !matches!(m, Mask::None | Mask::Padding)) {
+        let e = library::expr(m).unwrap();
+        let problem = Problem { causal: true, window: m.window(), chunk: m.chunk(), ..Problem::single(64, 1, 8) };
+        for set in query_sets {
+            let queries = RowSet::from_intervals(set.iter().map(|&(a, b)| Interval::new(a, b)).collect());
+            let want: Vec<(i64, i64)> =
+                needed::needed_keys(&problem, &queries).0.iter().map(|i| (i.start as i64, i.end as i64 - 1)).collect();
+            let q: Vec<(i64, i64)> = set.iter().map(|&(a, b)| (a as i64, b as i64 - 1)).collect();
+            let got = needed_keys(&e, &q, (0, 63), &tile((0, 0), (0, 0)));
+            assert_eq!(got, want, "{m:?} {set:?}");
+        }
+    }
+    // Beyond the named masks: prefix-LM's queries need the prefix and their causal keys.
+    let prefix = mask_of("k <= q | k < 8");
+    assert_eq!(needed_keys(&prefix, &[(20, 23)], (0, 63), &tile((0, 0), (0, 0))), vec![(0, 23)]);
+    assert_eq!(needed_keys(&prefix, &[(2, 3)], (0, 63), &tile((0, 0), (0, 0))), vec![(0, 7)]);
+}

@@ -182,3 +182,54 @@ pub fn brute(mask: &MaskExpr, tile: &Tile) -> Option<TileClass> {
         _ => TileClass::Partial,
     })
 }
+
+/// Whether some part of `q` (bisected) makes every pair with the keys of `t` allowed: then
+/// every key of the tile is needed by some query.
+fn some_query_sees_all(e: &Expr, t: &Tile, depth: u32) -> bool {
+    match cond(e, t) {
+        Tri::True => true,
+        Tri::False => false,
+        Tri::Unknown if depth == 0 || t.q.0 == t.q.1 => false,
+        Tri::Unknown => {
+            let m = t.q.0 + (t.q.1 - t.q.0) / 2;
+            some_query_sees_all(e, &Tile { q: (t.q.0, m), ..*t }, depth - 1)
+                || some_query_sees_all(e, &Tile { q: (m + 1, t.q.1), ..*t }, depth - 1)
+        }
+    }
+}
+
+/// The keys of `keys` (inclusive) that some query of `queries` (inclusive ranges) may attend,
+/// the other terms ranging as in `base`: what a rank holding those queries must receive. Sound
+/// for every mask (an undecided key is kept: an extra row sent, never one missing) and exact
+/// where the analysis is (the named masks). Ranges come back sorted and merged.
+pub fn needed_keys(mask: &MaskExpr, queries: &[(i64, i64)], keys: (i64, i64), base: &Tile) -> Vec<(i64, i64)> {
+    let mut out: Vec<(i64, i64)> = Vec::new();
+    needed_within(&mask.0, queries, keys, base, &mut out);
+    out
+}
+
+fn needed_within(e: &Expr, queries: &[(i64, i64)], keys: (i64, i64), base: &Tile, out: &mut Vec<(i64, i64)>) {
+    if keys.0 > keys.1 {
+        return;
+    }
+    let tiles: Vec<Tile> = queries.iter().map(|&q| Tile { q, k: keys, ..*base }).collect();
+    let classes: Vec<TileClass> = tiles.iter().map(|t| classify_within(e, t, BISECTIONS)).collect();
+    let all = classes.contains(&TileClass::Full)
+        || tiles
+            .iter()
+            .zip(&classes)
+            .any(|(t, c)| *c == TileClass::Partial && some_query_sees_all(e, t, 2 * BISECTIONS));
+    if all || (keys.0 == keys.1 && classes.contains(&TileClass::Partial)) {
+        match out.last_mut() {
+            Some(last) if last.1 + 1 >= keys.0 => last.1 = last.1.max(keys.1),
+            _ => out.push(keys),
+        }
+        return;
+    }
+    if classes.iter().all(|c| *c == TileClass::Empty) {
+        return;
+    }
+    let m = keys.0 + (keys.1 - keys.0) / 2;
+    needed_within(e, queries, (keys.0, m), base, out);
+    needed_within(e, queries, (m + 1, keys.1), base, out);
+}
