@@ -4,8 +4,11 @@
 //! Inputs are rounded to the layout's dtype first, exactly as the runtime rounds them on load,
 //! so a bf16 run is compared with the fp64 attention of the same bf16 values.
 
+use attnc_compiler::expr::MaskExpr;
+use attnc_compiler::expr::interval::{Tile, needed_keys};
+use attnc_compiler::expr::library;
 use attnc_compiler::ir::Problem;
-use attnc_compiler::spec::Dtype;
+use attnc_compiler::spec::{Dtype, Mask};
 
 use crate::exec::ExecOutputs;
 use crate::tensor::{Canonical, Dims, round};
@@ -40,26 +43,29 @@ fn rotate(x: &mut [f64], position: u64, rope: Option<&attnc_compiler::spec::Rope
     }
 }
 
-/// The keys query `i` sees: one contiguous range of its sequence (the masks attnc has — causal,
-/// window, chunk, padding — all cut a range), empty for a padding token.
-fn allowed(p: &Problem, i: u64) -> std::ops::Range<usize> {
+/// The problem's mask as the library writes it (`expr::library`): the reference decides which
+/// keys a query sees from that expression, not from the planner's closed forms (`ir::mask`).
+fn mask_expr(p: &Problem) -> Option<MaskExpr> {
+    p.causal.then(|| library::expr(Mask::Causal { window: p.window, chunk: p.chunk })).flatten()
+}
+
+/// The keys query `i` sees: one contiguous range of its sequence (every mask the reference is
+/// given — causal, window, chunk — cuts one; the expression analysis finds it), empty for a
+/// padding token.
+fn allowed(p: &Problem, mask: Option<&MaskExpr>, i: u64) -> std::ops::Range<usize> {
     let doc = p.doc_of(i);
     let real_end = doc.start + doc.len;
     if i >= real_end {
         return 0..0;
     }
-    if !p.causal {
-        return doc.start as usize..real_end as usize;
+    let Some(mask) = mask else { return doc.start as usize..real_end as usize };
+    let q = (i - doc.start) as i64;
+    let at = Tile { q: (q, q), k: (0, 0), h: (0, 0), doc_q: (0, 0), doc_k: (0, 0) };
+    match needed_keys(mask, &[(q, q)], (0, doc.len as i64 - 1), &at).as_slice() {
+        [] => 0..0,
+        [(a, b)] => (doc.start + *a as u64) as usize..(doc.start + *b as u64 + 1) as usize,
+        more => unreachable!("the reference's masks give each query one range of keys, not {more:?}"),
     }
-    let pi = i - doc.start;
-    let mut lo = doc.start;
-    if let Some(w) = p.window {
-        lo = lo.max((i + 1).saturating_sub(w));
-    }
-    if let Some(c) = p.chunk {
-        lo = lo.max(doc.start + pi / c * c);
-    }
-    lo as usize..(i + 1) as usize
 }
 
 /// a·b with four partial sums, so that the compiler vectorises it (a plain sum of products must
@@ -146,7 +152,8 @@ pub fn full_attention_with_progress(
     // q and k rows are `d` wide, v, o and do rows `dv` (MLA's value head dim).
     let dv = dims.v_head_dim;
     let group = h / hk;
-    let ranges: Vec<std::ops::Range<usize>> = (0..t as u64).map(|i| allowed(p, i)).collect();
+    let mask = mask_expr(p);
+    let ranges: Vec<std::ops::Range<usize>> = (0..t as u64).map(|i| allowed(p, mask.as_ref(), i)).collect();
     let tasks: Vec<(usize, usize)> = (0..bn).flat_map(|b| (0..hk).map(move |kh| (b, kh))).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let done = std::sync::atomic::AtomicUsize::new(0);
