@@ -37,6 +37,12 @@ class Layout:
         FLOPs and bytes; with ``rank``, that rank's programs."""
         return self.plans.explain(rank)
 
+    def picture(self, layer: int = 0, backward: bool = False) -> str:
+        """Layer ``layer``'s attention matrix as its plan computes it, as SVG text (what ``attnc
+        plan --emit svg`` prints): tiles full, partial or empty under the mask, coloured by the
+        rank that computes them, and the key rows each rank receives."""
+        return self.plans.picture(layer, backward)
+
     def attention(self, q, k, v, *, cp_group, layer: int = 0, sinks=None, return_lse: bool = False):
         """Layer ``layer``'s attention of this rank's shards over ``cp_group``, as the spec plans it."""
         import torch

@@ -183,6 +183,15 @@ impl Plans {
         self.entry.explain(rank)
     }
 
+    /// Layer `layer`'s attention matrix as its plan computes it, as SVG (`attnc plan --emit svg`):
+    /// tiles full, partial or empty, coloured by computing rank; the key rows each rank receives.
+    #[pyo3(signature = (layer, backward=false))]
+    fn picture(&self, layer: u64, backward: bool) -> PyResult<String> {
+        let class = self.class(layer)?;
+        let plan = if backward { class.backward.as_deref().unwrap_or(&class.forward) } else { &class.forward };
+        Ok(attnc_compiler::ir::picture::svg(plan))
+    }
+
     /// Runs layer `layer`'s forward plan as rank `rank`: fills `out` `[b][n][h][dv]` and `lse`
     /// `[b][h][n]` from the local q, k, v `[b][n][heads][w]`.
     #[allow(clippy::too_many_arguments)]

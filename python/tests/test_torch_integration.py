@@ -153,6 +153,10 @@ def test_load_a_spec_file_and_explain_its_plans(tmp_path, single_rank_group):
     assert layout.strategy(1) in ("p2p", "all_gather", "a2a")
     text = layout.explain()
     assert "layers 0..2: strategy" in text and "FLOPs" in text and "rank 0" in text
+    svg = layout.picture(1)
+    assert svg.startswith("<svg") and 'data-class="full"' in svg and 'data-ranks="0"' in svg
+    with pytest.raises(ValueError, match="argument `layer`"):
+        layout.picture(7)
     q, k, v = (torch.randn(1, 32, n, 16) for n in (4, 2, 2))
     out = layout.attention(q, k, v, cp_group=single_rank_group, layer=1)
     want, _ = reference.attention(q.double(), k.double(), v.double(), causal=True)
