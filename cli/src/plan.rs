@@ -151,9 +151,7 @@ fn plan(layout: &Layout, request: &PlanRequest) -> Result<Outcome> {
                     classes.iter().map(|c| passes::display_layers(&c.layers)).collect::<Vec<_>>().join("; ")
                 );
             };
-            let plan =
-                if request.backward { class.backward.as_deref().unwrap_or(&class.forward) } else { &class.forward };
-            print!("{}", ir::picture::svg(plan));
+            print!("{}", ir::picture::svg(class.plan_for(request.backward)));
         }
         PlanEmit::Json => {
             let file = PlanFile {

@@ -187,9 +187,7 @@ impl Plans {
     /// tiles full, partial or empty, coloured by computing rank; the key rows each rank receives.
     #[pyo3(signature = (layer, backward=false))]
     fn picture(&self, layer: u64, backward: bool) -> PyResult<String> {
-        let class = self.class(layer)?;
-        let plan = if backward { class.backward.as_deref().unwrap_or(&class.forward) } else { &class.forward };
-        Ok(attnc_compiler::ir::picture::svg(plan))
+        Ok(attnc_compiler::ir::picture::svg(self.class(layer)?.plan_for(backward)))
     }
 
     /// Runs layer `layer`'s forward plan as rank `rank`: fills `out` `[b][n][h][dv]` and `lse`

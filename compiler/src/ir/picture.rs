@@ -106,13 +106,13 @@ pub fn svg(plan: &Plan) -> String {
         out.dedup();
         out
     };
-    let mut computed: Vec<Vec<u32>> = vec![Vec::new(); (n.div_ceil(t) * n.div_ceil(t)) as usize];
+    let mut computed: Vec<Vec<u32>> = vec![Vec::new(); (tiles * tiles) as usize];
     for (rank, q, kv) in &blocks {
         for i in tiles_of(q) {
             let rows = Interval::new(i * t, ((i + 1) * t).min(n));
             let q_in: Vec<Interval> = q.clipped(rows).collect();
             for j in tiles_of(kv) {
-                let slot = &mut computed[(i * n.div_ceil(t) + j) as usize];
+                let slot = &mut computed[(i * tiles + j) as usize];
                 if slot.contains(rank) {
                     continue;
                 }

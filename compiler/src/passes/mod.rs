@@ -98,6 +98,11 @@ impl LayerClass {
         std::iter::once(&self.forward).chain(&self.backward)
     }
 
+    /// The backward plan when asked for and planned, else the forward (what a picture draws).
+    pub fn plan_for(&self, backward: bool) -> &Verified {
+        self.backward.as_ref().filter(|_| backward).unwrap_or(&self.forward)
+    }
+
     /// This class as a plan file holds it (without statistics).
     pub fn file_class(&self) -> artifact::PlanFileClass {
         artifact::PlanFileClass {

@@ -785,23 +785,6 @@ impl<D: Device> Run<'_, D> {
     }
 }
 
-/// What an op's failure says: the executor's own message, or a device's typed error.
-pub(crate) trait Failure {
-    fn text(self) -> String;
-}
-
-impl Failure for String {
-    fn text(self) -> String {
-        self
-    }
-}
-
-impl Failure for DeviceError {
-    fn text(self) -> String {
-        self.to_string()
-    }
-}
-
 /// The failing op of a run, for errors that name the rank and the op.
 pub(crate) struct OpError<'r, D: Device> {
     run: &'r Run<'r, D>,
@@ -810,7 +793,8 @@ pub(crate) struct OpError<'r, D: Device> {
 }
 
 impl<D: Device> OpError<'_, D> {
-    pub(crate) fn at(&self, failure: impl Failure) -> RuntimeError {
-        RuntimeError::Rank { rank: self.rank, op: self.run.describe(self.id), message: failure.text() }
+    /// `failure`: the executor's own message, or a device's typed error.
+    pub(crate) fn at(&self, failure: impl std::fmt::Display) -> RuntimeError {
+        RuntimeError::Rank { rank: self.rank, op: self.run.describe(self.id), message: failure.to_string() }
     }
 }
