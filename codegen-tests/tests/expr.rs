@@ -244,3 +244,163 @@ fn needed_keys_agree_with_the_planner() {
     assert_eq!(needed_keys(&prefix, &[(20, 23)], (0, 63), &tile((0, 0), (0, 0))), vec![(0, 23)]);
     assert_eq!(needed_keys(&prefix, &[(2, 3)], (0, 63), &tile((0, 0), (0, 0))), vec![(0, 7)]);
 }
+
+/// The named mask an expression says (`named::mask`), or the start of why not.
+fn named_of(text: &str) -> Result<Mask, String> {
+    attnc_compiler::expr::named::mask(&mask_of(text)).map_err(|u| u.message)
+}
+
+#[test]
+fn named_masks_read_back_from_their_library_expressions() {
+    for m in named_masks() {
+        let bshd = match m {
+            Mask::Padding => Mask::None,
+            Mask::PaddingCausal { window, chunk } => Mask::Causal { window, chunk },
+            m => m,
+        };
+        let text = library::text(m).unwrap_or_else(|| "k >= 0".to_string());
+        assert_eq!(named_of(&text), Ok(bshd), "{text}");
+        let in_docs = library::expr_in_documents(m);
+        assert_eq!(attnc_compiler::expr::named::mask(&in_docs).map_err(|u| u.message), Ok(bshd), "{:?}", in_docs.0);
+    }
+}
+
+/// A mask is read by what it says, not how it is spelt; what is not a named mask says why.
+#[test]
+fn spellings_of_named_masks() {
+    let causal = Ok(Mask::CAUSAL);
+    let window = |w| Ok(Mask::Causal { window: Some(w), chunk: None });
+    let cases: &[(&str, Result<Mask, String>)] = &[
+        ("k <= q", causal.clone()),
+        ("q >= k", causal.clone()),
+        ("!(k > q)", causal.clone()),
+        ("k < q + 1", causal.clone()),
+        ("0 <= q - k", causal.clone()),
+        ("k <= q & k >= 0 & doc(q) == doc(k)", causal.clone()),
+        ("k <= q & k - q <= 0 & q - k > -1", causal.clone()),
+        ("!(k > q | q - k >= 128)", window(128)),
+        ("k <= q & 2 * q - 2 * k < 256", window(128)),
+        ("k <= q & 2 * q - 2 * k <= 255", window(128)),
+        ("k <= q & q - k <= 127", window(128)),
+        ("k > q - 128 & q >= k", window(128)),
+        ("k <= q & q - k < 100 & q - k < 50", window(50)),
+        ("k <= q & q - k < 1", window(1)),
+        ("q / 64 == k / 64 & k <= q", Ok(Mask::Causal { window: None, chunk: Some(64) })),
+        ("k <= q & !(k / 8 != q / 8)", Ok(Mask::Causal { window: None, chunk: Some(8) })),
+        ("k >= 0", Ok(Mask::None)),
+        ("q >= 0 & 3 > -1", Ok(Mask::None)),
+    ];
+    for (text, want) in cases {
+        assert_eq!(&named_of(text), want, "{text}");
+    }
+    let refused = [
+        ("k <= q | k < 8", "union"),
+        ("k <= q & h < 2", "the head `h`"),
+        ("k < 0", "no pair"),
+        ("q - k < 8", "no causal constraint"),
+        ("k <= q & q % 2 == 0", "`%` of positions"),
+        ("k <= q & q * k < 9", "a product of positions"),
+        ("k <= q & q != k", "`!=` between positions"),
+        ("k <= q & k < 100", "a constraint other than"),
+        ("k <= q & q / 8 == k / 8 & q / 4 == k / 4", "two chunk sizes"),
+        ("k <= q & doc(q) != doc(k)", "across packed sequences"),
+    ];
+    for (text, reason) in refused {
+        let got = named_of(text);
+        assert!(got.as_ref().is_err_and(|m| m.contains(reason)), "{text}: {got:?}");
+    }
+}
+
+/// Random conjunctions of linear comparisons and chunk tests, with negations pushed around.
+fn arb_conjunction() -> impl Strategy<Value = String> {
+    let linear = (-2i64..=2, -2i64..=2, -6i64..=6).prop_map(|(a, b, c)| format!("{a} * q + {b} * k + {c}"));
+    let cmp = prop_oneof![Just("<"), Just("<="), Just(">"), Just(">="), Just("==")];
+    let atom = prop_oneof![
+        4 => (linear.clone(), cmp, linear).prop_map(|(a, op, b)| format!("({a} {op} {b})")),
+        1 => (1u64..6).prop_map(|c| format!("(q / {c} == k / {c})")),
+        2 => Just("(k <= q)".to_string()),
+    ];
+    let negated = (atom, any::<bool>()).prop_map(|(a, flip)| if flip { format!("!!{a}") } else { a });
+    prop::collection::vec(negated, 1..4).prop_map(|atoms| atoms.join(" & "))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Whenever an expression is read as a named mask, the two agree at every pair of a 0..40
+    /// grid (the named mask by its library expression).
+    #[test]
+    fn named_reading_is_sound(text in arb_conjunction()) {
+        let e = mask_of(&text);
+        if let Ok(m) = attnc_compiler::expr::named::mask(&e) {
+            let library = library::expr(m);
+            for q in 0..40 {
+                for k in 0..40 {
+                    let at = Point { q, k, ..Point::default() };
+                    let want = library.as_ref().is_none_or(|l| truth(&l.0, &at).unwrap());
+                    prop_assert_eq!(truth(&e.0, &at).unwrap(), want, "{} as {:?} at q {} k {}", text, m, q, k);
+                }
+            }
+        }
+    }
+
+    /// An expression printed back (`attnc fmt`) parses to one that prints the same and has the
+    /// same value everywhere on a grid.
+    #[test]
+    fn printed_expressions_read_back(e in arb_mask()) {
+        let printed = e.to_string();
+        let back = parse(&printed).map_err(|err| TestCaseError::fail(format!("{printed}: {err}")))?;
+        prop_assert_eq!(back.to_string(), printed.clone());
+        for q in 0..12 {
+            for k in 0..12 {
+                for h in 0..2 {
+                    let at = Point { q, k, h, ..Point::default() };
+                    prop_assert_eq!(truth(&e, &at).ok(), truth(&back, &at).ok(), "{}", printed);
+                }
+            }
+        }
+    }
+}
+
+/// A layout whose mask is written as an expression plans exactly as the named spelling: the
+/// same plan text, forward and backward (bshd and thd, p2p and a2a).
+#[test]
+fn expression_masks_plan_as_their_named_spelling() {
+    use attnc_codegen_tests::{layout_of, small_spec};
+    use attnc_compiler::ir::print;
+    use attnc_compiler::passes::{self, PlanOptions};
+    let cases = [
+        ("causal", "q >= k", "seq = 4K\n  cp = 4\n  strategy = p2p"),
+        ("causal { window = 300 }", "k <= q & q - k < 300", "seq = 4K\n  cp = 4\n  strategy = p2p"),
+        ("causal { chunk = 512 }", "k <= q & q / 512 == k / 512", "seq = 4K\n  cp = 4\n  strategy = a2a"),
+        ("none", "k >= 0", "seq = 4K\n  cp = 4\n  strategy = all_gather"),
+        (
+            "padding_causal { window = 64 }",
+            "k <= q & q - k < 64",
+            "format = thd { max_seqlen = 2K, max_tokens = 4K }\n  cp = 4\n  strategy = p2p",
+        ),
+    ];
+    for (named, expression, fields) in cases {
+        let plans = |mask: &str| {
+            let layout = layout_of(&small_spec(4, 4, &format!("  {fields}\n  mask = {mask}")))
+                .unwrap_or_else(|e| panic!("{mask}: {e}"));
+            let thd = matches!(layout.format, attnc_compiler::spec::Format::Thd { .. });
+            let options = PlanOptions {
+                seqlens: thd.then(|| vec![700, 1300, 90]),
+                backward: true,
+                verify: true,
+                ..Default::default()
+            };
+            let set = passes::compile(&layout, &options).unwrap_or_else(|e| panic!("{mask}: {e}"));
+            (
+                layout.layers.clone(),
+                set.classes
+                    .iter()
+                    .flat_map(|c| std::iter::once(&c.forward).chain(&c.backward))
+                    .map(|p| print::text(p, None))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        assert_eq!(plans(named), plans(expression), "{named} vs {expression}");
+    }
+}

@@ -368,6 +368,30 @@ attention has no RoPE setting.
         layer 2..48 step 4 { kind = linear_attention }
     }";
 
+    ExprType = "E0042", Error, "a mask or score expression is not well-typed",
+"`mask = EXPR` (a layout or its `layer` block) is a condition over the integer terms
+q and k (positions within the sequence), h (the query head), doc(q) and doc(k) (packed
+sequence ids), with + - * / % (Euclidean), comparisons, & | and !. `score = EXPR` (a
+model) is a float over s (the scaled score) and the same terms, with tanh, exp, log,
+min and max. A mask cannot read s, a mask must be a condition, comparisons do not chain,
+and division is by a positive constant:
+
+    layout l { ... mask = k <= q & q - k < 4096 }
+    model m { ... score = 30 * tanh(s / 30) }";
+
+    ExprUnplanned = "E0043", Error, "attnc cannot compile this mask or score expression yet",
+"attnc compiles an expression that says one of the masks its planner, verifier and
+kernels have closed forms for, however it is spelt: every pair (`k >= 0`), causal
+(`k <= q`), causal with a window of W keys (`k <= q & q - k < W`) and causal inside
+chunks of C tokens (`k <= q & q / C == k / C`); and the scores s and the soft-cap
+`X * tanh(s / X)`. The expression is read as an intersection of linear constraints in
+q and k, so `q >= k`, `!(k > q)` and `2*q - 2*k < 256` all say what they mean. Unions
+(`|`), masks that read h, and other scores are not planned yet; write the nearest named
+mask, or split the layers with different masks into `layer` blocks.
+
+    mask = k <= q | k < 64      # prefix-LM: a union, not yet compiled
+    mask = k <= q & q - k < 64  # causal { window = 64 }";
+
     A2aLevelExceedsNode = "W0001", Warning, "the all-to-all level spans nodes",
 "The first level of a2a+p2p runs all-to-all, which sends (d-1)/d of every
 activation; it belongs on the fast intra-node links. A first level larger than

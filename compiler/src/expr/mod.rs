@@ -10,13 +10,17 @@
 //! Division and remainder are Euclidean (positions are never negative; a negative divisor is a
 //! type error where it is a constant, and evaluates as Euclidean division otherwise).
 //!
-//! Not yet: the `.attn` grammar does not take `mask = EXPR` (the front end and sema come next),
-//! and no backend lowers an expression; the planner, verifier and kernels use the named masks.
+//! The `.attn` grammar takes `mask = EXPR` in layouts and `score = EXPR` in models (the front
+//! end keeps the expression, `print.rs` prints it back); sema compiles an expression that says a
+//! named mask or the soft-cap as that (`named.rs`). No backend lowers a general expression yet:
+//! the planner, the verifier and the kernels use the named masks' closed forms.
 
 pub mod eval;
 pub mod interval;
 pub mod library;
+pub mod named;
 pub mod parse;
+mod print;
 
 /// A value the expression reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -241,6 +245,27 @@ impl Expr {
                 }
                 Ok(Type::Float)
             }
+        }
+    }
+
+    /// The same expression with every span moved `by` bytes later (an expression parsed out of
+    /// a larger text).
+    pub fn shifted(mut self, by: usize) -> Expr {
+        self.visit_spans(&mut |span| *span = (span.0 + by, span.1 + by));
+        self
+    }
+
+    /// Calls `f` on every span of the tree.
+    pub fn visit_spans(&mut self, f: &mut impl FnMut(&mut (usize, usize))) {
+        f(&mut self.span);
+        match &mut self.kind {
+            ExprKind::Var(_) | ExprKind::Int(_) | ExprKind::Float(_) => {}
+            ExprKind::Unary(_, a) => a.visit_spans(f),
+            ExprKind::Binary(_, a, b) => {
+                a.visit_spans(f);
+                b.visit_spans(f);
+            }
+            ExprKind::Call(_, args) => args.iter_mut().for_each(|a| a.visit_spans(f)),
         }
     }
 

@@ -253,8 +253,7 @@ impl Parser {
             "max" => Some(Func::Max),
             "doc" => None,
             _ => {
-                let close =
-                    crate::suggest::nearest(name, ["q", "k", "h", "s", "doc", "tanh", "exp", "log", "min", "max"]);
+                let close = crate::suggest::nearest(name, NAMES);
                 return Err(ParseError {
                     span,
                     message: format!("unknown name `{name}` in an expression"),
@@ -289,6 +288,9 @@ impl Parser {
         Ok(Expr::new(ExprKind::Call(func, args), (span.0, end)))
     }
 }
+
+/// The names an expression reads: its terms and functions.
+pub const NAMES: [&str; 10] = ["q", "k", "h", "s", "doc", "tanh", "exp", "log", "min", "max"];
 
 /// Parses `text` as one expression (spans are byte offsets into `text`).
 pub fn parse(text: &str) -> Result<Expr, ParseError> {

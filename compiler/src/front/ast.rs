@@ -123,6 +123,10 @@ pub enum ValueKind {
     Word { name: Ident, args: Option<Block> },
     /// `[8, 2]`
     List(Vec<Value>),
+    /// `k <= q & q - k < 128`: a value that goes on past a name or a number with an operator
+    /// (or starts with `(` or `!`) is an expression, up to the end of its line, a `#`, or a `,`,
+    /// `}` or `]` outside parentheses. Its spans are byte offsets into the file.
+    Expr(crate::expr::Expr),
 }
 
 /// A numeric literal as written; `sema` interprets it (integer or not, suffix, unit).
@@ -208,6 +212,7 @@ impl StripSpans for Value {
                 }
             }
             ValueKind::List(values) => values.iter_mut().for_each(StripSpans::strip_spans),
+            ValueKind::Expr(e) => e.visit_spans(&mut |span| *span = (0, 0)),
         }
     }
 }

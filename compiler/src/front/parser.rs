@@ -533,8 +533,51 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Whether the value at `start` goes on as an expression: the text after the name or number
+    /// just read continues with an operator.
+    fn continues_as_expression(&self) -> bool {
+        let rest = self.rest().trim_start_matches([' ', '\t']);
+        rest.starts_with(['<', '>', '=', '!', '&', '|', '*', '/', '%', '+', '-', '('])
+    }
+
+    /// An expression from `start` (see [`ValueKind::Expr`]).
+    fn expression(&mut self, start: usize) -> Option<Value> {
+        let mut depth = 0usize;
+        let mut end = start;
+        for (i, c) in self.src[start..].char_indices() {
+            match c {
+                '\n' | '\r' | '#' => break,
+                ',' | '}' | ']' if depth == 0 => break,
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            end = start + i + c.len_utf8();
+        }
+        let text = self.src[start..end].trim_end();
+        let end = start + text.len();
+        self.pos = end;
+        match crate::expr::parse::parse(text) {
+            Ok(e) => Some(Value { kind: ValueKind::Expr(e.shifted(start)), span: self.span_from(start, end) }),
+            Err(err) => {
+                let span = self.span_from(start + err.span.0, (start + err.span.1).max(start + err.span.0));
+                let mut diag = Diagnostic::new(Code::Syntax, err.message, span, "in this expression");
+                if let Some(help) = err.help {
+                    diag = diag.with_help(help);
+                }
+                self.diags.push(diag);
+                None
+            }
+        }
+    }
+
     fn value(&mut self) -> Option<Value> {
         let start = self.pos;
+        if matches!(self.peek(), Some('(' | '!'))
+            || (self.peek() == Some('-') && !self.rest()[1..].starts_with(|c: char| c.is_ascii_digit()))
+        {
+            return self.expression(start);
+        }
         match self.peek() {
             Some('[') => self.list(),
             Some(c) if c.is_ascii_digit() || c == '-' || c == '+' => {
@@ -555,6 +598,9 @@ impl<'a> Parser<'a> {
                 }
                 if number.unit.is_none() {
                     self.pos = after_number;
+                    if self.continues_as_expression() {
+                        return self.expression(start);
+                    }
                 }
                 Some(Value { span: number.span, kind: ValueKind::Number(number) })
             }
@@ -566,6 +612,11 @@ impl<'a> Parser<'a> {
                     Some(self.block(false)?)
                 } else {
                     self.pos = after_name;
+                    // Only a name an expression can start with (`a2a+` is a strategy cut short).
+                    let first = name.node.split('+').next().unwrap_or("");
+                    if crate::expr::parse::NAMES.contains(&first) && self.continues_as_expression() {
+                        return self.expression(start);
+                    }
                     None
                 };
                 Some(Value { span: self.span_from(start, self.pos), kind: ValueKind::Word { name, args } })

@@ -111,7 +111,7 @@ fn has_comments(block: &Block) -> bool {
 
 fn value_has_comments(value: &Value) -> bool {
     match &value.kind {
-        ValueKind::Number(_) => false,
+        ValueKind::Number(_) | ValueKind::Expr(_) => false,
         ValueKind::Word { args, .. } => args.as_ref().is_some_and(has_comments),
         ValueKind::List(values) => values.iter().any(value_has_comments),
     }
@@ -183,5 +183,6 @@ fn print_value(value: &Value, depth: usize, out: &mut String) {
             }
             out.push(']');
         }
+        ValueKind::Expr(e) => out.push_str(&e.to_string()),
     }
 }

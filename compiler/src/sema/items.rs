@@ -1,10 +1,11 @@
 //! Resolution of `model` and `cluster` items into their resolved forms.
 
 use super::presets;
-use super::reader::WordValue;
+use super::reader::{self, WordValue};
 use super::reader::{Diags, QuantityKind, Reader, no_args};
 use crate::diag::{Code, Diagnostic};
-use crate::front::ast::Item;
+use crate::expr;
+use crate::front::ast::{Item, ValueKind};
 use crate::span::{Span, Spanned};
 use crate::spec::{Cluster, LayerKind, Link, Model, ModelLayers, Moe, Rope, RopeScaling};
 use crate::suggest;
@@ -46,10 +47,72 @@ const MODEL_FIELDS: &[&str] = &[
     "rope",
     "sinks",
     "softcap",
+    "score",
     "softmax_scale",
     "query_pre_attn_scalar",
     "layer",
 ];
+
+/// `score = EXPR` when given: `Some(Some(cap))` for the soft-cap it says (`Some(None)` inside
+/// for the plain score), `Some(None)` after an error (reported), `None` when not written.
+fn score_expression(r: &Reader<'_>, diags: &mut Diags) -> Option<Option<Option<f64>>> {
+    let span = r.field_span("score")?;
+    let Some(value) = r.value("score", "a score expression", diags) else { return Some(None) };
+    let e = match &value.kind {
+        ValueKind::Expr(e) => e.clone(),
+        // A lone term or number is an expression too (`score = s`).
+        ValueKind::Word { name, args: None } => match expr::parse::parse(&name.node) {
+            Ok(e) => e.shifted(name.span.start as usize),
+            Err(_) => {
+                diags.push(reader::wrong_type(value, "score", "an expression over s, such as `30 * tanh(s / 30)`"));
+                return Some(None);
+            }
+        },
+        _ => {
+            diags.push(reader::wrong_type(value, "score", "an expression over s, such as `30 * tanh(s / 30)`"));
+            return Some(None);
+        }
+    };
+    let at = |(start, end): (usize, usize)| Span::new(span.file, start, end);
+    match e.type_of(expr::Context::Score) {
+        Ok(expr::Type::Float) => {}
+        Ok(t) => {
+            diags.push(
+                Diagnostic::new(
+                    Code::ExprType,
+                    format!("a score is a float, not {}", t.name()),
+                    at(e.span),
+                    "this score",
+                )
+                .with_help("a score reads s, e.g. `30 * tanh(s / 30)`; masks go in the layout's `mask = ...`"),
+            );
+            return Some(None);
+        }
+        Err(err) => {
+            let mut diag = Diagnostic::new(Code::ExprType, err.message, at(err.span), "in this score");
+            if let Some(help) = err.help {
+                diag = diag.with_help(help);
+            }
+            diags.push(diag);
+            return Some(None);
+        }
+    }
+    match expr::named::softcap(&e) {
+        Ok(cap) => Some(Some(cap)),
+        Err(u) => {
+            diags.push(
+                Diagnostic::new(
+                    Code::ExprUnplanned,
+                    format!("attnc cannot compile this score yet: {}", u.message),
+                    at(u.span),
+                    "not a score the kernels have",
+                )
+                .with_help("write `score = s` (the plain score) or `score = X * tanh(s / X)` with a positive X (Gemma 2: 50); `attnc explain E0043` says what is read"),
+            );
+            Some(None)
+        }
+    }
+}
 
 pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
     let what = format!("model `{}`", item.name.node);
@@ -117,6 +180,24 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
             None => None,
         },
         false => Some(None),
+    };
+    let softcap = match (softcap, score_expression(&r, diags)) {
+        (None, _) | (_, Some(None)) => None,
+        (Some(cap), None) => Some(cap),
+        (Some(None), Some(Some(cap))) if !r.has("softcap") => Some(cap),
+        (_, Some(Some(_))) => {
+            diags.push(
+                Diagnostic::new(
+                    Code::ExprUnplanned,
+                    "the model says its score twice",
+                    r.field_span("score").unwrap_or(item.name.span),
+                    "a score here",
+                )
+                .with_secondary(r.field_span("softcap").unwrap_or(item.name.span), "and a soft-cap here")
+                .with_help("keep one: `softcap = X` or `score = X * tanh(s / X)`"),
+            );
+            None
+        }
     };
     // `rope = none` here would mean what leaving the block out means.
     let rope = match r.field_span("rope") {
@@ -218,7 +299,7 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
         sinks: r.key_span("sinks").unwrap_or(item.name.span),
         head_dim: head_dim.span,
         v_head_dim: v_head_dim.as_ref().map_or(head_dim.span, |v| v.span),
-        softcap: r.field_span("softcap").unwrap_or(item.name.span),
+        softcap: r.field_span("softcap").or_else(|| r.field_span("score")).unwrap_or(item.name.span),
         experts: moe.as_ref().map_or(item.name.span, |(e, _)| e.span),
     })
 }

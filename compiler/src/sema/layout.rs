@@ -7,7 +7,8 @@ use super::items::{ClusterInfo, ModelInfo};
 use super::reader::{Diags, Reader, WordValue, int_literal, no_args};
 use crate::compat::te;
 use crate::diag::{Code, Diagnostic};
-use crate::front::ast::{Ident, Item, ItemKind};
+use crate::expr;
+use crate::front::ast::{Ident, Item, ItemKind, ValueKind};
 use crate::span::{Span, Spanned};
 use crate::spec::*;
 use crate::suggest;
@@ -185,13 +186,9 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
     };
 
     let default_mask = if is_thd { Mask::PADDING_CAUSAL } else { Mask::CAUSAL };
-    let mask_word = r.word("mask", MASKS, diags);
-    let mask = match &mask_word {
-        Some(w) => parse_mask(w, diags),
-        None if r.has("mask") => None,
-        None => Some(default_mask),
-    };
-    let mask_span = mask_word.as_ref().map_or(owner, |w| w.span);
+    let mask_read = read_mask(&r, is_thd, diags);
+    let mask = mask_read.map_or(Some(default_mask), |(m, _)| m);
+    let mask_span = mask_read.map_or(owner, |(_, span)| span);
     let strategy_word = r.word("strategy", STRATEGIES, diags);
     let strategy = match &strategy_word {
         Some(w) => parse_strategy(w, diags),
@@ -207,7 +204,7 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
         .map(|(range, body)| {
             let b = Reader::new(Some(body), &["strategy", "mask", "rope"], "a `layer` block".into(), range.span, diags);
             let s = b.word("strategy", STRATEGIES, diags).map(|w| (parse_strategy(&w, diags), w.span));
-            let m = b.word("mask", MASKS, diags).map(|w| (parse_mask(&w, diags), w.span));
+            let m = read_mask(&b, is_thd, diags);
             let nope = b.word("rope", &["none"], diags).map(|w| w.span);
             (*range, s, m, nope)
         })
@@ -482,6 +479,65 @@ fn parse_format(word: &WordValue<'_>, diags: &mut Diags) -> Option<Format> {
         name => {
             no_args(word, diags);
             Some(if name == "bshd" { Format::Bshd } else { Format::Sbhd })
+        }
+    }
+}
+
+/// `mask = NAME { .. }` or `mask = EXPR`, when given: the mask (`None` after an error, which
+/// is reported) and where it was written.
+fn read_mask(r: &Reader<'_>, thd: bool, diags: &mut Diags) -> Option<(Option<Mask>, Span)> {
+    let span = r.field_span("mask")?;
+    let Some(value) = r.value("mask", "a mask", diags) else { return Some((None, span)) };
+    if let ValueKind::Expr(e) = &value.kind {
+        return Some((mask_expression(e, value.span, thd, diags), value.span));
+    }
+    match r.word("mask", MASKS, diags) {
+        Some(w) => Some((parse_mask(&w, diags), w.span)),
+        None => Some((None, value.span)),
+    }
+}
+
+/// A mask expression, type-checked and compiled as the named mask it says (under thd, within
+/// each packed sequence: `causal` becomes `padding_causal` and every pair `padding`).
+fn mask_expression(e: &expr::Expr, span: Span, thd: bool, diags: &mut Diags) -> Option<Mask> {
+    let at = |(start, end): (usize, usize)| Span::new(span.file, start, end);
+    let mask = match expr::MaskExpr::new(e.clone()) {
+        Ok(mask) => mask,
+        Err(err) => {
+            let mut diag = Diagnostic::new(Code::ExprType, err.message, at(err.span), "in this mask");
+            if let Some(help) = err.help {
+                diag = diag.with_help(help);
+            }
+            diags.push(diag);
+            return None;
+        }
+    };
+    match expr::named::mask(&mask) {
+        Ok(Mask::Causal { window: Some(w), chunk: Some(c) }) => {
+            diags.push(
+                Diagnostic::new(Code::Chunk, "a mask cannot have both a chunk and a window", span, "this mask")
+                    .with_note(format!("it says a window of {w} keys and chunks of {c} tokens"))
+                    .with_help("keep `q / C == k / C` for chunked local attention (Llama 4) or `q - k < W` for a sliding window (Mistral, gpt-oss); per-layer masks go in `layer` blocks"),
+            );
+            None
+        }
+        Ok(m) if thd => Some(match m {
+            Mask::Causal { window, chunk } => Mask::PaddingCausal { window, chunk },
+            _ => Mask::Padding,
+        }),
+        Ok(m) => Some(m),
+        Err(u) => {
+            diags.push(
+                Diagnostic::new(
+                    Code::ExprUnplanned,
+                    format!("attnc cannot compile this mask yet: {}", u.message),
+                    at(u.span),
+                    "not a mask the kernels have",
+                )
+                .with_note(format!("the mask: {}", mask.0))
+                .with_help("write every pair (`mask = none`), `k <= q`, `k <= q & q - k < W` (a window of W keys) or `k <= q & q / C == k / C` (chunks of C tokens); `attnc explain E0043` says what is read"),
+            );
+            None
         }
     }
 }

@@ -235,6 +235,7 @@ fn describe(value: &Value) -> &'static str {
         ValueKind::Number(_) => "a number",
         ValueKind::Word { .. } => "a name",
         ValueKind::List(_) => "a list",
+        ValueKind::Expr(_) => "an expression",
     }
 }
 

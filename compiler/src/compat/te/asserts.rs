@@ -176,7 +176,7 @@ pub const ASSERTS: &[Assert] = &[
             "v2.17 transformer_engine/pytorch/attention/dot_product_attention/utils.py:715",
             "main transformer_engine/pytorch/attention/dot_product_attention/utils.py:797",
         ],
-        help: "remove `softcap` for a TransformerEngine run (the model then differs), or run this model with attnc's own runtime",
+        help: "remove the soft-cap (`softcap = X` or `score = X * tanh(s / X)`) for a TransformerEngine run (the model then differs), or run this model with attnc's own runtime",
     },
     Assert {
         id: "sinks-before-2.8",
