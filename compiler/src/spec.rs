@@ -347,6 +347,15 @@ pub enum Mask {
         #[serde(skip_serializing_if = "Option::is_none")]
         chunk: Option<u64>,
     },
+    /// A mask written as an expression that is a named mask region by region
+    /// (`expr::regions`: prefix-LM, global tokens with a window); `padding` under thd, where it
+    /// applies within each packed sequence. Interned (`expr::regions::intern`), so masks stay
+    /// `Copy`.
+    Regions {
+        regions: &'static crate::expr::regions::Regions,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        padding: bool,
+    },
 }
 
 impl Mask {
@@ -359,7 +368,7 @@ impl Mask {
     pub fn window(self) -> Option<u64> {
         match self {
             Mask::Causal { window, .. } | Mask::PaddingCausal { window, .. } => window,
-            Mask::None | Mask::Padding => None,
+            Mask::None | Mask::Padding | Mask::Regions { .. } => None,
         }
     }
 
@@ -367,16 +376,28 @@ impl Mask {
     pub fn chunk(self) -> Option<u64> {
         match self {
             Mask::Causal { chunk, .. } | Mask::PaddingCausal { chunk, .. } => chunk,
-            Mask::None | Mask::Padding => None,
+            Mask::None | Mask::Padding | Mask::Regions { .. } => None,
         }
     }
 
+    /// Whether keys after the query are hidden somewhere (causal, or a region that is).
     pub fn is_causal(self) -> bool {
-        matches!(self, Mask::Causal { .. } | Mask::PaddingCausal { .. })
+        match self {
+            Mask::Regions { regions, .. } => regions.is_causal(),
+            m => matches!(m, Mask::Causal { .. } | Mask::PaddingCausal { .. }),
+        }
     }
 
     pub fn is_padding(self) -> bool {
-        matches!(self, Mask::Padding | Mask::PaddingCausal { .. })
+        matches!(self, Mask::Padding | Mask::PaddingCausal { .. } | Mask::Regions { padding: true, .. })
+    }
+
+    /// The regions of a mask written as a regional expression.
+    pub fn regions(self) -> Option<&'static crate::expr::regions::Regions> {
+        match self {
+            Mask::Regions { regions, .. } => Some(regions),
+            _ => None,
+        }
     }
 }
 

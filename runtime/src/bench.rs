@@ -120,6 +120,7 @@ fn problem(s: Shape3) -> Problem {
         causal: s.causal,
         window: None,
         chunk: None,
+        regions: None,
         softcap: None,
         heads: s.heads as u32,
         kv_heads: s.heads as u32,

@@ -46,26 +46,55 @@ fn rotate(x: &mut [f64], position: u64, rope: Option<&attnc_compiler::spec::Rope
 /// The problem's mask as the library writes it (`expr::library`): the reference decides which
 /// keys a query sees from that expression, not from the planner's closed forms (`ir::mask`).
 fn mask_expr(p: &Problem) -> Option<MaskExpr> {
+    if let Some(r) = &p.regions {
+        // The expression as the user wrote it, not its regions.
+        let e = attnc_compiler::expr::parse::parse(&r.text).expect("a regional mask's text parses");
+        return Some(MaskExpr::new(e).expect("a regional mask's text type-checks"));
+    }
     p.causal.then(|| library::expr(Mask::Causal { window: p.window, chunk: p.chunk })).flatten()
 }
 
-/// The keys query `i` sees: one contiguous range of its sequence (every mask the reference is
-/// given — causal, window, chunk — cuts one; the expression analysis finds it), empty for a
-/// padding token.
-fn allowed(p: &Problem, mask: Option<&MaskExpr>, i: u64) -> std::ops::Range<usize> {
+/// The keys a query row sees, as ranges of key rows in order: one range under every named mask,
+/// several under a regional one (global keys, then a window).
+#[derive(Clone, Debug, Default)]
+struct Keys(Vec<std::ops::Range<usize>>);
+
+impl Keys {
+    /// From the first key seen to the last.
+    fn hull(&self) -> std::ops::Range<usize> {
+        match (self.0.first(), self.0.last()) {
+            (Some(a), Some(b)) => a.start..b.end,
+            _ => 0..0,
+        }
+    }
+
+    /// The keys seen inside `tile`, in order.
+    fn in_tile<'a>(&'a self, tile: &'a std::ops::Range<usize>) -> impl Iterator<Item = usize> + 'a {
+        self.0.iter().flat_map(move |r| r.start.max(tile.start)..r.end.min(tile.end))
+    }
+
+    /// The seen keys' offsets from the hull's start, as ranges.
+    fn offsets(&self) -> impl Iterator<Item = std::ops::Range<usize>> + Clone + '_ {
+        let start = self.hull().start;
+        self.0.iter().map(move |r| r.start - start..r.end - start)
+    }
+}
+
+/// The keys query `i` sees (none for a padding token), found by the expression analysis of the
+/// mask (exact for a single query: every comparison is decided at one pair).
+fn allowed(p: &Problem, mask: Option<&MaskExpr>, i: u64) -> Keys {
     let doc = p.doc_of(i);
     let real_end = doc.start + doc.len;
     if i >= real_end {
-        return 0..0;
+        return Keys::default();
     }
-    let Some(mask) = mask else { return doc.start as usize..real_end as usize };
+    let Some(mask) = mask else { return Keys(vec![doc.start as usize..real_end as usize]) };
     let q = (i - doc.start) as i64;
     let at = Tile { q: (q, q), k: (0, 0), h: (0, 0), doc_q: (0, 0), doc_k: (0, 0) };
-    match needed_keys(mask, &[(q, q)], (0, doc.len as i64 - 1), &at).as_slice() {
-        [] => 0..0,
-        [(a, b)] => (doc.start + *a as u64) as usize..(doc.start + *b as u64 + 1) as usize,
-        more => unreachable!("the reference's masks give each query one range of keys, not {more:?}"),
-    }
+    let ranges = needed_keys(mask, &[(q, q)], (0, doc.len as i64 - 1), &at);
+    Keys(
+        ranges.into_iter().map(|(a, b)| (doc.start + a as u64) as usize..(doc.start + b as u64 + 1) as usize).collect(),
+    )
 }
 
 /// a·b with four partial sums, so that the compiler vectorises it (a plain sum of products must
@@ -153,7 +182,7 @@ pub fn full_attention_with_progress(
     let dv = dims.v_head_dim;
     let group = h / hk;
     let mask = mask_expr(p);
-    let ranges: Vec<std::ops::Range<usize>> = (0..t as u64).map(|i| allowed(p, mask.as_ref(), i)).collect();
+    let ranges: Vec<Keys> = (0..t as u64).map(|i| allowed(p, mask.as_ref(), i)).collect();
     let tasks: Vec<(usize, usize)> = (0..bn).flat_map(|b| (0..hk).map(move |kh| (b, kh))).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let done = std::sync::atomic::AtomicUsize::new(0);
@@ -234,14 +263,7 @@ fn load_group(p: &Problem, inputs: &Canonical, backward: bool, b: usize, kh: usi
 
 /// Forward (and backward) attention of one (batch, KV head) group: on x86-64 with AVX2 (where
 /// the machine has it, detected at run time), the same code compiled for 256-bit vectors.
-fn group_attention(
-    p: &Problem,
-    inputs: &Canonical,
-    backward: bool,
-    ranges: &[std::ops::Range<usize>],
-    b: usize,
-    kh: usize,
-) -> GroupOut {
+fn group_attention(p: &Problem, inputs: &Canonical, backward: bool, ranges: &[Keys], b: usize, kh: usize) -> GroupOut {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the feature was detected on this machine just now.
@@ -257,7 +279,7 @@ fn group_attention_avx2(
     p: &Problem,
     inputs: &Canonical,
     backward: bool,
-    ranges: &[std::ops::Range<usize>],
+    ranges: &[Keys],
     b: usize,
     kh: usize,
 ) -> GroupOut {
@@ -269,7 +291,7 @@ fn group_attention_body(
     p: &Problem,
     inputs: &Canonical,
     backward: bool,
-    ranges: &[std::ops::Range<usize>],
+    ranges: &[Keys],
     b: usize,
     kh: usize,
 ) -> GroupOut {
@@ -304,11 +326,8 @@ fn group_attention_body(
     // its own range of keys, in key order.
     const ROWS: usize = 32;
     const TILE: usize = 64;
-    let clip = |range: &std::ops::Range<usize>, tile: &std::ops::Range<usize>| {
-        range.start.max(tile.start)..range.end.min(tile.end).max(range.start.max(tile.start))
-    };
     let span = |rows: std::ops::Range<usize>| -> std::ops::Range<usize> {
-        let live = || rows.clone().map(|i| &ranges[i]).filter(|r| !r.is_empty());
+        let live = || rows.clone().map(|i| ranges[i].hull()).filter(|r| !r.is_empty());
         match (live().map(|r| r.start).min(), live().map(|r| r.end).max()) {
             (Some(lo), Some(hi)) => lo..hi,
             _ => 0..0,
@@ -327,25 +346,31 @@ fn group_attention_body(
             for tile in tiles(keys.clone()) {
                 for (r, i) in rows.clone().enumerate() {
                     let qi = &g.q[(gh * t + i) * d..][..d];
-                    let start = ranges[i].start;
-                    for j in clip(&ranges[i], &tile) {
+                    let start = ranges[i].hull().start;
+                    for j in ranges[i].in_tile(&tile) {
                         e[r * t + j - start] = score(qi, j);
                     }
                 }
             }
             let mut sums = [0.0f64; ROWS];
             for (r, i) in rows.clone().enumerate() {
-                let n = ranges[i].len();
-                let row = &mut e[r * t..][..n];
-                let max = row.iter().cloned().chain(sink(head)).fold(f64::NEG_INFINITY, f64::max);
+                let row = &mut e[r * t..];
+                let seen = ranges[i].offsets();
+                let max = seen
+                    .clone()
+                    .flat_map(|o| row[o].iter().cloned())
+                    .chain(sink(head))
+                    .fold(f64::NEG_INFINITY, f64::max);
                 if max == f64::NEG_INFINITY {
                     continue; // no key and no sink: the row attends to nothing (lse −∞, o 0)
                 }
                 // One exp per score: exp(s − max) replaces the score, then weighs the values.
                 let mut sum = sink(head).map_or(0.0, |sv| (sv - max).exp());
-                for x in row.iter_mut() {
-                    *x = (*x - max).exp();
-                    sum += *x;
+                for o in seen {
+                    for x in row[o].iter_mut() {
+                        *x = (*x - max).exp();
+                        sum += *x;
+                    }
                 }
                 sums[r] = sum;
                 out.lse[gh * t + i] = max + sum.ln();
@@ -353,9 +378,9 @@ fn group_attention_body(
             let inverse = sums.map(|s| if s > 0.0 { 1.0 / s } else { 0.0 });
             for tile in tiles(keys) {
                 for (r, i) in rows.clone().enumerate() {
-                    let start = ranges[i].start;
+                    let start = ranges[i].hull().start;
                     let o = &mut out.o[(gh * t + i) * dv..][..dv];
-                    for j in clip(&ranges[i], &tile) {
+                    for j in ranges[i].in_tile(&tile) {
                         axpy(o, e[r * t + j - start] * inverse[r], &g.v[j * dv..][..dv]);
                     }
                 }
@@ -387,7 +412,7 @@ fn group_attention_body(
                     let qi = &g.q[(gh * t + i) * d..][..d];
                     let d_out = &g.d_out[(gh * t + i) * dv..][..dv];
                     let dq = &mut dq[r * d..][..d];
-                    for j in clip(&ranges[i], &tile) {
+                    for j in ranges[i].in_tile(&tile) {
                         let sj = score(qi, j);
                         let pij = (sj - lse).exp();
                         // The cap's derivative at this pair, 1 − tanh².
@@ -651,6 +676,7 @@ mod tests {
             causal,
             window,
             chunk,
+            regions: None,
             heads: 4,
             kv_heads: 2,
             head_dim: 8,

@@ -239,6 +239,7 @@ fn check_block(
         causal,
         window,
         chunk: None,
+        regions: None,
         heads: heads as u32,
         kv_heads: (heads / group) as u32,
         head_dim: d as u32,

@@ -6,10 +6,12 @@
 use super::{MaskExpr, parse};
 use crate::spec::Mask;
 
-/// The expression text of a named mask (`None`: every pair of a sequence is allowed).
+/// The expression text of a mask (`None`: every pair of a sequence is allowed); a regional
+/// mask's is the expression it was written as.
 pub fn text(mask: Mask) -> Option<String> {
     let (causal, window, chunk) = match mask {
         Mask::None | Mask::Padding => return None,
+        Mask::Regions { regions, .. } => return Some(regions.text.clone()),
         Mask::Causal { window, chunk } | Mask::PaddingCausal { window, chunk } => (true, window, chunk),
     };
     let mut parts = Vec::new();

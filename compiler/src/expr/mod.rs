@@ -21,6 +21,7 @@ pub mod library;
 pub mod named;
 pub mod parse;
 mod print;
+pub mod regions;
 
 /// A value the expression reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

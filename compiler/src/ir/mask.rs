@@ -12,6 +12,7 @@
 //! and the columns reach count, and the whole ones among them are counted once and multiplied.
 
 use super::{Doc, Interval, MaskClass, Problem, RowSet};
+use crate::expr::regions::{Cell, Regions};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
@@ -21,16 +22,84 @@ pub enum Side {
 
 /// Which parts of the mask apply; the classifier drops some to see what cuts a block.
 #[derive(Clone, Copy, Debug)]
-pub struct MaskRule {
+pub struct MaskRule<'a> {
     pub causal: bool,
     pub window: Option<u64>,
     pub chunk: Option<u64>,
+    /// A regional mask, and what the classifier drops of its cells.
+    pub regions: Option<(&'a Regions, Strip)>,
 }
 
-impl MaskRule {
-    pub fn of(problem: &Problem) -> MaskRule {
-        MaskRule { causal: problem.causal, window: problem.window, chunk: problem.chunk }
+/// What of a regional mask's cells is dropped: nothing, windows (they become causal), or
+/// causality (causal and windowed cells become full).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strip {
+    Nothing,
+    Windows,
+    Causality,
+}
+
+impl<'a> MaskRule<'a> {
+    pub fn of(problem: &'a Problem) -> MaskRule<'a> {
+        MaskRule {
+            causal: problem.causal,
+            window: problem.window,
+            chunk: problem.chunk,
+            regions: problem.regions.as_ref().map(|r| (r, Strip::Nothing)),
+        }
     }
+
+    /// Whether some pairs are cut by a window's lower edge.
+    fn windowed(&self) -> bool {
+        self.window.is_some() || self.regions.is_some_and(|(r, _)| !r.windows().is_empty())
+    }
+
+    /// The same rule with `strip` dropped (windows, or windows and causality).
+    fn without(self, strip: Strip) -> MaskRule<'a> {
+        let chunk = self.chunk;
+        let regions = self.regions.map(|(r, _)| (r, strip));
+        match strip {
+            Strip::Nothing => self,
+            Strip::Windows => MaskRule { window: None, regions, ..self },
+            Strip::Causality => MaskRule { causal: false, window: None, chunk, regions },
+        }
+    }
+}
+
+/// Allowed pairs of a regional mask between query tokens `qs` and key tokens `ks` of `doc`,
+/// cell by cell with the named masks' closed forms.
+fn count_regions(doc: Doc, r: &Regions, strip: Strip, qs: Interval, ks: Interval) -> u128 {
+    let real = Interval::new(doc.start, doc.start + doc.len);
+    let (qs, ks) = (qs.intersect(real), ks.intersect(real));
+    if qs.is_empty() || ks.is_empty() {
+        return 0;
+    }
+    let cells = |cuts: &[u64], n: usize, x: Interval| -> Vec<(usize, Interval)> {
+        (0..n)
+            .filter_map(|i| {
+                let (a, b) = Regions::span(cuts, i);
+                let part = x.intersect(Interval::new(doc.start + a, doc.start.saturating_add(b)));
+                (!part.is_empty()).then_some((i, part))
+            })
+            .collect()
+    };
+    let mut total = 0;
+    for (i, q) in cells(&r.q_cuts, r.q_cells(), qs) {
+        for (j, k) in cells(&r.k_cuts, r.k_cells(), ks) {
+            let window = match (r.cell(i, j), strip) {
+                (Cell::Empty, _) => continue,
+                (Cell::Full, _) | (Cell::Causal | Cell::Window { .. }, Strip::Causality) => {
+                    total += q.len() as u128 * k.len() as u128;
+                    continue;
+                }
+                (Cell::Causal, _) | (Cell::Window { .. }, Strip::Windows) => None,
+                (Cell::Window { window }, Strip::Nothing) => Some(window),
+            };
+            let plain = MaskRule { causal: true, window, chunk: None, regions: None };
+            total += count_in_doc(doc, plain, Side::Q, q, k);
+        }
+    }
+    total
 }
 
 /// Chunk `k` of `doc` under `chunk` tokens per chunk: a sequence of its own, its padding the
@@ -65,6 +134,10 @@ fn count_at(doc: Doc, rule: MaskRule, side: Side, x: i128, cols: Interval) -> i1
 fn count_in_doc(doc: Doc, rule: MaskRule, side: Side, rows: Interval, cols: Interval) -> u128 {
     if rows.is_empty() || cols.is_empty() {
         return 0;
+    }
+    if let Some((r, strip)) = rule.regions {
+        let (qs, ks) = if side == Side::Q { (rows, cols) } else { (cols, rows) };
+        return count_regions(doc, r, strip, qs, ks);
     }
     if let Some(c) = rule.chunk {
         // Only chunks that hold both some rows and some columns count. A chunk wholly inside
@@ -235,15 +308,16 @@ pub fn allowed_piece(doc: Doc, rule: MaskRule, side: Side, rows: Interval, cols:
 /// and without causality; the class follows from which of those differ.
 pub fn classify(problem: &Problem, q: &[Interval], kv: &RowSet) -> Option<MaskClass> {
     let rule = MaskRule::of(problem);
-    let no_window = MaskRule { window: None, ..rule };
+    let no_window = rule.without(Strip::Windows);
     // Chunk edges stay: a block that only they cut is classed like one that document edges cut.
-    let non_causal = MaskRule { causal: false, window: None, chunk: rule.chunk };
+    let non_causal = rule.without(Strip::Causality);
+    let windowed = rule.windowed();
     let (mut allowed_pairs, mut without_window, mut without_causal) = (0u128, 0u128, 0u128);
     for &r in q {
         for_each_doc_piece(problem, r, |doc, piece| {
             for c in kv.clipped(Interval::new(doc.start, doc.end)) {
                 allowed_pairs += count_in_doc(doc, rule, Side::Q, piece, c);
-                if rule.window.is_some() {
+                if windowed {
                     without_window += count_in_doc(doc, no_window, Side::Q, piece, c);
                 }
                 if rule.causal {
@@ -259,7 +333,7 @@ pub fn classify(problem: &Problem, q: &[Interval], kv: &RowSet) -> Option<MaskCl
     if allowed_pairs == rect {
         return Some(MaskClass::Full);
     }
-    if rule.window.is_none() {
+    if !windowed {
         without_window = allowed_pairs;
     } else if without_window != allowed_pairs {
         return Some(MaskClass::Window);
@@ -282,6 +356,7 @@ mod tests {
             causal,
             window,
             chunk: None,
+            regions: None,
             heads: 1,
             kv_heads: 1,
             head_dim: 8,

@@ -497,6 +497,10 @@ pub struct Problem {
     /// Chunked attention: causal within chunks of this many tokens of each sequence.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chunk: Option<u64>,
+    /// A mask that is a named one region by region (`expr::regions`); then `causal` says
+    /// whether some region is causal, and `window` and `chunk` are `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regions: Option<crate::expr::regions::Regions>,
     /// Query and KV heads of this tensor-parallel slice.
     pub heads: u32,
     pub kv_heads: u32,
@@ -536,6 +540,7 @@ impl Problem {
             causal: false,
             window: None,
             chunk: None,
+            regions: None,
             heads,
             kv_heads: heads,
             head_dim,
@@ -574,6 +579,12 @@ impl Problem {
     /// The index of the sequence a token belongs to (tokens are always inside one).
     pub fn doc_index(&self, token: u64) -> usize {
         self.docs.partition_point(|d| d.end <= token).min(self.docs.len() - 1)
+    }
+
+    /// Whether the mask may hide keys far from a query (a window, chunks, or regions): then the
+    /// halo exchange and the trimmed ring, which move only needed rows, can beat whole shards.
+    pub fn local_mask(&self) -> bool {
+        self.window.is_some() || self.chunk.is_some() || self.regions.is_some()
     }
 
     /// The sequence a token belongs to.

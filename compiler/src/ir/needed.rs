@@ -12,7 +12,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::mask::for_each_doc_piece;
-use super::{BufKind, Direction, Input, Interval, OpKind, Plan, Problem, RowSet};
+use super::{BufKind, Direction, Doc, Input, Interval, OpKind, Plan, Problem, RowSet};
+use crate::expr::regions::{Cell, Regions};
 
 /// KV tokens any query token of `queries` may see.
 pub fn needed_keys(problem: &Problem, queries: &RowSet) -> RowSet {
@@ -22,6 +23,10 @@ pub fn needed_keys(problem: &Problem, queries: &RowSet) -> RowSet {
             let real_end = piece.end.min(doc.start + doc.len);
             if piece.start >= real_end {
                 return; // Padding queries see nothing.
+            }
+            if let Some(r) = &problem.regions {
+                regional_keys(r, doc, Interval::new(piece.start, real_end), &mut out);
+                return;
             }
             if !problem.causal {
                 out.push(Interval::new(doc.start, doc.start + doc.len));
@@ -38,6 +43,36 @@ pub fn needed_keys(problem: &Problem, queries: &RowSet) -> RowSet {
         });
     }
     RowSet::from_intervals(out)
+}
+
+/// The keys of `doc` that the real queries `qs` see under a regional mask, cell by cell: a full
+/// cell's keys, and up to the last query (from the first query's window) in causal ones.
+fn regional_keys(r: &Regions, doc: Doc, qs: Interval, out: &mut Vec<Interval>) {
+    let real_end = doc.start + doc.len;
+    let at = |cuts: &[u64], i: usize| {
+        let (a, b) = Regions::span(cuts, i);
+        Interval::new((doc.start + a).min(real_end), doc.start.saturating_add(b).min(real_end))
+    };
+    for i in 0..r.q_cells() {
+        let q = qs.intersect(at(&r.q_cuts, i));
+        if q.is_empty() {
+            continue;
+        }
+        for j in 0..r.k_cells() {
+            let k = at(&r.k_cuts, j);
+            let keys = match r.cell(i, j) {
+                Cell::Empty => continue,
+                Cell::Full => k,
+                Cell::Causal => Interval::new(k.start, k.end.min(q.end)),
+                Cell::Window { window } => {
+                    Interval::new(k.start.max((q.start + 1).saturating_sub(window)), k.end.min(q.end))
+                }
+            };
+            if keys.start < keys.end {
+                out.push(keys);
+            }
+        }
+    }
 }
 
 /// One rank's lower bound, for a plan that keeps the rank's queries where they are.
@@ -108,6 +143,7 @@ mod tests {
             causal,
             window,
             chunk,
+            regions: None,
             heads: 2,
             kv_heads: 1,
             head_dim: 8,

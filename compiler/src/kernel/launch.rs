@@ -13,6 +13,7 @@
 //! builds exactly their specs (`kernel::specs_of`).
 
 use super::{KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
+use crate::expr::regions::{Cell, Regions};
 use crate::ir::{OpId, OpKind, Plan, Problem, RowSet, TokenMap};
 
 /// One row of a block: its row in the buffer and what the mask needs of its token.
@@ -20,8 +21,11 @@ use crate::ir::{OpId, OpKind, Plan, Problem, RowSet, TokenMap};
 pub struct Row {
     pub row: usize,
     pub token: u64,
+    /// The token's position in its sequence.
+    pub pos: u64,
     pub doc: usize,
-    /// The attention chunk of its token inside the sequence (0 without chunked attention).
+    /// The attention chunk of its token inside the sequence (0 without chunked attention); under
+    /// a regional mask, the stretch between two of its cuts.
     pub chunk: u64,
     /// Past the sequence's real length: padding, which sees and is seen by nothing.
     pub pad: bool,
@@ -31,30 +35,53 @@ pub struct Row {
 pub struct Mask {
     pub causal: bool,
     pub window: Option<u64>,
+    /// A regional mask: each pair's rule is its cell's (`causal` and `window` then unused).
+    pub regions: Option<Regions>,
 }
 
 impl Mask {
     pub fn of(p: &Problem) -> Mask {
-        Mask { causal: p.causal, window: p.window }
+        Mask { causal: p.causal, window: p.window, regions: p.regions.clone() }
+    }
+
+    /// The causal order and window of a pair of positions (`None`: the pair's cell is empty).
+    fn rule(&self, q_pos: u64, k_pos: u64) -> Option<(bool, Option<u64>)> {
+        match &self.regions {
+            None => Some((self.causal, self.window)),
+            Some(r) => match r.rule_at(q_pos, k_pos) {
+                Cell::Empty => None,
+                Cell::Full => Some((false, None)),
+                Cell::Causal => Some((true, None)),
+                Cell::Window { window } => Some((true, Some(window))),
+            },
+        }
     }
 
     /// Whether query row `q` sees key row `k`: same sequence and chunk, neither padding, and the
-    /// causal order and window.
+    /// causal order and window (of the pair's cell, under a regional mask).
     pub fn allows(&self, q: &Row, k: &Row) -> bool {
-        if q.pad || k.pad || q.doc != k.doc || q.chunk != k.chunk {
+        if q.pad || k.pad || q.doc != k.doc || (self.regions.is_none() && q.chunk != k.chunk) {
             return false;
         }
-        !self.causal || (k.token <= q.token && self.window.is_none_or(|w| q.token - k.token < w))
+        match self.rule(q.pos, k.pos) {
+            None => false,
+            Some((causal, window)) => !causal || (k.token <= q.token && window.is_none_or(|w| q.token - k.token < w)),
+        }
     }
 }
 
 /// The rows of a buffer, with their tokens' sequences.
 pub fn rows_of(p: &Problem, rows: impl Iterator<Item = (usize, u64)>) -> Vec<Row> {
+    let cuts = p.regions.as_ref().map(Regions::all_cuts);
     rows.map(|(row, token)| {
         let doc = p.doc_index(token);
         let d = p.docs[doc];
-        let chunk = p.chunk.map_or(0, |c| (token - d.start) / c);
-        Row { row, token, doc, chunk, pad: token >= d.start + d.len }
+        let pos = token - d.start;
+        let chunk = match &cuts {
+            Some(cuts) => cuts.partition_point(|&c| c <= pos) as u64,
+            None => p.chunk.map_or(0, |c| pos / c),
+        };
+        Row { row, token, pos, doc, chunk, pad: token >= d.start + d.len }
     })
     .collect()
 }
@@ -65,6 +92,8 @@ pub fn rows_of(p: &Problem, rows: impl Iterator<Item = (usize, u64)>) -> Vec<Row
 pub struct RowRun {
     pub row: usize,
     pub token: u64,
+    /// The first row's position in its sequence.
+    pub pos: u64,
     pub len: usize,
     pub doc: usize,
     pub chunk: u64,
@@ -82,7 +111,7 @@ pub fn runs(rows: &[Row]) -> Vec<RowRun> {
             {
                 run.len += 1
             }
-            _ => out.push(RowRun { row: r.row, token: r.token, len: 1, doc: r.doc, chunk: r.chunk }),
+            _ => out.push(RowRun { row: r.row, token: r.token, pos: r.pos, len: 1, doc: r.doc, chunk: r.chunk }),
         }
     }
     out
@@ -91,6 +120,14 @@ pub fn runs(rows: &[Row]) -> Vec<RowRun> {
 /// Every mask [`pair_mask`] can give under the problem's mask: fully visible pairs, and for causal
 /// problems the diagonal's (causal, or windowed).
 pub fn masks(p: &Problem) -> Vec<KernelMask> {
+    if let Some(r) = &p.regions {
+        let mut out: Vec<KernelMask> = r.windows().into_iter().map(|window| KernelMask::Window { window }).collect();
+        if r.cells.contains(&Cell::Causal) {
+            out.push(KernelMask::Causal);
+        }
+        out.push(KernelMask::None);
+        return out;
+    }
     match (p.causal, p.window) {
         (false, _) => vec![KernelMask::None],
         (true, None) => vec![KernelMask::Causal, KernelMask::None],
@@ -100,15 +137,17 @@ pub fn masks(p: &Problem) -> Vec<KernelMask> {
 
 /// The mask of a run pair: `None` when fully hidden, else the spec mask it needs.
 pub fn pair_mask(mask: &Mask, q: &RowRun, k: &RowRun) -> Option<KernelMask> {
-    if q.doc != k.doc || q.chunk != k.chunk {
+    if q.doc != k.doc || (mask.regions.is_none() && q.chunk != k.chunk) {
         return None;
     }
-    if !mask.causal {
+    // Runs do not cross a regional mask's cuts: the first rows' cell is the pair's.
+    let (causal, window) = mask.rule(q.pos, k.pos)?;
+    if !causal {
         return Some(KernelMask::None);
     }
     let (q_lo, q_hi) = (q.token as i64, (q.token + q.len as u64 - 1) as i64);
     let (k_lo, k_hi) = (k.token as i64, (k.token + k.len as u64 - 1) as i64);
-    let window = mask.window.map(|w| w as i64);
+    let window = window.map(|w| w as i64);
     // Hidden: every key after every query, or every key before every query's window.
     if k_lo > q_hi || window.is_some_and(|w| q_lo - k_hi >= w) {
         return None;
@@ -275,7 +314,7 @@ mod tests {
     use crate::spec::Dtype;
 
     fn row(row: usize, token: u64, doc: usize) -> Row {
-        Row { row, token, doc, chunk: 0, pad: false }
+        Row { row, token, pos: token, doc, chunk: 0, pad: false }
     }
 
     /// Zigzag at cp 2: a rank holds chunks 0 and 3 of a 16-token sequence, for queries and KV.
@@ -284,7 +323,7 @@ mod tests {
     #[test]
     fn pairs_become_forward_moving_chains_with_fillers() {
         let q: Vec<Row> = (0..4).map(|i| row(i, i as u64, 0)).chain((4..8).map(|i| row(i, 8 + i as u64, 0))).collect();
-        let mask = Mask { causal: true, window: None };
+        let mask = Mask { causal: true, window: None, regions: None };
         let spec = |m| KernelSpec {
             kind: KernelKind::Forward,
             head_dim: 64,

@@ -124,6 +124,7 @@ mod tests {
             causal: true,
             window: None,
             chunk: None,
+            regions: None,
             heads: 1,
             kv_heads: 1,
             head_dim: 8,

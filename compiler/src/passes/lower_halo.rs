@@ -33,13 +33,13 @@ pub fn halos(l: &Lowering<'_>, members: &[Member]) -> Vec<Vec<(usize, RowSet)>> 
         .collect()
 }
 
-/// Under a window or chunks, the halo exchange in place of a lowering that would move
+/// Under a window, chunks or regions, the halo exchange in place of a lowering that would move
 /// `other_rows` KV rows over all ranks: always with `Exchange::Halo`, never with `Full`, and
 /// unresolved (`Auto`) when the halos move no more rows (a trimmed ring can move as few: the
 /// halo wins the tie, as it does in the cost model); `None` otherwise (and for other masks).
 pub fn instead(l: &mut Lowering<'_>, members: &[Member], split: Split, other_rows: u64) -> Option<Results> {
     let p = &l.setup.problem;
-    if (p.window.is_none() && p.chunk.is_none()) || l.setup.exchange == Exchange::Full {
+    if !p.local_mask() || l.setup.exchange == Exchange::Full {
         return None;
     }
     let halos = halos(l, members);

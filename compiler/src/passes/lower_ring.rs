@@ -83,9 +83,9 @@ impl Ring {
     }
 }
 
-/// Whether a forward ring under this layer's mask is trimmed: under a window or chunks.
+/// Whether a forward ring under this layer's mask is trimmed: under a window, chunks or regions.
 fn trimmed(l: &Lowering<'_>) -> bool {
-    l.setup.problem.window.is_some() || l.setup.problem.chunk.is_some()
+    l.setup.problem.local_mask()
 }
 
 /// The ring over `members`, its blocks carried trimmed (`trim`) or whole.

@@ -81,6 +81,7 @@ pub fn setup(
         causal,
         window,
         chunk,
+        regions: mask.regions().cloned(),
         heads: layout.model.heads / tp,
         kv_heads: layout.model.kv_heads / tp,
         head_dim: layout.model.head_dim,

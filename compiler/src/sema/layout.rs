@@ -526,7 +526,29 @@ fn mask_expression(e: &expr::Expr, span: Span, thd: bool, diags: &mut Diags) -> 
             _ => Mask::Padding,
         }),
         Ok(m) => Some(m),
-        Err(u) => {
+        Err(_) if expr::regions::of(&mask).is_ok() => {
+            let regions = expr::regions::of(&mask).expect("just checked");
+            // One region is one named mask everywhere (the normal form missed it).
+            Some(match (regions.cells.as_slice(), thd) {
+                ([expr::regions::Cell::Full], false) => Mask::None,
+                ([expr::regions::Cell::Full], true) => Mask::Padding,
+                ([expr::regions::Cell::Causal], false) => Mask::CAUSAL,
+                ([expr::regions::Cell::Causal], true) => Mask::PADDING_CAUSAL,
+                ([expr::regions::Cell::Window { window }], false) => {
+                    Mask::Causal { window: Some(*window), chunk: None }
+                }
+                ([expr::regions::Cell::Window { window }], true) => {
+                    Mask::PaddingCausal { window: Some(*window), chunk: None }
+                }
+                _ => Mask::Regions { regions: expr::regions::intern(regions), padding: thd },
+            })
+        }
+        Err(named) => {
+            // The regional reading says what it could not read where it tried further.
+            let u = match expr::regions::of(&mask) {
+                Err(regional) if regional.span != mask.0.span => regional,
+                _ => named,
+            };
             diags.push(
                 Diagnostic::new(
                     Code::ExprUnplanned,

@@ -22,6 +22,7 @@ pub fn mask_text(mask: Mask) -> String {
         Mask::Causal { .. } => format!("causal{}", args(mask)),
         Mask::Padding => "padding".to_string(),
         Mask::PaddingCausal { .. } => format!("padding_causal{}", args(mask)),
+        Mask::Regions { regions, .. } => regions.text.clone(),
     }
 }
 

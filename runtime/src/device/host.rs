@@ -206,7 +206,10 @@ impl Table {
         let (mut q_rows, mut kv_rows) = (Vec::new(), Vec::new());
         for (doc, (q, kv, pq, pk)) in self.real().enumerate() {
             let at = |pos: u64, first: usize| {
-                move |row: usize| Row { row, token: pos + (row - first) as u64, doc, chunk: 0, pad: false }
+                move |row: usize| {
+                    let token = pos + (row - first) as u64;
+                    Row { row, token, pos: token, doc, chunk: 0, pad: false }
+                }
             };
             q_rows.extend(q.clone().map(at(pq, q.start)));
             kv_rows.extend(kv.clone().map(at(pk, kv.start)));
@@ -218,9 +221,9 @@ impl Table {
 /// The mask of a launch's kernel spec, by positions.
 fn mask_of(mask: KernelMask) -> Mask {
     match mask {
-        KernelMask::None => Mask { causal: false, window: None },
-        KernelMask::Causal => Mask { causal: true, window: None },
-        KernelMask::Window { window } => Mask { causal: true, window: Some(window) },
+        KernelMask::None => Mask { causal: false, window: None, regions: None },
+        KernelMask::Causal => Mask { causal: true, window: None, regions: None },
+        KernelMask::Window { window } => Mask { causal: true, window: Some(window), regions: None },
     }
 }
 

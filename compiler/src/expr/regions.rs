@@ -1,0 +1,392 @@
+//! Masks that are a named mask region by region: cuts on the query axis and on the key axis
+//! (positions within the sequence) make a grid, and in each cell the mask is empty, full,
+//! causal or a causal window. Prefix-LM (`k <= q | k < P`: full keys below P, causal after)
+//! and global tokens with a window (`k < G | q < G | (k <= q & q - k < W)`) are such masks.
+//!
+//! The cuts come from the comparisons that read one position (`k < 64`); in each cell those
+//! comparisons are decided, the expression is simplified, and what remains is read as a named
+//! mask (`named.rs`) — exactly, so each cell's rule equals the expression at every pair of the
+//! cell. The planner counts, classifies and finds needed keys cell by cell with the named
+//! masks' closed forms, and the runtime cuts runs at the cuts, so each run pair gets one kernel
+//! mask every kernel set already has: no backend has code for regions.
+
+use serde::{Deserialize, Serialize};
+
+use super::{BinOp, Expr, ExprKind, MaskExpr, UnOp, Var, named};
+use crate::spec::Mask;
+
+/// What the mask is inside one cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "rule")]
+pub enum Cell {
+    Empty,
+    Full,
+    /// `k <= q`.
+    Causal,
+    /// `k <= q & q - k < window`.
+    Window {
+        window: u64,
+    },
+}
+
+/// A mask as a grid of cells. Query cell `i` is positions `[q_cuts[i-1], q_cuts[i])` (from 0,
+/// the last one unbounded), key cells likewise; `cells[i * (k_cuts.len() + 1) + j]`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Regions {
+    /// The expression as written (printed), which the fp64 reference evaluates on its own.
+    pub text: String,
+    pub q_cuts: Vec<u64>,
+    pub k_cuts: Vec<u64>,
+    pub cells: Vec<Cell>,
+}
+
+/// Positions are below this (2^40 tokens); the last cell of each axis ends here.
+pub const END: u64 = 1 << 40;
+
+impl Regions {
+    fn cell_index(cuts: &[u64], pos: u64) -> usize {
+        cuts.partition_point(|&c| c <= pos)
+    }
+
+    /// `[start, end)` of query cell `i` (or key cell, with `k_cuts`).
+    pub fn span(cuts: &[u64], i: usize) -> (u64, u64) {
+        let start = if i == 0 { 0 } else { cuts[i - 1] };
+        (start, cuts.get(i).copied().unwrap_or(END))
+    }
+
+    pub fn q_cells(&self) -> usize {
+        self.q_cuts.len() + 1
+    }
+
+    pub fn k_cells(&self) -> usize {
+        self.k_cuts.len() + 1
+    }
+
+    pub fn cell(&self, i: usize, j: usize) -> Cell {
+        self.cells[i * self.k_cells() + j]
+    }
+
+    /// The rule at query position `q` and key position `k`.
+    pub fn rule_at(&self, q: u64, k: u64) -> Cell {
+        self.cell(Regions::cell_index(&self.q_cuts, q), Regions::cell_index(&self.k_cuts, k))
+    }
+
+    /// Whether the pair is allowed.
+    pub fn allows(&self, q: u64, k: u64) -> bool {
+        match self.rule_at(q, k) {
+            Cell::Empty => false,
+            Cell::Full => true,
+            Cell::Causal => k <= q,
+            Cell::Window { window } => k <= q && q - k < window,
+        }
+    }
+
+    /// Every cut of either axis, sorted: runs of rows cut there see one cell per axis.
+    pub fn all_cuts(&self) -> Vec<u64> {
+        let mut cuts: Vec<u64> = self.q_cuts.iter().chain(&self.k_cuts).copied().collect();
+        cuts.sort_unstable();
+        cuts.dedup();
+        cuts
+    }
+
+    /// Whether any cell is causal or windowed (the mask is not symmetric in q and k).
+    pub fn is_causal(&self) -> bool {
+        self.cells.iter().any(|c| matches!(c, Cell::Causal | Cell::Window { .. }))
+    }
+
+    /// The windows of its cells.
+    pub fn windows(&self) -> Vec<u64> {
+        let mut w: Vec<u64> = self
+            .cells
+            .iter()
+            .filter_map(|c| if let Cell::Window { window } = c { Some(*window) } else { None })
+            .collect();
+        w.sort_unstable();
+        w.dedup();
+        w
+    }
+}
+
+/// The one `&'static` copy of `r`: masks hold regions by reference so that they stay `Copy`.
+/// A process leaks one copy per distinct mask it reads.
+pub fn intern(r: Regions) -> &'static Regions {
+    static TABLE: std::sync::Mutex<Vec<&'static Regions>> = std::sync::Mutex::new(Vec::new());
+    let mut table = TABLE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(found) = table.iter().find(|x| ***x == r) {
+        return found;
+    }
+    let leaked: &'static Regions = Box::leak(Box::new(r));
+    table.push(leaked);
+    leaked
+}
+
+/// A linear function `a·x + c` of one position, if `e` is one.
+fn one_position(e: &Expr) -> Option<(Option<Var>, i128, i128)> {
+    match &e.kind {
+        ExprKind::Var(v @ (Var::Q | Var::K)) => Some((Some(*v), 1, 0)),
+        ExprKind::Int(i) => Some((None, 0, *i as i128)),
+        ExprKind::Unary(UnOp::Neg, a) => one_position(a).map(|(v, a, c)| (v, -a, -c)),
+        ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) => {
+            let ((va, aa, ca), (vb, ab, cb)) = (one_position(a)?, one_position(b)?);
+            let s = if *op == BinOp::Sub { -1 } else { 1 };
+            let v = match (va, vb) {
+                (Some(x), Some(y)) if x != y => return None,
+                (x, y) => x.or(y),
+            };
+            Some((v, aa + s * ab, ca + s * cb))
+        }
+        ExprKind::Binary(BinOp::Mul, a, b) => {
+            let ((va, aa, ca), (vb, ab, cb)) = (one_position(a)?, one_position(b)?);
+            match (va, vb) {
+                (None, _) => Some((vb, ca * ab, ca * cb)),
+                (_, None) => Some((va, aa * cb, ca * cb)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The cut points of the comparisons of `e` that read one position: where their truth may
+/// change (either side of the root, so an integer root and a fractional one both cut).
+fn cuts(e: &Expr, q: &mut Vec<u64>, k: &mut Vec<u64>) {
+    match &e.kind {
+        ExprKind::Unary(_, a) => cuts(a, q, k),
+        ExprKind::Binary(op, a, b) if op.is_comparison() => {
+            let (Some((va, aa, ca)), Some((vb, ab, cb))) = (one_position(a), one_position(b)) else { return };
+            let var = match (va, vb) {
+                (Some(x), Some(y)) if x != y => return,
+                (x, y) => x.or(y),
+            };
+            let (Some(var), slope, c) = (var, aa - ab, ca - cb) else { return };
+            if slope == 0 {
+                return;
+            }
+            // slope·x + c crosses 0 at x = −c / slope.
+            let root = (-c).div_euclid(slope);
+            // The truth of a comparison changes at ⌊root⌋ (`<` at an integer root) or one after.
+            for x in [root, root + 1] {
+                if x > 0 && x < END as i128 {
+                    if var == Var::Q { q.push(x as u64) } else { k.push(x as u64) }
+                }
+            }
+        }
+        ExprKind::Binary(_, a, b) => {
+            cuts(a, q, k);
+            cuts(b, q, k);
+        }
+        _ => {}
+    }
+}
+
+/// `e` with every comparison that the cell decides replaced by its value (`None`: the whole
+/// expression is decided, with that value in `Err`).
+fn simplify(e: &Expr, tile: &super::interval::Tile) -> Result<Expr, bool> {
+    let decided = |x: &Expr| match super::interval::classify(&MaskExpr(x.clone()), tile) {
+        super::interval::TileClass::Full => Some(true),
+        super::interval::TileClass::Empty => Some(false),
+        super::interval::TileClass::Partial => None,
+    };
+    match &e.kind {
+        ExprKind::Unary(UnOp::Not, a) => match simplify(a, tile) {
+            Ok(a) => Ok(Expr::new(ExprKind::Unary(UnOp::Not, Box::new(a)), e.span)),
+            Err(v) => Err(!v),
+        },
+        ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
+            let absorbing = *op == BinOp::Or;
+            match (simplify(a, tile), simplify(b, tile)) {
+                (Err(v), _) | (_, Err(v)) if v == absorbing => Err(absorbing),
+                (Err(_), Err(_)) => Err(!absorbing),
+                (Err(_), Ok(x)) | (Ok(x), Err(_)) => Ok(x),
+                (Ok(x), Ok(y)) => Ok(Expr::new(ExprKind::Binary(*op, Box::new(x), Box::new(y)), e.span)),
+            }
+        }
+        _ => match decided(e) {
+            Some(v) => Err(v),
+            None => Ok(e.clone()),
+        },
+    }
+}
+
+/// The regions of `mask`, when it is a named mask cell by cell (and not one named mask
+/// everywhere: [`named::mask`] reads those).
+pub fn of(mask: &MaskExpr) -> Result<Regions, named::Unsupported> {
+    if let Some(e) = find(&mask.0, &|e| matches!(e.kind, ExprKind::Var(Var::H))) {
+        return Err(named::Unsupported { span: e.span, message: "it depends on the head `h`".into() });
+    }
+    if let Some(e) = stray_doc(&mask.0) {
+        return Err(named::Unsupported {
+            span: e.span,
+            message:
+                "`doc(q)` or `doc(k)` outside a comparison of the two (pairs across packed sequences are never allowed)"
+                    .into(),
+        });
+    }
+    let (mut q_cuts, mut k_cuts) = (Vec::new(), Vec::new());
+    cuts(&mask.0, &mut q_cuts, &mut k_cuts);
+    for c in [&mut q_cuts, &mut k_cuts] {
+        c.sort_unstable();
+        c.dedup();
+    }
+    if q_cuts.len() * k_cuts.len() > 4096 {
+        return Err(named::Unsupported { span: mask.0.span, message: "more than 4096 regions".into() });
+    }
+    let (nq, nk) = (q_cuts.len() + 1, k_cuts.len() + 1);
+    let mut cells = Vec::with_capacity(nq * nk);
+    for i in 0..nq {
+        for j in 0..nk {
+            let (q0, q1) = Regions::span(&q_cuts, i);
+            let (k0, k1) = Regions::span(&k_cuts, j);
+            let tile = super::interval::Tile {
+                q: (q0 as i64, q1 as i64 - 1),
+                k: (k0 as i64, k1 as i64 - 1),
+                h: (0, 0),
+                doc_q: (0, 0),
+                doc_k: (0, 0),
+            };
+            let cell = match simplify(&mask.0, &tile) {
+                Err(true) => Cell::Full,
+                Err(false) => Cell::Empty,
+                Ok(rest) => match named_in_cell(rest.clone(), k1 - 1 <= q0) {
+                    Ok(Mask::None) => Cell::Full,
+                    Ok(Mask::Causal { window: None, chunk: None }) => Cell::Causal,
+                    Ok(Mask::Causal { window: Some(window), chunk: None }) => Cell::Window { window },
+                    Ok(_) => {
+                        return Err(named::Unsupported {
+                            span: rest.span,
+                            message: "chunks in a mask of several regions".into(),
+                        });
+                    }
+                    // A cell no pair of which is allowed reads as `allows no pair`.
+                    Err(u) if u.message.starts_with("it allows no pair") => Cell::Empty,
+                    Err(u) => return Err(u),
+                },
+            };
+            cells.push(cell);
+        }
+    }
+    let mut r = Regions { text: mask.0.to_string(), q_cuts, k_cuts, cells };
+    merge(&mut r);
+    Ok(r)
+}
+
+/// The named mask `rest` is inside a cell; `below` says every key of the cell is at or before
+/// every query (then `k <= q` holds there, and a lone window reads as a causal window).
+fn named_in_cell(rest: Expr, below: bool) -> Result<Mask, named::Unsupported> {
+    match named::mask(&MaskExpr(rest.clone())) {
+        Err(u) if below && u.message.contains("no causal constraint") => {
+            let span = rest.span;
+            let causal = Expr::new(
+                ExprKind::Binary(
+                    BinOp::Le,
+                    Box::new(Expr::new(ExprKind::Var(Var::K), span)),
+                    Box::new(Expr::new(ExprKind::Var(Var::Q), span)),
+                ),
+                span,
+            );
+            let both = Expr::new(ExprKind::Binary(BinOp::And, Box::new(causal), Box::new(rest)), span);
+            named::mask(&MaskExpr(both)).map_err(|_| u)
+        }
+        other => other,
+    }
+}
+
+/// The first node of `e` (preorder) that `f` picks.
+fn find<'e>(e: &'e Expr, f: &impl Fn(&Expr) -> bool) -> Option<&'e Expr> {
+    if f(e) {
+        return Some(e);
+    }
+    match &e.kind {
+        ExprKind::Unary(_, a) => find(a, f),
+        ExprKind::Binary(_, a, b) => find(a, f).or_else(|| find(b, f)),
+        ExprKind::Call(_, args) => args.iter().find_map(|a| find(a, f)),
+        _ => None,
+    }
+}
+
+/// A `doc(q)` or `doc(k)` that is not one side of a comparison with the other.
+fn stray_doc(e: &Expr) -> Option<&Expr> {
+    let is_doc = |x: &Expr| matches!(x.kind, ExprKind::Var(Var::DocQ | Var::DocK));
+    match &e.kind {
+        ExprKind::Binary(op, a, b) if op.is_comparison() && is_doc(a) && is_doc(b) => None,
+        ExprKind::Var(Var::DocQ | Var::DocK) => Some(e),
+        ExprKind::Unary(_, a) => stray_doc(a),
+        ExprKind::Binary(_, a, b) => stray_doc(a).or_else(|| stray_doc(b)),
+        ExprKind::Call(_, args) => args.iter().find_map(stray_doc),
+        _ => None,
+    }
+}
+
+/// The distances `q - k` a rule allows, inclusive (`None`: none).
+fn distances(cell: Cell) -> Option<(i128, i128)> {
+    match cell {
+        Cell::Empty => None,
+        Cell::Full => Some((i128::MIN, i128::MAX)),
+        Cell::Causal => Some((0, i128::MAX)),
+        Cell::Window { window } => Some((0, window as i128 - 1)),
+    }
+}
+
+/// Whether rules `a` and `b` agree at every pair of the rectangle `q` × `k` (half-open). Every
+/// rule depends on `q - k` only and a rectangle holds every distance between its extremes, so
+/// they agree when their distance sets meet that range alike.
+fn agree(a: Cell, b: Cell, q: (u64, u64), k: (u64, u64)) -> bool {
+    let (lo, hi) = (q.0 as i128 - (k.1 as i128 - 1), (q.1 as i128 - 1) - k.0 as i128);
+    let clip = |c: Cell| distances(c).map(|(a, b)| (a.max(lo), b.min(hi))).filter(|(a, b)| a <= b);
+    clip(a) == clip(b)
+}
+
+/// One rule for two neighbouring cells (`a` over `qa` × `ka`, `b` over `qb` × `kb`), if one of
+/// theirs is exact over both.
+fn unify(a: Cell, qa: (u64, u64), ka: (u64, u64), b: Cell, qb: (u64, u64), kb: (u64, u64)) -> Option<Cell> {
+    if agree(a, b, qb, kb) {
+        Some(a)
+    } else if agree(b, a, qa, ka) {
+        Some(b)
+    } else {
+        None
+    }
+}
+
+/// Drops cuts whose two sides can share one rule, cell by cell.
+fn merge(r: &mut Regions) {
+    let mut i = 1;
+    while i < r.q_cells() {
+        let nk = r.k_cells();
+        let (qa, qb) = (Regions::span(&r.q_cuts, i - 1), Regions::span(&r.q_cuts, i));
+        let joined: Option<Vec<Cell>> = (0..nk)
+            .map(|j| {
+                let k = Regions::span(&r.k_cuts, j);
+                unify(r.cell(i - 1, j), qa, k, r.cell(i, j), qb, k)
+            })
+            .collect();
+        match joined {
+            Some(cells) => {
+                r.cells.splice((i - 1) * nk..(i + 1) * nk, cells);
+                r.q_cuts.remove(i - 1);
+            }
+            None => i += 1,
+        }
+    }
+    let mut j = 1;
+    while j < r.k_cells() {
+        let nk = r.k_cells();
+        let (ka, kb) = (Regions::span(&r.k_cuts, j - 1), Regions::span(&r.k_cuts, j));
+        let joined: Option<Vec<Cell>> = (0..r.q_cells())
+            .map(|i| {
+                let q = Regions::span(&r.q_cuts, i);
+                unify(r.cell(i, j - 1), q, ka, r.cell(i, j), q, kb)
+            })
+            .collect();
+        match joined {
+            Some(cells) => {
+                for (i, cell) in cells.into_iter().enumerate().rev() {
+                    r.cells[i * nk + j - 1] = cell;
+                    r.cells.remove(i * nk + j);
+                }
+                r.k_cuts.remove(j - 1);
+            }
+            None => j += 1,
+        }
+    }
+}
