@@ -316,8 +316,10 @@ fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
                     &[
                         "ok    cp2 p2p padding_causal { window = 6 } thd",
                         "ok    cp2 p2p padding_causal { chunk = 5 } thd",
+                        "ok    cp2 p2p k <= q | k < 5 bshd",
+                        "ok    cp2 p2p k < 3 | q < 2 | (k <= q & q - k < 5) thd",
                         "sinks softcap 2",
-                        "12 passed, 0 failed",
+                        "14 passed, 0 failed",
                     ],
                 );
                 // `bench kernels --kernels ptx-sim`: the interpreter's instructions per second.

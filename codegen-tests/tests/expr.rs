@@ -5,6 +5,7 @@
 
 use attnc_compiler::expr::eval::{Point, truth};
 use attnc_compiler::expr::interval::{Tile, TileClass, brute, classify};
+use attnc_compiler::expr::regions::{self, Cell, Regions};
 use attnc_compiler::expr::{BinOp, Context, Expr, ExprKind, MaskExpr, Type, Var, library, parse::parse};
 use attnc_compiler::ir::{Interval, MaskClass, Problem, RowSet, mask};
 use attnc_compiler::spec::Mask;
@@ -402,5 +403,138 @@ fn expression_masks_plan_as_their_named_spelling() {
             )
         };
         assert_eq!(plans(named), plans(expression), "{named} vs {expression}");
+    }
+}
+
+/// A mask that is a named one region by region (`expr::regions`), its regions checked.
+fn regions_of(text: &str) -> Regions {
+    regions::of(&mask_of(text)).unwrap_or_else(|u| panic!("{text}: {}", u.message))
+}
+
+#[test]
+fn regional_masks_read_as_cells() {
+    use Cell::*;
+    let cases: &[(&str, &[u64], &[u64], &[Cell])] = &[
+        // Prefix-LM: keys below 300 are seen by every query, the rest causally.
+        ("k <= q | k < 300", &[], &[300], &[Full, Causal]),
+        ("k < 300 | q >= k", &[], &[300], &[Full, Causal]),
+        // Global tokens: the first 4 keys and queries see everything, the rest a window.
+        ("k < 4 | q < 4 | (k <= q & q - k < 256)", &[4], &[4], &[Full, Full, Full, Window { window: 256 }]),
+        // Causal for the first 10 queries, then a window of 5.
+        ("k <= q & (q < 10 | q - k < 5)", &[10], &[], &[Causal, Window { window: 5 }]),
+        // Keys from 8 on are hidden from every query.
+        ("k <= q & k < 8", &[], &[8], &[Causal, Empty]),
+        ("k <= q & k <= 7", &[], &[8], &[Causal, Empty]),
+    ];
+    for (text, q_cuts, k_cuts, cells) in cases {
+        let r = regions_of(text);
+        assert_eq!(
+            (r.q_cuts.as_slice(), r.k_cuts.as_slice(), r.cells.as_slice()),
+            (*q_cuts, *k_cuts, *cells),
+            "{text}"
+        );
+    }
+    let refused = [
+        ("k <= q & (q - k < 64 | q - k >= 4096)", "union"),
+        ("k <= q | k < h", "the head `h`"),
+        ("k <= q | doc(q) < 2", "`doc(q)` or `doc(k)` outside"),
+        ("(k <= q & q / 8 == k / 8) | k < 4", "chunks in a mask of several regions"),
+    ];
+    for (text, reason) in refused {
+        let got = regions::of(&mask_of(text));
+        assert!(got.as_ref().is_err_and(|u| u.message.contains(reason)), "{text}: {got:?}");
+    }
+}
+
+/// Random unions and intersections of comparisons of one position with a constant and of the
+/// named masks' constraints, with negations.
+fn arb_regional() -> impl Strategy<Value = String> {
+    let atom = prop_oneof![
+        (0u64..30).prop_map(|c| format!("q < {c}")),
+        (0u64..30).prop_map(|c| format!("k < {c}")),
+        (0u64..30).prop_map(|c| format!("k >= {c}")),
+        (0u64..30).prop_map(|c| format!("2 * k <= {c}")),
+        Just("k <= q".to_string()),
+        (1u64..12).prop_map(|w| format!("(k <= q & q - k < {w})")),
+    ];
+    atom.prop_recursive(3, 10, 2, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} | {b})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} & {b})")),
+            inner.prop_map(|a| format!("!({a})")),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Whenever a mask is read as regions, each region's rule equals the expression at every pair
+    /// of a 0..40 grid.
+    #[test]
+    fn regions_are_exact(text in arb_regional()) {
+        let e = mask_of(&text);
+        if let Ok(r) = regions::of(&e) {
+            for q in 0..40u64 {
+                for k in 0..40u64 {
+                    let at = Point { q: q as i64, k: k as i64, ..Point::default() };
+                    prop_assert_eq!(r.allows(q, k), truth(&e.0, &at).unwrap(), "{} as {:?} at q {} k {}", text, r, q, k);
+                }
+            }
+        }
+    }
+}
+
+/// The planner's counts (`ir::mask`) and needed keys (`ir::needed`) of regional masks, cell by
+/// cell, against the expression pair by pair: packed sequences with padding, every interval pair
+/// of rows and columns, queries as rows and keys as rows.
+#[test]
+fn regional_counts_and_needed_keys_match_the_expression() {
+    use attnc_compiler::ir::mask::{MaskRule, Side, allowed};
+    use attnc_compiler::ir::{Doc, needed};
+    let docs = vec![Doc { start: 0, end: 14, len: 12 }, Doc { start: 14, end: 24, len: 10 }];
+    for text in ["k <= q | k < 3", "k < 2 | q < 2 | (k <= q & q - k < 3)", "k <= q & (q < 5 | q - k < 2) & k < 9"] {
+        let e = mask_of(text);
+        let r = regions_of(text);
+        let p = Problem {
+            tokens: 24,
+            docs: docs.clone(),
+            causal: r.is_causal(),
+            regions: Some(r),
+            thd: true,
+            ..Problem::single(24, 1, 8)
+        };
+        // Whether token x (query) sees token y (key): same sequence, both real, the expression at
+        // their positions in it.
+        let sees = |x: u64, y: u64| {
+            let (dx, dy) = (p.doc_of(x), p.doc_of(y));
+            dx == dy
+                && x < dx.start + dx.len
+                && y < dy.start + dy.len
+                && truth(&e.0, &Point { q: (x - dx.start) as i64, k: (y - dy.start) as i64, ..Point::default() })
+                    .unwrap()
+        };
+        let spans: Vec<(u64, u64)> =
+            (0..24).step_by(3).flat_map(|a| (a + 1..=24).step_by(4).map(move |b| (a, b))).collect();
+        for side in [Side::Q, Side::Kv] {
+            for &(ra, rb) in &spans {
+                for &(ca, cb) in &spans {
+                    let got = allowed(&p, MaskRule::of(&p), side, &[Interval::new(ra, rb)], &RowSet::range(ca, cb));
+                    let mut want = 0u128;
+                    for x in ra..rb {
+                        for y in ca..cb {
+                            want += if side == Side::Q { sees(x, y) } else { sees(y, x) } as u128;
+                        }
+                    }
+                    assert_eq!(got, want, "{text} {side:?} rows {ra}..{rb} cols {ca}..{cb}");
+                }
+            }
+        }
+        for &(a, b) in &spans {
+            let got = needed::needed_keys(&p, &RowSet::range(a, b));
+            let want: Vec<u64> = (0..24).filter(|&y| (a..b).any(|x| sees(x, y))).collect();
+            let got: Vec<u64> = (0..24).filter(|&y| got.0.iter().any(|i| i.contains(y))).collect();
+            assert_eq!(got, want, "{text} queries {a}..{b}");
+        }
     }
 }

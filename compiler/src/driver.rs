@@ -42,7 +42,7 @@ pub fn resolve_auto<'l>(layout: &'l Layout, options: &PlanOptions) -> Result<Cow
     if auto_balance {
         resolved.balance = tune::auto_balance(&resolved, options, &profile)?;
     }
-    // Under a window or chunks: the halo exchange or the strategy's own communication, whichever
+    // Under a window, chunks or regions: the halo exchange or the strategy's own communication, whichever
     // the cost model simulates faster for the strategy and split just resolved.
     Ok(Cow::Owned(tune::auto_exchange(&resolved, options, &profile)?))
 }

@@ -392,6 +392,12 @@ impl Mask {
         matches!(self, Mask::Padding | Mask::PaddingCausal { .. } | Mask::Regions { padding: true, .. })
     }
 
+    /// Whether queries may skip far keys (a window, chunks, or regions): the halo exchange and
+    /// the trimmed ring apply.
+    pub fn is_local(self) -> bool {
+        self.window().is_some() || self.chunk().is_some() || self.regions().is_some()
+    }
+
     /// The regions of a mask written as a regional expression.
     pub fn regions(self) -> Option<&'static crate::expr::regions::Regions> {
         match self {
@@ -524,7 +530,7 @@ pub struct LayerSettings {
     pub exchange: Exchange,
 }
 
-/// How a layer under a window or chunks moves its KV with `p2p`, `all_gather` or at the p2p level
+/// How a layer under a window, chunks or regions moves its KV with `p2p`, `all_gather` or at the p2p level
 /// of `a2a+p2p`: a halo exchange of exactly the needed rows, or the strategy's own communication
 /// (the ring's shifts, trimmed forward to the rows later holders read; the all-gather). The
 /// driver resolves `Auto` with the cost model (`tune::auto_exchange`); the pipeline reads an

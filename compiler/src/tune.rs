@@ -6,7 +6,7 @@
 //! `[a, n/a]`, `1 < a < n`, whose first level is such a degree. Each is planned forward and
 //! backward; a candidate that fails to plan is listed with its error, not chosen. The balance
 //! (zigzag or contiguous) fixes the token split every layer shares, so it is compared for the
-//! whole layout ([`balances`]), not per layer. Under a window or chunks, `p2p`, `all_gather` and
+//! whole layout ([`balances`]), not per layer. Under a window, chunks or regions, `p2p`, `all_gather` and
 //! `a2a+p2p` are each played twice — with the halo exchange of exactly the needed rows and with
 //! the strategy's own communication — and keep the faster ([`ExchangeChoice`]); the driver writes
 //! that choice into the layers ([`auto_exchange`]).
@@ -36,7 +36,7 @@ pub struct Evaluation {
     /// Plan buffers per rank (max over ranks and directions).
     pub memory_bytes: u64,
     pub fits: bool,
-    /// Under a window or chunks, for strategies that can exchange halos: which exchange these
+    /// Under a window, chunks or regions, for strategies that can exchange halos: which exchange these
     /// figures are of, against the other.
     pub exchange: Option<ExchangeChoice>,
     /// With a `--for te` target, these figures are of the communication TransformerEngine performs
@@ -105,10 +105,10 @@ pub fn candidates(layout: &Layout) -> Vec<Strategy> {
     out
 }
 
-/// Whether a class's exchange is left to the cost model: a window or chunks, a strategy with a
+/// Whether a class's exchange is left to the cost model: a window, chunks or regions, a strategy with a
 /// point-to-point level over more than one rank, and no exchange fixed yet.
 fn exchange_open(layout: &Layout, layers: &[Interval], mask: Mask, strategy: &Strategy) -> bool {
-    let local = mask.window().is_some() || mask.chunk().is_some();
+    let local = mask.is_local();
     let ranks = match layout.cp {
         Cp::Fixed { size } => size,
         Cp::Hybrid { .. } => return false,

@@ -204,8 +204,10 @@ pub fn strategies(cp: u32) -> Vec<String> {
 }
 
 /// Each mask with its format. Chunks of 6 and 5 cut the zigzag chunks (8 tokens per rank and
-/// half) and the packed sequences off their edges.
-pub const MASKS: [(&str, &str); 8] = [
+/// half) and the packed sequences off their edges; the two regional masks (written as
+/// expressions: prefix-LM with a 5-token prefix, and 3 global keys, 2 global queries and a window
+/// of 5 within each packed sequence) cut them too.
+pub const MASKS: [(&str, &str); 10] = [
     ("none", "sbhd"),
     ("causal", "bshd"),
     ("causal { window = 5 }", "sbhd"),
@@ -214,6 +216,8 @@ pub const MASKS: [(&str, &str); 8] = [
     ("padding", "thd"),
     ("padding_causal { window = 6 }", "thd"),
     ("padding_causal { chunk = 5 }", "thd"),
+    ("k <= q | k < 5", "bshd"),
+    ("k < 3 | q < 2 | (k <= q & q - k < 5)", "thd"),
 ];
 
 /// A model feature of the matrix, with the mask and format it runs under.

@@ -77,7 +77,7 @@ fn class_bound(layout: &Layout, strategy: Strategy, mask: Mask, whole_shards: bo
         },
         Part { what: "the attention output".into(), bytes: rows(local, heads, dv) },
     ];
-    let local_mask = mask.window().is_some() || mask.chunk().is_some();
+    let local_mask = mask.is_local();
     let remote_kv = |n: u64| rows(n, kv, d + dv);
     match &strategy {
         Strategy::P2p if cp > 1 && (whole_shards || !local_mask) => {

@@ -385,12 +385,17 @@ kernels have closed forms for, however it is spelt: every pair (`k >= 0`), causa
 (`k <= q`), causal with a window of W keys (`k <= q & q - k < W`) and causal inside
 chunks of C tokens (`k <= q & q / C == k / C`); and the scores s and the soft-cap
 `X * tanh(s / X)`. The expression is read as an intersection of linear constraints in
-q and k, so `q >= k`, `!(k > q)` and `2*q - 2*k < 256` all say what they mean. Unions
-(`|`), masks that read h, and other scores are not planned yet; write the nearest named
-mask, or split the layers with different masks into `layer` blocks.
+q and k, so `q >= k`, `!(k > q)` and `2*q - 2*k < 256` all say what they mean.
 
-    mask = k <= q | k < 64      # prefix-LM: a union, not yet compiled
-    mask = k <= q & q - k < 64  # causal { window = 64 }";
+A mask that is one of those region by region also compiles: comparisons of one position
+with a constant (`k < 64`, `q < 4`) cut the positions into regions, and in each region
+the rest must read as every pair, none, causal or a causal window. Prefix-LM and global
+tokens with a window are such masks. Masks that read h, unions the regions do not
+separate, chunks within regions, and other scores are not compiled yet.
+
+    mask = k <= q | k < 64                           # prefix-LM: compiled by region
+    mask = k < 4 | q < 4 | (k <= q & q - k < 256)    # global tokens and a window
+    mask = k <= q & (q - k < 64 | q - k >= 4096)     # not yet: one region, a union";
 
     A2aLevelExceedsNode = "W0001", Warning, "the all-to-all level spans nodes",
 "The first level of a2a+p2p runs all-to-all, which sends (d-1)/d of every

@@ -152,9 +152,10 @@ fn atoms(e: &Expr, negate: bool, out: &mut BTreeSet<Atom>) -> Result<(), Unsuppo
             atoms(a, true, out)?;
             atoms(b, true, out)
         }
-        ExprKind::Binary(BinOp::And | BinOp::Or, ..) => {
-            unsupported(e, "a union of conditions (`|`, or `!` of an `&`); the masks attnc compiles are intersections")
-        }
+        ExprKind::Binary(BinOp::And | BinOp::Or, ..) => unsupported(
+            e,
+            "a union of conditions (`|`, or `!` of an `&`) that no comparison of one position with a constant splits into regions",
+        ),
         ExprKind::Binary(op, a, b) => {
             // doc(q) == doc(k): packed batches never attend across sequences, so it always holds.
             if matches!(

@@ -133,7 +133,7 @@ pub fn title(plan: &Plan) -> String {
     } else {
         format!(" {:?}", h.hierarchy).replace(' ', "").replacen('[', " [", 1)
     };
-    // Under a window or chunks, whether KV moves as halos (`lower_halo`).
+    // Under a window, chunks or regions, whether KV moves as halos (`lower_halo`).
     let halo = if plan.buffers.iter().any(|b| b.halo) { " with halo exchange" } else { "" };
     format!(
         "plan `{}` layers {}: {}{}{halo}, mask {}, cp {}, {:?}",

@@ -16,7 +16,7 @@ pub fn lower(l: &mut Lowering<'_>, inputs: &[Inputs]) -> Results {
     let tokens = l.setup.problem.tokens;
     let kv_heads = l.setup.problem.kv_heads;
     let all = TokenMap::new(vec![Interval::new(0, tokens)]);
-    // Under a window or chunks, only the needed ranges (a halo exchange, grouped sendrecvs) when
+    // Under a window, chunks or regions, only the needed ranges (a halo exchange, grouped sendrecvs) when
     // they are fewer rows than the all-gather brings every rank.
     let members: Vec<Member> = (0..cp)
         .map(|rank| Member {

@@ -46,7 +46,7 @@ pub fn lower(l: &mut Lowering<'_>, inputs: &[Inputs], hierarchy: &[u32]) -> Resu
                 Member { rank: r, q: s.q, q_map: s.map.clone(), kv: s.kv, kv_map: s.map.clone() }
             })
             .collect();
-        // Under a window or chunks, the outer level exchanges halos cut from the KV blocks the
+        // Under a window, chunks or regions, the outer level exchanges halos cut from the KV blocks the
         // all-to-all brought, when they are fewer rows than the ring's shifts.
         let rows = ring_rows(l, &members, split);
         let result = match lower_halo::instead(l, &members, split, rows) {

@@ -7,7 +7,7 @@
 //! owner after the last step. A ring of one member is plain local attention, which is how the
 //! other strategies reuse this file. Slots for the per-step buffers are assigned later.
 //!
-//! Forward under a window or chunks the ring is trimmed: a KV block carries, at each step, only
+//! Forward under a window, chunks or regions the ring is trimmed: a KV block carries, at each step, only
 //! the rows its holder there or some later holder reads (`Ring::maps`); rows nobody reads any
 //! more are cut off (`copy_rows`, on the CP stream) before the block moves on. Backward carries
 //! whole blocks, as TransformerEngine's ring does: dK/dV travel with their KV rows, and cutting
@@ -42,7 +42,7 @@ pub fn p2p(l: &mut Lowering<'_>, inputs: &[Inputs]) -> Results {
         })
         .collect();
     let split = l.halves();
-    // Under a window or chunks, a halo exchange of exactly the needed rows when it moves fewer
+    // Under a window, chunks or regions, a halo exchange of exactly the needed rows when it moves fewer
     // KV rows than the ring's shifts.
     let rows = ring_rows(l, &members, split);
     if let Some(halo) = super::lower_halo::instead(l, &members, split, rows) {

@@ -20,7 +20,7 @@ pub struct Setup {
     pub cp: u32,
     /// Zigzag split (always for THD): query rows form two roles, the halves of each sequence.
     pub zigzag: bool,
-    /// Under a window or chunks: the halo exchange or the strategy's own communication.
+    /// Under a window, chunks or regions: the halo exchange or the strategy's own communication.
     pub exchange: Exchange,
     /// The blocks the class's plans ask for, computed once for both directions.
     pub blocks: super::blocks::BlockCache,

@@ -557,7 +557,7 @@ fn mask_expression(e: &expr::Expr, span: Span, thd: bool, diags: &mut Diags) -> 
                     "not a mask the kernels have",
                 )
                 .with_note(format!("the mask: {}", mask.0))
-                .with_help("write every pair (`mask = none`), `k <= q`, `k <= q & q - k < W` (a window of W keys) or `k <= q & q / C == k / C` (chunks of C tokens); `attnc explain E0043` says what is read"),
+                .with_help("write every pair (`mask = none`), `k <= q`, `k <= q & q - k < W` (a window of W keys) or `k <= q & q / C == k / C` (chunks of C tokens), or those region by region (prefix-LM: `k <= q | k < P`); `attnc explain E0043` says what is read"),
             );
             None
         }
@@ -1133,6 +1133,7 @@ fn check_te(ctx: &Ctx<'_>, s: &Setting, default: bool, diags: &mut Diags) {
         let mut diag = match entry.check {
             te::Check::NotCuda => Diagnostic::new(code, message, ctx.cluster.gpu, format!("gpu `{}`", setting.gpu)),
             te::Check::Chunk => Diagnostic::new(code, message, s.mask_span, "chunked attention"),
+            te::Check::Regions => Diagnostic::new(code, message, s.mask_span, "a mask by region"),
             te::Check::Softcap => Diagnostic::new(code, message, ctx.model.softcap, "logit soft-capping"),
             te::Check::SinksUnavailable => Diagnostic::new(code, message, ctx.model.sinks, "learned sinks"),
             te::Check::SeqPerRankOdd => Diagnostic::new(code, message, ctx.seq.span, format!("seq = {}", ctx.seq.node))

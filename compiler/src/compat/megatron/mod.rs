@@ -449,14 +449,13 @@ pub fn arguments(layout: &Layout, strategies: &[Strategy]) -> Arguments {
     let halo: Vec<u64> = (0..)
         .zip(masks.iter().zip(strategies))
         .filter(|(_, (m, s))| {
-            (m.window().is_some() || m.chunk().is_some())
-                && matches!(s, Strategy::P2p | Strategy::AllGather | Strategy::A2aP2p { .. })
+            m.is_local() && matches!(s, Strategy::P2p | Strategy::AllGather | Strategy::A2aP2p { .. })
         })
         .map(|(i, _)| i)
         .collect();
     if !halo.is_empty() {
         out.unexpressed.push(format!(
-            "layers {} (a window or chunks under {}): attnc moves only the KV rows the mask reads (a halo exchange) where the cost model finds it faster (`attnc tune` prints both), and trims its forward ring to the rows later ranks read; Megatron-LM's cp_comm_type moves whole shards there",
+            "layers {} (a window, chunks or regions under {}): attnc moves only the KV rows the mask reads (a halo exchange) where the cost model finds it faster (`attnc tune` prints both), and trims its forward ring to the rows later ranks read; Megatron-LM's cp_comm_type moves whole shards there",
             crate::ir::layer_ranges(&halo).join(", "),
             strategies[halo[0] as usize].name()
         ));
@@ -483,6 +482,12 @@ pub fn arguments(layout: &Layout, strategies: &[Strategy]) -> Arguments {
         };
         out.unexpressed.push(format!(
             "chunked attention (chunk = {c}, {which}): Megatron-LM has no chunked-attention argument and TransformerEngine no chunked attn_mask_type; those layers run as plain causal there (each chunk could be fed as its own THD sequence, with RoPE positions kept per sequence)"
+        ));
+    }
+    if let Some(r) = masks.iter().find_map(|m| m.regions()) {
+        out.unexpressed.push(format!(
+            "`mask = {}`: a mask that differs by region (a bidirectional prefix, global tokens) has no Megatron-LM argument and no TransformerEngine attn_mask_type under context parallelism; a Megatron run needs its own attention for it",
+            r.text
         ));
     }
     if masks.iter().any(|m| matches!(m, Mask::None)) {

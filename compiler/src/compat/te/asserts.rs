@@ -36,6 +36,8 @@ pub enum Check {
     Contiguous,
     /// Chunked attention (no attn_mask_type for it).
     Chunk,
+    /// A regional mask (prefix-LM, global tokens): only `arbitrary`, which does not run with CP.
+    Regions,
     /// Logit soft-capping (no argument for it).
     Softcap,
     /// A GPU TE's CUDA backends do not run on.
@@ -125,6 +127,7 @@ impl Check {
             }
             Check::Contiguous => cp && !setting.thd() && !setting.zigzag,
             Check::Chunk => setting.mask.chunk().is_some(),
+            Check::Regions => cp && setting.mask.regions().is_some(),
             Check::Softcap => setting.softcap.is_some(),
             Check::NotCuda => setting.sm.is_none(),
         }
@@ -162,6 +165,21 @@ pub const ASSERTS: &[Assert] = &[
             "main transformer_engine/pytorch/attention/dot_product_attention/dot_product_attention.py:1740",
         ],
         help: "a Megatron run needs its own attention for chunks; for TE, feed each chunk as its own THD sequence (`format = thd`, `mask = padding_causal`) with positions kept per sequence",
+    },
+    Assert {
+        id: "regions",
+        since: v(1, 12),
+        until: None,
+        check: Check::Regions,
+        without_cp: false,
+        summary: "TransformerEngine has no attn_mask_type for a mask that differs by region (a bidirectional prefix, global tokens) under context parallelism: only `arbitrary`, a dense mask tensor, which its CP does not take",
+        te_says: "attn_mask_type is one of no_mask, padding, causal, padding_causal, causal_bottom_right, padding_causal_bottom_right, arbitrary; arbitrary runs only without context parallelism",
+        sources: &[
+            "v1.12 transformer_engine/pytorch/constants.py:25 (AttnMaskTypes)",
+            "main transformer_engine/pytorch/constants.py:127 (AttnMaskTypes)",
+            "main transformer_engine/pytorch/attention/dot_product_attention/dot_product_attention.py:1740",
+        ],
+        help: "run this mask with attnc's own runtime; for TE, write the nearest mask it has (`mask = causal`), which changes the model",
     },
     Assert {
         id: "softcap",
