@@ -414,7 +414,9 @@ fn regions_of(text: &str) -> Regions {
 #[test]
 fn regional_masks_read_as_cells() {
     use Cell::*;
-    let cases: &[(&str, &[u64], &[u64], &[Cell])] = &[
+    /// The text, its query cuts, key cuts and cells.
+    type Case = (&'static str, &'static [u64], &'static [u64], &'static [Cell]);
+    let cases: &[Case] = &[
         // Prefix-LM: keys below 300 are seen by every query, the rest causally.
         ("k <= q | k < 300", &[], &[300], &[Full, Causal]),
         ("k < 300 | q >= k", &[], &[300], &[Full, Causal]),

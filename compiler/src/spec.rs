@@ -352,7 +352,7 @@ pub enum Mask {
     /// applies within each packed sequence. Interned (`expr::regions::intern`), so masks stay
     /// `Copy`.
     Regions {
-        regions: &'static crate::expr::regions::Regions,
+        regions: &'static Regions,
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         padding: bool,
     },
@@ -399,11 +399,104 @@ impl Mask {
     }
 
     /// The regions of a mask written as a regional expression.
-    pub fn regions(self) -> Option<&'static crate::expr::regions::Regions> {
+    pub fn regions(self) -> Option<&'static Regions> {
         match self {
             Mask::Regions { regions, .. } => Some(regions),
             _ => None,
         }
+    }
+}
+
+/// What the mask is inside one cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case", tag = "rule")]
+pub enum Cell {
+    Empty,
+    Full,
+    /// `k <= q`.
+    Causal,
+    /// `k <= q & q - k < window`.
+    Window {
+        window: u64,
+    },
+}
+
+/// A mask that is a named one region by region, as a grid of cells (`expr::regions` reads it
+/// from an expression). Query cell `i` is positions `[q_cuts[i-1], q_cuts[i])` (from 0,
+/// the last one unbounded), key cells likewise; `cells[i * (k_cuts.len() + 1) + j]`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+pub struct Regions {
+    /// The expression as written (printed), which the fp64 reference evaluates on its own.
+    pub text: String,
+    pub q_cuts: Vec<u64>,
+    pub k_cuts: Vec<u64>,
+    pub cells: Vec<Cell>,
+}
+
+/// Positions are below this (2^40 tokens); the last cell of each axis ends here.
+pub const END: u64 = 1 << 40;
+
+impl Regions {
+    fn cell_index(cuts: &[u64], pos: u64) -> usize {
+        cuts.partition_point(|&c| c <= pos)
+    }
+
+    /// `[start, end)` of query cell `i` (or key cell, with `k_cuts`).
+    pub fn span(cuts: &[u64], i: usize) -> (u64, u64) {
+        let start = if i == 0 { 0 } else { cuts[i - 1] };
+        (start, cuts.get(i).copied().unwrap_or(END))
+    }
+
+    pub fn q_cells(&self) -> usize {
+        self.q_cuts.len() + 1
+    }
+
+    pub fn k_cells(&self) -> usize {
+        self.k_cuts.len() + 1
+    }
+
+    pub fn cell(&self, i: usize, j: usize) -> Cell {
+        self.cells[i * self.k_cells() + j]
+    }
+
+    /// The rule at query position `q` and key position `k`.
+    pub fn rule_at(&self, q: u64, k: u64) -> Cell {
+        self.cell(Regions::cell_index(&self.q_cuts, q), Regions::cell_index(&self.k_cuts, k))
+    }
+
+    /// Whether the pair is allowed.
+    pub fn allows(&self, q: u64, k: u64) -> bool {
+        match self.rule_at(q, k) {
+            Cell::Empty => false,
+            Cell::Full => true,
+            Cell::Causal => k <= q,
+            Cell::Window { window } => k <= q && q - k < window,
+        }
+    }
+
+    /// Every cut of either axis, sorted: runs of rows cut there see one cell per axis.
+    pub fn all_cuts(&self) -> Vec<u64> {
+        let mut cuts: Vec<u64> = self.q_cuts.iter().chain(&self.k_cuts).copied().collect();
+        cuts.sort_unstable();
+        cuts.dedup();
+        cuts
+    }
+
+    /// Whether any cell is causal or windowed (the mask is not symmetric in q and k).
+    pub fn is_causal(&self) -> bool {
+        self.cells.iter().any(|c| matches!(c, Cell::Causal | Cell::Window { .. }))
+    }
+
+    /// The windows of its cells.
+    pub fn windows(&self) -> Vec<u64> {
+        let mut w: Vec<u64> = self
+            .cells
+            .iter()
+            .filter_map(|c| if let Cell::Window { window } = c { Some(*window) } else { None })
+            .collect();
+        w.sort_unstable();
+        w.dedup();
+        w
     }
 }
 

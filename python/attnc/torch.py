@@ -299,10 +299,21 @@ def config_for(
     sinks: bool = False,
     max_seqlen_q: Optional[int] = None,
     softmax_scale: Optional[float] = None,
+    mask: Optional[str] = None,
 ) -> str:
     """A call's static configuration (shapes, dtype, format, mask, features, group): what the
     custom op plans from, with a THD batch's offsets, when it runs. Checks every argument it can
     without reading tensor values, so that it traces under ``torch.compile``."""
+    if mask is not None:
+        if not isinstance(mask, str) or not mask.strip() or any(c in mask for c in ";\n#"):
+            raise ValueError(
+                f"argument `mask`: {mask!r}; a mask expression on one line, such as 'k <= q | k < 4096' "
+                "(docs/language.md, Expressions)"
+            )
+        if attn_mask_type != "causal" or window_size is not None:
+            raise ValueError(
+                "argument `mask`: an expression replaces attn_mask_type and window_size; leave those at their defaults"
+            )
     if qkv_format not in FORMATS:
         raise ValueError(f"argument `qkv_format`: {qkv_format!r}; attnc runs {', '.join(FORMATS)}")
     if cp_comm_type not in COMM_TYPES:
@@ -332,6 +343,7 @@ def config_for(
     heads, kv_heads = q.shape[-2], k.shape[-2]
     if heads % kv_heads:
         raise ValueError(f"argument `k`: {kv_heads} KV heads do not divide q's {heads} heads (GQA groups)")
+    expression = mask
     mask = attn_mask_type
     window = None
     if window_size is not None:
@@ -347,7 +359,12 @@ def config_for(
                 )
             window = left + 1
     batch = 1
-    if qkv_format == "thd":
+    if expression is not None:
+        # The compiler checks it (and keeps it within each packed sequence under thd).
+        mask = " ".join(expression.split())
+        if qkv_format != "thd":
+            batch = q.shape[1 - seq_dim]
+    elif qkv_format == "thd":
         mask = {"causal": "padding_causal", "no_mask": "padding"}.get(mask, mask)
     else:
         batch = q.shape[1 - seq_dim]
@@ -405,6 +422,7 @@ def attention(
     max_seqlen_kv: Optional[int] = None,
     cp_stream=None,
     return_lse: bool = False,
+    mask: Optional[str] = None,
 ):
     """Context-parallel attention of this rank's shards ``q``, ``k``, ``v`` over ``cp_group``.
 
@@ -413,7 +431,11 @@ def attention(
     this rank's rows in the same layout, ``[.., h, dv]``; ``return_lse`` adds the fp32 LSE
     (``[b, h, s]``; thd ``[h, t]``), without a gradient. ``sinks``: TE's learnable softmax offset,
     one logit per head; its gradient is this rank's share (summed over the CP group, as any
-    weight's gradient under CP, it is the whole).
+    weight's gradient under CP, it is the whole). ``mask``: an attnc mask expression in place of
+    ``attn_mask_type`` and ``window_size`` (docs/language.md, Expressions), over positions
+    within each sequence: prefix-LM ``'k <= q | k < 4096'``, global tokens with a window
+    ``'k < 64 | q < 64 | (k <= q & q - k < 4096)'``; errors in it raise ``ValueError`` naming
+    ``mask``.
     """
     groups = _groups(cp_group, cp_comm_type)
     if cp_stream is not None:
@@ -422,7 +444,7 @@ def attention(
     config = config_for(
         q, k, v, cp_size=math.prod(sizes), cp_comm_type=cp_comm_type, a2a_size=sizes[0] if len(groups) == 2 else None,
         qkv_format=qkv_format, attn_mask_type=attn_mask_type, window_size=window_size, softcap=softcap,
-        sinks=sinks is not None, max_seqlen_q=max_seqlen_q, softmax_scale=softmax_scale,
+        sinks=sinks is not None, max_seqlen_q=max_seqlen_q, softmax_scale=softmax_scale, mask=mask,
     )  # fmt: skip
     if sinks is not None and sinks.numel() != q.shape[-2]:
         raise ValueError(f"argument `sinks`: one logit per query head ({q.shape[-2]}); got {sinks.numel()}")

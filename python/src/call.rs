@@ -19,7 +19,8 @@ pub struct Call {
     pub format: String,
     /// `fp32`, `bf16` or `fp16`.
     pub dtype: String,
-    /// attnc's mask: `none`, `causal`, `padding` or `padding_causal`.
+    /// attnc's mask: `none`, `causal`, `padding` or `padding_causal`, or a mask expression (the
+    /// call's `mask` argument, docs/language.md).
     pub mask: String,
     /// Keys per query of a sliding window (TE's `window_size = (W − 1, 0)`).
     pub window: Option<u64>,
@@ -107,7 +108,14 @@ impl Call {
             Some(w) => format!("{} {{ window = {w} }}", self.mask),
             None => self.mask.clone(),
         };
-        line(if self.window.is_some() { "window_size" } else { "attn_mask_type" }, format!("  mask = {mask}"));
+        // A mask expression (the call's `mask`) is not a name: its errors name that argument.
+        let expression = !self.mask.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        let argument = match (expression, self.window.is_some()) {
+            (true, _) => "mask",
+            (false, true) => "window_size",
+            (false, false) => "attn_mask_type",
+        };
+        line(argument, format!("  mask = {mask}"));
         line("cp_group", format!("  cp = {}", self.cp));
         let strategy = match self.hierarchy {
             Some((a2a, p2p)) => format!("a2a+p2p {{ hierarchy = [{a2a}, {p2p}] }}"),

@@ -22,10 +22,12 @@ def attention(
     positions: Optional[torch.Tensor] = None,
     valid: Optional[torch.Tensor] = None,
     scale: Optional[float] = None,
+    prefix: Optional[int] = None,
 ):
     """q ``[b, t, h, d]``, k/v ``[b, t, hk, *]`` (fp64, autograd-able). ``docs``/``positions``/
     ``valid``: per token its sequence, position in it and whether it is a real token (THD);
-    ``scale``: the softmax scale (1/sqrt(d) when None).
+    ``scale``: the softmax scale (1/sqrt(d) when None); ``prefix``: with ``causal``, the first
+    ``prefix`` positions of each sequence are seen by every query of it (prefix-LM).
     Returns O ``[b, t, h, dv]`` and LSE ``[b, h, t]``; rows that see no key have O = 0."""
     b, t, h, d = q.shape
     group = h // k.shape[2]
@@ -41,7 +43,10 @@ def attention(
     if valid is not None:
         allowed &= valid[None, :]
     if causal:
-        allowed &= pos[None, :] <= pos[:, None]
+        seen = pos[None, :] <= pos[:, None]
+        if prefix is not None:
+            seen = seen | (pos[None, :] < prefix)
+        allowed &= seen
     if window is not None:
         allowed &= pos[:, None] - pos[None, :] < window
     s = s.masked_fill(~allowed, float("-inf"))

@@ -38,6 +38,10 @@ def raises(exc, match, fn, **kwargs):
         (dict(sinks=torch.zeros(3)), ValueError, "argument `sinks`"),
         (dict(cp_group=None), ValueError, "argument `cp_group`"),
         (dict(cp_comm_type="a2a+p2p"), ValueError, "argument `cp_group`"),
+        (dict(mask="k <= q; k < 4"), ValueError, "argument `mask`: .*one line"),
+        (dict(mask="k <= q | k < 4", window_size=(3, 0)), ValueError, "argument `mask`: an expression replaces"),
+        (dict(mask="q - k"), ValueError, "(?s)argument `mask`: .*a mask is a condition"),
+        (dict(mask="k <= q & h < 2"), ValueError, "(?s)argument `mask`: .*cannot compile this mask yet: it depends on the head"),
     ],
 )
 def test_unsupported_or_wrong_arguments_name_the_argument(single_rank_group, change, exc, match):

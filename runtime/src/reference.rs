@@ -88,7 +88,7 @@ fn allowed(p: &Problem, mask: Option<&MaskExpr>, i: u64) -> Keys {
     if i >= real_end {
         return Keys::default();
     }
-    let Some(mask) = mask else { return Keys(vec![doc.start as usize..real_end as usize]) };
+    let Some(mask) = mask else { return Keys(std::iter::once(doc.start as usize..real_end as usize).collect()) };
     let q = (i - doc.start) as i64;
     let at = Tile { q: (q, q), k: (0, 0), h: (0, 0), doc_q: (0, 0), doc_k: (0, 0) };
     let ranges = needed_keys(mask, &[(q, q)], (0, doc.len as i64 - 1), &at);

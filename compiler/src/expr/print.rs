@@ -1,6 +1,7 @@
 //! Expressions printed back as text: canonical spacing and only the parentheses precedence
-//! needs, so `attnc fmt` prints `k <= q & (q - k < 128 | k < 4)` however it was written and the
-//! printed text parses to the same tree.
+//! needs (and those around an `&` inside an `|`, which readers expect), so `attnc fmt` prints
+//! `k <= q & (q - k < 128 | k < 4)` however it was written and the printed text parses to the
+//! same tree.
 
 use std::fmt;
 
@@ -55,9 +56,11 @@ impl fmt::Display for Expr {
                 let p = precedence(self);
                 // Left-associative; comparisons do not chain, so both sides of one bind tighter.
                 let left = if op.is_comparison() { precedence(a) <= p } else { precedence(a) < p };
-                operand(f, a, left)?;
+                // An `&` inside an `|` keeps its parentheses: `a | (b & c)` reads as meant.
+                let and_in_or = |x: &Expr| *op == BinOp::Or && matches!(x.kind, ExprKind::Binary(BinOp::And, ..));
+                operand(f, a, left || and_in_or(a))?;
                 write!(f, " {} ", op.symbol())?;
-                operand(f, b, precedence(b) <= p)
+                operand(f, b, precedence(b) <= p || and_in_or(b))
             }
             ExprKind::Call(func, args) => {
                 write!(f, "{}(", func.name())?;

@@ -12,7 +12,7 @@
 //! and the columns reach count, and the whole ones among them are counted once and multiplied.
 
 use super::{Doc, Interval, MaskClass, Problem, RowSet};
-use crate::expr::regions::{Cell, Regions};
+use crate::spec::{Cell, Regions};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {

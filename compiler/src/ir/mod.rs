@@ -500,7 +500,7 @@ pub struct Problem {
     /// A mask that is a named one region by region (`expr::regions`); then `causal` says
     /// whether some region is causal, and `window` and `chunk` are `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub regions: Option<crate::expr::regions::Regions>,
+    pub regions: Option<crate::spec::Regions>,
     /// Query and KV heads of this tensor-parallel slice.
     pub heads: u32,
     pub kv_heads: u32,

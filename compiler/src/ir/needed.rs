@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::mask::for_each_doc_piece;
 use super::{BufKind, Direction, Doc, Input, Interval, OpKind, Plan, Problem, RowSet};
-use crate::expr::regions::{Cell, Regions};
+use crate::spec::{Cell, Regions};
 
 /// KV tokens any query token of `queries` may see.
 pub fn needed_keys(problem: &Problem, queries: &RowSet) -> RowSet {

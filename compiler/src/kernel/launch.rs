@@ -13,8 +13,8 @@
 //! builds exactly their specs (`kernel::specs_of`).
 
 use super::{KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
-use crate::expr::regions::{Cell, Regions};
 use crate::ir::{OpId, OpKind, Plan, Problem, RowSet, TokenMap};
+use crate::spec::{Cell, Regions};
 
 /// One row of a block: its row in the buffer and what the mask needs of its token.
 #[derive(Clone, Copy, Debug)]
