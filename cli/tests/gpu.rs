@@ -172,13 +172,14 @@ fn matrix_through_the_emulated_gpu_abi() {
             "ok    cp2 a2a causal { chunk = 6 } bshd",
             "bf16 sinks softcap 2",
             "ok    cp2 a2a padding_causal { window = 6 } thd h8/8 d8/v16",
-            "12 passed, 0 failed",
+            "ok    cp2 a2a k <= q | k < 5 bshd",
+            "14 passed, 0 failed",
         ],
         "",
     );
-    check(&["matrix", "--kernels", "reference", "--filter", "cp3 p2p"], 0, &["fp32", "8 passed, 0 failed"], "");
+    check(&["matrix", "--kernels", "reference", "--filter", "cp3 p2p"], 0, &["fp32", "10 passed, 0 failed"], "");
     // A generated host kernel set goes through the same executor on the host device.
-    check(&["matrix", "--kernels", "cranelift", "--filter", "cp2 a2a"], 0, &["fp32", "12 passed, 0 failed"], "");
+    check(&["matrix", "--kernels", "cranelift", "--filter", "cp2 a2a"], 0, &["fp32", "14 passed, 0 failed"], "");
     // Every strategy.
     check(
         &["matrix", "--kernels", "gpu-emulated", "--filter", "cp4 "],
@@ -186,7 +187,7 @@ fn matrix_through_the_emulated_gpu_abi() {
         &[
             "ok    cp4 p2p padding_causal thd",
             "ok    cp4 a2a+p2p { hierarchy = [2, 2] } none sbhd",
-            "48 passed, 0 failed in",
+            "56 passed, 0 failed in",
         ],
         "",
     );
@@ -243,7 +244,7 @@ fn gpu_check_script_runs_end_to_end_emulated() {
         [("devices", "ok"), ("nccl", "skipped"), ("matrix", "ok"), ("ring", "ok"), ("bench", "ok")],
         "{summary}"
     );
-    assert!(summary.contains("12 passed, 0 failed"), "{summary}");
+    assert!(summary.contains("14 passed, 0 failed"), "{summary}");
     for step in ["devices", "matrix", "ring", "bench"] {
         assert!(out_dir.join(format!("{step}.log")).exists(), "no {step}.log");
     }
@@ -381,7 +382,7 @@ fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
             std::fs::write(faulty.join(&name), new).unwrap();
         }
         assert!(changed > 0, "{what}: no kernel changed");
-        let stdout = matrix(faulty.to_str().unwrap(), "64", "cp2 p2p causal bshd h8/1 ", 1, &["0 passed, 1 failed"]);
+        let stdout = matrix(faulty.to_str().unwrap(), "64", "cp2 p2p none sbhd", 1, &["0 passed, 1 failed"]);
         assert!(stdout.contains("FAIL"), "{what}: {stdout}");
         if target == "sm_90a" {
             // Caught by the interpreter's proxy check, not by a wrong number.
