@@ -72,7 +72,7 @@ fn every_example_passes_check() {
                 "--set",
                 "gemma2_27b.head_dim=16",
                 "--set",
-                "gemma2_27b.softcap=2",
+                "gemma2_27b.score=2 * tanh(s / 2)",
                 "--layer",
                 "0",
             ],
@@ -117,6 +117,34 @@ fn every_example_passes_check() {
         ),
         // Without --layer, every layer class (a2a, p2p and all_gather here) runs and is checked.
         ("mixed_per_layer.attn", &["--layout", "mixed", "--set", "mixed.seq=256", "--set", "llama2_13b.head_dim=8"]),
+        // Masks by region (a bidirectional prefix; global tokens and a window), written as
+        // expressions and shrunk with expressions.
+        (
+            "prefix_and_global_masks.attn",
+            &[
+                "--layout",
+                "vision_prefix",
+                "--set",
+                "vision_prefix.seq=512",
+                "--set",
+                "vision_prefix.mask=k <= q | k < 70",
+                "--set",
+                "mistral_7b.head_dim=16",
+            ],
+        ),
+        (
+            "prefix_and_global_masks.attn",
+            &[
+                "--layout",
+                "global_window",
+                "--set",
+                "global_window.seq=512",
+                "--set",
+                "global_window.mask=k < 5 | q < 5 | (k <= q & q - k < 40)",
+                "--set",
+                "mistral_7b.head_dim=16",
+            ],
+        ),
         (
             "qwen2_gqa_ulysses.attn",
             &["--layout", "ulysses", "--set", "ulysses.seq=256", "--set", "qwen2_1_5b.head_dim=16"],
@@ -603,8 +631,17 @@ fn tune_for_te_pastes_back_and_prints_megatron_flags() {
             // What TransformerEngine has no argument for (soft-capping, chunked masks) no strategy
             // fixes: tuning for it fails and says why.
             let model_text = text.split("\nlayout ").next().unwrap();
-            if model_text.contains("softcap") || item.contains("chunk =") {
-                let why = if model_text.contains("softcap") { "soft-capping" } else { "chunked-attention" };
+            let regional = item.lines().any(|l| l.trim_start().starts_with("mask") && l.contains('|'));
+            // A model soft-caps with `softcap = X` or `score = X * tanh(s / X)`.
+            let capped = model_text.contains("softcap =") || model_text.contains("tanh(");
+            if capped || item.contains("chunk =") || regional {
+                let why = if capped {
+                    "soft-capping"
+                } else if regional {
+                    "differs by region"
+                } else {
+                    "chunked-attention"
+                };
                 check(&[&args[..], &["--emit", "megatron"]].concat(), 1, "", why);
                 continue;
             }
