@@ -633,7 +633,10 @@ fn tune_for_te_pastes_back_and_prints_megatron_flags() {
             let model_text = text.split("\nlayout ").next().unwrap();
             let regional = item.lines().any(|l| l.trim_start().starts_with("mask") && l.contains('|'));
             // A model soft-caps with `softcap = X` or `score = X * tanh(s / X)`.
-            let capped = model_text.contains("softcap =") || model_text.contains("tanh(");
+            let capped = model_text.lines().any(|l| {
+                let l = l.trim_start();
+                l.starts_with("softcap") || (l.starts_with("score") && l.contains("tanh("))
+            });
             if capped || item.contains("chunk =") || regional {
                 let why = if capped {
                     "soft-capping"
