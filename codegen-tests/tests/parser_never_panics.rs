@@ -55,6 +55,22 @@ fn token_soup() -> impl Strategy<Value = String> {
         "[0-9]\\.[0-9]e[0-9]",
         Just(" GB/s".to_string()),
         Just(" us".to_string()),
+        // Expressions: `mask = k <= q | k < 64`, `score = 30 * tanh(s / 30)`.
+        Just(" mask = ".to_string()),
+        Just(" score = ".to_string()),
+        Just(" q".to_string()),
+        Just(" k".to_string()),
+        Just(" <= ".to_string()),
+        Just(" < ".to_string()),
+        Just(" & ".to_string()),
+        Just(" | ".to_string()),
+        Just("!".to_string()),
+        Just("(".to_string()),
+        Just(")".to_string()),
+        Just(" * ".to_string()),
+        Just(" / ".to_string()),
+        Just("tanh(s".to_string()),
+        Just("doc(q)".to_string()),
         "\\PC",
     ];
     prop::collection::vec(token, 0..80).prop_map(|t| t.concat())

@@ -213,9 +213,9 @@ impl Expr {
                         Some("conditions combine with `&`, `|` and `!`"),
                     )),
                     op if op.is_comparison() => Ok(Type::Bool),
-                    BinOp::Div | BinOp::Rem if matches!(b.kind, ExprKind::Int(d) if d <= 0) => Err(TypeError {
+                    BinOp::Div | BinOp::Rem if b.constant().is_some_and(|d| d <= 0) => Err(TypeError {
                         span: b.span,
-                        message: format!("`{}` by {}", op.symbol(), if let ExprKind::Int(d) = b.kind { d } else { 0 }),
+                        message: format!("`{}` by {}", op.symbol(), b.constant().unwrap_or(0)),
                         help: Some("divide by a positive constant (chunks of C tokens: `q / C == k / C`)".into()),
                     }),
                     _ if ta == Type::Float || tb == Type::Float => Ok(Type::Float),
@@ -246,6 +246,26 @@ impl Expr {
                 }
                 Ok(Type::Float)
             }
+        }
+    }
+
+    /// The value of an integer expression without terms (`-3`, `2 * 64`), if it has one.
+    pub fn constant(&self) -> Option<i64> {
+        match &self.kind {
+            ExprKind::Int(i) => Some(*i),
+            ExprKind::Unary(UnOp::Neg, a) => a.constant()?.checked_neg(),
+            ExprKind::Binary(op, a, b) => {
+                let (x, y) = (a.constant()?, b.constant()?);
+                match op {
+                    BinOp::Add => x.checked_add(y),
+                    BinOp::Sub => x.checked_sub(y),
+                    BinOp::Mul => x.checked_mul(y),
+                    BinOp::Div if y > 0 => Some(x.div_euclid(y)),
+                    BinOp::Rem if y > 0 => Some(x.rem_euclid(y)),
+                    _ => None,
+                }
+            }
+            _ => None,
         }
     }
 

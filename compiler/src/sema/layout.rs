@@ -526,6 +526,18 @@ fn mask_expression(e: &expr::Expr, span: Span, thd: bool, diags: &mut Diags) -> 
             _ => Mask::Padding,
         }),
         Ok(m) => Some(m),
+        Err(_) if expr::regions::of(&mask).is_ok_and(|r| r.cells.iter().all(|c| *c == expr::regions::Cell::Empty)) => {
+            diags.push(
+                Diagnostic::new(
+                    Code::ExprUnplanned,
+                    "attnc cannot compile this mask: it allows no pair at all",
+                    span,
+                    "no pair is allowed",
+                )
+                .with_help("every query would see nothing; write the pairs it should see, e.g. `k <= q` (causal)"),
+            );
+            None
+        }
         Err(_) if expr::regions::of(&mask).is_ok() => {
             let regions = expr::regions::of(&mask).expect("just checked");
             // One region is one named mask everywhere (the normal form missed it).
