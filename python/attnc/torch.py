@@ -487,6 +487,7 @@ class DotProductAttention(torch.nn.Module):
         softmax_scale: Optional[float] = None,
         softmax_type: str = "vanilla",
         softcap: Optional[float] = None,
+        mask: Optional[str] = None,
     ):
         super().__init__()
         if attention_dropout:
@@ -506,6 +507,8 @@ class DotProductAttention(torch.nn.Module):
         self.window_size = window_size
         self.softmax_scale = softmax_scale
         self.softcap = softcap
+        # attnc's own: a mask expression in place of attn_mask_type and window_size (`attention`).
+        self.mask = mask
         self.softmax_offset = (
             torch.nn.Parameter(torch.zeros(self.heads, dtype=torch.float32)) if softmax_type == "learnable" else None
         )
@@ -559,10 +562,15 @@ class DotProductAttention(torch.nn.Module):
             if value not in (None, False, True) or name not in ("checkpoint_core_attention", "fast_zero_fill", "pad_between_seqs", "inference_params"):
                 raise NotImplementedError(f"argument `{name}`: not run by attnc's DotProductAttention")
         group = self.cp_group if self.cp_group is not None else _single_group()
+        if self.mask is not None and (attn_mask_type is not None or window_size is not None):
+            raise ValueError(
+                "argument `attn_mask_type`/`window_size`: this module's `mask` expression replaces them; "
+                "leave them out of forward"
+            )
         out = attention(
             query_layer, key_layer, value_layer, cp_group=group,
             cp_comm_type=self.cp_comm_type if self.cp_group is not None else "p2p", qkv_format=fmt,
-            attn_mask_type=mask_type, window_size=window_size or self.window_size,
+            attn_mask_type=mask_type, window_size=window_size or self.window_size, mask=self.mask,
             softmax_scale=self.softmax_scale, softcap=self.softcap, sinks=self.softmax_offset,
             cu_seqlens_q=cu_seqlens_q, cu_seqlens_kv=cu_seqlens_kv, cu_seqlens_q_padded=cu_seqlens_q_padded,
             cu_seqlens_kv_padded=cu_seqlens_kv_padded, max_seqlen_q=max_seqlen_q, max_seqlen_kv=max_seqlen_kv,

@@ -192,6 +192,23 @@ def test_dot_product_attention_is_te_shaped_and_learns_its_sinks(single_rank_gro
     assert (module.softmax_offset.grad.double() - sinks.grad).abs().max().item() <= tol["grad"] * (16 * 2) ** 0.5
 
 
+def test_dot_product_attention_takes_a_mask_expression(single_rank_group):
+    """attnc's `mask` (prefix-LM here): the module's output against fp64 attention with the prefix."""
+    torch.manual_seed(6)
+    module = at.DotProductAttention(4, 16, num_gqa_groups=2, cp_group=single_rank_group, cp_global_ranks=[0],
+                                    cp_stream=None, mask="k <= q | k < 6")  # fmt: skip
+    q, k, v = (torch.randn(16, 2, n, 16) for n in (4, 2, 2))
+    out = module(q, k, v)
+    leaves = [x.double().transpose(0, 1) for x in (q, k, v)]
+    want, _ = reference.attention(*leaves, causal=True, prefix=6)
+    assert (out.double() - want.transpose(0, 1).flatten(-2)).abs().max().item() <= reference.TOLERANCES[torch.float32]["out"]
+    # Without the prefix the first rows differ: the mask reached the plan.
+    plain, _ = reference.attention(*leaves, causal=True)
+    assert (out.double() - plain.transpose(0, 1).flatten(-2)).abs().max().item() > 1e-3
+    with pytest.raises(ValueError, match="argument `attn_mask_type`/`window_size`"):
+        module(q, k, v, attn_mask_type="causal")
+
+
 def _group_changes_per_call(rank, world):
     """Hybrid CP hands each batch its own group: one call over all 4 ranks, the next over pairs."""
     import attnc
