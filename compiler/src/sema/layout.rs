@@ -512,7 +512,21 @@ fn mask_expression(e: &expr::Expr, span: Span, thd: bool, diags: &mut Diags) -> 
             return None;
         }
     };
-    match expr::named::mask(&mask) {
+    use expr::regions::Cell;
+    // The named mask it says, else its regions (read once); a single region is a named mask.
+    let read = expr::named::mask(&mask).or_else(|named| match expr::regions::of(&mask) {
+        Ok(r) => match r.cells.as_slice() {
+            [Cell::Full] => Ok(Mask::None),
+            [Cell::Causal] => Ok(Mask::CAUSAL),
+            [Cell::Window { window }] => Ok(Mask::Causal { window: Some(*window), chunk: None }),
+            cells if cells.iter().all(|c| *c == Cell::Empty) => Err(None),
+            _ => Ok(Mask::Regions { regions: expr::regions::intern(r), padding: thd }),
+        },
+        // The regional reading says what it could not read where it tried further.
+        Err(regional) if regional.span != mask.0.span => Err(Some(regional)),
+        Err(_) => Err(Some(named)),
+    });
+    match read {
         Ok(Mask::Causal { window: Some(w), chunk: Some(c) }) => {
             diags.push(
                 Diagnostic::new(Code::Chunk, "a mask cannot have both a chunk and a window", span, "this mask")
@@ -521,12 +535,11 @@ fn mask_expression(e: &expr::Expr, span: Span, thd: bool, diags: &mut Diags) -> 
             );
             None
         }
-        Ok(m) if thd => Some(match m {
-            Mask::Causal { window, chunk } => Mask::PaddingCausal { window, chunk },
-            _ => Mask::Padding,
-        }),
+        // Under thd the same mask within each packed sequence.
+        Ok(Mask::Causal { window, chunk }) if thd => Some(Mask::PaddingCausal { window, chunk }),
+        Ok(Mask::None) if thd => Some(Mask::Padding),
         Ok(m) => Some(m),
-        Err(_) if expr::regions::of(&mask).is_ok_and(|r| r.cells.iter().all(|c| *c == expr::regions::Cell::Empty)) => {
+        Err(None) => {
             diags.push(
                 Diagnostic::new(
                     Code::ExprUnplanned,
@@ -538,29 +551,7 @@ fn mask_expression(e: &expr::Expr, span: Span, thd: bool, diags: &mut Diags) -> 
             );
             None
         }
-        Err(_) if expr::regions::of(&mask).is_ok() => {
-            let regions = expr::regions::of(&mask).expect("just checked");
-            // One region is one named mask everywhere (the normal form missed it).
-            Some(match (regions.cells.as_slice(), thd) {
-                ([expr::regions::Cell::Full], false) => Mask::None,
-                ([expr::regions::Cell::Full], true) => Mask::Padding,
-                ([expr::regions::Cell::Causal], false) => Mask::CAUSAL,
-                ([expr::regions::Cell::Causal], true) => Mask::PADDING_CAUSAL,
-                ([expr::regions::Cell::Window { window }], false) => {
-                    Mask::Causal { window: Some(*window), chunk: None }
-                }
-                ([expr::regions::Cell::Window { window }], true) => {
-                    Mask::PaddingCausal { window: Some(*window), chunk: None }
-                }
-                _ => Mask::Regions { regions: expr::regions::intern(regions), padding: thd },
-            })
-        }
-        Err(named) => {
-            // The regional reading says what it could not read where it tried further.
-            let u = match expr::regions::of(&mask) {
-                Err(regional) if regional.span != mask.0.span => regional,
-                _ => named,
-            };
+        Err(Some(u)) => {
             diags.push(
                 Diagnostic::new(
                     Code::ExprUnplanned,
