@@ -29,18 +29,18 @@ fn unsupported<T>(e: &Expr, message: impl Into<String>) -> Result<T, Unsupported
 
 /// `a·q + b·k + c`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Linear {
-    q: i64,
-    k: i64,
-    c: i64,
+pub(super) struct Linear {
+    pub(super) q: i64,
+    pub(super) k: i64,
+    pub(super) c: i64,
 }
 
 impl Linear {
-    fn scale(self, n: i64) -> Option<Linear> {
+    pub(super) fn scale(self, n: i64) -> Option<Linear> {
         Some(Linear { q: self.q.checked_mul(n)?, k: self.k.checked_mul(n)?, c: self.c.checked_mul(n)? })
     }
 
-    fn add(self, o: Linear) -> Option<Linear> {
+    pub(super) fn add(self, o: Linear) -> Option<Linear> {
         Some(Linear { q: self.q.checked_add(o.q)?, k: self.k.checked_add(o.k)?, c: self.c.checked_add(o.c)? })
     }
 
@@ -88,7 +88,7 @@ fn le(l: Linear) -> Option<Atom> {
     Some(Atom::Le { q, k, c: -bound })
 }
 
-fn linear(e: &Expr) -> Result<Linear, Unsupported> {
+pub(super) fn linear(e: &Expr) -> Result<Linear, Unsupported> {
     let overflow = |e: &Expr| unsupported(e, "the constants overflow a 64-bit integer");
     match &e.kind {
         ExprKind::Var(Var::Q) => Ok(Linear { q: 1, k: 0, c: 0 }),

@@ -28,48 +28,23 @@ pub fn intern(r: Regions) -> &'static Regions {
     leaked
 }
 
-/// A linear function `a·x + c` of one position, if `e` is one.
-fn one_position(e: &Expr) -> Option<(Option<Var>, i128, i128)> {
-    match &e.kind {
-        ExprKind::Var(v @ (Var::Q | Var::K)) => Some((Some(*v), 1, 0)),
-        ExprKind::Int(i) => Some((None, 0, *i as i128)),
-        ExprKind::Unary(UnOp::Neg, a) => one_position(a).map(|(v, a, c)| (v, -a, -c)),
-        ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) => {
-            let ((va, aa, ca), (vb, ab, cb)) = (one_position(a)?, one_position(b)?);
-            let s = if *op == BinOp::Sub { -1 } else { 1 };
-            let v = match (va, vb) {
-                (Some(x), Some(y)) if x != y => return None,
-                (x, y) => x.or(y),
-            };
-            Some((v, aa + s * ab, ca + s * cb))
-        }
-        ExprKind::Binary(BinOp::Mul, a, b) => {
-            let ((va, aa, ca), (vb, ab, cb)) = (one_position(a)?, one_position(b)?);
-            match (va, vb) {
-                (None, _) => Some((vb, ca * ab, ca * cb)),
-                (_, None) => Some((va, aa * cb, ca * cb)),
-                _ => None,
-            }
-        }
-        _ => None,
-    }
-}
-
 /// The cut points of the comparisons of `e` that read one position: where their truth may
 /// change (either side of the root, so an integer root and a fractional one both cut).
 fn cuts(e: &Expr, q: &mut Vec<u64>, k: &mut Vec<u64>) {
     match &e.kind {
         ExprKind::Unary(_, a) => cuts(a, q, k),
         ExprKind::Binary(op, a, b) if op.is_comparison() => {
-            let (Some((va, aa, ca)), Some((vb, ab, cb))) = (one_position(a), one_position(b)) else { return };
-            let var = match (va, vb) {
-                (Some(x), Some(y)) if x != y => return,
-                (x, y) => x.or(y),
-            };
-            let (Some(var), slope, c) = (var, aa - ab, ca - cb) else { return };
-            if slope == 0 {
+            // a − b as a linear function (`named::linear`); a cut where it reads one position.
+            let Some(d) = named::linear(a).ok().zip(named::linear(b).ok()).and_then(|(a, b)| a.add(b.scale(-1)?))
+            else {
                 return;
-            }
+            };
+            let (var, slope, c) = match (d.q, d.k) {
+                (0, 0) => return,
+                (s, 0) => (Var::Q, s as i128, d.c as i128),
+                (0, s) => (Var::K, s as i128, d.c as i128),
+                _ => return,
+            };
             // slope·x + c crosses 0 at x = −c / slope.
             let root = (-c).div_euclid(slope);
             // The truth of a comparison changes at ⌊root⌋ (`<` at an integer root) or one after.
