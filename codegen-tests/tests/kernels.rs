@@ -16,7 +16,7 @@ fn spec(kind: KernelKind, head_dim: u32, mask: KernelMask) -> KernelSpec {
         dtype: Dtype::Fp32,
         group: 1,
         mask,
-        softcap: None,
+        score: None,
         tile_q: TILE_Q,
         tile_kv: TILE_KV,
     }

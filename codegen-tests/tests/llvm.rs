@@ -13,7 +13,7 @@ use attnc_compiler::passes::PlanOptions;
 use attnc_compiler::spec::Dtype;
 
 fn spec(kind: KernelKind, head_dim: u32, dtype: Dtype, group: u32, mask: KernelMask) -> KernelSpec {
-    KernelSpec { kind, head_dim, v_head_dim: None, dtype, group, mask, softcap: None, tile_q: TILE_Q, tile_kv: TILE_KV }
+    KernelSpec { kind, head_dim, v_head_dim: None, dtype, group, mask, score: None, tile_q: TILE_Q, tile_kv: TILE_KV }
 }
 
 /// Every distinct kernel spec of every example's plans (and the unmasked variant of each).

@@ -122,8 +122,8 @@ struct Packed {
     hq: usize,
     hk: usize,
     mask: attnc_compiler::kernel::KernelMask,
-    /// Logit soft-capping (`softcap = X`).
-    softcap: Option<f64>,
+    /// The score modification (`score = EXPR`, `softcap = X`), if any.
+    score: Option<Modifier>,
     q: Vec<u16>,
     k: Vec<u16>,
     v: Vec<u16>,
@@ -149,7 +149,7 @@ impl Packed {
             hq,
             hk,
             mask,
-            softcap: None,
+            score: None,
             q: bf(TQ * hq * d, seed),
             k: bf(TK * hk * d, seed + 1),
             v: bf(TK * hk * d, seed + 2),
@@ -171,7 +171,7 @@ impl Packed {
             dtype: attnc_compiler::spec::Dtype::Bf16,
             group: (self.hq / self.hk) as u32,
             mask: self.mask,
-            softcap: self.softcap.map(|c| attnc_compiler::kernel::Softcap::new(c as f32)),
+            score: self.score.map(|m| attnc_compiler::expr::score::parse(m.text).unwrap().expect("not `s`")),
             tile_q: TILE_Q,
             tile_kv: TILE_KV,
         }
@@ -225,15 +225,20 @@ impl Packed {
         from_bf16(self.v[(j * self.hk + kh) * self.dv + e])
     }
 
-    /// A score, soft-capped when the case caps: cap·tanh(s/cap).
-    fn score(&self, h: usize, kh: usize, i: usize, j: usize) -> f64 {
-        let s = (0..self.d).map(|e| self.qe(i, h, e) * self.ke(j, kh, e)).sum::<f64>() * self.scale() as f64;
-        self.softcap.map_or(s, |cap| cap * (s / cap).tanh())
+    /// The scaled score of a pair, before the modification.
+    fn raw(&self, h: usize, kh: usize, i: usize, j: usize) -> f64 {
+        (0..self.d).map(|e| self.qe(i, h, e) * self.ke(j, kh, e)).sum::<f64>() * self.scale() as f64
     }
 
-    /// The cap's derivative at a pair, 1 − tanh(s/cap)² (1 without a cap).
+    /// A score, modified when the case has a modification.
+    fn score(&self, h: usize, kh: usize, i: usize, j: usize) -> f64 {
+        let s = self.raw(h, kh, i, j);
+        self.score.map_or(s, |m| (m.f)(s))
+    }
+
+    /// The modification's derivative at a pair (1 without one).
     fn dcap(&self, h: usize, kh: usize, i: usize, j: usize) -> f64 {
-        self.softcap.map_or(1.0, |cap| 1.0 - (self.score(h, kh, i, j) / cap).powi(2))
+        self.score.map_or(1.0, |m| (m.df)(self.raw(h, kh, i, j)))
     }
 
     /// fp64 softmax of row `i`'s scores over `keys`: (probabilities, LSE).
@@ -330,15 +335,48 @@ fn backward_kernels_match_fp64_gradients() {
     }
 }
 
-/// Logit soft-capping (cap 2: these inputs' scores reach well into tanh's bend) on both targets,
-/// forward and backward, against the fp64 reference with the cap and its derivative.
+/// A score modification with its fp64 closed form and derivative, written here by hand.
+#[derive(Clone, Copy)]
+struct Modifier {
+    text: &'static str,
+    f: fn(f64) -> f64,
+    df: fn(f64) -> f64,
+}
+
+/// Soft-capping at 2 (these inputs' scores reach well into tanh's bend).
+const CAP2: Modifier =
+    Modifier { text: "2 * tanh(s / 2)", f: |s| 2.0 * (s / 2.0).tanh(), df: |s| 1.0 - (s / 2.0).tanh().powi(2) };
+
+/// Kinks at 0 and 1 (`min`/`max` lower to compare-and-select): the inputs here are bf16 without
+/// RoPE, so the kernels' fp32 scores sit within ~1e-7 of these and take the same side.
+const KINKED: Modifier = Modifier {
+    text: "2 * tanh(s / 2) + max(s - 1, 0) / 4 - exp(min(s, 0) - 2)",
+    f: |s| 2.0 * (s / 2.0).tanh() + (s - 1.0).max(0.0) / 4.0 - (s.min(0.0) - 2.0).exp(),
+    df: |s| {
+        let step = |x: f64| {
+            if x > 0.0 {
+                1.0
+            } else if x == 0.0 {
+                0.5
+            } else {
+                0.0
+            }
+        };
+        1.0 - (s / 2.0).tanh().powi(2) + step(s - 1.0) / 4.0 - (s.min(0.0) - 2.0).exp() * step(-s)
+    },
+};
+
+/// Score modifications on both targets, forward and backward, against fp64 with their
+/// derivatives: logit soft-capping, and a score with kinks, an exponential and divisions.
 #[test]
-fn soft_capped_kernels_match_fp64() {
+fn score_modified_kernels_match_fp64() {
     for target in [Target::Sm80, Target::Sm90a] {
         for (d, mask, group) in [(64, KernelMask::Causal, 4), (128, KernelMask::Window { window: 37 }, 1)] {
-            let capped = |seed| Packed { softcap: Some(2.0), ..Packed::new(d, group, 1, mask, seed) };
-            forward_case(capped(61), target);
-            backward_case(capped(62), target);
+            for (m, seed) in [(CAP2, 61), (KINKED, 63)] {
+                let modified = |seed| Packed { score: Some(m), ..Packed::new(d, group, 1, mask, seed) };
+                forward_case(modified(seed), target);
+                backward_case(modified(seed + 1), target);
+            }
         }
     }
 }

@@ -352,7 +352,7 @@ fn attnc(p: &Params) -> Outcome {
         heads: p.heads,
         kv_heads: p.kv,
         sinks: p.sinks,
-        softcap: p.softcap.then_some(30.0),
+        score: p.softcap.then(|| attnc_compiler::expr::score::softcap(30.0)),
         seq: p.seq,
         zigzag: true,
     };

@@ -55,9 +55,10 @@ pub struct Model {
     /// `sinks = learned`: one learned logit per query head in every row's softmax denominator
     /// (gpt-oss's attention sinks); input `sinks`, output `dsinks`.
     pub sinks: bool,
-    /// `softcap = X`: logit soft-capping, s ↦ X·tanh(s/X) before the mask (Gemma 2: 50).
+    /// `softcap = X` (logit soft-capping, s ↦ X·tanh(s/X), Gemma 2: 50) or `score = EXPR`: each
+    /// scaled score's modification before the mask and the softmax.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub softcap: Option<f64>,
+    pub score: Option<&'static Score>,
     /// The softmax scale multiplying q·k: `softmax_scale = X`, or `query_pre_attn_scalar = N`
     /// read as N^(−1/2) (Gemma 2 and 3); `None`: 1/√head_dim.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -431,6 +432,46 @@ pub struct Regions {
     pub q_cuts: Vec<u64>,
     pub k_cuts: Vec<u64>,
     pub cells: Vec<Cell>,
+}
+
+/// One step of a score's straight-line code (`kernel::score` builds and lowers it); operands
+/// are earlier steps. `Pick(a, b, x, y)` is `x` where `a ≤ b`, else `y` (the slope of min and max).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScoreOp {
+    /// The scaled score.
+    S,
+    /// An f32 constant, as its bits.
+    Const(u32),
+    Neg(u16),
+    Add(u16, u16),
+    Sub(u16, u16),
+    Mul(u16, u16),
+    Div(u16, u16),
+    Tanh(u16),
+    Exp(u16),
+    Min(u16, u16),
+    Max(u16, u16),
+    Pick(u16, u16, u16, u16),
+}
+
+/// `score = EXPR` (or `softcap = X`, the expression `X * tanh(s / X)`): the modification of each
+/// scaled score before the mask and the softmax, as written and as kernel code with its slope.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Score {
+    /// The expression as written (printed), which the fp64 reference evaluates on its own.
+    pub text: String,
+    /// The value's steps (`ops[..values]`), then its derivative by `s`.
+    pub ops: Vec<ScoreOp>,
+    pub values: usize,
+    /// The steps holding the value and the derivative.
+    pub value: usize,
+    pub slope: usize,
+}
+
+impl Serialize for Score {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text)
+    }
 }
 
 /// Positions are below this (2^40 tokens); the last cell of each axis ends here.

@@ -9,8 +9,8 @@
 //! The staging buffers are kept from one call to the next (`Pool`).
 
 use attnc_compiler::back::cranelift::Jit;
-use attnc_compiler::kernel::{self, BwdArgs, FwdArgs, KernelKind, KernelMask, KernelSpec, Softcap, TILE_KV, TILE_Q};
-use attnc_compiler::spec::Dtype;
+use attnc_compiler::kernel::{self, BwdArgs, FwdArgs, KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
+use attnc_compiler::spec::{Dtype, Score};
 
 use attnc_compiler::kernel::launch::{RowRun, pair_mask, runs};
 
@@ -133,7 +133,7 @@ impl<B: Backend> Tiled<B> {
         (head_dim, v_head_dim): (usize, usize),
         group: usize,
         mask: KernelMask,
-        softcap: Option<Softcap>,
+        score: Option<&'static Score>,
     ) -> KernelSpec {
         KernelSpec {
             kind,
@@ -142,7 +142,7 @@ impl<B: Backend> Tiled<B> {
             dtype: self.dtype,
             group: group as u32,
             mask,
-            softcap,
+            score,
             tile_q: TILE_Q,
             tile_kv: TILE_KV,
         }
@@ -233,7 +233,7 @@ impl<B: Backend> Kernels for Tiled<B> {
                     }
                     for (kr, kc) in kv_runs.iter().zip(&kc) {
                         let Some(mask) = pair_mask(blk.mask, qr, kr) else { continue };
-                        let spec = self.spec(KernelKind::Forward, (d, dv), group, mask, blk.softcap);
+                        let spec = self.spec(KernelKind::Forward, (d, dv), group, mask, blk.score);
                         let args = FwdArgs {
                             q: qc.as_ptr(),
                             k: kc.as_ptr(),
@@ -296,7 +296,7 @@ impl<B: Backend> Kernels for Tiled<B> {
                     }
                     for kr in &kv_runs {
                         let Some(mask) = pair_mask(blk.mask, qr, kr) else { continue };
-                        let spec = self.spec(KernelKind::Backward, (d, dv), group, mask, blk.softcap);
+                        let spec = self.spec(KernelKind::Backward, (d, dv), group, mask, blk.score);
                         let args = BwdArgs {
                             q: blk.q[blk.q_shape.at(b, qr.row, h)..].as_ptr(),
                             k: blk.kv[blk.kv_shape.at(b, kr.row, kh)..].as_ptr(),

@@ -102,7 +102,7 @@ mod tests {
             dtype: attnc_compiler::spec::Dtype::Bf16,
             group: 1,
             mask: attnc_compiler::kernel::KernelMask::Causal,
-            softcap: None,
+            score: None,
             tile_q: attnc_compiler::kernel::TILE_Q,
             tile_kv: attnc_compiler::kernel::TILE_KV,
         };

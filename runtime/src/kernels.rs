@@ -5,9 +5,10 @@
 //! the plan put its rows. The reference accumulates in fp32 and stays the oracle: the Cranelift
 //! and LLVM kernels of later issues implement [`Kernels`] and are tested against it.
 
-use attnc_compiler::kernel::Softcap;
+use attnc_compiler::expr::score;
 /// Rows and masks by absolute tokens: the launch tables' (`compiler::kernel::launch`).
 pub use attnc_compiler::kernel::launch::{Mask, Row, rows_of};
+use attnc_compiler::spec::Score;
 
 /// A buffer's shape: `[batch][rows][heads][elems]`, fp32.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,8 +40,8 @@ pub struct Block<'a> {
     /// The value/output head dim (`head_dim` unless MLA).
     pub v_head_dim: usize,
     pub scale: f32,
-    /// Logit soft-capping of the scores (`softcap = X`), if the model has it.
-    pub softcap: Option<Softcap>,
+    /// The scores' modification (`softcap = X`, `score = EXPR`), if the model has one.
+    pub score: Option<&'static Score>,
     pub mask: &'a Mask,
     /// Query-side buffer and the offsets of q (and, backward, o, do, lse) in its elements.
     pub q: &'a [f32],
@@ -91,15 +92,12 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// A score and, with a soft cap, tanh(score/cap) (the cap's derivative is 1 − tanh²).
+/// A score through the block's modification, and the modification's slope there (1 without).
 fn score(blk: &Block<'_>, q: &[f32], k: &[f32]) -> (f32, f32) {
     let s = blk.scale * dot(q, k);
-    match blk.softcap {
-        Some(c) => {
-            let t = (s / c.value()).tanh();
-            (c.value() * t, t)
-        }
-        None => (s, 0.0),
+    match blk.score {
+        Some(f) => score::eval(f, s),
+        None => (s, 1.0),
     }
 }
 
@@ -184,7 +182,7 @@ impl Kernels for Reference {
                         let v = &blk.kv[kbase + d..][..dv];
                         let (s, t) = score(blk, q, k);
                         let p = (s - lse).exp();
-                        let ds = p * (dot(d_o, v) - delta) * if blk.softcap.is_some() { 1.0 - t * t } else { 1.0 };
+                        let ds = p * (dot(d_o, v) - delta) * t;
                         let dq_row = &mut dq[dqs.at(b, qr.row, h)..][..d];
                         for (g, x) in dq_row.iter_mut().zip(k) {
                             *g += blk.scale * ds * x;

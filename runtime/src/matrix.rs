@@ -29,8 +29,8 @@ pub struct Case {
     pub dtype: &'static str,
     /// The model has learned sinks (`sinks = learned`).
     pub sinks: bool,
-    /// The model soft-caps its logits at this value (`softcap = X`).
-    pub softcap: Option<f64>,
+    /// The model's score modification, as its line (`softcap = X` or `score = EXPR`).
+    pub score: Option<&'static str>,
     /// The model's value head dim, when it differs from `head_dim` (MLA, `v_head_dim = N`).
     pub v_head_dim: Option<u32>,
     /// Under a window or chunks: the halo exchange, the strategy's own communication, or (`Auto`)
@@ -53,7 +53,7 @@ impl Case {
             self.v_head_dim.map(|v| format!("/v{v}")).unwrap_or_default(),
             self.dtype,
             if self.sinks { " sinks" } else { "" },
-            self.softcap.map(|c| format!(" softcap {c}")).unwrap_or_default(),
+            self.score.map(|line| format!(" {}", line.replacen(" = ", " ", 1))).unwrap_or_default(),
             match self.exchange {
                 Exchange::Auto => "",
                 Exchange::Halo => " (halo)",
@@ -78,7 +78,7 @@ impl Case {
             self.head_dim,
             self.v_head_dim.map(|v| format!("  v_head_dim = {v}\n")).unwrap_or_default(),
             if self.sinks { "learned" } else { "none" },
-            self.softcap.map(|c| format!("  softcap = {c}\n")).unwrap_or_default(),
+            self.score.map(|line| format!("  {line}\n")).unwrap_or_default(),
             self.dtype,
             self.cp,
             self.mask,
@@ -226,21 +226,40 @@ pub struct Feature {
     pub mask: &'static str,
     pub format: &'static str,
     pub sinks: bool,
-    pub softcap: Option<f64>,
+    /// The model's score line ([`Case::score`]).
+    pub score: Option<&'static str>,
     /// MLA: a value head dim of its own ([`mla_v_head_dim`]).
     pub mla: bool,
 }
 
 /// The model features of the matrix at cp 2 and 4, each with a mask and format: learned sinks
-/// (causal, bshd), logit soft-capping at 2 — where the seeded scores bend — (a window, sbhd),
-/// both over chunks of packed sequences (thd), and MLA's value head dim over windows of packed
+/// (causal, bshd), a smooth score expression ([`SCORE`]; a window, sbhd), learned sinks and logit soft-capping at 2
+/// over chunks of packed sequences (thd), and MLA's value head dim over windows of packed
 /// sequences (thd).
 pub const FEATURES: [Feature; 4] = [
-    Feature { mask: "causal", format: "bshd", sinks: true, softcap: None, mla: false },
-    Feature { mask: "causal { window = 5 }", format: "sbhd", sinks: false, softcap: Some(2.0), mla: false },
-    Feature { mask: "padding_causal { chunk = 5 }", format: "thd", sinks: true, softcap: Some(2.0), mla: false },
-    Feature { mask: "padding_causal { window = 6 }", format: "thd", sinks: false, softcap: None, mla: true },
+    Feature { mask: "causal", format: "bshd", sinks: true, score: None, mla: false },
+    Feature { mask: "causal { window = 5 }", format: "sbhd", sinks: false, score: Some(SCORE), mla: false },
+    Feature {
+        mask: "padding_causal { chunk = 5 }",
+        format: "thd",
+        sinks: true,
+        score: Some("softcap = 2"),
+        mla: false,
+    },
+    Feature { mask: "padding_causal { window = 6 }", format: "thd", sinks: false, score: None, mla: true },
 ];
+
+/// The matrix's score expression: tanh, exp, division by a constant and by an expression, and
+/// every arithmetic operator, bending where the seeded scores lie. Smooth, because the matrix
+/// runs at 16 bits too: there, q and k are rounded after RoPE, so a score moves by ~2⁻⁹ of
+/// itself and a kink's slope would flip between sides at every score that near it — a true
+/// property of a kinked score in 16 bits, not an error of the kernels. The kinks of `min` and
+/// `max` are checked in fp32 ([`KINKED`]).
+pub const SCORE: &str = "score = 2 * tanh(s / 2) + s / 4 - exp(s / 3 - 2) / (1 + s * s / 8)";
+
+/// A score with kinks (`min`, `max`), for the fp32 cases: its slope jumps at `s = 0` and `s = 1`,
+/// and is the mean of both sides at a tie, as `torch.minimum`/`torch.maximum` give it.
+pub const KINKED: &str = "score = 2 * tanh(s / 2) + max(s - 1, 0) / 4 - exp(min(s, 0) - 2)";
 
 /// The value head dim of the matrix's MLA cases: half the head dim from 128 up (DeepSeek's
 /// direction, 192/128), twice it below, so that both stay multiples of 64 for the GPU kernels.
@@ -260,8 +279,8 @@ pub fn cases(dtype: &'static str, head_dim: u32) -> Vec<Case> {
         let features = if cp == 2 || cp == 4 { &FEATURES[..] } else { &[] };
         for strategy in strategies(cp) {
             let plain =
-                MASKS.iter().map(|&(mask, format)| Feature { mask, format, sinks: false, softcap: None, mla: false });
-            for Feature { mask, format, sinks, softcap, mla } in plain.chain(features.iter().copied()) {
+                MASKS.iter().map(|&(mask, format)| Feature { mask, format, sinks: false, score: None, mla: false });
+            for Feature { mask, format, sinks, score, mla } in plain.chain(features.iter().copied()) {
                 rotation += 1;
                 let kv_heads = gqa[rotation % 3];
                 cases.push(Case {
@@ -274,7 +293,7 @@ pub fn cases(dtype: &'static str, head_dim: u32) -> Vec<Case> {
                     head_dim,
                     dtype,
                     sinks,
-                    softcap,
+                    score,
                     v_head_dim: mla.then(|| mla_v_head_dim(head_dim)),
                     exchange: Exchange::Auto,
                 });

@@ -12,6 +12,7 @@
 //! the layouts and the ABI's meaning through the numerics matrix, so a GPU run differs from it
 //! only in the kernels themselves. This module touches no device.
 
+use attnc_compiler::expr::score;
 use attnc_compiler::kernel::{KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
 use attnc_compiler::spec::Dtype;
 
@@ -141,7 +142,7 @@ pub fn bench_spec(kind: KernelKind, head_dim: usize, dtype: Dtype, causal: bool)
         dtype,
         group: 1,
         mask: if causal { KernelMask::Causal } else { KernelMask::None },
-        softcap: None,
+        score: None,
         tile_q: TILE_Q,
         tile_kv: TILE_KV,
     }
@@ -196,7 +197,7 @@ impl Launcher for Emulated {
                 .map(|j| {
                     let k = f(&l.k, (j * hk + kh) * d, d);
                     let s = q.iter().zip(&k).map(|(a, b)| a * b).sum::<f32>() * l.scale;
-                    (j, spec.softcap.map_or(s, |c| c.apply(s)))
+                    (j, spec.score.map_or(s, |f| score::eval(f, s).0))
                 })
                 .collect();
             if scores.is_empty() {
@@ -237,13 +238,9 @@ impl Launcher for Emulated {
                 let (at, at_v) = ((j * hk + kh) * d, (j * hk + kh) * dv);
                 let (k, v) = (f(&l.k, at, d), f(&l.v, at_v, dv));
                 let s = q.iter().zip(&k).map(|(a, b)| a * b).sum::<f32>() * l.scale;
-                // Soft cap: s' = cap·t, t = tanh(s/cap), and dS is scaled by 1 − t².
-                let (s, dcap) = match spec.softcap {
-                    Some(c) => {
-                        let capped = c.apply(s);
-                        let t = capped / c.value();
-                        (capped, 1.0 - t * t)
-                    }
+                // The score modification f: s' = f(s), and dS is scaled by f'(s).
+                let (s, dcap) = match spec.score {
+                    Some(f) => score::eval(f, s),
                     None => (s, 1.0),
                 };
                 let p = (s - lse).exp();
@@ -305,7 +302,7 @@ impl<L: Launcher> Packed<L> {
             dtype: self.dtype,
             group: (blk.q_shape.heads / blk.kv_shape.heads) as u32,
             mask,
-            softcap: blk.softcap,
+            score: blk.score,
             tile_q: TILE_Q,
             tile_kv: TILE_KV,
         }
@@ -486,7 +483,7 @@ mod tests {
             dtype: Dtype::Bf16,
             group: 2,
             mask: KernelMask::Causal,
-            softcap: None,
+            score: None,
             tile_q: TILE_Q,
             tile_kv: TILE_KV,
         };

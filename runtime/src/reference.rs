@@ -4,9 +4,9 @@
 //! Inputs are rounded to the layout's dtype first, exactly as the runtime rounds them on load,
 //! so a bf16 run is compared with the fp64 attention of the same bf16 values.
 
-use attnc_compiler::expr::MaskExpr;
 use attnc_compiler::expr::interval::{Tile, needed_keys};
 use attnc_compiler::expr::library;
+use attnc_compiler::expr::{Expr, MaskExpr, parse};
 use attnc_compiler::ir::Problem;
 use attnc_compiler::spec::{Dtype, Mask};
 
@@ -40,6 +40,80 @@ fn rotate(x: &mut [f64], position: u64, rope: Option<&attnc_compiler::spec::Rope
         let (a, b) = (x[i], x[i + half]);
         x[i] = a * c - b * s;
         x[i + half] = b * c + a * s;
+    }
+}
+
+/// The problem's score modification in fp64: its text walked on its own, with the value and the
+/// slope of every subexpression carried together (dual numbers) — not the kernels' step list
+/// (`expr::score`), which is what it checks. At a tie of `min`/`max` the slope is the mean of both
+/// sides', as PyTorch's `minimum`/`maximum` give it.
+struct ScoreF64(Option<Expr>);
+
+impl ScoreF64 {
+    fn of(p: &Problem) -> ScoreF64 {
+        ScoreF64(p.score.map(|s| parse::parse(&s.text).expect("a problem's score parses")))
+    }
+
+    /// The modified score of the scaled score `s`, and d value / ds there.
+    fn at(&self, s: f64) -> (f64, f64) {
+        match &self.0 {
+            Some(e) => dual(e, s),
+            None => (s, 1.0),
+        }
+    }
+
+    /// The modified score of the scaled score `s`.
+    fn value(&self, s: f64) -> f64 {
+        self.at(s).0
+    }
+
+    /// d value / ds at `s`.
+    fn slope(&self, s: f64) -> f64 {
+        self.at(s).1
+    }
+}
+
+/// A score expression's value and slope at `s`, in fp64.
+fn dual(e: &Expr, s: f64) -> (f64, f64) {
+    use attnc_compiler::expr::{BinOp, ExprKind, Func, UnOp, Var};
+    match &e.kind {
+        ExprKind::Var(Var::S) => (s, 1.0),
+        ExprKind::Int(i) => (*i as f64, 0.0),
+        ExprKind::Float(f) => (*f, 0.0),
+        ExprKind::Unary(UnOp::Neg, a) => {
+            let (v, d) = dual(a, s);
+            (-v, -d)
+        }
+        ExprKind::Binary(op, a, b) => {
+            let ((x, dx), (y, dy)) = (dual(a, s), dual(b, s));
+            match op {
+                BinOp::Add => (x + y, dx + dy),
+                BinOp::Sub => (x - y, dx - dy),
+                BinOp::Mul => (x * y, dx * y + x * dy),
+                BinOp::Div => (x / y, (dx * y - x * dy) / (y * y)),
+                other => panic!("a score the kernels compile has no `{}`", other.symbol()),
+            }
+        }
+        ExprKind::Call(f, args) => {
+            let (x, dx) = dual(&args[0], s);
+            match f {
+                Func::Tanh => (x.tanh(), (1.0 - x.tanh() * x.tanh()) * dx),
+                Func::Exp => (x.exp(), x.exp() * dx),
+                Func::Log => (x.ln(), dx / x),
+                Func::Min | Func::Max => {
+                    let (y, dy) = dual(&args[1], s);
+                    let first = if *f == Func::Min { x < y } else { x > y };
+                    if x == y {
+                        (x, (dx + dy) / 2.0)
+                    } else if first {
+                        (x, dx)
+                    } else {
+                        (y, dy)
+                    }
+                }
+            }
+        }
+        other => panic!("a score the kernels compile has no {other:?}"),
     }
 }
 
@@ -313,13 +387,12 @@ fn group_attention_body(
     let sink = |head: usize| -> Option<f64> {
         p.sinks.then(|| inputs.sinks.as_ref().expect("a problem with sinks has them")[head] as f64)
     };
-    // Scores, soft-capped s ↦ cap·tanh(s/cap) before the mask (masked pairs are never scored).
-    let score = |qi: &[f64], j: usize| -> f64 {
+    // Scores, modified (`softcap`, `score = EXPR`) before the mask (masked pairs are never
+    // scored): the modified score and the scaled one.
+    let modify = ScoreF64::of(p);
+    let score = |qi: &[f64], j: usize| -> (f64, f64) {
         let raw = scale * dot(qi, &g.k[j * d..][..d]);
-        match p.softcap {
-            None => raw,
-            Some(cap) => cap * (raw / cap).tanh(),
-        }
+        (modify.value(raw), raw)
     };
     // Blocked for the cache: ROWS query rows of one head share each tile of TILE keys (the tile's
     // k and v rows are read once per block, not once per row). Every row still visits exactly
@@ -348,7 +421,7 @@ fn group_attention_body(
                     let qi = &g.q[(gh * t + i) * d..][..d];
                     let start = ranges[i].hull().start;
                     for j in ranges[i].in_tile(&tile) {
-                        e[r * t + j - start] = score(qi, j);
+                        e[r * t + j - start] = score(qi, j).0;
                     }
                 }
             }
@@ -413,10 +486,10 @@ fn group_attention_body(
                     let d_out = &g.d_out[(gh * t + i) * dv..][..dv];
                     let dq = &mut dq[r * d..][..d];
                     for j in ranges[i].in_tile(&tile) {
-                        let sj = score(qi, j);
+                        let (sj, raw) = score(qi, j);
                         let pij = (sj - lse).exp();
-                        // The cap's derivative at this pair, 1 − tanh².
-                        let dcap = p.softcap.map_or(1.0, |cap| 1.0 - (sj / cap).powi(2));
+                        // The score modification's derivative at this pair.
+                        let dcap = modify.slope(raw);
                         let ds = pij * (dot(d_out, &g.v[j * dv..][..dv]) - deltas[r]) * dcap;
                         axpy(dq, scale * ds, &g.k[j * d..][..d]);
                         axpy(&mut out.dk[j * d..][..d], scale * ds, qi);
@@ -592,6 +665,7 @@ mod tests {
             x
         };
         let mut r = Reference::empty(p);
+        let modify = ScoreF64::of(p);
         let sink = |head: usize| p.sinks.then(|| inputs.sinks.as_ref().unwrap()[head] as f64);
         let d_out = inputs.d_out.as_ref().unwrap();
         for b in 0..bn {
@@ -603,14 +677,14 @@ mod tests {
                     if keys.is_empty() && sink(head).is_none() {
                         continue;
                     }
-                    let s: Vec<f64> = keys
+                    let raws: Vec<f64> = keys
                         .iter()
                         .map(|&j| {
                             let kj = load(&inputs.k, hk, b, j, kh, d, true);
-                            let raw = scale * qi.iter().zip(&kj).map(|(x, y)| x * y).sum::<f64>();
-                            p.softcap.map_or(raw, |cap| cap * (raw / cap).tanh())
+                            scale * qi.iter().zip(&kj).map(|(x, y)| x * y).sum::<f64>()
                         })
                         .collect();
+                    let s: Vec<f64> = raws.iter().map(|&x| modify.value(x)).collect();
                     let max = s.iter().cloned().chain(sink(head)).fold(f64::NEG_INFINITY, f64::max);
                     let lse = max + s.iter().cloned().chain(sink(head)).map(|x| (x - max).exp()).sum::<f64>().ln();
                     r.lse[(b * h + head) * t + i] = lse;
@@ -629,11 +703,11 @@ mod tests {
                         r.dsinks[head] += term;
                     }
                     let mut dq = vec![0.0; d];
-                    for (&j, &sj) in keys.iter().zip(&s) {
+                    for ((&j, &sj), &raw) in keys.iter().zip(&s).zip(&raws) {
                         let (kj, vj) =
                             (load(&inputs.k, hk, b, j, kh, d, true), load(&inputs.v, hk, b, j, kh, dv, false));
                         let pij = (sj - lse).exp();
-                        let dcap = p.softcap.map_or(1.0, |cap| 1.0 - (sj / cap).powi(2));
+                        let dcap = modify.slope(raw);
                         let ds = pij * (doi.iter().zip(&vj).map(|(x, y)| x * y).sum::<f64>() - delta) * dcap;
                         for e in 0..d {
                             dq[e] += scale * ds * kj[e];
@@ -691,7 +765,7 @@ mod tests {
                 scaling: None,
             }),
             softmax_scale: None,
-            softcap: None,
+            score: None,
             sinks: false,
         }
     }
@@ -713,7 +787,7 @@ mod tests {
             problem(&[(70, 61), (3, 0), (90, 90)], true, Some(33), None),
             Problem { sinks: true, ..problem(&[(70, 70), (66, 50)], false, None, None) },
             Problem {
-                softcap: Some(1.5),
+                score: Some(attnc_compiler::expr::score::softcap(1.5)),
                 sinks: true,
                 v_head_dim: Some(16),
                 rope: Some(attnc_compiler::spec::Rope {

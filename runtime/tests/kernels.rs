@@ -7,8 +7,9 @@
 use attnc_compiler::back::cranelift::Jit;
 use attnc_compiler::back::llvm::HostJit;
 use attnc_compiler::ir::{Doc, Problem};
-use attnc_compiler::kernel::{self, BwdArgs, FwdArgs, KernelKind, KernelMask, KernelSpec, Softcap, TILE_KV, TILE_Q};
+use attnc_compiler::kernel::{self, BwdArgs, FwdArgs, KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
 use attnc_compiler::spec::Dtype;
+use attnc_compiler::spec::Score;
 use attnc_runtime::generated::{Cranelift, Interpreter, LlvmCpu, Tiled};
 use attnc_runtime::kernels::{Block, Kernels, Mask, Reference, Shape, rows_of};
 use attnc_runtime::tensor::round;
@@ -45,11 +46,11 @@ fn check_abi_capped(
     q_pos: i64,
     kv_pos: i64,
     mask: KernelMask,
-    softcap: Option<f32>,
+    score: Option<&str>,
     seed: u64,
 ) {
     for backend in ["cranelift", "llvm-cpu", "llvm-cpu-256"] {
-        check_abi_with(backend, (d, dv), n_q, n_kv, q_pos, kv_pos, mask, softcap.map(Softcap::new), seed);
+        check_abi_with(backend, (d, dv), n_q, n_kv, q_pos, kv_pos, mask, score.map(score_of), seed);
     }
 }
 
@@ -62,7 +63,7 @@ fn check_abi_with(
     q_pos: i64,
     kv_pos: i64,
     mask: KernelMask,
-    softcap: Option<Softcap>,
+    score: Option<&'static Score>,
     seed: u64,
 ) {
     // llvm-cpu-256: the 256-bit kernels, which an AVX-512 host would not otherwise run.
@@ -74,7 +75,7 @@ fn check_abi_with(
         dtype: Dtype::Fp32,
         group: 1,
         mask,
-        softcap,
+        score,
         tile_q: TILE_Q,
         tile_kv: TILE_KV,
     };
@@ -179,9 +180,24 @@ fn abi_edge_cases() {
 /// with the interpreter, forward and backward, under every mask.
 #[test]
 fn abi_soft_capped() {
-    check_abi_capped((64, 64), 37, 53, 100, 60, KernelMask::Causal, Some(2.0), 6);
-    check_abi_capped((32, 32), 33, 65, 40, 10, KernelMask::Window { window: 7 }, Some(2.0), 7);
-    check_abi_capped((128, 128), 20, 40, 0, 0, KernelMask::None, Some(0.5), 8);
+    check_abi_capped((64, 64), 37, 53, 100, 60, KernelMask::Causal, Some("2.0 * tanh(s / 2.0)"), 6);
+    check_abi_capped((32, 32), 33, 65, 40, 10, KernelMask::Window { window: 7 }, Some("2.0 * tanh(s / 2.0)"), 7);
+    check_abi_capped((128, 128), 20, 40, 0, 0, KernelMask::None, Some("0.5 * tanh(s / 0.5)"), 8);
+}
+
+/// Score expressions other than a soft-cap (every function the kernels lower; slopes of min and
+/// max on both sides) agree with the interpreter, forward and backward, on every CPU backend.
+#[test]
+fn abi_score_expressions() {
+    let score = "2 * tanh(s / 2) + max(s - 1, 0) / 4 - exp(min(s, 0) - 2)";
+    check_abi_capped((64, 64), 37, 53, 100, 60, KernelMask::Causal, Some(score), 13);
+    check_abi_capped((32, 32), 20, 40, 0, 0, KernelMask::None, Some("min(s, 1.5) - s * s / 8"), 14);
+    check_abi_capped((32, 32), 33, 65, 40, 10, KernelMask::Window { window: 7 }, Some("-max(-s, -2) / 0.5"), 15);
+}
+
+/// A score's kernel code from its text.
+fn score_of(text: &str) -> &'static Score {
+    attnc_compiler::expr::score::parse(text).unwrap().expect("a score other than `s`")
 }
 
 /// MLA's value head dim apart from the query/key one (DeepSeek-V3's 192/128, wider values than
@@ -190,7 +206,7 @@ fn abi_soft_capped() {
 fn abi_value_head_dim() {
     check_abi_capped((192, 128), 37, 53, 100, 60, KernelMask::Causal, None, 9);
     check_abi_capped((64, 128), 33, 65, 40, 10, KernelMask::Window { window: 7 }, None, 10);
-    check_abi_capped((24, 16), 20, 40, 0, 0, KernelMask::None, Some(2.0), 11);
+    check_abi_capped((24, 16), 20, 40, 0, 0, KernelMask::None, Some("2.0 * tanh(s / 2.0)"), 11);
     check_abi_capped((12, 20), 9, 30, 10, 0, KernelMask::Causal, None, 12);
 }
 
@@ -223,7 +239,7 @@ fn check_block(
     causal: bool,
     window: Option<u64>,
     dtype: Dtype,
-    softcap: Option<f32>,
+    score: Option<&str>,
     seed: u64,
 ) {
     let mut docs = Vec::new();
@@ -250,7 +266,7 @@ fn check_block(
         softmax_scale: None,
         v_head_dim: (dv != d).then_some(dv as u32),
         sinks: false,
-        softcap: None,
+        score: None,
     };
     let t = start as usize;
     let kvh = heads / group;
@@ -270,7 +286,7 @@ fn check_block(
             head_dim: d,
             v_head_dim: dv,
             scale: 1.0 / (d as f32).sqrt(),
-            softcap: softcap.map(Softcap::new),
+            score: score.map(score_of),
             mask: &mask,
             q,
             q_shape,
@@ -300,7 +316,7 @@ fn check_block(
             head_dim: d,
             v_head_dim: dv,
             scale: 1.0 / (d as f32).sqrt(),
-            softcap: softcap.map(Softcap::new),
+            score: score.map(score_of),
             mask: &mask,
             q: &q,
             q_shape,
@@ -345,8 +361,8 @@ fn tiled_kernels_match_the_reference_on_documents_and_gqa() {
     check_block((32, 32), 4, 1, &[45, 3, 19], true, None, Dtype::Bf16, None, 4);
     // Soft-capped: the reference kernels write the cap with f32's tanh, the tiled kernels with
     // their own (the interpreter's tanh, the JITs' by one exp).
-    check_block((32, 32), 4, 2, &[45, 3, 19], true, None, Dtype::Fp32, Some(2.0), 5);
-    check_block((16, 16), 2, 1, &[50, 21], false, None, Dtype::Fp32, Some(1.5), 6);
+    check_block((32, 32), 4, 2, &[45, 3, 19], true, None, Dtype::Fp32, Some("2.0 * tanh(s / 2.0)"), 5);
+    check_block((16, 16), 2, 1, &[50, 21], false, None, Dtype::Fp32, Some("1.5 * tanh(s / 1.5)"), 6);
     // MLA: values narrower and wider than the keys.
     check_block((48, 32), 4, 2, &[45, 3, 19], true, Some(9), Dtype::Fp32, None, 7);
     check_block((16, 24), 2, 1, &[50, 21], false, None, Dtype::Bf16, None, 8);

@@ -65,7 +65,26 @@ fn matrix_against_fp64_full_attention() {
             head_dim: 8,
             dtype: "bf16",
             sinks: false,
-            softcap: None,
+            score: None,
+            v_head_dim: None,
+            exchange: Exchange::Auto,
+        });
+    }
+    // A score with kinks, in fp32 only (`matrix::KINKED`): every exchange, MQA among them.
+    for (cp, strategy, kv_heads) in
+        [(4, "p2p", 8), (4, "all_gather", 1), (2, "a2a", 2), (4, "a2a+p2p { hierarchy = [2, 2] }", 4)]
+    {
+        cases.push(Case {
+            cp,
+            strategy: strategy.into(),
+            mask: "causal { window = 5 }",
+            format: "sbhd",
+            heads: 8,
+            kv_heads,
+            head_dim: 8,
+            dtype: "fp32",
+            sinks: false,
+            score: Some(matrix::KINKED),
             v_head_dim: None,
             exchange: Exchange::Auto,
         });
@@ -335,7 +354,7 @@ fn soft_capped_logits_against_fp64() {
     let mut failures = Vec::new();
     let mut runs = 0;
     for strategy in matrix::strategies(4) {
-        let capped = |mask, format, sinks| Case { mask, format, sinks, softcap: Some(2.0), ..small(&strategy) };
+        let capped = |mask, format, sinks| Case { mask, format, sinks, score: Some("softcap = 2"), ..small(&strategy) };
         for c in [
             capped("causal", "bshd", false),
             capped("causal { chunk = 6 }", "bshd", false),
@@ -346,7 +365,7 @@ fn soft_capped_logits_against_fp64() {
         }
         let c = Case { dtype: "bf16", ..capped("causal { window = 5 }", "sbhd", false) };
         let (fwd, _) = plans(&c).unwrap();
-        assert_eq!(fwd.problem.softcap, Some(2.0), "{}", c.name());
+        assert_eq!(fwd.problem.score.map(|s| s.text.as_str()), Some("2 * tanh(s / 2)"), "{}", c.name());
         runs += 1;
         failures
             .extend(c.check_on(&HostDevice::emulated(fwd.problem.dtype)).err().map(|e| format!("{}: {e}", c.name())));
@@ -366,7 +385,7 @@ fn small(strategy: &str) -> Case {
         head_dim: 8,
         dtype: "fp32",
         sinks: false,
-        softcap: None,
+        score: None,
         v_head_dim: None,
         exchange: Exchange::Auto,
     }

@@ -43,3 +43,8 @@ pub fn expr_in_documents(mask: Mask) -> MaskExpr {
     };
     MaskExpr::new(parse::parse(&t).expect("the library's masks parse")).expect("the library's masks type-check")
 }
+
+/// `softcap = X` as the score expression it names.
+pub fn softcap(cap: f64) -> String {
+    format!("{cap} * tanh(s / {cap})")
+}

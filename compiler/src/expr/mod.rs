@@ -22,6 +22,7 @@ pub mod named;
 pub mod parse;
 mod print;
 pub mod regions;
+pub mod score;
 
 /// A value the expression reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -517,9 +517,10 @@ pub struct Problem {
     /// The softmax scale when it is not 1/√head_dim (`Problem::scale`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub softmax_scale: Option<f64>,
-    /// Logit soft-capping: every score s becomes cap·tanh(s/cap) before the mask.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub softcap: Option<f64>,
+    /// `softcap = X` or `score = EXPR`: every scaled score s becomes the expression's value
+    /// before the mask (a soft-cap: X·tanh(s/X)).
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "crate::expr::score::deserialize")]
+    pub score: Option<&'static crate::spec::Score>,
     /// Learned attention sinks: each row's softmax denominator has one more term, exp(sink_h),
     /// added once where the row's O is stored (and dsinks gathered where its dQ is).
     #[serde(default, skip_serializing_if = "is_false")]
@@ -550,7 +551,7 @@ impl Problem {
             thd: false,
             rope: None,
             softmax_scale: None,
-            softcap: None,
+            score: None,
             sinks: false,
         }
     }

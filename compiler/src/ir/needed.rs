@@ -153,7 +153,7 @@ mod tests {
             thd: true,
             rope: None,
             softmax_scale: None,
-            softcap: None,
+            score: None,
             sinks: false,
         }
     }

@@ -188,7 +188,7 @@ pub fn write_text(out: &mut impl std::fmt::Write, plan: &Plan, rank: Option<u32>
         },
         p.softmax_scale.map(|s| format!(", softmax scale {s}")).unwrap_or_default(),
         if p.sinks { ", learned sinks" } else { "" },
-        p.softcap.map(|c| format!(", logits soft-capped at {c}")).unwrap_or_default()
+        p.score.map(|s| format!(", score = {}", s.text)).unwrap_or_default()
     );
     for g in &plan.groups {
         let _ = writeln!(out, "  group {}: cp ranks {:?} (global {:?})", g.name, g.members, g.global);

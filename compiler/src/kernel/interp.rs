@@ -2,6 +2,8 @@
 //! bounds and edge masking a backend generates. It is the oracle of the backends' differential
 //! tests and a kernel set of its own for the runtime.
 
+use crate::expr::score;
+
 use super::{BLOCK_Q, BwdArgs, FwdArgs, KernelSpec, Step, allows, kv_bounds, needs_mask, program, q_bounds};
 
 /// Runs the forward kernel.
@@ -65,10 +67,10 @@ pub unsafe fn forward(spec: &KernelSpec, args: &FwdArgs) {
                                             }
                                         }
                                     }
-                                    Step::SoftCap => {
-                                        let cap = spec.softcap.expect("SoftCap only with a cap").value();
+                                    Step::Score => {
+                                        let score = spec.score.expect("Score only with a score");
                                         for x in s.iter_mut() {
-                                            *x = cap * (*x / cap).tanh();
+                                            *x = score::eval(score, *x).0;
                                         }
                                     }
                                     Step::MaskEdge => {
@@ -138,7 +140,7 @@ pub unsafe fn forward(spec: &KernelSpec, args: &FwdArgs) {
 pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
     let (d, dv) = (spec.head_dim as usize, spec.dv() as usize);
     let Step::ForQueryRows(row_body) = &program(spec)[0] else { unreachable!("backward program") };
-    let cap = spec.softcap.map(|c| c.value());
+    let score = spec.score;
     let Step::ForAllowedKeys(pair_body) = &row_body[0] else { unreachable!("backward program") };
     for i in 0..args.n_q {
         // SAFETY: i < n_q, j < n_kv; offsets stay within the rows the caller describes.
@@ -163,10 +165,11 @@ pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
                     match step {
                         Step::RecomputeP => {
                             let dot: f32 = (0..d).map(|e| *q.add(e) * *k.add(e)).sum();
-                            let s = match cap {
-                                Some(cap) => {
-                                    t = (dot * args.scale / cap).tanh();
-                                    cap * t
+                            let s = match score {
+                                Some(score) => {
+                                    let (v, d) = score::eval(score, dot * args.scale);
+                                    t = d;
+                                    v
                                 }
                                 None => dot * args.scale,
                             };
@@ -175,8 +178,8 @@ pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
                         Step::Ds => {
                             let dot: f32 = (0..dv).map(|e| *d_o.add(e) * *v.add(e)).sum();
                             ds = p * (dot - delta);
-                            if cap.is_some() {
-                                ds *= 1.0 - t * t;
+                            if score.is_some() {
+                                ds *= t;
                             }
                         }
                         Step::AccumulateGrads => {

@@ -299,7 +299,7 @@ pub fn op_tables(plan: &Plan, id: OpId) -> Option<Vec<LaunchTable>> {
         dtype: p.dtype,
         group: qb.heads / kb.heads,
         mask: m,
-        softcap: p.softcap.map(|c| super::Softcap::new(c as f32)),
+        score: p.score,
         tile_q: TILE_Q,
         tile_kv: TILE_KV,
     };
@@ -331,7 +331,7 @@ mod tests {
             dtype: Dtype::Bf16,
             group: 1,
             mask: m,
-            softcap: None,
+            score: None,
             tile_q: TILE_Q,
             tile_kv: TILE_KV,
         };

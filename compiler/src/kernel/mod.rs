@@ -13,7 +13,7 @@ pub mod launch;
 use serde::{Deserialize, Serialize};
 
 use crate::ir::Plan;
-use crate::spec::Dtype;
+use crate::spec::{Dtype, Score};
 
 /// The head dims (q·k and v) attnc's GPU kernels (sm_80, sm_90a) take: multiples of 64 up to 256.
 pub fn gpu_head_dim_supported(dim: u32) -> bool {
@@ -49,51 +49,9 @@ pub enum KernelMask {
     Window { window: u64 },
 }
 
-/// Logit soft-capping (Gemma 2): each score s = scale·q·k becomes cap·tanh(s/cap) before the
-/// mask and the softmax; backward, dS is multiplied by its derivative 1 − tanh². Held as the
-/// cap's f32 bits so that specs stay `Eq` and `Hash`; written as the number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(into = "f32", from = "f32")]
-pub struct Softcap(u32);
-
-impl Softcap {
-    pub fn new(cap: f32) -> Softcap {
-        Softcap(cap.to_bits())
-    }
-
-    pub fn value(self) -> f32 {
-        f32::from_bits(self.0)
-    }
-
-    /// cap·tanh(s/cap), with tanh as every generated kernel computes it:
-    /// tanh(x) = 1 − 2 / (1 + e^(2x)), x clamped to ±[`TANH_CLAMP`] (where tanh is ±1 in f32).
-    pub fn apply(self, s: f32) -> f32 {
-        let cap = self.value();
-        cap * tanh_by_exp(s / cap)
-    }
-}
-
-impl From<Softcap> for f32 {
-    fn from(c: Softcap) -> f32 {
-        c.value()
-    }
-}
-
-impl From<f32> for Softcap {
-    fn from(cap: f32) -> Softcap {
-        Softcap::new(cap)
-    }
-}
-
-/// |x| beyond which tanh(x) rounds to ±1 in f32 (tanh(9.1) = 1 − 2.4e-8).
-pub const TANH_CLAMP: f32 = 9.1;
-
-/// tanh by one exponential, the formula the backends lower: 1 − 2 / (1 + e^(2x)), x clamped to
-/// ±`TANH_CLAMP` so that e^(2x) stays finite.
-pub fn tanh_by_exp(x: f32) -> f32 {
-    let x = x.clamp(-TANH_CLAMP, TANH_CLAMP);
-    1.0 - 2.0 / (1.0 + (2.0 * x).exp())
-}
+/// Score modifications: the kernels lower `spec::Score`'s code through `expr::score::Lower`; tanh
+/// as they all compute it.
+pub use crate::expr::score::{TANH_CLAMP, tanh_by_exp};
 
 /// What one generated kernel computes. Backends specialise on every field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -110,9 +68,9 @@ pub struct KernelSpec {
     /// Query heads per KV head (the runtime maps heads; the kernel serves one pair).
     pub group: u32,
     pub mask: KernelMask,
-    /// Logit soft-capping, if the model has it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub softcap: Option<Softcap>,
+    /// The score modification (`softcap = X`, `score = EXPR`), if the model has one.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "crate::expr::score::deserialize")]
+    pub score: Option<&'static Score>,
     /// Query rows per register tile.
     pub tile_q: u32,
     /// KV columns per tile.
@@ -130,8 +88,13 @@ impl KernelSpec {
             KernelMask::Causal => "causal".to_string(),
             KernelMask::Window { window } => format!("window{window}"),
         };
-        // `cap30p5` for 30.5: kernel names are identifiers.
-        let cap = self.softcap.map(|c| format!("_cap{}", c.value()).replace('.', "p")).unwrap_or_default();
+        // `cap30p5` for a soft-cap of 30.5, `score` and a hash of the steps for other scores:
+        // kernel names are identifiers.
+        let cap = self.score.map(|s| match crate::expr::score::cap_of(s) {
+            Some(cap) => format!("_cap{cap}").replace('.', "p"),
+            None => format!("_score{:08x}", crate::expr::score::fingerprint(s)),
+        });
+        let cap = cap.unwrap_or_default();
         let v = self.v_head_dim.map(|v| format!("v{v}")).unwrap_or_default();
         format!(
             "attn_{kind}_d{}{v}_{mask}{cap}_{:?}_g{}_t{}x{}",
@@ -290,8 +253,8 @@ pub enum Step {
     TransposeKeys,
     /// S = Q Kᵀ · scale for the query tile × KV tile.
     Scores,
-    /// Only with a soft cap: S = cap·tanh(S/cap) ([`Softcap::apply`]), before the mask.
-    SoftCap,
+    /// Only with a score modification: S = f(S), the score's code (`spec::Score`), before the mask.
+    Score,
     /// Only on tiles that straddle the mask edge or the end of the run: S = −inf where masked,
     /// by comparing row and column positions.
     MaskEdge,
@@ -303,9 +266,9 @@ pub enum Step {
     ForQueryRows(Vec<Step>),
     /// For each key row the mask allows for the query row (backward).
     ForAllowedKeys(Vec<Step>),
-    /// p = exp(s − lse), s = q·k·scale (soft-capped as `SoftCap` does, when the spec has a cap).
+    /// p = exp(f(s) − lse), s = q·k·scale, f the spec's score modification (the identity without).
     RecomputeP,
-    /// dS = p (dO·v − D); with a soft cap, times 1 − (s/cap)², the derivative of the cap at s.
+    /// dS = p (dO·v − D), times f'(s) with a score modification.
     Ds,
     /// dQ += dS·k·scale; dK += dS·q·scale; dV += p·dO.
     AccumulateGrads,
@@ -316,8 +279,8 @@ pub fn program(spec: &KernelSpec) -> Vec<Step> {
     use Step::*;
     match spec.kind {
         KernelKind::Forward => {
-            let tile = match spec.softcap {
-                Some(_) => vec![Scores, SoftCap, MaskEdge, OnlineSoftmax, AccumulatePv],
+            let tile = match spec.score {
+                Some(_) => vec![Scores, Score, MaskEdge, OnlineSoftmax, AccumulatePv],
                 None => vec![Scores, MaskEdge, OnlineSoftmax, AccumulatePv],
             };
             vec![ForQueryBlocks(vec![ForKvTiles(vec![TransposeKeys, ForQueryTiles(tile)])])]

@@ -135,7 +135,7 @@ mod tests {
             softmax_scale: None,
             v_head_dim: None,
             sinks: false,
-            softcap: None,
+            score: None,
         }
     }
 

@@ -92,7 +92,7 @@ pub fn setup(
         rope: rope.cloned(),
         softmax_scale: layout.model.softmax_scale,
         sinks: layout.model.sinks,
-        softcap: layout.model.softcap,
+        score: layout.model.score,
     };
     let maps = partition.ranks.iter().map(|r| TokenMap::new(runs_of(&r.tokens).collect())).collect();
     let runs = partition.ranks.iter().map(|r| load_runs(&r.tokens, &r.positions)).collect();

@@ -7,7 +7,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::expr;
 use crate::front::ast::{Item, ValueKind};
 use crate::span::{Span, Spanned};
-use crate::spec::{Cluster, LayerKind, Link, Model, ModelLayers, Moe, Rope, RopeScaling};
+use crate::spec::{Cluster, LayerKind, Link, Model, ModelLayers, Moe, Rope, RopeScaling, Score};
 use crate::suggest;
 
 /// A resolved model and the spans later checks point at.
@@ -53,9 +53,10 @@ const MODEL_FIELDS: &[&str] = &[
     "layer",
 ];
 
-/// `score = EXPR` when given: `Some(Some(cap))` for the soft-cap it says (`Some(None)` inside
-/// for the plain score), `Some(None)` after an error (reported), `None` when not written.
-fn score_expression(r: &Reader<'_>, diags: &mut Diags) -> Option<Option<Option<f64>>> {
+/// `score = EXPR` when given: `Some(Some(score))` for the kernel code it compiles to
+/// (`Some(Some(None))` for the plain score), `Some(None)` after an error (reported), `None` when
+/// not written.
+fn score_expression(r: &Reader<'_>, diags: &mut Diags) -> Option<Option<Option<&'static Score>>> {
     let span = r.field_span("score")?;
     let Some(value) = r.value("score", "a score expression", diags) else { return Some(None) };
     let e = match &value.kind {
@@ -97,8 +98,8 @@ fn score_expression(r: &Reader<'_>, diags: &mut Diags) -> Option<Option<Option<f
             return Some(None);
         }
     }
-    match expr::named::softcap(&e) {
-        Ok(cap) => Some(Some(cap)),
+    match expr::score::of(&e, &e.to_string()) {
+        Ok(score) => Some(Some(score.map(expr::score::intern))),
         Err(u) => {
             diags.push(
                 Diagnostic::new(
@@ -107,7 +108,7 @@ fn score_expression(r: &Reader<'_>, diags: &mut Diags) -> Option<Option<Option<f
                     at(u.span),
                     "not a score the kernels have",
                 )
-                .with_help("write `score = s` (the plain score) or `score = X * tanh(s / X)` with a positive X (Gemma 2: 50); `attnc explain E0043` says what is read"),
+                .with_help("a score the kernels compute reads `s` and constants with + - * /, tanh, exp, min and max, e.g. `30 * tanh(s / 30)`; `attnc explain E0043` says what is read"),
             );
             Some(None)
         }
@@ -164,7 +165,7 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
     // Any finite number reads; the cap's own rule (positive) has its own code.
     let softcap = match r.has("softcap") {
         true => match r.float("softcap", f64::NEG_INFINITY, diags) {
-            Some(cap) if cap > 0.0 => Some(Some(cap)),
+            Some(cap) if cap > 0.0 => Some(Some(expr::score::softcap(cap))),
             Some(cap) => {
                 diags.push(
                     Diagnostic::new(
@@ -181,10 +182,10 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
         },
         false => Some(None),
     };
-    let softcap = match (softcap, score_expression(&r, diags)) {
+    let score = match (softcap, score_expression(&r, diags)) {
         (None, _) | (_, Some(None)) => None,
         (Some(cap), None) => Some(cap),
-        (Some(None), Some(Some(cap))) if !r.has("softcap") => Some(cap),
+        (Some(None), Some(Some(score))) if !r.has("softcap") => Some(score),
         (_, Some(Some(_))) => {
             diags.push(
                 Diagnostic::new(
@@ -230,8 +231,8 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
         .iter()
         .map(|(range, body)| model_layers(range, body, &item.name.node, layers.as_ref(), head_dim.as_ref(), diags))
         .collect();
-    let (layers, heads, head_dim, sinks, softcap, softmax_scale) =
-        (layers?, heads?, head_dim?, sinks?, softcap?, softmax_scale?);
+    let (layers, heads, head_dim, sinks, score, softmax_scale) =
+        (layers?, heads?, head_dim?, sinks?, score?, softmax_scale?);
     let layer_blocks = layer_blocks.into_iter().collect::<Option<Vec<_>>>()?;
     if !no_overlap(&layer_blocks, &r.layers, diags) {
         ok = false;
@@ -289,7 +290,7 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
             moe: moe.as_ref().map(|(_, m)| m.clone()),
             rope,
             sinks,
-            softcap,
+            score,
             softmax_scale,
             layer_blocks,
         },

@@ -1070,7 +1070,7 @@ fn check_te(ctx: &Ctx<'_>, s: &Setting, default: bool, diags: &mut Diags) {
         heads: m.heads / tp,
         kv_heads: m.kv_heads / tp,
         sinks: m.sinks,
-        softcap: m.softcap,
+        score: m.score,
         seq: ctx.seq.node,
         zigzag: ctx.balance != Balance::Contiguous,
     };

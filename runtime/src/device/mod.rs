@@ -328,7 +328,7 @@ mod tests {
                 dtype: Dtype::Bf16,
                 group: 1,
                 mask: KernelMask::None,
-                softcap: None,
+                score: None,
                 tile_q: TILE_Q,
                 tile_kv: TILE_KV,
             },

@@ -6,8 +6,10 @@ use cranelift_codegen::ir::{AbiParam, Function, InstBuilder, MemFlags, Signature
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 
+use crate::expr::score::{Lower, Prim, lower};
 use crate::kernel::offsets::*;
 use crate::kernel::{BLOCK_Q, KernelKind, KernelMask, KernelSpec, Step, TANH_CLAMP, program};
+use crate::spec::Score;
 
 const TQ: usize = 2;
 const TK: usize = 16;
@@ -136,21 +138,9 @@ impl Cx<'_> {
         self.b.ins().fsub(one, q)
     }
 
-    /// g·(1 − t²): a gradient through the soft cap, whose derivative at tanh t is 1 − t² (scalars
-    /// or vectors alike; `one` of the same type).
-    fn cap_slope(&mut self, g: Value, t: Value, one: Value) -> Value {
-        let nt = self.b.ins().fneg(t);
-        let d1 = self.b.ins().fma(nt, t, one);
-        self.b.ins().fmul(g, d1)
-    }
-
-    /// cap·tanh(x/cap) on a vector, and tanh(x/cap) itself.
-    fn soft_cap(&mut self, x: Value, cap: f32) -> (Value, Value) {
-        let inv = self.splat_f(1.0 / cap);
-        let y = self.b.ins().fmul(x, inv);
-        let t = self.tanh(y);
-        let c = self.splat_f(cap);
-        (self.b.ins().fmul(t, c), t)
+    /// The score modification of a vector of scaled scores, and its slope when `slope`.
+    fn score(&mut self, score: &Score, x: Value, slope: bool) -> (Value, Option<Value>) {
+        lower(score, self, x, slope)
     }
 
     /// Vectorised exp (see the module doc of `back/cranelift`).
@@ -184,6 +174,34 @@ impl Cx<'_> {
         let zero = self.splat_f(0.0);
         let small = self.b.ins().bitcast(F32X4, self.le, small);
         self.b.ins().bitselect(small, zero, y)
+    }
+}
+
+/// Score code on `F32X4` vectors.
+impl Lower for Cx<'_> {
+    type V = Value;
+
+    fn constant(&mut self, c: f32) -> Value {
+        self.splat_f(c)
+    }
+
+    fn apply(&mut self, op: Prim, a: &[Value]) -> Value {
+        match op {
+            Prim::Neg => self.b.ins().fneg(a[0]),
+            Prim::Add => self.b.ins().fadd(a[0], a[1]),
+            Prim::Sub => self.b.ins().fsub(a[0], a[1]),
+            Prim::Mul => self.b.ins().fmul(a[0], a[1]),
+            Prim::Div => self.b.ins().fdiv(a[0], a[1]),
+            Prim::Tanh => self.tanh(a[0]),
+            Prim::Exp => self.exp(a[0]),
+            Prim::Min => self.b.ins().fmin(a[0], a[1]),
+            Prim::Max => self.b.ins().fmax(a[0], a[1]),
+            Prim::Pick => {
+                let c = self.b.ins().fcmp(FloatCC::LessThanOrEqual, a[0], a[1]);
+                let c = self.b.ins().bitcast(F32X4, self.le, c);
+                self.b.ins().bitselect(c, a[2], a[3])
+            }
+        }
     }
 }
 
@@ -266,12 +284,11 @@ fn forward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), String
                             for step in tile_body {
                                 match step {
                                     Step::Scores => s = scores(cx, d, q_tile, kt, scale_v),
-                                    Step::SoftCap => {
-                                        // `program` has this step only with a cap.
-                                        let cap = spec.softcap.map_or(1.0, |c| c.value());
+                                    Step::Score => {
+                                        let score = spec.score.expect("`program` has this step only with a score");
                                         for &v in &s {
                                             let x = cx.b.use_var(v);
-                                            let (y, _) = cx.soft_cap(x, cap);
+                                            let (y, _) = cx.score(score, x, false);
                                             cx.b.def_var(v, y);
                                         }
                                     }
@@ -624,7 +641,7 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
     let q_pos = cx.load(I64, args, BWD_Q_POS as i64);
     let kv_pos = cx.load(I64, args, BWD_KV_POS as i64);
     let scale = cx.load(F32, args, BWD_SCALE as i64);
-    let cap = spec.softcap.map(|c| c.value());
+    let cap = spec.score;
     let zero = cx.i64(0);
     // KV blocks of KB rows outer, query rows inner: a block's K, V, dK and dV stay in cache
     // while every query row passes over it.
@@ -686,9 +703,9 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
                             let s = cx.b.ins().fmul(dot, scale);
                             let sv = cx.b.ins().splat(F32X4, s);
                             let sv = match cap {
-                                Some(cap) => {
-                                    let (y, tv) = cx.soft_cap(sv, cap);
-                                    t = Some(cx.b.ins().extractlane(tv, 0));
+                                Some(score) => {
+                                    let (y, slope) = cx.score(score, sv, true);
+                                    t = slope.map(|d| cx.b.ins().extractlane(d, 0));
                                     y
                                 }
                                 None => sv,
@@ -702,11 +719,9 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
                             let dot = dot_rows(cx, nvv, qi, ((d + dv) * 4) as i64, kj, (d * 4) as i64);
                             let diff = cx.b.ins().fsub(dot, delta_i);
                             let g = cx.b.ins().fmul(p.expect("p first"), diff);
+                            // Times the score's slope f'(s), with a score modification.
                             ds = Some(match t {
-                                Some(t) => {
-                                    let one = cx.f32(1.0);
-                                    cx.cap_slope(g, t, one)
-                                }
+                                Some(t) => cx.b.ins().fmul(g, t),
                                 None => g,
                             });
                         }
@@ -752,8 +767,8 @@ struct QuadRows {
     lse: Value,
     delta: Value,
     scale: Value,
-    /// The soft cap, if any.
-    cap: Option<f32>,
+    /// The score modification, if any.
+    cap: Option<&'static Score>,
     k: Value,
     kv_stride: Value,
     dkv: Value,
@@ -804,10 +819,7 @@ fn backward_quad(cx: &mut Cx<'_>, (d, dv): (usize, usize), r: &QuadRows, j0: Val
     let lse = cx.b.ins().splat(F32X4, r.lse);
     let x = cx.b.ins().fmul(s, scale);
     let (x, t) = match r.cap {
-        Some(cap) => {
-            let (y, t) = cx.soft_cap(x, cap);
-            (y, Some(t))
-        }
+        Some(score) => cx.score(score, x, true),
         None => (x, None),
     };
     let x = cx.b.ins().fsub(x, lse);
@@ -816,10 +828,7 @@ fn backward_quad(cx: &mut Cx<'_>, (d, dv): (usize, usize), r: &QuadRows, j0: Val
     let diff = cx.b.ins().fsub(dp, delta);
     let ds = cx.b.ins().fmul(p, diff);
     let ds = match t {
-        Some(t) => {
-            let one = cx.splat_f(1.0);
-            cx.cap_slope(ds, t, one)
-        }
+        Some(t) => cx.b.ins().fmul(ds, t),
         None => ds,
     };
     let ds = cx.b.ins().fmul(ds, scale);

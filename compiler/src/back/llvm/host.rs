@@ -27,8 +27,11 @@
 use std::fmt::Write;
 
 use super::bounds::{kv_bounds, needs_mask, q_bounds};
+use super::score::{Exp2, Llvm};
 use super::text::{Fn, V, f32c, i32c, i64c, round_down};
+use crate::expr::score::lower;
 use crate::kernel::{BLOCK_Q, KernelKind, KernelMask, KernelSpec, offsets};
+use crate::spec::Score;
 
 /// Keys per iteration of the P·V loops.
 const PV_UNROLL: i64 = 4;
@@ -216,35 +219,25 @@ fn exp2_fn(isa: &Isa) -> String {
     format!("\ndefine internal {vw} @exp2_{w}({vw} %x) alwaysinline {} {{\n{}}}\n", isa.attrs, f.finish())
 }
 
-/// Logit soft-capping of a tile's raw scores (unscaled: the scale folds into the softmax's
-/// exponent): raw ↦ (cap/scale)·tanh(raw·scale/cap), tanh by one exp2 as `kernel::tanh_by_exp`
-/// (1 − 2/(1 + 2^(2·log₂e·x)), x clamped to ±`TANH_CLAMP`). Returns tanh per score vector, whose
-/// 1 − t² the backward multiplies into dS.
-fn soft_cap(f: &mut Fn, s: &mut [Vec<V>], scale: &V, cap: f32, w: u32) -> Vec<Vec<V>> {
-    let vw = vty(w);
-    let sw = |x: f32| splatw(x, w);
-    let inv = f.fast("fmul", scale, &f32c(1.0 / cap));
+/// The score modification of a tile's raw scores (unscaled: the scale folds into the softmax's
+/// exponent): raw ↦ f(raw·scale)/scale, f the score's code (`back/llvm/score.rs`). Returns
+/// f'(raw·scale) per score vector when `slope` (the backward multiplies it into dS).
+fn score_tile(f: &mut Fn, s: &mut [Vec<V>], scale: &V, score: &Score, w: u32, slope: bool) -> Vec<Vec<V>> {
+    let sc = f.splat(scale, w);
+    let inv = f.fast("fdiv", &f32c(1.0), scale);
     let inv = f.splat(&inv, w);
-    let back = f.fast("fdiv", &f32c(cap), scale);
-    let back = f.splat(&back, w);
-    let mut ts = Vec::new();
+    let mut slopes = Vec::new();
     for row in s.iter_mut() {
-        let mut tr = Vec::new();
+        let mut dr = Vec::new();
         for x in row.iter_mut() {
-            let y = f.fast("fmul", x, &inv);
-            let y = f.call(&vw, &format!("llvm.maxnum.v{w}f32"), &[&y, &sw(-crate::kernel::TANH_CLAMP)]);
-            let y = f.call(&vw, &format!("llvm.minnum.v{w}f32"), &[&y, &sw(crate::kernel::TANH_CLAMP)]);
-            let y = f.fast("fmul", &y, &sw(2.0 * std::f32::consts::LOG2_E));
-            let e = f.call(&vw, &format!("exp2_{w}"), &[&y]);
-            let den = f.fast("fadd", &e, &sw(1.0));
-            let q = f.fast("fdiv", &sw(2.0), &den);
-            let t = f.fast("fsub", &sw(1.0), &q);
-            *x = f.fast("fmul", &t, &back);
-            tr.push(t);
+            let xs = f.fast("fmul", x, &sc);
+            let (y, d) = lower(score, &mut Llvm { f: &mut *f, exp2: Exp2::Host(w) }, xs, slope);
+            *x = f.fast("fmul", &y, &inv);
+            dr.extend(d);
         }
-        ts.push(tr);
+        slopes.push(dr);
     }
-    ts
+    slopes
 }
 
 /// Loads an i64 or f32 field of the argument struct.
@@ -420,9 +413,9 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     let acc = scores(&mut f, &rows, &kt, d, tk, w8, isa.score_vectors);
     // The scores stay unscaled: the scale folds into the exponent of the softmax.
     let mut s = acc;
-    // SoftCap, before the mask.
-    if let Some(cap) = spec.softcap {
-        soft_cap(&mut f, &mut s, &scale, cap.value(), w8);
+    // Score, before the mask.
+    if let Some(score) = spec.score {
+        score_tile(&mut f, &mut s, &scale, score, w8, false);
     }
 
     mask_edge(&mut f, spec.mask, &mut s, &cols, &diff, &masked, w8);
@@ -753,8 +746,8 @@ fn btile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     let do_rows: Vec<V> = rows.iter().map(|p| f.gep("float", p, &i64c(d + dv))).collect();
     let mut s = scores(&mut f, &rows, &kt, d, tk, w, isa.score_vectors);
     let dp = scores(&mut f, &do_rows, &vt, dv, tk, w, isa.score_vectors);
-    // RecomputeP's soft cap (and, for Ds, its derivative 1 − t²).
-    let caps = spec.softcap.map(|cap| soft_cap(&mut f, &mut s, &scale, cap.value(), w));
+    // RecomputeP's score modification (and, for Ds, its slope).
+    let slopes = spec.score.map(|score| score_tile(&mut f, &mut s, &scale, score, w, true));
     mask_edge(&mut f, spec.mask, &mut s, &cols, &diff, &masked, w);
 
     // P and dS·scale into the stack tiles.
@@ -781,13 +774,8 @@ fn btile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
             let t = f.fast("fsub", &dp[row][h], &dlv);
             let t = f.fast("fmul", &t, &pv);
             let t = f.fast("fmul", &t, &sv);
-            let t = match &caps {
-                Some(caps) => {
-                    let c = &caps[row][h];
-                    let cc = f.fast("fmul", c, c);
-                    let d1 = f.fast("fsub", &splatw(1.0, w), &cc);
-                    f.fast("fmul", &t, &d1)
-                }
+            let t = match &slopes {
+                Some(slopes) => f.fast("fmul", &t, &slopes[row][h]),
                 None => t,
             };
             vstore(&mut f, &t, &ds_buf, at);

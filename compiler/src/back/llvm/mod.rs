@@ -13,6 +13,7 @@ mod host;
 mod nvptx;
 pub mod ptxas;
 pub mod sass;
+mod score;
 mod text;
 
 use std::collections::HashMap;

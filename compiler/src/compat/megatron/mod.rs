@@ -469,10 +469,16 @@ pub fn arguments(layout: &Layout, strategies: &[Strategy]) -> Arguments {
             "balance = auto: Megatron-LM splits zigzag only; `attnc tune` says which split attnc chooses".to_string(),
         ),
     }
-    if let Some(cap) = m.softcap {
-        out.unexpressed.push(format!(
-            "softcap = {cap}: Megatron-LM's arguments have no attention logit soft-capping flag; a Megatron run of this model needs the cap in its own attention module"
-        ));
+    if let Some(score) = m.score {
+        out.unexpressed.push(match crate::expr::score::cap_of(score) {
+            Some(cap) => format!(
+                "softcap = {cap}: Megatron-LM's arguments have no attention logit soft-capping flag; a Megatron run of this model needs the cap in its own attention module"
+            ),
+            None => format!(
+                "score = {}: Megatron-LM's arguments have no score modification; a Megatron run of this model needs it in its own attention module",
+                score.text
+            ),
+        });
     }
     if let Some(c) = masks.iter().find_map(|m| m.chunk()) {
         let plain: Vec<u64> = (0..).zip(&masks).filter(|(_, m)| m.chunk().is_none()).map(|(i, _)| i).collect();

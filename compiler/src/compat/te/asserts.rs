@@ -128,7 +128,7 @@ impl Check {
             Check::Contiguous => cp && !setting.thd() && !setting.zigzag,
             Check::Chunk => setting.mask.chunk().is_some(),
             Check::Regions => cp && setting.mask.regions().is_some(),
-            Check::Softcap => setting.softcap.is_some(),
+            Check::Softcap => setting.score.is_some(),
             Check::NotCuda => setting.sm.is_none(),
         }
     }

@@ -75,7 +75,8 @@ pub struct Setting {
     pub heads: u32,
     pub kv_heads: u32,
     pub sinks: bool,
-    pub softcap: Option<f64>,
+    /// `softcap = X` or `score = EXPR`.
+    pub score: Option<&'static crate::spec::Score>,
     /// Tokens of one sequence (bshd, sbhd) or of the packed buffer (thd).
     pub seq: u64,
     /// The sequence is split zigzag (`balance = zigzag`, or `auto`, which TE's targets resolve to
@@ -101,7 +102,7 @@ impl Setting {
             heads: m.heads / tp,
             kv_heads: m.kv_heads / tp,
             sinks: m.sinks,
-            softcap: m.softcap,
+            score: m.score,
             seq: layout.seq,
             zigzag: layout.balance != crate::spec::Balance::Contiguous,
         }

@@ -109,8 +109,7 @@ impl Gen {
             let mut s = vec![f32c(0.0); nb * 4];
             g.gemm_nk(&ka, &qt, &l, nb, &mut s);
             let mut p = s.clone();
-            let mut caps = vec![f32c(0.0); nb * 4];
-            let cap = g.spec.softcap.map(|c| (g.soft_cap_pre(&scale, c.value()), c.value()));
+            let mut slopes = vec![f32c(0.0); nb * 4];
             let mut cols = Vec::new();
             for n in 0..nb {
                 for e in 0..4 {
@@ -126,11 +125,11 @@ impl Gen {
                     let c = cols[i].clone();
                     let lp = g.f.gep("float", &stats, &c);
                     let lse2 = g.f.load("float", &lp, 4);
-                    // RecomputeP: the soft-capped score when the model caps logits.
-                    let x = match &cap {
-                        Some((pre, cap)) => {
-                            let (x, t) = g.soft_cap(&s[i], pre, *cap);
-                            caps[i] = t;
+                    // RecomputeP: the modified score when the model has a score modification.
+                    let x = match g.spec.score {
+                        Some(score) => {
+                            let (x, d) = g.score(score, &s[i], &scale, true);
+                            slopes[i] = d.expect("asked for the slope");
                             x
                         }
                         None => g.f.fast("fmul", &s[i], &scale2),
@@ -159,11 +158,9 @@ impl Gen {
                 let dl = g.f.load("float", &dp_, 4);
                 let x = g.f.fast("fsub", &dp[i], &dl);
                 ds[i] = g.f.fast("fmul", &p[i], &x);
-                if g.spec.softcap.is_some() {
-                    // Ds: × (1 − t²), the cap's derivative.
-                    let tt = g.f.fast("fmul", &caps[i], &caps[i]);
-                    let d1 = g.f.fast("fsub", &f32c(1.0), &tt);
-                    ds[i] = g.f.fast("fmul", &ds[i], &d1);
+                if g.spec.score.is_some() {
+                    // Ds: × f'(s), the score's slope.
+                    ds[i] = g.f.fast("fmul", &ds[i], &slopes[i]);
                 }
             }
             // dK += dSᵀ Q.

@@ -139,12 +139,11 @@ impl Gen {
                     }
                 }
             }
-            // Scores, then SoftCap (the cap's tanh of scale·q·k), in base-2 units.
-            match g.spec.softcap {
-                Some(cap) => {
-                    let pre = g.soft_cap_pre(&scale, cap.value());
+            // Scores, then Score (the modification of scale·q·k), in base-2 units.
+            match g.spec.score {
+                Some(score) => {
                     for x in s.iter_mut() {
-                        *x = g.soft_cap(x, &pre, cap.value()).0;
+                        *x = g.score(score, x, &scale, false).0;
                     }
                 }
                 None => {

@@ -30,9 +30,11 @@ mod mma;
 mod smem;
 mod wgmma;
 
+use super::score::{Exp2, Llvm};
 use super::text::{Fn, V, f32c, i32c, i64c};
+use crate::expr::score::lower;
 use crate::kernel::{KernelMask, KernelSpec};
-use crate::spec::Dtype;
+use crate::spec::{Dtype, Score};
 pub use abi::{ADD2D, Launch, add2d_module, merge_module, module};
 
 const THREADS: u32 = 128;
@@ -145,27 +147,13 @@ impl Gen {
         x
     }
 
-    /// A raw score x (q·k) soft-capped, in base-2 units for `ex2`: cap·tanh(x·scale/cap)·log₂e,
-    /// tanh by one `ex2` as `kernel::tanh_by_exp` (t = 1 − 2/(1 + 2^y), y = 2·log₂e·x·scale/cap
-    /// clamped to ±2·log₂e·`TANH_CLAMP`); and t itself, for the backward's 1 − t². `pre` is
-    /// 2·log₂e·scale/cap (in a register once per kernel: `soft_cap_pre`).
-    pub(super) fn soft_cap(&mut self, x: &V, pre: &V, cap: f32) -> (V, V) {
-        let lim = 2.0 * std::f32::consts::LOG2_E * crate::kernel::TANH_CLAMP;
-        let f = &mut self.f;
-        let y = f.fast("fmul", x, pre);
-        let y = f.call("float", "llvm.maxnum.f32", &[&y, &f32c(-lim)]);
-        let y = f.call("float", "llvm.minnum.f32", &[&y, &f32c(lim)]);
-        let e = f.call("float", "llvm.nvvm.ex2.approx.ftz.f", &[&y]);
-        let den = f.fast("fadd", &e, &f32c(1.0));
-        // rcp.approx (one MUFU op; relative error 2⁻²³), not the IEEE rcp.rn sequence.
-        let r = f.call("float", "llvm.nvvm.rcp.approx.ftz.f", &[&den]);
-        let t = f.call("float", "llvm.fma.f32", &[&r, &f32c(-2.0), &f32c(1.0)]);
-        (f.fast("fmul", &t, &f32c(cap * std::f32::consts::LOG2_E)), t)
-    }
-
-    /// `soft_cap`'s `pre`: 2·log₂e·scale/cap.
-    pub(super) fn soft_cap_pre(&mut self, scale: &V, cap: f32) -> V {
-        self.f.fast("fmul", scale, &f32c(2.0 * std::f32::consts::LOG2_E / cap))
+    /// A raw score x (q·k) through the spec's score modification f, in base-2 units for `ex2`:
+    /// f(x·scale)·log₂e (`back/llvm/score.rs` lowers f); and f'(x·scale) when `slope`, which the
+    /// backward multiplies into dS.
+    pub(super) fn score(&mut self, score: &Score, x: &V, scale: &V, slope: bool) -> (V, Option<V>) {
+        let xs = self.f.fast("fmul", x, scale);
+        let (y, d) = lower(score, &mut Llvm { f: &mut self.f, exp2: Exp2::Nvptx }, xs, slope);
+        (self.f.fast("fmul", &y, &f32c(std::f32::consts::LOG2_E)), d)
     }
 
     /// Whether key position `k` is visible from query position `q` (and `k` inside the run).

@@ -1,0 +1,461 @@
+//! Score modifications in the kernel IR: a `score = EXPR` over the scaled score `s` (and
+//! `softcap = X`, the library expression `X * tanh(s / X)`) as straight-line code with its
+//! derivative by `s`, built here once and lowered by every backend through [`Lower`].
+//!
+//! A backend implements the few primitive operations ([`Prim`]) on its own values (a Cranelift
+//! vector, an LLVM vector or scalar, a Rust `f32`); [`lower`] walks the code. The forward kernels
+//! lower the value's steps only; the backward kernels lower the derivative too, which multiplies
+//! dS. The derivative is forward-mode differentiation with constants folded, so `s` alone has
+//! slope 1 and `X * tanh(s / X)` has `X · (1 − t²) · (1/X)` with `t` shared with the value.
+
+use super::{BinOp, Expr, ExprKind, Func, UnOp, Var};
+use crate::spec::{Score, ScoreOp};
+
+/// The primitive operations a backend lowers (operands in order; `Pick` is `x where a ≤ b, else y`
+/// for operands `[a, b, x, y]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prim {
+    Neg,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Tanh,
+    Exp,
+    Min,
+    Max,
+    Pick,
+}
+
+/// A backend's values and primitive operations.
+pub trait Lower {
+    type V: Clone;
+    fn constant(&mut self, c: f32) -> Self::V;
+    fn apply(&mut self, op: Prim, args: &[Self::V]) -> Self::V;
+}
+
+/// The score's value at `s` and, when `slope`, its derivative by `s`.
+pub fn lower<L: Lower>(score: &Score, target: &mut L, s: L::V, slope: bool) -> (L::V, Option<L::V>) {
+    let upto = if slope { score.ops.len() } else { score.values };
+    let mut vals: Vec<L::V> = Vec::with_capacity(upto);
+    for op in &score.ops[..upto] {
+        let at = |i: u16| vals[i as usize].clone();
+        let v = match *op {
+            ScoreOp::S => s.clone(),
+            ScoreOp::Const(bits) => target.constant(f32::from_bits(bits)),
+            ScoreOp::Neg(a) => target.apply(Prim::Neg, &[at(a)]),
+            ScoreOp::Tanh(a) => target.apply(Prim::Tanh, &[at(a)]),
+            ScoreOp::Exp(a) => target.apply(Prim::Exp, &[at(a)]),
+            ScoreOp::Add(a, b) => target.apply(Prim::Add, &[at(a), at(b)]),
+            ScoreOp::Sub(a, b) => target.apply(Prim::Sub, &[at(a), at(b)]),
+            ScoreOp::Mul(a, b) => target.apply(Prim::Mul, &[at(a), at(b)]),
+            ScoreOp::Div(a, b) => target.apply(Prim::Div, &[at(a), at(b)]),
+            ScoreOp::Min(a, b) => target.apply(Prim::Min, &[at(a), at(b)]),
+            ScoreOp::Max(a, b) => target.apply(Prim::Max, &[at(a), at(b)]),
+            ScoreOp::Pick(a, b, x, y) => target.apply(Prim::Pick, &[at(a), at(b), at(x), at(y)]),
+        };
+        vals.push(v);
+    }
+    let value = vals[score.value].clone();
+    (value, slope.then(|| vals[score.slope].clone()))
+}
+
+/// |x| beyond which tanh(x) rounds to ±1 in f32 (tanh(9.1) = 1 − 2.4e-8).
+pub const TANH_CLAMP: f32 = 9.1;
+
+/// tanh by one exponential, the formula the backends lower: 1 − 2 / (1 + e^(2x)), x clamped to
+/// ±`TANH_CLAMP` so that e^(2x) stays finite.
+pub fn tanh_by_exp(x: f32) -> f32 {
+    let x = x.clamp(-TANH_CLAMP, TANH_CLAMP);
+    1.0 - 2.0 / (1.0 + (2.0 * x).exp())
+}
+
+/// A stable 32-bit FNV-1a hash of a score's steps (kernel names of scores other than soft-caps):
+/// two spellings that fold to the same steps name the same kernel.
+pub fn fingerprint(score: &Score) -> u32 {
+    let steps = format!("{:?}", score.ops);
+    steps.bytes().fold(0x811c_9dc5u32, |h, b| (h ^ b as u32).wrapping_mul(0x0100_0193))
+}
+
+/// Plain `f32` arithmetic (tanh as the kernels compute it): the interpreter's and the reference
+/// kernels' lowering.
+pub struct Scalar;
+
+impl Lower for Scalar {
+    type V = f32;
+
+    fn constant(&mut self, c: f32) -> f32 {
+        c
+    }
+
+    fn apply(&mut self, op: Prim, a: &[f32]) -> f32 {
+        match op {
+            Prim::Neg => -a[0],
+            Prim::Add => a[0] + a[1],
+            Prim::Sub => a[0] - a[1],
+            Prim::Mul => a[0] * a[1],
+            Prim::Div => a[0] / a[1],
+            Prim::Tanh => tanh_by_exp(a[0]),
+            Prim::Exp => a[0].exp(),
+            Prim::Min => a[0].min(a[1]),
+            Prim::Max => a[0].max(a[1]),
+            Prim::Pick => {
+                if a[0] <= a[1] {
+                    a[2]
+                } else {
+                    a[3]
+                }
+            }
+        }
+    }
+}
+
+/// The score and its slope at `s`, in `f32` (the kernel-IR interpreter's semantics).
+pub fn eval(score: &Score, s: f32) -> (f32, f32) {
+    let (v, d) = lower(score, &mut Scalar, s, true);
+    (v, d.unwrap_or(1.0))
+}
+
+/// What a score expression uses that the kernels cannot compute yet, with its byte span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unsupported {
+    pub message: String,
+    pub span: (usize, usize),
+}
+
+/// A value being built: a step, or a constant not yet written (so that constants fold).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Val {
+    Op(u16),
+    K(f32),
+}
+
+/// Straight-line code under construction, with constant folding and the identities of 0 and 1.
+struct Builder {
+    ops: Vec<ScoreOp>,
+}
+
+impl Builder {
+    fn push(&mut self, op: ScoreOp) -> Val {
+        if let Some(i) = self.ops.iter().position(|o| *o == op) {
+            return Val::Op(i as u16);
+        }
+        self.ops.push(op);
+        Val::Op((self.ops.len() - 1) as u16)
+    }
+
+    fn index(&mut self, v: Val) -> u16 {
+        match v {
+            Val::Op(i) => i,
+            Val::K(c) => match self.push(ScoreOp::Const(c.to_bits())) {
+                Val::Op(i) => i,
+                Val::K(_) => unreachable!("push returns a step"),
+            },
+        }
+    }
+
+    fn unary(&mut self, f: fn(u16) -> ScoreOp, fold: fn(f32) -> f32, a: Val) -> Val {
+        match a {
+            Val::K(c) => Val::K(fold(c)),
+            Val::Op(i) => self.push(f(i)),
+        }
+    }
+
+    fn binary(&mut self, f: fn(u16, u16) -> ScoreOp, fold: fn(f32, f32) -> f32, a: Val, b: Val) -> Val {
+        if let (Val::K(x), Val::K(y)) = (a, b) {
+            return Val::K(fold(x, y));
+        }
+        let (a, b) = (self.index(a), self.index(b));
+        self.push(f(a, b))
+    }
+
+    fn neg(&mut self, a: Val) -> Val {
+        self.unary(ScoreOp::Neg, |x| -x, a)
+    }
+
+    fn add(&mut self, a: Val, b: Val) -> Val {
+        match (a, b) {
+            (Val::K(z), x) | (x, Val::K(z)) if z == 0.0 => x,
+            _ => self.binary(ScoreOp::Add, |x, y| x + y, a, b),
+        }
+    }
+
+    fn sub(&mut self, a: Val, b: Val) -> Val {
+        match (a, b) {
+            (x, Val::K(0.0)) => x,
+            (Val::K(0.0), x) => self.neg(x),
+            _ => self.binary(ScoreOp::Sub, |x, y| x - y, a, b),
+        }
+    }
+
+    fn mul(&mut self, a: Val, b: Val) -> Val {
+        match (a, b) {
+            (Val::K(z), _) | (_, Val::K(z)) if z == 0.0 => Val::K(0.0),
+            (Val::K(o), x) | (x, Val::K(o)) if o == 1.0 => x,
+            _ => self.binary(ScoreOp::Mul, |x, y| x * y, a, b),
+        }
+    }
+
+    /// A division; by a constant, a multiplication by its reciprocal (what every backend would
+    /// do with fast math, written once).
+    fn div(&mut self, a: Val, b: Val) -> Val {
+        match b {
+            Val::K(c) if c != 0.0 && !matches!(a, Val::K(_)) => self.mul(a, Val::K(1.0 / c)),
+            _ => self.binary(ScoreOp::Div, |x, y| x / y, a, b),
+        }
+    }
+
+    fn pick(&mut self, a: Val, b: Val, x: Val, y: Val) -> Val {
+        if x == y {
+            return x;
+        }
+        let (a, b, x, y) = (self.index(a), self.index(b), self.index(x), self.index(y));
+        self.push(ScoreOp::Pick(a, b, x, y))
+    }
+}
+
+/// The value of an expression over `s` and constants, as steps.
+fn value(b: &mut Builder, e: &Expr) -> Result<Val, Unsupported> {
+    let unsupported = |what: &str| Unsupported { message: what.to_string(), span: e.span };
+    Ok(match &e.kind {
+        ExprKind::Var(Var::S) => b.push(ScoreOp::S),
+        ExprKind::Var(v) => {
+            let name = match v {
+                Var::Q => "q",
+                Var::K => "k",
+                Var::H => "h",
+                Var::DocQ => "doc(q)",
+                Var::DocK => "doc(k)",
+                Var::S => unreachable!("matched above"),
+            };
+            return Err(unsupported(&format!(
+                "it reads `{name}`, and the kernels' scores read only `s` and constants"
+            )));
+        }
+        ExprKind::Int(i) => Val::K(*i as f32),
+        ExprKind::Float(f) => Val::K(*f as f32),
+        ExprKind::Unary(UnOp::Neg, a) => {
+            let a = value(b, a)?;
+            b.neg(a)
+        }
+        ExprKind::Unary(UnOp::Not, _) => return Err(unsupported("`!` is not a number")),
+        ExprKind::Binary(op, x, y) => {
+            let (x, y) = (value(b, x)?, value(b, y)?);
+            match op {
+                BinOp::Add => b.add(x, y),
+                BinOp::Sub => b.sub(x, y),
+                BinOp::Mul => b.mul(x, y),
+                BinOp::Div => b.div(x, y),
+                other => {
+                    return Err(unsupported(&format!("it uses `{}`", other.symbol())));
+                }
+            }
+        }
+        ExprKind::Call(f, args) => {
+            let x = value(b, &args[0])?;
+            match f {
+                Func::Tanh => b.unary(ScoreOp::Tanh, f32::tanh, x),
+                Func::Exp => b.unary(ScoreOp::Exp, f32::exp, x),
+                Func::Min | Func::Max => {
+                    let y = value(b, &args[1])?;
+                    match f {
+                        Func::Min => b.binary(ScoreOp::Min, f32::min, x, y),
+                        _ => b.binary(ScoreOp::Max, f32::max, x, y),
+                    }
+                }
+                Func::Log => return Err(unsupported("it uses `log`")),
+            }
+        }
+    })
+}
+
+/// The derivative by `s` of the steps up to `n`, appended after them (forward mode).
+fn slopes(b: &mut Builder, n: usize) -> Vec<Val> {
+    let mut d: Vec<Val> = Vec::with_capacity(n);
+    for i in 0..n {
+        let v = Val::Op(i as u16);
+        let dv = match b.ops[i] {
+            ScoreOp::S => Val::K(1.0),
+            ScoreOp::Const(_) => Val::K(0.0),
+            ScoreOp::Neg(a) => {
+                let da = d[a as usize];
+                b.neg(da)
+            }
+            ScoreOp::Add(x, y) => b.add(d[x as usize], d[y as usize]),
+            ScoreOp::Sub(x, y) => b.sub(d[x as usize], d[y as usize]),
+            ScoreOp::Mul(x, y) => {
+                let l = b.mul(d[x as usize], Val::Op(y));
+                let r = b.mul(Val::Op(x), d[y as usize]);
+                b.add(l, r)
+            }
+            ScoreOp::Div(x, y) => {
+                // (dx − v·dy) / y, v = x / y.
+                let t = b.mul(v, d[y as usize]);
+                let num = b.sub(d[x as usize], t);
+                b.div(num, Val::Op(y))
+            }
+            ScoreOp::Tanh(a) => {
+                let tt = b.mul(v, v);
+                let one_minus = b.sub(Val::K(1.0), tt);
+                b.mul(one_minus, d[a as usize])
+            }
+            ScoreOp::Exp(a) => b.mul(v, d[a as usize]),
+            // At a tie the slope is the mean of both sides' (what `torch.minimum` and
+            // `torch.maximum` give their two inputs), so a kink hit exactly — a zero padding row
+            // makes `s` exactly 0 — differentiates as PyTorch would.
+            ScoreOp::Min(x, y) => tie(b, (Val::Op(x), Val::Op(y)), d[x as usize], d[y as usize]),
+            ScoreOp::Max(x, y) => tie(b, (Val::Op(x), Val::Op(y)), d[y as usize], d[x as usize]),
+            ScoreOp::Pick(..) => unreachable!("values have no picks"),
+        };
+        d.push(dv);
+    }
+    d
+}
+
+/// `below` where `x < y`, `above` where `y < x`, their mean at a tie: the slope of `min(x, y)` is
+/// `tie((x, y), dx, dy)`, of `max(x, y)` `tie((x, y), dy, dx)`.
+fn tie(b: &mut Builder, (x, y): (Val, Val), below: Val, above: Val) -> Val {
+    if below == above {
+        return below;
+    }
+    let sum = b.add(below, above);
+    let half = b.mul(sum, Val::K(0.5));
+    // x ≤ y: the mean (a tie) or `below`, settled by the outer pick; x > y: `above`.
+    let not_below = b.pick(x, y, half, above);
+    b.pick(y, x, not_below, below)
+}
+
+/// A score expression as kernel code (`Ok(None)` for the plain score `s`, or any expression
+/// that is `s` once constants fold).
+pub fn of(e: &Expr, text: &str) -> Result<Option<Score>, Unsupported> {
+    let mut b = Builder { ops: Vec::new() };
+    let root = value(&mut b, e)?;
+    if let Val::Op(i) = root
+        && b.ops[i as usize] == ScoreOp::S
+    {
+        return Ok(None);
+    }
+    let Val::Op(value) = root else {
+        return Err(Unsupported {
+            message: "the score is a constant, which makes every pair's weight equal; is `s` missing?".into(),
+            span: e.span,
+        });
+    };
+    if !b.ops[..=value as usize].contains(&ScoreOp::S) {
+        return Err(Unsupported { message: "the score does not read `s`".into(), span: e.span });
+    }
+    let values = b.ops.len();
+    let d = slopes(&mut b, values);
+    let slope = b.index(d[value as usize]) as usize;
+    Ok(Some(Score { text: text.to_string(), ops: b.ops, values, value: value as usize, slope }))
+}
+
+/// One shared copy of each distinct score, so that kernel specs stay `Copy`.
+pub fn intern(s: Score) -> &'static Score {
+    static TABLE: std::sync::Mutex<Vec<&'static Score>> = std::sync::Mutex::new(Vec::new());
+    let mut table = TABLE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(found) = table.iter().find(|x| ***x == s) {
+        return found;
+    }
+    let leaked: &'static Score = Box::leak(Box::new(s));
+    table.push(leaked);
+    leaked
+}
+
+/// The interned score of an expression's text (the text must parse and compile).
+pub fn parse(text: &str) -> Result<Option<&'static Score>, String> {
+    let e = super::parse::parse(text).map_err(|err| format!("score `{text}`: {}", err.message))?;
+    of(&e, &e.to_string()).map(|s| s.map(intern)).map_err(|u| format!("score `{text}`: {}", u.message))
+}
+
+/// `softcap = X` as its library expression (`X > 0`).
+pub fn softcap(cap: f64) -> &'static Score {
+    let text = super::library::softcap(cap);
+    parse(&text).ok().flatten().expect("the library's soft-cap compiles")
+}
+
+/// The cap of a score that is the soft-cap's expression (`X * tanh(s / X)`), for kernel names
+/// and messages.
+pub fn cap_of(score: &Score) -> Option<f64> {
+    let e = super::parse::parse(&score.text).ok()?;
+    super::named::softcap(&e).ok().flatten()
+}
+
+/// Reads a score from its text (plans and kernel manifests hold the text).
+pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'static Score>, D::Error> {
+    use serde::Deserialize;
+    match Option::<String>::deserialize(d)? {
+        None => Ok(None),
+        Some(text) => parse(&text).map_err(serde::de::Error::custom),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn score(text: &str) -> &'static Score {
+        parse(text).unwrap().expect("not the plain score")
+    }
+
+    #[test]
+    fn softcap_shares_tanh_with_its_slope() {
+        let s = score("30 * tanh(s / 30)");
+        // s, 1/30, s·(1/30), tanh, 30, 30·t; then t², 1 − t², ·(1/30), 30·…
+        assert_eq!(s.values, 6, "{:?}", s.ops);
+        for x in [-200.0f32, -3.0, 0.0, 0.5, 45.0] {
+            let (v, d) = eval(s, x);
+            let t = (x / 30.0).tanh();
+            assert!((v - 30.0 * t).abs() < 1e-4, "{x}: {v}");
+            assert!((d - (1.0 - t * t)).abs() < 1e-5, "{x}: {d}");
+        }
+    }
+
+    #[test]
+    fn slopes_match_differences() {
+        for text in ["min(s, 5) + 0.5 * s", "max(s * 2, -1)", "s - exp(s / 4)", "2 / (1 + exp(-s))", "-s * s"] {
+            let sc = score(text);
+            for x in [-3.0f32, -0.7, 0.3, 2.5, 7.0] {
+                let h = 1e-2f32;
+                let num = (eval(sc, x + h).0 - eval(sc, x - h).0) / (2.0 * h);
+                let d = eval(sc, x).1;
+                assert!((num - d).abs() < 2e-2 * (1.0 + d.abs()), "{text} at {x}: {d} vs {num}");
+            }
+        }
+    }
+
+    #[test]
+    fn ties_split_the_slope_as_torch_does() {
+        // torch.minimum/maximum give each input half the gradient where they are equal.
+        for (text, below, tie, above) in [
+            ("min(s, 0)", 1.0, 0.5, 0.0),
+            ("max(s, 0)", 0.0, 0.5, 1.0),
+            ("max(s - 1, 0) / 4", 0.0, 0.125, 0.25),
+            ("min(2 * s, s)", 2.0, 1.5, 1.0),
+        ] {
+            let sc = score(text);
+            let at = if text.contains("- 1") { 1.0 } else { 0.0 };
+            assert_eq!(eval(sc, at - 0.5).1, below, "{text} below the kink");
+            assert_eq!(eval(sc, at).1, tie, "{text} at the kink");
+            assert_eq!(eval(sc, at + 0.5).1, above, "{text} above the kink");
+        }
+    }
+
+    #[test]
+    fn the_plain_score_and_constants_fold() {
+        assert_eq!(parse("s").unwrap(), None);
+        assert_eq!(parse("1 * s + 0").unwrap(), None);
+        let two = score("s * (1 + 1)");
+        assert_eq!(two.ops, [ScoreOp::S, ScoreOp::Const(2.0f32.to_bits()), ScoreOp::Mul(0, 1)]);
+        assert_eq!(eval(two, 3.0), (6.0, 2.0));
+    }
+
+    #[test]
+    fn what_the_kernels_cannot_compute_is_named() {
+        for (text, says) in [("s - q", "`q`"), ("log(s)", "`log`"), ("3", "constant"), ("s % 2", "`%`")] {
+            let e = crate::expr::parse::parse(text).unwrap();
+            let err = of(&e, text).unwrap_err();
+            assert!(err.message.contains(says), "{text}: {}", err.message);
+        }
+    }
+}
