@@ -144,6 +144,7 @@ def _plans(config: str, cu: Optional[Tensor], cu_padded: Optional[Tensor], cu_kv
             seq=0 if fmt == "thd" else n * cp, format=fmt, dtype=values["dtype"], mask=values["mask"],
             window=None if none(values["window"]) is None else int(values["window"]),
             softcap=None if none(values["softcap"]) is None else float(values["softcap"]),
+            score=none(values["score"]),
             softmax_scale=None if none(values["scale"]) is None else float(values["scale"]),
             sinks=values["sinks"] == "True", cp=cp, strategy=values["strategy"],
             hierarchy=None if a2a == "None" else (int(a2a), cp // int(a2a)), max_tokens=max_tokens,
@@ -300,6 +301,7 @@ def config_for(
     max_seqlen_q: Optional[int] = None,
     softmax_scale: Optional[float] = None,
     mask: Optional[str] = None,
+    score: Optional[str] = None,
 ) -> str:
     """A call's static configuration (shapes, dtype, format, mask, features, group): what the
     custom op plans from, with a THD batch's offsets, when it runs. Checks every argument it can
@@ -314,6 +316,15 @@ def config_for(
             raise ValueError(
                 "argument `mask`: an expression replaces attn_mask_type and window_size; leave those at their defaults"
             )
+    if score is not None:
+        if not isinstance(score, str) or not score.strip() or any(c in score for c in ";\n#"):
+            raise ValueError(
+                f"argument `score`: {score!r}; a score expression of `s` on one line, such as "
+                "'30 * tanh(s / 30)' (docs/language.md, Score expressions)"
+            )
+        if softcap is not None:
+            raise ValueError("argument `score`: a score expression replaces softcap; give one of the two")
+        score = " ".join(score.split())
     if qkv_format not in FORMATS:
         raise ValueError(f"argument `qkv_format`: {qkv_format!r}; attnc runs {', '.join(FORMATS)}")
     if cp_comm_type not in COMM_TYPES:
@@ -377,7 +388,7 @@ def config_for(
     fields = [
         ("heads", heads), ("kv_heads", kv_heads), ("head_dim", q.shape[-1]), ("v_head_dim", v.shape[-1]),
         ("batch", batch), ("local", q.shape[seq_dim]), ("format", qkv_format), ("dtype", DTYPES[q.dtype]),
-        ("mask", mask), ("window", window), ("softcap", None if softcap is None else float(softcap)),
+        ("mask", mask), ("window", window), ("softcap", None if softcap is None else float(softcap)), ("score", score),
         ("sinks", bool(sinks)), ("scale", _scale(softmax_scale, q.shape[-1])), ("cp", cp_size), ("strategy", cp_comm_type),
         ("a2a", a2a_size if cp_comm_type == "a2a+p2p" else None), ("max_seqlen", int(max_seqlen_q or 0)),
         ("gpu", gpu_preset),
@@ -423,6 +434,7 @@ def attention(
     cp_stream=None,
     return_lse: bool = False,
     mask: Optional[str] = None,
+    score: Optional[str] = None,
 ):
     """Context-parallel attention of this rank's shards ``q``, ``k``, ``v`` over ``cp_group``.
 
@@ -435,7 +447,10 @@ def attention(
     ``attn_mask_type`` and ``window_size`` (docs/language.md, Expressions), over positions
     within each sequence: prefix-LM ``'k <= q | k < 4096'``, global tokens with a window
     ``'k < 64 | q < 64 | (k <= q & q - k < 4096)'``; errors in it raise ``ValueError`` naming
-    ``mask``.
+    ``mask``. ``score``: an attnc score expression of the scaled score ``s`` (FlexAttention's
+    ``score_mod``, written once and compiled into every kernel), with constants, ``+ - * /``,
+    ``tanh``, ``exp``, ``min`` and ``max``: ``'30 * tanh(s / 30)'`` is ``softcap=30``; errors in it
+    raise ``ValueError`` naming ``score``.
     """
     groups = _groups(cp_group, cp_comm_type)
     if cp_stream is not None:
@@ -444,7 +459,7 @@ def attention(
     config = config_for(
         q, k, v, cp_size=math.prod(sizes), cp_comm_type=cp_comm_type, a2a_size=sizes[0] if len(groups) == 2 else None,
         qkv_format=qkv_format, attn_mask_type=attn_mask_type, window_size=window_size, softcap=softcap,
-        sinks=sinks is not None, max_seqlen_q=max_seqlen_q, softmax_scale=softmax_scale, mask=mask,
+        sinks=sinks is not None, max_seqlen_q=max_seqlen_q, softmax_scale=softmax_scale, mask=mask, score=score,
     )  # fmt: skip
     if sinks is not None and sinks.numel() != q.shape[-2]:
         raise ValueError(f"argument `sinks`: one logit per query head ({q.shape[-2]}); got {sinks.numel()}")
@@ -488,6 +503,7 @@ class DotProductAttention(torch.nn.Module):
         softmax_type: str = "vanilla",
         softcap: Optional[float] = None,
         mask: Optional[str] = None,
+        score: Optional[str] = None,
     ):
         super().__init__()
         if attention_dropout:
@@ -509,6 +525,8 @@ class DotProductAttention(torch.nn.Module):
         self.softcap = softcap
         # attnc's own: a mask expression in place of attn_mask_type and window_size (`attention`).
         self.mask = mask
+        # attnc's own: a score expression of `s` (FlexAttention's score_mod; `attention`).
+        self.score = score
         self.softmax_offset = (
             torch.nn.Parameter(torch.zeros(self.heads, dtype=torch.float32)) if softmax_type == "learnable" else None
         )
@@ -571,7 +589,7 @@ class DotProductAttention(torch.nn.Module):
             query_layer, key_layer, value_layer, cp_group=group,
             cp_comm_type=self.cp_comm_type if self.cp_group is not None else "p2p", qkv_format=fmt,
             attn_mask_type=mask_type, window_size=window_size or self.window_size, mask=self.mask,
-            softmax_scale=self.softmax_scale, softcap=self.softcap, sinks=self.softmax_offset,
+            softmax_scale=self.softmax_scale, softcap=self.softcap, score=self.score, sinks=self.softmax_offset,
             cu_seqlens_q=cu_seqlens_q, cu_seqlens_kv=cu_seqlens_kv, cu_seqlens_q_padded=cu_seqlens_q_padded,
             cu_seqlens_kv_padded=cu_seqlens_kv_padded, max_seqlen_q=max_seqlen_q, max_seqlen_kv=max_seqlen_kv,
         )  # fmt: skip

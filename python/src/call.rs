@@ -26,6 +26,8 @@ pub struct Call {
     pub window: Option<u64>,
     /// Soft-capping, as the bits of the f64 (so that calls hash).
     pub softcap_bits: Option<u64>,
+    /// A score expression of `s` (the call's `score` argument, docs/language.md).
+    pub score: Option<String>,
     /// The softmax scale when it is not 1/√head_dim, as the bits of the f64.
     pub softmax_scale_bits: Option<u64>,
     pub sinks: bool,
@@ -73,6 +75,9 @@ impl Call {
         line("v", format!("  v_head_dim = {}", self.v_head_dim));
         if let Some(bits) = self.softcap_bits {
             line("softcap", format!("  softcap = {}", f64::from_bits(bits)));
+        }
+        if let Some(score) = &self.score {
+            line("score", format!("  score = {score}"));
         }
         if self.sinks {
             line("sinks", "  sinks = learned".into());

@@ -295,7 +295,7 @@ impl Plans {
 /// The plans of one attention call (what `attnc.torch.attention` decides from its arguments).
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (*, heads, kv_heads, head_dim, v_head_dim, batch, seq, format, dtype, mask, window, softcap, sinks, cp, strategy, hierarchy, max_tokens, max_seqlen, seqlens, padded_seqlens, gpu, softmax_scale=None))]
+#[pyo3(signature = (*, heads, kv_heads, head_dim, v_head_dim, batch, seq, format, dtype, mask, window, softcap, sinks, cp, strategy, hierarchy, max_tokens, max_seqlen, seqlens, padded_seqlens, gpu, softmax_scale=None, score=None))]
 fn plan_call(
     heads: u32,
     kv_heads: u32,
@@ -318,6 +318,7 @@ fn plan_call(
     padded_seqlens: Option<Vec<u64>>,
     gpu: String,
     softmax_scale: Option<f64>,
+    score: Option<String>,
     py: Python<'_>,
 ) -> PyResult<Plans> {
     let call = Call {
@@ -332,6 +333,7 @@ fn plan_call(
         mask,
         window,
         softcap_bits: softcap.map(f64::to_bits),
+        score,
         softmax_scale_bits: softmax_scale.map(f64::to_bits),
         sinks,
         cp,

@@ -23,11 +23,14 @@ def attention(
     valid: Optional[torch.Tensor] = None,
     scale: Optional[float] = None,
     prefix: Optional[int] = None,
+    score_mod=None,
 ):
     """q ``[b, t, h, d]``, k/v ``[b, t, hk, *]`` (fp64, autograd-able). ``docs``/``positions``/
     ``valid``: per token its sequence, position in it and whether it is a real token (THD);
     ``scale``: the softmax scale (1/sqrt(d) when None); ``prefix``: with ``causal``, the first
-    ``prefix`` positions of each sequence are seen by every query of it (prefix-LM).
+    ``prefix`` positions of each sequence are seen by every query of it (prefix-LM);
+    ``score_mod``: a function of the scaled scores, written with torch's own ops (autograd gives
+    its slope, ``torch.minimum``/``maximum`` splitting it at a tie).
     Returns O ``[b, t, h, dv]`` and LSE ``[b, h, t]``; rows that see no key have O = 0."""
     b, t, h, d = q.shape
     group = h // k.shape[2]
@@ -36,6 +39,8 @@ def attention(
     s = torch.einsum("bqhd,bkhd->bhqk", q, k) * (scale if scale is not None else 1 / math.sqrt(d))
     if softcap is not None:
         s = softcap * torch.tanh(s / softcap)
+    if score_mod is not None:
+        s = score_mod(s)
     pos = positions if positions is not None else torch.arange(t)
     allowed = torch.ones(t, t, dtype=torch.bool)
     if docs is not None:

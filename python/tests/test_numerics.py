@@ -15,7 +15,7 @@ import torch.distributed as dist
 import reference
 from conftest import run_ranks
 
-FEATURES = ("causal", "no_mask", "window", "sinks", "softcap", "mla", "bf16", "scale", "prefix")
+FEATURES = ("causal", "no_mask", "window", "sinks", "softcap", "score", "mla", "bf16", "scale", "prefix")
 COMMS = {2: ("p2p", "all_gather", "a2a", "auto"), 4: ("p2p", "all_gather", "a2a", "a2a+p2p")}
 FORMATS = ("sbhd", "bshd", "thd")
 # THD batches: real lengths (one empty), each padded to a multiple of 2·cp.
@@ -90,6 +90,12 @@ def run_case(rank: int, world: int, case) -> dict:
     causal = feature != "no_mask"
     window = 9 if feature == "window" else None
     softcap = 5.0 if feature == "softcap" else None
+    # "score": a score expression (`score=`) with kinks, against the same function in torch ops.
+    score = "2 * tanh(s / 2) + max(s - 1, 0) / 4 - exp(min(s, 0) - 2)" if feature == "score" else None
+
+    def score_mod(s):
+        zero = torch.zeros_like(s)
+        return 2 * torch.tanh(s / 2) + torch.maximum(s - 1, zero) / 4 - torch.exp(torch.minimum(s, zero) - 2)
     # "prefix": prefix-LM as a mask expression (`mask=`), a 5-token bidirectional prefix per sequence.
     prefix = 5 if feature == "prefix" else None
 
@@ -98,7 +104,7 @@ def run_case(rank: int, world: int, case) -> dict:
     s_ref = sinks.double().requires_grad_() if sinks is not None else None
     o_ref, lse_ref = reference.attention(
         *leaves, causal=causal, window=window, softcap=softcap, sinks=s_ref, docs=docs, positions=positions, valid=valid,
-        scale=scale, prefix=prefix,
+        scale=scale, prefix=prefix, score_mod=score_mod if score is not None else None,
     )  # fmt: skip
     (o_ref * d_out.double()).sum().backward()
 
@@ -127,7 +133,7 @@ def run_case(rank: int, world: int, case) -> dict:
     out, lse = at.attention(
         ql, kl, vl, cp_group=group, cp_comm_type=comm, qkv_format=fmt, attn_mask_type=mask,
         window_size=None if window is None else (window - 1, 0), softcap=softcap, sinks=sl, return_lse=True,
-        softmax_scale=scale, mask=None if prefix is None else f"k <= q | k < {prefix}", **kwargs,
+        softmax_scale=scale, mask=None if prefix is None else f"k <= q | k < {prefix}", score=score, **kwargs,
     )  # fmt: skip
     out.backward(shard(d_out))
 

@@ -209,6 +209,46 @@ def test_dot_product_attention_takes_a_mask_expression(single_rank_group):
         module(q, k, v, attn_mask_type="causal")
 
 
+def test_dot_product_attention_takes_a_score_expression(single_rank_group):
+    """attnc's `score` (tanh, exp, min and max): the module's output and gradients against fp64
+    attention with the same function written in torch ops."""
+    torch.manual_seed(7)
+    text = "2 * tanh(s / 2) + max(s - 1, 0) / 4 - exp(min(s, 0) - 2)"
+    module = at.DotProductAttention(4, 16, num_gqa_groups=2, cp_group=single_rank_group, cp_global_ranks=[0],
+                                    cp_stream=None, score=text)  # fmt: skip
+    q, k, v = (torch.randn(16, 2, n, 16, requires_grad=True) for n in (4, 2, 2))
+    out = module(q, k, v)
+    d_out = torch.randn_like(out)
+    out.backward(d_out)
+    leaves = [x.detach().double().transpose(0, 1).requires_grad_() for x in (q, k, v)]
+
+    def score_mod(s):
+        zero = torch.zeros_like(s)
+        return 2 * torch.tanh(s / 2) + torch.maximum(s - 1, zero) / 4 - torch.exp(torch.minimum(s, zero) - 2)
+
+    want, _ = reference.attention(*leaves, causal=True, score_mod=score_mod)
+    want = want.transpose(0, 1).flatten(-2)
+    tol = reference.TOLERANCES[torch.float32]
+    assert (out.double() - want).abs().max().item() <= tol["out"]
+    want.backward(d_out.double())
+    for name, got, ref in zip("qkv", (q, k, v), leaves):
+        err = (got.grad.double() - ref.grad.transpose(0, 1)).abs().max().item()
+        assert err <= tol["grad"], f"d{name}: {err}"
+    # Without the score the output differs: the expression reached the kernels.
+    plain, _ = reference.attention(*[x.detach() for x in leaves], causal=True)
+    assert (out.double() - plain.transpose(0, 1).flatten(-2)).abs().max().item() > 1e-3
+
+
+def test_a_score_the_kernels_cannot_compute_names_the_argument(single_rank_group):
+    q, k, v = (torch.randn(8, 1, 2, 16) for _ in range(3))
+    with pytest.raises(ValueError, match=r"argument `score`.*`q`"):
+        at.attention(q, k, v, cp_group=single_rank_group, score="s - (q - k) / 8.0")
+    with pytest.raises(ValueError, match=r"argument `score`: a score expression replaces softcap"):
+        at.attention(q, k, v, cp_group=single_rank_group, score="s", softcap=30.0)
+    with pytest.raises(ValueError, match=r"argument `score`"):
+        at.attention(q, k, v, cp_group=single_rank_group, score="s < 3")
+
+
 def _group_changes_per_call(rank, world):
     """Hybrid CP hands each batch its own group: one call over all 4 ranks, the next over pairs."""
     import attnc
