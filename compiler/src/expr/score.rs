@@ -174,6 +174,7 @@ impl Builder {
     }
 
     fn add(&mut self, a: Val, b: Val) -> Val {
+        let (a, b) = (self.known(a), self.known(b));
         match (a, b) {
             (Val::K(z), x) | (x, Val::K(z)) if z == 0.0 => x,
             _ => self.binary(ScoreOp::Add, |x, y| x + y, a, b),
@@ -181,6 +182,7 @@ impl Builder {
     }
 
     fn sub(&mut self, a: Val, b: Val) -> Val {
+        let (a, b) = (self.known(a), self.known(b));
         match (a, b) {
             (x, Val::K(0.0)) => x,
             (Val::K(0.0), x) => self.neg(x),
@@ -189,16 +191,47 @@ impl Builder {
     }
 
     fn mul(&mut self, a: Val, b: Val) -> Val {
+        let (a, b) = (self.known(a), self.known(b));
         match (a, b) {
             (Val::K(z), _) | (_, Val::K(z)) if z == 0.0 => Val::K(0.0),
             (Val::K(o), x) | (x, Val::K(o)) if o == 1.0 => x,
+            // (x·c₁)·c₂ is x·(c₁c₂): a soft-cap's slope, (1 − t²)·(1/X)·X, is 1 − t² (fast math
+            // would reassociate it too; written once here, every backend gets it).
+            (Val::Op(i), Val::K(c2)) | (Val::K(c2), Val::Op(i)) if self.scaled(i).is_some() => {
+                let (x, c1) = self.scaled(i).expect("matched");
+                self.mul(Val::Op(x), Val::K(c1 * c2))
+            }
             _ => self.binary(ScoreOp::Mul, |x, y| x * y, a, b),
+        }
+    }
+
+    /// A step that is a constant, as the constant (so that it folds like one).
+    fn known(&self, v: Val) -> Val {
+        match v {
+            Val::Op(i) => match self.ops[i as usize] {
+                ScoreOp::Const(bits) => Val::K(f32::from_bits(bits)),
+                _ => v,
+            },
+            k => k,
+        }
+    }
+
+    /// Step `i` as `x · c` with a constant `c`, if it is one.
+    fn scaled(&self, i: u16) -> Option<(u16, f32)> {
+        let constant = |j: u16| match self.ops[j as usize] {
+            ScoreOp::Const(bits) => Some(f32::from_bits(bits)),
+            _ => None,
+        };
+        match self.ops[i as usize] {
+            ScoreOp::Mul(x, y) => constant(y).map(|c| (x, c)).or_else(|| constant(x).map(|c| (y, c))),
+            _ => None,
         }
     }
 
     /// A division; by a constant, a multiplication by its reciprocal (what every backend would
     /// do with fast math, written once).
     fn div(&mut self, a: Val, b: Val) -> Val {
+        let (a, b) = (self.known(a), self.known(b));
         match b {
             Val::K(c) if c != 0.0 && !matches!(a, Val::K(_)) => self.mul(a, Val::K(1.0 / c)),
             _ => self.binary(ScoreOp::Div, |x, y| x / y, a, b),
@@ -346,8 +379,59 @@ pub fn of(e: &Expr, text: &str) -> Result<Option<Score>, Unsupported> {
     }
     let values = b.ops.len();
     let d = slopes(&mut b, values);
-    let slope = b.index(d[value as usize]) as usize;
-    Ok(Some(Score { text: text.to_string(), ops: b.ops, values, value: value as usize, slope }))
+    let slope = b.index(d[value as usize]);
+    let (ops, values, [value, slope]) = live(&b.ops, values, [value, slope]);
+    Ok(Some(Score { text: text.to_string(), ops, values, value: value as usize, slope: slope as usize }))
+}
+
+/// The steps `roots` read, in their order (those of the first `values` steps first), renumbered:
+/// folding leaves steps nothing reads, such as a soft-cap slope's `(1 − t²)·(1/X)` before the
+/// `·X` that cancels it.
+fn live(ops: &[ScoreOp], values: usize, roots: [u16; 2]) -> (Vec<ScoreOp>, usize, [u16; 2]) {
+    fn operands(op: ScoreOp) -> Vec<u16> {
+        match op {
+            ScoreOp::S | ScoreOp::Const(_) => vec![],
+            ScoreOp::Neg(a) | ScoreOp::Tanh(a) | ScoreOp::Exp(a) => vec![a],
+            ScoreOp::Add(a, b)
+            | ScoreOp::Sub(a, b)
+            | ScoreOp::Mul(a, b)
+            | ScoreOp::Div(a, b)
+            | ScoreOp::Min(a, b)
+            | ScoreOp::Max(a, b) => vec![a, b],
+            ScoreOp::Pick(a, b, x, y) => vec![a, b, x, y],
+        }
+    }
+    let mut used = vec![false; ops.len()];
+    roots.iter().for_each(|&r| used[r as usize] = true);
+    for i in (0..ops.len()).rev() {
+        if used[i] {
+            operands(ops[i]).into_iter().for_each(|j| used[j as usize] = true);
+        }
+    }
+    let mut new = vec![0u16; ops.len()];
+    let mut out = Vec::new();
+    for (i, &op) in ops.iter().enumerate() {
+        if !used[i] {
+            continue;
+        }
+        new[i] = out.len() as u16;
+        let n = |j: u16| new[j as usize];
+        out.push(match op {
+            ScoreOp::S | ScoreOp::Const(_) => op,
+            ScoreOp::Neg(a) => ScoreOp::Neg(n(a)),
+            ScoreOp::Tanh(a) => ScoreOp::Tanh(n(a)),
+            ScoreOp::Exp(a) => ScoreOp::Exp(n(a)),
+            ScoreOp::Add(a, b) => ScoreOp::Add(n(a), n(b)),
+            ScoreOp::Sub(a, b) => ScoreOp::Sub(n(a), n(b)),
+            ScoreOp::Mul(a, b) => ScoreOp::Mul(n(a), n(b)),
+            ScoreOp::Div(a, b) => ScoreOp::Div(n(a), n(b)),
+            ScoreOp::Min(a, b) => ScoreOp::Min(n(a), n(b)),
+            ScoreOp::Max(a, b) => ScoreOp::Max(n(a), n(b)),
+            ScoreOp::Pick(a, b, x, y) => ScoreOp::Pick(n(a), n(b), n(x), n(y)),
+        });
+    }
+    let kept = used[..values].iter().filter(|&&u| u).count();
+    (out, kept, roots.map(|r| new[r as usize]))
 }
 
 /// One shared copy of each distinct score, so that kernel specs stay `Copy`.
@@ -401,8 +485,10 @@ mod tests {
     #[test]
     fn softcap_shares_tanh_with_its_slope() {
         let s = score("30 * tanh(s / 30)");
-        // s, 1/30, s·(1/30), tanh, 30, 30·t; then t², 1 − t², ·(1/30), 30·…
+        // s, 1/30, s·(1/30), tanh, 30, 30·t; then t², 1, 1 − t² (·(1/30)·30 folds away).
         assert_eq!(s.values, 6, "{:?}", s.ops);
+        assert_eq!(s.ops.len(), 9, "{:?}", s.ops);
+        assert_eq!(s.ops[s.slope], ScoreOp::Sub(7, 6), "{:?}", s.ops);
         for x in [-200.0f32, -3.0, 0.0, 0.5, 45.0] {
             let (v, d) = eval(s, x);
             let t = (x / 30.0).tanh();
