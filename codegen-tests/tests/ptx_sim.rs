@@ -233,12 +233,12 @@ impl Packed {
     /// A score, modified when the case has a modification.
     fn score(&self, h: usize, kh: usize, i: usize, j: usize) -> f64 {
         let s = self.raw(h, kh, i, j);
-        self.score.map_or(s, |m| (m.f)(s))
+        self.score.map_or(s, |m| (m.f)(s, positions(i, j)))
     }
 
     /// The modification's derivative at a pair (1 without one).
     fn dcap(&self, h: usize, kh: usize, i: usize, j: usize) -> f64 {
-        self.score.map_or(1.0, |m| (m.df)(self.raw(h, kh, i, j)))
+        self.score.map_or(1.0, |m| (m.df)(self.raw(h, kh, i, j), positions(i, j)))
     }
 
     /// fp64 softmax of row `i`'s scores over `keys`: (probabilities, LSE).
@@ -335,24 +335,43 @@ fn backward_kernels_match_fp64_gradients() {
     }
 }
 
-/// A score modification with its fp64 closed form and derivative, written here by hand.
+/// The positions within its sequence of query row `i` and key row `j` (by the launch's tables).
+fn positions(i: usize, j: usize) -> (f64, f64) {
+    let at = |cu: &[i32; 3], pos: &[i64; 2], r: usize| {
+        let s = (0..2).find(|&s| r < cu[s + 1] as usize).expect("a row of the launch");
+        (pos[s] + (r - cu[s] as usize) as i64) as f64
+    };
+    (at(&CU_Q, &POS_Q, i), at(&CU_KV, &POS_KV, j))
+}
+
+/// A score modification with its fp64 closed form and derivative by `s`, written here by hand;
+/// both take the pair's positions `(q, k)`.
 #[derive(Clone, Copy)]
 struct Modifier {
     text: &'static str,
-    f: fn(f64) -> f64,
-    df: fn(f64) -> f64,
+    f: fn(f64, (f64, f64)) -> f64,
+    df: fn(f64, (f64, f64)) -> f64,
 }
 
 /// Soft-capping at 2 (these inputs' scores reach well into tanh's bend).
 const CAP2: Modifier =
-    Modifier { text: "2 * tanh(s / 2)", f: |s| 2.0 * (s / 2.0).tanh(), df: |s| 1.0 - (s / 2.0).tanh().powi(2) };
+    Modifier { text: "2 * tanh(s / 2)", f: |s, _| 2.0 * (s / 2.0).tanh(), df: |s, _| 1.0 - (s / 2.0).tanh().powi(2) };
+
+/// A linear bias in the distance (ALiBi's form, one slope) and in the key's own position: the
+/// kernels' positions must be those of the launch's tables (the second sequence's queries start
+/// at position 40).
+const POSITIONS: Modifier = Modifier {
+    text: "2 * tanh(s / 2) - (q - k) / 16 + k / 64",
+    f: |s, (q, k)| 2.0 * (s / 2.0).tanh() - (q - k) / 16.0 + k / 64.0,
+    df: |s, _| 1.0 - (s / 2.0).tanh().powi(2),
+};
 
 /// Kinks at 0 and 1 (`min`/`max` lower to compare-and-select): the inputs here are bf16 without
 /// RoPE, so the kernels' fp32 scores sit within ~1e-7 of these and take the same side.
 const KINKED: Modifier = Modifier {
     text: "2 * tanh(s / 2) + max(s - 1, 0) / 4 - exp(min(s, 0) - 2)",
-    f: |s| 2.0 * (s / 2.0).tanh() + (s - 1.0).max(0.0) / 4.0 - (s.min(0.0) - 2.0).exp(),
-    df: |s| {
+    f: |s, _| 2.0 * (s / 2.0).tanh() + (s - 1.0).max(0.0) / 4.0 - (s.min(0.0) - 2.0).exp(),
+    df: |s, _| {
         let step = |x: f64| {
             if x > 0.0 {
                 1.0
@@ -367,12 +386,13 @@ const KINKED: Modifier = Modifier {
 };
 
 /// Score modifications on both targets, forward and backward, against fp64 with their
-/// derivatives: logit soft-capping, and a score with kinks, an exponential and divisions.
+/// derivatives: logit soft-capping, a score with kinks, an exponential and divisions, and one that
+/// reads the positions.
 #[test]
 fn score_modified_kernels_match_fp64() {
     for target in [Target::Sm80, Target::Sm90a] {
         for (d, mask, group) in [(64, KernelMask::Causal, 4), (128, KernelMask::Window { window: 37 }, 1)] {
-            for (m, seed) in [(CAP2, 61), (KINKED, 63)] {
+            for (m, seed) in [(CAP2, 61), (KINKED, 63), (POSITIONS, 65)] {
                 let modified = |seed| Packed { score: Some(m), ..Packed::new(d, group, 1, mask, seed) };
                 forward_case(modified(seed), target);
                 backward_case(modified(seed + 1), target);

@@ -440,6 +440,10 @@ pub struct Regions {
 pub enum ScoreOp {
     /// The scaled score.
     S,
+    /// The query's and the key's positions within their sequence (from 0), as f32: exact below
+    /// 2^24 tokens.
+    Q,
+    K,
     /// An f32 constant, as its bits.
     Const(u32),
     Neg(u16),
@@ -466,6 +470,13 @@ pub struct Score {
     /// The steps holding the value and the derivative.
     pub value: usize,
     pub slope: usize,
+}
+
+impl Score {
+    /// Whether the score reads the query's or the key's position (a backend then provides them).
+    pub fn positions(&self) -> bool {
+        self.ops.iter().any(|o| matches!(o, ScoreOp::Q | ScoreOp::K))
+    }
 }
 
 impl Serialize for Score {

@@ -91,11 +91,15 @@ def run_case(rank: int, world: int, case) -> dict:
     window = 9 if feature == "window" else None
     softcap = 5.0 if feature == "softcap" else None
     # "score": a score expression (`score=`) with kinks, against the same function in torch ops.
-    score = "2 * tanh(s / 2) + max(s - 1, 0) / 4 - exp(min(s, 0) - 2)" if feature == "score" else None
+    # Kinks, and the positions within each sequence (a distance bias and the key's own position).
+    score = (
+        "2 * tanh(s / 2) + max(s - 1, 0) / 4 - exp(min(s, 0) - 2) - (q - k) / 16 + k / 64" if feature == "score" else None
+    )
 
-    def score_mod(s):
+    def score_mod(s, qp, kp):
         zero = torch.zeros_like(s)
-        return 2 * torch.tanh(s / 2) + torch.maximum(s - 1, zero) / 4 - torch.exp(torch.minimum(s, zero) - 2)
+        kinked = 2 * torch.tanh(s / 2) + torch.maximum(s - 1, zero) / 4 - torch.exp(torch.minimum(s, zero) - 2)
+        return kinked - (qp - kp) / 16 + kp / 64
     # "prefix": prefix-LM as a mask expression (`mask=`), a 5-token bidirectional prefix per sequence.
     prefix = 5 if feature == "prefix" else None
 

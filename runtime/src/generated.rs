@@ -242,8 +242,8 @@ impl<B: Backend> Kernels for Tiled<B> {
                             kv_stride: (d + dv) as i64,
                             n_q: n_pad as i64,
                             n_kv: kr.len as i64,
-                            q_pos: qr.token as i64,
-                            kv_pos: kr.token as i64,
+                            q_pos: qr.pos as i64,
+                            kv_pos: kr.pos as i64,
                             scale: blk.scale,
                         };
                         // SAFETY: qc holds n_pad rows, state n_pad rows of dv + 2, scratch the
@@ -311,8 +311,8 @@ impl<B: Backend> Kernels for Tiled<B> {
                             dkv_stride: (dkvs.heads * dkvs.elems) as i64,
                             n_q: qr.len as i64,
                             n_kv: kr.len as i64,
-                            q_pos: qr.token as i64,
-                            kv_pos: kr.token as i64,
+                            q_pos: qr.pos as i64,
+                            kv_pos: kr.pos as i64,
                             scale: blk.scale,
                         };
                         // SAFETY: every pointer starts a run of rows that exists in its buffer.

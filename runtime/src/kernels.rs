@@ -93,10 +93,10 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 }
 
 /// A score through the block's modification, and the modification's slope there (1 without).
-fn score(blk: &Block<'_>, q: &[f32], k: &[f32]) -> (f32, f32) {
+fn score(blk: &Block<'_>, q: &[f32], k: &[f32], (qr, kr): (&Row, &Row)) -> (f32, f32) {
     let s = blk.scale * dot(q, k);
     match blk.score {
-        Some(f) => score::eval(f, s),
+        Some(f) => score::eval(f, s, (qr.pos as i64, kr.pos as i64)),
         None => (s, 1.0),
     }
 }
@@ -116,7 +116,7 @@ impl Kernels for Reference {
                     for (s, kr) in scores.iter_mut().zip(blk.kv_rows) {
                         *s = if blk.mask.allows(qr, kr) {
                             let k = &blk.kv[blk.kv_shape.at(b, kr.row, kh)..][..d];
-                            score(blk, q, k).0
+                            score(blk, q, k, (qr, kr)).0
                         } else {
                             f32::NEG_INFINITY
                         };
@@ -180,7 +180,7 @@ impl Kernels for Reference {
                         let kbase = blk.kv_shape.at(b, kr.row, kh);
                         let k = &blk.kv[kbase..][..d];
                         let v = &blk.kv[kbase + d..][..dv];
-                        let (s, t) = score(blk, q, k);
+                        let (s, t) = score(blk, q, k, (qr, kr));
                         let p = (s - lse).exp();
                         let ds = p * (dot(d_o, v) - delta) * t;
                         let dq_row = &mut dq[dqs.at(b, qr.row, h)..][..d];

@@ -2,7 +2,8 @@
 //!
 //! The GPU kernels (`compiler::back::llvm::nvptx`, `docs/llvm-backend.md`) serve one launch over
 //! a packed THD batch: 16-bit `[tokens, heads, d]` inputs, `cu_q`/`cu_kv` sequence starts and one
-//! absolute position per sequence so masks follow the token split. [`Packed`] turns a block of
+//! position per sequence (its first row's, within the sequence) so masks and scores follow the
+//! token split. [`Packed`] turns a block of
 //! the runtime's [`Kernels`] interface into such launches: every same-sequence pair of query and
 //! KV runs (split as the CPU adapter splits them, `generated::run_pairs`) becomes one packed
 //! "sequence", pairs with the same mask class share a launch, and the partial outputs of a query
@@ -36,7 +37,7 @@ pub struct FwdLaunch {
     /// Sequence starts, `sequences + 1` entries.
     pub cu_q: Vec<i32>,
     pub cu_kv: Vec<i32>,
-    /// Absolute position of each sequence's first row.
+    /// Each sequence's first row's position within its sequence, from 0.
     pub pos_q: Vec<i64>,
     pub pos_kv: Vec<i64>,
     pub scale: f32,
@@ -197,7 +198,7 @@ impl Launcher for Emulated {
                 .map(|j| {
                     let k = f(&l.k, (j * hk + kh) * d, d);
                     let s = q.iter().zip(&k).map(|(a, b)| a * b).sum::<f32>() * l.scale;
-                    (j, spec.score.map_or(s, |f| score::eval(f, s).0))
+                    (j, spec.score.map_or(s, |f| score::eval(f, s, (pq, kv_base + j as i64)).0))
                 })
                 .collect();
             if scores.is_empty() {
@@ -240,7 +241,7 @@ impl Launcher for Emulated {
                 let s = q.iter().zip(&k).map(|(a, b)| a * b).sum::<f32>() * l.scale;
                 // The score modification f: s' = f(s), and dS is scaled by f'(s).
                 let (s, dcap) = match spec.score {
-                    Some(f) => score::eval(f, s),
+                    Some(f) => score::eval(f, s, (pq, kv_base + j as i64)),
                     None => (s, 1.0),
                 };
                 let p = (s - lse).exp();
@@ -340,8 +341,8 @@ impl<L: Launcher> Packed<L> {
             }
             l.cu_q.push(l.cu_q.last().unwrap() + p.q.len as i32);
             l.cu_kv.push(l.cu_kv.last().unwrap() + p.kv.len as i32);
-            l.pos_q.push(p.q.token as i64);
-            l.pos_kv.push(p.kv.token as i64);
+            l.pos_q.push(p.q.pos as i64);
+            l.pos_kv.push(p.kv.pos as i64);
         }
         l
     }

@@ -54,38 +54,41 @@ impl ScoreF64 {
         ScoreF64(p.score.map(|s| parse::parse(&s.text).expect("a problem's score parses")))
     }
 
-    /// The modified score of the scaled score `s`, and d value / ds there.
-    fn at(&self, s: f64) -> (f64, f64) {
+    /// The modified score of the scaled score `s` of the pair at positions `at` (query, key,
+    /// within their sequence), and d value / ds there.
+    fn at(&self, s: f64, at: (u64, u64)) -> (f64, f64) {
         match &self.0 {
-            Some(e) => dual(e, s),
+            Some(e) => dual(e, s, (at.0 as f64, at.1 as f64)),
             None => (s, 1.0),
         }
     }
 
     /// The modified score of the scaled score `s`.
-    fn value(&self, s: f64) -> f64 {
-        self.at(s).0
+    fn value(&self, s: f64, at: (u64, u64)) -> f64 {
+        self.at(s, at).0
     }
 
     /// d value / ds at `s`.
-    fn slope(&self, s: f64) -> f64 {
-        self.at(s).1
+    fn slope(&self, s: f64, at: (u64, u64)) -> f64 {
+        self.at(s, at).1
     }
 }
 
-/// A score expression's value and slope at `s`, in fp64.
-fn dual(e: &Expr, s: f64) -> (f64, f64) {
+/// A score expression's value and slope at `s` and the pair's positions `(q, k)`, in fp64.
+fn dual(e: &Expr, s: f64, at: (f64, f64)) -> (f64, f64) {
     use attnc_compiler::expr::{BinOp, ExprKind, Func, UnOp, Var};
     match &e.kind {
         ExprKind::Var(Var::S) => (s, 1.0),
+        ExprKind::Var(Var::Q) => (at.0, 0.0),
+        ExprKind::Var(Var::K) => (at.1, 0.0),
         ExprKind::Int(i) => (*i as f64, 0.0),
         ExprKind::Float(f) => (*f, 0.0),
         ExprKind::Unary(UnOp::Neg, a) => {
-            let (v, d) = dual(a, s);
+            let (v, d) = dual(a, s, at);
             (-v, -d)
         }
         ExprKind::Binary(op, a, b) => {
-            let ((x, dx), (y, dy)) = (dual(a, s), dual(b, s));
+            let ((x, dx), (y, dy)) = (dual(a, s, at), dual(b, s, at));
             match op {
                 BinOp::Add => (x + y, dx + dy),
                 BinOp::Sub => (x - y, dx - dy),
@@ -95,13 +98,13 @@ fn dual(e: &Expr, s: f64) -> (f64, f64) {
             }
         }
         ExprKind::Call(f, args) => {
-            let (x, dx) = dual(&args[0], s);
+            let (x, dx) = dual(&args[0], s, at);
             match f {
                 Func::Tanh => (x.tanh(), (1.0 - x.tanh() * x.tanh()) * dx),
                 Func::Exp => (x.exp(), x.exp() * dx),
                 Func::Log => (x.ln(), dx / x),
                 Func::Min | Func::Max => {
-                    let (y, dy) = dual(&args[1], s);
+                    let (y, dy) = dual(&args[1], s, at);
                     let first = if *f == Func::Min { x < y } else { x > y };
                     if x == y {
                         (x, (dx + dy) / 2.0)
@@ -390,9 +393,10 @@ fn group_attention_body(
     // Scores, modified (`softcap`, `score = EXPR`) before the mask (masked pairs are never
     // scored): the modified score and the scaled one.
     let modify = ScoreF64::of(p);
-    let score = |qi: &[f64], j: usize| -> (f64, f64) {
+    let pos = |i: usize, j: usize| (p.position(i as u64), p.position(j as u64));
+    let score = |qi: &[f64], i: usize, j: usize| -> (f64, f64) {
         let raw = scale * dot(qi, &g.k[j * d..][..d]);
-        (modify.value(raw), raw)
+        (modify.value(raw, pos(i, j)), raw)
     };
     // Blocked for the cache: ROWS query rows of one head share each tile of TILE keys (the tile's
     // k and v rows are read once per block, not once per row). Every row still visits exactly
@@ -421,7 +425,7 @@ fn group_attention_body(
                     let qi = &g.q[(gh * t + i) * d..][..d];
                     let start = ranges[i].hull().start;
                     for j in ranges[i].in_tile(&tile) {
-                        e[r * t + j - start] = score(qi, j).0;
+                        e[r * t + j - start] = score(qi, i, j).0;
                     }
                 }
             }
@@ -486,10 +490,10 @@ fn group_attention_body(
                     let d_out = &g.d_out[(gh * t + i) * dv..][..dv];
                     let dq = &mut dq[r * d..][..d];
                     for j in ranges[i].in_tile(&tile) {
-                        let (sj, raw) = score(qi, j);
+                        let (sj, raw) = score(qi, i, j);
                         let pij = (sj - lse).exp();
                         // The score modification's derivative at this pair.
-                        let dcap = modify.slope(raw);
+                        let dcap = modify.slope(raw, pos(i, j));
                         let ds = pij * (dot(d_out, &g.v[j * dv..][..dv]) - deltas[r]) * dcap;
                         axpy(dq, scale * ds, &g.k[j * d..][..d]);
                         axpy(&mut out.dk[j * d..][..d], scale * ds, qi);
@@ -684,7 +688,8 @@ mod tests {
                             scale * qi.iter().zip(&kj).map(|(x, y)| x * y).sum::<f64>()
                         })
                         .collect();
-                    let s: Vec<f64> = raws.iter().map(|&x| modify.value(x)).collect();
+                    let at = |j: usize| (p.position(i as u64), p.position(j as u64));
+                    let s: Vec<f64> = keys.iter().zip(&raws).map(|(&j, &x)| modify.value(x, at(j))).collect();
                     let max = s.iter().cloned().chain(sink(head)).fold(f64::NEG_INFINITY, f64::max);
                     let lse = max + s.iter().cloned().chain(sink(head)).map(|x| (x - max).exp()).sum::<f64>().ln();
                     r.lse[(b * h + head) * t + i] = lse;
@@ -707,7 +712,7 @@ mod tests {
                         let (kj, vj) =
                             (load(&inputs.k, hk, b, j, kh, d, true), load(&inputs.v, hk, b, j, kh, dv, false));
                         let pij = (sj - lse).exp();
-                        let dcap = modify.slope(raw);
+                        let dcap = modify.slope(raw, at(j));
                         let ds = pij * (doi.iter().zip(&vj).map(|(x, y)| x * y).sum::<f64>() - delta) * dcap;
                         for e in 0..d {
                             dq[e] += scale * ds * kj[e];

@@ -186,13 +186,16 @@ fn abi_soft_capped() {
 }
 
 /// Score expressions other than a soft-cap (every function the kernels lower; slopes of min and
-/// max on both sides) agree with the interpreter, forward and backward, on every CPU backend.
+/// max on both sides; the positions) agree with the interpreter, forward and backward, on every
+/// CPU backend.
 #[test]
 fn abi_score_expressions() {
     let score = "2 * tanh(s / 2) + max(s - 1, 0) / 4 - exp(min(s, 0) - 2)";
     check_abi_capped((64, 64), 37, 53, 100, 60, KernelMask::Causal, Some(score), 13);
     check_abi_capped((32, 32), 20, 40, 0, 0, KernelMask::None, Some("min(s, 1.5) - s * s / 8"), 14);
     check_abi_capped((32, 32), 33, 65, 40, 10, KernelMask::Window { window: 7 }, Some("-max(-s, -2) / 0.5"), 15);
+    // The positions (the run pair's q_pos and kv_pos onwards), in a distance and on their own.
+    check_abi_capped((64, 64), 37, 53, 100, 60, KernelMask::Causal, Some("s - (q - k) / 16 + k / 64 - q / 96"), 16);
 }
 
 /// A score's kernel code from its text.

@@ -89,6 +89,24 @@ fn matrix_against_fp64_full_attention() {
             exchange: Exchange::Auto,
         });
     }
+    // Positions in a score under chunks and packed sequences: q and k are positions within the
+    // sequence, not within the chunk or the rank's shard.
+    for (cp, strategy) in [(4, "p2p"), (2, "all_gather"), (4, "a2a+p2p { hierarchy = [2, 2] }")] {
+        cases.push(Case {
+            cp,
+            strategy: strategy.into(),
+            mask: "padding_causal { chunk = 5 }",
+            format: "thd",
+            heads: 8,
+            kv_heads: 2,
+            head_dim: 8,
+            dtype: "fp32",
+            sinks: false,
+            score: Some("score = s - (q - k) / 8 + q / 32 - k / 48"),
+            v_head_dim: None,
+            exchange: Exchange::Auto,
+        });
+    }
     let mut sets = Sets::new();
     let failures: Vec<String> = cases.iter().filter_map(|c| check_case(c, &mut sets).err()).collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));

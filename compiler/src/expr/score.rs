@@ -34,14 +34,35 @@ pub trait Lower {
     fn apply(&mut self, op: Prim, args: &[Self::V]) -> Self::V;
 }
 
-/// The score's value at `s` and, when `slope`, its derivative by `s`.
-pub fn lower<L: Lower>(score: &Score, target: &mut L, s: L::V, slope: bool) -> (L::V, Option<L::V>) {
+/// What a score reads at one pair: the scaled score and, when the score reads them
+/// ([`Score::positions`]), the query's and the key's positions within their sequence as floats.
+#[derive(Clone, Debug)]
+pub struct Leaves<V> {
+    pub s: V,
+    pub q: Option<V>,
+    pub k: Option<V>,
+}
+
+impl<V> Leaves<V> {
+    /// Only the score (a score that reads no position).
+    pub fn s(s: V) -> Leaves<V> {
+        Leaves { s, q: None, k: None }
+    }
+}
+
+/// The score's value at its leaves and, when `slope`, its derivative by `s`.
+pub fn lower<L: Lower>(score: &Score, target: &mut L, leaves: Leaves<L::V>, slope: bool) -> (L::V, Option<L::V>) {
     let upto = if slope { score.ops.len() } else { score.values };
     let mut vals: Vec<L::V> = Vec::with_capacity(upto);
+    let position = |v: &Option<L::V>, name: &str| -> L::V {
+        v.clone().unwrap_or_else(|| panic!("a score that reads `{name}` is lowered with its position"))
+    };
     for op in &score.ops[..upto] {
         let at = |i: u16| vals[i as usize].clone();
         let v = match *op {
-            ScoreOp::S => s.clone(),
+            ScoreOp::S => leaves.s.clone(),
+            ScoreOp::Q => position(&leaves.q, "q"),
+            ScoreOp::K => position(&leaves.k, "k"),
             ScoreOp::Const(bits) => target.constant(f32::from_bits(bits)),
             ScoreOp::Neg(a) => target.apply(Prim::Neg, &[at(a)]),
             ScoreOp::Tanh(a) => target.apply(Prim::Tanh, &[at(a)]),
@@ -111,8 +132,12 @@ impl Lower for Scalar {
 }
 
 /// The score and its slope at `s`, in `f32` (the kernel-IR interpreter's semantics).
-pub fn eval(score: &Score, s: f32) -> (f32, f32) {
-    let (v, d) = lower(score, &mut Scalar, s, true);
+///
+/// `q` and `k` are the pair's positions within its sequence (read only by scores with
+/// [`Score::positions`]).
+pub fn eval(score: &Score, s: f32, (q, k): (i64, i64)) -> (f32, f32) {
+    let leaves = Leaves { s, q: Some(q as f32), k: Some(k as f32) };
+    let (v, d) = lower(score, &mut Scalar, leaves, true);
     (v, d.unwrap_or(1.0))
 }
 
@@ -252,17 +277,16 @@ fn value(b: &mut Builder, e: &Expr) -> Result<Val, Unsupported> {
     let unsupported = |what: &str| Unsupported { message: what.to_string(), span: e.span };
     Ok(match &e.kind {
         ExprKind::Var(Var::S) => b.push(ScoreOp::S),
+        ExprKind::Var(Var::Q) => b.push(ScoreOp::Q),
+        ExprKind::Var(Var::K) => b.push(ScoreOp::K),
         ExprKind::Var(v) => {
             let name = match v {
-                Var::Q => "q",
-                Var::K => "k",
                 Var::H => "h",
                 Var::DocQ => "doc(q)",
-                Var::DocK => "doc(k)",
-                Var::S => unreachable!("matched above"),
+                _ => "doc(k)",
             };
             return Err(unsupported(&format!(
-                "it reads `{name}`, and the kernels' scores read only `s` and constants"
+                "it reads `{name}`, and the kernels' scores read `s`, the positions `q` and `k`, and constants"
             )));
         }
         ExprKind::Int(i) => Val::K(*i as f32),
@@ -309,6 +333,7 @@ fn slopes(b: &mut Builder, n: usize) -> Vec<Val> {
         let v = Val::Op(i as u16);
         let dv = match b.ops[i] {
             ScoreOp::S => Val::K(1.0),
+            ScoreOp::Q | ScoreOp::K => Val::K(0.0),
             ScoreOp::Const(_) => Val::K(0.0),
             ScoreOp::Neg(a) => {
                 let da = d[a as usize];
@@ -390,7 +415,7 @@ pub fn of(e: &Expr, text: &str) -> Result<Option<Score>, Unsupported> {
 fn live(ops: &[ScoreOp], values: usize, roots: [u16; 2]) -> (Vec<ScoreOp>, usize, [u16; 2]) {
     fn operands(op: ScoreOp) -> Vec<u16> {
         match op {
-            ScoreOp::S | ScoreOp::Const(_) => vec![],
+            ScoreOp::S | ScoreOp::Q | ScoreOp::K | ScoreOp::Const(_) => vec![],
             ScoreOp::Neg(a) | ScoreOp::Tanh(a) | ScoreOp::Exp(a) => vec![a],
             ScoreOp::Add(a, b)
             | ScoreOp::Sub(a, b)
@@ -417,7 +442,7 @@ fn live(ops: &[ScoreOp], values: usize, roots: [u16; 2]) -> (Vec<ScoreOp>, usize
         new[i] = out.len() as u16;
         let n = |j: u16| new[j as usize];
         out.push(match op {
-            ScoreOp::S | ScoreOp::Const(_) => op,
+            ScoreOp::S | ScoreOp::Q | ScoreOp::K | ScoreOp::Const(_) => op,
             ScoreOp::Neg(a) => ScoreOp::Neg(n(a)),
             ScoreOp::Tanh(a) => ScoreOp::Tanh(n(a)),
             ScoreOp::Exp(a) => ScoreOp::Exp(n(a)),
@@ -490,7 +515,7 @@ mod tests {
         assert_eq!(s.ops.len(), 9, "{:?}", s.ops);
         assert_eq!(s.ops[s.slope], ScoreOp::Sub(7, 6), "{:?}", s.ops);
         for x in [-200.0f32, -3.0, 0.0, 0.5, 45.0] {
-            let (v, d) = eval(s, x);
+            let (v, d) = eval(s, x, (0, 0));
             let t = (x / 30.0).tanh();
             assert!((v - 30.0 * t).abs() < 1e-4, "{x}: {v}");
             assert!((d - (1.0 - t * t)).abs() < 1e-5, "{x}: {d}");
@@ -503,8 +528,8 @@ mod tests {
             let sc = score(text);
             for x in [-3.0f32, -0.7, 0.3, 2.5, 7.0] {
                 let h = 1e-2f32;
-                let num = (eval(sc, x + h).0 - eval(sc, x - h).0) / (2.0 * h);
-                let d = eval(sc, x).1;
+                let num = (eval(sc, x + h, (0, 0)).0 - eval(sc, x - h, (0, 0)).0) / (2.0 * h);
+                let d = eval(sc, x, (0, 0)).1;
                 assert!((num - d).abs() < 2e-2 * (1.0 + d.abs()), "{text} at {x}: {d} vs {num}");
             }
         }
@@ -521,10 +546,19 @@ mod tests {
         ] {
             let sc = score(text);
             let at = if text.contains("- 1") { 1.0 } else { 0.0 };
-            assert_eq!(eval(sc, at - 0.5).1, below, "{text} below the kink");
-            assert_eq!(eval(sc, at).1, tie, "{text} at the kink");
-            assert_eq!(eval(sc, at + 0.5).1, above, "{text} above the kink");
+            assert_eq!(eval(sc, at - 0.5, (0, 0)).1, below, "{text} below the kink");
+            assert_eq!(eval(sc, at, (0, 0)).1, tie, "{text} at the kink");
+            assert_eq!(eval(sc, at + 0.5, (0, 0)).1, above, "{text} above the kink");
         }
+    }
+
+    #[test]
+    fn positions_are_leaves_without_slope() {
+        let sc = score("s - (q - k) / 8");
+        assert!(sc.positions());
+        assert_eq!(eval(sc, 1.5, (10, 2)), (0.5, 1.0));
+        assert_eq!(eval(sc, 1.5, (2, 2)), (1.5, 1.0));
+        assert!(!score("30 * tanh(s / 30)").positions());
     }
 
     #[test]
@@ -533,12 +567,12 @@ mod tests {
         assert_eq!(parse("1 * s + 0").unwrap(), None);
         let two = score("s * (1 + 1)");
         assert_eq!(two.ops, [ScoreOp::S, ScoreOp::Const(2.0f32.to_bits()), ScoreOp::Mul(0, 1)]);
-        assert_eq!(eval(two, 3.0), (6.0, 2.0));
+        assert_eq!(eval(two, 3.0, (0, 0)), (6.0, 2.0));
     }
 
     #[test]
     fn what_the_kernels_cannot_compute_is_named() {
-        for (text, says) in [("s - q", "`q`"), ("log(s)", "`log`"), ("3", "constant"), ("s % 2", "`%`")] {
+        for (text, says) in [("s - h", "`h`"), ("log(s)", "`log`"), ("3", "constant"), ("s % 2", "`%`")] {
             let e = crate::expr::parse::parse(text).unwrap();
             let err = of(&e, text).unwrap_err();
             assert!(err.message.contains(says), "{text}: {}", err.message);

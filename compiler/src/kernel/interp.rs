@@ -69,8 +69,9 @@ pub unsafe fn forward(spec: &KernelSpec, args: &FwdArgs) {
                                     }
                                     Step::Score => {
                                         let score = spec.score.expect("Score only with a score");
-                                        for x in s.iter_mut() {
-                                            *x = score::eval(score, *x).0;
+                                        for (i, x) in s.iter_mut().enumerate() {
+                                            let (r, c) = (i as i64 / tk, i as i64 % tk);
+                                            *x = score::eval(score, *x, (args.q_pos + r0 + r, k_lo + c)).0;
                                         }
                                     }
                                     Step::MaskEdge => {
@@ -167,7 +168,8 @@ pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
                             let dot: f32 = (0..d).map(|e| *q.add(e) * *k.add(e)).sum();
                             let s = match score {
                                 Some(score) => {
-                                    let (v, d) = score::eval(score, dot * args.scale);
+                                    let at = (args.q_pos + i, args.kv_pos + j);
+                                    let (v, d) = score::eval(score, dot * args.scale, at);
                                     t = d;
                                     v
                                 }

@@ -6,7 +6,7 @@
 //! the diagonal, no sequence when fully hidden). Chunked attention cuts runs at chunk edges as
 //! sequences cut them, so a kernel sees causal attention inside one chunk and never needs to
 //! know about chunks. Pairs of one mask share launches; since a
-//! launch's sequences are consecutive row ranges (`cu_q`, `cu_kv`, one absolute position each),
+//! launch's sequences are consecutive row ranges (`cu_q`, `cu_kv`, one position within the sequence each),
 //! pairs are laid out in chains in which both runs move forward, with filler sequences over the
 //! rows in between (no keys, or no queries). Every device launches exactly these tables (the GPU
 //! kernels over them, the host kernel sets over their sequences), and ahead-of-time compilation
@@ -167,7 +167,7 @@ pub struct LaunchTable {
     /// `sequences + 1` row starts (batch element `b`'s row `r` is row `b·rows + r`).
     pub cu_q: Vec<i32>,
     pub cu_kv: Vec<i32>,
-    /// Absolute position of each sequence's first row (fillers: 0).
+    /// Each sequence's first row's position within its sequence, from 0 (fillers: 0).
     pub pos_q: Vec<i64>,
     pub pos_kv: Vec<i64>,
     /// The real query row ranges (not fillers), for merging a later launch into the partial.
@@ -193,6 +193,7 @@ impl LaunchTable {
 struct Span {
     start: usize,
     len: usize,
+    /// The first row's position within its sequence.
     pos: i64,
 }
 
@@ -213,8 +214,8 @@ pub fn launch_tables(
         for q in &q_runs {
             for kv in &kv_runs {
                 let Some(m) = pair_mask(mask, q, kv) else { continue };
-                let qs = Span { start: b * q_buffer_rows + q.row, len: q.len, pos: q.token as i64 };
-                let ks = Span { start: b * kv_buffer_rows + kv.row, len: kv.len, pos: kv.token as i64 };
+                let qs = Span { start: b * q_buffer_rows + q.row, len: q.len, pos: q.pos as i64 };
+                let ks = Span { start: b * kv_buffer_rows + kv.row, len: kv.len, pos: kv.pos as i64 };
                 match groups.iter_mut().find(|g| g.0 == m) {
                     Some(g) => g.1.push((qs, ks)),
                     None => groups.push((m, vec![(qs, ks)])),

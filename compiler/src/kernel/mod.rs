@@ -3,7 +3,7 @@
 //!
 //! A kernel works on one query head against one KV head, on one run of query rows and one run of
 //! KV rows of the same sequence (the runtime splits blocks into such runs, so documents and
-//! padding never reach a kernel). Masking inside a run pair is by absolute positions: causal,
+//! padding never reach a kernel). Masking inside a run pair is by positions within the sequence: causal,
 //! optionally windowed. The ABI ([`FwdArgs`], [`BwdArgs`]) is shared by the interpreter
 //! (`interp.rs`, the oracle every backend is tested against) and the backends (`back/`).
 
@@ -167,7 +167,7 @@ pub struct FwdArgs {
     pub kv_stride: i64,
     pub n_q: i64,
     pub n_kv: i64,
-    /// Positions of the first query and key row (same sequence).
+    /// Positions of the first query and key row within their (same) sequence, from 0.
     pub q_pos: i64,
     pub kv_pos: i64,
     pub scale: f32,

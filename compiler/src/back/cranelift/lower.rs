@@ -6,7 +6,7 @@ use cranelift_codegen::ir::{AbiParam, Function, InstBuilder, MemFlags, Signature
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 
-use crate::expr::score::{Lower, Prim, lower};
+use crate::expr::score::{Leaves, Lower, Prim, lower};
 use crate::kernel::offsets::*;
 use crate::kernel::{BLOCK_Q, KernelKind, KernelMask, KernelSpec, Step, TANH_CLAMP, program};
 use crate::spec::Score;
@@ -138,9 +138,35 @@ impl Cx<'_> {
         self.b.ins().fsub(one, q)
     }
 
-    /// The score modification of a vector of scaled scores, and its slope when `slope`.
-    fn score(&mut self, score: &Score, x: Value, slope: bool) -> (Value, Option<Value>) {
-        lower(score, self, x, slope)
+    /// The score modification of a vector of scaled scores, and its slope when `slope`; `at`
+    /// gives the four pairs' query position (one for all lanes) and the first key's (the lanes'
+    /// keys follow it), both i64, read only when the score reads positions.
+    fn score(&mut self, score: &Score, x: Value, at: (Value, Value), slope: bool) -> (Value, Option<Value>) {
+        let leaves = match score.positions() {
+            true => {
+                let qf = self.b.ins().fcvt_from_sint(F32, at.0);
+                let q = self.b.ins().splat(F32X4, qf);
+                let k0 = self.b.ins().ireduce(I32, at.1);
+                let k0 = self.b.ins().splat(I32X4, k0);
+                let iota = self.iota();
+                let k = self.b.ins().iadd(k0, iota);
+                let k = self.b.ins().fcvt_from_sint(F32X4, k);
+                Leaves { s: x, q: Some(q), k: Some(k) }
+            }
+            false => Leaves::s(x),
+        };
+        lower(score, self, leaves, slope)
+    }
+
+    /// The lanes' indices, 0 1 2 3.
+    fn iota(&mut self) -> Value {
+        let lanes = self
+            .b
+            .func
+            .dfg
+            .constants
+            .insert([0u32, 1, 2, 3].iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>().into());
+        self.b.ins().vconst(I32X4, lanes)
     }
 
     /// Vectorised exp (see the module doc of `back/cranelift`).
@@ -286,9 +312,13 @@ fn forward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), String
                                     Step::Scores => s = scores(cx, d, q_tile, kt, scale_v),
                                     Step::Score => {
                                         let score = spec.score.expect("`program` has this step only with a score");
-                                        for &v in &s {
+                                        let q_lo = cx.b.ins().iadd(q_pos, r0);
+                                        for (i, &v) in s.iter().enumerate() {
+                                            // Row i / VK of the tile, keys 4·(i % VK) onwards.
+                                            let qp = cx.b.ins().iadd_imm(q_lo, (i / VK) as i64);
+                                            let kp = cx.b.ins().iadd_imm(k_lo, (4 * (i % VK)) as i64);
                                             let x = cx.b.use_var(v);
-                                            let (y, _) = cx.score(score, x, false);
+                                            let (y, _) = cx.score(score, x, (qp, kp), false);
                                             cx.b.def_var(v, y);
                                         }
                                     }
@@ -688,7 +718,7 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
             let count = cx.max(count, zero);
             let quads = cx.b.ins().band_imm(count, !3);
             let mid = cx.b.ins().iadd(j_lo, quads);
-            let rows = QuadRows { qi, dqi, lse, delta: delta_i, scale, cap, k, kv_stride, dkv, dkv_stride };
+            let rows = QuadRows { qi, dqi, lse, delta: delta_i, scale, cap, qp, kv_pos, k, kv_stride, dkv, dkv_stride };
             cx.for_loop(j_lo, mid, 4, |cx, j0| backward_quad(cx, (d, dv), &rows, j0));
             cx.for_loop(mid, j_hi, 1, |cx, j| {
                 let kj_off = cx.b.ins().imul(j, kv_stride);
@@ -704,7 +734,8 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
                             let sv = cx.b.ins().splat(F32X4, s);
                             let sv = match cap {
                                 Some(score) => {
-                                    let (y, slope) = cx.score(score, sv, true);
+                                    let kp = cx.b.ins().iadd(kv_pos, j);
+                                    let (y, slope) = cx.score(score, sv, (qp, kp), true);
                                     t = slope.map(|d| cx.b.ins().extractlane(d, 0));
                                     y
                                 }
@@ -769,6 +800,9 @@ struct QuadRows {
     scale: Value,
     /// The score modification, if any.
     cap: Option<&'static Score>,
+    /// The query's position and the first key's (i64), for scores that read positions.
+    qp: Value,
+    kv_pos: Value,
     k: Value,
     kv_stride: Value,
     dkv: Value,
@@ -819,7 +853,10 @@ fn backward_quad(cx: &mut Cx<'_>, (d, dv): (usize, usize), r: &QuadRows, j0: Val
     let lse = cx.b.ins().splat(F32X4, r.lse);
     let x = cx.b.ins().fmul(s, scale);
     let (x, t) = match r.cap {
-        Some(score) => cx.score(score, x, true),
+        Some(score) => {
+            let kp = cx.b.ins().iadd(r.kv_pos, j0);
+            cx.score(score, x, (r.qp, kp), true)
+        }
         None => (x, None),
     };
     let x = cx.b.ins().fsub(x, lse);

@@ -29,7 +29,7 @@ use std::fmt::Write;
 use super::bounds::{kv_bounds, needs_mask, q_bounds};
 use super::score::{Exp2, Llvm};
 use super::text::{Fn, V, f32c, i32c, i64c, round_down};
-use crate::expr::score::lower;
+use crate::expr::score::{Leaves, lower};
 use crate::kernel::{BLOCK_Q, KernelKind, KernelMask, KernelSpec, offsets};
 use crate::spec::Score;
 
@@ -221,17 +221,34 @@ fn exp2_fn(isa: &Isa) -> String {
 
 /// The score modification of a tile's raw scores (unscaled: the scale folds into the softmax's
 /// exponent): raw ↦ f(raw·scale)/scale, f the score's code (`back/llvm/score.rs`). Returns
-/// f'(raw·scale) per score vector when `slope` (the backward multiplies it into dS).
+/// f'(raw·scale) per score vector when `slope` (the backward multiplies it into dS). A score that
+/// reads positions gets them from the tile's `%qpos` (its first row's) and `%kpos` (its first
+/// key's): row `r`, lane `c` of vector `h` is the pair (qpos + r, kpos + h·w + c).
 fn score_tile(f: &mut Fn, s: &mut [Vec<V>], scale: &V, score: &Score, w: u32, slope: bool) -> Vec<Vec<V>> {
     let sc = f.splat(scale, w);
     let inv = f.fast("fdiv", &f32c(1.0), scale);
     let inv = f.splat(&inv, w);
+    let (qpos, kpos) = (V::new("%qpos", "i64"), V::new("%kpos", "i64"));
     let mut slopes = Vec::new();
-    for row in s.iter_mut() {
+    for (r, row) in s.iter_mut().enumerate() {
         let mut dr = Vec::new();
-        for x in row.iter_mut() {
+        for (h, x) in row.iter_mut().enumerate() {
             let xs = f.fast("fmul", x, &sc);
-            let (y, d) = lower(score, &mut Llvm { f: &mut *f, exp2: Exp2::Host(w) }, xs, slope);
+            let leaves = if score.positions() {
+                let qp = f.bin("add", &qpos, &i64c(r as i64));
+                let qf = f.cast("sitofp", &qp, "float");
+                let q = f.splat(&qf, w);
+                let k0 = f.cast("trunc", &kpos, "i32");
+                let k0 = f.splat(&k0, w);
+                let iota: Vec<String> = (0..w as usize).map(|c| format!("i32 {}", c + w as usize * h)).collect();
+                let iota = V::new(format!("<{}>", iota.join(", ")), format!("<{w} x i32>"));
+                let kv = f.bin("add", &k0, &iota);
+                let k = f.cast("sitofp", &kv, &format!("<{w} x float>"));
+                Leaves { s: xs, q: Some(q), k: Some(k) }
+            } else {
+                Leaves::s(xs)
+            };
+            let (y, d) = lower(score, &mut Llvm { f: &mut *f, exp2: Exp2::Host(w) }, leaves, slope);
             *x = f.fast("fmul", &y, &inv);
             dr.extend(d);
         }
@@ -533,10 +550,23 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     f.op("ret void");
     format!(
         "\ndefine internal void @tile{r}(ptr noalias %q, ptr noalias %state, ptr noalias %kt, ptr noalias %v, \
-         i64 %cols, i64 %diff, i1 %masked, float %scale, i64 %nrows, ptr noalias %spare) {} {{\n{}}}\n",
+         i64 %cols, i64 %diff, i1 %masked, float %scale, i64 %nrows, ptr noalias %spare{}) {} {{\n{}}}\n",
+        position_params(spec),
         isa.attrs,
         f.finish()
     )
+}
+
+/// The tile functions' last parameters: the first row's and the first key's positions, for a
+/// score that reads them (`score_tile`); none otherwise, so other kernels are unchanged.
+fn position_params(spec: &KernelSpec) -> &'static str {
+    if spec.score.is_some_and(|s| s.positions()) { ", i64 %qpos, i64 %kpos" } else { "" }
+}
+
+/// The tile call's position arguments (`position_params`): the tile's first query position and
+/// first key position.
+fn position_args(f: &mut Fn, spec: &KernelSpec, q_pos: &V, r0: &V, k_lo: &V) -> Vec<V> {
+    if spec.score.is_some_and(|s| s.positions()) { vec![f.bin("add", q_pos, r0), k_lo.clone()] } else { vec![] }
 }
 
 /// `buf[c + off]` in every one of `w` lanes.
@@ -694,7 +724,10 @@ fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
                 let qp = f.gep("float", &q, &qa);
                 let sa = f.bin("mul", r0, &i64c(dv + 2));
                 let sp = f.gep("float", &state, &sa);
-                f.call_void(&format!("tile{main}"), &[&qp, &sp, &kt, &vt, &cols, &diff, &m, &scale, rows, &spare]);
+                let pos = position_args(f, spec, &q_pos, r0, &k_lo);
+                let mut args = vec![&qp, &sp, &kt, &vt, &cols, &diff, &m, &scale, rows, &spare];
+                args.extend(pos.iter());
+                f.call_void(&format!("tile{main}"), &args);
             });
         });
     });
@@ -840,7 +873,8 @@ fn btile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     format!(
         "\ndefine internal void @btile{r}(ptr noalias %q, i64 %qs, ptr noalias %dq, i64 %dqs, ptr noalias %delta, \
          ptr noalias %kt, ptr noalias %vt, ptr noalias %kc, ptr noalias %dkt, ptr noalias %dvt, i64 %cols, i64 %diff, \
-         i1 %masked, float %scale, i64 %nrows, ptr noalias %spare) {} {{\n{}}}\n",
+         i1 %masked, float %scale, i64 %nrows, ptr noalias %spare{}) {} {{\n{}}}\n",
+        position_params(spec),
         isa.attrs,
         f.finish()
     )
@@ -942,13 +976,13 @@ fn backward_fn(spec: &KernelSpec, isa: &Isa) -> String {
                 let dqa = f.bin("mul", r0, &dq_stride);
                 let dqp = f.gep("float", &dq, &dqa);
                 let dp = f.gep("float", &delta, r0);
-                f.call_void(
-                    &format!("btile{main}"),
-                    &[
-                        &qp, &q_stride, &dqp, &dq_stride, &dp, &kt, &vt, &kc, &dkt, &dvt, &cols, &diff, &m, &scale,
-                        rows, &spare,
-                    ],
-                );
+                let pos = position_args(f, spec, &q_pos, r0, &k_lo);
+                let mut args = vec![
+                    &qp, &q_stride, &dqp, &dq_stride, &dp, &kt, &vt, &kc, &dkt, &dvt, &cols, &diff, &m, &scale, rows,
+                    &spare,
+                ];
+                args.extend(pos.iter());
+                f.call_void(&format!("btile{main}"), &args);
             });
             // The tile's dK and dV into the dKV rows.
             f.for_range(&i64c(0), &cols, 1, |f, c| {

@@ -125,10 +125,14 @@ impl Gen {
                     let c = cols[i].clone();
                     let lp = g.f.gep("float", &stats, &c);
                     let lse2 = g.f.load("float", &lp, 4);
+                    let q_rel = g.f.bin("add", &m0, &c);
+                    let qa = g.f.bin("add", &fr.q_pos, &q_rel);
+                    let kr = g.f.bin("add", &n0, &key_rel[e / 2]);
+                    let ka = g.f.bin("add", &fr.kv_pos, &kr);
                     // RecomputeP: the modified score when the model has a score modification.
                     let x = match g.spec.score {
                         Some(score) => {
-                            let (x, d) = g.score(score, &s[i], &scale, true);
+                            let (x, d) = g.score(score, &s[i], &scale, (&qa, &ka), true);
                             slopes[i] = d.expect("asked for the slope");
                             x
                         }
@@ -136,10 +140,6 @@ impl Gen {
                     };
                     let x = g.f.fast("fsub", &x, &lse2);
                     let e2 = g.f.call("float", "llvm.nvvm.ex2.approx.ftz.f", &[&x]);
-                    let q_rel = g.f.bin("add", &m0, &c);
-                    let qa = g.f.bin("add", &fr.q_pos, &q_rel);
-                    let kr = g.f.bin("add", &n0, &key_rel[e / 2]);
-                    let ka = g.f.bin("add", &fr.kv_pos, &kr);
                     let ok = g.allowed(&qa, &ka, &kr, &fr.kv_len);
                     p[i] = g.f.select(&ok, &e2, &f32c(0.0));
                 }

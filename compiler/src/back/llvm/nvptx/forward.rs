@@ -142,8 +142,20 @@ impl Gen {
             // Scores, then Score (the modification of scale·q·k), in base-2 units.
             match g.spec.score {
                 Some(score) => {
-                    for x in s.iter_mut() {
-                        *x = g.score(score, x, &scale, false).0;
+                    // Element (n, e) of a thread's fragment: query row row_g + 8·(e / 2) of the
+                    // CTA, key column 2t + 8n + e % 2 of the tile (as the mask below reads them).
+                    let k_lo = g.f.bin("add", &fr.kv_pos, &j);
+                    for (i, x) in s.iter_mut().enumerate() {
+                        let (qa, ka) = if score.positions() {
+                            let (n, e) = ((i / 4) as i64, (i % 4) as i64);
+                            let qr = g.f.bin("add", &row_g, &i64c(8 * (e / 2)));
+                            let c = g.f.bin("mul", &ids.t, &i64c(2));
+                            let c = g.f.bin("add", &c, &i64c(8 * n + e % 2));
+                            (g.f.bin("add", &q_lo, &qr), g.f.bin("add", &k_lo, &c))
+                        } else {
+                            (q_lo.clone(), k_lo.clone())
+                        };
+                        *x = g.score(score, x, &scale, (&qa, &ka), false).0;
                     }
                 }
                 None => {

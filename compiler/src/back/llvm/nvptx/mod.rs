@@ -32,7 +32,7 @@ mod wgmma;
 
 use super::score::{Exp2, Llvm};
 use super::text::{Fn, V, f32c, i32c, i64c};
-use crate::expr::score::lower;
+use crate::expr::score::{Leaves, lower};
 use crate::kernel::{KernelMask, KernelSpec};
 use crate::spec::{Dtype, Score};
 pub use abi::{ADD2D, Launch, add2d_module, merge_module, module};
@@ -149,10 +149,18 @@ impl Gen {
 
     /// A raw score x (q·k) through the spec's score modification f, in base-2 units for `ex2`:
     /// f(x·scale)·log₂e (`back/llvm/score.rs` lowers f); and f'(x·scale) when `slope`, which the
-    /// backward multiplies into dS.
-    pub(super) fn score(&mut self, score: &Score, x: &V, scale: &V, slope: bool) -> (V, Option<V>) {
+    /// backward multiplies into dS. `at` holds the pair's query and key positions (i64), read
+    /// only by a score that reads positions (LLVM drops them otherwise).
+    pub(super) fn score(&mut self, score: &Score, x: &V, scale: &V, at: (&V, &V), slope: bool) -> (V, Option<V>) {
         let xs = self.f.fast("fmul", x, scale);
-        let (y, d) = lower(score, &mut Llvm { f: &mut self.f, exp2: Exp2::Nvptx }, xs, slope);
+        let leaves = if score.positions() {
+            let q = self.f.cast("sitofp", at.0, "float");
+            let k = self.f.cast("sitofp", at.1, "float");
+            Leaves { s: xs, q: Some(q), k: Some(k) }
+        } else {
+            Leaves::s(xs)
+        };
+        let (y, d) = lower(score, &mut Llvm { f: &mut self.f, exp2: Exp2::Nvptx }, leaves, slope);
         (self.f.fast("fmul", &y, &f32c(std::f32::consts::LOG2_E)), d)
     }
 
