@@ -70,6 +70,10 @@ struct KernelsArgs {
     /// One JSON record per measurement.
     #[arg(long)]
     json: bool,
+    /// A score expression of `s`, `q`, `k` (docs/language.md, "Score expressions", e.g.
+    /// '30 * tanh(s / 30)'): each shape is measured without it and then with it, in this run.
+    #[arg(long)]
+    score: Option<String>,
     /// With `--kernels cuda` or `ptx-sim`: the AOT kernels (`attnc kernels -o DIR`) and the device
     /// ordinal.
     #[command(flatten)]
@@ -163,9 +167,20 @@ fn run_command(args: RunArgs) -> Result<Outcome> {
 }
 
 fn kernels_command(args: KernelsArgs) -> Result<Outcome> {
-    let KernelsArgs { seq, head_dim, heads, kernels, causal, threads, json, gpu: gpu_args } = args;
-    let sweep = Sweep { seqs: seq, head_dims: head_dim, heads, causal, json };
+    let KernelsArgs { seq, head_dim, heads, kernels, causal, threads, json, score, gpu: gpu_args } = args;
+    let score = match score {
+        None => None,
+        Some(text) => Some(
+            attnc_compiler::expr::score::parse(&text)
+                .map_err(|e| anyhow::anyhow!("--score: {e}"))?
+                .ok_or_else(|| anyhow::anyhow!("--score {text:?}: that is the plain score `s`; give a modification"))?,
+        ),
+    };
+    let sweep = Sweep { seqs: seq, head_dims: head_dim, heads, causal, json, score };
     if kernels.iter().any(|k| k.is_cuda() || k.is_ptx_sim()) {
+        if sweep.score.is_some() {
+            bail!("--score: the GPU kernel benchmark measures the named masks only; leave --score out");
+        }
         if kernels.len() > 1 {
             bail!("--kernels cuda|ptx-sim: GPU kernels are measured on their own (no other --kernels)");
         }
@@ -187,6 +202,8 @@ struct Sweep {
     heads: usize,
     causal: Option<bool>,
     json: bool,
+    /// Measured after each plain shape (`--score`).
+    score: Option<&'static attnc_compiler::spec::Score>,
 }
 
 impl Sweep {
@@ -214,7 +231,10 @@ fn cpu(sweep: &Sweep, kernels: &[KernelChoice], threads: usize) -> Result<()> {
     let shapes: Vec<Shape3> = sweep
         .shapes(&[1024, 4096, 8192])
         .into_iter()
-        .map(|(seq, head_dim, causal)| Shape3 { seq, head_dim, heads, causal })
+        .flat_map(|(seq, head_dim, causal)| {
+            let plain = Shape3 { seq, head_dim, heads, causal, score: None };
+            std::iter::once(plain).chain(sweep.score.map(|score| Shape3 { score: Some(score), ..plain }))
+        })
         .collect();
     let json = sweep.json;
     let sets: Vec<(&str, Box<dyn attnc_runtime::kernels::Kernels>)> = kernels
@@ -247,7 +267,7 @@ fn cpu(sweep: &Sweep, kernels: &[KernelChoice], threads: usize) -> Result<()> {
             let opt = |v: Option<usize>| v.map(|x| x.to_string()).unwrap_or_default();
             let c = r.causal.map(|c| c.to_string()).unwrap_or_default();
             println!(
-                "{:<8} {:<12} {:>6} {:>4} {:>6} {:>7} {:>10.2} {:>9}",
+                "{:<8} {:<12} {:>6} {:>4} {:>6} {:>7} {:>10.2} {:>9}{}",
                 r.kernel,
                 r.backend,
                 opt(r.seq),
@@ -255,7 +275,8 @@ fn cpu(sweep: &Sweep, kernels: &[KernelChoice], threads: usize) -> Result<()> {
                 opt(r.heads),
                 c,
                 r.gflops,
-                of
+                of,
+                r.score.as_deref().map(|t| format!("  score = {t}")).unwrap_or_default()
             );
         }
     })

@@ -457,6 +457,21 @@ fn generated_kernels_run_compile_and_bench() {
     }
     assert!(out.contains("\"backend\":\"cranelift\"") && out.contains("\"kernel\":\"bwd\""), "{out}");
     assert!(out.contains("\"backend\":\"llvm-cpu\""), "{out}");
+    // `--score`: each shape plain, then with the score, in one run; a score the kernels cannot
+    // compute names the flag.
+    let scored = check(
+        &["bench", "kernels", "--seq", "64", "--head-dim", "8", "--heads", "1", "--causal", "true", "--json"][..]
+            .iter()
+            .copied()
+            .chain(["--kernels", "cranelift", "--score", "30 * tanh(s / 30)"])
+            .collect::<Vec<_>>(),
+        0,
+        "\"score\":\"30 * tanh(s / 30)\"",
+        "",
+    );
+    let cranelift = scored.lines().filter(|l| l.contains("\"backend\":\"cranelift\"")).count();
+    assert_eq!(cranelift, 4, "fwd and bwd, plain and scored: {scored}");
+    check(&["bench", "kernels", "--score", "s - h"], 2, "", "error: --score: score `s - h`: it reads `h`");
     // A plan's run against its kernels' own speed: one JSON line per direction.
     let run = check(
         &[

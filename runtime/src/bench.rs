@@ -29,6 +29,9 @@ pub struct Record {
     pub causal: Option<bool>,
     pub threads: usize,
     pub gflops: f64,
+    /// The score modification the kernels computed (`--score`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<String>,
     /// Compile time of the generated kernels this record used, seconds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compile_s: Option<f64>,
@@ -49,6 +52,7 @@ pub fn peaks() -> Vec<Record> {
                 causal: None,
                 threads: 1,
                 gflops,
+                score: None,
                 compile_s: None,
             };
             // SAFETY: the FMA feature was detected above.
@@ -111,6 +115,8 @@ pub struct Shape3 {
     pub head_dim: usize,
     pub heads: usize,
     pub causal: bool,
+    /// The score modification the kernels compute (`softcap`, `score = EXPR`), if any.
+    pub score: Option<&'static attnc_compiler::spec::Score>,
 }
 
 fn problem(s: Shape3) -> Problem {
@@ -121,7 +127,7 @@ fn problem(s: Shape3) -> Problem {
         window: None,
         chunk: None,
         regions: None,
-        score: None,
+        score: s.score,
         heads: s.heads as u32,
         kv_heads: s.heads as u32,
         head_dim: s.head_dim as u32,
@@ -164,7 +170,7 @@ pub fn time(kernels: &dyn Kernels, s: Shape3, backward: bool, q_rows: std::ops::
         head_dim: d,
         v_head_dim: d,
         scale: 1.0 / (d as f32).sqrt(),
-        score: None,
+        score: s.score,
         mask: &mask,
         q: &q,
         q_shape,
@@ -215,6 +221,7 @@ pub fn sweep(
                 causal: Some(s.causal),
                 threads: record_threads,
                 gflops,
+                score: s.score.map(|f| f.text.clone()),
                 compile_s: None,
             };
             let tail = s.seq.saturating_sub(256)..s.seq;
@@ -260,6 +267,7 @@ pub fn kernel_shape(p: &Problem, cp: u32) -> Shape3 {
         head_dim: p.head_dim as usize,
         heads: p.heads as usize,
         causal: p.causal,
+        score: p.score,
     }
 }
 

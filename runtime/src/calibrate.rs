@@ -133,7 +133,8 @@ pub fn calibrate(request: &Request<'_>) -> Result<(DeviceProfile, Vec<String>), 
         .or_else(|| peaks.iter().find(|r| r.kernel == "peak128"))
         .map_or(10.0, |r| r.gflops);
     notes.push(format!("FMA peak (one core): {peak_gflops:.1} GFLOP/s"));
-    let shape = Shape3 { seq: request.block, head_dim: request.head_dim, heads: request.heads, causal: false };
+    let shape =
+        Shape3 { seq: request.block, head_dim: request.head_dim, heads: request.heads, causal: false, score: None };
     // Warm-up compiles generated kernels before anything is timed.
     bench::time(request.kernels, shape, false, 0..request.block)?;
     bench::time(request.kernels, shape, true, 0..request.block)?;
@@ -171,7 +172,7 @@ pub fn calibrate(request: &Request<'_>) -> Result<(DeviceProfile, Vec<String>), 
     notes.push(format!(
         "  a block the causal diagonal cuts: forward {fwd_masked:.1} GFLOP/s, backward {bwd_masked:.1} (allowed pairs only)"
     ));
-    let tiny = Shape3 { seq: 1, head_dim: request.head_dim, heads: 1, causal: false };
+    let tiny = Shape3 { seq: 1, head_dim: request.head_dim, heads: 1, causal: false, score: None };
     let launch = least_of(20, || {
         let start = Instant::now();
         bench::time(request.kernels, tiny, false, 0..1)?;
