@@ -187,14 +187,14 @@ pub const ASSERTS: &[Assert] = &[
         until: None,
         check: Check::Softcap,
         without_cp: true,
-        summary: "TransformerEngine has no logit soft-capping argument (it passes softcap = 0.0 to flash-attn; its score_mod, from 2.17, is off under context parallelism) and Megatron-LM none either",
+        summary: "TransformerEngine has no logit soft-capping argument (it passes softcap = 0.0 to flash-attn; its score_mod, from 2.17, is off under context parallelism), so no score modification, and Megatron-LM none either",
         te_says: "fa_forward_kwargs[\"softcap\"] = 0.0; score_mod: \"context parallelism is enabled\"",
         sources: &[
             "main transformer_engine/pytorch/attention/dot_product_attention/context_parallel.py:1667",
             "v2.17 transformer_engine/pytorch/attention/dot_product_attention/utils.py:715",
             "main transformer_engine/pytorch/attention/dot_product_attention/utils.py:797",
         ],
-        help: "remove the soft-cap (`softcap = X` or `score = X * tanh(s / X)`) for a TransformerEngine run (the model then differs), or run this model with attnc's own runtime",
+        help: "remove the score modification (`softcap = X`, or any `score = EXPR`) for a TransformerEngine run (the model then differs), or run this model with attnc's own runtime",
     },
     Assert {
         id: "sinks-before-2.8",
