@@ -44,6 +44,49 @@ impl Backend for Interpreter {
     }
 }
 
+/// Denormal results flushed to zero and denormal inputs read as zero (x86-64 MXCSR FTZ and DAZ)
+/// while a generated kernel runs on this thread, then the caller's mode again. As the GPU
+/// kernels' `.ftz`: probabilities of far keys under a distance bias (`score = s - (q - k) / 16`)
+/// fall below 2⁻¹²⁶, and denormal arithmetic made such a backward 2.7× slower
+/// (docs/perf.md); values that small are below every tolerance.
+struct FlushDenormals {
+    #[cfg(target_arch = "x86_64")]
+    saved: u32,
+}
+
+impl FlushDenormals {
+    /// MXCSR's flush-to-zero (bit 15) and denormals-are-zero (bit 6).
+    #[cfg(target_arch = "x86_64")]
+    const BITS: u32 = (1 << 15) | (1 << 6);
+
+    fn on() -> FlushDenormals {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let mut saved = 0u32;
+            // SAFETY: stmxcsr/ldmxcsr read and write this thread's SSE control register only;
+            // every x86-64 CPU has them (SSE2 is baseline), and the mode is restored on drop.
+            unsafe {
+                std::arch::asm!("stmxcsr [{}]", in(reg) &mut saved, options(nostack, preserves_flags));
+                let on = saved | Self::BITS;
+                std::arch::asm!("ldmxcsr [{}]", in(reg) &on, options(nostack, preserves_flags));
+            }
+            FlushDenormals { saved }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        FlushDenormals {}
+    }
+}
+
+impl Drop for FlushDenormals {
+    fn drop(&mut self) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: restores the value read in `on`.
+        unsafe {
+            std::arch::asm!("ldmxcsr [{}]", in(reg) &self.saved, options(nostack, preserves_flags));
+        }
+    }
+}
+
 /// Kernels compiled by Cranelift on first use, cached by spec.
 #[derive(Default)]
 pub struct Cranelift {
@@ -53,6 +96,7 @@ pub struct Cranelift {
 impl Backend for Cranelift {
     unsafe fn forward(&self, spec: &KernelSpec, args: &FwdArgs) -> Result<(), String> {
         let k = self.jit.get(spec).map_err(|e| e.to_string())?;
+        let _ftz = FlushDenormals::on();
         // SAFETY: forwarded from the caller; `k` is a forward kernel of `spec`.
         unsafe { k.forward(args) };
         Ok(())
@@ -60,6 +104,7 @@ impl Backend for Cranelift {
 
     unsafe fn backward(&self, spec: &KernelSpec, args: &BwdArgs) -> Result<(), String> {
         let k = self.jit.get(spec).map_err(|e| e.to_string())?;
+        let _ftz = FlushDenormals::on();
         // SAFETY: as above.
         unsafe { k.backward(args) };
         Ok(())
@@ -85,6 +130,7 @@ impl LlvmCpu {
 impl Backend for LlvmCpu {
     unsafe fn forward(&self, spec: &KernelSpec, args: &FwdArgs) -> Result<(), String> {
         let k = self.jit.get(spec).map_err(|e| e.to_string())?;
+        let _ftz = FlushDenormals::on();
         // SAFETY: forwarded from the caller; `k` is a forward kernel of `spec`.
         unsafe { k.forward(args) };
         Ok(())
@@ -92,6 +138,7 @@ impl Backend for LlvmCpu {
 
     unsafe fn backward(&self, spec: &KernelSpec, args: &BwdArgs) -> Result<(), String> {
         let k = self.jit.get(spec).map_err(|e| e.to_string())?;
+        let _ftz = FlushDenormals::on();
         // SAFETY: as above.
         unsafe { k.backward(args) };
         Ok(())
