@@ -446,3 +446,24 @@ fn import_hf_writes_a_spec_that_checks_and_plans() {
     check(&["import", "hf", bad.to_str().unwrap()], 1, "", "$.num_attention_heads: invalid type: sequence");
     check(&["import", "hf", config, "--seq", "4K"], 2, "", "--cluster and --seq go together");
 }
+
+/// A score that reads positions warns where sequences pass 2^24 tokens (f32 positions), and not
+/// at 2^24 itself.
+#[test]
+fn a_score_reading_positions_warns_beyond_f32s_exact_integers() {
+    let spec = |seq: u64| {
+        format!(
+            "model m {{\n  layers = 2\n  heads = 8\n  head_dim = 64\n  score = s - (q - k) / 4096\n}}\n\
+             cluster c {{\n  nodes = 1\n  gpus_per_node = 8\n  gpu = h100_sxm\n}}\n\
+             layout long {{\n  model = m\n  cluster = c\n  format = bshd\n  batch = 1\n  seq = {seq}\n  \
+             dtype = bf16\n  mask = causal\n  cp = 8\n  strategy = p2p\n}}\n"
+        )
+    };
+    let path = temp("positions.attn");
+    std::fs::write(&path, spec(1 << 25)).unwrap();
+    let p = path.to_str().unwrap();
+    check(&["check", p], 0, "", "warning[W0011]: the score reads positions");
+    std::fs::write(&path, spec(1 << 24)).unwrap();
+    let out = attnc(&["check", p]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("W0011"));
+}

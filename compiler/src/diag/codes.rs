@@ -449,6 +449,14 @@ its ranks on consecutive GPUs, so a tp larger than `gpus_per_node` puts those
 collectives on the inter-node network. Keep tp <= gpus_per_node and give the rest of
 the GPUs to cp, pp or dp.";
 
+    ScorePositionsInexact = "W0011", Warning, "a score's positions are inexact at this length",
+"A score that reads the positions q or k (`score = s - (q - k) / 16`) gets them as 32-bit
+floats in every kernel, which hold integers exactly only up to 2^24 = 16,777,216: beyond
+that a position, and a distance between two of them, is rounded to an even number (then
+a multiple of 4, ...), so the bias steps instead of growing by one per token. The warning
+names the sequence length that passes the limit. Keep sequences at or below 16,777,216
+tokens for such a score, or make the score's terms insensitive to that rounding.";
+
     TeWarning = "W0006", Warning, "the newest TransformerEngine does not support this combination",
 "The layout plans and runs under attnc, but the newest TransformerEngine in the
 support matrix rejects it at run time (see E0031, which `--for te` turns this

@@ -1048,6 +1048,32 @@ fn check_setting(ctx: &Ctx<'_>, s: &Setting, default: bool, diags: &mut Diags) {
     if diags.iter().filter(|d| d.is_error()).count() == errors_before {
         check_te(ctx, s, default, diags);
     }
+    if default {
+        check_score_positions(ctx, diags);
+    }
+}
+
+/// Positions reach a score as f32 (`expr::score`): exact up to 2^24 tokens (W0011).
+fn check_score_positions(ctx: &Ctx<'_>, diags: &mut Diags) {
+    const EXACT: u64 = 1 << 24;
+    let Some(score) = ctx.model.model.score else { return };
+    let longest = match ctx.format {
+        Format::Thd { max_seqlen, .. } => max_seqlen,
+        _ => ctx.seq.node,
+    };
+    if !score.positions() || longest <= EXACT {
+        return;
+    }
+    diags.push(
+        Diagnostic::new(
+            Code::ScorePositionsInexact,
+            format!("the score reads positions, which the kernels hold as f32: exact up to {EXACT} tokens, and a sequence here has {longest}"),
+            ctx.model.softcap,
+            "reads `q` or `k`",
+        )
+        .with_secondary(ctx.seq.span, format!("sequences of up to {longest} tokens"))
+        .with_help(format!("keep sequences at or below {EXACT} tokens for this score (`attnc explain W0011`)")),
+    );
 }
 
 /// TransformerEngine's backend selection and CP asserts (`compat::te`): errors for the `--for te`
@@ -1137,7 +1163,7 @@ fn check_te(ctx: &Ctx<'_>, s: &Setting, default: bool, diags: &mut Diags) {
             te::Check::NotCuda => Diagnostic::new(code, message, ctx.cluster.gpu, format!("gpu `{}`", setting.gpu)),
             te::Check::Chunk => Diagnostic::new(code, message, s.mask_span, "chunked attention"),
             te::Check::Regions => Diagnostic::new(code, message, s.mask_span, "a mask by region"),
-            te::Check::Softcap => Diagnostic::new(code, message, ctx.model.softcap, "logit soft-capping"),
+            te::Check::Softcap => Diagnostic::new(code, message, ctx.model.softcap, "a score modification"),
             te::Check::SinksUnavailable => Diagnostic::new(code, message, ctx.model.sinks, "learned sinks"),
             te::Check::SeqPerRankOdd => Diagnostic::new(code, message, ctx.seq.span, format!("seq = {}", ctx.seq.node))
                 .with_secondary(ctx.cp_span, ctx.cp_label()),
