@@ -47,7 +47,7 @@ impl Backend for Interpreter {
 /// Denormal results flushed to zero and denormal inputs read as zero (x86-64 MXCSR FTZ and DAZ)
 /// while a generated kernel runs on this thread, then the caller's mode again. As the GPU
 /// kernels' `.ftz`: probabilities of far keys under a distance bias (`score = s - (q - k) / 16`)
-/// fall below 2⁻¹²⁶, and denormal arithmetic made such a backward 2.7× slower
+/// fall below 2⁻¹²⁶, and denormal arithmetic made such a backward 2.6× slower
 /// (docs/perf.md); values that small are below every tolerance.
 struct FlushDenormals {
     #[cfg(target_arch = "x86_64")]

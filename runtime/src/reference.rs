@@ -62,16 +62,6 @@ impl ScoreF64 {
             None => (s, 1.0),
         }
     }
-
-    /// The modified score of the scaled score `s`.
-    fn value(&self, s: f64, at: (u64, u64)) -> f64 {
-        self.at(s, at).0
-    }
-
-    /// d value / ds at `s`.
-    fn slope(&self, s: f64, at: (u64, u64)) -> f64 {
-        self.at(s, at).1
-    }
 }
 
 /// A score expression's value and slope at `s` and the pair's positions `(q, k)`, in fp64.
@@ -391,12 +381,11 @@ fn group_attention_body(
         p.sinks.then(|| inputs.sinks.as_ref().expect("a problem with sinks has them")[head] as f64)
     };
     // Scores, modified (`softcap`, `score = EXPR`) before the mask (masked pairs are never
-    // scored): the modified score and the scaled one.
+    // scored): the modified score and the modification's slope there.
     let modify = ScoreF64::of(p);
-    let pos = |i: usize, j: usize| (p.position(i as u64), p.position(j as u64));
     let score = |qi: &[f64], i: usize, j: usize| -> (f64, f64) {
         let raw = scale * dot(qi, &g.k[j * d..][..d]);
-        (modify.value(raw, pos(i, j)), raw)
+        modify.at(raw, (p.position(i as u64), p.position(j as u64)))
     };
     // Blocked for the cache: ROWS query rows of one head share each tile of TILE keys (the tile's
     // k and v rows are read once per block, not once per row). Every row still visits exactly
@@ -490,10 +479,9 @@ fn group_attention_body(
                     let d_out = &g.d_out[(gh * t + i) * dv..][..dv];
                     let dq = &mut dq[r * d..][..d];
                     for j in ranges[i].in_tile(&tile) {
-                        let (sj, raw) = score(qi, i, j);
+                        // The modified score and the modification's derivative at this pair.
+                        let (sj, dcap) = score(qi, i, j);
                         let pij = (sj - lse).exp();
-                        // The score modification's derivative at this pair.
-                        let dcap = modify.slope(raw, pos(i, j));
                         let ds = pij * (dot(d_out, &g.v[j * dv..][..dv]) - deltas[r]) * dcap;
                         axpy(dq, scale * ds, &g.k[j * d..][..d]);
                         axpy(&mut out.dk[j * d..][..d], scale * ds, qi);
@@ -689,7 +677,7 @@ mod tests {
                         })
                         .collect();
                     let at = |j: usize| (p.position(i as u64), p.position(j as u64));
-                    let s: Vec<f64> = keys.iter().zip(&raws).map(|(&j, &x)| modify.value(x, at(j))).collect();
+                    let s: Vec<f64> = keys.iter().zip(&raws).map(|(&j, &x)| modify.at(x, at(j)).0).collect();
                     let max = s.iter().cloned().chain(sink(head)).fold(f64::NEG_INFINITY, f64::max);
                     let lse = max + s.iter().cloned().chain(sink(head)).map(|x| (x - max).exp()).sum::<f64>().ln();
                     r.lse[(b * h + head) * t + i] = lse;
@@ -712,7 +700,7 @@ mod tests {
                         let (kj, vj) =
                             (load(&inputs.k, hk, b, j, kh, d, true), load(&inputs.v, hk, b, j, kh, dv, false));
                         let pij = (sj - lse).exp();
-                        let dcap = modify.slope(raw, at(j));
+                        let dcap = modify.at(raw, at(j)).1;
                         let ds = pij * (doi.iter().zip(&vj).map(|(x, y)| x * y).sum::<f64>() - delta) * dcap;
                         for e in 0..d {
                             dq[e] += scale * ds * kj[e];

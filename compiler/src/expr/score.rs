@@ -243,9 +243,9 @@ impl Builder {
 
     /// Step `i` as `x · c` with a constant `c`, if it is one.
     fn scaled(&self, i: u16) -> Option<(u16, f32)> {
-        let constant = |j: u16| match self.ops[j as usize] {
-            ScoreOp::Const(bits) => Some(f32::from_bits(bits)),
-            _ => None,
+        let constant = |j: u16| match self.known(Val::Op(j)) {
+            Val::K(c) => Some(c),
+            Val::Op(_) => None,
         };
         match self.ops[i as usize] {
             ScoreOp::Mul(x, y) => constant(y).map(|c| (x, c)).or_else(|| constant(x).map(|c| (y, c))),
@@ -413,50 +413,43 @@ pub fn of(e: &Expr, text: &str) -> Result<Option<Score>, Unsupported> {
 /// folding leaves steps nothing reads, such as a soft-cap slope's `(1 − t²)·(1/X)` before the
 /// `·X` that cancels it.
 fn live(ops: &[ScoreOp], values: usize, roots: [u16; 2]) -> (Vec<ScoreOp>, usize, [u16; 2]) {
-    fn operands(op: ScoreOp) -> Vec<u16> {
-        match op {
-            ScoreOp::S | ScoreOp::Q | ScoreOp::K | ScoreOp::Const(_) => vec![],
-            ScoreOp::Neg(a) | ScoreOp::Tanh(a) | ScoreOp::Exp(a) => vec![a],
-            ScoreOp::Add(a, b)
-            | ScoreOp::Sub(a, b)
-            | ScoreOp::Mul(a, b)
-            | ScoreOp::Div(a, b)
-            | ScoreOp::Min(a, b)
-            | ScoreOp::Max(a, b) => vec![a, b],
-            ScoreOp::Pick(a, b, x, y) => vec![a, b, x, y],
-        }
-    }
     let mut used = vec![false; ops.len()];
     roots.iter().for_each(|&r| used[r as usize] = true);
     for i in (0..ops.len()).rev() {
         if used[i] {
-            operands(ops[i]).into_iter().for_each(|j| used[j as usize] = true);
+            renumber(ops[i], |j| {
+                used[j as usize] = true;
+                j
+            });
         }
     }
     let mut new = vec![0u16; ops.len()];
     let mut out = Vec::new();
     for (i, &op) in ops.iter().enumerate() {
-        if !used[i] {
-            continue;
+        if used[i] {
+            new[i] = out.len() as u16;
+            out.push(renumber(op, |j| new[j as usize]));
         }
-        new[i] = out.len() as u16;
-        let n = |j: u16| new[j as usize];
-        out.push(match op {
-            ScoreOp::S | ScoreOp::Q | ScoreOp::K | ScoreOp::Const(_) => op,
-            ScoreOp::Neg(a) => ScoreOp::Neg(n(a)),
-            ScoreOp::Tanh(a) => ScoreOp::Tanh(n(a)),
-            ScoreOp::Exp(a) => ScoreOp::Exp(n(a)),
-            ScoreOp::Add(a, b) => ScoreOp::Add(n(a), n(b)),
-            ScoreOp::Sub(a, b) => ScoreOp::Sub(n(a), n(b)),
-            ScoreOp::Mul(a, b) => ScoreOp::Mul(n(a), n(b)),
-            ScoreOp::Div(a, b) => ScoreOp::Div(n(a), n(b)),
-            ScoreOp::Min(a, b) => ScoreOp::Min(n(a), n(b)),
-            ScoreOp::Max(a, b) => ScoreOp::Max(n(a), n(b)),
-            ScoreOp::Pick(a, b, x, y) => ScoreOp::Pick(n(a), n(b), n(x), n(y)),
-        });
     }
     let kept = used[..values].iter().filter(|&&u| u).count();
     (out, kept, roots.map(|r| new[r as usize]))
+}
+
+/// `op` with each operand `j` replaced by `f(j)` (in operand order; leaves unchanged).
+fn renumber(op: ScoreOp, mut f: impl FnMut(u16) -> u16) -> ScoreOp {
+    match op {
+        ScoreOp::S | ScoreOp::Q | ScoreOp::K | ScoreOp::Const(_) => op,
+        ScoreOp::Neg(a) => ScoreOp::Neg(f(a)),
+        ScoreOp::Tanh(a) => ScoreOp::Tanh(f(a)),
+        ScoreOp::Exp(a) => ScoreOp::Exp(f(a)),
+        ScoreOp::Add(a, b) => ScoreOp::Add(f(a), f(b)),
+        ScoreOp::Sub(a, b) => ScoreOp::Sub(f(a), f(b)),
+        ScoreOp::Mul(a, b) => ScoreOp::Mul(f(a), f(b)),
+        ScoreOp::Div(a, b) => ScoreOp::Div(f(a), f(b)),
+        ScoreOp::Min(a, b) => ScoreOp::Min(f(a), f(b)),
+        ScoreOp::Max(a, b) => ScoreOp::Max(f(a), f(b)),
+        ScoreOp::Pick(a, b, x, y) => ScoreOp::Pick(f(a), f(b), f(x), f(y)),
+    }
 }
 
 /// One shared copy of each distinct score, so that kernel specs stay `Copy`.

@@ -496,12 +496,7 @@ fn mask_edge(
                 // Column indices 4v..4v+3 of the tile and their positions.
                 let mut idx = cx.b.ins().iconst(I32, (4 * v) as i64);
                 idx = cx.b.ins().splat(I32X4, idx);
-                let lanes =
-                    cx.b.func
-                        .dfg
-                        .constants
-                        .insert([0u32, 1, 2, 3].iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>().into());
-                let iota = cx.b.ins().vconst(I32X4, lanes);
+                let iota = cx.iota();
                 let col = cx.b.ins().iadd(idx, iota);
                 let in_run = cx.b.ins().icmp(IntCC::SignedLessThan, col, cols_v);
                 let base = cx.b.ins().splat(I32X4, k_lo32);
@@ -671,7 +666,7 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
     let q_pos = cx.load(I64, args, BWD_Q_POS as i64);
     let kv_pos = cx.load(I64, args, BWD_KV_POS as i64);
     let scale = cx.load(F32, args, BWD_SCALE as i64);
-    let cap = spec.score;
+    let score = spec.score;
     let zero = cx.i64(0);
     // KV blocks of KB rows outer, query rows inner: a block's K, V, dK and dV stay in cache
     // while every query row passes over it.
@@ -718,7 +713,8 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
             let count = cx.max(count, zero);
             let quads = cx.b.ins().band_imm(count, !3);
             let mid = cx.b.ins().iadd(j_lo, quads);
-            let rows = QuadRows { qi, dqi, lse, delta: delta_i, scale, cap, qp, kv_pos, k, kv_stride, dkv, dkv_stride };
+            let rows =
+                QuadRows { qi, dqi, lse, delta: delta_i, scale, score, qp, kv_pos, k, kv_stride, dkv, dkv_stride };
             cx.for_loop(j_lo, mid, 4, |cx, j0| backward_quad(cx, (d, dv), &rows, j0));
             cx.for_loop(mid, j_hi, 1, |cx, j| {
                 let kj_off = cx.b.ins().imul(j, kv_stride);
@@ -732,7 +728,7 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
                             let dot = dot_rows(cx, nv, qi, 0, kj, 0);
                             let s = cx.b.ins().fmul(dot, scale);
                             let sv = cx.b.ins().splat(F32X4, s);
-                            let sv = match cap {
+                            let sv = match score {
                                 Some(score) => {
                                     let kp = cx.b.ins().iadd(kv_pos, j);
                                     let (y, slope) = cx.score(score, sv, (qp, kp), true);
@@ -799,7 +795,7 @@ struct QuadRows {
     delta: Value,
     scale: Value,
     /// The score modification, if any.
-    cap: Option<&'static Score>,
+    score: Option<&'static Score>,
     /// The query's position and the first key's (i64), for scores that read positions.
     qp: Value,
     kv_pos: Value,
@@ -852,7 +848,7 @@ fn backward_quad(cx: &mut Cx<'_>, (d, dv): (usize, usize), r: &QuadRows, j0: Val
     let scale = cx.b.ins().splat(F32X4, r.scale);
     let lse = cx.b.ins().splat(F32X4, r.lse);
     let x = cx.b.ins().fmul(s, scale);
-    let (x, t) = match r.cap {
+    let (x, t) = match r.score {
         Some(score) => {
             let kp = cx.b.ins().iadd(r.kv_pos, j0);
             cx.score(score, x, (r.qp, kp), true)

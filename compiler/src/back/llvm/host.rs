@@ -219,6 +219,12 @@ fn exp2_fn(isa: &Isa) -> String {
     format!("\ndefine internal {vw} @exp2_{w}({vw} %x) alwaysinline {} {{\n{}}}\n", isa.attrs, f.finish())
 }
 
+/// The tile columns of vector `h` of a row, `h·w .. h·w + w`, as an i32 vector constant.
+fn lane_columns(w: u32, h: usize) -> V {
+    let lanes: Vec<String> = (0..w as usize).map(|c| format!("i32 {}", c + w as usize * h)).collect();
+    V::new(format!("<{}>", lanes.join(", ")), format!("<{w} x i32>"))
+}
+
 /// The score modification of a tile's raw scores (unscaled: the scale folds into the softmax's
 /// exponent): raw ↦ f(raw·scale)/scale, f the score's code (`back/llvm/score.rs`). Returns
 /// f'(raw·scale) per score vector when `slope` (the backward multiplies it into dS). A score that
@@ -240,9 +246,7 @@ fn score_tile(f: &mut Fn, s: &mut [Vec<V>], scale: &V, score: &Score, w: u32, sl
                 let q = f.splat(&qf, w);
                 let k0 = f.cast("trunc", &kpos, "i32");
                 let k0 = f.splat(&k0, w);
-                let iota: Vec<String> = (0..w as usize).map(|c| format!("i32 {}", c + w as usize * h)).collect();
-                let iota = V::new(format!("<{}>", iota.join(", ")), format!("<{w} x i32>"));
-                let kv = f.bin("add", &k0, &iota);
+                let kv = f.bin("add", &k0, &lane_columns(w, h));
                 let k = f.cast("sitofp", &kv, &format!("<{w} x float>"));
                 Leaves { s: xs, q: Some(q), k: Some(k) }
             } else {
@@ -361,8 +365,7 @@ fn mask_edge(f: &mut Fn, mask: KernelMask, s: &mut [Vec<V>], cols: &V, diff: &V,
         let base_v = f.splat(&base, w8);
         let mut out = Vec::new();
         for (h, sv) in pair.iter().enumerate() {
-            let iota: Vec<String> = (0..w8 as usize).map(|c| format!("i32 {}", c + w8 as usize * h)).collect();
-            let c = V::new(format!("<{}>", iota.join(", ")), format!("<{w8} x i32>"));
+            let c = lane_columns(w8, h);
             let mut ok = f.icmp("slt", &c, &cols_v);
             if !matches!(mask, KernelMask::None) {
                 let causal = f.icmp("sle", &c, &base_v);
