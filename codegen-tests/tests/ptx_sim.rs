@@ -181,6 +181,15 @@ impl Packed {
         1.0 / (self.d as f32).sqrt()
     }
 
+    /// The score's per-head values of every query head, uploaded, as the kernels' last parameter
+    /// (none when the score reads no head).
+    fn head_values(&self, g: &mut Global) -> Option<Arg> {
+        let score = self.spec(attnc_compiler::kernel::KernelKind::Forward).score?;
+        let values: Vec<f32> = (0..self.hq as u32).flat_map(|h| score.head_values(h)).collect();
+        (!values.is_empty())
+            .then(|| Arg::U64(g.upload(&values.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>())))
+    }
+
     /// The table arguments: cu_q, cu_kv, pos_q, pos_kv, uploaded.
     fn tables(g: &mut Global) -> [Arg; 4] {
         let cu = g.upload(&CU_Q.iter().chain(&CU_KV).flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
@@ -233,12 +242,12 @@ impl Packed {
     /// A score, modified when the case has a modification.
     fn score(&self, h: usize, kh: usize, i: usize, j: usize) -> f64 {
         let s = self.raw(h, kh, i, j);
-        self.score.map_or(s, |m| (m.f)(s, positions(i, j)))
+        self.score.map_or(s, |m| (m.f)(s, positions(i, j), h as f64))
     }
 
     /// The modification's derivative at a pair (1 without one).
     fn dcap(&self, h: usize, kh: usize, i: usize, j: usize) -> f64 {
-        self.score.map_or(1.0, |m| (m.df)(self.raw(h, kh, i, j), positions(i, j)))
+        self.score.map_or(1.0, |m| (m.df)(self.raw(h, kh, i, j), positions(i, j), h as f64))
     }
 
     /// fp64 softmax of row `i`'s scores over `keys`: (probabilities, LSE).
@@ -293,6 +302,7 @@ fn forward_case(p: Packed, target: Target) {
     let mut args = vec![Arg::U64(qa), Arg::U64(ka), Arg::U64(va), Arg::U64(oa), Arg::U64(la)];
     args.extend(Packed::tables(&mut g));
     args.extend([Arg::I64(row), Arg::I64((p.hk * d) as i64), Arg::I64((hq * dv) as i64), Arg::F32(p.scale())]);
+    args.extend(p.head_values(&mut g));
     p.run(KernelKind::Forward, target, &args, &mut g);
     let (o, lse) = (g.f32s(oa, TQ * hq * dv), g.f32s(la, TQ * hq));
     let mut worst = (0.0f64, 0.0f64);
@@ -349,29 +359,40 @@ fn positions(i: usize, j: usize) -> (f64, f64) {
 #[derive(Clone, Copy)]
 struct Modifier {
     text: &'static str,
-    f: fn(f64, (f64, f64)) -> f64,
-    df: fn(f64, (f64, f64)) -> f64,
+    f: fn(f64, (f64, f64), f64) -> f64,
+    df: fn(f64, (f64, f64), f64) -> f64,
 }
 
 /// Soft-capping at 2 (these inputs' scores reach well into tanh's bend).
-const CAP2: Modifier =
-    Modifier { text: "2 * tanh(s / 2)", f: |s, _| 2.0 * (s / 2.0).tanh(), df: |s, _| 1.0 - (s / 2.0).tanh().powi(2) };
+const CAP2: Modifier = Modifier {
+    text: "2 * tanh(s / 2)",
+    f: |s, _, _| 2.0 * (s / 2.0).tanh(),
+    df: |s, _, _| 1.0 - (s / 2.0).tanh().powi(2),
+};
 
 /// A linear bias in the distance (ALiBi's form, one slope) and in the key's own position: the
 /// kernels' positions must be those of the launch's tables (the second sequence's queries start
 /// at position 40).
 const POSITIONS: Modifier = Modifier {
     text: "2 * tanh(s / 2) - (q - k) / 16 + k / 64",
-    f: |s, (q, k)| 2.0 * (s / 2.0).tanh() - (q - k) / 16.0 + k / 64.0,
-    df: |s, _| 1.0 - (s / 2.0).tanh().powi(2),
+    f: |s, (q, k), _| 2.0 * (s / 2.0).tanh() - (q - k) / 16.0 + k / 64.0,
+    df: |s, _, _| 1.0 - (s / 2.0).tanh().powi(2),
+};
+
+/// ALiBi over 8 heads (the kernels read head h's slope, 2^(−(h+1)), from their per-head values,
+/// at the CTA's head) and a per-head scale of `s`: each head's CTAs must read their own head's.
+const ALIBI: Modifier = Modifier {
+    text: "s * (1 + h / 4) - alibi(h, 8) * (q - k)",
+    f: |s, (q, k), h| s * (1.0 + h / 4.0) - (-(h + 1.0)).exp2() * (q - k),
+    df: |_, _, h| 1.0 + h / 4.0,
 };
 
 /// Kinks at 0 and 1 (`min`/`max` lower to compare-and-select): the inputs here are bf16 without
 /// RoPE, so the kernels' fp32 scores sit within ~1e-7 of these and take the same side.
 const KINKED: Modifier = Modifier {
     text: "2 * tanh(s / 2) + max(s - 1, 0) / 4 - exp(min(s, 0) - 2)",
-    f: |s, _| 2.0 * (s / 2.0).tanh() + (s - 1.0).max(0.0) / 4.0 - (s.min(0.0) - 2.0).exp(),
-    df: |s, _| {
+    f: |s, _, _| 2.0 * (s / 2.0).tanh() + (s - 1.0).max(0.0) / 4.0 - (s.min(0.0) - 2.0).exp(),
+    df: |s, _, _| {
         let step = |x: f64| {
             if x > 0.0 {
                 1.0
@@ -386,13 +407,13 @@ const KINKED: Modifier = Modifier {
 };
 
 /// Score modifications on both targets, forward and backward, against fp64 with their
-/// derivatives: logit soft-capping, a score with kinks, an exponential and divisions, and one that
-/// reads the positions.
+/// derivatives: logit soft-capping, a score with kinks, an exponential and divisions, one that
+/// reads the positions, and ALiBi (per-head values, 4 query heads under group 4).
 #[test]
 fn score_modified_kernels_match_fp64() {
     for target in [Target::Sm80, Target::Sm90a] {
         for (d, mask, group) in [(64, KernelMask::Causal, 4), (128, KernelMask::Window { window: 37 }, 1)] {
-            for (m, seed) in [(CAP2, 61), (KINKED, 63), (POSITIONS, 65)] {
+            for (m, seed) in [(CAP2, 61), (KINKED, 63), (POSITIONS, 65), (ALIBI, 67)] {
                 let modified = |seed| Packed { score: Some(m), ..Packed::new(d, group, 1, mask, seed) };
                 forward_case(modified(seed), target);
                 backward_case(modified(seed + 1), target);
@@ -450,6 +471,7 @@ fn backward_case(p: Packed, target: Target) {
     args.extend(Packed::tables(&mut g));
     let (q_row, kv_row) = ((hq * d) as i64, (hk * d) as i64);
     args.extend([Arg::I64(q_row), Arg::I64(kv_row), Arg::I64(kv_row), Arg::F32(p.scale())]);
+    args.extend(p.head_values(&mut g));
     p.run(KernelKind::Backward, target, &args, &mut g);
     let worst =
         |got: Vec<f32>, want: &[f64]| got.iter().zip(want).map(|(a, b)| (*a as f64 - b).abs()).fold(0.0, f64::max);

@@ -444,6 +444,12 @@ pub enum ScoreOp {
     /// 2^24 tokens.
     Q,
     K,
+    /// The query head (from 0, among the heads the attention computes), as f32. Steps that read
+    /// only heads and constants are per-head values ([`Score::head_values`]): the host computes
+    /// them and the kernels read them as leaves.
+    H,
+    /// ALiBi's slope of head `a` among `n` heads (`expr::alibi_slope`; `n` is a count, not a step).
+    Alibi(u16, u16),
     /// An f32 constant, as its bits.
     Const(u32),
     Neg(u16),
@@ -470,12 +476,32 @@ pub struct Score {
     /// The steps holding the value and the derivative.
     pub value: usize,
     pub slope: usize,
+    /// How the kernels treat each step: per pair, a per-head value, or not at all.
+    pub roles: Vec<ScoreRole>,
+}
+
+/// How the kernels treat a step of a score (`expr::score` assigns them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScoreRole {
+    /// Computed at every pair.
+    Pair,
+    /// Read per head: slot `i` of `Score::head_values` (a step of only heads and constants
+    /// that a per-pair step, or the result, reads).
+    Head(usize),
+    /// Not needed by the kernels (a part of a per-head value the host computes).
+    Unused,
 }
 
 impl Score {
     /// Whether the score reads the query's or the key's position (a backend then provides them).
     pub fn positions(&self) -> bool {
         self.ops.iter().any(|o| matches!(o, ScoreOp::Q | ScoreOp::K))
+    }
+
+    /// Whether the score reads the query head (ALiBi's slope): the kernels then read
+    /// [`Score::head_values`] of their head.
+    pub fn reads_head(&self) -> bool {
+        self.ops.contains(&ScoreOp::H)
     }
 }
 

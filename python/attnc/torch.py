@@ -448,9 +448,12 @@ def attention(
     within each sequence: prefix-LM ``'k <= q | k < 4096'``, global tokens with a window
     ``'k < 64 | q < 64 | (k <= q & q - k < 4096)'``; errors in it raise ``ValueError`` naming
     ``mask``. ``score``: an attnc score expression of the scaled score ``s`` (FlexAttention's
-    ``score_mod``, written once and compiled into every kernel), with constants, ``+ - * /``,
-    ``tanh``, ``exp``, ``min`` and ``max``: ``'30 * tanh(s / 30)'`` is ``softcap=30``; errors in it
-    raise ``ValueError`` naming ``score``.
+    ``score_mod``, written once and compiled into every kernel) over ``s``, the positions ``q``
+    and ``k`` within each sequence and the query head ``h`` (from 0 among the heads given here;
+    under ``a2a`` each rank counts from its first head), with constants, ``+ - * /``, ``tanh``,
+    ``exp``, ``min``, ``max`` and ``alibi(h, N)``: ``'30 * tanh(s / 30)'`` is ``softcap=30``,
+    ``'s - alibi(h, 32) * (q - k)'`` is ALiBi over 32 heads (with tensor parallelism, ``h``
+    counts this rank's heads only); errors in it raise ``ValueError`` naming ``score``.
     """
     groups = _groups(cp_group, cp_comm_type)
     if cp_stream is not None:

@@ -29,8 +29,9 @@ def attention(
     ``valid``: per token its sequence, position in it and whether it is a real token (THD);
     ``scale``: the softmax scale (1/sqrt(d) when None); ``prefix``: with ``causal``, the first
     ``prefix`` positions of each sequence are seen by every query of it (prefix-LM);
-    ``score_mod``: a function of the scaled scores ``[b, h, t, t]`` and the query's and key's
-    positions within their sequence (``[t, 1]``, ``[1, t]``), written with torch's own ops
+    ``score_mod``: a function of the scaled scores ``[b, h, t, t]``, the query's and key's
+    positions within their sequence (``[t, 1]``, ``[1, t]``) and the query head (``[h, 1, 1]``),
+    written with torch's own ops
     (autograd gives its slope, ``torch.minimum``/``maximum`` splitting it at a tie).
     Returns O ``[b, t, h, dv]`` and LSE ``[b, h, t]``; rows that see no key have O = 0."""
     b, t, h, d = q.shape
@@ -42,7 +43,8 @@ def attention(
         s = softcap * torch.tanh(s / softcap)
     if score_mod is not None:
         pos = positions if positions is not None else torch.arange(t)
-        s = score_mod(s, pos[:, None].to(s.dtype), pos[None, :].to(s.dtype))
+        heads = torch.arange(h)[:, None, None].to(s.dtype)
+        s = score_mod(s, pos[:, None].to(s.dtype), pos[None, :].to(s.dtype), heads)
     pos = positions if positions is not None else torch.arange(t)
     allowed = torch.ones(t, t, dtype=torch.bool)
     if docs is not None:

@@ -91,15 +91,18 @@ def run_case(rank: int, world: int, case) -> dict:
     window = 9 if feature == "window" else None
     softcap = 5.0 if feature == "softcap" else None
     # "score": a score expression (`score=`) with kinks, against the same function in torch ops.
-    # Kinks, and the positions within each sequence (a distance bias and the key's own position).
+    # Kinks, the positions within each sequence and the head: ALiBi's slope per head, 2^-(h+1)
+    # for 8 heads (under a2a each rank counts `h` from its first head), and the key's position.
     score = (
-        "2 * tanh(s / 2) + max(s - 1, 0) / 4 - exp(min(s, 0) - 2) - (q - k) / 16 + k / 64" if feature == "score" else None
+        "2 * tanh(s / 2) + max(s - 1, 0) / 4 - exp(min(s, 0) - 2) - alibi(h, 8) * (q - k) + k / 64"
+        if feature == "score"
+        else None
     )
 
-    def score_mod(s, qp, kp):
+    def score_mod(s, qp, kp, hp):
         zero = torch.zeros_like(s)
         kinked = 2 * torch.tanh(s / 2) + torch.maximum(s - 1, zero) / 4 - torch.exp(torch.minimum(s, zero) - 2)
-        return kinked - (qp - kp) / 16 + kp / 64
+        return kinked - torch.exp2(-(hp + 1)) * (qp - kp) + kp / 64
     # "prefix": prefix-LM as a mask expression (`mask=`), a 5-token bidirectional prefix per sequence.
     prefix = 5 if feature == "prefix" else None
 

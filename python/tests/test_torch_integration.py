@@ -222,7 +222,7 @@ def test_dot_product_attention_takes_a_score_expression(single_rank_group):
     out.backward(d_out)
     leaves = [x.detach().double().transpose(0, 1).requires_grad_() for x in (q, k, v)]
 
-    def score_mod(s, qp, kp):
+    def score_mod(s, qp, kp, hp):
         zero = torch.zeros_like(s)
         return 2 * torch.tanh(s / 2) + torch.maximum(s - 1, zero) / 4 - torch.exp(torch.minimum(s, zero) - 2)
 
@@ -241,8 +241,10 @@ def test_dot_product_attention_takes_a_score_expression(single_rank_group):
 
 def test_a_score_the_kernels_cannot_compute_names_the_argument(single_rank_group):
     q, k, v = (torch.randn(8, 1, 2, 16) for _ in range(3))
-    with pytest.raises(ValueError, match=r"argument `score`.*`h`"):
-        at.attention(q, k, v, cp_group=single_rank_group, score="s - exp(-0.5 * h) * (q - k)")
+    with pytest.raises(ValueError, match=r"argument `score`.*`log`"):
+        at.attention(q, k, v, cp_group=single_rank_group, score="s - log(1 + q - k)")
+    with pytest.raises(ValueError, match=r"argument `score`.*`alibi` takes a head"):
+        at.attention(q, k, v, cp_group=single_rank_group, score="s - alibi(q, 2) * (q - k)")
     with pytest.raises(ValueError, match=r"argument `score`: a score expression replaces softcap"):
         at.attention(q, k, v, cp_group=single_rank_group, score="s", softcap=30.0)
     with pytest.raises(ValueError, match=r"argument `score`"):

@@ -166,11 +166,14 @@ pub fn time(kernels: &dyn Kernels, s: Shape3, backward: bool, q_rows: std::ops::
     let mask = Mask::of(&p);
     let q_list = rows_of(&p, q_rows.clone().map(|r| (r, r as u64)));
     let kv_list = rows_of(&p, (0..s.seq).map(|r| (r, r as u64)));
+    let head_values: Vec<f32> =
+        s.score.map(|sc| (0..s.heads as u32).flat_map(|h| sc.head_values(h)).collect()).unwrap_or_default();
     let block = Block {
         head_dim: d,
         v_head_dim: d,
         scale: 1.0 / (d as f32).sqrt(),
         score: s.score,
+        head_values: &head_values,
         mask: &mask,
         q: &q,
         q_shape,

@@ -292,6 +292,7 @@ impl<B: Backend> Kernels for Tiled<B> {
                             q_pos: qr.pos as i64,
                             kv_pos: kr.pos as i64,
                             scale: blk.scale,
+                            head_values: blk.heads_of(h).as_ptr(),
                         };
                         // SAFETY: qc holds n_pad rows, state n_pad rows of dv + 2, scratch the
                         // spec's floats, kc the run's len rows of k and v.
@@ -361,6 +362,7 @@ impl<B: Backend> Kernels for Tiled<B> {
                             q_pos: qr.pos as i64,
                             kv_pos: kr.pos as i64,
                             scale: blk.scale,
+                            head_values: blk.heads_of(h).as_ptr(),
                         };
                         // SAFETY: every pointer starts a run of rows that exists in its buffer.
                         unsafe { self.backend.backward(&spec, &args)? };

@@ -42,6 +42,9 @@ pub struct Block<'a> {
     pub scale: f32,
     /// The scores' modification (`softcap = X`, `score = EXPR`), if the model has one.
     pub score: Option<&'static Score>,
+    /// The score's per-head values of the block's query heads, `[heads][n]` (empty unless the
+    /// score reads the head).
+    pub head_values: &'a [f32],
     pub mask: &'a Mask,
     /// Query-side buffer and the offsets of q (and, backward, o, do, lse) in its elements.
     pub q: &'a [f32],
@@ -57,6 +60,12 @@ pub struct Block<'a> {
 }
 
 impl Block<'_> {
+    /// The score's per-head values of query head `h` of the block.
+    pub fn heads_of(&self, h: usize) -> &[f32] {
+        let n = self.score.map_or(0, |s| s.head_count());
+        &self.head_values[h * n..(h + 1) * n]
+    }
+
     /// D of a query row and head (backward).
     pub fn delta(&self, b: usize, row: usize, h: usize) -> f32 {
         match self.delta {
@@ -92,11 +101,12 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// A score through the block's modification, and the modification's slope there (1 without).
-fn score(blk: &Block<'_>, q: &[f32], k: &[f32], (qr, kr): (&Row, &Row)) -> (f32, f32) {
+/// A score of query head `h` through the block's modification, and the modification's slope
+/// there (1 without).
+fn score(blk: &Block<'_>, h: usize, q: &[f32], k: &[f32], (qr, kr): (&Row, &Row)) -> (f32, f32) {
     let s = blk.scale * dot(q, k);
     match blk.score {
-        Some(f) => score::eval(f, s, (qr.pos as i64, kr.pos as i64)),
+        Some(f) => score::eval(f, s, (qr.pos as i64, kr.pos as i64), blk.heads_of(h)),
         None => (s, 1.0),
     }
 }
@@ -116,7 +126,7 @@ impl Kernels for Reference {
                     for (s, kr) in scores.iter_mut().zip(blk.kv_rows) {
                         *s = if blk.mask.allows(qr, kr) {
                             let k = &blk.kv[blk.kv_shape.at(b, kr.row, kh)..][..d];
-                            score(blk, q, k, (qr, kr)).0
+                            score(blk, h, q, k, (qr, kr)).0
                         } else {
                             f32::NEG_INFINITY
                         };
@@ -180,7 +190,7 @@ impl Kernels for Reference {
                         let kbase = blk.kv_shape.at(b, kr.row, kh);
                         let k = &blk.kv[kbase..][..d];
                         let v = &blk.kv[kbase + d..][..dv];
-                        let (s, t) = score(blk, q, k, (qr, kr));
+                        let (s, t) = score(blk, h, q, k, (qr, kr));
                         let p = (s - lse).exp();
                         let ds = p * (dot(d_o, v) - delta) * t;
                         let dq_row = &mut dq[dqs.at(b, qr.row, h)..][..d];

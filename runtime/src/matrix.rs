@@ -250,13 +250,16 @@ pub const FEATURES: [Feature; 4] = [
 ];
 
 /// The matrix's score expression: tanh, exp, division by a constant and by an expression, every
-/// arithmetic operator, bending where the seeded scores lie, and the positions — a linear bias
-/// in the distance q − k (ALiBi's form with one slope) and one in the key's own position. Smooth, because the matrix
+/// arithmetic operator, bending where the seeded scores lie, the positions and the head — ALiBi's
+/// bias in the distance q − k with its slope per head (the cases at cp 2 and 4 have 8 heads; under
+/// a2a and a2a+p2p each rank counts `h` from its first head) and a bias in the key's own
+/// position. Smooth, because the matrix
 /// runs at 16 bits too: there, q and k are rounded after RoPE, so a score moves by ~2⁻⁹ of
 /// itself and a kink's slope would flip between sides at every score that near it — a true
 /// property of a kinked score in 16 bits, not an error of the kernels. The kinks of `min` and
 /// `max` are checked in fp32 ([`KINKED`]).
-pub const SCORE: &str = "score = 2 * tanh(s / 2) + s / 4 - exp(s / 3 - 2) / (1 + s * s / 8) - (q - k) / 16 + k / 64";
+pub const SCORE: &str =
+    "score = 2 * tanh(s / 2) + s / 4 - exp(s / 3 - 2) / (1 + s * s / 8) - alibi(h, 8) * (q - k) + k / 64";
 
 /// A score with kinks (`min`, `max`), for the fp32 cases: its slope jumps at `s = 0` and `s = 1`,
 /// and is the mean of both sides at a tie, as `torch.minimum`/`torch.maximum` give it.

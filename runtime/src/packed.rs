@@ -41,9 +41,17 @@ pub struct FwdLaunch {
     pub pos_q: Vec<i64>,
     pub pos_kv: Vec<i64>,
     pub scale: f32,
+    /// The score's per-head values, `[heads_q][n]` (empty unless the score reads the head).
+    pub head_values: Vec<f32>,
 }
 
 impl FwdLaunch {
+    /// The score's per-head values of query head `h`.
+    pub fn heads_of(&self, score: &attnc_compiler::spec::Score, h: usize) -> &[f32] {
+        let n = score.head_count();
+        &self.head_values[h * n..(h + 1) * n]
+    }
+
     pub fn sequences(&self) -> usize {
         self.pos_q.len()
     }
@@ -198,7 +206,7 @@ impl Launcher for Emulated {
                 .map(|j| {
                     let k = f(&l.k, (j * hk + kh) * d, d);
                     let s = q.iter().zip(&k).map(|(a, b)| a * b).sum::<f32>() * l.scale;
-                    (j, spec.score.map_or(s, |f| score::eval(f, s, (pq, kv_base + j as i64)).0))
+                    (j, spec.score.map_or(s, |f| score::eval(f, s, (pq, kv_base + j as i64), l.heads_of(f, h)).0))
                 })
                 .collect();
             if scores.is_empty() {
@@ -241,7 +249,7 @@ impl Launcher for Emulated {
                 let s = q.iter().zip(&k).map(|(a, b)| a * b).sum::<f32>() * l.scale;
                 // The score modification f: s' = f(s), and dS is scaled by f'(s).
                 let (s, dcap) = match spec.score {
-                    Some(f) => score::eval(f, s, (pq, kv_base + j as i64)),
+                    Some(f) => score::eval(f, s, (pq, kv_base + j as i64), l.heads_of(f, h)),
                     None => (s, 1.0),
                 };
                 let p = (s - lse).exp();
@@ -322,6 +330,7 @@ impl<L: Launcher> Packed<L> {
             cu_q: vec![0],
             cu_kv: vec![0],
             scale: blk.scale,
+            head_values: blk.head_values.to_vec(),
             ..FwdLaunch::default()
         };
         for p in pairs {

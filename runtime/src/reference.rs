@@ -55,22 +55,24 @@ impl ScoreF64 {
     }
 
     /// The modified score of the scaled score `s` of the pair at positions `at` (query, key,
-    /// within their sequence), and d value / ds there.
-    fn at(&self, s: f64, at: (u64, u64)) -> (f64, f64) {
+    /// within their sequence) of query head `head`, and d value / ds there.
+    fn at(&self, s: f64, at: (u64, u64), head: usize) -> (f64, f64) {
         match &self.0 {
-            Some(e) => dual(e, s, (at.0 as f64, at.1 as f64)),
+            Some(e) => dual(e, s, (at.0 as f64, at.1 as f64, head as f64)),
             None => (s, 1.0),
         }
     }
 }
 
-/// A score expression's value and slope at `s` and the pair's positions `(q, k)`, in fp64.
-fn dual(e: &Expr, s: f64, at: (f64, f64)) -> (f64, f64) {
+/// A score expression's value and slope at `s`, the pair's positions and its query head
+/// `(q, k, h)`, in fp64.
+fn dual(e: &Expr, s: f64, at: (f64, f64, f64)) -> (f64, f64) {
     use attnc_compiler::expr::{BinOp, ExprKind, Func, UnOp, Var};
     match &e.kind {
         ExprKind::Var(Var::S) => (s, 1.0),
         ExprKind::Var(Var::Q) => (at.0, 0.0),
         ExprKind::Var(Var::K) => (at.1, 0.0),
+        ExprKind::Var(Var::H) => (at.2, 0.0),
         ExprKind::Int(i) => (*i as f64, 0.0),
         ExprKind::Float(f) => (*f, 0.0),
         ExprKind::Unary(UnOp::Neg, a) => {
@@ -86,6 +88,11 @@ fn dual(e: &Expr, s: f64, at: (f64, f64)) -> (f64, f64) {
                 BinOp::Div => (x / y, (dx * y - x * dy) / (y * y)),
                 other => panic!("a score the kernels compile has no `{}`", other.symbol()),
             }
+        }
+        ExprKind::Call(Func::Alibi, args) => {
+            let (head, heads) = (dual(&args[0], s, at).0, dual(&args[1], s, at).0);
+            let slope = attnc_compiler::expr::library::alibi_slope(head as i64, heads as i64);
+            (slope.expect("a compiled score's alibi reads one of its heads"), 0.0)
         }
         ExprKind::Call(f, args) => {
             let (x, dx) = dual(&args[0], s, at);
@@ -104,6 +111,7 @@ fn dual(e: &Expr, s: f64, at: (f64, f64)) -> (f64, f64) {
                         (y, dy)
                     }
                 }
+                Func::Alibi => unreachable!("matched above"),
             }
         }
         other => panic!("a score the kernels compile has no {other:?}"),
@@ -383,9 +391,9 @@ fn group_attention_body(
     // Scores, modified (`softcap`, `score = EXPR`) before the mask (masked pairs are never
     // scored): the modified score and the modification's slope there.
     let modify = ScoreF64::of(p);
-    let score = |qi: &[f64], i: usize, j: usize| -> (f64, f64) {
+    let score = |qi: &[f64], head: usize, i: usize, j: usize| -> (f64, f64) {
         let raw = scale * dot(qi, &g.k[j * d..][..d]);
-        modify.at(raw, (p.position(i as u64), p.position(j as u64)))
+        modify.at(raw, (p.position(i as u64), p.position(j as u64)), head)
     };
     // Blocked for the cache: ROWS query rows of one head share each tile of TILE keys (the tile's
     // k and v rows are read once per block, not once per row). Every row still visits exactly
@@ -414,7 +422,7 @@ fn group_attention_body(
                     let qi = &g.q[(gh * t + i) * d..][..d];
                     let start = ranges[i].hull().start;
                     for j in ranges[i].in_tile(&tile) {
-                        e[r * t + j - start] = score(qi, i, j).0;
+                        e[r * t + j - start] = score(qi, head, i, j).0;
                     }
                 }
             }
@@ -480,7 +488,7 @@ fn group_attention_body(
                     let dq = &mut dq[r * d..][..d];
                     for j in ranges[i].in_tile(&tile) {
                         // The modified score and the modification's derivative at this pair.
-                        let (sj, dcap) = score(qi, i, j);
+                        let (sj, dcap) = score(qi, head, i, j);
                         let pij = (sj - lse).exp();
                         let ds = pij * (dot(d_out, &g.v[j * dv..][..dv]) - deltas[r]) * dcap;
                         axpy(dq, scale * ds, &g.k[j * d..][..d]);
@@ -677,7 +685,7 @@ mod tests {
                         })
                         .collect();
                     let at = |j: usize| (p.position(i as u64), p.position(j as u64));
-                    let s: Vec<f64> = keys.iter().zip(&raws).map(|(&j, &x)| modify.at(x, at(j)).0).collect();
+                    let s: Vec<f64> = keys.iter().zip(&raws).map(|(&j, &x)| modify.at(x, at(j), head).0).collect();
                     let max = s.iter().cloned().chain(sink(head)).fold(f64::NEG_INFINITY, f64::max);
                     let lse = max + s.iter().cloned().chain(sink(head)).map(|x| (x - max).exp()).sum::<f64>().ln();
                     r.lse[(b * h + head) * t + i] = lse;
@@ -700,7 +708,7 @@ mod tests {
                         let (kj, vj) =
                             (load(&inputs.k, hk, b, j, kh, d, true), load(&inputs.v, hk, b, j, kh, dv, false));
                         let pij = (sj - lse).exp();
-                        let dcap = modify.at(raw, at(j)).1;
+                        let dcap = modify.at(raw, at(j), head).1;
                         let ds = pij * (doi.iter().zip(&vj).map(|(x, y)| x * y).sum::<f64>() - delta) * dcap;
                         for e in 0..d {
                             dq[e] += scale * ds * kj[e];

@@ -92,6 +92,8 @@ fn check_abi_with(
     };
     let (mut s1, mut s2) = (fresh_state(), fresh_state());
     let mut scratch = vec![f32::NAN; spec(KernelKind::Forward).scratch_floats()];
+    // A score that reads the head sees head 3's values.
+    let head_values = score.map(|s| s.head_values(3)).unwrap_or_default();
     let args = |state: &mut Vec<f32>, scratch: &mut Vec<f32>| FwdArgs {
         q: q.as_ptr(),
         k: kv.as_ptr(),
@@ -103,6 +105,7 @@ fn check_abi_with(
         q_pos,
         kv_pos,
         scale: 1.0 / (d as f32).sqrt(),
+        head_values: head_values.as_ptr(),
     };
     let f = spec(KernelKind::Forward);
     // SAFETY: every buffer has the extent the ABI asks for.
@@ -149,6 +152,7 @@ fn check_abi_with(
         q_pos,
         kv_pos,
         scale: 1.0 / (d as f32).sqrt(),
+        head_values: head_values.as_ptr(),
     };
     let b = spec(KernelKind::Backward);
     // SAFETY: as above.
@@ -283,6 +287,8 @@ fn check_block(
     let rows = rows_of(&p, order.clone().into_iter());
     let kv_rows = rows_of(&p, (0..t).map(|r| (r, r as u64)));
     let part_shape = Shape { batch: 1, rows: t, heads, elems: dv + 1 };
+    let head_values: Vec<f32> =
+        score.map(|s| (0..heads as u32).flat_map(|h| score_of(s).head_values(h)).collect()).unwrap_or_default();
     let forward = |k: &dyn Kernels, q: &[f32]| {
         let mut part = vec![0.0f32; part_shape.len()];
         let b = Block {
@@ -290,6 +296,7 @@ fn check_block(
             v_head_dim: dv,
             scale: 1.0 / (d as f32).sqrt(),
             score: score.map(score_of),
+            head_values: &head_values,
             mask: &mask,
             q,
             q_shape,
@@ -320,6 +327,7 @@ fn check_block(
             v_head_dim: dv,
             scale: 1.0 / (d as f32).sqrt(),
             score: score.map(score_of),
+            head_values: &head_values,
             mask: &mask,
             q: &q,
             q_shape,

@@ -373,7 +373,7 @@ attention has no RoPE setting.
 q and k (positions within the sequence), h (the query head), doc(q) and doc(k) (packed
 sequence ids), with + - * / % (Euclidean), comparisons, & | and !. `score = EXPR` (a
 model) is a float over s (the scaled score) and the same terms, with tanh, exp, log,
-min and max. A mask cannot read s, a mask must be a condition, comparisons do not chain,
+min, max and alibi(h, N) (ALiBi's slope of head h among N heads). A mask cannot read s, a mask must be a condition, comparisons do not chain,
 and division is by a positive constant:
 
     layout l { ... mask = k <= q & q - k < 4096 }
@@ -384,23 +384,27 @@ and division is by a positive constant:
 kernels have closed forms for, however it is spelt: every pair (`k >= 0`), causal
 (`k <= q`), causal with a window of W keys (`k <= q & q - k < W`) and causal inside
 chunks of C tokens (`k <= q & q / C == k / C`); and the scores of s, the positions q and
-k, and constants with + - * /, tanh, exp, min and max (`X * tanh(s / X)` is the soft-cap,
-`s - (q - k) / 16` a distance bias). The expression is read as an intersection of linear constraints in
+k, the query head h and constants with + - * /, tanh, exp, min, max and alibi
+(`X * tanh(s / X)` is the soft-cap, `s - (q - k) / 16` a distance bias,
+`s - alibi(h, 32) * (q - k)` ALiBi). What reads only h and constants is computed once per
+head on the host; h counts the heads the attention computes, so a score that reads it
+needs tp = 1 (the plan does not know which tensor-parallel slice it runs). The expression is read as an intersection of linear constraints in
 q and k, so `q >= k`, `!(k > q)` and `2*q - 2*k < 256` all say what they mean.
 
 A mask that is one of those region by region also compiles: comparisons of one position
 with a constant (`k < 64`, `q < 4`) cut the positions into regions, and in each region
 the rest must read as every pair, none, causal or a causal window. Prefix-LM and global
 tokens with a window are such masks. Masks that read h, unions the regions do not
-separate, chunks within regions, and scores that read h (ALiBi's slope per head) or
-doc(q)/doc(k), or use log or %, are not compiled yet.
+separate, chunks within regions, and scores that read doc(q)/doc(k), or use log or %,
+are not compiled yet.
 
     mask = k <= q | k < 64                           # prefix-LM: compiled by region
     mask = k < 4 | q < 4 | (k <= q & q - k < 256)    # global tokens and a window
     mask = k <= q & (q - k < 64 | q - k >= 4096)     # not yet: one region, a union
     score = 2 * tanh(s / 2) + max(s - 1, 0) / 4      # compiled: s and constants
     score = s - (q - k) / 16                         # compiled: a distance bias, one slope
-    score = s - exp(-0.5 * h) * (q - k)              # not yet: a slope per head (ALiBi)";
+    score = s - alibi(h, 32) * (q - k)               # compiled: ALiBi, a slope per head
+    score = s - log(1 + q - k)                       # not yet: log";
 
     A2aLevelExceedsNode = "W0001", Warning, "the all-to-all level spans nodes",
 "The first level of a2a+p2p runs all-to-all, which sends (d-1)/d of every

@@ -62,6 +62,13 @@ pub fn eval(e: &Expr, at: &Point) -> Result<Value, EvalError> {
         ExprKind::Binary(BinOp::And, a, b) => Value::Bool(truth(a, at)? && truth(b, at)?),
         ExprKind::Binary(BinOp::Or, a, b) => Value::Bool(truth(a, at)? || truth(b, at)?),
         ExprKind::Binary(op, a, b) => binary(*op, eval(a, at)?, eval(b, at)?).ok_or_else(|| overflow(e))?,
+        ExprKind::Call(Func::Alibi, args) => match (eval(&args[0], at)?, eval(&args[1], at)?) {
+            (Value::Int(head), Value::Int(heads)) => Value::Float(
+                super::library::alibi_slope(head, heads)
+                    .ok_or_else(|| EvalError(format!("alibi({head}, {heads}): not one of the {heads} heads")))?,
+            ),
+            (x, n) => return Err(EvalError(format!("alibi of {x:?} and {n:?}: it takes a head and a head count"))),
+        },
         ExprKind::Call(f, args) => {
             let x = eval(&args[0], at)?.float();
             Value::Float(match f {
@@ -70,6 +77,7 @@ pub fn eval(e: &Expr, at: &Point) -> Result<Value, EvalError> {
                 Func::Log => x.ln(),
                 Func::Min => x.min(eval(&args[1], at)?.float()),
                 Func::Max => x.max(eval(&args[1], at)?.float()),
+                Func::Alibi => unreachable!("matched above"),
             })
         }
     })

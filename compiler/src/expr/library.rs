@@ -48,3 +48,41 @@ pub fn expr_in_documents(mask: Mask) -> MaskExpr {
 pub fn softcap(cap: f64) -> String {
     format!("{cap} * tanh(s / {cap})")
 }
+
+/// ALiBi's slope of query head `head` among `heads` (Press et al., "Train Short, Test Long",
+/// the `get_slopes` of its code, as Hugging Face's `build_alibi_tensor` computes it): with `n`
+/// the largest power of two ≤ `heads`, heads below `n` take 2^(−8(h+1)/n) and the rest the odd
+/// steps of the 2n series, 2^(−4(2j+1)/n) for `h = n + j`. `None` when `head` is not one of
+/// the `heads`.
+pub fn alibi_slope(head: i64, heads: i64) -> Option<f64> {
+    if heads < 1 || !(0..heads).contains(&head) {
+        return None;
+    }
+    let n = 1i64 << (63 - heads.leading_zeros());
+    let exponent =
+        if head < n { -8.0 * (head + 1) as f64 / n as f64 } else { -4.0 * (2 * (head - n) + 1) as f64 / n as f64 };
+    Some(exponent.exp2())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::alibi_slope;
+
+    #[test]
+    fn alibi_slopes_are_the_papers() {
+        // get_slopes(8) and get_slopes(12) of the ALiBi code (ofirpress/attention_with_linear_biases).
+        let eight: Vec<f64> = (0..8).map(|h| alibi_slope(h, 8).unwrap()).collect();
+        assert_eq!(eight, [0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625]);
+        let twelve: Vec<f64> = (8..12).map(|h| alibi_slope(h, 12).unwrap()).collect();
+        // get_slopes(16)[0::2][:4]: 2^-0.5, 2^-1.5, 2^-2.5, 2^-3.5.
+        let r = std::f64::consts::FRAC_1_SQRT_2;
+        let expect = [r, r / 2.0, r / 4.0, r / 8.0];
+        for (got, want) in twelve.iter().zip(expect) {
+            assert!((got - want).abs() < 1e-15, "{got} vs {want}");
+        }
+        assert_eq!(alibi_slope(0, 12), Some(0.5));
+        assert_eq!(alibi_slope(12, 12), None);
+        assert_eq!(alibi_slope(-1, 12), None);
+        assert_eq!(alibi_slope(0, 1), Some(2f64.powi(-8)));
+    }
+}

@@ -96,6 +96,8 @@ pub enum Func {
     Log,
     Min,
     Max,
+    /// `alibi(x, n)`: ALiBi's slope of head `x` among `n` heads (`library::alibi_slope`).
+    Alibi,
 }
 
 impl Func {
@@ -106,13 +108,14 @@ impl Func {
             Func::Log => "log",
             Func::Min => "min",
             Func::Max => "max",
+            Func::Alibi => "alibi",
         }
     }
 
     pub fn arity(self) -> usize {
         match self {
             Func::Tanh | Func::Exp | Func::Log => 1,
-            Func::Min | Func::Max => 2,
+            Func::Min | Func::Max | Func::Alibi => 2,
         }
     }
 }

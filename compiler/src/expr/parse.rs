@@ -251,6 +251,7 @@ impl Parser {
             "log" => Some(Func::Log),
             "min" => Some(Func::Min),
             "max" => Some(Func::Max),
+            "alibi" => Some(Func::Alibi),
             "doc" => None,
             _ => {
                 let close = crate::suggest::nearest(name, NAMES);
@@ -259,7 +260,9 @@ impl Parser {
                     message: format!("unknown name `{name}` in an expression"),
                     help: Some(match close {
                         Some(c) => format!("did you mean `{c}`?"),
-                        None => "terms are q, k, h, s, doc(q), doc(k); functions tanh, exp, log, min, max".into(),
+                        None => {
+                            "terms are q, k, h, s, doc(q), doc(k); functions tanh, exp, log, min, max, alibi".into()
+                        }
                     }),
                 });
             }
@@ -290,7 +293,7 @@ impl Parser {
 }
 
 /// The names an expression reads: its terms and functions.
-pub const NAMES: [&str; 10] = ["q", "k", "h", "s", "doc", "tanh", "exp", "log", "min", "max"];
+pub const NAMES: [&str; 11] = ["q", "k", "h", "s", "doc", "tanh", "exp", "log", "min", "max", "alibi"];
 
 /// Parses `text` as one expression (spans are byte offsets into `text`).
 pub fn parse(text: &str) -> Result<Expr, ParseError> {

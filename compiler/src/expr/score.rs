@@ -35,50 +35,153 @@ pub trait Lower {
 }
 
 /// What a score reads at one pair: the scaled score and, when the score reads them
-/// ([`Score::positions`]), the query's and the key's positions within their sequence as floats.
+/// ([`Score::positions`]), the query's and the key's positions within their sequence as floats,
+/// and its per-head values ([`Score::head_values`] of the pair's head, when
+/// [`Score::reads_head`]).
 #[derive(Clone, Debug)]
-pub struct Leaves<V> {
+pub struct Leaves<'a, V> {
     pub s: V,
     pub q: Option<V>,
     pub k: Option<V>,
+    pub heads: &'a [V],
 }
 
-impl<V> Leaves<V> {
-    /// Only the score (a score that reads no position).
-    pub fn s(s: V) -> Leaves<V> {
-        Leaves { s, q: None, k: None }
+impl<V> Leaves<'_, V> {
+    /// Only the score (a score that reads no position and no head).
+    pub fn s(s: V) -> Self {
+        Leaves { s, q: None, k: None, heads: &[] }
+    }
+}
+
+pub use crate::spec::ScoreRole as Role;
+
+/// Each step's role (`Score::roles`, computed when the score is built); the slots of per-head
+/// values are numbered in step order, the same for the forward and the backward kernels.
+fn roles_of(ops: &[ScoreOp], roots: [usize; 2]) -> Vec<Role> {
+    let n = ops.len();
+    // Steps that read the head and nothing per pair.
+    let mut head = vec![false; n];
+    for (i, &op) in ops.iter().enumerate() {
+        head[i] = match op {
+            ScoreOp::H => true,
+            ScoreOp::S | ScoreOp::Q | ScoreOp::K | ScoreOp::Const(_) => false,
+            op => {
+                let (mut any_head, mut all) = (false, true);
+                renumber(op, |j| {
+                    any_head |= head[j as usize];
+                    all &= head[j as usize] || matches!(ops[j as usize], ScoreOp::Const(_));
+                    j
+                });
+                any_head && all
+            }
+        };
+    }
+    let mut needed = vec![false; n];
+    roots.iter().for_each(|&r| needed[r] = true);
+    for i in (0..n).rev() {
+        if needed[i] && !head[i] {
+            renumber(ops[i], |j| {
+                needed[j as usize] = true;
+                j
+            });
+        }
+    }
+    let mut slot = 0;
+    (0..n)
+        .map(|i| match (needed[i], head[i]) {
+            (false, _) => Role::Unused,
+            (true, false) => Role::Pair,
+            (true, true) => {
+                slot += 1;
+                Role::Head(slot - 1)
+            }
+        })
+        .collect()
+}
+
+impl Score {
+    /// How many per-head values the kernels read (0 unless [`Score::reads_head`]).
+    pub fn head_count(&self) -> usize {
+        if !self.reads_head() {
+            return 0;
+        }
+        self.roles.iter().filter(|r| matches!(r, Role::Head(_))).count()
+    }
+
+    /// The per-head values of query head `head` (among the heads the attention computes), in
+    /// slot order: computed here in f64 and rounded to f32, once per head, where the kernels
+    /// would compute them at every pair.
+    pub fn head_values(&self, head: u32) -> Vec<f32> {
+        if !self.reads_head() {
+            return Vec::new();
+        }
+        let roles = &self.roles;
+        let mut vals: Vec<f64> = Vec::with_capacity(self.ops.len());
+        let mut out = Vec::new();
+        for (i, &op) in self.ops.iter().enumerate() {
+            let at = |j: u16| vals[j as usize];
+            let v = match op {
+                // Per-pair steps are never read by a per-head one.
+                ScoreOp::S | ScoreOp::Q | ScoreOp::K | ScoreOp::Pick(..) => f64::NAN,
+                ScoreOp::H => head as f64,
+                ScoreOp::Alibi(a, n) => super::library::alibi_slope(at(a) as i64, n as i64).unwrap_or(f64::NAN),
+                ScoreOp::Const(bits) => f32::from_bits(bits) as f64,
+                ScoreOp::Neg(a) => -at(a),
+                ScoreOp::Add(a, b) => at(a) + at(b),
+                ScoreOp::Sub(a, b) => at(a) - at(b),
+                ScoreOp::Mul(a, b) => at(a) * at(b),
+                ScoreOp::Div(a, b) => at(a) / at(b),
+                ScoreOp::Tanh(a) => at(a).tanh(),
+                ScoreOp::Exp(a) => at(a).exp(),
+                ScoreOp::Min(a, b) => at(a).min(at(b)),
+                ScoreOp::Max(a, b) => at(a).max(at(b)),
+            };
+            vals.push(v);
+            if let Role::Head(_) = roles[i] {
+                out.push(v as f32);
+            }
+        }
+        out
     }
 }
 
 /// The score's value at its leaves and, when `slope`, its derivative by `s`.
-pub fn lower<L: Lower>(score: &Score, target: &mut L, leaves: Leaves<L::V>, slope: bool) -> (L::V, Option<L::V>) {
+pub fn lower<L: Lower>(score: &Score, target: &mut L, leaves: Leaves<'_, L::V>, slope: bool) -> (L::V, Option<L::V>) {
     let upto = if slope { score.ops.len() } else { score.values };
-    let mut vals: Vec<L::V> = Vec::with_capacity(upto);
+    let roles = &score.roles;
+    let mut vals: Vec<Option<L::V>> = Vec::with_capacity(upto);
     let position = |v: &Option<L::V>, name: &str| -> L::V {
         v.clone().unwrap_or_else(|| panic!("a score that reads `{name}` is lowered with its position"))
     };
-    for op in &score.ops[..upto] {
-        let at = |i: u16| vals[i as usize].clone();
-        let v = match *op {
-            ScoreOp::S => leaves.s.clone(),
-            ScoreOp::Q => position(&leaves.q, "q"),
-            ScoreOp::K => position(&leaves.k, "k"),
-            ScoreOp::Const(bits) => target.constant(f32::from_bits(bits)),
-            ScoreOp::Neg(a) => target.apply(Prim::Neg, &[at(a)]),
-            ScoreOp::Tanh(a) => target.apply(Prim::Tanh, &[at(a)]),
-            ScoreOp::Exp(a) => target.apply(Prim::Exp, &[at(a)]),
-            ScoreOp::Add(a, b) => target.apply(Prim::Add, &[at(a), at(b)]),
-            ScoreOp::Sub(a, b) => target.apply(Prim::Sub, &[at(a), at(b)]),
-            ScoreOp::Mul(a, b) => target.apply(Prim::Mul, &[at(a), at(b)]),
-            ScoreOp::Div(a, b) => target.apply(Prim::Div, &[at(a), at(b)]),
-            ScoreOp::Min(a, b) => target.apply(Prim::Min, &[at(a), at(b)]),
-            ScoreOp::Max(a, b) => target.apply(Prim::Max, &[at(a), at(b)]),
-            ScoreOp::Pick(a, b, x, y) => target.apply(Prim::Pick, &[at(a), at(b), at(x), at(y)]),
+    for (i, op) in score.ops[..upto].iter().enumerate() {
+        let at = |i: u16| vals[i as usize].clone().expect("a per-pair step reads lowered steps");
+        let v = match (roles[i], *op) {
+            (Role::Unused, _) => None,
+            (Role::Head(slot), _) => {
+                Some(leaves.heads.get(slot).cloned().expect("a score that reads `h` is lowered with its head values"))
+            }
+            (Role::Pair, op) => Some(match op {
+                ScoreOp::S => leaves.s.clone(),
+                ScoreOp::Q => position(&leaves.q, "q"),
+                ScoreOp::K => position(&leaves.k, "k"),
+                ScoreOp::H | ScoreOp::Alibi(..) => unreachable!("per-head steps are head values"),
+                ScoreOp::Const(bits) => target.constant(f32::from_bits(bits)),
+                ScoreOp::Neg(a) => target.apply(Prim::Neg, &[at(a)]),
+                ScoreOp::Tanh(a) => target.apply(Prim::Tanh, &[at(a)]),
+                ScoreOp::Exp(a) => target.apply(Prim::Exp, &[at(a)]),
+                ScoreOp::Add(a, b) => target.apply(Prim::Add, &[at(a), at(b)]),
+                ScoreOp::Sub(a, b) => target.apply(Prim::Sub, &[at(a), at(b)]),
+                ScoreOp::Mul(a, b) => target.apply(Prim::Mul, &[at(a), at(b)]),
+                ScoreOp::Div(a, b) => target.apply(Prim::Div, &[at(a), at(b)]),
+                ScoreOp::Min(a, b) => target.apply(Prim::Min, &[at(a), at(b)]),
+                ScoreOp::Max(a, b) => target.apply(Prim::Max, &[at(a), at(b)]),
+                ScoreOp::Pick(a, b, x, y) => target.apply(Prim::Pick, &[at(a), at(b), at(x), at(y)]),
+            }),
         };
         vals.push(v);
     }
-    let value = vals[score.value].clone();
-    (value, slope.then(|| vals[score.slope].clone()))
+    let value = vals[score.value].clone().expect("the value is lowered");
+    (value, slope.then(|| vals[score.slope].clone().expect("the slope is lowered")))
 }
 
 /// |x| beyond which tanh(x) rounds to ±1 in f32 (tanh(9.1) = 1 − 2.4e-8).
@@ -134,9 +237,9 @@ impl Lower for Scalar {
 /// The score and its slope at `s`, in `f32` (the kernel-IR interpreter's semantics).
 ///
 /// `q` and `k` are the pair's positions within its sequence (read only by scores with
-/// [`Score::positions`]).
-pub fn eval(score: &Score, s: f32, (q, k): (i64, i64)) -> (f32, f32) {
-    let leaves = Leaves { s, q: Some(q as f32), k: Some(k as f32) };
+/// [`Score::positions`]); `heads` the score's [`Score::head_values`] of the pair's head.
+pub fn eval(score: &Score, s: f32, (q, k): (i64, i64), heads: &[f32]) -> (f32, f32) {
+    let leaves = Leaves { s, q: Some(q as f32), k: Some(k as f32), heads };
     let (v, d) = lower(score, &mut Scalar, leaves, true);
     (v, d.unwrap_or(1.0))
 }
@@ -241,6 +344,21 @@ impl Builder {
         }
     }
 
+    /// Whether step `i` reads the score or a position (and so is computed per pair, not per head).
+    fn per_pair(&self, i: u16) -> bool {
+        let mut reads = false;
+        match self.ops[i as usize] {
+            ScoreOp::S | ScoreOp::Q | ScoreOp::K => return true,
+            op => {
+                renumber(op, |j| {
+                    reads |= self.per_pair(j);
+                    j
+                });
+            }
+        }
+        reads
+    }
+
     /// Step `i` as `x · c` with a constant `c`, if it is one.
     fn scaled(&self, i: u16) -> Option<(u16, f32)> {
         let constant = |j: u16| match self.known(Val::Op(j)) {
@@ -279,14 +397,11 @@ fn value(b: &mut Builder, e: &Expr) -> Result<Val, Unsupported> {
         ExprKind::Var(Var::S) => b.push(ScoreOp::S),
         ExprKind::Var(Var::Q) => b.push(ScoreOp::Q),
         ExprKind::Var(Var::K) => b.push(ScoreOp::K),
+        ExprKind::Var(Var::H) => b.push(ScoreOp::H),
         ExprKind::Var(v) => {
-            let name = match v {
-                Var::H => "h",
-                Var::DocQ => "doc(q)",
-                _ => "doc(k)",
-            };
+            let name = if *v == Var::DocQ { "doc(q)" } else { "doc(k)" };
             return Err(unsupported(&format!(
-                "it reads `{name}`, and the kernels' scores read `s`, the positions `q` and `k`, and constants"
+                "it reads `{name}`, and the kernels' scores read `s`, the positions `q` and `k`, the head `h`, and constants"
             )));
         }
         ExprKind::Int(i) => Val::K(*i as f32),
@@ -308,6 +423,36 @@ fn value(b: &mut Builder, e: &Expr) -> Result<Val, Unsupported> {
                 }
             }
         }
+        ExprKind::Call(Func::Alibi, args) => {
+            let head = value(b, &args[0])?;
+            let count = match value(b, &args[1])? {
+                Val::K(n) if n.fract() == 0.0 && (1.0..=u16::MAX as f32).contains(&n) => n as u16,
+                _ => {
+                    return Err(Unsupported {
+                        message: "`alibi`'s second argument is the model's head count, a whole number from 1 (e.g. `alibi(h, 32)`)".into(),
+                        span: args[1].span,
+                    });
+                }
+            };
+            match b.known(head) {
+                Val::K(c) => match super::library::alibi_slope(c as i64, count as i64) {
+                    Some(slope) if c.fract() == 0.0 => Val::K(slope as f32),
+                    _ => {
+                        return Err(Unsupported {
+                            message: format!("alibi({c}, {count}): {c} is not one of the {count} heads"),
+                            span: args[0].span,
+                        });
+                    }
+                },
+                Val::Op(i) if b.per_pair(i) => {
+                    return Err(Unsupported {
+                        message: "`alibi` takes a head: its first argument reads only `h` and constants".into(),
+                        span: args[0].span,
+                    });
+                }
+                Val::Op(i) => b.push(ScoreOp::Alibi(i, count)),
+            }
+        }
         ExprKind::Call(f, args) => {
             let x = value(b, &args[0])?;
             match f {
@@ -321,6 +466,7 @@ fn value(b: &mut Builder, e: &Expr) -> Result<Val, Unsupported> {
                     }
                 }
                 Func::Log => return Err(unsupported("it uses `log`")),
+                Func::Alibi => unreachable!("matched above"),
             }
         }
     })
@@ -333,7 +479,7 @@ fn slopes(b: &mut Builder, n: usize) -> Vec<Val> {
         let v = Val::Op(i as u16);
         let dv = match b.ops[i] {
             ScoreOp::S => Val::K(1.0),
-            ScoreOp::Q | ScoreOp::K => Val::K(0.0),
+            ScoreOp::Q | ScoreOp::K | ScoreOp::H | ScoreOp::Alibi(..) => Val::K(0.0),
             ScoreOp::Const(_) => Val::K(0.0),
             ScoreOp::Neg(a) => {
                 let da = d[a as usize];
@@ -406,7 +552,9 @@ pub fn of(e: &Expr, text: &str) -> Result<Option<Score>, Unsupported> {
     let d = slopes(&mut b, values);
     let slope = b.index(d[value as usize]);
     let (ops, values, [value, slope]) = live(&b.ops, values, [value, slope]);
-    Ok(Some(Score { text: text.to_string(), ops, values, value: value as usize, slope: slope as usize }))
+    let (value, slope) = (value as usize, slope as usize);
+    let roles = roles_of(&ops, [value, slope]);
+    Ok(Some(Score { text: text.to_string(), ops, values, value, slope, roles }))
 }
 
 /// The steps `roots` read, in their order (those of the first `values` steps first), renumbered:
@@ -438,7 +586,8 @@ fn live(ops: &[ScoreOp], values: usize, roots: [u16; 2]) -> (Vec<ScoreOp>, usize
 /// `op` with each operand `j` replaced by `f(j)` (in operand order; leaves unchanged).
 fn renumber(op: ScoreOp, mut f: impl FnMut(u16) -> u16) -> ScoreOp {
     match op {
-        ScoreOp::S | ScoreOp::Q | ScoreOp::K | ScoreOp::Const(_) => op,
+        ScoreOp::S | ScoreOp::Q | ScoreOp::K | ScoreOp::H | ScoreOp::Const(_) => op,
+        ScoreOp::Alibi(a, n) => ScoreOp::Alibi(f(a), n),
         ScoreOp::Neg(a) => ScoreOp::Neg(f(a)),
         ScoreOp::Tanh(a) => ScoreOp::Tanh(f(a)),
         ScoreOp::Exp(a) => ScoreOp::Exp(f(a)),
@@ -508,7 +657,7 @@ mod tests {
         assert_eq!(s.ops.len(), 9, "{:?}", s.ops);
         assert_eq!(s.ops[s.slope], ScoreOp::Sub(7, 6), "{:?}", s.ops);
         for x in [-200.0f32, -3.0, 0.0, 0.5, 45.0] {
-            let (v, d) = eval(s, x, (0, 0));
+            let (v, d) = eval(s, x, (0, 0), &[]);
             let t = (x / 30.0).tanh();
             assert!((v - 30.0 * t).abs() < 1e-4, "{x}: {v}");
             assert!((d - (1.0 - t * t)).abs() < 1e-5, "{x}: {d}");
@@ -521,8 +670,8 @@ mod tests {
             let sc = score(text);
             for x in [-3.0f32, -0.7, 0.3, 2.5, 7.0] {
                 let h = 1e-2f32;
-                let num = (eval(sc, x + h, (0, 0)).0 - eval(sc, x - h, (0, 0)).0) / (2.0 * h);
-                let d = eval(sc, x, (0, 0)).1;
+                let num = (eval(sc, x + h, (0, 0), &[]).0 - eval(sc, x - h, (0, 0), &[]).0) / (2.0 * h);
+                let d = eval(sc, x, (0, 0), &[]).1;
                 assert!((num - d).abs() < 2e-2 * (1.0 + d.abs()), "{text} at {x}: {d} vs {num}");
             }
         }
@@ -539,9 +688,9 @@ mod tests {
         ] {
             let sc = score(text);
             let at = if text.contains("- 1") { 1.0 } else { 0.0 };
-            assert_eq!(eval(sc, at - 0.5, (0, 0)).1, below, "{text} below the kink");
-            assert_eq!(eval(sc, at, (0, 0)).1, tie, "{text} at the kink");
-            assert_eq!(eval(sc, at + 0.5, (0, 0)).1, above, "{text} above the kink");
+            assert_eq!(eval(sc, at - 0.5, (0, 0), &[]).1, below, "{text} below the kink");
+            assert_eq!(eval(sc, at, (0, 0), &[]).1, tie, "{text} at the kink");
+            assert_eq!(eval(sc, at + 0.5, (0, 0), &[]).1, above, "{text} above the kink");
         }
     }
 
@@ -549,8 +698,8 @@ mod tests {
     fn positions_are_leaves_without_slope() {
         let sc = score("s - (q - k) / 8");
         assert!(sc.positions());
-        assert_eq!(eval(sc, 1.5, (10, 2)), (0.5, 1.0));
-        assert_eq!(eval(sc, 1.5, (2, 2)), (1.5, 1.0));
+        assert_eq!(eval(sc, 1.5, (10, 2), &[]), (0.5, 1.0));
+        assert_eq!(eval(sc, 1.5, (2, 2), &[]), (1.5, 1.0));
         assert!(!score("30 * tanh(s / 30)").positions());
     }
 
@@ -560,12 +709,56 @@ mod tests {
         assert_eq!(parse("1 * s + 0").unwrap(), None);
         let two = score("s * (1 + 1)");
         assert_eq!(two.ops, [ScoreOp::S, ScoreOp::Const(2.0f32.to_bits()), ScoreOp::Mul(0, 1)]);
-        assert_eq!(eval(two, 3.0, (0, 0)), (6.0, 2.0));
+        assert_eq!(eval(two, 3.0, (0, 0), &[]), (6.0, 2.0));
+    }
+
+    #[test]
+    fn per_head_steps_become_head_values() {
+        let alibi = score("s - alibi(h, 8) * (q - k)");
+        assert!(alibi.reads_head() && alibi.positions());
+        assert_eq!(alibi.head_count(), 1, "{:?} {:?}", alibi.ops, alibi.roles);
+        assert_eq!(alibi.head_values(0), [0.5]);
+        assert_eq!(alibi.head_values(7), [0.00390625]);
+        assert_eq!(eval(alibi, 1.0, (10, 2), &alibi.head_values(0)), (-3.0, 1.0));
+        // Two per-head values, in step order: h itself and exp(−h/4); the slope is the second.
+        let mixed = score("s * exp(-h / 4) + h");
+        assert_eq!(mixed.head_count(), 2, "{:?} {:?}", mixed.ops, mixed.roles);
+        let hv = mixed.head_values(2);
+        assert_eq!(hv, [2.0, (-0.5f64).exp() as f32]);
+        let (v, d) = eval(mixed, 3.0, (0, 0), &hv);
+        assert!((v - (3.0 * (-0.5f32).exp() + 2.0)).abs() < 1e-6 && (d - (-0.5f32).exp()).abs() < 1e-7, "{v} {d}");
+        // Kernels never compute a per-head step: the host does, once per head.
+        assert!(
+            mixed
+                .roles
+                .iter()
+                .zip(&mixed.ops)
+                .all(|(r, op)| *r != Role::Pair || !matches!(op, ScoreOp::H | ScoreOp::Alibi(..)))
+        );
+        assert!(!score("s - (q - k) / 8").reads_head());
+        assert_eq!(score("s - (q - k) / 8").head_values(3), Vec::<f32>::new());
+        // A constant head folds: alibi(1, 8) is 1/4.
+        assert_eq!(score("s - alibi(1, 8) * (q - k)").head_count(), 0);
+    }
+
+    #[test]
+    fn alibi_takes_a_head_and_a_count() {
+        for (text, says) in [
+            ("s - alibi(q, 8)", "reads only `h`"),
+            ("s - alibi(h, 0)", "head count"),
+            ("s - alibi(h, k)", "head count"),
+            ("s - alibi(h, 2.5)", "head count"),
+            ("s - alibi(9, 8)", "not one of the 8 heads"),
+        ] {
+            let e = crate::expr::parse::parse(text).unwrap();
+            let err = of(&e, text).unwrap_err();
+            assert!(err.message.contains(says), "{text}: {}", err.message);
+        }
     }
 
     #[test]
     fn what_the_kernels_cannot_compute_is_named() {
-        for (text, says) in [("s - h", "`h`"), ("log(s)", "`log`"), ("3", "constant"), ("s % 2", "`%`")] {
+        for (text, says) in [("s - doc(q)", "`doc(q)`"), ("log(s)", "`log`"), ("3", "constant"), ("s % 2", "`%`")] {
             let e = crate::expr::parse::parse(text).unwrap();
             let err = of(&e, text).unwrap_err();
             assert!(err.message.contains(says), "{text}: {}", err.message);

@@ -174,6 +174,15 @@ pub struct Buffer {
     /// receiver's queries read.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub halo: bool,
+    /// The first of the problem's query heads this buffer holds (its heads are consecutive):
+    /// nonzero only for the head shards of an all-to-all; a score that reads the head counts
+    /// from it. The verifier proves it against the heads the buffer's content holds.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub head0: u32,
+}
+
+fn is_zero(x: &u32) -> bool {
+    *x == 0
 }
 
 /// A process group of the plan, by CP rank (`members`) and by global rank in the job.
@@ -690,6 +699,7 @@ impl Plan {
             storage: id,
             rotating: false,
             halo: false,
+            head0: 0,
         });
         BufId(id)
     }

@@ -69,9 +69,11 @@ pub unsafe fn forward(spec: &KernelSpec, args: &FwdArgs) {
                                     }
                                     Step::Score => {
                                         let score = spec.score.expect("Score only with a score");
+                                        // SAFETY: the caller passes the score's per-head values.
+                                        let heads = unsafe { super::head_values(args.head_values, score.head_count()) };
                                         for (i, x) in s.iter_mut().enumerate() {
                                             let (r, c) = (i as i64 / tk, i as i64 % tk);
-                                            *x = score::eval(score, *x, (args.q_pos + r0 + r, k_lo + c)).0;
+                                            *x = score::eval(score, *x, (args.q_pos + r0 + r, k_lo + c), heads).0;
                                         }
                                     }
                                     Step::MaskEdge => {
@@ -142,6 +144,8 @@ pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
     let (d, dv) = (spec.head_dim as usize, spec.dv() as usize);
     let Step::ForQueryRows(row_body) = &program(spec)[0] else { unreachable!("backward program") };
     let score = spec.score;
+    // SAFETY: the caller passes the score's per-head values.
+    let heads = unsafe { super::head_values(args.head_values, score.map_or(0, |s| s.head_count())) };
     let Step::ForAllowedKeys(pair_body) = &row_body[0] else { unreachable!("backward program") };
     for i in 0..args.n_q {
         // SAFETY: i < n_q, j < n_kv; offsets stay within the rows the caller describes.
@@ -169,7 +173,7 @@ pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
                             let s = match score {
                                 Some(score) => {
                                     let at = (args.q_pos + i, args.kv_pos + j);
-                                    let (v, d) = score::eval(score, dot * args.scale, at);
+                                    let (v, d) = score::eval(score, dot * args.scale, at, heads);
                                     t = d;
                                     v
                                 }

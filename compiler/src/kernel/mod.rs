@@ -171,6 +171,22 @@ pub struct FwdArgs {
     pub q_pos: i64,
     pub kv_pos: i64,
     pub scale: f32,
+    /// The score's per-head values of this head (`Score::head_values`); read only by kernels
+    /// whose score reads the head (null otherwise).
+    pub head_values: *const f32,
+}
+
+/// The `n` per-head values behind a kernel argument.
+///
+/// # Safety
+/// With `n > 0`, `p` points at `n` floats that outlive the returned slice.
+pub unsafe fn head_values<'a>(p: *const f32, n: usize) -> &'a [f32] {
+    if n == 0 {
+        &[]
+    } else {
+        // SAFETY: the caller's promise.
+        unsafe { std::slice::from_raw_parts(p, n) }
+    }
 }
 
 /// Backward kernel arguments. Query rows hold `[q (head_dim), o, do (v_head_dim each), lse]`.
@@ -194,6 +210,8 @@ pub struct BwdArgs {
     pub q_pos: i64,
     pub kv_pos: i64,
     pub scale: f32,
+    /// As in [`FwdArgs`].
+    pub head_values: *const f32,
 }
 
 #[cfg(test)]
@@ -208,6 +226,8 @@ mod tests {
         assert_eq!(std::mem::offset_of!(BwdArgs, delta) as i32, offsets::BWD_DELTA);
         assert_eq!(std::mem::offset_of!(BwdArgs, kv_pos) as i32, offsets::BWD_KV_POS);
         assert_eq!(std::mem::offset_of!(BwdArgs, scale) as i32, offsets::BWD_SCALE);
+        assert_eq!(std::mem::offset_of!(FwdArgs, head_values) as i32, offsets::FWD_HEAD_VALUES);
+        assert_eq!(std::mem::offset_of!(BwdArgs, head_values) as i32, offsets::BWD_HEAD_VALUES);
     }
 }
 
@@ -223,6 +243,7 @@ pub mod offsets {
     pub const FWD_Q_POS: i32 = 56;
     pub const FWD_KV_POS: i32 = 64;
     pub const FWD_SCALE: i32 = 72;
+    pub const FWD_HEAD_VALUES: i32 = 80;
     pub const BWD_Q: i32 = 0;
     pub const BWD_K: i32 = 8;
     pub const BWD_DQ: i32 = 16;
@@ -237,6 +258,7 @@ pub mod offsets {
     pub const BWD_Q_POS: i32 = 88;
     pub const BWD_KV_POS: i32 = 96;
     pub const BWD_SCALE: i32 = 104;
+    pub const BWD_HEAD_VALUES: i32 = 112;
 }
 
 /// One step of a kernel's algorithm. Loops nest; backends lower each step, the interpreter runs it.

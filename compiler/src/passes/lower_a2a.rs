@@ -38,6 +38,9 @@ pub fn to_heads(l: &mut Lowering<'_>, rank: u32, inputs: Inputs, group: GroupId,
     let rows = map.clone();
     let q_kind = l.q_kind();
     let q = l.b.buffer(rank, format!("{}.heads", q_kind.name()), q_kind, rows.clone(), heads / degree);
+    // Member i of the group receives the i-th slice of the query heads.
+    let index = members.iter().position(|&m| m == rank).expect("the rank is a member of its group") as u32;
+    l.b.plan.buffers[q.0 as usize].head0 = index * (heads / degree);
     l.b.push(rank, OpKind::AllToAll { group, src: inputs.q, dst: q, dir: A2aDir::SeqToHeads { natural: true } });
     let mut kv_src = inputs.kv;
     if factor > 1 {

@@ -395,6 +395,7 @@ impl Sim<'_, '_, '_> {
             }
             OpKind::AttnFwd { q, q_rows, kv, kv_rows, part, class } => {
                 let (Some(qc), Some(kc)) = (self.read(id, *q), self.read(id, *kv)) else { return };
+                self.first_head(id, *q, &qc);
                 let Some(record) = self.block(id, &qc, q_rows, &kc, kv_rows, *class) else { return };
                 let mut c = Content::new(qc.heads.clone(), qc.map.clone());
                 c.records.push(record);
@@ -426,6 +427,7 @@ impl Sim<'_, '_, '_> {
             }
             OpKind::AttnBwd { q, q_rows, kv, kv_rows, dq, dkv, class } => {
                 let (Some(qc), Some(kc)) = (self.read(id, *q), self.read(id, *kv)) else { return };
+                self.first_head(id, *q, &qc);
                 let Some(record) = self.block(id, &qc, q_rows, &kc, kv_rows, *class) else { return };
                 let (Some(mut dqc), Some(mut dkc)) = (self.take(id, *dq), self.take(id, *dkv)) else { return };
                 if dqc.map != qc.map || dqc.heads != qc.heads {
@@ -449,6 +451,16 @@ impl Sim<'_, '_, '_> {
             | OpKind::ReduceScatter { .. }
             | OpKind::AllToAll { .. }
             | OpKind::Barrier { .. } => {}
+        }
+    }
+
+    /// The query buffer's `head0` (what a score that reads the head counts from) is the first of
+    /// the heads it holds, and they are consecutive.
+    fn first_head(&mut self, id: OpId, q: BufId, qc: &Content) {
+        let head0 = self.plan.buf(q).head0;
+        let consecutive = qc.heads.iter().enumerate().all(|(i, &h)| h == head0 + i as u32);
+        if !consecutive {
+            self.errors.at_op(id, format!("the queries hold heads {:?}, not heads from head0 = {head0} on", qc.heads));
         }
     }
 

@@ -49,6 +49,7 @@ pub fn measure(
         pos_q: vec![0],
         pos_kv: vec![0],
         scale: 1.0 / (head_dim as f32).sqrt(),
+        head_values: Vec::new(),
     };
     let pairs = if causal { seq * (seq + 1) / 2 } else { seq * seq } as f64;
     let flops = 4.0 * pairs * head_dim as f64 * heads as f64;

@@ -30,6 +30,9 @@ pub struct CudaDevice {
     /// Buffers of −inf values for fills, grown on demand; the last is the largest (older ones
     /// stay alive: copies in flight may still read them).
     neg_inf: Mutex<Vec<CudaMem>>,
+    /// Per-head score values on the device, by rank and content: uploaded once, kept for the
+    /// device's life (launches in flight read them).
+    head_values: Mutex<Vec<(u32, Vec<f32>, CudaMem)>>,
 }
 
 /// An event recorded on a stream.
@@ -50,7 +53,29 @@ fn err(e: super::CudaError) -> DeviceError {
 
 impl CudaDevice {
     pub fn new(launcher: CudaLauncher) -> CudaDevice {
-        CudaDevice { launcher, streams: Mutex::new(Vec::new()), neg_inf: Mutex::new(Vec::new()) }
+        CudaDevice {
+            launcher,
+            streams: Mutex::new(Vec::new()),
+            neg_inf: Mutex::new(Vec::new()),
+            head_values: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The device address of a call's per-head score values (`None` when the score reads no head).
+    fn head_values(&self, rank: u32, values: &[f32]) -> Result<Option<u64>, DeviceError> {
+        if values.is_empty() {
+            return Ok(None);
+        }
+        let mut cache = self.head_values.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, _, m)) = cache.iter().find(|(r, v, _)| *r == rank && v == values) {
+            return Ok(Some(m.ptr));
+        }
+        let bytes: Vec<u8> = values.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let m = self.alloc(rank, bytes.len())?;
+        self.upload(rank, 0, (&m, 0), &bytes)?;
+        let ptr = m.ptr;
+        cache.push((rank, values.to_vec(), m));
+        Ok(Some(ptr))
     }
 
     /// The rank's stream (`0` compute, `1` CP), created on first use.
@@ -261,10 +286,15 @@ impl Device for CudaDevice {
         let grid = (t.max_seqlen_q().div_ceil(ROWS_PER_CTA) as u32, c.heads_q as u32, t.sequences() as u32);
         // O rows hold the query heads at the value head dim.
         let o_row = (c.heads_q * c.v_head_dim) as i64;
-        let args: [&dyn Arg; 13] = [
+        let hv = self.head_values(rank, c.head_values)?;
+        let mut args: Vec<&dyn Arg> = vec![
             &ptrs[0], &ptrs[1], &ptrs[2], &ptrs[3], &ptrs[4], &arrays[0], &arrays[1], &arrays[2], &arrays[3], &q_row,
             &kv_row, &o_row, &c.scale,
         ];
+        // A score that reads the head: its values, the last parameter.
+        if let Some(hv) = &hv {
+            args.push(hv);
+        }
         self.launch(rank, which, &k, grid, &args)
     }
 
@@ -289,10 +319,14 @@ impl Device for CudaDevice {
         ];
         let arrays = f.arrays.map(address);
         let grid = (t.max_seqlen_kv().div_ceil(ROWS_PER_CTA) as u32, f.heads_q as u32, t.sequences() as u32);
-        let args: [&dyn Arg; 17] = [
+        let hv = self.head_values(rank, f.head_values)?;
+        let mut args: Vec<&dyn Arg> = vec![
             &ptrs[0], &ptrs[1], &ptrs[2], &ptrs[3], &ptrs[4], &ptrs[5], &ptrs[6], &ptrs[7], &ptrs[8], &arrays[0],
             &arrays[1], &arrays[2], &arrays[3], &q_row, &kv_row, &kv_row, &f.scale,
         ];
+        if let Some(hv) = &hv {
+            args.push(hv);
+        }
         self.launch(rank, which, &k, grid, &args)
     }
 

@@ -42,6 +42,8 @@ pub struct FwdBuffers {
     cu_kv: CudaSlice<i32>,
     pos_q: CudaSlice<i64>,
     pos_kv: CudaSlice<i64>,
+    /// The score's per-head values, when it reads the head (the kernel's last parameter).
+    head_values: Option<CudaSlice<f32>>,
 }
 
 /// Device-resident arrays of one backward launch.
@@ -141,6 +143,10 @@ impl CudaLauncher {
             cu_kv: driver("upload cu_kv", s.clone_htod(&l.cu_kv))?,
             pos_q: driver("upload pos_q", s.clone_htod(&l.pos_q))?,
             pos_kv: driver("upload pos_kv", s.clone_htod(&l.pos_kv))?,
+            head_values: match l.head_values.is_empty() {
+                true => None,
+                false => Some(driver("upload head_values", s.clone_htod(&l.head_values))?),
+            },
         })
     }
 
@@ -177,6 +183,9 @@ impl CudaLauncher {
         a.arg(&b.q).arg(&b.k).arg(&b.v).arg(&mut b.o).arg(&mut b.lse);
         a.arg(&b.cu_q).arg(&b.cu_kv).arg(&b.pos_q).arg(&b.pos_kv);
         a.arg(&q_row).arg(&kv_row).arg(&o_row).arg(&l.scale);
+        if let Some(hv) = &b.head_values {
+            a.arg(hv);
+        }
         // SAFETY: the arguments follow the forward ABI of `docs/llvm-backend.md` in order and type;
         // every array holds the rows `cu_q`/`cu_kv` name, with the strides passed.
         driver(&format!("launch {}", spec.name()), unsafe { a.launch(cfg) }).map(|_| ())
@@ -194,6 +203,9 @@ impl CudaLauncher {
         a.arg(&mut b.dq).arg(&mut b.dk).arg(&mut b.dv);
         a.arg(&b.fwd.cu_q).arg(&b.fwd.cu_kv).arg(&b.fwd.pos_q).arg(&b.fwd.pos_kv);
         a.arg(&q_row).arg(&kv_row).arg(&dkv_row).arg(&f.scale);
+        if let Some(hv) = &b.fwd.head_values {
+            a.arg(hv);
+        }
         // SAFETY: as in `launch_fwd`, for the backward ABI.
         driver(&format!("launch {}", spec.name()), unsafe { a.launch(cfg) }).map(|_| ())
     }

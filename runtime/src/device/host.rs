@@ -274,6 +274,7 @@ impl HostDevice<'_> {
                 v_head_dim: dv,
                 scale: c.scale,
                 score: c.table.spec.score,
+                head_values: c.head_values,
                 mask: &mask,
                 q: &q,
                 q_shape: Shape { batch: 1, rows: tq, heads: h, elems: d },
@@ -338,6 +339,7 @@ impl HostDevice<'_> {
                 v_head_dim: dv,
                 scale: f.scale,
                 score: f.table.spec.score,
+                head_values: f.head_values,
                 mask: &mask,
                 q: &bundle,
                 q_shape,
@@ -405,6 +407,7 @@ impl HostDevice<'_> {
             pos_q: table.pos_q,
             pos_kv: table.pos_kv,
             scale: c.scale,
+            head_values: c.head_values.to_vec(),
         })
     }
 }

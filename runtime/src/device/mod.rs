@@ -288,6 +288,9 @@ pub struct FwdCall<'a, M> {
     /// The value/output head dim (v, o, do, dv rows).
     pub v_head_dim: usize,
     pub scale: f32,
+    /// The score's per-head values (`Score::head_values`) of the call's query heads, `[heads_q][n]`
+    /// (empty unless the score reads the head); the kernels read them as a global array.
+    pub head_values: &'a [f32],
 }
 
 pub struct BwdCall<'a, M> {

@@ -36,6 +36,8 @@ pub struct PtxDevice {
     parsed: Mutex<HashMap<String, Arc<Parsed>>>,
     /// Thread instructions interpreted so far.
     pub instructions: AtomicU64,
+    /// Per-head score values uploaded so far, by content, and their addresses.
+    head_values: Mutex<Vec<(Vec<f32>, u64)>>,
 }
 
 fn address(region: (&PtxMem, usize)) -> u64 {
@@ -49,6 +51,7 @@ impl PtxDevice {
             global: Mutex::new(Global::new()),
             parsed: Mutex::new(HashMap::new()),
             instructions: AtomicU64::new(0),
+            head_values: Mutex::new(Vec::new()),
         }
     }
 
@@ -84,6 +87,23 @@ impl PtxDevice {
             .map_err(|e| DeviceError::Kernel(e.to_string()))?;
         self.instructions.fetch_add(stats.thread_instructions, Ordering::Relaxed);
         Ok(())
+    }
+
+    /// A call's per-head score values in the interpreter's memory, as the kernel's last parameter
+    /// (`None` when the score reads no head); uploaded once per content.
+    fn head_values(&self, values: &[f32]) -> Result<Option<Arg>, DeviceError> {
+        if values.is_empty() {
+            return Ok(None);
+        }
+        let mut cache = self.head_values.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, addr)) = cache.iter().find(|(v, _)| v == values) {
+            return Ok(Some(Arg::U64(*addr)));
+        }
+        let bytes: Vec<u8> = values.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let m = self.alloc(0, bytes.len())?;
+        self.upload(0, 0, (&m, 0), &bytes)?;
+        cache.push((values.to_vec(), m.addr));
+        Ok(Some(Arg::U64(m.addr)))
     }
 
     fn spec_kernel(&self, spec: &KernelSpec) -> Result<Arc<Parsed>, DeviceError> {
@@ -215,6 +235,7 @@ impl Device for PtxDevice {
         // O rows hold the query heads at the value head dim.
         let o_row = (c.heads_q * c.v_head_dim) as i64;
         args.extend([Arg::I64(q_row), Arg::I64(kv_row), Arg::I64(o_row), Arg::F32(c.scale)]);
+        args.extend(self.head_values(c.head_values)?);
         self.launch(&k, grid, &args)
     }
 
@@ -231,6 +252,7 @@ impl Device for PtxDevice {
         let mut args: Vec<Arg> = regions.into_iter().map(|r| Arg::U64(address(r))).collect();
         args.extend(f.arrays.map(|r| Arg::U64(address(r))));
         args.extend([Arg::I64(q_row), Arg::I64(kv_row), Arg::I64(kv_row), Arg::F32(f.scale)]);
+        args.extend(self.head_values(f.head_values)?);
         self.launch(&k, grid, &args)
     }
 

@@ -77,6 +77,7 @@ pub fn measure(
         head_dim,
         v_head_dim: head_dim,
         scale: 1.0 / (head_dim as f32).sqrt(),
+        head_values: &[],
     };
     let timed = |kernel: &'static str, run: &dyn Fn() -> Result<(), DeviceError>| -> Result<PtxBench, DeviceError> {
         let before = device.instructions.load(Ordering::Relaxed);

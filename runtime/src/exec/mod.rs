@@ -555,6 +555,7 @@ impl<D: Device> Run<'_, D> {
             }
             OpKind::AttnFwd { q, kv, part, .. } => {
                 let (qb, kb) = (plan.buf(*q), plan.buf(*kv));
+                let head_values = head_values(p, qb);
                 let o_count = self.plane_bytes(*part, PlaneKind::O) / 4;
                 let lse_count = self.plane_bytes(*part, PlaneKind::Lse) / 4;
                 self.device.fill(rank, s, self.at(*part, PlaneKind::O), o_count, 0.0).map_err(|e| err.at(e))?;
@@ -583,6 +584,7 @@ impl<D: Device> Run<'_, D> {
                         head_dim: d,
                         v_head_dim: p.v_dim() as usize,
                         scale: p.scale() as f32,
+                        head_values: &head_values,
                     };
                     self.device.forward(rank, s, &call).map_err(|e| err.at(e))?;
                     if i > 0 {
@@ -614,6 +616,7 @@ impl<D: Device> Run<'_, D> {
             }
             OpKind::AttnBwd { q, kv, dq, dkv, .. } => {
                 let (qb, kb) = (plan.buf(*q), plan.buf(*kv));
+                let head_values = head_values(p, qb);
                 let tm = self.tables[rank as usize].as_ref().expect("a rank with attention ops has tables");
                 for l in &self.launches[&id] {
                     let call = BwdCall {
@@ -630,6 +633,7 @@ impl<D: Device> Run<'_, D> {
                             head_dim: d,
                             v_head_dim: p.v_dim() as usize,
                             scale: p.scale() as f32,
+                            head_values: &head_values,
                         },
                         d_out: self.at(*q, PlaneKind::DOut),
                         delta: self.at(*q, PlaneKind::Delta),
@@ -796,5 +800,14 @@ impl<D: Device> OpError<'_, D> {
     /// `failure`: the executor's own message, or a device's typed error.
     pub(crate) fn at(&self, failure: impl std::fmt::Display) -> RuntimeError {
         RuntimeError::Rank { rank: self.rank, op: self.run.describe(self.id), message: failure.to_string() }
+    }
+}
+
+/// The score's per-head values of a query buffer's heads, `[heads][n]` (`Score::head_values`,
+/// counted from the buffer's first head: an all-to-all's shard holds heads from `head0`).
+fn head_values(p: &attnc_compiler::ir::Problem, q: &attnc_compiler::ir::Buffer) -> Vec<f32> {
+    match p.score {
+        Some(s) if s.reads_head() => (0..q.heads).flat_map(|h| s.head_values(q.head0 + h)).collect(),
+        _ => Vec::new(),
     }
 }

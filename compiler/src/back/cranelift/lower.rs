@@ -22,6 +22,8 @@ struct Cx<'a> {
     b: FunctionBuilder<'a>,
     mem: MemFlags,
     le: MemFlags,
+    /// The score's per-head values, splat, loaded once at entry (`Score::head_values`).
+    heads: Vec<Value>,
 }
 
 impl Cx<'_> {
@@ -151,11 +153,12 @@ impl Cx<'_> {
                 let iota = self.iota();
                 let k = self.b.ins().iadd(k0, iota);
                 let k = self.b.ins().fcvt_from_sint(F32X4, k);
-                Leaves { s: x, q: Some(q), k: Some(k) }
+                Leaves { s: x, q: Some(q), k: Some(k), heads: &[] }
             }
             false => Leaves::s(x),
         };
-        lower(score, self, leaves, slope)
+        let heads = self.heads.clone();
+        lower(score, self, Leaves { heads: &heads, ..leaves }, slope)
     }
 
     /// The lanes' indices, 0 1 2 3.
@@ -243,11 +246,25 @@ pub fn build(spec: &KernelSpec, func: &mut Function, pointer: Type) -> Result<()
         b,
         mem: MemFlags::new().with_notrap(),
         le: MemFlags::new().with_endianness(cranelift_codegen::ir::Endianness::Little),
+        heads: Vec::new(),
     };
     let entry = cx.b.create_block();
     cx.b.append_block_params_for_function_params(entry);
     cx.b.switch_to_block(entry);
     let args = cx.b.block_params(entry)[0];
+    let n_heads = spec.score.map_or(0, |s| s.head_count());
+    if n_heads > 0 {
+        let at = match spec.kind {
+            KernelKind::Forward => FWD_HEAD_VALUES,
+            KernelKind::Backward => BWD_HEAD_VALUES,
+        };
+        let p = cx.load(pointer, args, at as i64);
+        for i in 0..n_heads {
+            let x = cx.load(F32, p, 4 * i as i64);
+            let v = cx.b.ins().splat(F32X4, x);
+            cx.heads.push(v);
+        }
+    }
     match spec.kind {
         KernelKind::Forward => forward(&mut cx, spec, args)?,
         KernelKind::Backward => backward(&mut cx, spec, args)?,

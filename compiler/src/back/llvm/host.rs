@@ -235,6 +235,13 @@ fn score_tile(f: &mut Fn, s: &mut [Vec<V>], scale: &V, score: &Score, w: u32, sl
     let inv = f.fast("fdiv", &f32c(1.0), scale);
     let inv = f.splat(&inv, w);
     let (qpos, kpos) = (V::new("%qpos", "i64"), V::new("%kpos", "i64"));
+    let heads: Vec<V> = (0..score.head_count())
+        .map(|i| {
+            let p = f.gep("float", &V::new("%hv", "ptr"), &i64c(i as i64));
+            let x = f.load("float", &p, 4);
+            f.splat(&x, w)
+        })
+        .collect();
     let mut slopes = Vec::new();
     for (r, row) in s.iter_mut().enumerate() {
         let mut dr = Vec::new();
@@ -248,9 +255,9 @@ fn score_tile(f: &mut Fn, s: &mut [Vec<V>], scale: &V, score: &Score, w: u32, sl
                 let k0 = f.splat(&k0, w);
                 let kv = f.bin("add", &k0, &lane_columns(w, h));
                 let k = f.cast("sitofp", &kv, &format!("<{w} x float>"));
-                Leaves { s: xs, q: Some(q), k: Some(k) }
+                Leaves { s: xs, q: Some(q), k: Some(k), heads: &heads }
             } else {
-                Leaves::s(xs)
+                Leaves { heads: &heads, ..Leaves::s(xs) }
             };
             let (y, d) = lower(score, &mut Llvm { f: &mut *f, exp2: Exp2::Host(w) }, leaves, slope);
             *x = f.fast("fmul", &y, &inv);
@@ -562,14 +569,31 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
 
 /// The tile functions' last parameters: the first row's and the first key's positions, for a
 /// score that reads them (`score_tile`); none otherwise, so other kernels are unchanged.
+/// Then the score's per-head values (`ptr %hv`), for a score that reads the head.
 fn position_params(spec: &KernelSpec) -> &'static str {
-    if spec.score.is_some_and(|s| s.positions()) { ", i64 %qpos, i64 %kpos" } else { "" }
+    match spec.score.map(|s| (s.positions(), s.reads_head())) {
+        Some((true, true)) => ", i64 %qpos, i64 %kpos, ptr noalias %hv",
+        Some((true, false)) => ", i64 %qpos, i64 %kpos",
+        Some((false, true)) => ", ptr noalias %hv",
+        _ => "",
+    }
 }
 
 /// The tile call's position arguments (`position_params`): the tile's first query position and
-/// first key position.
-fn position_args(f: &mut Fn, spec: &KernelSpec, q_pos: &V, r0: &V, k_lo: &V) -> Vec<V> {
-    if spec.score.is_some_and(|s| s.positions()) { vec![f.bin("add", q_pos, r0), k_lo.clone()] } else { vec![] }
+/// first key position, then the per-head values `hv` (loaded from the arguments by
+/// `head_values_field`).
+fn position_args(f: &mut Fn, spec: &KernelSpec, q_pos: &V, r0: &V, k_lo: &V, hv: &Option<V>) -> Vec<V> {
+    let mut out = Vec::new();
+    if spec.score.is_some_and(|s| s.positions()) {
+        out = vec![f.bin("add", q_pos, r0), k_lo.clone()];
+    }
+    out.extend(hv.clone());
+    out
+}
+
+/// The argument struct's pointer to the score's per-head values, for a score that reads the head.
+fn head_values_field(f: &mut Fn, spec: &KernelSpec, args: &V, offset: i32) -> Option<V> {
+    spec.score.filter(|s| s.reads_head()).map(|_| field(f, args, offset, "ptr"))
 }
 
 /// `buf[c + off]` in every one of `w` lanes.
@@ -679,6 +703,7 @@ fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
     let q_pos = field(&mut f, &args, offsets::FWD_Q_POS, "i64");
     let kv_pos = field(&mut f, &args, offsets::FWD_KV_POS, "i64");
     let scale = field(&mut f, &args, offsets::FWD_SCALE, "float");
+    let hv = head_values_field(&mut f, spec, &args, offsets::FWD_HEAD_VALUES);
     let mask = spec.mask;
     let block_q = if isa.w == 8 { BLOCK_Q } else { 4 * BLOCK_Q };
     f.for_range(&i64c(0), &n_q, block_q, |f, rb0| {
@@ -727,7 +752,7 @@ fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
                 let qp = f.gep("float", &q, &qa);
                 let sa = f.bin("mul", r0, &i64c(dv + 2));
                 let sp = f.gep("float", &state, &sa);
-                let pos = position_args(f, spec, &q_pos, r0, &k_lo);
+                let pos = position_args(f, spec, &q_pos, r0, &k_lo, &hv);
                 let mut args = vec![&qp, &sp, &kt, &vt, &cols, &diff, &m, &scale, rows, &spare];
                 args.extend(pos.iter());
                 f.call_void(&format!("tile{main}"), &args);
@@ -905,6 +930,7 @@ fn backward_fn(spec: &KernelSpec, isa: &Isa) -> String {
     let q_pos = field(&mut f, &args, offsets::BWD_Q_POS, "i64");
     let kv_pos = field(&mut f, &args, offsets::BWD_KV_POS, "i64");
     let scale = field(&mut f, &args, offsets::BWD_SCALE, "float");
+    let hv = head_values_field(&mut f, spec, &args, offsets::BWD_HEAD_VALUES);
     let mask = spec.mask;
     // Tiles of K (d wide) and of V (dv wide).
     let tile = |f: &mut Fn, width: i64| f.alloca(&format!("[{} x float]", width * tk), w * 4);
@@ -979,7 +1005,7 @@ fn backward_fn(spec: &KernelSpec, isa: &Isa) -> String {
                 let dqa = f.bin("mul", r0, &dq_stride);
                 let dqp = f.gep("float", &dq, &dqa);
                 let dp = f.gep("float", &delta, r0);
-                let pos = position_args(f, spec, &q_pos, r0, &k_lo);
+                let pos = position_args(f, spec, &q_pos, r0, &k_lo, &hv);
                 let mut args = vec![
                     &qp, &q_stride, &dqp, &dq_stride, &dp, &kt, &vt, &kc, &dkt, &dvt, &cols, &diff, &m, &scale, rows,
                     &spare,

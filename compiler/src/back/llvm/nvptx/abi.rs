@@ -103,7 +103,7 @@ pub fn module(spec: &KernelSpec, target: Target) -> Result<GpuKernel, LlvmError>
             )));
         }
     }
-    let mut g = Gen { spec: *spec, d, dv, f: Fn::default() };
+    let mut g = Gen { spec: *spec, d, dv, f: Fn::default(), heads: Vec::new() };
     let (body, params, smem, grid0) = match spec.kind {
         KernelKind::Forward => {
             if target == Target::Sm90a {
@@ -123,7 +123,12 @@ pub fn module(spec: &KernelSpec, target: Target) -> Result<GpuKernel, LlvmError>
     };
     let name = spec.name();
     let header = format!("; attnc GPU kernel {name} for {}", target.name());
-    Ok(kernel(&header, &name, params, &body, true, [grid0, "heads_q", "sequences"], smem as u32))
+    // A score that reads the head takes its per-head values: [heads_q][n] floats.
+    let mut params = params.to_vec();
+    if spec.score.is_some_and(|s| s.reads_head()) {
+        params.push(("head_values", "ptr addrspace(1)"));
+    }
+    Ok(kernel(&header, &name, &params, &body, true, [grid0, "heads_q", "sequences"], smem as u32))
 }
 
 /// A kernel module — `header`, `body` defined as `@name(params)` (pointers `noalias`), its

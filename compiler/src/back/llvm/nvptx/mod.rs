@@ -74,6 +74,8 @@ struct Gen {
     /// The value/output head dim (MLA's differs).
     dv: i64,
     f: Fn,
+    /// The score's per-head values of the CTA's head (`Score::head_values`), loaded by `frame`.
+    heads: Vec<V>,
 }
 
 /// Per-thread ids of a CTA.
@@ -156,10 +158,12 @@ impl Gen {
         let leaves = if score.positions() {
             let q = self.f.cast("sitofp", at.0, "float");
             let k = self.f.cast("sitofp", at.1, "float");
-            Leaves { s: xs, q: Some(q), k: Some(k) }
+            Leaves { s: xs, q: Some(q), k: Some(k), heads: &[] }
         } else {
             Leaves::s(xs)
         };
+        let heads = self.heads.clone();
+        let leaves = Leaves { heads: &heads, ..leaves };
         let (y, d) = lower(score, &mut Llvm { f: &mut self.f, exp2: Exp2::Nvptx }, leaves, slope);
         (self.f.fast("fmul", &y, &f32c(std::f32::consts::LOG2_E)), d)
     }
@@ -190,6 +194,17 @@ impl Gen {
         let head = f.cast("zext", &y, "i64");
         let seq = f.cast("zext", &z, "i64");
         let kv_head = f.bin("udiv", &head, &i64c(self.spec.group as i64));
+        // A score that reads the head: its values for this head, `head_values[head · n + i]`.
+        let n = self.spec.score.map_or(0, |s| s.head_count()) as i64;
+        if n > 0 {
+            let base = f.bin("mul", &head, &i64c(n));
+            for i in 0..n {
+                let at = f.bin("add", &base, &i64c(i));
+                let p = f.gep("float", &param("head_values", P1), &at);
+                let x = f.load("float", &p, 4);
+                self.heads.push(x);
+            }
+        }
         let (cu_q, cu_kv) = (self.param("cu_q", P1), self.param("cu_kv", P1));
         let q0 = self.load_i32_as_i64(&cu_q, &seq);
         let s1 = self.f.bin("add", &seq, &i64c(1));
