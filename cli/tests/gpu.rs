@@ -344,7 +344,7 @@ fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
                         "ok    cp2 p2p causal { window = 5 } sbhd",
                         "ok    cp2 p2p causal { chunk = 6 } bshd",
                         // The score expression's PTX (tanh, exp, a division by an expression, positions).
-                        "bf16 score 2 * tanh(s / 2) + s / 4 - exp(s / 3 - 2) / (1 + s * s / 8) - alibi(h, 8) * (q - k) + k / 64",
+                        "bf16 score 2 * tanh(s / 2) + s / 4 - exp(s / 3 - 2) / (1 + s * s / 8) + log(1 + s * s / 8) / 4 - alibi(h, 8) * (q - k) - log(1 + q - k) / 8 + k / 64",
                         "5 passed, 0 failed",
                     ],
                 );

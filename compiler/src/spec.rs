@@ -459,6 +459,8 @@ pub enum ScoreOp {
     Div(u16, u16),
     Tanh(u16),
     Exp(u16),
+    /// The natural logarithm (`expr::score::log_by_bits` on the CPU, `lg2.approx` on the GPU).
+    Log(u16),
     Min(u16, u16),
     Max(u16, u16),
     Pick(u16, u16, u16, u16),

@@ -95,6 +95,7 @@ def run_case(rank: int, world: int, case) -> dict:
     # for 8 heads (under a2a each rank counts `h` from its first head), and the key's position.
     score = (
         "2 * tanh(s / 2) + max(s - 1, 0) / 4 - exp(min(s, 0) - 2) - alibi(h, 8) * (q - k) + k / 64"
+        " - log(1 + q - k) / 8"
         if feature == "score"
         else None
     )
@@ -102,7 +103,9 @@ def run_case(rank: int, world: int, case) -> dict:
     def score_mod(s, qp, kp, hp):
         zero = torch.zeros_like(s)
         kinked = 2 * torch.tanh(s / 2) + torch.maximum(s - 1, zero) / 4 - torch.exp(torch.minimum(s, zero) - 2)
-        return kinked - torch.exp2(-(hp + 1)) * (qp - kp) + kp / 64
+        # log(1 + q - k) where the pair is allowed (masked pairs drop out; clamped so autograd stays finite).
+        distance = torch.clamp(qp - kp, min=0)
+        return kinked - torch.exp2(-(hp + 1)) * (qp - kp) + kp / 64 - torch.log1p(distance) / 8
     # "prefix": prefix-LM as a mask expression (`mask=`), a 5-token bidirectional prefix per sequence.
     prefix = 5 if feature == "prefix" else None
 

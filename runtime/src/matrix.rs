@@ -249,7 +249,8 @@ pub const FEATURES: [Feature; 4] = [
     Feature { mask: "padding_causal { window = 6 }", format: "thd", sinks: false, score: None, mla: true },
 ];
 
-/// The matrix's score expression: tanh, exp, division by a constant and by an expression, every
+/// The matrix's score expression: tanh, exp, log (of a score and of a distance, whose argument
+/// is below 1 at masked pairs: the kernels' floor), division by a constant and by an expression, every
 /// arithmetic operator, bending where the seeded scores lie, the positions and the head — ALiBi's
 /// bias in the distance q − k with its slope per head (the cases at cp 2 and 4 have 8 heads; under
 /// a2a and a2a+p2p each rank counts `h` from its first head) and a bias in the key's own
@@ -258,8 +259,7 @@ pub const FEATURES: [Feature; 4] = [
 /// itself and a kink's slope would flip between sides at every score that near it — a true
 /// property of a kinked score in 16 bits, not an error of the kernels. The kinks of `min` and
 /// `max` are checked in fp32 ([`KINKED`]).
-pub const SCORE: &str =
-    "score = 2 * tanh(s / 2) + s / 4 - exp(s / 3 - 2) / (1 + s * s / 8) - alibi(h, 8) * (q - k) + k / 64";
+pub const SCORE: &str = "score = 2 * tanh(s / 2) + s / 4 - exp(s / 3 - 2) / (1 + s * s / 8) + log(1 + s * s / 8) / 4 - alibi(h, 8) * (q - k) - log(1 + q - k) / 8 + k / 64";
 
 /// A score with kinks (`min`, `max`), for the fp32 cases: its slope jumps at `s = 0` and `s = 1`,
 /// and is the mean of both sides at a tie, as `torch.minimum`/`torch.maximum` give it.

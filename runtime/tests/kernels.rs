@@ -200,6 +200,10 @@ fn abi_score_expressions() {
     check_abi_capped((32, 32), 33, 65, 40, 10, KernelMask::Window { window: 7 }, Some("-max(-s, -2) / 0.5"), 15);
     // The positions (the run pair's q_pos and kv_pos onwards), in a distance and on their own.
     check_abi_capped((64, 64), 37, 53, 100, 60, KernelMask::Causal, Some("s - (q - k) / 16 + k / 64 - q / 96"), 16);
+    // Logarithms, of a score and of a distance (below 1 at the masked pairs: the kernels' floor).
+    let logs = "s + log(1 + s * s / 8) - log(1 + q - k) / 4";
+    check_abi_capped((64, 64), 37, 53, 100, 60, KernelMask::Causal, Some(logs), 17);
+    check_abi_capped((32, 32), 33, 65, 40, 10, KernelMask::Window { window: 7 }, Some(logs), 18);
 }
 
 /// A score's kernel code from its text.

@@ -384,7 +384,7 @@ and division is by a positive constant:
 kernels have closed forms for, however it is spelt: every pair (`k >= 0`), causal
 (`k <= q`), causal with a window of W keys (`k <= q & q - k < W`) and causal inside
 chunks of C tokens (`k <= q & q / C == k / C`); and the scores of s, the positions q and
-k, the query head h and constants with + - * /, tanh, exp, min, max and alibi
+k, the query head h and constants with + - * /, tanh, exp, log, min, max and alibi
 (`X * tanh(s / X)` is the soft-cap, `s - (q - k) / 16` a distance bias,
 `s - alibi(h, 32) * (q - k)` ALiBi). What reads only h and constants is computed once per
 head on the host; h counts the heads the attention computes, so a score that reads it
@@ -395,8 +395,8 @@ A mask that is one of those region by region also compiles: comparisons of one p
 with a constant (`k < 64`, `q < 4`) cut the positions into regions, and in each region
 the rest must read as every pair, none, causal or a causal window. Prefix-LM and global
 tokens with a window are such masks. Masks that read h, unions the regions do not
-separate, chunks within regions, and scores that read doc(q)/doc(k), or use log or %,
-are not compiled yet.
+separate, chunks within regions, and scores that read doc(q)/doc(k), or use %, are not
+compiled yet.
 
     mask = k <= q | k < 64                           # prefix-LM: compiled by region
     mask = k < 4 | q < 4 | (k <= q & q - k < 256)    # global tokens and a window
@@ -404,7 +404,8 @@ are not compiled yet.
     score = 2 * tanh(s / 2) + max(s - 1, 0) / 4      # compiled: s and constants
     score = s - (q - k) / 16                         # compiled: a distance bias, one slope
     score = s - alibi(h, 32) * (q - k)               # compiled: ALiBi, a slope per head
-    score = s - log(1 + q - k)                       # not yet: log";
+    score = s - log(1 + q - k) / 4                   # compiled: a log-distance bias
+    score = s - (q - k) % 64                         # not yet: %";
 
     A2aLevelExceedsNode = "W0001", Warning, "the all-to-all level spans nodes",
 "The first level of a2a+p2p runs all-to-all, which sends (d-1)/d of every

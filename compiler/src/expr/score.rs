@@ -22,6 +22,7 @@ pub enum Prim {
     Div,
     Tanh,
     Exp,
+    Log,
     Min,
     Max,
     Pick,
@@ -133,6 +134,7 @@ impl Score {
                 ScoreOp::Div(a, b) => at(a) / at(b),
                 ScoreOp::Tanh(a) => at(a).tanh(),
                 ScoreOp::Exp(a) => at(a).exp(),
+                ScoreOp::Log(a) => at(a).ln(),
                 ScoreOp::Min(a, b) => at(a).min(at(b)),
                 ScoreOp::Max(a, b) => at(a).max(at(b)),
             };
@@ -169,6 +171,7 @@ pub fn lower<L: Lower>(score: &Score, target: &mut L, leaves: Leaves<'_, L::V>, 
                 ScoreOp::Neg(a) => target.apply(Prim::Neg, &[at(a)]),
                 ScoreOp::Tanh(a) => target.apply(Prim::Tanh, &[at(a)]),
                 ScoreOp::Exp(a) => target.apply(Prim::Exp, &[at(a)]),
+                ScoreOp::Log(a) => target.apply(Prim::Log, &[at(a)]),
                 ScoreOp::Add(a, b) => target.apply(Prim::Add, &[at(a), at(b)]),
                 ScoreOp::Sub(a, b) => target.apply(Prim::Sub, &[at(a), at(b)]),
                 ScoreOp::Mul(a, b) => target.apply(Prim::Mul, &[at(a), at(b)]),
@@ -193,6 +196,38 @@ pub fn tanh_by_exp(x: f32) -> f32 {
     let x = x.clamp(-TANH_CLAMP, TANH_CLAMP);
     1.0 - 2.0 / (1.0 + (2.0 * x).exp())
 }
+
+/// The bits of √½: `log_by_bits` splits x as m·2^e with m in [√½, √2).
+const SQRT_HALF_BITS: i32 = 0x3f35_04f3;
+
+/// The natural logarithm as the CPU backends lower it: x = m·2^e with m in [√½, √2) read off
+/// its bits, then e·ln 2 + 2·atanh(z), z = (m − 1)/(m + 1) (|z| ≤ 0.172; the series to z⁹ is
+/// within 1e-9 of it). Every backend takes the logarithm of max(x, 2⁻¹²⁶): below the smallest
+/// normal float (0, denormals, negatives, NaN) it is ln 2⁻¹²⁶ ≈ −87.3, a weight of e⁻⁸⁷, not a
+/// NaN — the kernels score masked pairs too (`log(1 + q - k)` where k > q + 1), and a NaN there
+/// would reach dS through the slope. log(+inf) = +inf.
+pub fn log_by_bits(x: f32) -> f32 {
+    let x = if x >= f32::MIN_POSITIVE { x } else { f32::MIN_POSITIVE };
+    if x == f32::INFINITY {
+        return x;
+    }
+    let bits = x.to_bits() as i32;
+    let e = (bits - SQRT_HALF_BITS) >> 23;
+    let m = f32::from_bits((bits - (e << 23)) as u32);
+    let z = (m - 1.0) / (m + 1.0);
+    let z2 = z * z;
+    let mut p = LOG_SERIES[0];
+    for c in &LOG_SERIES[1..] {
+        p = p.mul_add(z2, *c);
+    }
+    (e as f32).mul_add(std::f32::consts::LN_2, z * p)
+}
+
+/// 2·atanh(z)/z = 2 + 2z²/3 + 2z⁴/5 + 2z⁶/7 + 2z⁸/9, highest power first (Horner in z²).
+pub const LOG_SERIES: [f32; 5] = [2.0 / 9.0, 2.0 / 7.0, 2.0 / 5.0, 2.0 / 3.0, 2.0];
+
+/// The bit pattern `log_by_bits` subtracts (for backends that lower it on integer lanes).
+pub const LOG_SQRT_HALF_BITS: i32 = SQRT_HALF_BITS;
 
 /// A stable 32-bit FNV-1a hash of a score's steps (kernel names of scores other than soft-caps):
 /// two spellings that fold to the same steps name the same kernel.
@@ -221,6 +256,7 @@ impl Lower for Scalar {
             Prim::Div => a[0] / a[1],
             Prim::Tanh => tanh_by_exp(a[0]),
             Prim::Exp => a[0].exp(),
+            Prim::Log => log_by_bits(a[0]),
             Prim::Min => a[0].min(a[1]),
             Prim::Max => a[0].max(a[1]),
             Prim::Pick => {
@@ -376,6 +412,8 @@ impl Builder {
     fn div(&mut self, a: Val, b: Val) -> Val {
         let (a, b) = (self.known(a), self.known(b));
         match b {
+            // 0 / x: the slope of a part that does not read `s` (log(1 + q - k)'s).
+            _ if a == Val::K(0.0) => Val::K(0.0),
             Val::K(c) if c != 0.0 && !matches!(a, Val::K(_)) => self.mul(a, Val::K(1.0 / c)),
             _ => self.binary(ScoreOp::Div, |x, y| x / y, a, b),
         }
@@ -465,7 +503,13 @@ fn value(b: &mut Builder, e: &Expr) -> Result<Val, Unsupported> {
                         _ => b.binary(ScoreOp::Max, f32::max, x, y),
                     }
                 }
-                Func::Log => return Err(unsupported("it uses `log`")),
+                Func::Log => match b.known(x) {
+                    Val::K(c) if c > 0.0 => Val::K(c.ln()),
+                    Val::K(c) => {
+                        return Err(Unsupported { message: format!("log({c}) is not a number"), span: e.span });
+                    }
+                    Val::Op(i) => b.push(ScoreOp::Log(i)),
+                },
                 Func::Alibi => unreachable!("matched above"),
             }
         }
@@ -504,6 +548,12 @@ fn slopes(b: &mut Builder, n: usize) -> Vec<Val> {
                 b.mul(one_minus, d[a as usize])
             }
             ScoreOp::Exp(a) => b.mul(v, d[a as usize]),
+            // The slope of log(max(x, 2⁻¹²⁶)) (`log_by_bits`): dx / x, and 0 below the floor, so
+            // that x = 0 at a masked pair gives no infinity to multiply a zero probability.
+            ScoreOp::Log(a) => match b.div(d[a as usize], Val::Op(a)) {
+                Val::K(0.0) => Val::K(0.0),
+                q => b.pick(Val::K(f32::MIN_POSITIVE), Val::Op(a), q, Val::K(0.0)),
+            },
             // At a tie the slope is the mean of both sides' (what `torch.minimum` and
             // `torch.maximum` give their two inputs), so a kink hit exactly — a zero padding row
             // makes `s` exactly 0 — differentiates as PyTorch would.
@@ -591,6 +641,7 @@ fn renumber(op: ScoreOp, mut f: impl FnMut(u16) -> u16) -> ScoreOp {
         ScoreOp::Neg(a) => ScoreOp::Neg(f(a)),
         ScoreOp::Tanh(a) => ScoreOp::Tanh(f(a)),
         ScoreOp::Exp(a) => ScoreOp::Exp(f(a)),
+        ScoreOp::Log(a) => ScoreOp::Log(f(a)),
         ScoreOp::Add(a, b) => ScoreOp::Add(f(a), f(b)),
         ScoreOp::Sub(a, b) => ScoreOp::Sub(f(a), f(b)),
         ScoreOp::Mul(a, b) => ScoreOp::Mul(f(a), f(b)),
@@ -666,7 +717,14 @@ mod tests {
 
     #[test]
     fn slopes_match_differences() {
-        for text in ["min(s, 5) + 0.5 * s", "max(s * 2, -1)", "s - exp(s / 4)", "2 / (1 + exp(-s))", "-s * s"] {
+        for text in [
+            "min(s, 5) + 0.5 * s",
+            "max(s * 2, -1)",
+            "s - exp(s / 4)",
+            "2 / (1 + exp(-s))",
+            "-s * s",
+            "log(1 + s * s) - s",
+        ] {
             let sc = score(text);
             for x in [-3.0f32, -0.7, 0.3, 2.5, 7.0] {
                 let h = 1e-2f32;
@@ -710,6 +768,34 @@ mod tests {
         let two = score("s * (1 + 1)");
         assert_eq!(two.ops, [ScoreOp::S, ScoreOp::Const(2.0f32.to_bits()), ScoreOp::Mul(0, 1)]);
         assert_eq!(eval(two, 3.0, (0, 0), &[]), (6.0, 2.0));
+    }
+
+    #[test]
+    fn log_by_bits_is_the_logarithm() {
+        let mut x = 1e-30f32;
+        while x < 1e30 {
+            for y in [x, x * 1.37, x * 1.4142, x * 1.9999] {
+                let (got, want) = (log_by_bits(y) as f64, (y as f64).ln());
+                assert!((got - want).abs() <= 4e-7 * want.abs().max(1.0), "log({y}) = {got}, not {want}");
+            }
+            x *= 3.1;
+        }
+        assert_eq!(log_by_bits(1.0), 0.0);
+        assert_eq!(log_by_bits(f32::INFINITY), f32::INFINITY);
+        // Below the smallest normal float, the logarithm of it: finite, whatever the masked pairs hold.
+        let least = log_by_bits(f32::MIN_POSITIVE);
+        assert!((least as f64 - (f32::MIN_POSITIVE as f64).ln()).abs() < 1e-5, "{least}");
+        for x in [0.0, 1e-40, -1.0, f32::NEG_INFINITY, f32::NAN] {
+            assert_eq!(log_by_bits(x), least, "log({x})");
+        }
+        // Below the floor the slope is 0, not dx / x.
+        let sq = score("log(s * s) + s");
+        assert_eq!(eval(sq, 0.0, (0, 0), &[]).1, 1.0);
+        assert!((eval(sq, 0.5, (0, 0), &[]).1 - 5.0).abs() < 1e-5);
+        // A logarithm of positions only has no slope step by `s`.
+        let sc = score("s - log(1 + q - k)");
+        assert_eq!(eval(sc, 0.5, (8, 1), &[]).1, 1.0);
+        assert!((eval(sc, 0.5, (8, 1), &[]).0 - (0.5 - 8f32.ln())).abs() < 1e-6);
     }
 
     #[test]
@@ -758,7 +844,9 @@ mod tests {
 
     #[test]
     fn what_the_kernels_cannot_compute_is_named() {
-        for (text, says) in [("s - doc(q)", "`doc(q)`"), ("log(s)", "`log`"), ("3", "constant"), ("s % 2", "`%`")] {
+        for (text, says) in
+            [("s - doc(q)", "`doc(q)`"), ("s + log(-2)", "log(-2)"), ("3", "constant"), ("s % 2", "`%`")]
+        {
             let e = crate::expr::parse::parse(text).unwrap();
             let err = of(&e, text).unwrap_err();
             assert!(err.message.contains(says), "{text}: {}", err.message);

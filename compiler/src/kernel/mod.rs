@@ -51,7 +51,7 @@ pub enum KernelMask {
 
 /// Score modifications: the kernels lower `spec::Score`'s code through `expr::score::Lower`; tanh
 /// as they all compute it.
-pub use crate::expr::score::{TANH_CLAMP, tanh_by_exp};
+pub use crate::expr::score::{TANH_CLAMP, log_by_bits, tanh_by_exp};
 
 /// What one generated kernel computes. Backends specialise on every field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -206,6 +206,46 @@ impl Cx<'_> {
     }
 }
 
+impl Cx<'_> {
+    /// Vectorised natural logarithm, as `score::log_by_bits` computes it: x = m·2^e off its bits,
+    /// e·ln 2 + z·P(z²) with z = (m − 1)/(m + 1), and its special values by selects.
+    fn log(&mut self, x: Value) -> Value {
+        use crate::expr::score::{LOG_SERIES, LOG_SQRT_HALF_BITS};
+        // max(x, 2⁻¹²⁶) by compare and select, so that NaN takes the floor too.
+        let least = self.splat_f(f32::MIN_POSITIVE);
+        let normal = self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, x, least);
+        let normal = self.b.ins().bitcast(F32X4, self.le, normal);
+        let x = self.b.ins().bitselect(normal, x, least);
+        let bits = self.b.ins().bitcast(I32X4, self.le, x);
+        let half = self.b.ins().iconst(I32, LOG_SQRT_HALF_BITS as i64);
+        let half = self.b.ins().splat(I32X4, half);
+        let t = self.b.ins().isub(bits, half);
+        let e = self.b.ins().sshr_imm(t, 23);
+        let e_bits = self.b.ins().ishl_imm(e, 23);
+        let m = self.b.ins().isub(bits, e_bits);
+        let m = self.b.ins().bitcast(F32X4, self.le, m);
+        let one = self.splat_f(1.0);
+        let num = self.b.ins().fsub(m, one);
+        let den = self.b.ins().fadd(m, one);
+        let z = self.b.ins().fdiv(num, den);
+        let z2 = self.b.ins().fmul(z, z);
+        let mut p = self.splat_f(LOG_SERIES[0]);
+        for &c in &LOG_SERIES[1..] {
+            let c = self.splat_f(c);
+            p = self.b.ins().fma(p, z2, c);
+        }
+        let zp = self.b.ins().fmul(z, p);
+        let ef = self.b.ins().fcvt_from_sint(F32X4, e);
+        let ln2 = self.splat_f(std::f32::consts::LN_2);
+        let y = self.b.ins().fma(ef, ln2, zp);
+        // +inf stays +inf.
+        let inf = self.splat_f(f32::INFINITY);
+        let is_inf = self.b.ins().fcmp(FloatCC::Equal, x, inf);
+        let is_inf = self.b.ins().bitcast(F32X4, self.le, is_inf);
+        self.b.ins().bitselect(is_inf, inf, y)
+    }
+}
+
 /// Score code on `F32X4` vectors.
 impl Lower for Cx<'_> {
     type V = Value;
@@ -223,6 +263,7 @@ impl Lower for Cx<'_> {
             Prim::Div => self.b.ins().fdiv(a[0], a[1]),
             Prim::Tanh => self.tanh(a[0]),
             Prim::Exp => self.exp(a[0]),
+            Prim::Log => self.log(a[0]),
             Prim::Min => self.b.ins().fmin(a[0], a[1]),
             Prim::Max => self.b.ins().fmax(a[0], a[1]),
             Prim::Pick => {

@@ -85,6 +85,54 @@ impl Llvm<'_> {
     }
 }
 
+impl Llvm<'_> {
+    /// The natural logarithm of max(x, 2⁻¹²⁶) (`score::log_by_bits`): PTX's `lg2.approx` (one
+    /// MUFU op) times ln 2 on the GPU; on the host `log_by_bits` on `w` lanes (m·2^e off the bits,
+    /// e·ln 2 + z·P(z²)).
+    fn log(&mut self, x: &V) -> V {
+        use crate::expr::score::{LOG_SERIES, LOG_SQRT_HALF_BITS};
+        // max(x, 2⁻¹²⁶) by compare and select, so that NaN takes the floor too.
+        let least = self.constant(f32::MIN_POSITIVE);
+        let normal = self.f.fcmp("oge", x, &least);
+        let x = &self.f.select(&normal, x, &least);
+        let Some(w) = self.lanes() else {
+            let l = self.f.call("float", "llvm.nvvm.lg2.approx.ftz.f", &[x]);
+            return self.f.fast("fmul", &l, &f32c(std::f32::consts::LN_2));
+        };
+        let ity = format!("<{w} x i32>");
+        let int = |c: i64| {
+            let lanes: Vec<String> = (0..w).map(|_| format!("i32 {c}")).collect();
+            V::new(format!("<{}>", lanes.join(", ")), ity.clone())
+        };
+        let bits = self.f.cast("bitcast", x, &ity);
+        let t = self.f.bin("sub", &bits, &int(LOG_SQRT_HALF_BITS as i64));
+        let e = self.f.bin("ashr", &t, &int(23));
+        let e_bits = self.f.bin("shl", &e, &int(23));
+        let m = self.f.bin("sub", &bits, &e_bits);
+        let ty = self.ty();
+        let m = self.f.cast("bitcast", &m, &ty);
+        let one = self.constant(1.0);
+        let num = self.f.fast("fsub", &m, &one);
+        let den = self.f.fast("fadd", &m, &one);
+        let z = self.f.fast("fdiv", &num, &den);
+        let z2 = self.f.fast("fmul", &z, &z);
+        let fma = self.intrinsic("llvm.fma");
+        let mut p = self.constant(LOG_SERIES[0]);
+        for &c in &LOG_SERIES[1..] {
+            let c = self.constant(c);
+            p = self.f.call(&ty, &fma, &[&p, &z2, &c]);
+        }
+        let zp = self.f.fast("fmul", &z, &p);
+        let ef = self.f.cast("sitofp", &e, &ty);
+        let ln2 = self.constant(std::f32::consts::LN_2);
+        let y = self.f.call(&ty, &fma, &[&ef, &ln2, &zp]);
+        // +inf stays +inf.
+        let inf = self.constant(f32::INFINITY);
+        let is_inf = self.f.fcmp("oeq", x, &inf);
+        self.f.select(&is_inf, &inf, &y)
+    }
+}
+
 impl Lower for Llvm<'_> {
     type V = V;
 
@@ -115,6 +163,7 @@ impl Lower for Llvm<'_> {
                 let x = self.f.fast("fmul", &a[0], &log2e);
                 self.exp2(&x)
             }
+            Prim::Log => self.log(&a[0]),
             Prim::Min => self.call2("llvm.minnum", &a[0], &a[1]),
             Prim::Max => self.call2("llvm.maxnum", &a[0], &a[1]),
             Prim::Pick => {
