@@ -396,6 +396,66 @@ fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
     }
 }
 
+/// Pipelines under the PTX interpreter: the matrix's blocks are one KV tile long, so a stage of
+/// the kernels' double buffers is never reloaded there. A run at 768 tokens over cp 2 (zigzag
+/// chunks of 192 rows: a forward CTA's KV loop and a backward CTA's query loop pass three tiles
+/// of 64 or more) passes on sm_80 and sm_90a, forward and backward; with the sm_80 forward's
+/// end-of-loop `bar.sync` deleted (the first in its text: the barrier between a stage's last
+/// read and its next load), the same run fails with the interpreter's shared-memory race.
+#[test]
+fn ptx_sim_runs_pipelines_and_catches_a_missing_loop_barrier() {
+    let base = std::env::temp_dir().join(format!("attnc-ptx-pipeline-{}", std::process::id()));
+    let spec = "dsl-examples/llama3_8b_128k.attn";
+    let sets = [
+        "pretrain.seq=768",
+        "pretrain.cp=2",
+        "pretrain.strategy=p2p",
+        "llama3_8b.heads=2",
+        "llama3_8b.kv_heads=1",
+        "llama3_8b.head_dim=64",
+    ];
+    fn with_sets<'a>(mut args: Vec<&'a str>, sets: &[&'a str]) -> Vec<&'a str> {
+        for set in sets {
+            args.extend(["--set", set]);
+        }
+        args
+    }
+    for target in ["sm_80", "sm_90a"] {
+        let dir = base.with_extension(target);
+        let out = dir.to_str().unwrap();
+        let compile = with_sets(vec!["compile", spec, "--layout", "pretrain", "--target", target, "-o", out], &sets);
+        check(&compile, 0, &[&format!("kernels for {target} in")], "");
+        let run = vec!["run", spec, "--layout", "pretrain", "--backward", "--check", "--kernels", "ptx-sim"];
+        let run = with_sets(run, &sets);
+        let run = [&run[..], &["--kernel-dir", out][..]].concat();
+        let checked = check(&run, 0, &["check against fp64"], "");
+        assert!(!checked.contains("FAIL") && checked.contains("  dq  "), "{target}:\n{checked}");
+        if target == "sm_80" {
+            let faulty = base.with_extension("sm_80-faulty");
+            std::fs::create_dir_all(&faulty).unwrap();
+            let mut changed = 0;
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                let name = path.file_name().unwrap().to_str().unwrap().to_string();
+                let mut text = std::fs::read_to_string(&path).unwrap();
+                if name.starts_with("attn_fwd")
+                    && let Some(i) = text.find("bar.sync \t0;")
+                {
+                    text.replace_range(i..i + "bar.sync \t0;".len(), "");
+                    changed += 1;
+                }
+                std::fs::write(faulty.join(&name), text).unwrap();
+            }
+            assert!(changed > 0, "no forward kernel has a bar.sync");
+            let faulty_dir = faulty.to_str().unwrap();
+            let run = [&run[..run.len() - 1], &[faulty_dir][..]].concat();
+            check(&run, 1, &[], "shared-memory race");
+            std::fs::remove_dir_all(&faulty).unwrap();
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
 /// Without a GPU, `attnc run --device cuda` says so before it plans anything: every example fails
 /// at once with the driver error and its help, however large its plans (DeepSeek-V3's used to
 /// plan for minutes first). The time it takes is in docs/perf.md.

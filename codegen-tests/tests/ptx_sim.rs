@@ -124,17 +124,60 @@ struct Packed {
     mask: attnc_compiler::kernel::KernelMask,
     /// The score modification (`score = EXPR`, `softcap = X`), if any.
     score: Option<Modifier>,
+    layout: Layout,
     q: Vec<u16>,
     k: Vec<u16>,
     v: Vec<u16>,
 }
 
-const CU_Q: [i32; 3] = [0, 70, 103];
-const CU_KV: [i32; 3] = [0, 70, 143];
-const POS_Q: [i64; 2] = [0, 40];
-const POS_KV: [i64; 2] = [0, 0];
-const TQ: usize = 103;
-const TK: usize = 143;
+/// A launch's sequences: starts of their query and key rows, and each one's first positions.
+#[derive(Clone, Debug)]
+struct Layout {
+    cu_q: Vec<i32>,
+    cu_kv: Vec<i32>,
+    pos_q: Vec<i64>,
+    pos_kv: Vec<i64>,
+}
+
+impl Layout {
+    /// Two documents: 70 queries and keys from position 0; 33 queries from position 40 over 73 keys.
+    fn packed() -> Layout {
+        Layout { cu_q: vec![0, 70, 103], cu_kv: vec![0, 70, 143], pos_q: vec![0, 40], pos_kv: vec![0, 0] }
+    }
+
+    /// One sequence long enough to run the kernels' pipelines: 200 queries from position 60 over
+    /// 260 keys, so a forward CTA's KV loop runs up to 5 tiles of 64 and a backward CTA's query
+    /// loop 4 — more than the two stages of their double buffers, which a missing barrier
+    /// between a stage's last read and its next load corrupts (issue 31).
+    fn long() -> Layout {
+        Layout { cu_q: vec![0, 200], cu_kv: vec![0, 260], pos_q: vec![60], pos_kv: vec![0] }
+    }
+
+    fn tq(&self) -> usize {
+        *self.cu_q.last().unwrap() as usize
+    }
+
+    fn tk(&self) -> usize {
+        *self.cu_kv.last().unwrap() as usize
+    }
+
+    fn sequences(&self) -> usize {
+        self.pos_q.len()
+    }
+
+    fn longest(cu: &[i32]) -> usize {
+        cu.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0)
+    }
+
+    /// The position within its sequence of query row `i` and of key row `j`.
+    fn positions(&self, i: usize, j: usize) -> (f64, f64) {
+        let at = |cu: &[i32], pos: &[i64], r: usize| {
+            let s = (0..pos.len()).find(|&s| r < cu[s + 1] as usize).expect("a row of the launch");
+            (pos[s] + (r - cu[s] as usize) as i64) as f64
+        };
+        (at(&self.cu_q, &self.pos_q, i), at(&self.cu_kv, &self.pos_kv, j))
+    }
+}
 
 fn bytes16(x: &[u16]) -> Vec<u8> {
     x.iter().flat_map(|v| v.to_le_bytes()).collect()
@@ -142,7 +185,13 @@ fn bytes16(x: &[u16]) -> Vec<u8> {
 
 impl Packed {
     fn new(d: usize, hq: usize, hk: usize, mask: attnc_compiler::kernel::KernelMask, seed: u32) -> Packed {
+        Packed::on(Layout::packed(), d, hq, hk, mask, seed)
+    }
+
+    /// A launch over `layout`'s sequences.
+    fn on(layout: Layout, d: usize, hq: usize, hk: usize, mask: KernelMask, seed: u32) -> Packed {
         let bf = |n: usize, s: u32| -> Vec<u16> { values(n, s).iter().map(|&x| to_bf16(x)).collect() };
+        let (tq, tk) = (layout.tq(), layout.tk());
         Packed {
             d,
             dv: d,
@@ -150,15 +199,16 @@ impl Packed {
             hk,
             mask,
             score: None,
-            q: bf(TQ * hq * d, seed),
-            k: bf(TK * hk * d, seed + 1),
-            v: bf(TK * hk * d, seed + 2),
+            layout,
+            q: bf(tq * hq * d, seed),
+            k: bf(tk * hk * d, seed + 1),
+            v: bf(tk * hk * d, seed + 2),
         }
     }
 
     /// The same launch with value heads of `dv` (MLA).
     fn with_dv(self, dv: usize, seed: u32) -> Packed {
-        let v = values(TK * self.hk * dv, seed).iter().map(|&x| to_bf16(x)).collect();
+        let v = values(self.layout.tk() * self.hk * dv, seed).iter().map(|&x| to_bf16(x)).collect();
         Packed { dv, v, ..self }
     }
 
@@ -191,23 +241,25 @@ impl Packed {
     }
 
     /// The table arguments: cu_q, cu_kv, pos_q, pos_kv, uploaded.
-    fn tables(g: &mut Global) -> [Arg; 4] {
-        let cu = g.upload(&CU_Q.iter().chain(&CU_KV).flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
-        let pq = g.upload(&POS_Q.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
-        let pk = g.upload(&POS_KV.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
-        [Arg::U64(cu), Arg::U64(cu + 12), Arg::U64(pq), Arg::U64(pk)]
+    fn tables(&self, g: &mut Global) -> [Arg; 4] {
+        let l = &self.layout;
+        let cu = g.upload(&l.cu_q.iter().chain(&l.cu_kv).flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
+        let pq = g.upload(&l.pos_q.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
+        let pk = g.upload(&l.pos_kv.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
+        [Arg::U64(cu), Arg::U64(cu + 4 * l.cu_q.len() as u64), Arg::U64(pq), Arg::U64(pk)]
     }
 
     /// Every (sequence, head, KV head, query row, its visible key rows).
     fn rows(&self) -> Vec<(usize, usize, usize, Vec<usize>)> {
         let mut out = Vec::new();
-        for s in 0..2 {
+        let l = &self.layout;
+        for s in 0..l.sequences() {
             for h in 0..self.hq {
-                for i in CU_Q[s] as usize..CU_Q[s + 1] as usize {
-                    let p = POS_Q[s] + (i - CU_Q[s] as usize) as i64;
-                    let keys = (CU_KV[s] as usize..CU_KV[s + 1] as usize)
+                for i in l.cu_q[s] as usize..l.cu_q[s + 1] as usize {
+                    let p = l.pos_q[s] + (i - l.cu_q[s] as usize) as i64;
+                    let keys = (l.cu_kv[s] as usize..l.cu_kv[s + 1] as usize)
                         .filter(|&j| {
-                            let k = POS_KV[s] + (j - CU_KV[s] as usize) as i64;
+                            let k = l.pos_kv[s] + (j - l.cu_kv[s] as usize) as i64;
                             match self.mask {
                                 KernelMask::None => true,
                                 KernelMask::Causal => k <= p,
@@ -242,12 +294,12 @@ impl Packed {
     /// A score, modified when the case has a modification.
     fn score(&self, h: usize, kh: usize, i: usize, j: usize) -> f64 {
         let s = self.raw(h, kh, i, j);
-        self.score.map_or(s, |m| (m.f)(s, positions(i, j), h as f64))
+        self.score.map_or(s, |m| (m.f)(s, self.layout.positions(i, j), h as f64))
     }
 
     /// The modification's derivative at a pair (1 without one).
     fn dcap(&self, h: usize, kh: usize, i: usize, j: usize) -> f64 {
-        self.score.map_or(1.0, |m| (m.df)(self.raw(h, kh, i, j), positions(i, j), h as f64))
+        self.score.map_or(1.0, |m| (m.df)(self.raw(h, kh, i, j), self.layout.positions(i, j), h as f64))
     }
 
     /// fp64 softmax of row `i`'s scores over `keys`: (probabilities, LSE).
@@ -263,8 +315,14 @@ impl Packed {
         let out = llvm::compile(&self.spec(kind), target).unwrap();
         let module = ptx_sim::parse(&out.asm).unwrap();
         let l = out.launch.as_ref().unwrap();
-        let launch =
-            Launch { grid: [2, self.hq as u32, 2], block: l.block, dynamic_shared: l.dynamic_shared_bytes as usize };
+        // The manifest's grid: tiles of 64 rows of the longest query (forward) or key (backward)
+        // run, the query heads, the sequences.
+        let longest = match kind {
+            attnc_compiler::kernel::KernelKind::Forward => Layout::longest(&self.layout.cu_q),
+            attnc_compiler::kernel::KernelKind::Backward => Layout::longest(&self.layout.cu_kv),
+        };
+        let grid = [longest.div_ceil(64) as u32, self.hq as u32, self.layout.sequences() as u32];
+        let launch = Launch { grid, block: l.block, dynamic_shared: l.dynamic_shared_bytes as usize };
         ptx_sim::run(&module, &out.entry, &launch, args, g).unwrap_or_else(|e| panic!("{e}"));
     }
 }
@@ -295,16 +353,17 @@ fn forward_case(p: Packed, target: Target) {
     use attnc_compiler::kernel::KernelKind;
     // O rows are the value head dim wide.
     let (d, dv, hq) = (p.d, p.dv, p.hq);
+    let tq = p.layout.tq();
     let mut g = Global::new();
     let (qa, ka, va) = (g.upload(&bytes16(&p.q)), g.upload(&bytes16(&p.k)), g.upload(&bytes16(&p.v)));
-    let (oa, la) = (g.alloc(TQ * hq * dv * 4), g.alloc(TQ * hq * 4));
+    let (oa, la) = (g.alloc(tq * hq * dv * 4), g.alloc(tq * hq * 4));
     let row = (hq * d) as i64;
     let mut args = vec![Arg::U64(qa), Arg::U64(ka), Arg::U64(va), Arg::U64(oa), Arg::U64(la)];
-    args.extend(Packed::tables(&mut g));
+    args.extend(p.tables(&mut g));
     args.extend([Arg::I64(row), Arg::I64((p.hk * d) as i64), Arg::I64((hq * dv) as i64), Arg::F32(p.scale())]);
     args.extend(p.head_values(&mut g));
     p.run(KernelKind::Forward, target, &args, &mut g);
-    let (o, lse) = (g.f32s(oa, TQ * hq * dv), g.f32s(la, TQ * hq));
+    let (o, lse) = (g.f32s(oa, tq * hq * dv), g.f32s(la, tq * hq));
     let mut worst = (0.0f64, 0.0f64);
     for (h, kh, i, keys) in p.rows() {
         let (probs, want_lse) = p.softmax(h, kh, i, &keys);
@@ -345,15 +404,6 @@ fn backward_kernels_match_fp64_gradients() {
     }
 }
 
-/// The positions within its sequence of query row `i` and key row `j` (by the launch's tables).
-fn positions(i: usize, j: usize) -> (f64, f64) {
-    let at = |cu: &[i32; 3], pos: &[i64; 2], r: usize| {
-        let s = (0..2).find(|&s| r < cu[s + 1] as usize).expect("a row of the launch");
-        (pos[s] + (r - cu[s] as usize) as i64) as f64
-    };
-    (at(&CU_Q, &POS_Q, i), at(&CU_KV, &POS_KV, j))
-}
-
 /// A score modification with its fp64 closed form and derivative by `s`, written here by hand;
 /// both take the pair's positions `(q, k)`.
 #[derive(Clone, Copy)]
@@ -387,6 +437,14 @@ const ALIBI: Modifier = Modifier {
     df: |_, _, h| 1.0 + h / 4.0,
 };
 
+/// Logarithms (`lg2.approx` on the GPU), of a score and of a distance: at masked pairs the
+/// distance's argument is below 1, where the kernels take the logarithm of 2⁻¹²⁶.
+const LOGS: Modifier = Modifier {
+    text: "s + log(1 + s * s / 8) - log(1 + q - k) / 4",
+    f: |s, (q, k), _| s + (1.0 + s * s / 8.0).ln() - (1.0 + q - k).ln() / 4.0,
+    df: |s, _, _| 1.0 + (s / 4.0) / (1.0 + s * s / 8.0),
+};
+
 /// Kinks at 0 and 1 (`min`/`max` lower to compare-and-select): the inputs here are bf16 without
 /// RoPE, so the kernels' fp32 scores sit within ~1e-7 of these and take the same side.
 const KINKED: Modifier = Modifier {
@@ -413,11 +471,31 @@ const KINKED: Modifier = Modifier {
 fn score_modified_kernels_match_fp64() {
     for target in [Target::Sm80, Target::Sm90a] {
         for (d, mask, group) in [(64, KernelMask::Causal, 4), (128, KernelMask::Window { window: 37 }, 1)] {
-            for (m, seed) in [(CAP2, 61), (KINKED, 63), (POSITIONS, 65), (ALIBI, 67)] {
+            for (m, seed) in [(CAP2, 61), (KINKED, 63), (POSITIONS, 65), (ALIBI, 67), (LOGS, 69)] {
                 let modified = |seed| Packed { score: Some(m), ..Packed::new(d, group, 1, mask, seed) };
                 forward_case(modified(seed), target);
                 backward_case(modified(seed + 1), target);
             }
+        }
+    }
+}
+
+/// Pipelines: blocks several tiles long in both directions (`Layout::long`), forward and
+/// backward, on both targets: a forward CTA's KV loop and a backward CTA's query loop each pass
+/// their double buffer's two stages more than once, so a stage reloaded before every warp is
+/// done reading it shows as the interpreter's shared-memory race or as wrong numbers. (The
+/// packed launch's runs are at most two tiles long: there, no stage is ever reloaded.)
+#[test]
+fn pipelined_kernels_match_fp64() {
+    let cases = [
+        (64, KernelMask::Causal, 2, 81),
+        (128, KernelMask::None, 1, 83),
+        (64, KernelMask::Window { window: 150 }, 1, 85),
+    ];
+    for target in [Target::Sm80, Target::Sm90a] {
+        for (d, mask, group, seed) in cases {
+            forward_case(Packed::on(Layout::long(), d, group, 1, mask, seed), target);
+            backward_case(Packed::on(Layout::long(), d, group, 1, mask, seed + 1), target);
         }
     }
 }
@@ -441,11 +519,12 @@ fn backward_case(p: Packed, target: Target) {
     use attnc_compiler::kernel::KernelKind;
     // dO, V and dV rows are the value head dim (`w`) wide; q, k, dQ, dK rows `d`.
     let (d, w, hq, hk) = (p.d, p.dv, p.hq, p.hk);
-    let d_out: Vec<u16> = values(TQ * hq * w, 24).iter().map(|&x| to_bf16(x)).collect();
+    let (tq, tk) = (p.layout.tq(), p.layout.tk());
+    let d_out: Vec<u16> = values(tq * hq * w, 24).iter().map(|&x| to_bf16(x)).collect();
     let doe = |i: usize, h: usize, e: usize| from_bf16(d_out[(i * hq + h) * w + e]);
     let scale = p.scale() as f64;
-    let (mut lse, mut delta) = (vec![0f32; TQ * hq], vec![0f32; TQ * hq]);
-    let (mut dq, mut dk, mut dv) = (vec![0f64; TQ * hq * d], vec![0f64; TK * hk * d], vec![0f64; TK * hk * w]);
+    let (mut lse, mut delta) = (vec![0f32; tq * hq], vec![0f32; tq * hq]);
+    let (mut dq, mut dk, mut dv) = (vec![0f64; tq * hq * d], vec![0f64; tk * hk * d], vec![0f64; tk * hk * w]);
     for (h, kh, i, keys) in p.rows() {
         let (probs, l) = p.softmax(h, kh, i, &keys);
         let o: Vec<f64> = (0..w).map(|e| keys.iter().zip(&probs).map(|(&j, pr)| pr * p.ve(j, kh, e)).sum()).collect();
@@ -466,9 +545,9 @@ fn backward_case(p: Packed, target: Target) {
     let mut g = Global::new();
     let (qa, ka, va) = (g.upload(&bytes16(&p.q)), g.upload(&bytes16(&p.k)), g.upload(&bytes16(&p.v)));
     let (da, la, dea) = (g.upload(&bytes16(&d_out)), g.upload_f32(&lse), g.upload_f32(&delta));
-    let (dqa, dka, dva) = (g.alloc(TQ * hq * d * 4), g.alloc(TK * hk * d * 4), g.alloc(TK * hk * w * 4));
+    let (dqa, dka, dva) = (g.alloc(tq * hq * d * 4), g.alloc(tk * hk * d * 4), g.alloc(tk * hk * w * 4));
     let mut args: Vec<Arg> = [qa, ka, va, da, la, dea, dqa, dka, dva].map(Arg::U64).to_vec();
-    args.extend(Packed::tables(&mut g));
+    args.extend(p.tables(&mut g));
     let (q_row, kv_row) = ((hq * d) as i64, (hk * d) as i64);
     args.extend([Arg::I64(q_row), Arg::I64(kv_row), Arg::I64(kv_row), Arg::F32(p.scale())]);
     args.extend(p.head_values(&mut g));
@@ -476,9 +555,9 @@ fn backward_case(p: Packed, target: Target) {
     let worst =
         |got: Vec<f32>, want: &[f64]| got.iter().zip(want).map(|(a, b)| (*a as f64 - b).abs()).fold(0.0, f64::max);
     let errors = [
-        ("dQ", worst(g.f32s(dqa, TQ * hq * d), &dq)),
-        ("dK", worst(g.f32s(dka, TK * hk * d), &dk)),
-        ("dV", worst(g.f32s(dva, TK * hk * w), &dv)),
+        ("dQ", worst(g.f32s(dqa, tq * hq * d), &dq)),
+        ("dK", worst(g.f32s(dka, tk * hk * d), &dk)),
+        ("dV", worst(g.f32s(dva, tk * hk * w), &dv)),
     ];
     assert!(
         errors.iter().all(|(_, e)| *e <= 5e-2),
