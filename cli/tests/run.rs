@@ -659,7 +659,9 @@ fn tune_for_te_pastes_back_and_prints_megatron_flags() {
                 l.starts_with("softcap") || l.starts_with("score")
             });
             if capped || item.contains("chunk =") || regional {
-                let why = if capped {
+                let why = if model_text.contains("alibi(") {
+                    "ALiBi"
+                } else if capped {
                     "soft-capping"
                 } else if regional {
                     "differs by region"

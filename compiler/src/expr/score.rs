@@ -670,6 +670,17 @@ pub fn parse(text: &str) -> Result<Option<&'static Score>, String> {
     of(&e, &e.to_string()).map(|s| s.map(intern)).map_err(|u| format!("score `{text}`: {}", u.message))
 }
 
+/// The head count `N` of a score that is exactly ALiBi, `s - alibi(h, N) * (q - k)` however
+/// spelt (TransformerEngine's `core_attention_bias_type = "alibi"` with its default slopes).
+pub fn alibi_of(score: &Score) -> Option<u16> {
+    let n = score.ops.iter().find_map(|op| match op {
+        ScoreOp::Alibi(_, n) => Some(*n),
+        _ => None,
+    })?;
+    let pure = parse(&format!("s - alibi(h, {n}) * (q - k)")).ok().flatten()?;
+    (pure.ops == score.ops).then_some(n)
+}
+
 /// `softcap = X` as its library expression (`X > 0`).
 pub fn softcap(cap: f64) -> &'static Score {
     let text = super::library::softcap(cap);
@@ -825,6 +836,15 @@ mod tests {
         assert_eq!(score("s - (q - k) / 8").head_values(3), Vec::<f32>::new());
         // A constant head folds: alibi(1, 8) is 1/4.
         assert_eq!(score("s - alibi(1, 8) * (q - k)").head_count(), 0);
+    }
+
+    #[test]
+    fn alibi_is_recognised_however_spelt() {
+        assert_eq!(alibi_of(score("s - alibi(h, 32) * (q - k)")), Some(32));
+        assert_eq!(alibi_of(score("s + alibi(h, 12) * (k - q)")), None, "a different order of steps");
+        assert_eq!(alibi_of(score("s - (q - k) * alibi(h, 12)")), None);
+        assert_eq!(alibi_of(score("2 * tanh(s / 2) - alibi(h, 8) * (q - k)")), None);
+        assert_eq!(alibi_of(score("s - (q - k) / 16")), None);
     }
 
     #[test]

@@ -1164,6 +1164,7 @@ fn check_te(ctx: &Ctx<'_>, s: &Setting, default: bool, diags: &mut Diags) {
         let layout_wide = matches!(
             entry.check,
             te::Check::Softcap
+                | te::Check::Alibi
                 | te::Check::NotCuda
                 | te::Check::SinksUnavailable
                 | te::Check::SeqPerRankOdd
@@ -1184,6 +1185,9 @@ fn check_te(ctx: &Ctx<'_>, s: &Setting, default: bool, diags: &mut Diags) {
             te::Check::Chunk => Diagnostic::new(code, message, s.mask_span, "chunked attention"),
             te::Check::Regions => Diagnostic::new(code, message, s.mask_span, "a mask by region"),
             te::Check::Softcap => Diagnostic::new(code, message, ctx.model.softcap, "a score modification"),
+            te::Check::Alibi => {
+                Diagnostic::new(code, message, ctx.model.softcap, "ALiBi").with_secondary(ctx.cp_span, ctx.cp_label())
+            }
             te::Check::SinksUnavailable => Diagnostic::new(code, message, ctx.model.sinks, "learned sinks"),
             te::Check::SeqPerRankOdd => Diagnostic::new(code, message, ctx.seq.span, format!("seq = {}", ctx.seq.node))
                 .with_secondary(ctx.cp_span, ctx.cp_label()),

@@ -474,6 +474,10 @@ pub fn arguments(layout: &Layout, strategies: &[Strategy]) -> Arguments {
             Some(cap) => format!(
                 "softcap = {cap}: Megatron-LM's arguments have no attention logit soft-capping flag; a Megatron run of this model needs the cap in its own attention module"
             ),
+            None if crate::expr::score::alibi_of(score).is_some() => format!(
+                "score = {}: ALiBi, which Megatron-LM has no --position-embedding-type for; a Megatron run of this model needs the bias in its own attention module",
+                score.text
+            ),
             None => format!(
                 "score = {}: Megatron-LM's arguments have no score modification; a Megatron run of this model needs it in its own attention module",
                 score.text

@@ -38,8 +38,10 @@ pub enum Check {
     Chunk,
     /// A regional mask (prefix-LM, global tokens): only `arbitrary`, which does not run with CP.
     Regions,
-    /// Logit soft-capping (no argument for it).
+    /// A score modification other than ALiBi (no argument for it; soft-capping among them).
     Softcap,
+    /// ALiBi (`s - alibi(h, N) * (q - k)`: TE's `core_attention_bias_type = "alibi"`) under CP.
+    Alibi,
     /// A GPU TE's CUDA backends do not run on.
     NotCuda,
 }
@@ -83,6 +85,7 @@ impl Check {
             self,
             Check::Chunk
                 | Check::Softcap
+                | Check::Alibi
                 | Check::NotCuda
                 | Check::SinksUnavailable
                 | Check::SeqPerRankOdd
@@ -128,7 +131,8 @@ impl Check {
             Check::Contiguous => cp && !setting.thd() && !setting.zigzag,
             Check::Chunk => setting.mask.chunk().is_some(),
             Check::Regions => cp && setting.mask.regions().is_some(),
-            Check::Softcap => setting.score.is_some(),
+            Check::Softcap => setting.score.is_some_and(|s| crate::expr::score::alibi_of(s).is_none()),
+            Check::Alibi => cp && setting.score.is_some_and(|s| crate::expr::score::alibi_of(s).is_some()),
             Check::NotCuda => setting.sm.is_none(),
         }
     }
@@ -195,6 +199,19 @@ pub const ASSERTS: &[Assert] = &[
             "main transformer_engine/pytorch/attention/dot_product_attention/utils.py:797",
         ],
         help: "remove the score modification (`softcap = X`, or any `score = EXPR`) for a TransformerEngine run (the model then differs), or run this model with attnc's own runtime",
+    },
+    Assert {
+        id: "alibi",
+        since: v(1, 12),
+        until: None,
+        check: Check::Alibi,
+        without_cp: false,
+        summary: "TransformerEngine runs ALiBi (`core_attention_bias_type = \"alibi\"`) only without context parallelism: under CP it disables FlashAttention and FusedAttention for any bias but post_scale_bias, and UnfusedDotProductAttention has no CP; Megatron-LM has no ALiBi either",
+        te_says: "Disabling FlashAttention as it does not support context parallelism with bias type of alibi; Disabling FusedAttention as it does not support context parallelism with bias type of alibi; Disabling UnfusedDotProductAttention as it does not support context parallelism",
+        sources: &[
+            "main (002a3e5) transformer_engine/pytorch/attention/dot_product_attention/utils.py, get_attention_backend, \"Filter: Context parallelism\"",
+        ],
+        help: "run ALiBi with attnc's own runtime, or without context parallelism under TransformerEngine (cp = 1)",
     },
     Assert {
         id: "sinks-before-2.8",
