@@ -245,6 +245,9 @@ def test_a_score_the_kernels_cannot_compute_names_the_argument(single_rank_group
         at.attention(q, k, v, cp_group=single_rank_group, score="s - (q - k) % 64")
     with pytest.raises(ValueError, match=r"argument `score`.*`alibi` takes a head"):
         at.attention(q, k, v, cp_group=single_rank_group, score="s - alibi(q, 2) * (q - k)")
+    # Slopes for one head, on two: head 1 has none.
+    with pytest.raises(ValueError, match=r"argument `score`.*no value at query head 1"):
+        at.attention(q, k, v, cp_group=single_rank_group, score="s - alibi(h, 1) * (q - k)")
     with pytest.raises(ValueError, match=r"argument `score`: a score expression replaces softcap"):
         at.attention(q, k, v, cp_group=single_rank_group, score="s", softcap=30.0)
     with pytest.raises(ValueError, match=r"argument `score`"):

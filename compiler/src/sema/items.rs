@@ -237,6 +237,25 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
     if !no_overlap(&layer_blocks, &r.layers, diags) {
         ok = false;
     }
+    // A score's per-head values (`alibi(h, N)`'s slopes) are numbers at every query head.
+    if let Some(s) = score
+        && let Some(h) = (0..heads.node as u32).find(|&h| s.head_values(h).iter().any(|v| !v.is_finite()))
+    {
+        ok = false;
+        diags.push(
+            Diagnostic::new(
+                Code::ExprUnplanned,
+                format!("the score has no value at query head {h} of the {}", heads.node),
+                r.field_span("score").unwrap_or(item.name.span),
+                format!("not a number at h = {h}"),
+            )
+            .with_secondary(heads.span, format!("{} query heads", heads.node))
+            .with_help(format!(
+                "`alibi(h, N)` has slopes for heads 0..N: give N = {} (the model's heads), and keep what reads `h` finite for every head",
+                heads.node
+            )),
+        );
+    }
     let kv = kv_heads.as_ref().map_or(heads.node, |k| k.node);
     let kv_span = kv_heads.as_ref().map_or(heads.span, |k| k.span);
     if kv > heads.node || heads.node % kv != 0 {
