@@ -74,6 +74,10 @@ struct Request {
     check: bool,
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// The tensor-parallel rank whose slice of the heads the run computes (layouts with tp > 1):
+    /// a score that reads `h` counts from its first head, the rank times the heads per rank.
+    #[arg(long, default_value_t = 0)]
+    tp_rank: u32,
     /// Per rank and stream: compute, communication, and communication hidden behind compute.
     #[arg(long)]
     timings: bool,
@@ -233,6 +237,15 @@ fn run(layout: &Layout, request: &Request) -> Result<bool> {
             bail!("--device cuda: hybrid-CP batches run on --device cpu (the device executor runs one plan at a time)");
         }
         return run_hybrid(layout, request);
+    }
+    if request.tp_rank >= layout.tp {
+        bail!(
+            "--tp-rank {}: layout `{}` has tp = {}, so its ranks are 0..{}",
+            request.tp_rank,
+            layout.name,
+            layout.tp,
+            layout.tp
+        );
     }
     let file = match &request.inputs {
         Some(path) => Some(tensor::read_file(path).map_err(|e| anyhow::anyhow!("{e}"))?),
@@ -414,6 +427,7 @@ fn run_class(layout: &Layout, request: &Request, class: &passes::LayerClass, bat
                         }
                         (_, Some(t)) => Some(tensor::sinks_of(problem, t)?),
                     },
+                    head_offset: request.tp_rank * problem.heads,
                 })
             };
             match load() {
@@ -424,7 +438,10 @@ fn run_class(layout: &Layout, request: &Request, class: &passes::LayerClass, bat
                 }
             }
         }
-        None => tensor::random(problem, request.seed, request.backward),
+        None => tensor::Canonical {
+            head_offset: request.tp_rank * problem.heads,
+            ..tensor::random(problem, request.seed, request.backward)
+        },
     };
     let run_options = RunOptions { timeout: Duration::from_secs_f64(request.timeout), fault: request.inject_fault };
     let (forward, backward) = (plans[0], plans.get(1).copied());

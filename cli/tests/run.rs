@@ -856,3 +856,35 @@ fn learned_sinks_in_and_out() {
     // Random inputs (no --inputs) draw the sinks too.
     run_small(&[&sinks[..], &["--backward", "--check"]].concat(), 0, "dsinks", "");
 }
+
+/// ALiBi under tensor parallelism: a TP slice's heads count from its first (`--tp-rank R`: R
+/// times the heads per rank), in the kernels' per-head values and in the fp64 reference alike,
+/// and a rank outside the layout's tp is refused.
+#[test]
+fn alibi_heads_count_from_the_tensor_parallel_slice() {
+    let args = |rank: &'static str| {
+        vec![
+            "run",
+            "dsl-examples/bloom_alibi.attn",
+            "--layout",
+            "ring",
+            "--set",
+            "ring.tp=2",
+            "--set",
+            "ring.cp=4",
+            "--set",
+            "ring.seq=256",
+            "--set",
+            "bloom_7b1.head_dim=16",
+            "--backward",
+            "--check",
+            "--tp-rank",
+            rank,
+        ]
+    };
+    for rank in ["0", "1"] {
+        let out = check(&args(rank), 0, "check against fp64", "");
+        assert!(!out.contains("FAIL"), "--tp-rank {rank}:\n{out}");
+    }
+    check(&args("2"), 2, "", "--tp-rank 2: layout `ring` has tp = 2, so its ranks are 0..2");
+}

@@ -159,6 +159,14 @@ def _plans(config: str, cu: Optional[Tensor], cu_padded: Optional[Tensor], cu_kv
     return plans
 
 
+def _head_offset_of(config: str) -> int:
+    """The call's ``head_offset`` (0 for a spec file's plans)."""
+    for item in config.split(";"):
+        if item.startswith("head_offset="):
+            return int(item[len("head_offset="):])
+    return 0
+
+
 def _format_of(config: str) -> str:
     for item in config.split(";"):
         if item.startswith("format="):
@@ -191,7 +199,7 @@ def _cp_attention(
     lse = torch.empty((b, h, n), dtype=torch.float32)
     plans.forward(
         layer, peers.rank, _ptr(ql), _ptr(kl), _ptr(vl), None if sl is None else _ptr(sl), _ptr(out), _ptr(lse),
-        Transport(peers, _fault), timeout_s, torch.get_num_threads(), kernels,
+        Transport(peers, _fault), timeout_s, torch.get_num_threads(), kernels, _head_offset_of(config),
     )  # fmt: skip
     lse = lse.squeeze(0) if fmt == "thd" else lse
     return _back(out, fmt, q.dtype), lse.contiguous()
@@ -231,7 +239,7 @@ def _cp_attention_backward(
     plans.backward(
         layer, peers.rank, _ptr(ql), _ptr(kl), _ptr(vl), _ptr(ol), _ptr(ll), _ptr(dl),
         None if sl is None else _ptr(sl), _ptr(dq), _ptr(dk), _ptr(dv), None if sinks is None else _ptr(dsinks),
-        Transport(peers, _fault), timeout_s, torch.get_num_threads(), kernels,
+        Transport(peers, _fault), timeout_s, torch.get_num_threads(), kernels, _head_offset_of(config),
     )  # fmt: skip
     dsinks = dsinks if sinks is None else dsinks.reshape(sinks.shape).to(sinks.dtype)
     return _back(dq, fmt, q.dtype), _back(dk, fmt, k.dtype), _back(dv, fmt, v.dtype), dsinks
@@ -302,6 +310,7 @@ def config_for(
     softmax_scale: Optional[float] = None,
     mask: Optional[str] = None,
     score: Optional[str] = None,
+    head_offset: int = 0,
 ) -> str:
     """A call's static configuration (shapes, dtype, format, mask, features, group): what the
     custom op plans from, with a THD batch's offsets, when it runs. Checks every argument it can
@@ -316,6 +325,11 @@ def config_for(
             raise ValueError(
                 "argument `mask`: an expression replaces attn_mask_type and window_size; leave those at their defaults"
             )
+    if isinstance(head_offset, bool) or not isinstance(head_offset, int) or head_offset < 0:
+        raise ValueError(
+            f"argument `head_offset`: {head_offset!r}; the model's query head of q's first head, an int >= 0 "
+            "(tensor parallelism: the TP rank times the heads per rank)"
+        )
     if score is not None:
         if not isinstance(score, str) or not score.strip() or any(c in score for c in ";\n#"):
             raise ValueError(
@@ -391,7 +405,7 @@ def config_for(
         ("mask", mask), ("window", window), ("softcap", None if softcap is None else float(softcap)), ("score", score),
         ("sinks", bool(sinks)), ("scale", _scale(softmax_scale, q.shape[-1])), ("cp", cp_size), ("strategy", cp_comm_type),
         ("a2a", a2a_size if cp_comm_type == "a2a+p2p" else None), ("max_seqlen", int(max_seqlen_q or 0)),
-        ("gpu", gpu_preset),
+        ("gpu", gpu_preset), ("head_offset", head_offset),
     ]  # fmt: skip
     return ";".join(f"{name}={value}" for name, value in fields)
 
@@ -435,6 +449,7 @@ def attention(
     return_lse: bool = False,
     mask: Optional[str] = None,
     score: Optional[str] = None,
+    head_offset: int = 0,
 ):
     """Context-parallel attention of this rank's shards ``q``, ``k``, ``v`` over ``cp_group``.
 
@@ -452,8 +467,10 @@ def attention(
     and ``k`` within each sequence and the query head ``h`` (from 0 among the heads given here;
     under ``a2a`` each rank counts from its first head), with constants, ``+ - * /``, ``tanh``,
     ``exp``, ``min``, ``max`` and ``alibi(h, N)``: ``'30 * tanh(s / 30)'`` is ``softcap=30``,
-    ``'s - alibi(h, 32) * (q - k)'`` is ALiBi over 32 heads (with tensor parallelism, ``h``
-    counts this rank's heads only); errors in it raise ``ValueError`` naming ``score``.
+    ``'s - alibi(h, 32) * (q - k)'`` is ALiBi over 32 heads; errors in it raise ``ValueError``
+    naming ``score``. ``head_offset``: the model's query head of ``q``'s first head, which ``h``
+    counts from — under tensor parallelism the TP rank times the heads per rank
+    (``DotProductAttention`` sets it from ``tp_group``).
     """
     groups = _groups(cp_group, cp_comm_type)
     if cp_stream is not None:
@@ -463,6 +480,7 @@ def attention(
         q, k, v, cp_size=math.prod(sizes), cp_comm_type=cp_comm_type, a2a_size=sizes[0] if len(groups) == 2 else None,
         qkv_format=qkv_format, attn_mask_type=attn_mask_type, window_size=window_size, softcap=softcap,
         sinks=sinks is not None, max_seqlen_q=max_seqlen_q, softmax_scale=softmax_scale, mask=mask, score=score,
+        head_offset=head_offset,
     )  # fmt: skip
     if sinks is not None and sinks.numel() != q.shape[-2]:
         raise ValueError(f"argument `sinks`: one logit per query head ({q.shape[-2]}); got {sinks.numel()}")
@@ -479,7 +497,9 @@ class DotProductAttention(torch.nn.Module):
     """TransformerEngine's ``DotProductAttention`` (the subset attnc runs) over attnc's plans.
 
     The constructor and ``forward`` take TE's arguments; those attnc does not run (dropout,
-    bias, ALiBi, FP8, cross-attention) raise ``NotImplementedError`` naming the argument. The
+    bias tensors, FP8, cross-attention) raise ``NotImplementedError`` naming the argument; ALiBi is
+    the constructor's ``score='s - alibi(h, N) * (q - k)'``, its heads counted from ``tp_group``'s
+    rank times the heads per rank. The
     output is TE's: ``[s, b, h·dv]`` (sbhd), ``[b, s, h·dv]`` (bshd), ``[t, h·dv]`` (thd).
     """
 
@@ -518,6 +538,8 @@ class DotProductAttention(torch.nn.Module):
                 f"argument `softmax_type`: {softmax_type!r}; attnc runs 'vanilla' and 'learnable' (sinks)"
             )
         self.heads = num_attention_heads // tp_size
+        # A score that reads `h` counts the model's heads: this TP rank's start at rank × heads.
+        self.tp_size, self.tp_group = tp_size, tp_group
         self.kv_heads = (num_gqa_groups or num_attention_heads) // tp_size
         kv = kv_channels if isinstance(kv_channels, tuple) else (kv_channels, kv_channels)
         self.head_dim, self.v_head_dim = kv
@@ -536,6 +558,12 @@ class DotProductAttention(torch.nn.Module):
         self.cp_group, self.cp_global_ranks, self.cp_stream, self.cp_comm_type = None, None, None, "p2p"
         if cp_group is not None:
             self.set_context_parallel_group(cp_group, cp_global_ranks, cp_stream, cp_comm_type)
+
+    def _head_offset(self) -> int:
+        """The model's query head of this TP rank's first (``h`` of a score counts from it)."""
+        if self.tp_size <= 1 or self.tp_group is None:
+            return 0
+        return dist.get_rank(self.tp_group) * self.heads
 
     def set_context_parallel_group(self, cp_group, cp_global_ranks, cp_stream, cp_comm_type: str = "p2p"):
         """TE's: the CP group (or ``[a2a_group, p2p_group]`` for a2a+p2p), its global ranks, the CP
@@ -573,10 +601,15 @@ class DotProductAttention(torch.nn.Module):
                 f"argument `attention_mask`: a mask tensor with attn_mask_type {mask_type!r}; attnc takes padding "
                 "as cu_seqlens (qkv_format 'thd') and runs no arbitrary masks"
             )
+        alibi = f"score='s - alibi(h, {self.heads * self.tp_size}) * (q - k)'"
+        if core_attention_bias_type == "alibi" or alibi_slopes is not None:
+            raise NotImplementedError(
+                f"argument `{'alibi_slopes' if alibi_slopes is not None else 'core_attention_bias_type'}`: attnc "
+                f"takes ALiBi, with its standard slopes, as a score expression: construct the module with {alibi} "
+                "(h counts from this TP rank's first head); slopes of your own are not taken"
+            )
         if core_attention_bias_type != "no_bias" or core_attention_bias is not None:
-            raise NotImplementedError("argument `core_attention_bias`: attnc runs attention without a bias")
-        if alibi_slopes is not None:
-            raise NotImplementedError("argument `alibi_slopes`: attnc runs attention without ALiBi")
+            raise NotImplementedError("argument `core_attention_bias`: attnc runs attention without a bias tensor")
         if fp8_output:
             raise NotImplementedError("argument `fp8_output`: attnc runs bf16, fp16 and fp32, not FP8")
         for name, value in unsupported.items():
@@ -593,6 +626,7 @@ class DotProductAttention(torch.nn.Module):
             cp_comm_type=self.cp_comm_type if self.cp_group is not None else "p2p", qkv_format=fmt,
             attn_mask_type=mask_type, window_size=window_size or self.window_size, mask=self.mask,
             softmax_scale=self.softmax_scale, softcap=self.softcap, score=self.score, sinks=self.softmax_offset,
+            head_offset=self._head_offset(),
             cu_seqlens_q=cu_seqlens_q, cu_seqlens_kv=cu_seqlens_kv, cu_seqlens_q_padded=cu_seqlens_q_padded,
             cu_seqlens_kv_padded=cu_seqlens_kv_padded, max_seqlen_q=max_seqlen_q, max_seqlen_kv=max_seqlen_kv,
         )  # fmt: skip

@@ -79,6 +79,9 @@ pub struct Local<'a> {
     pub lse: Option<&'a [f32]>,
     pub d_out: Option<&'a [f32]>,
     pub sinks: Option<&'a [f32]>,
+    /// The model's query head of the call's first head (tensor parallelism), which a score that
+    /// reads `h` counts from.
+    pub head_offset: u32,
 }
 
 /// The rank's results, local as its inputs.
@@ -167,6 +170,7 @@ pub fn run(
         lse: local.lse.filter(|_| backward),
         d_out: local.d_out.filter(|_| backward),
         sinks: if p.sinks { local.sinks } else { None },
+        head_offset: local.head_offset,
         extent: Some(&extent),
     };
     let device = HostDevice::with_kernels(

@@ -191,9 +191,10 @@ impl Plans {
     }
 
     /// Runs layer `layer`'s forward plan as rank `rank`: fills `out` `[b][n][h][dv]` and `lse`
-    /// `[b][h][n]` from the local q, k, v `[b][n][heads][w]`.
+    /// `[b][h][n]` from the local q, k, v `[b][n][heads][w]`; a score that reads `h` counts from
+    /// `head_offset` (the model's query head of q's first head: tensor parallelism).
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (layer, rank, q, k, v, sinks, out, lse, transport, timeout_s, threads, kernels="auto"))]
+    #[pyo3(signature = (layer, rank, q, k, v, sinks, out, lse, transport, timeout_s, threads, kernels="auto", head_offset=0))]
     fn forward(
         &self,
         py: Python<'_>,
@@ -209,6 +210,7 @@ impl Plans {
         timeout_s: f64,
         threads: usize,
         kernels: &str,
+        head_offset: u32,
     ) -> PyResult<()> {
         let class = self.class(layer)?;
         let tokens = &self.rank_tokens(rank)?.tokens;
@@ -223,6 +225,7 @@ impl Plans {
                 lse: None,
                 d_out: None,
                 sinks: sinks.map(|s| slice(s)),
+                head_offset,
             }
         };
         let shard = exec::Shard { rank, tokens };
@@ -239,7 +242,7 @@ impl Plans {
     /// Runs layer `layer`'s backward plan as rank `rank`: fills dq, dk, dv (local, as q, k, v) and
     /// dsinks (this rank's share of the sinks' gradient) from q, k, v, out, lse and d_out.
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (layer, rank, q, k, v, out, lse, d_out, sinks, dq, dk, dv, dsinks, transport, timeout_s, threads, kernels="auto"))]
+    #[pyo3(signature = (layer, rank, q, k, v, out, lse, d_out, sinks, dq, dk, dv, dsinks, transport, timeout_s, threads, kernels="auto", head_offset=0))]
     fn backward(
         &self,
         py: Python<'_>,
@@ -260,6 +263,7 @@ impl Plans {
         timeout_s: f64,
         threads: usize,
         kernels: &str,
+        head_offset: u32,
     ) -> PyResult<()> {
         let class = self.class(layer)?;
         let tokens = &self.rank_tokens(rank)?.tokens;
@@ -274,6 +278,7 @@ impl Plans {
                 lse: Some(slice(lse)),
                 d_out: Some(slice(d_out)),
                 sinks: sinks.map(|s| slice(s)),
+                head_offset,
             }
         };
         let shard = exec::Shard { rank, tokens };

@@ -239,6 +239,43 @@ def test_dot_product_attention_takes_a_score_expression(single_rank_group):
     assert (out.double() - plain.transpose(0, 1).flatten(-2)).abs().max().item() > 1e-3
 
 
+def test_alibi_counts_heads_from_the_head_offset(single_rank_group):
+    """ALiBi over a model of 8 heads, run as the second tensor-parallel slice (heads 4..7):
+    `head_offset=4` gives those heads' slopes, 2^-(h+1) for h = 4..7, against fp64 attention
+    with them written in torch ops; DotProductAttention's `tp_group` sets the same offset, and
+    TE's ALiBi arguments point at the score."""
+    torch.manual_seed(9)
+    text = "s - alibi(h, 8) * (q - k)"
+    q, k, v = (torch.randn(16, 1, 4, 16, requires_grad=True) for _ in range(3))
+    out = at.attention(q, k, v, cp_group=single_rank_group, score=text, head_offset=4)
+    leaves = [x.detach().double().transpose(0, 1).requires_grad_() for x in (q, k, v)]
+
+    def alibi(s, qp, kp, hp):
+        return s - torch.exp2(-(hp + 4 + 1)) * (qp - kp)
+
+    want, _ = reference.attention(*leaves, causal=True, score_mod=alibi)
+    want = want.transpose(0, 1)
+    tol = reference.TOLERANCES[torch.float32]
+    assert (out.double() - want).abs().max().item() <= tol["out"]
+    d_out = torch.randn_like(out)
+    out.backward(d_out)
+    want.backward(d_out.double())
+    for name, got, ref in zip("qkv", (q, k, v), leaves):
+        err = (got.grad.double() - ref.grad.transpose(0, 1)).abs().max().item()
+        assert err <= tol["grad"], f"d{name}: {err}"
+    # The first slice's slopes differ: the offset reached the kernels.
+    first = at.attention(q.detach(), k.detach(), v.detach(), cp_group=single_rank_group, score=text)
+    assert (first.double() - want).abs().max().item() > 1e-3
+    # DotProductAttention: 8 heads over tp_size 2, this process the tp_group's only rank (0).
+    module = at.DotProductAttention(8, 16, tp_size=2, tp_group=single_rank_group, cp_group=single_rank_group,
+                                    cp_global_ranks=[0], cp_stream=None, score=text)  # fmt: skip
+    assert (module(q.detach(), k.detach(), v.detach()).double() - first.double().flatten(-2)).abs().max().item() == 0.0
+    with pytest.raises(NotImplementedError, match=r"score='s - alibi\(h, 8\) \* \(q - k\)'"):
+        module(q.detach(), k.detach(), v.detach(), core_attention_bias_type="alibi")
+    with pytest.raises(ValueError, match="argument `head_offset`"):
+        at.attention(q, k, v, cp_group=single_rank_group, score=text, head_offset=-1)
+
+
 def test_a_score_the_kernels_cannot_compute_names_the_argument(single_rank_group):
     q, k, v = (torch.randn(8, 1, 2, 16) for _ in range(3))
     with pytest.raises(ValueError, match=r"argument `score`.*`%`"):

@@ -107,8 +107,18 @@ fn run_with(
     execute: impl Fn(&Verified, &ExecInputs<'_>) -> Result<Executed, RuntimeError>,
 ) -> Result<RunResult, RuntimeError> {
     let sinks = inputs.sinks.as_deref();
-    let fwd_inputs =
-        ExecInputs { q: &inputs.q, k: &inputs.k, v: &inputs.v, o: None, lse: None, d_out: None, sinks, extent: None };
+    let head_offset = inputs.head_offset;
+    let fwd_inputs = ExecInputs {
+        q: &inputs.q,
+        k: &inputs.k,
+        v: &inputs.v,
+        o: None,
+        lse: None,
+        d_out: None,
+        sinks,
+        head_offset,
+        extent: None,
+    };
     let (mut outputs, forward_spans) = execute(forward, &fwd_inputs)?;
     let mut backward_spans = Vec::new();
     if let Some(proof) = backward {
@@ -124,6 +134,7 @@ fn run_with(
             lse: Some(&outputs.lse),
             d_out: Some(d_out),
             sinks,
+            head_offset,
             extent: None,
         };
         let (grads, spans) = execute(proof, &bwd_inputs)?;

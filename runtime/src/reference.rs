@@ -47,18 +47,19 @@ fn rotate(x: &mut [f64], position: u64, rope: Option<&attnc_compiler::spec::Rope
 /// slope of every subexpression carried together (dual numbers) — not the kernels' step list
 /// (`expr::score`), which is what it checks. At a tie of `min`/`max` the slope is the mean of both
 /// sides', as PyTorch's `minimum`/`maximum` give it.
-struct ScoreF64(Option<Expr>);
+struct ScoreF64(Option<Expr>, usize);
 
 impl ScoreF64 {
-    fn of(p: &Problem) -> ScoreF64 {
-        ScoreF64(p.score.map(|s| parse::parse(&s.text).expect("a problem's score parses")))
+    /// The problem's score, read at query head `offset + h` for the slice's head `h`.
+    fn of(p: &Problem, offset: u32) -> ScoreF64 {
+        ScoreF64(p.score.map(|s| parse::parse(&s.text).expect("a problem's score parses")), offset as usize)
     }
 
     /// The modified score of the scaled score `s` of the pair at positions `at` (query, key,
     /// within their sequence) of query head `head`, and d value / ds there.
     fn at(&self, s: f64, at: (u64, u64), head: usize) -> (f64, f64) {
         match &self.0 {
-            Some(e) => dual(e, s, (at.0 as f64, at.1 as f64, head as f64)),
+            Some(e) => dual(e, s, (at.0 as f64, at.1 as f64, (self.1 + head) as f64)),
             None => (s, 1.0),
         }
     }
@@ -390,7 +391,7 @@ fn group_attention_body(
     };
     // Scores, modified (`softcap`, `score = EXPR`) before the mask (masked pairs are never
     // scored): the modified score and the modification's slope there.
-    let modify = ScoreF64::of(p);
+    let modify = ScoreF64::of(p, inputs.head_offset);
     let score = |qi: &[f64], head: usize, i: usize, j: usize| -> (f64, f64) {
         let raw = scale * dot(qi, &g.k[j * d..][..d]);
         modify.at(raw, (p.position(i as u64), p.position(j as u64)), head)
@@ -665,7 +666,7 @@ mod tests {
             x
         };
         let mut r = Reference::empty(p);
-        let modify = ScoreF64::of(p);
+        let modify = ScoreF64::of(p, inputs.head_offset);
         let sink = |head: usize| p.sinks.then(|| inputs.sinks.as_ref().unwrap()[head] as f64);
         let d_out = inputs.d_out.as_ref().unwrap();
         for b in 0..bn {

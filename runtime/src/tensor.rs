@@ -149,6 +149,9 @@ pub struct Canonical {
     pub d_out: Option<Vec<f32>>,
     /// Learned sinks (fp32, `[heads]` of the slice), when the problem has them.
     pub sinks: Option<Vec<f32>>,
+    /// The model's query head of the slice's first head (tensor parallelism: the TP rank times
+    /// the heads per rank), which a score that reads `h` counts from.
+    pub head_offset: u32,
 }
 
 /// Sizes of the canonical tensors.
@@ -337,5 +340,5 @@ pub fn random(problem: &Problem, seed: u64, backward: bool) -> Canonical {
     let sinks = problem
         .sinks
         .then(|| (0..dims.heads).map(|_| 1.0 + rng.sample::<f32, _>(rand_distr::StandardNormal)).collect());
-    Canonical { q, k, v, d_out, sinks }
+    Canonical { q, k, v, d_out, sinks, head_offset: 0 }
 }

@@ -1050,27 +1050,7 @@ fn check_setting(ctx: &Ctx<'_>, s: &Setting, default: bool, diags: &mut Diags) {
     }
     if default {
         check_score_positions(ctx, diags);
-        check_score_head(ctx, diags);
     }
-}
-
-/// A score that reads the head counts the heads the attention computes; under tensor
-/// parallelism those are one slice of the model's, and the plan does not know which (E0043).
-fn check_score_head(ctx: &Ctx<'_>, diags: &mut Diags) {
-    let Some(score) = ctx.model.model.score else { return };
-    if !score.reads_head() || ctx.tp.node <= 1 {
-        return;
-    }
-    diags.push(
-        Diagnostic::new(
-            Code::ExprUnplanned,
-            format!("attnc cannot compile this score under tp = {} yet: it reads the head `h`", ctx.tp.node),
-            ctx.model.softcap,
-            "reads `h`",
-        )
-        .with_secondary(ctx.tp.span, format!("tp = {} gives each rank a slice of the heads", ctx.tp.node))
-        .with_help("`h` counts the heads the attention computes, and a plan serves every tensor-parallel slice alike: use tp = 1 for a score that reads `h` (`attnc explain E0043`)"),
-    );
 }
 
 /// Positions reach a score as f32 (`expr::score`): exact up to 2^24 tokens (W0011).

@@ -555,7 +555,7 @@ impl<D: Device> Run<'_, D> {
             }
             OpKind::AttnFwd { q, kv, part, .. } => {
                 let (qb, kb) = (plan.buf(*q), plan.buf(*kv));
-                let head_values = head_values(p, qb);
+                let head_values = head_values(p, qb, self.inputs.head_offset).map_err(|e| err.at(e))?;
                 let o_count = self.plane_bytes(*part, PlaneKind::O) / 4;
                 let lse_count = self.plane_bytes(*part, PlaneKind::Lse) / 4;
                 self.device.fill(rank, s, self.at(*part, PlaneKind::O), o_count, 0.0).map_err(|e| err.at(e))?;
@@ -616,7 +616,7 @@ impl<D: Device> Run<'_, D> {
             }
             OpKind::AttnBwd { q, kv, dq, dkv, .. } => {
                 let (qb, kb) = (plan.buf(*q), plan.buf(*kv));
-                let head_values = head_values(p, qb);
+                let head_values = head_values(p, qb, self.inputs.head_offset).map_err(|e| err.at(e))?;
                 let tm = self.tables[rank as usize].as_ref().expect("a rank with attention ops has tables");
                 for l in &self.launches[&id] {
                     let call = BwdCall {
@@ -803,11 +803,26 @@ impl<D: Device> OpError<'_, D> {
     }
 }
 
-/// The score's per-head values of a query buffer's heads, `[heads][n]` (`Score::head_values`,
-/// counted from the buffer's first head: an all-to-all's shard holds heads from `head0`).
-fn head_values(p: &attnc_compiler::ir::Problem, q: &attnc_compiler::ir::Buffer) -> Vec<f32> {
-    match p.score {
-        Some(s) if s.reads_head() => (0..q.heads).flat_map(|h| s.head_values(q.head0 + h)).collect(),
-        _ => Vec::new(),
+/// The score's per-head values of a query buffer's heads, `[heads][n]` (`Score::head_values`):
+/// the model's heads from the inputs' `head_offset` (a tensor-parallel slice's first head) plus
+/// the buffer's first head (an all-to-all's shard holds heads from `head0`).
+fn head_values(
+    p: &attnc_compiler::ir::Problem,
+    q: &attnc_compiler::ir::Buffer,
+    offset: u32,
+) -> Result<Vec<f32>, String> {
+    let Some(s) = p.score.filter(|s| s.reads_head()) else { return Ok(Vec::new()) };
+    let mut out = Vec::with_capacity(q.heads as usize * s.head_count());
+    for h in 0..q.heads {
+        let head = offset + q.head0 + h;
+        let values = s.head_values(head);
+        if values.iter().any(|v| !v.is_finite()) {
+            return Err(format!(
+                "the score `{}` has no value at query head {head} (head offset {offset}): is `alibi(h, N)`'s N the model's heads?",
+                s.text
+            ));
+        }
+        out.extend(values);
     }
+    Ok(out)
 }

@@ -68,6 +68,9 @@ pub struct ExecInputs<'a> {
     pub d_out: Option<&'a [f32]>,
     /// Learned sinks, one logit per query head of the slice, when the problem has them.
     pub sinks: Option<&'a [f32]>,
+    /// The model's query head of the slice's first head (tensor parallelism: the TP rank times
+    /// the heads per rank; 0 without it), which a score that reads `h` counts from.
+    pub head_offset: u32,
     /// The rows these tensors (and the outputs) hold: `None` for the whole sequence.
     pub extent: Option<&'a Extent>,
 }
