@@ -389,8 +389,10 @@ k, the query head h and constants with + - * /, tanh, exp, log, min, max and ali
 `s - alibi(h, 32) * (q - k)` ALiBi). What reads only h and constants is computed once per
 head on the host; h counts the model's query heads (under tensor parallelism from the
 slice's first head: `attnc run --tp-rank R`, or the Python module's tp_group). Every query
-head must give the per-head parts a value: `alibi(h, N)` needs N = the model's heads. The expression is read as an intersection of linear constraints in
-q and k, so `q >= k`, `!(k > q)` and `2*q - 2*k < 256` all say what they mean.
+head must give the per-head parts a value: `alibi(h, N)` needs N = the model's heads.
+
+A mask is read as an intersection of linear constraints in q and k, so `q >= k`,
+`!(k > q)` and `2*q - 2*k < 256` all say what they mean.
 
 A mask that is one of those region by region also compiles: comparisons of one position
 with a constant (`k < 64`, `q < 4`) cut the positions into regions, and in each region
