@@ -445,6 +445,13 @@ const LOGS: Modifier = Modifier {
     df: |s, _, _| 1.0 + (s / 4.0) / (1.0 + s * s / 8.0),
 };
 
+/// Remainders (`cvt.rmi` floors on the GPU): of the distance and of the key's position.
+const REM: Modifier = Modifier {
+    text: "s + (q - k) % 7 / 4 - k % 5 / 8",
+    f: |s, (q, k), _| s + (q - k).rem_euclid(7.0) / 4.0 - k.rem_euclid(5.0) / 8.0,
+    df: |_, _, _| 1.0,
+};
+
 /// Kinks at 0 and 1 (`min`/`max` lower to compare-and-select): the inputs here are bf16 without
 /// RoPE, so the kernels' fp32 scores sit within ~1e-7 of these and take the same side.
 const KINKED: Modifier = Modifier {
@@ -471,7 +478,7 @@ const KINKED: Modifier = Modifier {
 fn score_modified_kernels_match_fp64() {
     for target in [Target::Sm80, Target::Sm90a] {
         for (d, mask, group) in [(64, KernelMask::Causal, 4), (128, KernelMask::Window { window: 37 }, 1)] {
-            for (m, seed) in [(CAP2, 61), (KINKED, 63), (POSITIONS, 65), (ALIBI, 67), (LOGS, 69)] {
+            for (m, seed) in [(CAP2, 61), (KINKED, 63), (POSITIONS, 65), (ALIBI, 67), (LOGS, 69), (REM, 71)] {
                 let modified = |seed| Packed { score: Some(m), ..Packed::new(d, group, 1, mask, seed) };
                 forward_case(modified(seed), target);
                 backward_case(modified(seed + 1), target);

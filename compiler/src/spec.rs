@@ -461,6 +461,8 @@ pub enum ScoreOp {
     Exp(u16),
     /// The natural logarithm (`expr::score::log_by_bits` on the CPU, `lg2.approx` on the GPU).
     Log(u16),
+    /// The largest integer not above (`%` is `x - c·floor(x / c)`).
+    Floor(u16),
     Min(u16, u16),
     Max(u16, u16),
     Pick(u16, u16, u16, u16),

@@ -224,12 +224,16 @@ fn convert(inst: &Inst, get: &dyn Fn(usize, Ty) -> Result<u64, String>) -> Resul
             _ => bits as f64,
         }
     };
+    // A float to a float with an integer rounding (`cvt.rmi.f32.f32`: floor) rounds to an integer
+    // in the float's type; `rn`, `rz`, … round the precision only.
+    let integral = src.float() && matches!(mode, "rni" | "rzi" | "rmi" | "rpi");
+    let float_of = |bits: u64| if integral { round_mode(as_float(bits), mode) } else { as_float(bits) };
     let v = match (src.float(), dst) {
         (false, Ty::U(_) | Ty::S(_) | Ty::B(_)) => src.extend(a),
-        (_, Ty::F(64)) => as_float(a).to_bits(),
-        (_, Ty::F(32)) => to_f32_bits(ftz(as_float(a) as f32, flush)),
-        (_, Ty::F(16)) => half::f16::from_f64(as_float(a)).to_bits() as u64,
-        (_, Ty::Bf16) => half::bf16::from_f64(as_float(a)).to_bits() as u64,
+        (_, Ty::F(64)) => float_of(a).to_bits(),
+        (_, Ty::F(32)) => to_f32_bits(ftz(float_of(a) as f32, flush)),
+        (_, Ty::F(16)) => half::f16::from_f64(float_of(a)).to_bits() as u64,
+        (_, Ty::Bf16) => half::bf16::from_f64(float_of(a)).to_bits() as u64,
         (true, Ty::U(b) | Ty::B(b)) => {
             // Float to integer saturates; NaN is 0.
             let x = round_mode(as_float(a), mode);

@@ -184,7 +184,9 @@ fn shared_memory_and_barriers_across_warps() {
     }
 }
 
-/// `cvt.rn.bf16.f32` rounds to nearest even; `cvt.f32.bf16` is exact ("cvt": rounding modifiers).
+/// `cvt.rn.bf16.f32` rounds to nearest even; `cvt.f32.bf16` is exact; `cvt.rmi.f32.f32` and
+/// `cvt.rpi.f32.f32` round a float to an integer in the same type, toward −∞ and +∞ ("cvt":
+/// rounding modifiers; the integer rounding of a float to a float).
 #[test]
 fn conversions_round_as_the_isa_says() {
     let src = r#"
@@ -201,6 +203,10 @@ fn conversions_round_as_the_isa_says() {
     st.global.f32 [%rd1+4], %f2;
     cvt.rzi.s32.f32 %r1, %f1;
     st.global.u32 [%rd1+8], %r1;
+    cvt.rmi.f32.f32 %f2, %f1;
+    st.global.f32 [%rd1+12], %f2;
+    cvt.rpi.f32.f32 %f2, %f1;
+    st.global.f32 [%rd1+16], %f2;
     ret;
 }
 "#;
@@ -210,11 +216,13 @@ fn conversions_round_as_the_isa_says() {
     let cases = [(1.0 + 1.0 / 256.0, 1.0, 1), (1.0 + 3.0 / 256.0, 1.0 + 1.0 / 64.0, 1), (-2.7f32, -2.703125f32, -2i32)];
     for (x, bf16, int) in cases {
         let mut g = Global::new();
-        let at = g.upload_f32(&[x, 0.0, 0.0]);
+        let at = g.upload_f32(&[x, 0.0, 0.0, 0.0, 0.0]);
         run(&m, "conv", &launch(1, 1), &[Arg::U64(at)], &mut g).unwrap();
-        let got = g.read(at, 12).unwrap();
-        assert_eq!(f32::from_le_bytes(got[4..8].try_into().unwrap()), bf16, "{x}");
+        let got = g.read(at, 20).unwrap();
+        let f = |at: usize| f32::from_le_bytes(got[at..at + 4].try_into().unwrap());
+        assert_eq!(f(4), bf16, "{x}");
         assert_eq!(i32::from_le_bytes(got[8..12].try_into().unwrap()), int, "{x}");
+        assert_eq!((f(12), f(16)), (x.floor(), x.ceil()), "{x}");
     }
 }
 

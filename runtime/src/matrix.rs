@@ -262,8 +262,9 @@ pub const FEATURES: [Feature; 4] = [
 pub const SCORE: &str = "score = 2 * tanh(s / 2) + s / 4 - exp(s / 3 - 2) / (1 + s * s / 8) + log(1 + s * s / 8) / 4 - alibi(h, 8) * (q - k) - log(1 + q - k) / 8 + k / 64";
 
 /// A score with kinks (`min`, `max`), for the fp32 cases: its slope jumps at `s = 0` and `s = 1`,
-/// and is the mean of both sides at a tie, as `torch.minimum`/`torch.maximum` give it.
-pub const KINKED: &str = "score = 2 * tanh(s / 2) + max(s - 1, 0) / 4 - exp(min(s, 0) - 2)";
+/// and is the mean of both sides at a tie, as `torch.minimum`/`torch.maximum` give it; and a
+/// remainder of the distance, a step in the positions.
+pub const KINKED: &str = "score = 2 * tanh(s / 2) + max(s - 1, 0) / 4 - exp(min(s, 0) - 2) + (q - k) % 3 / 4";
 
 /// The value head dim of the matrix's MLA cases: half the head dim from 128 up (DeepSeek's
 /// direction, 192/128), twice it below, so that both stay multiples of 64 for the GPU kernels.

@@ -87,6 +87,8 @@ fn dual(e: &Expr, s: f64, at: (f64, f64, f64)) -> (f64, f64) {
                 BinOp::Sub => (x - y, dx - dy),
                 BinOp::Mul => (x * y, dx * y + x * dy),
                 BinOp::Div => (x / y, (dx * y - x * dy) / (y * y)),
+                // Euclidean, by a positive constant: x − y·floor(x / y), the slope of x.
+                BinOp::Rem => (x.rem_euclid(y), dx),
                 other => panic!("a score the kernels compile has no `{}`", other.symbol()),
             }
         }

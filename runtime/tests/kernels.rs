@@ -204,6 +204,9 @@ fn abi_score_expressions() {
     let logs = "s + log(1 + s * s / 8) - log(1 + q - k) / 4";
     check_abi_capped((64, 64), 37, 53, 100, 60, KernelMask::Causal, Some(logs), 17);
     check_abi_capped((32, 32), 33, 65, 40, 10, KernelMask::Window { window: 7 }, Some(logs), 18);
+    // Remainders (Euclidean, a floor per score) of positions and of the score.
+    let rem = "s + (q - k) % 7 / 4 - k % 5 / 8 + s % 3 / 8";
+    check_abi_capped((64, 64), 37, 53, 100, 60, KernelMask::Causal, Some(rem), 19);
 }
 
 /// A score's kernel code from its text.

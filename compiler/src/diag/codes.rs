@@ -384,7 +384,7 @@ and division is by a positive constant:
 kernels have closed forms for, however it is spelt: every pair (`k >= 0`), causal
 (`k <= q`), causal with a window of W keys (`k <= q & q - k < W`) and causal inside
 chunks of C tokens (`k <= q & q / C == k / C`); and the scores of s, the positions q and
-k, the query head h and constants with + - * /, tanh, exp, log, min, max and alibi
+k, the query head h and constants with + - * / %, tanh, exp, log, min, max and alibi
 (`X * tanh(s / X)` is the soft-cap, `s - (q - k) / 16` a distance bias,
 `s - alibi(h, 32) * (q - k)` ALiBi). What reads only h and constants is computed once per
 head on the host; h counts the model's query heads (under tensor parallelism from the
@@ -398,8 +398,8 @@ A mask that is one of those region by region also compiles: comparisons of one p
 with a constant (`k < 64`, `q < 4`) cut the positions into regions, and in each region
 the rest must read as every pair, none, causal or a causal window. Prefix-LM and global
 tokens with a window are such masks. Masks that read h, unions the regions do not
-separate, chunks within regions, and scores that read doc(q)/doc(k), or use %, are not
-compiled yet.
+separate, chunks within regions, and scores that read doc(q)/doc(k) are not compiled
+yet.
 
     mask = k <= q | k < 64                           # prefix-LM: compiled by region
     mask = k < 4 | q < 4 | (k <= q & q - k < 256)    # global tokens and a window
@@ -408,7 +408,8 @@ compiled yet.
     score = s - (q - k) / 16                         # compiled: a distance bias, one slope
     score = s - alibi(h, 32) * (q - k)               # compiled: ALiBi, a slope per head
     score = s - log(1 + q - k) / 4                   # compiled: a log-distance bias
-    score = s - (q - k) % 64                         # not yet: %";
+    score = s - (q - k) % 64 / 64                    # compiled: a sawtooth in the distance
+    score = s - doc(q)                               # not yet: doc(q)";
 
     A2aLevelExceedsNode = "W0001", Warning, "the all-to-all level spans nodes",
 "The first level of a2a+p2p runs all-to-all, which sends (d-1)/d of every

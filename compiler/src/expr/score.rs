@@ -23,6 +23,7 @@ pub enum Prim {
     Tanh,
     Exp,
     Log,
+    Floor,
     Min,
     Max,
     Pick,
@@ -135,6 +136,7 @@ impl Score {
                 ScoreOp::Tanh(a) => at(a).tanh(),
                 ScoreOp::Exp(a) => at(a).exp(),
                 ScoreOp::Log(a) => at(a).ln(),
+                ScoreOp::Floor(a) => at(a).floor(),
                 ScoreOp::Min(a, b) => at(a).min(at(b)),
                 ScoreOp::Max(a, b) => at(a).max(at(b)),
             };
@@ -172,6 +174,7 @@ pub fn lower<L: Lower>(score: &Score, target: &mut L, leaves: Leaves<'_, L::V>, 
                 ScoreOp::Tanh(a) => target.apply(Prim::Tanh, &[at(a)]),
                 ScoreOp::Exp(a) => target.apply(Prim::Exp, &[at(a)]),
                 ScoreOp::Log(a) => target.apply(Prim::Log, &[at(a)]),
+                ScoreOp::Floor(a) => target.apply(Prim::Floor, &[at(a)]),
                 ScoreOp::Add(a, b) => target.apply(Prim::Add, &[at(a), at(b)]),
                 ScoreOp::Sub(a, b) => target.apply(Prim::Sub, &[at(a), at(b)]),
                 ScoreOp::Mul(a, b) => target.apply(Prim::Mul, &[at(a), at(b)]),
@@ -257,6 +260,7 @@ impl Lower for Scalar {
             Prim::Tanh => tanh_by_exp(a[0]),
             Prim::Exp => a[0].exp(),
             Prim::Log => log_by_bits(a[0]),
+            Prim::Floor => a[0].floor(),
             Prim::Min => a[0].min(a[1]),
             Prim::Max => a[0].max(a[1]),
             Prim::Pick => {
@@ -456,6 +460,19 @@ fn value(b: &mut Builder, e: &Expr) -> Result<Val, Unsupported> {
                 BinOp::Sub => b.sub(x, y),
                 BinOp::Mul => b.mul(x, y),
                 BinOp::Div => b.div(x, y),
+                // Euclidean, by a positive constant (the type check): x − c·floor(x / c), with a
+                // true division, so that integer positions below 2^24 divide exactly.
+                BinOp::Rem => match (b.known(x), b.known(y)) {
+                    (Val::K(x), Val::K(c)) => Val::K(x.rem_euclid(c)),
+                    (x, c @ Val::K(_)) => {
+                        let (xi, ci) = (b.index(x), b.index(c));
+                        let quotient = b.push(ScoreOp::Div(xi, ci));
+                        let floor = b.unary(ScoreOp::Floor, f32::floor, quotient);
+                        let whole = b.mul(c, floor);
+                        b.sub(x, whole)
+                    }
+                    _ => return Err(unsupported("`%` divides by a constant")),
+                },
                 other => {
                     return Err(unsupported(&format!("it uses `{}`", other.symbol())));
                 }
@@ -548,6 +565,8 @@ fn slopes(b: &mut Builder, n: usize) -> Vec<Val> {
                 b.mul(one_minus, d[a as usize])
             }
             ScoreOp::Exp(a) => b.mul(v, d[a as usize]),
+            // Floor steps: 0 almost everywhere (`x % c` has the slope of x).
+            ScoreOp::Floor(_) => Val::K(0.0),
             // The slope of log(max(x, 2⁻¹²⁶)) (`log_by_bits`): dx / x, and 0 below the floor, so
             // that x = 0 at a masked pair gives no infinity to multiply a zero probability.
             ScoreOp::Log(a) => match b.div(d[a as usize], Val::Op(a)) {
@@ -642,6 +661,7 @@ fn renumber(op: ScoreOp, mut f: impl FnMut(u16) -> u16) -> ScoreOp {
         ScoreOp::Tanh(a) => ScoreOp::Tanh(f(a)),
         ScoreOp::Exp(a) => ScoreOp::Exp(f(a)),
         ScoreOp::Log(a) => ScoreOp::Log(f(a)),
+        ScoreOp::Floor(a) => ScoreOp::Floor(f(a)),
         ScoreOp::Add(a, b) => ScoreOp::Add(f(a), f(b)),
         ScoreOp::Sub(a, b) => ScoreOp::Sub(f(a), f(b)),
         ScoreOp::Mul(a, b) => ScoreOp::Mul(f(a), f(b)),
@@ -863,10 +883,20 @@ mod tests {
     }
 
     #[test]
+    fn remainders_are_euclidean() {
+        let sc = score("s + (q - k) % 7 / 4 - k % 5");
+        for (q, k) in [(0i64, 0i64), (13, 6), (6, 13), (100, 3), (16_000_000, 1)] {
+            let want = (q - k).rem_euclid(7) as f32 / 4.0 - k.rem_euclid(5) as f32;
+            let (v, d) = eval(sc, 0.25, (q, k), &[]);
+            assert_eq!((v, d), (0.25 + want, 1.0), "q {q} k {k}");
+        }
+        // Of the score itself: the slope of x.
+        assert_eq!(eval(score("s % 2"), -0.5, (0, 0), &[]), (1.5, 1.0));
+    }
+
+    #[test]
     fn what_the_kernels_cannot_compute_is_named() {
-        for (text, says) in
-            [("s - doc(q)", "`doc(q)`"), ("s + log(-2)", "log(-2)"), ("3", "constant"), ("s % 2", "`%`")]
-        {
+        for (text, says) in [("s - doc(q)", "`doc(q)`"), ("s + log(-2)", "log(-2)"), ("3", "constant")] {
             let e = crate::expr::parse::parse(text).unwrap();
             let err = of(&e, text).unwrap_err();
             assert!(err.message.contains(says), "{text}: {}", err.message);

@@ -108,7 +108,7 @@ fn score_expression(r: &Reader<'_>, diags: &mut Diags) -> Option<Option<Option<&
                     at(u.span),
                     "not a score the kernels have",
                 )
-                .with_help("a score the kernels compute reads `s`, the positions `q` and `k`, the head `h` and constants with + - * /, tanh, exp, log, min, max and alibi, e.g. `30 * tanh(s / 30)`, `s - (q - k) / 16` or `s - alibi(h, 32) * (q - k)`; `attnc explain E0043` says what is read"),
+                .with_help("a score the kernels compute reads `s`, the positions `q` and `k`, the head `h` and constants with + - * / %, tanh, exp, log, min, max and alibi, e.g. `30 * tanh(s / 30)`, `s - (q - k) / 16` or `s - alibi(h, 32) * (q - k)`; `attnc explain E0043` says what is read"),
             );
             Some(None)
         }

@@ -264,6 +264,7 @@ impl Lower for Cx<'_> {
             Prim::Tanh => self.tanh(a[0]),
             Prim::Exp => self.exp(a[0]),
             Prim::Log => self.log(a[0]),
+            Prim::Floor => self.b.ins().floor(a[0]),
             Prim::Min => self.b.ins().fmin(a[0], a[1]),
             Prim::Max => self.b.ins().fmax(a[0], a[1]),
             Prim::Pick => {

@@ -164,6 +164,10 @@ impl Lower for Llvm<'_> {
                 self.exp2(&x)
             }
             Prim::Log => self.log(&a[0]),
+            Prim::Floor => {
+                let (ty, name) = (self.ty(), self.intrinsic("llvm.floor"));
+                self.f.call(&ty, &name, &[&a[0]])
+            }
             Prim::Min => self.call2("llvm.minnum", &a[0], &a[1]),
             Prim::Max => self.call2("llvm.maxnum", &a[0], &a[1]),
             Prim::Pick => {

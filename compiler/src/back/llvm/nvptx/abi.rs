@@ -83,6 +83,7 @@ declare float @llvm.nvvm.ex2.approx.ftz.f(float)
 declare float @llvm.nvvm.rcp.approx.ftz.f(float)
 declare float @llvm.nvvm.lg2.approx.ftz.f(float)
 declare float @llvm.maxnum.f32(float, float)
+declare float @llvm.floor.f32(float)
 declare i64 @llvm.smin.i64(i64, i64)
 declare i64 @llvm.smax.i64(i64, i64)
 ";
