@@ -62,8 +62,7 @@ pub struct Block<'a> {
 impl Block<'_> {
     /// The score's per-head values of query head `h` of the block.
     pub fn heads_of(&self, h: usize) -> &[f32] {
-        let n = self.score.map_or(0, |s| s.head_count());
-        &self.head_values[h * n..(h + 1) * n]
+        self.score.map_or(&[], |s| s.values_of_head(self.head_values, h))
     }
 
     /// D of a query row and head (backward).

@@ -48,8 +48,7 @@ pub struct FwdLaunch {
 impl FwdLaunch {
     /// The score's per-head values of query head `h`.
     pub fn heads_of(&self, score: &attnc_compiler::spec::Score, h: usize) -> &[f32] {
-        let n = score.head_count();
-        &self.head_values[h * n..(h + 1) * n]
+        score.values_of_head(&self.head_values, h)
     }
 
     pub fn sequences(&self) -> usize {

@@ -57,27 +57,33 @@ impl<V> Leaves<'_, V> {
 
 pub use crate::spec::ScoreRole as Role;
 
+/// Per step: whether it reads, directly or through its operands, a leaf `leaf` says yes to
+/// (steps come after their operands, so one pass forward).
+fn reads(ops: &[ScoreOp], leaf: impl Fn(ScoreOp) -> bool) -> Vec<bool> {
+    let mut out: Vec<bool> = Vec::with_capacity(ops.len());
+    for &op in ops {
+        let mut r = leaf(op);
+        renumber(op, |j| {
+            r |= out[j as usize];
+            j
+        });
+        out.push(r);
+    }
+    out
+}
+
+/// Per step: whether it reads the score or a position, so is computed per pair, not per head.
+fn per_pair(ops: &[ScoreOp]) -> Vec<bool> {
+    reads(ops, |op| matches!(op, ScoreOp::S | ScoreOp::Q | ScoreOp::K))
+}
+
 /// Each step's role (`Score::roles`, computed when the score is built); the slots of per-head
 /// values are numbered in step order, the same for the forward and the backward kernels.
 fn roles_of(ops: &[ScoreOp], roots: [usize; 2]) -> Vec<Role> {
     let n = ops.len();
     // Steps that read the head and nothing per pair.
-    let mut head = vec![false; n];
-    for (i, &op) in ops.iter().enumerate() {
-        head[i] = match op {
-            ScoreOp::H => true,
-            ScoreOp::S | ScoreOp::Q | ScoreOp::K | ScoreOp::Const(_) => false,
-            op => {
-                let (mut any_head, mut all) = (false, true);
-                renumber(op, |j| {
-                    any_head |= head[j as usize];
-                    all &= head[j as usize] || matches!(ops[j as usize], ScoreOp::Const(_));
-                    j
-                });
-                any_head && all
-            }
-        };
-    }
+    let (pair, reads_h) = (per_pair(ops), reads(ops, |op| op == ScoreOp::H));
+    let head: Vec<bool> = (0..n).map(|i| reads_h[i] && !pair[i]).collect();
     let mut needed = vec![false; n];
     roots.iter().for_each(|&r| needed[r] = true);
     for i in (0..n).rev() {
@@ -108,6 +114,12 @@ impl Score {
             return 0;
         }
         self.roles.iter().filter(|r| matches!(r, Role::Head(_))).count()
+    }
+
+    /// Head `h`'s values in an array of several heads' (`[heads][head_count]`).
+    pub fn values_of_head<'a>(&self, values: &'a [f32], h: usize) -> &'a [f32] {
+        let n = self.head_count();
+        &values[h * n..(h + 1) * n]
     }
 
     /// The per-head values of query head `head` (among the heads the attention computes), in
@@ -200,8 +212,9 @@ pub fn tanh_by_exp(x: f32) -> f32 {
     1.0 - 2.0 / (1.0 + (2.0 * x).exp())
 }
 
-/// The bits of √½: `log_by_bits` splits x as m·2^e with m in [√½, √2).
-const SQRT_HALF_BITS: i32 = 0x3f35_04f3;
+/// The bits of √½: `log_by_bits` splits x as m·2^e with m in [√½, √2) (backends that lower it
+/// on integer lanes subtract them too).
+pub const LOG_SQRT_HALF_BITS: i32 = 0x3f35_04f3;
 
 /// The natural logarithm as the CPU backends lower it: x = m·2^e with m in [√½, √2) read off
 /// its bits, then e·ln 2 + 2·atanh(z), z = (m − 1)/(m + 1) (|z| ≤ 0.172; the series to z⁹ is
@@ -215,7 +228,7 @@ pub fn log_by_bits(x: f32) -> f32 {
         return x;
     }
     let bits = x.to_bits() as i32;
-    let e = (bits - SQRT_HALF_BITS) >> 23;
+    let e = (bits - LOG_SQRT_HALF_BITS) >> 23;
     let m = f32::from_bits((bits - (e << 23)) as u32);
     let z = (m - 1.0) / (m + 1.0);
     let z2 = z * z;
@@ -228,9 +241,6 @@ pub fn log_by_bits(x: f32) -> f32 {
 
 /// 2·atanh(z)/z = 2 + 2z²/3 + 2z⁴/5 + 2z⁶/7 + 2z⁸/9, highest power first (Horner in z²).
 pub const LOG_SERIES: [f32; 5] = [2.0 / 9.0, 2.0 / 7.0, 2.0 / 5.0, 2.0 / 3.0, 2.0];
-
-/// The bit pattern `log_by_bits` subtracts (for backends that lower it on integer lanes).
-pub const LOG_SQRT_HALF_BITS: i32 = SQRT_HALF_BITS;
 
 /// A stable 32-bit FNV-1a hash of a score's steps (kernel names of scores other than soft-caps):
 /// two spellings that fold to the same steps name the same kernel.
@@ -384,21 +394,6 @@ impl Builder {
         }
     }
 
-    /// Whether step `i` reads the score or a position (and so is computed per pair, not per head).
-    fn per_pair(&self, i: u16) -> bool {
-        let mut reads = false;
-        match self.ops[i as usize] {
-            ScoreOp::S | ScoreOp::Q | ScoreOp::K => return true,
-            op => {
-                renumber(op, |j| {
-                    reads |= self.per_pair(j);
-                    j
-                });
-            }
-        }
-        reads
-    }
-
     /// Step `i` as `x · c` with a constant `c`, if it is one.
     fn scaled(&self, i: u16) -> Option<(u16, f32)> {
         let constant = |j: u16| match self.known(Val::Op(j)) {
@@ -499,7 +494,7 @@ fn value(b: &mut Builder, e: &Expr) -> Result<Val, Unsupported> {
                         });
                     }
                 },
-                Val::Op(i) if b.per_pair(i) => {
+                Val::Op(i) if per_pair(&b.ops)[i as usize] => {
                     return Err(Unsupported {
                         message: "`alibi` takes a head: its first argument reads only `h` and constants".into(),
                         span: args[0].span,
