@@ -113,14 +113,12 @@ fn run_command(args: RunArgs) -> Result<Outcome> {
             .expect("--layer was checked against the model's layers");
         let problem = &class.forward.problem;
         let inputs = attnc_runtime::tensor::random(problem, 0, backward);
-        let set_kernels = kernel_set(kernels, problem.dtype, threads)?;
+        let set_kernels = kernel_set(kernels, threads)?;
         let forward = &class.forward;
         let backward_plan = class.backward.as_ref();
         let options = attnc_runtime::exec::RunOptions::default();
-        // The run goes through the executor on the host device with the same kernels (the GPU
-        // ABI's emulation for gpu-emulated, its own kernels).
-        let host = crate::device::host_kernels(kernels, problem.dtype, threads)?;
-        let device = crate::device::host_device(problem.dtype, &host);
+        // The run goes through the executor on the host device with the same kernels.
+        let device = crate::device::host_device(kernels, problem.dtype, set_kernels.as_ref());
         // A first run compiles the kernels; the second is measured.
         attnc_runtime::run(forward, backward_plan, &device, &inputs, &options)?;
         let result = attnc_runtime::run(forward, backward_plan, &device, &inputs, &options)?;
@@ -237,16 +235,8 @@ fn cpu(sweep: &Sweep, kernels: &[KernelChoice], threads: usize) -> Result<()> {
         })
         .collect();
     let json = sweep.json;
-    let sets: Vec<(&str, Box<dyn attnc_runtime::kernels::Kernels>)> = kernels
-        .iter()
-        .map(|&k| {
-            // The emulated GPU ABI takes 16-bit inputs (it rounds the fp32 data to bf16).
-            use attnc_compiler::spec::Dtype;
-            let dtype = if matches!(k, KernelChoice::GpuEmulated) { Dtype::Bf16 } else { Dtype::Fp32 };
-            let set = kernel_set(k, dtype, threads)?;
-            Ok((k.name(), set))
-        })
-        .collect::<Result<_>>()?;
+    let sets: Vec<(&str, Box<dyn attnc_runtime::kernels::Kernels>)> =
+        kernels.iter().map(|&k| Ok((k.name(), kernel_set(k, threads)?))).collect::<Result<_>>()?;
     let generated: Vec<(&str, &dyn attnc_runtime::kernels::Kernels)> =
         sets.iter().map(|(n, k)| (*n, k.as_ref())).collect();
     let mut peak128 = None;

@@ -31,7 +31,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<Outcome> {
     let Args { kernels, threads, head_dim, heads, block, out } = args;
     use attnc_runtime::calibrate::{self, Request};
-    let set = kernel_set(kernels, attnc_compiler::spec::Dtype::Fp32, threads)?;
+    let set = kernel_set(kernels, threads)?;
     let name = kernels.name();
     let request = Request { kernels: set.as_ref(), kernels_name: name, head_dim, heads, block };
     let (profile, notes) = calibrate::calibrate(&request).map_err(|e| anyhow::anyhow!("calibrate: {e}"))?;

@@ -26,7 +26,7 @@ pub enum KernelChoice {
     #[cfg(feature = "llvm")]
     #[value(name = "llvm-cpu")]
     LlvmCpu,
-    /// The GPU kernel ABI emulated on the CPU: blocks packed into THD launches, 16-bit inputs.
+    /// The GPU kernel ABI's rule on the CPU: the reference kernels, 16-bit inputs only.
     #[value(name = "gpu-emulated")]
     GpuEmulated,
     /// The PTX kernels of --kernel-dir on a CUDA device (every rank on it).
@@ -99,47 +99,39 @@ pub struct GpuArgs {
     pub gpu: usize,
 }
 
-/// The kernel set of `--kernels` over blocks on the CPU (`--kernels cuda` is the CUDA device's).
-pub fn kernel_set(choice: KernelChoice, dtype: Dtype, threads: usize) -> Result<Box<dyn Kernels>> {
+/// The kernel set of `--kernels` on the CPU (`--kernels cuda` and `ptx-sim` are devices' own).
+pub fn kernel_set(choice: KernelChoice, threads: usize) -> Result<Box<dyn Kernels>> {
     #[cfg(feature = "llvm")]
     use attnc_runtime::generated::LlvmCpu;
-    use attnc_runtime::generated::{Cranelift, Interpreter, Tiled};
-    use attnc_runtime::packed::{Emulated, Packed};
+    use attnc_runtime::generated::{Cranelift, Generated, Interpreter};
     Ok(match choice {
-        KernelChoice::Reference => Box::new(Reference),
-        KernelChoice::Interpreter => Box::new(Tiled::new(Interpreter, dtype, threads)),
-        KernelChoice::Cranelift => Box::new(Tiled::new(Cranelift::default(), dtype, threads)),
+        KernelChoice::Reference | KernelChoice::GpuEmulated => Box::new(Reference),
+        KernelChoice::Interpreter => Box::new(Generated::new(Interpreter, threads)),
+        KernelChoice::Cranelift => Box::new(Generated::new(Cranelift::default(), threads)),
         #[cfg(feature = "llvm")]
-        KernelChoice::LlvmCpu => Box::new(Tiled::new(LlvmCpu::default(), dtype, threads)),
-        KernelChoice::GpuEmulated => Box::new(Packed { launcher: Emulated, dtype }),
+        KernelChoice::LlvmCpu => Box::new(Generated::new(LlvmCpu::default(), threads)),
         #[cfg(feature = "cuda")]
         KernelChoice::Cuda => {
-            bail!(
-                "--kernels cuda: the PTX kernels run on the CUDA device, not on CPU blocks (`attnc run --device cuda`)"
-            )
+            bail!("--kernels cuda: the PTX kernels run on the CUDA device, not on the CPU (`attnc run --device cuda`)")
         }
         #[cfg(feature = "cuda")]
         KernelChoice::PtxSim => {
-            bail!("--kernels ptx-sim: the interpreted PTX kernels run on their own device, not on CPU blocks")
+            bail!("--kernels ptx-sim: the interpreted PTX kernels run on their own device, not on the CPU's")
         }
     })
 }
 
-/// The CPU kernels of `--kernels` for the host device: a host kernel set, or `None` for the GPU
-/// kernel ABI's emulation (the host device's own).
-pub fn host_kernels(choice: KernelChoice, dtype: Dtype, threads: usize) -> Result<Option<Box<dyn Kernels>>> {
-    Ok(match choice {
-        KernelChoice::GpuEmulated => None,
-        other => Some(kernel_set(other, dtype, threads)?),
-    })
-}
-
-/// The host device (CPU ranks, host memory) with the kernels of [`host_kernels`].
-pub fn host_device(dtype: Dtype, kernels: &Option<Box<dyn Kernels>>) -> attnc_runtime::device::host::HostDevice<'_> {
+/// The host device (CPU ranks, host memory) with the kernels of `--kernels`: `gpu-emulated` is the
+/// reference kernels under the GPU ABI's rule on inputs.
+pub fn host_device(
+    choice: KernelChoice,
+    dtype: Dtype,
+    kernels: &dyn Kernels,
+) -> attnc_runtime::device::host::HostDevice<'_> {
     use attnc_runtime::device::host::HostDevice;
-    match kernels {
-        Some(k) => HostDevice::with_kernels(dtype, k.as_ref()),
-        None => HostDevice::emulated(dtype),
+    match choice {
+        KernelChoice::GpuEmulated => HostDevice::emulated(dtype),
+        _ => HostDevice::with_kernels(dtype, kernels),
     }
 }
 

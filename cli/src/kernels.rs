@@ -70,7 +70,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             }
         }
     }
-    for s in attnc_runtime::packed::bench_specs(bench_head_dims, Dtype::Bf16) {
+    for s in attnc_runtime::kernels::bench_specs(bench_head_dims, Dtype::Bf16) {
         if !specs.contains(&s) {
             specs.push(s);
         }

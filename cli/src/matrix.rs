@@ -4,7 +4,6 @@
 use std::time::Instant;
 
 use anyhow::Result;
-use attnc_compiler::spec::Dtype;
 use attnc_runtime::kernels::Kernels;
 use attnc_runtime::matrix;
 use clap::Args as ClapArgs;
@@ -12,7 +11,7 @@ use clap::Args as ClapArgs;
 use crate::Outcome;
 #[cfg(feature = "cuda")]
 use crate::device::cuda_device;
-use crate::device::{GpuArgs, KernelChoice, host_device, host_kernels};
+use crate::device::{GpuArgs, KernelChoice, host_device, kernel_set};
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -28,10 +27,10 @@ pub struct Args {
     gpu: GpuArgs,
 }
 
-/// Where the cases run: the host device with a CPU kernel set per dtype (`None`: the GPU ABI's
-/// emulation), or the CUDA device.
+/// Where the cases run: the host device with a CPU kernel set, or the CUDA device, or the PTX
+/// interpreter's.
 enum Runner {
-    Host(Vec<(Dtype, Option<Box<dyn Kernels>>)>),
+    Host(Box<dyn Kernels>),
     #[cfg(feature = "cuda")]
     Cuda(Box<attnc_runtime::cuda::device::CudaDevice>),
     #[cfg(feature = "cuda")]
@@ -52,7 +51,7 @@ pub fn run(r: Args) -> Result<Outcome> {
         KernelChoice::Cuda => Runner::Cuda(Box::new(cuda_device(&r.gpu, "--kernels cuda")?)),
         #[cfg(feature = "cuda")]
         KernelChoice::PtxSim => Runner::Ptx(Box::new(crate::device::ptx_device(&r.gpu)?)),
-        _ => Runner::Host(Vec::new()),
+        _ => Runner::Host(kernel_set(r.kernels, 1)?),
     };
     let (mut passed, mut failed) = (0, 0);
     let start = Instant::now();
@@ -62,13 +61,7 @@ pub fn run(r: Args) -> Result<Outcome> {
         let dtype = c.layout().map_err(|e| anyhow::anyhow!("{}: {e}", c.name()))?.dtype;
         let t = Instant::now();
         let outcome = match &mut runner {
-            Runner::Host(sets) => {
-                if !sets.iter().any(|s| s.0 == dtype) {
-                    sets.push((dtype, host_kernels(r.kernels, dtype, 1)?));
-                }
-                let kernels = &sets.iter().find(|s| s.0 == dtype).expect("made above").1;
-                c.check_on(&host_device(dtype, kernels))
-            }
+            Runner::Host(kernels) => c.check_on(&host_device(r.kernels, dtype, kernels.as_ref())),
             #[cfg(feature = "cuda")]
             Runner::Cuda(d) => c.check_on(d.as_ref()),
             #[cfg(feature = "cuda")]

@@ -19,7 +19,7 @@ use attnc_runtime::{RuntimeError, reference, timings};
 use clap::{Args as ClapArgs, ValueEnum};
 
 use crate::Outcome;
-use crate::device::{Device, GpuArgs, KernelChoice, host_device, host_kernels};
+use crate::device::{Device, GpuArgs, KernelChoice, host_device, kernel_set};
 use crate::spec::{LayoutCommand, check_planned_layer};
 
 /// `--rope`: whether `attnc run` rotates q and k itself.
@@ -472,8 +472,8 @@ fn run_class(layout: &Layout, request: &Request, class: &passes::LayerClass, bat
         #[cfg(not(feature = "cuda"))]
         unreachable!("ptx-sim is a kernel choice of the `cuda` feature")
     } else {
-        let kernels = host_kernels(request.kernels, problem.dtype, request.threads)?;
-        shown.on(&host_device(problem.dtype, &kernels))
+        let kernels = kernel_set(request.kernels, request.threads)?;
+        shown.on(&host_device(request.kernels, problem.dtype, kernels.as_ref()))
     };
     let mut result = match result {
         Ok(r) => r,
@@ -684,8 +684,8 @@ fn run_hybrid_class(
         passes::mask_name(class.mask)
     );
     let run_options = RunOptions { timeout: Duration::from_secs_f64(request.timeout), fault: None };
-    let kernels = host_kernels(request.kernels, dtype, request.threads)?;
-    let device = host_device(dtype, &kernels);
+    let kernels = kernel_set(request.kernels, request.threads)?;
+    let device = host_device(request.kernels, dtype, kernels.as_ref());
     let inputs = |sample: &passes::hybrid::SamplePlan| {
         let seed = request.seed ^ (sample.id as u64).wrapping_mul(0x9e37_79b9);
         tensor::random(&sample.forward.problem, seed, request.backward)

@@ -8,11 +8,10 @@ use std::time::Duration;
 
 use attnc_compiler::ir::Problem;
 use attnc_compiler::passes::LayerClass;
-use attnc_compiler::spec::Dtype;
 use attnc_runtime::RuntimeError;
 use attnc_runtime::device::host::HostDevice;
 use attnc_runtime::exec::{self, ExecInputs, ExecOutputs, Extent, Ranks, RunOptions};
-use attnc_runtime::generated::{Cranelift, Tiled};
+use attnc_runtime::generated::{Cranelift, Generated};
 use attnc_runtime::kernels::Kernels;
 
 use crate::remote::TorchRemote;
@@ -28,9 +27,9 @@ pub fn kernel_sets() -> Vec<&'static str> {
 }
 
 /// A kernel set by name (`auto`: the fastest built in), compiled on first use and kept, one per
-/// (set, dtype, threads).
-fn kernels(name: &str, dtype: Dtype, threads: usize) -> Result<&'static dyn Kernels, String> {
-    type Sets = Mutex<HashMap<(&'static str, Dtype, usize), &'static dyn Kernels>>;
+/// (set, threads).
+fn kernels(name: &str, threads: usize) -> Result<&'static dyn Kernels, String> {
+    type Sets = Mutex<HashMap<(&'static str, usize), &'static dyn Kernels>>;
     static SETS: OnceLock<Sets> = OnceLock::new();
     let sets_built = kernel_sets();
     let name = match name {
@@ -41,12 +40,12 @@ fn kernels(name: &str, dtype: Dtype, threads: usize) -> Result<&'static dyn Kern
             .ok_or_else(|| format!("kernels `{other}`: this build of attnc has {}", sets_built.join(", ")))?,
     };
     let mut sets = SETS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
-    Ok(*sets.entry((name, dtype, threads)).or_insert_with(|| -> &'static dyn Kernels {
+    Ok(*sets.entry((name, threads)).or_insert_with(|| -> &'static dyn Kernels {
         #[cfg(feature = "llvm")]
         if name == "llvm-cpu" {
-            return Box::leak(Box::new(Tiled::new(attnc_runtime::generated::LlvmCpu::default(), dtype, threads)));
+            return Box::leak(Box::new(Generated::new(attnc_runtime::generated::LlvmCpu::default(), threads)));
         }
-        Box::leak(Box::new(Tiled::new(Cranelift::default(), dtype, threads)))
+        Box::leak(Box::new(Generated::new(Cranelift::default(), threads)))
     }))
 }
 
@@ -173,10 +172,8 @@ pub fn run(
         head_offset: local.head_offset,
         extent: Some(&extent),
     };
-    let device = HostDevice::with_kernels(
-        p.dtype,
-        kernels(how.kernels, p.dtype, how.threads.max(1)).map_err(RunError::Kernels)?,
-    );
+    let device =
+        HostDevice::with_kernels(p.dtype, kernels(how.kernels, how.threads.max(1)).map_err(RunError::Kernels)?);
     let options = RunOptions { timeout: how.timeout, fault: None };
     let (out, _spans): (ExecOutputs, _) =
         exec::execute(plan, &device, &inputs, &options, &Ranks::One { rank, remote })?;

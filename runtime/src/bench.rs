@@ -11,8 +11,9 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::kernels::{Block, Kernels, Mask, Reference, Shape, rows_of};
-use attnc_compiler::ir::{Doc, Problem};
+use crate::kernels::{BwdLaunch, FwdLaunch, Kernels, Reference, bench_spec};
+use attnc_compiler::ir::Problem;
+use attnc_compiler::kernel::{KernelKind, KernelSpec};
 use attnc_compiler::spec::Dtype;
 
 #[derive(Clone, Debug, Serialize)]
@@ -119,85 +120,46 @@ pub struct Shape3 {
     pub score: Option<&'static attnc_compiler::spec::Score>,
 }
 
-fn problem(s: Shape3) -> Problem {
-    Problem {
-        tokens: s.seq as u64,
-        docs: vec![Doc { start: 0, end: s.seq as u64, len: s.seq as u64 }],
-        causal: s.causal,
-        window: None,
-        chunk: None,
-        regions: None,
-        score: s.score,
-        heads: s.heads as u32,
-        kv_heads: s.heads as u32,
-        head_dim: s.head_dim as u32,
-        batch: 1,
-        dtype: Dtype::Fp32,
-        thd: false,
-        rope: None,
-        softmax_scale: None,
-        v_head_dim: None,
-        sinks: false,
-    }
-}
-
-/// Times forward or backward of `kernels` on `q_rows` query rows (of `seq`); returns GFLOP/s.
+/// Times forward or backward of `kernels` on `q_rows` query rows (of `seq`) against every key,
+/// one launch of one sequence; returns GFLOP/s.
 pub fn time(kernels: &dyn Kernels, s: Shape3, backward: bool, q_rows: std::ops::Range<usize>) -> Result<f64, String> {
-    let p = problem(s);
-    let d = s.head_dim;
-    let n_q = q_rows.len();
-    let q_shape = Shape { batch: 1, rows: s.seq, heads: s.heads, elems: if backward { 3 * d + 1 } else { d } };
-    let kv_shape = Shape { batch: 1, rows: s.seq, heads: s.heads, elems: 2 * d };
+    let (d, h, n_q) = (s.head_dim, s.heads, q_rows.len());
     let mut seed = 1u32;
     let mut next = move || {
         seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
         (seed >> 9) as f32 / (1u32 << 23) as f32 - 0.5
     };
-    let mut q: Vec<f32> = (0..q_shape.len()).map(|_| next()).collect();
-    let kv: Vec<f32> = (0..kv_shape.len()).map(|_| next()).collect();
-    if backward {
-        // A plausible LSE per row so that exp stays finite.
-        for row in 0..s.seq {
-            for h in 0..s.heads {
-                q[q_shape.at(0, row, h) + 3 * d] = (row as f32 + 1.0).ln();
-            }
-        }
-    }
-    let mask = Mask::of(&p);
-    let q_list = rows_of(&p, q_rows.clone().map(|r| (r, r as u64)));
-    let kv_list = rows_of(&p, (0..s.seq).map(|r| (r, r as u64)));
-    let head_values: Vec<f32> =
-        s.score.map(|sc| (0..s.heads as u32).flat_map(|h| sc.head_values(h)).collect()).unwrap_or_default();
-    let block = Block {
+    let mut plane = |rows: usize| -> Vec<f32> { (0..rows * h * d).map(|_| next()).collect() };
+    let launch = FwdLaunch {
+        heads_q: h,
+        heads_kv: h,
         head_dim: d,
         v_head_dim: d,
+        q: plane(n_q),
+        k: plane(s.seq),
+        v: plane(s.seq),
+        cu_q: vec![0, n_q as i32],
+        cu_kv: vec![0, s.seq as i32],
+        pos_q: vec![q_rows.start as i64],
+        pos_kv: vec![0],
         scale: 1.0 / (d as f32).sqrt(),
-        score: s.score,
-        head_values: &head_values,
-        mask: &mask,
-        q: &q,
-        q_shape,
-        q_rows: &q_list,
-        kv: &kv,
-        kv_shape,
-        kv_rows: &kv_list,
-        delta: None,
+        head_values: s.score.map(|sc| (0..h as u32).flat_map(|h| sc.head_values(h)).collect()).unwrap_or_default(),
     };
+    let kind = if backward { KernelKind::Backward } else { KernelKind::Forward };
+    let spec = KernelSpec { score: s.score, ..bench_spec(kind, d, Dtype::Fp32, s.causal) };
     let pairs: f64 = if s.causal { q_rows.clone().map(|r| (r + 1) as f64).sum() } else { (n_q * s.seq) as f64 };
-    let flops = 4.0 * pairs * d as f64 * s.heads as f64 * if backward { 2.5 } else { 1.0 };
-    let start = Instant::now();
+    let flops = 4.0 * pairs * d as f64 * h as f64 * if backward { 2.5 } else { 1.0 };
     if backward {
-        let dq_shape = Shape { batch: 1, rows: s.seq, heads: s.heads, elems: d };
-        let mut dq = vec![0.0f32; dq_shape.len()];
-        let mut dkv = vec![0.0f32; kv_shape.len()];
-        kernels.backward(&block, &mut dq, dq_shape, &mut dkv, kv_shape)?;
-        std::hint::black_box((&dq, &dkv));
-    } else {
-        let part_shape = Shape { batch: 1, rows: s.seq, heads: s.heads, elems: d + 1 };
-        let mut part = vec![0.0f32; part_shape.len()];
-        kernels.forward(&block, &mut part, part_shape)?;
-        std::hint::black_box(&part);
+        // A plausible LSE per row so that exp stays finite.
+        let lse = q_rows.clone().flat_map(|r| std::iter::repeat_n((r as f32 + 1.0).ln(), h)).collect();
+        let launch =
+            BwdLaunch { d_out: plane(n_q), lse, delta: plane(n_q).into_iter().step_by(d).collect(), fwd: launch };
+        let start = Instant::now();
+        std::hint::black_box(kernels.backward(&spec, &launch)?);
+        return Ok(flops / start.elapsed().as_secs_f64() / 1e9);
     }
+    let start = Instant::now();
+    std::hint::black_box(kernels.forward(&spec, &launch)?);
     Ok(flops / start.elapsed().as_secs_f64() / 1e9)
 }
 

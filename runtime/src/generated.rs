@@ -1,20 +1,17 @@
-//! Generated kernels behind the runtime's [`Kernels`] interface.
+//! Generated host kernels behind the launch ABI ([`Kernels`]).
 //!
-//! A block's rows are split into runs (consecutive rows of consecutive tokens of one sequence,
-//! padding excluded); each query run meets each KV run of its sequence through one kernel call
-//! per head, with a mask spec chosen per run pair (no masking when the pair is fully allowed, no
-//! call when it is fully hidden). The adapter gathers each query run into a contiguous buffer
-//! padded to the query tile and owns the softmax state, so kernels never allocate. The kernel
-//! IR interpreter, the Cranelift JIT and LLVM's host kernels are [`Backend`]s of the same adapter.
-//! The staging buffers are kept from one call to the next (`Pool`).
+//! [`Generated`] serves a launch as a GPU grid does: one kernel call per (sequence, query head),
+//! the kernel body generated for the launch's spec (the kernel IR interpreter, the Cranelift JIT
+//! or LLVM's host kernels: [`Backend`]s, `compiler::kernel::FwdArgs`). Where a CTA keeps its
+//! softmax state in registers, the host's call keeps it in a buffer this grid owns: it gathers
+//! the sequence's rows of one head into contiguous, tile-padded buffers, starts the state, and
+//! writes O and LSE from it as the PTX kernels do. Work spreads over KV-head groups on
+//! `threads` workers; staging buffers are kept from one call to the next (`Pool`).
 
 use attnc_compiler::back::cranelift::Jit;
-use attnc_compiler::kernel::{self, BwdArgs, FwdArgs, KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
-use attnc_compiler::spec::{Dtype, Score};
+use attnc_compiler::kernel::{self, BwdArgs, FwdArgs, KernelSpec};
 
-use attnc_compiler::kernel::launch::{RowRun, pair_mask, runs};
-
-use crate::kernels::{Block, Kernels, Shape};
+use crate::kernels::{BwdLaunch, BwdResult, FwdLaunch, FwdResult, Kernels};
 use crate::pool::Pool;
 
 /// Runs kernels of the ABI in `compiler::kernel`.
@@ -145,54 +142,22 @@ impl Backend for LlvmCpu {
     }
 }
 
-/// Copies `width` elements of head `head` of each row of `run` into `dst`, contiguous.
-fn gather(src: &[f32], shape: Shape, b: usize, run: &RowRun, head: usize, width: usize, dst: &mut [f32]) {
-    for i in 0..run.len {
-        let at = shape.at(b, run.row + i, head);
-        dst[i * width..(i + 1) * width].copy_from_slice(&src[at..at + width]);
-    }
-}
-
-/// The runtime's kernel interface over a generated-kernel backend.
-pub struct Tiled<B> {
+/// The launch ABI over a generated-kernel backend: the host's grid.
+pub struct Generated<B> {
     pub backend: B,
-    pub dtype: Dtype,
-    /// Threads per kernel call, across batch × KV-head groups (1: the calling thread only).
+    /// Threads per launch, across KV-head groups (1: the calling thread only).
     pub threads: usize,
     pool: Pool,
     /// The worker threads of `threads > 1`, started once and kept for every call.
     workers: Option<rayon::ThreadPool>,
 }
 
-impl<B> Tiled<B> {
-    pub fn new(backend: B, dtype: Dtype, threads: usize) -> Tiled<B> {
+impl<B> Generated<B> {
+    pub fn new(backend: B, threads: usize) -> Generated<B> {
         // A pool that cannot start (no threads left) leaves the calls on the calling thread.
         let workers =
             (threads > 1).then(|| rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok()).flatten();
-        Tiled { backend, dtype, threads, pool: Pool::default(), workers }
-    }
-}
-
-impl<B: Backend> Tiled<B> {
-    fn spec(
-        &self,
-        kind: KernelKind,
-        (head_dim, v_head_dim): (usize, usize),
-        group: usize,
-        mask: KernelMask,
-        score: Option<&'static Score>,
-    ) -> KernelSpec {
-        KernelSpec {
-            kind,
-            head_dim: head_dim as u32,
-            v_head_dim: (v_head_dim != head_dim).then_some(v_head_dim as u32),
-            dtype: self.dtype,
-            group: group as u32,
-            mask,
-            score,
-            tile_q: TILE_Q,
-            tile_kv: TILE_KV,
-        }
+        Generated { backend, threads, pool: Pool::default(), workers }
     }
 }
 
@@ -209,167 +174,198 @@ impl Out {
     fn at(self, i: usize) -> *mut f32 {
         self.0.wrapping_add(i)
     }
+
+    /// `n` floats from element `i`.
+    ///
+    /// # Safety
+    /// The caller owns those elements for the slice's life (no other thread touches them).
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn slice<'a>(self, i: usize, n: usize) -> &'a mut [f32] {
+        // SAFETY: the caller's promise.
+        unsafe { std::slice::from_raw_parts_mut(self.at(i), n) }
+    }
 }
 
-impl<B: Backend> Tiled<B> {
-    /// Runs `work(b, kh)` for every batch element and KV head, on the pool's `threads` workers
-    /// (a panic in one is re-raised here, for the executor to report with its rank and op). Work
-    /// items touch disjoint heads: query heads `kh·group..(kh+1)·group` and KV head `kh`.
-    fn for_groups(
-        &self,
-        batch: usize,
-        kv_heads: usize,
-        work: impl Fn(usize, usize) -> Result<(), String> + Sync,
-    ) -> Result<(), String> {
+/// Copies `width` floats of head `head` (of `heads`) of rows `rows` of a `[rows][heads][width]`
+/// plane into `dst`, contiguous.
+fn gather(src: &[f32], heads: usize, width: usize, head: usize, rows: std::ops::Range<usize>, dst: &mut [f32]) {
+    for (i, r) in rows.enumerate() {
+        let at = (r * heads + head) * width;
+        dst[i * width..(i + 1) * width].copy_from_slice(&src[at..at + width]);
+    }
+}
+
+impl<B: Backend> Generated<B> {
+    /// Runs `work(kh)` for every KV head, on the pool's `threads` workers (a panic in one is
+    /// re-raised here, for the executor to report with its rank and op). Work items touch
+    /// disjoint heads: query heads `kh·group..(kh+1)·group` and KV head `kh`.
+    fn for_groups(&self, kv_heads: usize, work: impl Fn(usize) -> Result<(), String> + Sync) -> Result<(), String> {
         use rayon::prelude::*;
-        let items: Vec<(usize, usize)> = (0..batch).flat_map(|b| (0..kv_heads).map(move |kh| (b, kh))).collect();
         match &self.workers {
-            Some(pool) if items.len() > 1 => pool.install(|| items.par_iter().try_for_each(|&(b, kh)| work(b, kh))),
-            _ => items.iter().try_for_each(|&(b, kh)| work(b, kh)),
+            Some(pool) if kv_heads > 1 => pool.install(|| (0..kv_heads).into_par_iter().try_for_each(&work)),
+            _ => (0..kv_heads).try_for_each(work),
         }
     }
 }
 
-impl<B: Backend> Kernels for Tiled<B> {
-    fn forward(&self, blk: &Block<'_>, part: &mut [f32], ps: Shape) -> Result<(), String> {
+/// The launch's heads agree with its spec's GQA group.
+fn check_group(spec: &KernelSpec, l: &FwdLaunch) -> Result<usize, String> {
+    let group = spec.group as usize;
+    match l.heads_kv > 0 && l.heads_q == l.heads_kv * group {
+        true => Ok(group),
+        false => Err(format!(
+            "a launch of {} query and {} KV heads does not fit kernel {} (GQA group {group})",
+            l.heads_q,
+            l.heads_kv,
+            spec.name()
+        )),
+    }
+}
+
+impl<B: Backend> Kernels for Generated<B> {
+    fn forward(&self, spec: &KernelSpec, l: &FwdLaunch) -> Result<FwdResult, String> {
         // Query and key rows are `d` wide; values, outputs and the state's accumulators `dv`.
-        let (d, dv) = (blk.head_dim, blk.v_head_dim);
-        let (nq, nk) = (blk.q_shape.heads, blk.kv_shape.heads);
-        let group = nq / nk;
-        let (q_runs, kv_runs) = (runs(blk.q_rows), runs(blk.kv_rows));
-        let tq = TILE_Q as usize;
-        let longest = q_runs.iter().map(|r| r.len.div_ceil(tq) * tq).max().unwrap_or(0);
-        assert!(part.len() >= ps.len(), "part buffer too small");
-        let out = Out(part.as_mut_ptr());
-        self.for_groups(blk.q_shape.batch, nk, |b, kh| {
-            let row_out = |at: usize| -> &mut [f32] {
-                // SAFETY: `at` is a row of a query head of group `kh`, owned by this work item;
-                // rows of dv + 1 floats never overlap.
-                unsafe { std::slice::from_raw_parts_mut(out.at(at), dv + 1) }
-            };
-            let mut scratch = self.pool.take((d * TILE_KV as usize) + tq * TILE_KV as usize);
-            scratch.fill(0.0);
+        let (d, dv, hq, hk) = (l.head_dim, l.v_head_dim, l.heads_q, l.heads_kv);
+        let group = check_group(spec, l)?;
+        let tq = spec.tile_q as usize;
+        let longest = l.max_seqlen_q().div_ceil(tq) * tq;
+        let mut out = FwdResult::hidden(l);
+        let (o_out, lse_out) = (Out(out.o.as_mut_ptr()), Out(out.lse.as_mut_ptr()));
+        self.for_groups(hk, |kh| {
+            let mut scratch = self.pool.zeros(d * spec.tile_kv as usize + tq * spec.tile_kv as usize);
             let mut qc = self.pool.take(longest * d);
             let mut state = self.pool.take(longest * (dv + 2));
-            // This KV head's rows, contiguous: rows of one head sit a whole row of heads apart in
-            // the buffer, a stride that maps every row to the same cache sets.
-            let kc: Vec<Vec<f32>> = kv_runs
-                .iter()
-                .map(|run| {
-                    let mut dst = self.pool.take(run.len * (d + dv));
-                    gather(blk.kv, blk.kv_shape, b, run, kh, d + dv, &mut dst);
-                    dst
-                })
-                .collect();
-            for h in kh * group..(kh + 1) * group {
-                for qr in blk.q_rows.iter().filter(|r| r.pad) {
-                    let o = row_out(ps.at(b, qr.row, h));
-                    o[..dv].fill(0.0);
-                    o[dv] = f32::NEG_INFINITY;
+            let mut kc = self.pool.take(l.max_seqlen_kv() * (d + dv));
+            for s in 0..l.sequences() {
+                let (qs, ks, q_pos, kv_pos) = l.sequence(s);
+                if qs.is_empty() || ks.is_empty() {
+                    continue;
                 }
-                for qr in &q_runs {
-                    let n_pad = qr.len.div_ceil(tq) * tq;
+                // This KV head's rows, k and v interleaved and contiguous: rows of one head sit a
+                // whole row of heads apart in the planes, a stride that maps every row to the
+                // same cache sets.
+                for (i, r) in ks.clone().enumerate() {
+                    let row = &mut kc[i * (d + dv)..(i + 1) * (d + dv)];
+                    row[..d].copy_from_slice(&l.k[(r * hk + kh) * d..][..d]);
+                    row[d..].copy_from_slice(&l.v[(r * hk + kh) * dv..][..dv]);
+                }
+                let n_pad = qs.len().div_ceil(tq) * tq;
+                for h in kh * group..(kh + 1) * group {
                     qc[..n_pad * d].fill(0.0);
-                    for i in 0..qr.len {
-                        let src = blk.q_shape.at(b, qr.row + i, h);
-                        qc[i * d..(i + 1) * d].copy_from_slice(&blk.q[src..src + d]);
-                    }
+                    gather(&l.q, hq, d, h, qs.clone(), &mut qc);
                     for row in state[..n_pad * (dv + 2)].chunks_mut(dv + 2) {
                         row.fill(0.0);
                         row[0] = f32::NEG_INFINITY;
                     }
-                    for (kr, kc) in kv_runs.iter().zip(&kc) {
-                        let Some(mask) = pair_mask(blk.mask, qr, kr) else { continue };
-                        let spec = self.spec(KernelKind::Forward, (d, dv), group, mask, blk.score);
-                        let args = FwdArgs {
-                            q: qc.as_ptr(),
-                            k: kc.as_ptr(),
-                            state: state.as_mut_ptr(),
-                            scratch: scratch.as_mut_ptr(),
-                            kv_stride: (d + dv) as i64,
-                            n_q: n_pad as i64,
-                            n_kv: kr.len as i64,
-                            q_pos: qr.pos as i64,
-                            kv_pos: kr.pos as i64,
-                            scale: blk.scale,
-                            head_values: blk.heads_of(h).as_ptr(),
-                        };
-                        // SAFETY: qc holds n_pad rows, state n_pad rows of dv + 2, scratch the
-                        // spec's floats, kc the run's len rows of k and v.
-                        unsafe { self.backend.forward(&spec, &args)? };
-                    }
-                    for i in 0..qr.len {
+                    let args = FwdArgs {
+                        q: qc.as_ptr(),
+                        k: kc.as_ptr(),
+                        state: state.as_mut_ptr(),
+                        scratch: scratch.as_mut_ptr(),
+                        kv_stride: (d + dv) as i64,
+                        n_q: n_pad as i64,
+                        n_kv: ks.len() as i64,
+                        q_pos,
+                        kv_pos,
+                        scale: l.scale,
+                        head_values: l.heads_of(spec, h).as_ptr(),
+                    };
+                    // SAFETY: qc holds n_pad rows, state n_pad rows of dv + 2, scratch the spec's
+                    // floats, kc the sequence's KV rows of k and v.
+                    unsafe { self.backend.forward(spec, &args)? };
+                    // O and LSE from the state, as a CTA writes them: rows that saw no key keep
+                    // O = 0 and LSE = −inf.
+                    for (i, row) in qs.clone().enumerate() {
                         let st = &state[i * (dv + 2)..(i + 1) * (dv + 2)];
-                        let o = row_out(ps.at(b, qr.row + i, h));
                         if st[1] == 0.0 || st[0] == f32::NEG_INFINITY {
-                            o[..dv].fill(0.0);
-                            o[dv] = f32::NEG_INFINITY;
-                        } else {
-                            for e in 0..dv {
-                                o[e] = st[2 + e] / st[1];
-                            }
-                            o[dv] = st[0] + st[1].ln();
+                            continue;
                         }
+                        // SAFETY: row `row` of head `h` (of group kh) belongs to this work item.
+                        let (o, lse) =
+                            unsafe { (o_out.slice((row * hq + h) * dv, dv), lse_out.slice(row * hq + h, 1)) };
+                        for (e, x) in o.iter_mut().enumerate() {
+                            *x = st[2 + e] / st[1];
+                        }
+                        lse[0] = st[0] + st[1].ln();
                     }
                 }
             }
-            for buffer in [scratch, qc, state].into_iter().chain(kc) {
+            for buffer in [scratch, qc, state, kc] {
                 self.pool.give(buffer);
             }
             Ok(())
-        })
+        })?;
+        Ok(out)
     }
 
-    fn backward(
-        &self,
-        blk: &Block<'_>,
-        dq: &mut [f32],
-        dqs: Shape,
-        dkv: &mut [f32],
-        dkvs: Shape,
-    ) -> Result<(), String> {
-        let (d, dv) = (blk.head_dim, blk.v_head_dim);
-        let (nq, nk) = (blk.q_shape.heads, blk.kv_shape.heads);
-        let group = nq / nk;
-        let (q_runs, kv_runs) = (runs(blk.q_rows), runs(blk.kv_rows));
-        let longest = q_runs.iter().map(|r| r.len).max().unwrap_or(0);
-        assert!(dq.len() >= dqs.len() && dkv.len() >= dkvs.len(), "gradient buffers too small");
+    fn backward(&self, spec: &KernelSpec, b: &BwdLaunch) -> Result<BwdResult, String> {
+        let l = &b.fwd;
+        let (d, dv, hq, hk) = (l.head_dim, l.v_head_dim, l.heads_q, l.heads_kv);
+        let group = check_group(spec, l)?;
+        let (tq, tk) = (l.tokens_q(), l.tokens_kv());
+        // The kernels' query rows: q (d), o (dv, unread: D is given), do (dv) and lse, per row
+        // and head; their KV rows k (d) and v (dv); their dK and dV rows likewise interleaved.
+        let qw = d + 2 * dv + 1;
+        let mut bundle = self.pool.take(tq * hq * qw);
+        for (i, row) in bundle.chunks_mut(qw).enumerate() {
+            row[..d].copy_from_slice(&l.q[i * d..(i + 1) * d]);
+            row[d..d + dv].fill(0.0);
+            row[d + dv..d + 2 * dv].copy_from_slice(&b.d_out[i * dv..(i + 1) * dv]);
+            row[d + 2 * dv] = b.lse[i];
+        }
+        let mut kv = self.pool.take(tk * hk * (d + dv));
+        for (i, row) in kv.chunks_mut(d + dv).enumerate() {
+            row[..d].copy_from_slice(&l.k[i * d..(i + 1) * d]);
+            row[d..].copy_from_slice(&l.v[i * dv..(i + 1) * dv]);
+        }
+        let mut dq = vec![0.0f32; tq * hq * d];
+        let mut dkv = self.pool.zeros(tk * hk * (d + dv));
         let (dq_out, dkv_out) = (Out(dq.as_mut_ptr()), Out(dkv.as_mut_ptr()));
-        self.for_groups(blk.q_shape.batch, nk, |b, kh| {
-            let mut delta = vec![0.0f32; longest];
-            for h in kh * group..(kh + 1) * group {
-                for qr in &q_runs {
-                    for (i, di) in delta[..qr.len].iter_mut().enumerate() {
-                        *di = blk.delta(b, qr.row + i, h);
+        let result = self.for_groups(hk, |kh| {
+            let mut delta = vec![0.0f32; l.max_seqlen_q()];
+            for s in 0..l.sequences() {
+                let (qs, ks, q_pos, kv_pos) = l.sequence(s);
+                if qs.is_empty() || ks.is_empty() {
+                    continue;
+                }
+                for h in kh * group..(kh + 1) * group {
+                    for (di, r) in delta.iter_mut().zip(qs.clone()) {
+                        *di = b.delta[r * hq + h];
                     }
-                    for kr in &kv_runs {
-                        let Some(mask) = pair_mask(blk.mask, qr, kr) else { continue };
-                        let spec = self.spec(KernelKind::Backward, (d, dv), group, mask, blk.score);
-                        let args = BwdArgs {
-                            q: blk.q[blk.q_shape.at(b, qr.row, h)..].as_ptr(),
-                            k: blk.kv[blk.kv_shape.at(b, kr.row, kh)..].as_ptr(),
-                            // Rows inside the buffers; this work item alone writes query head h
-                            // (of group kh) and KV head kh.
-                            dq: dq_out.at(dqs.at(b, qr.row, h)),
-                            dkv: dkv_out.at(dkvs.at(b, kr.row, kh)),
-                            delta: delta.as_ptr(),
-                            q_stride: (blk.q_shape.heads * blk.q_shape.elems) as i64,
-                            kv_stride: (blk.kv_shape.heads * blk.kv_shape.elems) as i64,
-                            dq_stride: (dqs.heads * dqs.elems) as i64,
-                            dkv_stride: (dkvs.heads * dkvs.elems) as i64,
-                            n_q: qr.len as i64,
-                            n_kv: kr.len as i64,
-                            q_pos: qr.pos as i64,
-                            kv_pos: kr.pos as i64,
-                            scale: blk.scale,
-                            head_values: blk.heads_of(h).as_ptr(),
-                        };
-                        // SAFETY: every pointer starts a run of rows that exists in its buffer.
-                        unsafe { self.backend.backward(&spec, &args)? };
-                    }
+                    let args = BwdArgs {
+                        q: bundle[(qs.start * hq + h) * qw..].as_ptr(),
+                        k: kv[(ks.start * hk + kh) * (d + dv)..].as_ptr(),
+                        // Rows inside the buffers; this work item alone writes query head h (of
+                        // group kh) and KV head kh.
+                        dq: dq_out.at((qs.start * hq + h) * d),
+                        dkv: dkv_out.at((ks.start * hk + kh) * (d + dv)),
+                        delta: delta.as_ptr(),
+                        q_stride: (hq * qw) as i64,
+                        kv_stride: (hk * (d + dv)) as i64,
+                        dq_stride: (hq * d) as i64,
+                        dkv_stride: (hk * (d + dv)) as i64,
+                        n_q: qs.len() as i64,
+                        n_kv: ks.len() as i64,
+                        q_pos,
+                        kv_pos,
+                        scale: l.scale,
+                        head_values: l.heads_of(spec, h).as_ptr(),
+                    };
+                    // SAFETY: every pointer starts the sequence's rows in its buffer, which holds
+                    // them at the strides given.
+                    unsafe { self.backend.backward(spec, &args)? };
                 }
             }
             Ok(())
-        })
+        });
+        let mut out = BwdResult { dq, dk: Vec::with_capacity(tk * hk * d), dv: Vec::with_capacity(tk * hk * dv) };
+        for row in dkv.chunks(d + dv) {
+            out.dk.extend_from_slice(&row[..d]);
+            out.dv.extend_from_slice(&row[d..]);
+        }
+        for buffer in [bundle, kv, dkv] {
+            self.pool.give(buffer);
+        }
+        result.map(|()| out)
     }
 }

@@ -1,218 +1,299 @@
-//! Attention block kernels behind one interface, and the plain-Rust reference implementation.
+//! The one kernel contract: launches over a packed THD batch, on every device.
 //!
-//! A block is a set of query rows against a set of KV rows of two buffers; masking is by the
-//! rows' absolute tokens (sequence, padding, causal order, window), so a block is right wherever
-//! the plan put its rows. The reference accumulates in fp32 and stays the oracle: the Cranelift
-//! and LLVM kernels of later issues implement [`Kernels`] and are tested against it.
+//! A launch is what the GPU kernels take (`compiler::back::llvm::nvptx`, `docs/llvm-backend.md`):
+//! `[tokens, heads, d]` input planes, `cu_q`/`cu_kv` sequence starts and one position per
+//! sequence (its first row's, within the sequence) so that masks and scores follow the token
+//! split, the kernel spec (mask, score, dims, GQA group) and the scale. A forward writes the
+//! normalised O and the LSE of every query row, a backward accumulates dQ, dK and dV from zero.
+//! Every kernel set implements [`Kernels`] over launches: the plain-Rust [`Reference`] here (the
+//! oracle, following the ABI's documented semantics one row at a time), the generated host
+//! kernels (`generated::Generated`: kernel-IR interpreter, Cranelift, LLVM host) and, on a GPU,
+//! the PTX kernels themselves (the CUDA and PTX-interpreter devices launch the same tables from
+//! device memory). Devices build launches from their planes and tables (`device::FwdCall`); the
+//! executor merges partial outputs by LSE through [`merge`] (on the host) and folds sinks in
+//! `exec::rows`: one place each.
 
 use attnc_compiler::expr::score;
-/// Rows and masks by absolute tokens: the launch tables' (`compiler::kernel::launch`).
-pub use attnc_compiler::kernel::launch::{Mask, Row, rows_of};
-use attnc_compiler::spec::Score;
+use attnc_compiler::kernel::{KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
+use attnc_compiler::spec::Dtype;
 
-/// A buffer's shape: `[batch][rows][heads][elems]`, fp32.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shape {
-    pub batch: usize,
-    pub rows: usize,
-    pub heads: usize,
-    pub elems: usize,
-}
-
-impl Shape {
-    pub fn at(&self, b: usize, row: usize, head: usize) -> usize {
-        ((b * self.rows + row) * self.heads + head) * self.elems
-    }
-
-    pub fn len(&self) -> usize {
-        self.batch * self.rows * self.heads * self.elems
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
-
-/// What both block kernels read.
-pub struct Block<'a> {
-    /// The query/key head dim.
+/// One forward launch: `tokens_q` packed query rows and `tokens_kv` packed KV rows.
+#[derive(Clone, Debug, Default)]
+pub struct FwdLaunch {
+    pub heads_q: usize,
+    pub heads_kv: usize,
     pub head_dim: usize,
-    /// The value/output head dim (`head_dim` unless MLA).
+    /// The value/output head dim `dv` (`head_dim` unless MLA).
     pub v_head_dim: usize,
+    /// The inputs' values, already of the spec's dtype (16-bit values held exactly in fp32),
+    /// `[tokens_q, heads_q, d]`.
+    pub q: Vec<f32>,
+    /// `[tokens_kv, heads_kv, d]`.
+    pub k: Vec<f32>,
+    /// `[tokens_kv, heads_kv, dv]`.
+    pub v: Vec<f32>,
+    /// Sequence starts, `sequences + 1` entries.
+    pub cu_q: Vec<i32>,
+    pub cu_kv: Vec<i32>,
+    /// Each sequence's first row's position within its sequence, from 0.
+    pub pos_q: Vec<i64>,
+    pub pos_kv: Vec<i64>,
     pub scale: f32,
-    /// The scores' modification (`softcap = X`, `score = EXPR`), if the model has one.
-    pub score: Option<&'static Score>,
-    /// The score's per-head values of the block's query heads, `[heads][n]` (empty unless the
-    /// score reads the head).
-    pub head_values: &'a [f32],
-    pub mask: &'a Mask,
-    /// Query-side buffer and the offsets of q (and, backward, o, do, lse) in its elements.
-    pub q: &'a [f32],
-    pub q_shape: Shape,
-    pub q_rows: &'a [Row],
-    /// KV buffer: k at element 0, v (`v_head_dim`) at `head_dim`.
-    pub kv: &'a [f32],
-    pub kv_shape: Shape,
-    pub kv_rows: &'a [Row],
-    /// Backward: D = rowsum(dO ∘ O) of query row `r`, head `h` at `(b·rows + r)·heads + h`, when
-    /// the caller has it (the device planes carry D, not O); `None`: computed from the bundle's o.
-    pub delta: Option<&'a [f32]>,
+    /// The score's per-head values, `[heads_q][n]` (empty unless the score reads the head).
+    pub head_values: Vec<f32>,
 }
 
-impl Block<'_> {
-    /// The score's per-head values of query head `h` of the block.
-    pub fn heads_of(&self, h: usize) -> &[f32] {
-        self.score.map_or(&[], |s| s.values_of_head(self.head_values, h))
+impl FwdLaunch {
+    /// The score's per-head values of query head `h`.
+    pub fn heads_of(&self, spec: &KernelSpec, h: usize) -> &[f32] {
+        spec.score.map_or(&[], |s| s.values_of_head(&self.head_values, h))
     }
 
-    /// D of a query row and head (backward).
-    pub fn delta(&self, b: usize, row: usize, h: usize) -> f32 {
-        match self.delta {
-            Some(delta) => delta[(b * self.q_shape.rows + row) * self.q_shape.heads + h],
-            None => {
-                let (at, d, dv) = (self.q_shape.at(b, row, h), self.head_dim, self.v_head_dim);
-                dot(&self.q[at + d..at + d + dv], &self.q[at + d + dv..at + d + 2 * dv])
-            }
+    pub fn sequences(&self) -> usize {
+        self.pos_q.len()
+    }
+
+    pub fn tokens_q(&self) -> usize {
+        self.cu_q.last().copied().unwrap_or(0) as usize
+    }
+
+    pub fn tokens_kv(&self) -> usize {
+        self.cu_kv.last().copied().unwrap_or(0) as usize
+    }
+
+    pub fn max_seqlen_q(&self) -> usize {
+        self.cu_q.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0)
+    }
+
+    pub fn max_seqlen_kv(&self) -> usize {
+        self.cu_kv.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0)
+    }
+
+    /// Sequence `s`: its query rows, its KV rows and their first positions.
+    pub fn sequence(&self, s: usize) -> (std::ops::Range<usize>, std::ops::Range<usize>, i64, i64) {
+        (
+            self.cu_q[s] as usize..self.cu_q[s + 1] as usize,
+            self.cu_kv[s] as usize..self.cu_kv[s + 1] as usize,
+            self.pos_q[s],
+            self.pos_kv[s],
+        )
+    }
+}
+
+/// What a forward launch writes: the normalised partial output and its LSE (natural log).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FwdResult {
+    /// fp32 `[tokens_q, heads_q, dv]`.
+    pub o: Vec<f32>,
+    /// fp32 `[tokens_q, heads_q]`; `−inf` for rows the mask hides entirely (with `o = 0`).
+    pub lse: Vec<f32>,
+}
+
+impl FwdResult {
+    /// Every row hidden: O = 0, LSE = −inf (what a launch writes before any key is seen).
+    pub fn hidden(l: &FwdLaunch) -> FwdResult {
+        let rows = l.tokens_q() * l.heads_q;
+        FwdResult { o: vec![0.0; rows * l.v_head_dim], lse: vec![f32::NEG_INFINITY; rows] }
+    }
+}
+
+/// One backward launch: the forward's packing plus the output gradient and per-row statistics.
+#[derive(Clone, Debug, Default)]
+pub struct BwdLaunch {
+    pub fwd: FwdLaunch,
+    /// The output gradient's values (of the spec's dtype), `[tokens_q, heads_q, dv]`.
+    pub d_out: Vec<f32>,
+    /// fp32 `[tokens_q, heads_q]`: the forward's LSE and D = rowsum(dO ∘ O).
+    pub lse: Vec<f32>,
+    pub delta: Vec<f32>,
+}
+
+/// What a backward launch accumulates (from zero): fp32 dQ `[tokens_q, heads_q, d]`, dK
+/// `[tokens_kv, heads_kv, d]` and dV `[tokens_kv, heads_kv, dv]`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BwdResult {
+    pub dq: Vec<f32>,
+    pub dk: Vec<f32>,
+    pub dv: Vec<f32>,
+}
+
+impl BwdResult {
+    pub fn zeros(l: &FwdLaunch) -> BwdResult {
+        BwdResult {
+            dq: vec![0.0; l.tokens_q() * l.heads_q * l.head_dim],
+            dk: vec![0.0; l.tokens_kv() * l.heads_kv * l.head_dim],
+            dv: vec![0.0; l.tokens_kv() * l.heads_kv * l.v_head_dim],
         }
     }
 }
 
-/// Attention kernels; every implementation computes the same function as [`Reference`].
+/// Attention kernels behind the launch ABI; every implementation computes what [`Reference`]
+/// computes. Errors are the kernel's own words; the device adds the rank and the op.
 pub trait Kernels: Sync {
-    /// O and LSE of the block's query rows into `part` (`[.., o(dv), lse]`), fully masked rows O = 0, LSE = −inf.
-    fn forward(&self, block: &Block<'_>, part: &mut [f32], part_shape: Shape) -> Result<(), String>;
-    /// Adds the block's dQ into `dq` (`[.., d]`) and dK, dV into `dkv` (`[.., dk(d), dv(dv)]`).
-    /// The query buffer holds q (`d`), o, do (each `dv`) and lse.
-    fn backward(
-        &self,
-        block: &Block<'_>,
-        dq: &mut [f32],
-        dq_shape: Shape,
-        dkv: &mut [f32],
-        dkv_shape: Shape,
-    ) -> Result<(), String>;
+    fn forward(&self, spec: &KernelSpec, launch: &FwdLaunch) -> Result<FwdResult, String>;
+    fn backward(&self, spec: &KernelSpec, launch: &BwdLaunch) -> Result<BwdResult, String>;
 }
 
-/// Plain loops, fp32 accumulation: the oracle.
+impl<K: Kernels + ?Sized> Kernels for &K {
+    fn forward(&self, spec: &KernelSpec, launch: &FwdLaunch) -> Result<FwdResult, String> {
+        (**self).forward(spec, launch)
+    }
+
+    fn backward(&self, spec: &KernelSpec, launch: &BwdLaunch) -> Result<BwdResult, String> {
+        (**self).backward(spec, launch)
+    }
+}
+
+/// 16-bit bits of a value already rounded to `dtype` (exact).
+pub fn to_bits(dtype: Dtype, x: f32) -> u16 {
+    match dtype {
+        Dtype::Fp16 => half::f16::from_f32(x).to_bits(),
+        _ => half::bf16::from_f32(x).to_bits(),
+    }
+}
+
+pub fn from_bits(dtype: Dtype, x: u16) -> f32 {
+    match dtype {
+        Dtype::Fp16 => half::f16::from_bits(x).to_f32(),
+        _ => half::bf16::from_bits(x).to_f32(),
+    }
+}
+
+/// The spec of a GPU benchmark kernel: one sequence, MHA, causal or unmasked.
+pub fn bench_spec(kind: KernelKind, head_dim: usize, dtype: Dtype, causal: bool) -> KernelSpec {
+    KernelSpec {
+        kind,
+        head_dim: head_dim as u32,
+        v_head_dim: None,
+        dtype,
+        group: 1,
+        mask: if causal { KernelMask::Causal } else { KernelMask::None },
+        score: None,
+        tile_q: TILE_Q,
+        tile_kv: TILE_KV,
+    }
+}
+
+/// The specs a GPU benchmark run needs (so that they can be compiled ahead of time).
+pub fn bench_specs(head_dims: &[usize], dtype: Dtype) -> Vec<KernelSpec> {
+    let mut out = Vec::new();
+    for &d in head_dims {
+        for causal in [true, false] {
+            for kind in [KernelKind::Forward, KernelKind::Backward] {
+                out.push(bench_spec(kind, d, dtype, causal));
+            }
+        }
+    }
+    out
+}
+
+/// The launch ABI in plain loops, fp32 arithmetic on the launch's values: the oracle, one
+/// (sequence, head, row) at a time.
 pub struct Reference;
 
 fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// A score of query head `h` through the block's modification, and the modification's slope
-/// there (1 without).
-fn score(blk: &Block<'_>, h: usize, q: &[f32], k: &[f32], (qr, kr): (&Row, &Row)) -> (f32, f32) {
-    let s = blk.scale * dot(q, k);
-    match blk.score {
-        Some(f) => score::eval(f, s, (qr.pos as i64, kr.pos as i64), blk.heads_of(h)),
-        None => (s, 1.0),
+impl Reference {
+    /// Calls `row(i, h, kh, keys, q_pos, kv_base)` for every query row `i` and head `h` of the
+    /// launch: `keys` its sequence's KV rows, a key row `j`'s position `kv_base + j`.
+    fn each_row(
+        spec: &KernelSpec,
+        l: &FwdLaunch,
+        mut row: impl FnMut(usize, usize, usize, std::ops::Range<usize>, i64, i64),
+    ) {
+        for s in 0..l.sequences() {
+            let (qs, ks, pq, pk) = l.sequence(s);
+            for h in 0..l.heads_q {
+                let kh = h / spec.group as usize;
+                for i in qs.clone() {
+                    row(i, h, kh, ks.clone(), pq + (i - qs.start) as i64, pk - ks.start as i64);
+                }
+            }
+        }
+    }
+
+    /// The score of query row `i`, head `h` against key row `j` through the spec's
+    /// modification, and the modification's slope there (1 without).
+    fn score(
+        spec: &KernelSpec,
+        l: &FwdLaunch,
+        (i, h, kh): (usize, usize, usize),
+        j: usize,
+        (pq, pk): (i64, i64),
+    ) -> (f32, f32) {
+        let (d, hq, hk) = (l.head_dim, l.heads_q, l.heads_kv);
+        let s = dot(&l.q[(i * hq + h) * d..][..d], &l.k[(j * hk + kh) * d..][..d]) * l.scale;
+        match spec.score {
+            Some(f) => score::eval(f, s, (pq, pk), l.heads_of(spec, h)),
+            None => (s, 1.0),
+        }
     }
 }
 
 impl Kernels for Reference {
-    fn forward(&self, blk: &Block<'_>, part: &mut [f32], ps: Shape) -> Result<(), String> {
-        let (d, dv) = (blk.head_dim, blk.v_head_dim);
-        let (nq, nk) = (blk.q_shape.heads, blk.kv_shape.heads);
-        let group = nq / nk;
-        let mut scores = vec![0.0f32; blk.kv_rows.len()];
-        for b in 0..blk.q_shape.batch {
-            for h in 0..nq {
-                let kh = h / group;
-                for qr in blk.q_rows {
-                    let q = &blk.q[blk.q_shape.at(b, qr.row, h)..][..d];
-                    let mut max = f32::NEG_INFINITY;
-                    for (s, kr) in scores.iter_mut().zip(blk.kv_rows) {
-                        *s = if blk.mask.allows(qr, kr) {
-                            let k = &blk.kv[blk.kv_shape.at(b, kr.row, kh)..][..d];
-                            score(blk, h, q, k, (qr, kr)).0
-                        } else {
-                            f32::NEG_INFINITY
-                        };
-                        max = max.max(*s);
-                    }
-                    let out = &mut part[ps.at(b, qr.row, h)..][..dv + 1];
-                    out.fill(0.0);
-                    if max == f32::NEG_INFINITY {
-                        out[dv] = f32::NEG_INFINITY;
-                        continue;
-                    }
-                    let mut sum = 0.0f32;
-                    for (s, kr) in scores.iter().zip(blk.kv_rows) {
-                        if *s == f32::NEG_INFINITY {
-                            continue;
-                        }
-                        let p = (s - max).exp();
-                        sum += p;
-                        let v = &blk.kv[blk.kv_shape.at(b, kr.row, kh) + d..][..dv];
-                        for (o, x) in out[..dv].iter_mut().zip(v) {
-                            *o += p * x;
-                        }
-                    }
-                    for o in &mut out[..dv] {
-                        *o /= sum;
-                    }
-                    out[dv] = max + sum.ln();
+    fn forward(&self, spec: &KernelSpec, l: &FwdLaunch) -> Result<FwdResult, String> {
+        let (dv, hq, hk) = (l.v_head_dim, l.heads_q, l.heads_kv);
+        let mut out = FwdResult::hidden(l);
+        let mut scores = Vec::new();
+        Reference::each_row(spec, l, |i, h, kh, keys, pq, kv_base| {
+            scores.clear();
+            for j in keys.filter(|&j| spec.mask.visible(pq, kv_base + j as i64)) {
+                scores.push((j, Reference::score(spec, l, (i, h, kh), j, (pq, kv_base + j as i64)).0));
+            }
+            if scores.is_empty() {
+                return;
+            }
+            let m = scores.iter().map(|s| s.1).fold(f32::NEG_INFINITY, f32::max);
+            let mut sum = 0.0f32;
+            let o = &mut out.o[(i * hq + h) * dv..][..dv];
+            for &(j, s) in &scores {
+                let p = (s - m).exp();
+                sum += p;
+                for (o, v) in o.iter_mut().zip(&l.v[(j * hk + kh) * dv..][..dv]) {
+                    *o += p * v;
                 }
             }
-        }
-        Ok(())
+            o.iter_mut().for_each(|x| *x /= sum);
+            out.lse[i * hq + h] = m + sum.ln();
+        });
+        Ok(out)
     }
 
-    fn backward(
-        &self,
-        blk: &Block<'_>,
-        dq: &mut [f32],
-        dqs: Shape,
-        dkv: &mut [f32],
-        dkvs: Shape,
-    ) -> Result<(), String> {
-        let (d, dv) = (blk.head_dim, blk.v_head_dim);
-        let (nq, nk) = (blk.q_shape.heads, blk.kv_shape.heads);
-        let group = nq / nk;
-        for b in 0..blk.q_shape.batch {
-            for h in 0..nq {
-                let kh = h / group;
-                for qr in blk.q_rows {
-                    let base = blk.q_shape.at(b, qr.row, h);
-                    let q = &blk.q[base..][..d];
-                    let d_o = &blk.q[base + d + dv..][..dv];
-                    let lse = blk.q[base + d + 2 * dv];
-                    if lse == f32::NEG_INFINITY {
-                        continue;
-                    }
-                    let delta = blk.delta(b, qr.row, h);
-                    for kr in blk.kv_rows {
-                        if !blk.mask.allows(qr, kr) {
-                            continue;
-                        }
-                        let kbase = blk.kv_shape.at(b, kr.row, kh);
-                        let k = &blk.kv[kbase..][..d];
-                        let v = &blk.kv[kbase + d..][..dv];
-                        let (s, t) = score(blk, h, q, k, (qr, kr));
-                        let p = (s - lse).exp();
-                        let ds = p * (dot(d_o, v) - delta) * t;
-                        let dq_row = &mut dq[dqs.at(b, qr.row, h)..][..d];
-                        for (g, x) in dq_row.iter_mut().zip(k) {
-                            *g += blk.scale * ds * x;
-                        }
-                        let dkv_row = &mut dkv[dkvs.at(b, kr.row, kh)..][..d + dv];
-                        for i in 0..d {
-                            dkv_row[i] += blk.scale * ds * q[i];
-                        }
-                        for i in 0..dv {
-                            dkv_row[d + i] += p * d_o[i];
-                        }
-                    }
+    fn backward(&self, spec: &KernelSpec, b: &BwdLaunch) -> Result<BwdResult, String> {
+        let l = &b.fwd;
+        let (d, dv, hq, hk) = (l.head_dim, l.v_head_dim, l.heads_q, l.heads_kv);
+        let mut out = BwdResult::zeros(l);
+        Reference::each_row(spec, l, |i, h, kh, keys, pq, kv_base| {
+            let (lse, delta) = (b.lse[i * hq + h], b.delta[i * hq + h]);
+            if lse == f32::NEG_INFINITY {
+                return;
+            }
+            let (q, d_out) = (&l.q[(i * hq + h) * d..][..d], &b.d_out[(i * hq + h) * dv..][..dv]);
+            for j in keys.filter(|&j| spec.mask.visible(pq, kv_base + j as i64)) {
+                let (at, at_v) = ((j * hk + kh) * d, (j * hk + kh) * dv);
+                // The score modification f: s' = f(s), and dS is scaled by f'(s).
+                let (s, slope) = Reference::score(spec, l, (i, h, kh), j, (pq, kv_base + j as i64));
+                let p = (s - lse).exp();
+                let ds = p * (dot(d_out, &l.v[at_v..][..dv]) - delta) * slope * l.scale;
+                for (g, x) in out.dv[at_v..at_v + dv].iter_mut().zip(d_out) {
+                    *g += p * x;
+                }
+                for (g, x) in out.dq[(i * hq + h) * d..][..d].iter_mut().zip(&l.k[at..at + d]) {
+                    *g += ds * x;
+                }
+                for (g, x) in out.dk[at..at + d].iter_mut().zip(q) {
+                    *g += ds * x;
                 }
             }
-        }
-        Ok(())
+        });
+        Ok(out)
     }
 }
 
-/// LSE-weighted combine (the online softmax's merge; every executor path and kernel adapter
-/// merges partial outputs through this one function) of a partial (o, lse) into an accumulator (o, lse).
+/// LSE-weighted combine (the online softmax's merge; the executor merges partial outputs on the
+/// host through this one function) of a partial (o, lse) into an accumulator (o, lse).
 pub(crate) fn merge(acc: &mut [f32], part: &[f32]) {
     let d = acc.len() - 1;
     let (la, lp) = (acc[d], part[d]);
@@ -229,4 +310,77 @@ pub(crate) fn merge(acc: &mut [f32], part: &[f32]) {
         acc[i] = wa * acc[i] + wp * part[i];
     }
     acc[d] = l;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn launch(dtype: Dtype, rows: &[(i32, i32, i64, i64)]) -> FwdLaunch {
+        let d = 4;
+        let mut l = FwdLaunch {
+            heads_q: 2,
+            heads_kv: 1,
+            head_dim: d,
+            v_head_dim: d,
+            cu_q: vec![0],
+            cu_kv: vec![0],
+            scale: 0.5,
+            ..Default::default()
+        };
+        for &(nq, nk, pq, pk) in rows {
+            l.cu_q.push(l.cu_q.last().unwrap() + nq);
+            l.cu_kv.push(l.cu_kv.last().unwrap() + nk);
+            l.pos_q.push(pq);
+            l.pos_kv.push(pk);
+        }
+        let value = |i: usize| from_bits(dtype, to_bits(dtype, ((i * 7 % 11) as f32 - 5.0) / 8.0));
+        l.q = (0..l.tokens_q() * 2 * d).map(value).collect();
+        l.k = (0..l.tokens_kv() * d).map(|i| value(i + 3)).collect();
+        l.v = (0..l.tokens_kv() * d).map(|i| value(i + 5)).collect();
+        l
+    }
+
+    #[test]
+    fn hidden_rows_get_zero_output_and_minus_infinity() {
+        // Sequence 0: queries at 0..2 see keys 10..13 only through the causal mask: none.
+        let l = launch(Dtype::Bf16, &[(2, 3, 0, 10), (1, 2, 5, 0)]);
+        let spec = KernelSpec { group: 2, ..bench_spec(KernelKind::Forward, 4, Dtype::Bf16, true) };
+        let r = Reference.forward(&spec, &l).unwrap();
+        assert!(r.lse[..4].iter().all(|&x| x == f32::NEG_INFINITY), "{:?}", r.lse);
+        assert!(r.o[..16].iter().all(|&x| x == 0.0));
+        assert!(r.lse[4..].iter().all(|x| x.is_finite()), "{:?}", r.lse);
+    }
+
+    #[test]
+    fn launch_sizes_follow_cu_seqlens() {
+        let l = launch(Dtype::Fp16, &[(2, 3, 0, 0), (5, 1, 7, 7), (1, 4, 0, 0)]);
+        assert_eq!((l.sequences(), l.tokens_q(), l.tokens_kv()), (3, 8, 8));
+        assert_eq!((l.max_seqlen_q(), l.max_seqlen_kv()), (5, 4));
+        assert_eq!(l.sequence(1), (2..7, 3..4, 7, 7));
+        assert_eq!(from_bits(Dtype::Fp16, to_bits(Dtype::Fp16, 0.375)), 0.375);
+    }
+
+    #[test]
+    fn merging_a_split_equals_the_whole() {
+        // One query row against four keys, then against two and two, merged by LSE.
+        let mut l = launch(Dtype::Fp32, &[(1, 4, 3, 0)]);
+        l.heads_q = 1;
+        l.q.truncate(4);
+        let spec = bench_spec(KernelKind::Forward, 4, Dtype::Fp32, true);
+        let whole = Reference.forward(&spec, &l).unwrap();
+        let half = |from: usize| FwdLaunch {
+            k: l.k[from * 4..(from + 2) * 4].to_vec(),
+            v: l.v[from * 4..(from + 2) * 4].to_vec(),
+            cu_kv: vec![0, 2],
+            pos_kv: vec![from as i64],
+            ..l.clone()
+        };
+        let row = |r: FwdResult| r.o.iter().copied().chain(r.lse).collect::<Vec<f32>>();
+        let mut acc = row(Reference.forward(&spec, &half(0)).unwrap());
+        merge(&mut acc, &row(Reference.forward(&spec, &half(2)).unwrap()));
+        for (a, b) in acc.iter().zip(row(whole)) {
+            assert!((a - b).abs() < 1e-6, "{acc:?}");
+        }
+    }
 }

@@ -3,13 +3,14 @@
 //! - `comm.rs`: the [`comm::Communicator`] trait (NCCL's semantics) and the CPU implementation;
 //! - `exec/`: the executor, a verified plan on a device: a compute and a CP-stream thread per rank,
 //!   events, transfers and collectives, faults and the watchdog; `exec/rows.rs` its host-side rows;
-//! - `kernels.rs`: the host kernel interface and the fp32 reference kernels (the oracle);
+//! - `kernels.rs`: the one kernel contract (launches over a packed THD batch, as the GPU kernels
+//!   take them) and its plain-Rust reference kernels (the oracle);
+//! - `generated.rs`: the generated host kernels (kernel-IR interpreter, Cranelift, LLVM) behind it;
 //! - `tensor.rs`: safetensors in and out, formats, dtypes, random inputs;
 //! - `reference.rs`: fp64 full attention and the tolerances a run is checked against;
 //! - `pool.rs`: staging buffers kept between kernel calls;
-//! - `packed.rs`: blocks as launches of the GPU kernel ABI, and a CPU emulation of that ABI;
 //! - `device/`: plans on device memory (planes, launch tables), the [`device::Device`] interface
-//!   and the host device (host memory, any host kernel set or the GPU ABI's emulation);
+//!   and the host device (host memory, any kernel set of the launch ABI);
 //! - `rendezvous.rs`: torchrun's environment and a TCP rendezvous (NCCL unique ids);
 //! - `cuda/` (feature `cuda`): the CUDA driver, PTX kernels and NCCL through cudarc.
 //!
@@ -27,7 +28,6 @@ pub mod hybrid;
 pub mod kernel_dir;
 pub mod kernels;
 pub mod matrix;
-pub mod packed;
 mod pool;
 pub mod reference;
 pub mod rendezvous;

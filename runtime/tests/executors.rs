@@ -13,7 +13,7 @@ use attnc_compiler::verify::{self, Stage, Verified};
 use attnc_runtime::RuntimeError;
 use attnc_runtime::device::host::HostDevice;
 use attnc_runtime::exec::{Fault, RunOptions};
-use attnc_runtime::generated::{Cranelift, Tiled};
+use attnc_runtime::generated::{Cranelift, Generated};
 use attnc_runtime::kernels::Reference;
 use attnc_runtime::tensor;
 
@@ -35,7 +35,7 @@ fn both(fault: Fault, timeout: Duration) -> Vec<(&'static str, RuntimeError, Dur
     let inputs = tensor::random(&fwd.problem, 3, false);
     let options = RunOptions { timeout, fault: Some(fault) };
     let dtype = fwd.problem.dtype;
-    let cranelift = Tiled::new(Cranelift::default(), dtype, 1);
+    let cranelift = Generated::new(Cranelift::default(), 1);
     let devices = [
         ("host device, reference kernels", HostDevice::with_kernels(dtype, &Reference)),
         ("host device, cranelift kernels", HostDevice::with_kernels(dtype, &cranelift)),

@@ -1,17 +1,16 @@
 //! Differential tests of generated kernels: Cranelift and LLVM's host kernels against the kernel
-//! IR interpreter at the ABI, and the runtime's tiled kernels (Cranelift, LLVM, interpreter) against the reference kernels on
-//! random blocks: head_dims 8…256, lengths that are not multiples of the tiles, causal offsets on
-//! both sides of the diagonal, windows, documents, padding, GQA groups 1/4/8, fully masked rows,
-//! bf16-rounded inputs.
+//! IR interpreter at the ABI, and the generated kernel sets (Cranelift, LLVM, interpreter) against
+//! the reference kernels on random launches: head_dims 8…256, lengths that are not multiples of
+//! the tiles, causal offsets on both sides of the diagonal, windows, packed sequences, GQA groups
+//! 1/4/8, fully masked rows, bf16-rounded inputs.
 
 use attnc_compiler::back::cranelift::Jit;
 use attnc_compiler::back::llvm::HostJit;
-use attnc_compiler::ir::{Doc, Problem};
 use attnc_compiler::kernel::{self, BwdArgs, FwdArgs, KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
 use attnc_compiler::spec::Dtype;
 use attnc_compiler::spec::Score;
-use attnc_runtime::generated::{Cranelift, Interpreter, LlvmCpu, Tiled};
-use attnc_runtime::kernels::{Block, Kernels, Mask, Reference, Shape, rows_of};
+use attnc_runtime::generated::{Cranelift, Generated, Interpreter, LlvmCpu};
+use attnc_runtime::kernels::{BwdLaunch, FwdLaunch, Kernels, Reference};
 use attnc_runtime::tensor::round;
 use proptest::prelude::*;
 
@@ -243,145 +242,109 @@ proptest! {
     }
 }
 
-/// A block over documents with padding, GQA, masks; tiled kernels against the reference.
+/// A launch over packed sequences, GQA, masks; the generated host kernels against the reference.
+/// Each length gives two sequences: the second half of its queries against all of its keys, and
+/// the first half against the second half (hidden under a causal mask: O = 0, LSE = −inf).
 #[allow(clippy::too_many_arguments)]
-fn check_block(
+fn check_launch(
     (d, dv): (usize, usize),
     heads: usize,
     group: usize,
-    lens: &[u64],
-    causal: bool,
-    window: Option<u64>,
+    lens: &[usize],
+    mask: KernelMask,
     dtype: Dtype,
     score: Option<&str>,
     seed: u64,
 ) {
-    let mut docs = Vec::new();
-    let mut start = 0;
-    for &len in lens {
-        let end = start + len.div_ceil(4) * 4; // Some padding.
-        docs.push(Doc { start, end, len });
-        start = end;
-    }
-    let p = Problem {
-        tokens: start,
-        docs,
-        causal,
-        window,
-        chunk: None,
-        regions: None,
-        heads: heads as u32,
-        kv_heads: (heads / group) as u32,
-        head_dim: d as u32,
-        batch: 1,
-        dtype,
-        thd: true,
-        rope: None,
-        softmax_scale: None,
-        v_head_dim: (dv != d).then_some(dv as u32),
-        sinks: false,
-        score: None,
-    };
-    let t = start as usize;
     let kvh = heads / group;
-    let q_shape = Shape { batch: 1, rows: t, heads, elems: d + 2 * dv + 1 };
-    let kv_shape = Shape { batch: 1, rows: t, heads: kvh, elems: d + dv };
-    let mut q = values(q_shape.len(), seed, dtype);
-    let kv = values(kv_shape.len(), seed + 1, dtype);
-    let mask = Mask::of(&p);
-    // Rows in a permuted order (zigzag-like): the second half first.
-    let order: Vec<(usize, u64)> = (t / 2..t).chain(0..t / 2).map(|r| (r, r as u64)).collect();
-    let rows = rows_of(&p, order.clone().into_iter());
-    let kv_rows = rows_of(&p, (0..t).map(|r| (r, r as u64)));
-    let part_shape = Shape { batch: 1, rows: t, heads, elems: dv + 1 };
-    let head_values: Vec<f32> =
-        score.map(|s| (0..heads as u32).flat_map(|h| score_of(s).head_values(h)).collect()).unwrap_or_default();
-    let forward = |k: &dyn Kernels, q: &[f32]| {
-        let mut part = vec![0.0f32; part_shape.len()];
-        let b = Block {
-            head_dim: d,
-            v_head_dim: dv,
-            scale: 1.0 / (d as f32).sqrt(),
-            score: score.map(score_of),
-            head_values: &head_values,
-            mask: &mask,
-            q,
-            q_shape,
-            q_rows: &rows,
-            kv: &kv,
-            kv_shape,
-            kv_rows: &kv_rows,
-            delta: None,
-        };
-        k.forward(&b, &mut part, part_shape).unwrap();
-        part
+    let mut l = FwdLaunch {
+        heads_q: heads,
+        heads_kv: kvh,
+        head_dim: d,
+        v_head_dim: dv,
+        cu_q: vec![0],
+        cu_kv: vec![0],
+        scale: 1.0 / (d as f32).sqrt(),
+        head_values: score
+            .map(|s| (0..heads as u32).flat_map(|h| score_of(s).head_values(h)).collect())
+            .unwrap_or_default(),
+        ..FwdLaunch::default()
     };
-    let reference = forward(&Reference, &q);
-    // Use the reference's O and LSE in the backward bundle, as a real plan does.
-    for r in 0..t {
-        for h in 0..heads {
-            let at = q_shape.at(0, r, h);
-            let from = part_shape.at(0, r, h);
-            q[at + d..at + d + dv].copy_from_slice(&reference[from..from + dv]);
-            q[at + d + 2 * dv] = reference[from + dv];
+    for &len in lens {
+        let half = len / 2;
+        for (nq, pq, nk, pk) in [(len - half, half, len, 0), (half, 0, len - half, half)] {
+            l.cu_q.push(l.cu_q.last().unwrap() + nq as i32);
+            l.cu_kv.push(l.cu_kv.last().unwrap() + nk as i32);
+            l.pos_q.push(pq as i64);
+            l.pos_kv.push(pk as i64);
         }
     }
-    let dq_shape = Shape { batch: 1, rows: t, heads, elems: d };
-    let backward = |k: &dyn Kernels| {
-        let (mut dq, mut dkv) = (vec![0.0f32; dq_shape.len()], vec![0.0f32; kv_shape.len()]);
-        let b = Block {
-            head_dim: d,
-            v_head_dim: dv,
-            scale: 1.0 / (d as f32).sqrt(),
-            score: score.map(score_of),
-            head_values: &head_values,
-            mask: &mask,
-            q: &q,
-            q_shape,
-            q_rows: &rows,
-            kv: &kv,
-            kv_shape,
-            kv_rows: &kv_rows,
-            delta: None,
-        };
-        k.backward(&b, &mut dq, dq_shape, &mut dkv, kv_shape).unwrap();
-        (dq, dkv)
+    let (tq, tk) = (l.tokens_q(), l.tokens_kv());
+    l.q = values(tq * heads * d, seed, dtype);
+    l.k = values(tk * kvh * d, seed + 1, dtype);
+    l.v = values(tk * kvh * dv, seed + 2, dtype);
+    let spec = |kind| KernelSpec {
+        kind,
+        head_dim: d as u32,
+        v_head_dim: (dv != d).then_some(dv as u32),
+        dtype,
+        group: group as u32,
+        mask,
+        score: score.map(score_of),
+        tile_q: TILE_Q,
+        tile_kv: TILE_KV,
     };
-    let (rdq, rdkv) = backward(&Reference);
-    let tiled: Vec<(&str, Box<dyn Kernels>)> = vec![
-        ("interpreter", Box::new(Tiled::new(Interpreter, dtype, 1))),
-        ("cranelift", Box::new(Tiled::new(Cranelift::default(), dtype, 3))),
-        ("llvm-cpu", Box::new(Tiled::new(LlvmCpu::default(), dtype, 2))),
-        ("llvm-cpu-256", Box::new(Tiled::new(LlvmCpu::avx2_only(), dtype, 1))),
+    let (fwd, bwd) = (spec(KernelKind::Forward), spec(KernelKind::Backward));
+    let reference = Reference.forward(&fwd, &l).unwrap();
+    // The backward of the reference's own forward, as a real plan runs it: D = rowsum(dO ∘ O).
+    let d_out = values(tq * heads * dv, seed + 3, dtype);
+    let delta =
+        reference.o.chunks(dv).zip(d_out.chunks(dv)).map(|(o, g)| o.iter().zip(g).map(|(a, b)| a * b).sum()).collect();
+    let b = BwdLaunch { d_out, lse: reference.lse.clone(), delta, fwd: l.clone() };
+    let rb = Reference.backward(&bwd, &b).unwrap();
+    let generated: Vec<(&str, Box<dyn Kernels>)> = vec![
+        ("interpreter", Box::new(Generated::new(Interpreter, 1))),
+        ("cranelift", Box::new(Generated::new(Cranelift::default(), 3))),
+        ("llvm-cpu", Box::new(Generated::new(LlvmCpu::default(), 2))),
+        ("llvm-cpu-256", Box::new(Generated::new(LlvmCpu::avx2_only(), 1))),
     ];
-    for (name, k) in tiled {
-        let part = forward(k.as_ref(), &q);
-        for (i, (a, b)) in reference.iter().zip(&part).enumerate() {
-            let lse = (i % (dv + 1)) == dv;
-            assert!(!b.is_nan(), "{name}: NaN at {i}");
-            if lse && *a == f32::NEG_INFINITY {
-                assert_eq!(*b, f32::NEG_INFINITY, "{name}: fully masked row must have LSE = -inf");
+    for (name, k) in generated {
+        let r = k.forward(&fwd, &l).unwrap();
+        for (i, (a, b)) in reference.lse.iter().zip(&r.lse).enumerate() {
+            assert!(!b.is_nan(), "{name}: NaN LSE at {i}");
+            if *a == f32::NEG_INFINITY {
+                assert_eq!(*b, f32::NEG_INFINITY, "{name}: a fully masked row must have LSE = -inf");
+                assert!(r.o[i * dv..(i + 1) * dv].iter().all(|&x| x == 0.0), "{name}: and O = 0");
             } else {
-                assert!((a - b).abs() < 2e-5 * a.abs().max(1.0), "{name}: forward {i}: {a} vs {b}");
+                assert!((a - b).abs() < 2e-5 * a.abs().max(1.0), "{name}: LSE {i}: {a} vs {b}");
             }
         }
-        let (dq, dkv) = backward(k.as_ref());
-        assert!(max_diff(&rdq, &dq) < 1e-4, "{name}: dq differs by {}", max_diff(&rdq, &dq));
-        assert!(max_diff(&rdkv, &dkv) < 1e-4, "{name}: dkv differs by {}", max_diff(&rdkv, &dkv));
+        assert!(max_diff(&reference.o, &r.o) < 2e-5, "{name}: O differs by {}", max_diff(&reference.o, &r.o));
+        let g = k.backward(&bwd, &b).unwrap();
+        for (what, want, got) in [("dq", &rb.dq, &g.dq), ("dk", &rb.dk, &g.dk), ("dv", &rb.dv, &g.dv)] {
+            assert!(max_diff(want, got) < 1e-4, "{name}: {what} differs by {}", max_diff(want, got));
+        }
     }
+    assert!(
+        reference.lse.contains(&f32::NEG_INFINITY) == (mask != KernelMask::None),
+        "hidden rows exactly under a causal mask"
+    );
 }
 
 #[test]
-fn tiled_kernels_match_the_reference_on_documents_and_gqa() {
-    check_block((8, 8), 8, 8, &[33, 1, 17, 40], true, None, Dtype::Fp32, None, 1);
-    check_block((64, 64), 4, 4, &[70, 5], true, Some(9), Dtype::Fp32, None, 2);
-    check_block((16, 16), 2, 1, &[50, 21], false, None, Dtype::Fp32, None, 3);
-    check_block((32, 32), 4, 1, &[45, 3, 19], true, None, Dtype::Bf16, None, 4);
-    // Soft-capped: the reference kernels write the cap with f32's tanh, the tiled kernels with
-    // their own (the interpreter's tanh, the JITs' by one exp).
-    check_block((32, 32), 4, 2, &[45, 3, 19], true, None, Dtype::Fp32, Some("2.0 * tanh(s / 2.0)"), 5);
-    check_block((16, 16), 2, 1, &[50, 21], false, None, Dtype::Fp32, Some("1.5 * tanh(s / 1.5)"), 6);
+fn generated_kernels_match_the_reference_on_packed_sequences_and_gqa() {
+    let window = KernelMask::Window { window: 9 };
+    check_launch((8, 8), 8, 8, &[33, 1, 17, 40], KernelMask::Causal, Dtype::Fp32, None, 1);
+    check_launch((64, 64), 4, 4, &[70, 5], window, Dtype::Fp32, None, 2);
+    check_launch((16, 16), 2, 1, &[50, 21], KernelMask::None, Dtype::Fp32, None, 3);
+    check_launch((32, 32), 4, 1, &[45, 3, 19], KernelMask::Causal, Dtype::Bf16, None, 4);
+    // Soft-capped: the reference kernels write the cap with f32's tanh, the generated kernels
+    // with their own (the interpreter's tanh, the JITs' by one exp).
+    check_launch((32, 32), 4, 2, &[45, 3, 19], KernelMask::Causal, Dtype::Fp32, Some("2.0 * tanh(s / 2.0)"), 5);
+    check_launch((16, 16), 2, 1, &[50, 21], KernelMask::None, Dtype::Fp32, Some("1.5 * tanh(s / 1.5)"), 6);
+    // Per-head values (ALiBi) with positions: the head's slope and each sequence's offsets.
+    check_launch((16, 16), 4, 2, &[50, 21], KernelMask::Causal, Dtype::Fp32, Some("s - alibi(h, 4) * (q - k)"), 9);
     // MLA: values narrower and wider than the keys.
-    check_block((48, 32), 4, 2, &[45, 3, 19], true, Some(9), Dtype::Fp32, None, 7);
-    check_block((16, 24), 2, 1, &[50, 21], false, None, Dtype::Bf16, None, 8);
+    check_launch((48, 32), 4, 2, &[45, 3, 19], window, Dtype::Fp32, None, 7);
+    check_launch((16, 24), 2, 1, &[50, 21], KernelMask::None, Dtype::Bf16, None, 8);
 }

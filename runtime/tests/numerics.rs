@@ -9,10 +9,9 @@ use attnc_runtime::device::host::HostDevice;
 use attnc_runtime::exec::RunOptions;
 #[cfg(feature = "llvm")]
 use attnc_runtime::generated::LlvmCpu;
-use attnc_runtime::generated::{Cranelift, Interpreter, Tiled};
+use attnc_runtime::generated::{Cranelift, Generated, Interpreter};
 use attnc_runtime::kernels::{Kernels, Reference};
 use attnc_runtime::matrix::{self, Case};
-use attnc_runtime::packed::{Emulated, Packed};
 use attnc_runtime::{reference, run, tensor};
 
 fn plans(c: &Case) -> Result<(verify::Verified, verify::Verified), String> {
@@ -21,29 +20,25 @@ fn plans(c: &Case) -> Result<(verify::Verified, verify::Verified), String> {
 
 /// The kernel sets every case runs with: the reference, the kernel IR interpreter, Cranelift,
 /// LLVM's host kernels (as this CPU gets them, and at 256 bits).
-fn kernel_sets(dtype: attnc_compiler::spec::Dtype) -> Vec<(&'static str, Box<dyn Kernels>)> {
+fn kernel_sets() -> Vec<(&'static str, Box<dyn Kernels>)> {
     vec![
         ("reference", Box::new(Reference)),
-        ("interpreter", Box::new(Tiled::new(Interpreter, dtype, 1))),
-        // Two threads per kernel call, so the threaded path runs the whole matrix too.
-        ("cranelift", Box::new(Tiled::new(Cranelift::default(), dtype, 2))),
+        ("interpreter", Box::new(Generated::new(Interpreter, 1))),
+        // Two threads per launch, so the threaded path runs the whole matrix too.
+        ("cranelift", Box::new(Generated::new(Cranelift::default(), 2))),
         #[cfg(feature = "llvm")]
-        ("llvm-cpu", Box::new(Tiled::new(LlvmCpu::default(), dtype, 1))),
+        ("llvm-cpu", Box::new(Generated::new(LlvmCpu::default(), 1))),
         // The 256-bit kernels too, which an AVX-512 host would not otherwise run.
         #[cfg(feature = "llvm")]
-        ("llvm-cpu-256", Box::new(Tiled::new(LlvmCpu::avx2_only(), dtype, 1))),
+        ("llvm-cpu-256", Box::new(Generated::new(LlvmCpu::avx2_only(), 1))),
     ]
 }
 
-/// Kernel sets per dtype, made once: the JITs cache compiled kernels across cases.
-type Sets = Vec<(attnc_compiler::spec::Dtype, Vec<(&'static str, Box<dyn Kernels>)>)>;
+/// The kernel sets, made once: the JITs cache compiled kernels across cases.
+type Sets = Vec<(&'static str, Box<dyn Kernels>)>;
 
-fn check_case(c: &Case, sets: &mut Sets) -> Result<(), String> {
-    let dtype = c.layout().map(|l| l.dtype).map_err(|e| format!("{}: {e}", c.name()))?;
-    if !sets.iter().any(|s| s.0 == dtype) {
-        sets.push((dtype, kernel_sets(dtype)));
-    }
-    let (_, kernels) = sets.iter().find(|s| s.0 == dtype).expect("made above");
+fn check_case(c: &Case, kernels: &Sets) -> Result<(), String> {
+    assert!(kernels.len() >= 3, "every CPU kernel set checks the case");
     for (name, kernels) in kernels {
         c.check(kernels.as_ref()).map_err(|e| format!("{name}: {}: {e}", c.name()))?;
     }
@@ -107,25 +102,8 @@ fn matrix_against_fp64_full_attention() {
             exchange: Exchange::Auto,
         });
     }
-    let mut sets = Sets::new();
-    let failures: Vec<String> = cases.iter().filter_map(|c| check_case(c, &mut sets).err()).collect();
-    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
-    assert!(cases.len() >= 100, "the matrix has {} cases", cases.len());
-}
-
-/// The same matrix through the GPU kernel ABI (packed THD launches, 16-bit inputs, per-pair
-/// LSE merges), emulated on the CPU: bf16 everywhere, fp16 on every third case. On a GPU,
-/// `attnc matrix --kernels cuda` runs these cases with the PTX kernels.
-#[test]
-fn gpu_abi_matrix_against_fp64_full_attention() {
-    let cases = matrix::gpu_cases(8);
-    let failures: Vec<String> = cases
-        .iter()
-        .filter_map(|c| {
-            let dtype = c.layout().ok()?.dtype;
-            c.check(&Packed { launcher: Emulated, dtype }).err().map(|e| format!("{}: {e}", c.name()))
-        })
-        .collect();
+    let sets = kernel_sets();
+    let failures: Vec<String> = cases.iter().filter_map(|c| check_case(c, &sets).err()).collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
     assert!(cases.len() >= 100, "the matrix has {} cases", cases.len());
 }
@@ -170,7 +148,7 @@ fn local_masks_under_both_exchanges_against_fp64() {
                 }
                 let result = if gpu {
                     let dtype = c.layout().map(|l| l.dtype).unwrap_or(attnc_compiler::spec::Dtype::Bf16);
-                    c.check(&Packed { launcher: Emulated, dtype })
+                    c.check_on(&HostDevice::emulated(dtype))
                 } else {
                     c.check(&Reference)
                 };
@@ -186,8 +164,10 @@ fn local_masks_under_both_exchanges_against_fp64() {
 }
 
 /// The device executor (planes, launch tables, transfers and collectives between ranks' memory,
-/// head repetition and sums) on a host-memory device with the emulated GPU kernels: the whole GPU
-/// matrix, every strategy.
+/// head repetition and sums) on a host-memory device under the GPU kernel ABI's rule (the
+/// reference kernels over the same launches, 16-bit inputs): the whole GPU matrix, every strategy
+/// — bf16 everywhere, fp16 on every third case. On a GPU, `attnc matrix --kernels cuda` runs
+/// these cases with the PTX kernels.
 #[test]
 fn device_executor_on_host_memory_against_fp64() {
     use attnc_runtime::device::host::HostDevice;
@@ -219,7 +199,7 @@ fn device_executor_spans_cover_every_op() {
     assert!(timings.iter().all(|t| t.compute_s > 0.0 && t.comm_s > 0.0), "{timings:?}");
 }
 
-/// The kernels a run launches, recorded on their way to the emulated GPU ABI.
+/// The kernels a run launches, recorded on their way to the reference kernels.
 struct Recording(std::sync::Mutex<Vec<attnc_compiler::kernel::KernelSpec>>);
 
 impl Recording {
@@ -231,23 +211,23 @@ impl Recording {
     }
 }
 
-impl attnc_runtime::packed::Launcher for Recording {
+impl Kernels for Recording {
     fn forward(
         &self,
         spec: &attnc_compiler::kernel::KernelSpec,
-        launch: &attnc_runtime::packed::FwdLaunch,
-    ) -> Result<attnc_runtime::packed::FwdResult, String> {
+        launch: &attnc_runtime::kernels::FwdLaunch,
+    ) -> Result<attnc_runtime::kernels::FwdResult, String> {
         self.note(spec);
-        attnc_runtime::packed::Emulated.forward(spec, launch)
+        Reference.forward(spec, launch)
     }
 
     fn backward(
         &self,
         spec: &attnc_compiler::kernel::KernelSpec,
-        launch: &attnc_runtime::packed::BwdLaunch,
-    ) -> Result<attnc_runtime::packed::BwdResult, String> {
+        launch: &attnc_runtime::kernels::BwdLaunch,
+    ) -> Result<attnc_runtime::kernels::BwdResult, String> {
         self.note(spec);
-        attnc_runtime::packed::Emulated.backward(spec, launch)
+        Reference.backward(spec, launch)
     }
 }
 
@@ -264,7 +244,7 @@ fn the_kernel_set_is_the_launch_tables() {
     for c in matrix::gpu_cases(8) {
         let (fwd, bwd) = plans(&c).unwrap();
         let recording = Recording(std::sync::Mutex::new(Vec::new()));
-        let device = HostDevice::with_launcher(fwd.problem.dtype, &recording);
+        let device = HostDevice::with_kernels(fwd.problem.dtype, &recording);
         let inputs = tensor::random(&fwd.problem, 1, true);
         attnc_runtime::run(&fwd, Some(&bwd), &device, &inputs, &RunOptions::default()).unwrap();
         let mut launched = recording.0.into_inner().unwrap();
@@ -368,7 +348,7 @@ fn learned_sinks_one_rank_per_process() {
 #[test]
 fn soft_capped_logits_against_fp64() {
     use attnc_runtime::device::host::HostDevice;
-    let mut sets = Sets::new();
+    let sets = kernel_sets();
     let mut failures = Vec::new();
     let mut runs = 0;
     for strategy in matrix::strategies(4) {
@@ -379,7 +359,7 @@ fn soft_capped_logits_against_fp64() {
             capped("padding_causal", "thd", true),
         ] {
             runs += 1;
-            failures.extend(check_case(&c, &mut sets).err());
+            failures.extend(check_case(&c, &sets).err());
         }
         let c = Case { dtype: "bf16", ..capped("causal { window = 5 }", "sbhd", false) };
         let (fwd, _) = plans(&c).unwrap();
@@ -466,7 +446,7 @@ fn check_spec(spec: String, seqlens: Option<Vec<u64>>) -> (Vec<attnc_compiler::p
     for class in &set.classes {
         let (fwd, bwd) = (&class.forward, class.backward.as_ref().unwrap());
         let inputs = tensor::random(&fwd.problem, 9, true);
-        let cranelift = Tiled::new(Cranelift::default(), fwd.problem.dtype, 1);
+        let cranelift = Generated::new(Cranelift::default(), 1);
         let device = match fwd.problem.dtype {
             attnc_compiler::spec::Dtype::Fp32 => HostDevice::with_kernels(fwd.problem.dtype, &cranelift),
             dtype => HostDevice::emulated(dtype),

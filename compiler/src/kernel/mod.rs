@@ -49,6 +49,18 @@ pub enum KernelMask {
     Window { window: u64 },
 }
 
+impl KernelMask {
+    /// Whether key position `k` is visible from query position `q` (positions within their
+    /// sequence): the predicate every kernel applies, written once for the host-side kernels.
+    pub fn visible(self, q: i64, k: i64) -> bool {
+        match self {
+            KernelMask::None => true,
+            KernelMask::Causal => k <= q,
+            KernelMask::Window { window } => k <= q && q - k < window as i64,
+        }
+    }
+}
+
 /// Score modifications: the kernels lower `spec::Score`'s code through `expr::score::Lower`; tanh
 /// as they all compute it.
 pub use crate::expr::score::{TANH_CLAMP, log_by_bits, tanh_by_exp};

@@ -11,7 +11,8 @@ use rand::{Rng, SeedableRng};
 
 use super::kernels::CudaLauncher;
 use super::{CudaError, driver};
-use crate::packed::{BwdLaunch, FwdLaunch, bench_spec as spec, to_bits};
+use crate::kernels::{BwdLaunch, FwdLaunch, bench_spec as spec};
+use crate::tensor::round;
 
 /// One measured kernel.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -33,8 +34,7 @@ pub fn measure(
     repeats: usize,
 ) -> Result<Vec<GpuBench>, CudaError> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(11);
-    let mut random =
-        |n: usize| -> Vec<u16> { (0..n).map(|_| to_bits(dtype, rng.random_range(-1.0f32..1.0))).collect() };
+    let mut random = |n: usize| -> Vec<f32> { (0..n).map(|_| round(dtype, rng.random_range(-1.0f32..1.0))).collect() };
     let n = seq * heads * head_dim;
     let fwd = FwdLaunch {
         heads_q: heads,
@@ -68,7 +68,7 @@ pub fn measure(
         Ok(driver("cuEventElapsedTime", start.elapsed_ms(&end))? as f64 / repeats as f64)
     };
     let fspec = spec(KernelKind::Forward, head_dim, dtype, causal);
-    let mut fb = launcher.upload_fwd(&fwd)?;
+    let mut fb = launcher.upload_fwd(dtype, &fwd)?;
     let fwd_ms = time(&mut || launcher.launch_fwd(&fspec, &fwd, &mut fb))?;
     // The backward pass needs the forward's LSE and D = rowsum(dO ∘ O).
     let lse = driver("read lse", s.clone_dtoh(&fb.lse))?;
@@ -78,11 +78,11 @@ pub fn measure(
     let delta = o
         .chunks(head_dim)
         .zip(d_out.chunks(head_dim))
-        .map(|(o, g)| o.iter().zip(g).map(|(a, &b)| a * crate::packed::from_bits(dtype, b)).sum())
+        .map(|(o, g)| o.iter().zip(g).map(|(a, b)| a * b).sum())
         .collect();
     let bwd = BwdLaunch { fwd, d_out, lse, delta };
     let bspec = spec(KernelKind::Backward, head_dim, dtype, causal);
-    let mut bb = launcher.upload_bwd(&bwd)?;
+    let mut bb = launcher.upload_bwd(dtype, &bwd)?;
     let bwd_ms = time(&mut || launcher.launch_bwd(&bspec, &bwd, &mut bb))?;
     let row = |kernel, ms: f64, f: f64| GpuBench {
         what: crate::device::Measured { kernel, backend: "cuda", seq, head_dim, heads, causal },

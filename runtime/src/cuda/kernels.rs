@@ -5,20 +5,21 @@
 //! entry point, block size and dynamic shared memory. The runtime never compiles: a machine with a
 //! GPU needs neither LLVM nor ptxas. Kernels are found by their spec's name and loaded on first use
 //! (above 48 KiB of dynamic shared memory the function's limit is raised first). [`CudaLauncher`]
-//! implements `packed::Launcher` by uploading a launch's arrays, launching on the compute stream
-//! and reading the results back: the one-GPU path of `attnc run --kernels cuda`, where every rank of
-//! a plan runs on the same device and ranks exchange data through the CPU communicator.
+//! launches them on the compute stream: over device memory for the CUDA device's calls
+//! (`cuda::device`), and over a launch of the kernel contract (`kernels::FwdLaunch`) uploaded
+//! once for the kernel benchmark (`cuda::bench`).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 
 use attnc_compiler::kernel::{KernelKind, KernelSpec};
+use attnc_compiler::spec::Dtype;
 use cudarc::driver::sys::CUfunction_attribute_enum;
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::Ptx;
 
 use super::{CudaError, Gpu, driver};
-use crate::packed::{BwdLaunch, BwdResult, FwdLaunch, FwdResult, Launcher};
+use crate::kernels::{BwdLaunch, FwdLaunch, to_bits};
 
 use crate::kernel_dir::KernelDir;
 pub use crate::kernel_dir::ROWS_PER_CTA;
@@ -62,8 +63,6 @@ pub struct CudaLauncher {
     pub gpu: Gpu,
     pub dir: KernelDir,
     loaded: Mutex<HashMap<String, Loaded>>,
-    /// Ranks of a plan share the device: their launches (upload, kernel, read-back) take turns.
-    turn: Mutex<()>,
 }
 
 impl CudaLauncher {
@@ -86,7 +85,7 @@ impl CudaLauncher {
                 ),
             }));
         }
-        Ok(CudaLauncher { gpu, dir, loaded: Mutex::new(HashMap::new()), turn: Mutex::new(()) })
+        Ok(CudaLauncher { gpu, dir, loaded: Mutex::new(HashMap::new()) })
     }
 
     /// The kernel of a spec, loaded into the context on first use.
@@ -130,13 +129,15 @@ impl CudaLauncher {
         Ok(loaded)
     }
 
-    /// Copies a forward launch's arrays to the device, with zeroed outputs.
-    pub fn upload_fwd(&self, l: &FwdLaunch) -> Result<FwdBuffers, CudaError> {
+    /// Copies a forward launch's arrays to the device (inputs as `dtype`'s 16 bits), with zeroed
+    /// outputs.
+    pub fn upload_fwd(&self, dtype: Dtype, l: &FwdLaunch) -> Result<FwdBuffers, CudaError> {
         let s = &self.gpu.compute;
+        let bits = |x: &[f32]| -> Vec<u16> { x.iter().map(|&v| to_bits(dtype, v)).collect() };
         Ok(FwdBuffers {
-            q: driver("upload q", s.clone_htod(&l.q))?,
-            k: driver("upload k", s.clone_htod(&l.k))?,
-            v: driver("upload v", s.clone_htod(&l.v))?,
+            q: driver("upload q", s.clone_htod(&bits(&l.q)))?,
+            k: driver("upload k", s.clone_htod(&bits(&l.k)))?,
+            v: driver("upload v", s.clone_htod(&bits(&l.v)))?,
             o: driver("alloc o", s.alloc_zeros::<f32>(l.tokens_q() * l.heads_q * l.v_head_dim))?,
             lse: driver("alloc lse", s.alloc_zeros::<f32>(l.tokens_q() * l.heads_q))?,
             cu_q: driver("upload cu_q", s.clone_htod(&l.cu_q))?,
@@ -150,12 +151,13 @@ impl CudaLauncher {
         })
     }
 
-    pub fn upload_bwd(&self, b: &BwdLaunch) -> Result<BwdBuffers, CudaError> {
+    pub fn upload_bwd(&self, dtype: Dtype, b: &BwdLaunch) -> Result<BwdBuffers, CudaError> {
         let s = &self.gpu.compute;
         let l = &b.fwd;
+        let d_out: Vec<u16> = b.d_out.iter().map(|&v| to_bits(dtype, v)).collect();
         Ok(BwdBuffers {
-            fwd: self.upload_fwd(l)?,
-            d_out: driver("upload do", s.clone_htod(&b.d_out))?,
+            fwd: self.upload_fwd(dtype, l)?,
+            d_out: driver("upload do", s.clone_htod(&d_out))?,
             lse: driver("upload lse", s.clone_htod(&b.lse))?,
             delta: driver("upload delta", s.clone_htod(&b.delta))?,
             dq: driver("alloc dq", s.alloc_zeros::<f32>(l.tokens_q() * l.heads_q * l.head_dim))?,
@@ -208,46 +210,5 @@ impl CudaLauncher {
         }
         // SAFETY: as in `launch_fwd`, for the backward ABI.
         driver(&format!("launch {}", spec.name()), unsafe { a.launch(cfg) }).map(|_| ())
-    }
-
-    fn run_fwd(&self, spec: &KernelSpec, l: &FwdLaunch) -> Result<FwdResult, CudaError> {
-        let _turn = self.turn.lock().unwrap_or_else(|e| e.into_inner());
-        let mut b = self.upload_fwd(l)?;
-        self.launch_fwd(spec, l, &mut b)?;
-        let s = &self.gpu.compute;
-        let result =
-            FwdResult { o: driver("read o", s.clone_dtoh(&b.o))?, lse: driver("read lse", s.clone_dtoh(&b.lse))? };
-        driver("cuStreamSynchronize", s.synchronize())?;
-        Ok(result)
-    }
-
-    fn run_bwd(&self, spec: &KernelSpec, l: &BwdLaunch) -> Result<BwdResult, CudaError> {
-        let _turn = self.turn.lock().unwrap_or_else(|e| e.into_inner());
-        let mut b = self.upload_bwd(l)?;
-        self.launch_bwd(spec, l, &mut b)?;
-        let s = &self.gpu.compute;
-        let result = BwdResult {
-            dq: driver("read dq", s.clone_dtoh(&b.dq))?,
-            dk: driver("read dk", s.clone_dtoh(&b.dk))?,
-            dv: driver("read dv", s.clone_dtoh(&b.dv))?,
-        };
-        driver("cuStreamSynchronize", s.synchronize())?;
-        Ok(result)
-    }
-}
-
-impl Launcher for CudaLauncher {
-    fn forward(&self, spec: &KernelSpec, l: &FwdLaunch) -> Result<FwdResult, String> {
-        if l.sequences() == 0 {
-            return Ok(FwdResult::default());
-        }
-        self.run_fwd(spec, l).map_err(|e| format!("GPU {}: {e}", self.gpu.info.ordinal))
-    }
-
-    fn backward(&self, spec: &KernelSpec, l: &BwdLaunch) -> Result<BwdResult, String> {
-        if l.fwd.sequences() == 0 {
-            return Ok(BwdResult::default());
-        }
-        self.run_bwd(spec, l).map_err(|e| format!("GPU {}: {e}", self.gpu.info.ordinal))
     }
 }

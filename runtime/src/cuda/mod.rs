@@ -7,7 +7,7 @@
 //! - `mod.rs`: errors, the driver probe, [`Gpu`] (one device's context, compute stream and CP
 //!   stream, with cudarc's implicit event tracking off: only the plan orders streams);
 //! - `kernels.rs`: a directory of PTX compiled ahead of time (`attnc compile`, `attnc matrix
-//!   --compile-kernels`) and the launcher of the GPU kernel ABI (`packed::Launcher`);
+//!   --compile-kernels`) and their launcher (`kernels::CudaLauncher`);
 //! - `nccl.rs`: NCCL's version, communicators from a rendezvous, grouped send/recv, all-gather,
 //!   reduce-scatter and all-to-all (from grouped send/recv), and a self-test;
 //! - `device.rs`: every rank of a plan on one GPU (a compute and a CP stream per rank, events,

@@ -11,7 +11,7 @@ use attnc_compiler::spec::Dtype;
 
 use super::ptx::PtxDevice;
 use super::{BwdCall, Device, DeviceError, FwdCall, encode};
-use crate::packed::bench_spec;
+use crate::kernels::bench_spec;
 
 /// One interpreted kernel launch.
 #[derive(Clone, Debug, serde::Serialize)]

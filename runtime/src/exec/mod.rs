@@ -34,6 +34,7 @@ mod watch;
 pub use crate::device::remote::{Collective, CollectiveKind, Remote, Transfer};
 
 pub use attnc_compiler::kernel::launch::op_tables;
+use rows::Shape;
 pub use rows::{ExecInputs, ExecOutputs, Extent, Fault, RunOptions, Span, elems};
 pub(crate) use rows::{Rope as RopeTable, rope};
 pub(crate) use rows::{RowIndex, tokens_in_order};
@@ -42,8 +43,7 @@ use crate::RuntimeError;
 use crate::device::{
     BwdCall, Device, DeviceError, Dims, Elem, FwdCall, LaunchTable, PlaneKind, Rows2d, buffer_bytes, plane,
 };
-use crate::kernels::Shape;
-use crate::packed::to_bits;
+use crate::kernels::to_bits;
 use collective::Meeting;
 use rows::{load_planes, store_rows};
 use watch::Progress;

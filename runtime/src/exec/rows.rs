@@ -6,8 +6,26 @@ use std::time::Duration;
 
 use attnc_compiler::ir::{BufKind, Input, Output, TokenMap};
 
-use crate::kernels::Shape;
 use crate::tensor::round;
+
+/// A host buffer's shape: `[batch][rows][heads][elems]`, fp32.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Shape {
+    pub batch: usize,
+    pub rows: usize,
+    pub heads: usize,
+    pub elems: usize,
+}
+
+impl Shape {
+    pub fn at(&self, b: usize, row: usize, head: usize) -> usize {
+        ((b * self.rows + row) * self.heads + head) * self.elems
+    }
+
+    pub fn len(&self) -> usize {
+        self.batch * self.rows * self.heads * self.elems
+    }
+}
 
 /// Which tokens a run's canonical tensors hold, in which order: the whole sequence (`None` in
 /// [`ExecInputs::extent`]: row = token, what `attnc run` lays out), or the rows of one rank's
