@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::kernels::{BwdLaunch, FwdLaunch, Kernels, Reference, bench_spec};
+use crate::kernels::{BwdLaunch, BwdResult, FwdLaunch, FwdResult, Kernels, Reference, bench_spec};
 use attnc_compiler::ir::Problem;
 use attnc_compiler::kernel::{KernelKind, KernelSpec};
 use attnc_compiler::spec::Dtype;
@@ -130,14 +130,15 @@ pub fn time(kernels: &dyn Kernels, s: Shape3, backward: bool, q_rows: std::ops::
         (seed >> 9) as f32 / (1u32 << 23) as f32 - 0.5
     };
     let mut plane = |rows: usize| -> Vec<f32> { (0..rows * h * d).map(|_| next()).collect() };
+    // Inputs and outputs are made before the clock starts: a launch's buffers are the caller's.
     let launch = FwdLaunch {
         heads_q: h,
         heads_kv: h,
         head_dim: d,
         v_head_dim: d,
-        q: plane(n_q),
-        k: plane(s.seq),
-        v: plane(s.seq),
+        q: plane(n_q).into(),
+        k: plane(s.seq).into(),
+        v: plane(s.seq).into(),
         cu_q: vec![0, n_q as i32],
         cu_kv: vec![0, s.seq as i32],
         pos_q: vec![q_rows.start as i64],
@@ -151,16 +152,24 @@ pub fn time(kernels: &dyn Kernels, s: Shape3, backward: bool, q_rows: std::ops::
     let flops = 4.0 * pairs * d as f64 * h as f64 * if backward { 2.5 } else { 1.0 };
     if backward {
         // A plausible LSE per row so that exp stays finite.
-        let lse = q_rows.clone().flat_map(|r| std::iter::repeat_n((r as f32 + 1.0).ln(), h)).collect();
-        let launch =
-            BwdLaunch { d_out: plane(n_q), lse, delta: plane(n_q).into_iter().step_by(d).collect(), fwd: launch };
+        let lse: Vec<f32> = q_rows.clone().flat_map(|r| std::iter::repeat_n((r as f32 + 1.0).ln(), h)).collect();
+        let delta: Vec<f32> = plane(n_q).into_iter().step_by(d).collect();
+        let launch = BwdLaunch { d_out: plane(n_q).into(), lse: lse.into(), delta: delta.into(), fwd: launch };
+        let mut out = BwdResult::default();
+        out.reset(&launch.fwd);
         let start = Instant::now();
-        std::hint::black_box(kernels.backward(&spec, &launch)?);
-        return Ok(flops / start.elapsed().as_secs_f64() / 1e9);
+        kernels.backward(&spec, &launch, &mut out)?;
+        let seconds = start.elapsed().as_secs_f64();
+        std::hint::black_box(&out);
+        return Ok(flops / seconds / 1e9);
     }
+    let mut out = FwdResult::default();
+    out.reset(&launch);
     let start = Instant::now();
-    std::hint::black_box(kernels.forward(&spec, &launch)?);
-    Ok(flops / start.elapsed().as_secs_f64() / 1e9)
+    kernels.forward(&spec, &launch, &mut out)?;
+    let seconds = start.elapsed().as_secs_f64();
+    std::hint::black_box(&out);
+    Ok(flops / seconds / 1e9)
 }
 
 /// The sweep: for each shape, forward and backward, generated kernels and the reference.

@@ -209,7 +209,7 @@ impl<B: Backend> Generated<B> {
 }
 
 /// The launch's heads agree with its spec's GQA group.
-fn check_group(spec: &KernelSpec, l: &FwdLaunch) -> Result<usize, String> {
+fn check_group(spec: &KernelSpec, l: &FwdLaunch<'_>) -> Result<usize, String> {
     let group = spec.group as usize;
     match l.heads_kv > 0 && l.heads_q == l.heads_kv * group {
         true => Ok(group),
@@ -223,13 +223,13 @@ fn check_group(spec: &KernelSpec, l: &FwdLaunch) -> Result<usize, String> {
 }
 
 impl<B: Backend> Kernels for Generated<B> {
-    fn forward(&self, spec: &KernelSpec, l: &FwdLaunch) -> Result<FwdResult, String> {
+    fn forward(&self, spec: &KernelSpec, l: &FwdLaunch<'_>, out: &mut FwdResult) -> Result<(), String> {
         // Query and key rows are `d` wide; values, outputs and the state's accumulators `dv`.
         let (d, dv, hq, hk) = (l.head_dim, l.v_head_dim, l.heads_q, l.heads_kv);
         let group = check_group(spec, l)?;
         let tq = spec.tile_q as usize;
         let longest = l.max_seqlen_q().div_ceil(tq) * tq;
-        let mut out = FwdResult::hidden(l);
+        out.reset(l);
         let (o_out, lse_out) = (Out(out.o.as_mut_ptr()), Out(out.lse.as_mut_ptr()));
         self.for_groups(hk, |kh| {
             let mut scratch = self.pool.zeros(d * spec.tile_kv as usize + tq * spec.tile_kv as usize);
@@ -294,11 +294,10 @@ impl<B: Backend> Kernels for Generated<B> {
                 self.pool.give(buffer);
             }
             Ok(())
-        })?;
-        Ok(out)
+        })
     }
 
-    fn backward(&self, spec: &KernelSpec, b: &BwdLaunch) -> Result<BwdResult, String> {
+    fn backward(&self, spec: &KernelSpec, b: &BwdLaunch<'_>, out: &mut BwdResult) -> Result<(), String> {
         let l = &b.fwd;
         let (d, dv, hq, hk) = (l.head_dim, l.v_head_dim, l.heads_q, l.heads_kv);
         let group = check_group(spec, l)?;
@@ -318,9 +317,9 @@ impl<B: Backend> Kernels for Generated<B> {
             row[..d].copy_from_slice(&l.k[i * d..(i + 1) * d]);
             row[d..].copy_from_slice(&l.v[i * dv..(i + 1) * dv]);
         }
-        let mut dq = vec![0.0f32; tq * hq * d];
+        out.reset(l);
         let mut dkv = self.pool.zeros(tk * hk * (d + dv));
-        let (dq_out, dkv_out) = (Out(dq.as_mut_ptr()), Out(dkv.as_mut_ptr()));
+        let (dq_out, dkv_out) = (Out(out.dq.as_mut_ptr()), Out(dkv.as_mut_ptr()));
         let result = self.for_groups(hk, |kh| {
             let mut delta = vec![0.0f32; l.max_seqlen_q()];
             for s in 0..l.sequences() {
@@ -358,14 +357,13 @@ impl<B: Backend> Kernels for Generated<B> {
             }
             Ok(())
         });
-        let mut out = BwdResult { dq, dk: Vec::with_capacity(tk * hk * d), dv: Vec::with_capacity(tk * hk * dv) };
-        for row in dkv.chunks(d + dv) {
-            out.dk.extend_from_slice(&row[..d]);
-            out.dv.extend_from_slice(&row[d..]);
+        for ((row, dk), dvr) in dkv.chunks(d + dv).zip(out.dk.chunks_mut(d)).zip(out.dv.chunks_mut(dv)) {
+            dk.copy_from_slice(&row[..d]);
+            dvr.copy_from_slice(&row[d..]);
         }
         for buffer in [bundle, kv, dkv] {
             self.pool.give(buffer);
         }
-        result.map(|()| out)
+        result
     }
 }

@@ -4,7 +4,9 @@
 //! `[tokens, heads, d]` input planes, `cu_q`/`cu_kv` sequence starts and one position per
 //! sequence (its first row's, within the sequence) so that masks and scores follow the token
 //! split, the kernel spec (mask, score, dims, GQA group) and the scale. A forward writes the
-//! normalised O and the LSE of every query row, a backward accumulates dQ, dK and dV from zero.
+//! normalised O and the LSE of every query row into the caller's buffers, a backward accumulates
+//! dQ, dK and dV into them from zero; planes are borrowed where the caller holds them as fp32
+//! (the host device's planes, in place) and owned where they were converted.
 //! Every kernel set implements [`Kernels`] over launches: the plain-Rust [`Reference`] here (the
 //! oracle, following the ABI's documented semantics one row at a time), the generated host
 //! kernels (`generated::Generated`: kernel-IR interpreter, Cranelift, LLVM host) and, on a GPU,
@@ -13,13 +15,15 @@
 //! executor merges partial outputs by LSE through [`merge`] (on the host) and folds sinks in
 //! `exec::rows`: one place each.
 
+use std::borrow::Cow;
+
 use attnc_compiler::expr::score;
 use attnc_compiler::kernel::{KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
 use attnc_compiler::spec::Dtype;
 
 /// One forward launch: `tokens_q` packed query rows and `tokens_kv` packed KV rows.
 #[derive(Clone, Debug, Default)]
-pub struct FwdLaunch {
+pub struct FwdLaunch<'a> {
     pub heads_q: usize,
     pub heads_kv: usize,
     pub head_dim: usize,
@@ -27,11 +31,11 @@ pub struct FwdLaunch {
     pub v_head_dim: usize,
     /// The inputs' values, already of the spec's dtype (16-bit values held exactly in fp32),
     /// `[tokens_q, heads_q, d]`.
-    pub q: Vec<f32>,
+    pub q: Cow<'a, [f32]>,
     /// `[tokens_kv, heads_kv, d]`.
-    pub k: Vec<f32>,
+    pub k: Cow<'a, [f32]>,
     /// `[tokens_kv, heads_kv, dv]`.
-    pub v: Vec<f32>,
+    pub v: Cow<'a, [f32]>,
     /// Sequence starts, `sequences + 1` entries.
     pub cu_q: Vec<i32>,
     pub cu_kv: Vec<i32>,
@@ -43,7 +47,7 @@ pub struct FwdLaunch {
     pub head_values: Vec<f32>,
 }
 
-impl FwdLaunch {
+impl FwdLaunch<'_> {
     /// The score's per-head values of query head `h`.
     pub fn heads_of(&self, spec: &KernelSpec, h: usize) -> &[f32] {
         spec.score.map_or(&[], |s| s.values_of_head(&self.head_values, h))
@@ -90,22 +94,26 @@ pub struct FwdResult {
 }
 
 impl FwdResult {
-    /// Every row hidden: O = 0, LSE = −inf (what a launch writes before any key is seen).
-    pub fn hidden(l: &FwdLaunch) -> FwdResult {
+    /// Sized for the launch, every row hidden: O = 0, LSE = −inf (what a forward writes before
+    /// any key is seen). Keeps the buffers' allocations.
+    pub fn reset(&mut self, l: &FwdLaunch<'_>) {
         let rows = l.tokens_q() * l.heads_q;
-        FwdResult { o: vec![0.0; rows * l.v_head_dim], lse: vec![f32::NEG_INFINITY; rows] }
+        self.o.clear();
+        self.o.resize(rows * l.v_head_dim, 0.0);
+        self.lse.clear();
+        self.lse.resize(rows, f32::NEG_INFINITY);
     }
 }
 
 /// One backward launch: the forward's packing plus the output gradient and per-row statistics.
 #[derive(Clone, Debug, Default)]
-pub struct BwdLaunch {
-    pub fwd: FwdLaunch,
+pub struct BwdLaunch<'a> {
+    pub fwd: FwdLaunch<'a>,
     /// The output gradient's values (of the spec's dtype), `[tokens_q, heads_q, dv]`.
-    pub d_out: Vec<f32>,
+    pub d_out: Cow<'a, [f32]>,
     /// fp32 `[tokens_q, heads_q]`: the forward's LSE and D = rowsum(dO ∘ O).
-    pub lse: Vec<f32>,
-    pub delta: Vec<f32>,
+    pub lse: Cow<'a, [f32]>,
+    pub delta: Cow<'a, [f32]>,
 }
 
 /// What a backward launch accumulates (from zero): fp32 dQ `[tokens_q, heads_q, d]`, dK
@@ -118,29 +126,35 @@ pub struct BwdResult {
 }
 
 impl BwdResult {
-    pub fn zeros(l: &FwdLaunch) -> BwdResult {
-        BwdResult {
-            dq: vec![0.0; l.tokens_q() * l.heads_q * l.head_dim],
-            dk: vec![0.0; l.tokens_kv() * l.heads_kv * l.head_dim],
-            dv: vec![0.0; l.tokens_kv() * l.heads_kv * l.v_head_dim],
+    /// Sized for the launch, all zeros. Keeps the buffers' allocations.
+    pub fn reset(&mut self, l: &FwdLaunch<'_>) {
+        for (g, n) in [
+            (&mut self.dq, l.tokens_q() * l.heads_q * l.head_dim),
+            (&mut self.dk, l.tokens_kv() * l.heads_kv * l.head_dim),
+            (&mut self.dv, l.tokens_kv() * l.heads_kv * l.v_head_dim),
+        ] {
+            g.clear();
+            g.resize(n, 0.0);
         }
     }
 }
 
 /// Attention kernels behind the launch ABI; every implementation computes what [`Reference`]
-/// computes. Errors are the kernel's own words; the device adds the rank and the op.
+/// computes. A forward sizes `out` for the launch and writes every query row
+/// (`FwdResult::reset` first); a backward sizes `out` and accumulates into it from zero. Errors
+/// are the kernel's own words; the device adds the rank and the op.
 pub trait Kernels: Sync {
-    fn forward(&self, spec: &KernelSpec, launch: &FwdLaunch) -> Result<FwdResult, String>;
-    fn backward(&self, spec: &KernelSpec, launch: &BwdLaunch) -> Result<BwdResult, String>;
+    fn forward(&self, spec: &KernelSpec, launch: &FwdLaunch<'_>, out: &mut FwdResult) -> Result<(), String>;
+    fn backward(&self, spec: &KernelSpec, launch: &BwdLaunch<'_>, out: &mut BwdResult) -> Result<(), String>;
 }
 
 impl<K: Kernels + ?Sized> Kernels for &K {
-    fn forward(&self, spec: &KernelSpec, launch: &FwdLaunch) -> Result<FwdResult, String> {
-        (**self).forward(spec, launch)
+    fn forward(&self, spec: &KernelSpec, launch: &FwdLaunch<'_>, out: &mut FwdResult) -> Result<(), String> {
+        (**self).forward(spec, launch, out)
     }
 
-    fn backward(&self, spec: &KernelSpec, launch: &BwdLaunch) -> Result<BwdResult, String> {
-        (**self).backward(spec, launch)
+    fn backward(&self, spec: &KernelSpec, launch: &BwdLaunch<'_>, out: &mut BwdResult) -> Result<(), String> {
+        (**self).backward(spec, launch, out)
     }
 }
 
@@ -200,7 +214,7 @@ impl Reference {
     /// launch: `keys` its sequence's KV rows, a key row `j`'s position `kv_base + j`.
     fn each_row(
         spec: &KernelSpec,
-        l: &FwdLaunch,
+        l: &FwdLaunch<'_>,
         mut row: impl FnMut(usize, usize, usize, std::ops::Range<usize>, i64, i64),
     ) {
         for s in 0..l.sequences() {
@@ -218,7 +232,7 @@ impl Reference {
     /// modification, and the modification's slope there (1 without).
     fn score(
         spec: &KernelSpec,
-        l: &FwdLaunch,
+        l: &FwdLaunch<'_>,
         (i, h, kh): (usize, usize, usize),
         j: usize,
         (pq, pk): (i64, i64),
@@ -233,9 +247,9 @@ impl Reference {
 }
 
 impl Kernels for Reference {
-    fn forward(&self, spec: &KernelSpec, l: &FwdLaunch) -> Result<FwdResult, String> {
+    fn forward(&self, spec: &KernelSpec, l: &FwdLaunch<'_>, out: &mut FwdResult) -> Result<(), String> {
         let (dv, hq, hk) = (l.v_head_dim, l.heads_q, l.heads_kv);
-        let mut out = FwdResult::hidden(l);
+        out.reset(l);
         let mut scores = Vec::new();
         Reference::each_row(spec, l, |i, h, kh, keys, pq, kv_base| {
             scores.clear();
@@ -258,13 +272,13 @@ impl Kernels for Reference {
             o.iter_mut().for_each(|x| *x /= sum);
             out.lse[i * hq + h] = m + sum.ln();
         });
-        Ok(out)
+        Ok(())
     }
 
-    fn backward(&self, spec: &KernelSpec, b: &BwdLaunch) -> Result<BwdResult, String> {
+    fn backward(&self, spec: &KernelSpec, b: &BwdLaunch<'_>, out: &mut BwdResult) -> Result<(), String> {
         let l = &b.fwd;
         let (d, dv, hq, hk) = (l.head_dim, l.v_head_dim, l.heads_q, l.heads_kv);
-        let mut out = BwdResult::zeros(l);
+        out.reset(l);
         Reference::each_row(spec, l, |i, h, kh, keys, pq, kv_base| {
             let (lse, delta) = (b.lse[i * hq + h], b.delta[i * hq + h]);
             if lse == f32::NEG_INFINITY {
@@ -288,7 +302,7 @@ impl Kernels for Reference {
                 }
             }
         });
-        Ok(out)
+        Ok(())
     }
 }
 
@@ -316,7 +330,7 @@ pub(crate) fn merge(acc: &mut [f32], part: &[f32]) {
 mod tests {
     use super::*;
 
-    fn launch(dtype: Dtype, rows: &[(i32, i32, i64, i64)]) -> FwdLaunch {
+    fn launch(dtype: Dtype, rows: &[(i32, i32, i64, i64)]) -> FwdLaunch<'static> {
         let d = 4;
         let mut l = FwdLaunch {
             heads_q: 2,
@@ -335,9 +349,9 @@ mod tests {
             l.pos_kv.push(pk);
         }
         let value = |i: usize| from_bits(dtype, to_bits(dtype, ((i * 7 % 11) as f32 - 5.0) / 8.0));
-        l.q = (0..l.tokens_q() * 2 * d).map(value).collect();
-        l.k = (0..l.tokens_kv() * d).map(|i| value(i + 3)).collect();
-        l.v = (0..l.tokens_kv() * d).map(|i| value(i + 5)).collect();
+        l.q = (0..l.tokens_q() * 2 * d).map(value).collect::<Vec<f32>>().into();
+        l.k = (0..l.tokens_kv() * d).map(|i| value(i + 3)).collect::<Vec<f32>>().into();
+        l.v = (0..l.tokens_kv() * d).map(|i| value(i + 5)).collect::<Vec<f32>>().into();
         l
     }
 
@@ -346,7 +360,8 @@ mod tests {
         // Sequence 0: queries at 0..2 see keys 10..13 only through the causal mask: none.
         let l = launch(Dtype::Bf16, &[(2, 3, 0, 10), (1, 2, 5, 0)]);
         let spec = KernelSpec { group: 2, ..bench_spec(KernelKind::Forward, 4, Dtype::Bf16, true) };
-        let r = Reference.forward(&spec, &l).unwrap();
+        let mut r = FwdResult::default();
+        Reference.forward(&spec, &l, &mut r).unwrap();
         assert!(r.lse[..4].iter().all(|&x| x == f32::NEG_INFINITY), "{:?}", r.lse);
         assert!(r.o[..16].iter().all(|&x| x == 0.0));
         assert!(r.lse[4..].iter().all(|x| x.is_finite()), "{:?}", r.lse);
@@ -366,20 +381,23 @@ mod tests {
         // One query row against four keys, then against two and two, merged by LSE.
         let mut l = launch(Dtype::Fp32, &[(1, 4, 3, 0)]);
         l.heads_q = 1;
-        l.q.truncate(4);
+        l.q.to_mut().truncate(4);
         let spec = bench_spec(KernelKind::Forward, 4, Dtype::Fp32, true);
-        let whole = Reference.forward(&spec, &l).unwrap();
+        let run = |l: &FwdLaunch<'_>| {
+            let mut r = FwdResult::default();
+            Reference.forward(&spec, l, &mut r).unwrap();
+            r.o.into_iter().chain(r.lse).collect::<Vec<f32>>()
+        };
         let half = |from: usize| FwdLaunch {
-            k: l.k[from * 4..(from + 2) * 4].to_vec(),
-            v: l.v[from * 4..(from + 2) * 4].to_vec(),
+            k: l.k[from * 4..(from + 2) * 4].into(),
+            v: l.v[from * 4..(from + 2) * 4].into(),
             cu_kv: vec![0, 2],
             pos_kv: vec![from as i64],
             ..l.clone()
         };
-        let row = |r: FwdResult| r.o.iter().copied().chain(r.lse).collect::<Vec<f32>>();
-        let mut acc = row(Reference.forward(&spec, &half(0)).unwrap());
-        merge(&mut acc, &row(Reference.forward(&spec, &half(2)).unwrap()));
-        for (a, b) in acc.iter().zip(row(whole)) {
+        let mut acc = run(&half(0));
+        merge(&mut acc, &run(&half(2)));
+        for (a, b) in acc.iter().zip(run(&l)) {
             assert!((a - b).abs() < 1e-6, "{acc:?}");
         }
     }

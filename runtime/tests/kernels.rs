@@ -10,7 +10,7 @@ use attnc_compiler::kernel::{self, BwdArgs, FwdArgs, KernelKind, KernelMask, Ker
 use attnc_compiler::spec::Dtype;
 use attnc_compiler::spec::Score;
 use attnc_runtime::generated::{Cranelift, Generated, Interpreter, LlvmCpu};
-use attnc_runtime::kernels::{BwdLaunch, FwdLaunch, Kernels, Reference};
+use attnc_runtime::kernels::{BwdLaunch, BwdResult, FwdLaunch, FwdResult, Kernels, Reference};
 use attnc_runtime::tensor::round;
 use proptest::prelude::*;
 
@@ -280,9 +280,9 @@ fn check_launch(
         }
     }
     let (tq, tk) = (l.tokens_q(), l.tokens_kv());
-    l.q = values(tq * heads * d, seed, dtype);
-    l.k = values(tk * kvh * d, seed + 1, dtype);
-    l.v = values(tk * kvh * dv, seed + 2, dtype);
+    l.q = values(tq * heads * d, seed, dtype).into();
+    l.k = values(tk * kvh * d, seed + 1, dtype).into();
+    l.v = values(tk * kvh * dv, seed + 2, dtype).into();
     let spec = |kind| KernelSpec {
         kind,
         head_dim: d as u32,
@@ -295,13 +295,15 @@ fn check_launch(
         tile_kv: TILE_KV,
     };
     let (fwd, bwd) = (spec(KernelKind::Forward), spec(KernelKind::Backward));
-    let reference = Reference.forward(&fwd, &l).unwrap();
+    let mut reference = FwdResult::default();
+    Reference.forward(&fwd, &l, &mut reference).unwrap();
     // The backward of the reference's own forward, as a real plan runs it: D = rowsum(dO ∘ O).
     let d_out = values(tq * heads * dv, seed + 3, dtype);
     let delta =
         reference.o.chunks(dv).zip(d_out.chunks(dv)).map(|(o, g)| o.iter().zip(g).map(|(a, b)| a * b).sum()).collect();
-    let b = BwdLaunch { d_out, lse: reference.lse.clone(), delta, fwd: l.clone() };
-    let rb = Reference.backward(&bwd, &b).unwrap();
+    let b = BwdLaunch { d_out: d_out.into(), lse: reference.lse.clone().into(), delta, fwd: l.clone() };
+    let mut rb = BwdResult::default();
+    Reference.backward(&bwd, &b, &mut rb).unwrap();
     let generated: Vec<(&str, Box<dyn Kernels>)> = vec![
         ("interpreter", Box::new(Generated::new(Interpreter, 1))),
         ("cranelift", Box::new(Generated::new(Cranelift::default(), 3))),
@@ -309,7 +311,9 @@ fn check_launch(
         ("llvm-cpu-256", Box::new(Generated::new(LlvmCpu::avx2_only(), 1))),
     ];
     for (name, k) in generated {
-        let r = k.forward(&fwd, &l).unwrap();
+        // Outputs start dirty: a forward writes every row, a backward starts from zero.
+        let mut r = FwdResult { o: vec![7.0; 3], lse: vec![7.0; 5] };
+        k.forward(&fwd, &l, &mut r).unwrap();
         for (i, (a, b)) in reference.lse.iter().zip(&r.lse).enumerate() {
             assert!(!b.is_nan(), "{name}: NaN LSE at {i}");
             if *a == f32::NEG_INFINITY {
@@ -320,7 +324,8 @@ fn check_launch(
             }
         }
         assert!(max_diff(&reference.o, &r.o) < 2e-5, "{name}: O differs by {}", max_diff(&reference.o, &r.o));
-        let g = k.backward(&bwd, &b).unwrap();
+        let mut g = BwdResult { dq: vec![7.0; 2], ..BwdResult::default() };
+        k.backward(&bwd, &b, &mut g).unwrap();
         for (what, want, got) in [("dq", &rb.dq, &g.dq), ("dk", &rb.dk, &g.dk), ("dv", &rb.dv, &g.dv)] {
             assert!(max_diff(want, got) < 1e-4, "{name}: {what} differs by {}", max_diff(want, got));
         }

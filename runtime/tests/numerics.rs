@@ -215,19 +215,21 @@ impl Kernels for Recording {
     fn forward(
         &self,
         spec: &attnc_compiler::kernel::KernelSpec,
-        launch: &attnc_runtime::kernels::FwdLaunch,
-    ) -> Result<attnc_runtime::kernels::FwdResult, String> {
+        launch: &attnc_runtime::kernels::FwdLaunch<'_>,
+        out: &mut attnc_runtime::kernels::FwdResult,
+    ) -> Result<(), String> {
         self.note(spec);
-        Reference.forward(spec, launch)
+        Reference.forward(spec, launch, out)
     }
 
     fn backward(
         &self,
         spec: &attnc_compiler::kernel::KernelSpec,
-        launch: &attnc_runtime::kernels::BwdLaunch,
-    ) -> Result<attnc_runtime::kernels::BwdResult, String> {
+        launch: &attnc_runtime::kernels::BwdLaunch<'_>,
+        out: &mut attnc_runtime::kernels::BwdResult,
+    ) -> Result<(), String> {
         self.note(spec);
-        Reference.backward(spec, launch)
+        Reference.backward(spec, launch, out)
     }
 }
 

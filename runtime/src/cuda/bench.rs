@@ -41,9 +41,9 @@ pub fn measure(
         heads_kv: heads,
         head_dim,
         v_head_dim: head_dim,
-        q: random(n),
-        k: random(n),
-        v: random(n),
+        q: random(n).into(),
+        k: random(n).into(),
+        v: random(n).into(),
         cu_q: vec![0, seq as i32],
         cu_kv: vec![0, seq as i32],
         pos_q: vec![0],
@@ -75,12 +75,12 @@ pub fn measure(
     let o = driver("read o", s.clone_dtoh(&fb.o))?;
     driver("cuStreamSynchronize", s.synchronize())?;
     let d_out = random(n);
-    let delta = o
+    let delta: Vec<f32> = o
         .chunks(head_dim)
         .zip(d_out.chunks(head_dim))
         .map(|(o, g)| o.iter().zip(g).map(|(a, b)| a * b).sum())
         .collect();
-    let bwd = BwdLaunch { fwd, d_out, lse, delta };
+    let bwd = BwdLaunch { fwd, d_out: d_out.into(), lse: lse.into(), delta: delta.into() };
     let bspec = spec(KernelKind::Backward, head_dim, dtype, causal);
     let mut bb = launcher.upload_bwd(dtype, &bwd)?;
     let bwd_ms = time(&mut || launcher.launch_bwd(&bspec, &bwd, &mut bb))?;

@@ -158,8 +158,8 @@ impl CudaLauncher {
         Ok(BwdBuffers {
             fwd: self.upload_fwd(dtype, l)?,
             d_out: driver("upload do", s.clone_htod(&d_out))?,
-            lse: driver("upload lse", s.clone_htod(&b.lse))?,
-            delta: driver("upload delta", s.clone_htod(&b.delta))?,
+            lse: driver("upload lse", s.clone_htod(&b.lse[..]))?,
+            delta: driver("upload delta", s.clone_htod(&b.delta[..]))?,
             dq: driver("alloc dq", s.alloc_zeros::<f32>(l.tokens_q() * l.heads_q * l.head_dim))?,
             dk: driver("alloc dk", s.alloc_zeros::<f32>(l.tokens_kv() * l.heads_kv * l.head_dim))?,
             dv: driver("alloc dv", s.alloc_zeros::<f32>(l.tokens_kv() * l.heads_kv * l.v_head_dim))?,

@@ -10,12 +10,13 @@
 //! Every call copies what it reads out of an allocation before it writes another, so no two locks
 //! are ever held together.
 
-use std::sync::RwLock;
+use std::borrow::Cow;
+use std::sync::{RwLock, RwLockReadGuard};
 
 use attnc_compiler::spec::Dtype;
 
 use super::{BwdCall, Device, DeviceError, Elem, FwdCall, Rows2d};
-use crate::kernels::{BwdLaunch, FwdLaunch, Kernels, Reference, from_bits};
+use crate::kernels::{BwdLaunch, BwdResult, FwdLaunch, FwdResult, Kernels, Reference, from_bits};
 use crate::pool::Pool;
 
 pub struct HostDevice<'k> {
@@ -85,6 +86,34 @@ impl HostMem {
     }
 }
 
+/// Read views of several allocations at once, each locked once and in address order. A verified
+/// plan never writes what a kernel reads, so the locks never wait; they make the sharing safe.
+struct Views<'a> {
+    locked: Vec<(&'a HostMem, RwLockReadGuard<'a, Vec<u64>>)>,
+}
+
+impl<'a> Views<'a> {
+    fn new(mut mems: Vec<&'a HostMem>) -> Views<'a> {
+        mems.sort_by_key(|m| *m as *const HostMem);
+        mems.dedup_by(|a, b| std::ptr::eq(*a, *b));
+        Views { locked: mems.into_iter().map(|m| (m, m.words.read().unwrap_or_else(|e| e.into_inner()))).collect() }
+    }
+
+    fn bytes(&self, region: (&HostMem, usize), len: usize) -> Result<&[u8], DeviceError> {
+        let (mem, words) = self
+            .locked
+            .iter()
+            .find(|(m, _)| std::ptr::eq(*m, region.0))
+            .ok_or_else(|| DeviceError::Memory("a region outside the views".into()))?;
+        let range = mem.range(region.1, len, "read")?;
+        Ok(&bytemuck::cast_slice::<u64, u8>(words)[range])
+    }
+
+    fn f32s(&self, region: (&HostMem, usize), count: usize) -> Result<&[f32], DeviceError> {
+        values(self.bytes(region, count * 4)?)
+    }
+}
+
 /// A region's bytes as values (aligned: planes and table arrays start at aligned offsets).
 fn values<T: bytemuck::Pod>(bytes: &[u8]) -> Result<&[T], DeviceError> {
     bytemuck::try_cast_slice(bytes).map_err(|e| DeviceError::Memory(format!("a region at an unaligned offset: {e}")))
@@ -115,23 +144,50 @@ fn i64s(bytes: &[u8]) -> Vec<i64> {
     bytemuck::pod_collect_to_vec(bytes)
 }
 
+/// A launch's sequence table, read back from the table memory.
+struct Table {
+    cu_q: Vec<i32>,
+    cu_kv: Vec<i32>,
+    pos_q: Vec<i64>,
+    pos_kv: Vec<i64>,
+}
+
+impl Table {
+    fn read(c: &FwdCall<'_, HostMem>) -> Result<Table, DeviceError> {
+        let n = c.table.sequences();
+        Ok(Table {
+            cu_q: i32s(&read(c.arrays[0], (n + 1) * 4)?),
+            cu_kv: i32s(&read(c.arrays[1], (n + 1) * 4)?),
+            pos_q: i64s(&read(c.arrays[2], n * 8)?),
+            pos_kv: i64s(&read(c.arrays[3], n * 8)?),
+        })
+    }
+
+    /// Rows up to the last sequence's end: (query rows, KV rows).
+    fn extent(&self) -> (usize, usize) {
+        (*self.cu_q.last().unwrap_or(&0) as usize, *self.cu_kv.last().unwrap_or(&0) as usize)
+    }
+}
+
 impl HostDevice<'_> {
-    /// An input plane's values (16-bit or fp32) as fp32, in a pooled buffer.
-    fn inputs(&self, region: (&HostMem, usize), count: usize) -> Result<Vec<f32>, DeviceError> {
-        let mut out = self.pool.take(count);
-        match Elem::input(self.dtype) {
-            Elem::Half => region.0.view(region.1, count * 2, |bytes| {
-                for (x, &b) in out.iter_mut().zip(values::<u16>(bytes)?) {
+    /// An input plane's values as fp32: fp32 planes in place, 16-bit ones converted into a
+    /// pooled buffer.
+    fn plane<'v>(
+        &self,
+        views: &'v Views<'_>,
+        region: (&HostMem, usize),
+        count: usize,
+    ) -> Result<Cow<'v, [f32]>, DeviceError> {
+        Ok(match Elem::input(self.dtype) {
+            Elem::F32 => Cow::Borrowed(views.f32s(region, count)?),
+            Elem::Half => {
+                let mut out = self.pool.take(count);
+                for (x, &b) in out.iter_mut().zip(values::<u16>(views.bytes(region, count * 2)?)?) {
                     *x = from_bits(self.dtype, b);
                 }
-                Ok::<(), DeviceError>(())
-            })??,
-            Elem::F32 => region.0.view(region.1, count * 4, |bytes| {
-                out.copy_from_slice(values::<f32>(bytes)?);
-                Ok::<(), DeviceError>(())
-            })??,
-        }
-        Ok(out)
+                Cow::Owned(out)
+            }
+        })
     }
 
     /// The GPU ABI's emulation takes 16-bit inputs, as the GPU kernels do.
@@ -145,34 +201,38 @@ impl HostDevice<'_> {
         }
     }
 
-    /// The launch the kernels take: the planes up to the table's last row, the table's arrays
-    /// read back from the table memory.
-    fn launch(&self, c: &FwdCall<'_, HostMem>) -> Result<FwdLaunch, DeviceError> {
-        self.emulable()?;
-        let n = c.table.sequences();
-        let (cu_q, cu_kv) = (i32s(&read(c.arrays[0], (n + 1) * 4)?), i32s(&read(c.arrays[1], (n + 1) * 4)?));
-        let (tq, tk) = (*cu_q.last().unwrap_or(&0) as usize, *cu_kv.last().unwrap_or(&0) as usize);
+    /// The launch the kernels take: the planes up to the table's last row (viewed under `views`),
+    /// the table's arrays.
+    fn launch<'v>(
+        &self,
+        views: &'v Views<'_>,
+        c: &FwdCall<'_, HostMem>,
+        table: Table,
+    ) -> Result<FwdLaunch<'v>, DeviceError> {
+        let (tq, tk) = table.extent();
         Ok(FwdLaunch {
             heads_q: c.heads_q,
             heads_kv: c.heads_kv,
             head_dim: c.head_dim,
             v_head_dim: c.v_head_dim,
-            q: self.inputs(c.q, tq * c.heads_q * c.head_dim)?,
-            k: self.inputs(c.k, tk * c.heads_kv * c.head_dim)?,
-            v: self.inputs(c.v, tk * c.heads_kv * c.v_head_dim)?,
-            cu_q,
-            cu_kv,
-            pos_q: i64s(&read(c.arrays[2], n * 8)?),
-            pos_kv: i64s(&read(c.arrays[3], n * 8)?),
+            q: self.plane(views, c.q, tq * c.heads_q * c.head_dim)?,
+            k: self.plane(views, c.k, tk * c.heads_kv * c.head_dim)?,
+            v: self.plane(views, c.v, tk * c.heads_kv * c.v_head_dim)?,
+            cu_q: table.cu_q,
+            cu_kv: table.cu_kv,
+            pos_q: table.pos_q,
+            pos_kv: table.pos_kv,
             scale: c.scale,
             head_values: c.head_values.to_vec(),
         })
     }
 
-    /// The launch's planes back to the pool.
-    fn give(&self, l: FwdLaunch) {
-        for plane in [l.q, l.k, l.v] {
-            self.pool.give(plane);
+    /// Converted planes back to the pool.
+    fn give<'p>(&self, planes: impl IntoIterator<Item = Cow<'p, [f32]>>) {
+        for plane in planes {
+            if let Cow::Owned(v) = plane {
+                self.pool.give(v);
+            }
         }
     }
 }
@@ -303,37 +363,57 @@ impl Device for HostDevice<'_> {
     }
 
     fn forward(&self, _rank: u32, _stream: usize, c: &FwdCall<'_, HostMem>) -> Result<(), DeviceError> {
-        let l = self.launch(c)?;
-        let r = self.kernels.forward(&c.table.spec, &l).map_err(DeviceError::Kernel);
+        self.emulable()?;
+        let table = Table::read(c)?;
+        let (tq, h, dv) = (table.extent().0, c.heads_q, c.v_head_dim);
         // Every row from the first sequence's on is a sequence's (fillers included: no keys, so
         // O = 0 and LSE = −inf), as the GPU kernels write them.
-        let (from, h, dv) = (l.cu_q.first().copied().unwrap_or(0) as usize, c.heads_q, c.v_head_dim);
-        self.give(l);
-        let r = r?;
-        store((c.o.0, c.o.1 + from * h * dv * 4), &r.o[from * h * dv..])?;
-        store((c.lse.0, c.lse.1 + from * h * 4), &r.lse[from * h..])
+        let from = table.cu_q.first().copied().unwrap_or(0) as usize;
+        let mut out = FwdResult { o: self.pool.take(tq * h * dv), lse: self.pool.take(tq * h) };
+        {
+            let views = Views::new(vec![c.q.0, c.k.0, c.v.0]);
+            let l = self.launch(&views, c, table)?;
+            let r = self.kernels.forward(&c.table.spec, &l, &mut out);
+            self.give([l.q, l.k, l.v]);
+            r.map_err(DeviceError::Kernel)?;
+        }
+        store((c.o.0, c.o.1 + from * h * dv * 4), &out.o[from * h * dv..])?;
+        store((c.lse.0, c.lse.1 + from * h * 4), &out.lse[from * h..])?;
+        self.pool.give(out.o);
+        self.pool.give(out.lse);
+        Ok(())
     }
 
     fn backward(&self, _rank: u32, _stream: usize, c: &BwdCall<'_, HostMem>) -> Result<(), DeviceError> {
-        let fwd = self.launch(&c.fwd)?;
-        let (tq, hq, hk, d, dv) = (fwd.tokens_q(), c.fwd.heads_q, c.fwd.heads_kv, c.fwd.head_dim, c.fwd.v_head_dim);
-        let launch = BwdLaunch {
-            d_out: self.inputs(c.d_out, tq * hq * dv)?,
-            lse: f32s(&read(c.fwd.lse, tq * hq * 4)?),
-            delta: f32s(&read(c.delta, tq * hq * 4)?),
-            fwd,
+        self.emulable()?;
+        let f = &c.fwd;
+        let table = Table::read(f)?;
+        let (hq, hk, d, dv) = (f.heads_q, f.heads_kv, f.head_dim, f.v_head_dim);
+        let ((tq, tk), q0, k0) = (table.extent(), table.cu_q[0] as usize, table.cu_kv[0] as usize);
+        let mut out = BwdResult {
+            dq: self.pool.take(tq * hq * d),
+            dk: self.pool.take(tk * hk * d),
+            dv: self.pool.take(tk * hk * dv),
         };
-        let r = self.kernels.backward(&c.fwd.table.spec, &launch).map_err(DeviceError::Kernel);
-        let (q0, k0) = (
-            launch.fwd.cu_q.first().copied().unwrap_or(0) as usize,
-            launch.fwd.cu_kv.first().copied().unwrap_or(0) as usize,
-        );
-        self.pool.give(launch.d_out);
-        self.give(launch.fwd);
-        let r = r?;
-        accumulate(c.dq, &r.dq, q0 * hq * d)?;
-        accumulate(c.dk, &r.dk, k0 * hk * d)?;
-        accumulate(c.dv, &r.dv, k0 * hk * dv)
+        {
+            let views = Views::new(vec![f.q.0, f.k.0, f.v.0, c.d_out.0, f.lse.0, c.delta.0]);
+            let launch = BwdLaunch {
+                d_out: self.plane(&views, c.d_out, tq * hq * dv)?,
+                lse: Cow::Borrowed(views.f32s(f.lse, tq * hq)?),
+                delta: Cow::Borrowed(views.f32s(c.delta, tq * hq)?),
+                fwd: self.launch(&views, f, table)?,
+            };
+            let r = self.kernels.backward(&f.table.spec, &launch, &mut out);
+            self.give([launch.d_out, launch.fwd.q, launch.fwd.k, launch.fwd.v]);
+            r.map_err(DeviceError::Kernel)?;
+        }
+        accumulate(c.dq, &out.dq, q0 * hq * d)?;
+        accumulate(c.dk, &out.dk, k0 * hk * d)?;
+        accumulate(c.dv, &out.dv, k0 * hk * dv)?;
+        for g in [out.dq, out.dk, out.dv] {
+            self.pool.give(g);
+        }
+        Ok(())
     }
 
     fn merge(
