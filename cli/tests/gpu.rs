@@ -309,6 +309,33 @@ fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
                 check(&compile, 0, &[], "");
                 let checked = check(&run, 0, &["check against fp64"], "");
                 assert!(!checked.contains("FAIL") && checked.matches("  o  ").count() == 2, "{target}:\n{checked}");
+                // A mask that reads the head under Ulysses: each rank's heads split into a causal
+                // and a windowed class (heads 4..7 on rank 1: 4, 5 causal, 6, 7 windowed), each
+                // launched over its own heads.
+                let per_head = "dsl-examples/per_head_window.attn";
+                let sets = [
+                    "ulysses.seq=256",
+                    "ulysses.cp=2",
+                    "ulysses.mask=k <= q & (h < 6 | q - k < 40)",
+                    "local_global.heads=8",
+                    "local_global.kv_heads=4",
+                    "local_global.head_dim=64",
+                ];
+                let heads_dir = dir.with_extension("heads");
+                let heads_out = heads_dir.to_str().unwrap();
+                let mut compile = vec!["compile", per_head, "--layout", "ulysses", "--target", target, "-o", heads_out];
+                let mut run = vec!["run", per_head, "--layout", "ulysses", "--backward", "--check"];
+                run.extend(["--kernels", "ptx-sim", "--kernel-dir", heads_out]);
+                for set in sets {
+                    compile.extend(["--set", set]);
+                    run.extend(["--set", set]);
+                }
+                check(&compile, 0, &[], "");
+                let checked = check(&run, 0, &["check against fp64"], "");
+                assert!(!checked.contains("FAIL") && checked.contains("  dv  "), "{target} per-head:\n{checked}");
+                for d in [gemma_dir, heads_dir] {
+                    std::fs::remove_dir_all(d).unwrap();
+                }
                 matrix(
                     out,
                     d,

@@ -651,18 +651,24 @@ fn tune_for_te_pastes_back_and_prints_megatron_flags() {
             // What TransformerEngine has no argument for (soft-capping, chunked masks) no strategy
             // fixes: tuning for it fails and says why.
             let model_text = text.split("\nlayout ").next().unwrap();
-            let regional = item.lines().any(|l| l.trim_start().starts_with("mask") && l.contains('|'));
+            let mask_line = |l: &&str| l.trim_start().starts_with("mask");
+            // A mask that reads the head `h` (a per-head window), else one with a union by region.
+            let per_head =
+                item.lines().filter(mask_line).any(|l| l.split(|c: char| !c.is_alphanumeric()).any(|w| w == "h"));
+            let regional = item.lines().filter(mask_line).any(|l| l.contains('|'));
             // A model modifies its scores with `softcap = X` or `score = EXPR` (a soft-cap, ALiBi):
             // TE takes neither under context parallelism.
             let capped = model_text.lines().any(|l| {
                 let l = l.trim_start();
                 l.starts_with("softcap") || l.starts_with("score")
             });
-            if capped || item.contains("chunk =") || regional {
+            if capped || item.contains("chunk =") || regional || per_head {
                 let why = if model_text.contains("alibi(") {
                     "ALiBi"
                 } else if capped {
                     "soft-capping"
+                } else if per_head {
+                    "no per-head mask"
                 } else if regional {
                     "differs by region"
                 } else {

@@ -357,6 +357,13 @@ pub enum Mask {
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         padding: bool,
     },
+    /// A mask written as an expression that reads the query head `h` (a per-head window): a
+    /// named mask per class of heads (`expr::heads`). Planning and communication follow the
+    /// union of the classes (`window`, `is_causal`); each class's kernels apply its own. Under
+    /// thd every class is within each packed sequence. Interned, so masks stay `Copy`.
+    Heads {
+        heads: &'static HeadMasks,
+    },
 }
 
 impl Mask {
@@ -365,10 +372,11 @@ impl Mask {
     /// Causal attention within each packed sequence, padding hidden.
     pub const PADDING_CAUSAL: Mask = Mask::PaddingCausal { window: None, chunk: None };
 
-    /// The sliding window, if any.
+    /// The sliding window, if any (of a per-head mask: the union's, the widest class's).
     pub fn window(self) -> Option<u64> {
         match self {
             Mask::Causal { window, .. } | Mask::PaddingCausal { window, .. } => window,
+            Mask::Heads { heads } => heads.union().window(),
             Mask::None | Mask::Padding | Mask::Regions { .. } => None,
         }
     }
@@ -377,7 +385,7 @@ impl Mask {
     pub fn chunk(self) -> Option<u64> {
         match self {
             Mask::Causal { chunk, .. } | Mask::PaddingCausal { chunk, .. } => chunk,
-            Mask::None | Mask::Padding | Mask::Regions { .. } => None,
+            Mask::None | Mask::Padding | Mask::Regions { .. } | Mask::Heads { .. } => None,
         }
     }
 
@@ -385,12 +393,16 @@ impl Mask {
     pub fn is_causal(self) -> bool {
         match self {
             Mask::Regions { regions, .. } => regions.is_causal(),
+            Mask::Heads { heads } => heads.union().is_causal(),
             m => matches!(m, Mask::Causal { .. } | Mask::PaddingCausal { .. }),
         }
     }
 
     pub fn is_padding(self) -> bool {
-        matches!(self, Mask::Padding | Mask::PaddingCausal { .. } | Mask::Regions { padding: true, .. })
+        match self {
+            Mask::Heads { heads } => heads.union().is_padding(),
+            m => matches!(m, Mask::Padding | Mask::PaddingCausal { .. } | Mask::Regions { padding: true, .. }),
+        }
     }
 
     /// Whether queries may skip far keys (a window, chunks, or regions): the halo exchange and
@@ -405,6 +417,63 @@ impl Mask {
             Mask::Regions { regions, .. } => Some(regions),
             _ => None,
         }
+    }
+
+    /// The head classes of a mask that reads the query head.
+    pub fn heads(self) -> Option<&'static HeadMasks> {
+        match self {
+            Mask::Heads { heads } => Some(heads),
+            _ => None,
+        }
+    }
+}
+
+/// A mask that depends on the query head, by classes of consecutive heads (`expr::heads` reads it
+/// from an expression that reads `h`): each class `none`, `causal` or a causal window (within
+/// each packed sequence under thd: `padding`). Heads are the model's, from 0.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+pub struct HeadMasks {
+    /// The expression as written (printed), which the fp64 reference evaluates on its own.
+    pub text: String,
+    /// In head order, covering every head of the model once.
+    pub classes: Vec<HeadClass>,
+    /// Within each packed sequence (thd).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub padding: bool,
+}
+
+/// Heads `first..end`: causal or not, and the window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+pub struct HeadClass {
+    pub first: u32,
+    pub end: u32,
+    pub causal: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<u64>,
+}
+
+impl HeadMasks {
+    /// The named mask of a class.
+    pub fn mask(&self, c: &HeadClass) -> Mask {
+        match (c.causal, self.padding) {
+            (false, false) => Mask::None,
+            (false, true) => Mask::Padding,
+            (true, false) => Mask::Causal { window: c.window, chunk: None },
+            (true, true) => Mask::PaddingCausal { window: c.window, chunk: None },
+        }
+    }
+
+    /// The mask every head's pairs fall under: `none` if some class is, else causal with the
+    /// widest window (none if some class has none).
+    pub fn union(&self) -> Mask {
+        let causal = self.classes.iter().all(|c| c.causal);
+        let window = self.classes.iter().map(|c| c.window).try_fold(0u64, |w, x| x.map(|x| w.max(x)));
+        self.mask(&HeadClass { first: 0, end: 0, causal, window: window.filter(|_| causal) })
+    }
+
+    /// The class of model head `head`.
+    pub fn of(&self, head: u32) -> &HeadClass {
+        self.classes.iter().find(|c| c.first <= head && head < c.end).unwrap_or(&self.classes[self.classes.len() - 1])
     }
 }
 

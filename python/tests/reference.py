@@ -24,6 +24,7 @@ def attention(
     scale: Optional[float] = None,
     prefix: Optional[int] = None,
     score_mod=None,
+    mask_mod=None,
 ):
     """q ``[b, t, h, d]``, k/v ``[b, t, hk, *]`` (fp64, autograd-able). ``docs``/``positions``/
     ``valid``: per token its sequence, position in it and whether it is a real token (THD);
@@ -32,7 +33,9 @@ def attention(
     ``score_mod``: a function of the scaled scores ``[b, h, t, t]``, the query's and key's
     positions within their sequence (``[t, 1]``, ``[1, t]``) and the query head (``[h, 1, 1]``),
     written with torch's own ops
-    (autograd gives its slope, ``torch.minimum``/``maximum`` splitting it at a tie).
+    (autograd gives its slope, ``torch.minimum``/``maximum`` splitting it at a tie);
+    ``mask_mod``: which pairs each head sees besides the other rules, a boolean function of the
+    same positions and head (``[h, t, t]``).
     Returns O ``[b, t, h, dv]`` and LSE ``[b, h, t]``; rows that see no key have O = 0."""
     b, t, h, d = q.shape
     group = h // k.shape[2]
@@ -58,6 +61,8 @@ def attention(
         allowed &= seen
     if window is not None:
         allowed &= pos[:, None] - pos[None, :] < window
+    if mask_mod is not None:
+        allowed = allowed & mask_mod(pos[:, None], pos[None, :], torch.arange(h)[:, None, None])
     s = s.masked_fill(~allowed, float("-inf"))
     if sinks is not None:
         sink = sinks.reshape(1, h, 1, 1).expand(b, h, t, 1).to(s.dtype)

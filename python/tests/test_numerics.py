@@ -15,7 +15,7 @@ import torch.distributed as dist
 import reference
 from conftest import run_ranks
 
-FEATURES = ("causal", "no_mask", "window", "sinks", "softcap", "score", "mla", "bf16", "scale", "prefix")
+FEATURES = ("causal", "no_mask", "window", "sinks", "softcap", "score", "mla", "bf16", "scale", "prefix", "heads")
 COMMS = {2: ("p2p", "all_gather", "a2a", "auto"), 4: ("p2p", "all_gather", "a2a", "a2a+p2p")}
 FORMATS = ("sbhd", "bshd", "thd")
 # THD batches: real lengths (one empty), each padded to a multiple of 2·cp.
@@ -108,6 +108,12 @@ def run_case(rank: int, world: int, case) -> dict:
         return kinked - torch.exp2(-(hp + 1)) * (qp - kp) + kp / 64 - torch.log1p(distance) / 8
     # "prefix": prefix-LM as a mask expression (`mask=`), a 5-token bidirectional prefix per sequence.
     prefix = 5 if feature == "prefix" else None
+    # "heads": a mask that reads the head (`mask=`): heads 0..3 causal, 4..7 a window of 9 keys
+    # (classes of whole GQA pairs); under a2a each rank runs the classes of the heads it holds.
+    per_head = "k <= q & (h < 4 | q - k < 9)" if feature == "heads" else None
+
+    def head_mask(qp, kp, hp):
+        return (hp < 4) | (qp - kp < 9)
 
     # The fp64 reference on the whole tensors.
     leaves = [x.double().requires_grad_() for x in (q, k, v)]
@@ -115,6 +121,7 @@ def run_case(rank: int, world: int, case) -> dict:
     o_ref, lse_ref = reference.attention(
         *leaves, causal=causal, window=window, softcap=softcap, sinks=s_ref, docs=docs, positions=positions, valid=valid,
         scale=scale, prefix=prefix, score_mod=score_mod if score is not None else None,
+        mask_mod=head_mask if per_head is not None else None,
     )  # fmt: skip
     (o_ref * d_out.double()).sum().backward()
 
@@ -143,7 +150,7 @@ def run_case(rank: int, world: int, case) -> dict:
     out, lse = at.attention(
         ql, kl, vl, cp_group=group, cp_comm_type=comm, qkv_format=fmt, attn_mask_type=mask,
         window_size=None if window is None else (window - 1, 0), softcap=softcap, sinks=sl, return_lse=True,
-        softmax_scale=scale, mask=None if prefix is None else f"k <= q | k < {prefix}", score=score, **kwargs,
+        softmax_scale=scale, mask=per_head if prefix is None else f"k <= q | k < {prefix}", score=score, **kwargs,
     )  # fmt: skip
     out.backward(shard(d_out))
 

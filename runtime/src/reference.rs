@@ -124,10 +124,10 @@ fn dual(e: &Expr, s: f64, at: (f64, f64, f64)) -> (f64, f64) {
 /// The problem's mask as the library writes it (`expr::library`): the reference decides which
 /// keys a query sees from that expression, not from the planner's closed forms (`ir::mask`).
 fn mask_expr(p: &Problem) -> Option<MaskExpr> {
-    if let Some(r) = &p.regions {
-        // The expression as the user wrote it, not its regions.
-        let e = attnc_compiler::expr::parse::parse(&r.text).expect("a regional mask's text parses");
-        return Some(MaskExpr::new(e).expect("a regional mask's text type-checks"));
+    if let Some(text) = p.regions.as_ref().map(|r| &r.text).or(p.head_masks.as_ref().map(|h| &h.text)) {
+        // The expression as the user wrote it, not its regions or head classes.
+        let e = attnc_compiler::expr::parse::parse(text).expect("a mask's text parses");
+        return Some(MaskExpr::new(e).expect("a mask's text type-checks"));
     }
     p.causal.then(|| library::expr(Mask::Causal { window: p.window, chunk: p.chunk })).flatten()
 }
@@ -160,7 +160,7 @@ impl Keys {
 
 /// The keys query `i` sees (none for a padding token), found by the expression analysis of the
 /// mask (exact for a single query: every comparison is decided at one pair).
-fn allowed(p: &Problem, mask: Option<&MaskExpr>, i: u64) -> Keys {
+fn allowed(p: &Problem, mask: Option<&MaskExpr>, i: u64, head: i64) -> Keys {
     let doc = p.doc_of(i);
     let real_end = doc.start + doc.len;
     if i >= real_end {
@@ -168,7 +168,7 @@ fn allowed(p: &Problem, mask: Option<&MaskExpr>, i: u64) -> Keys {
     }
     let Some(mask) = mask else { return Keys(std::iter::once(doc.start as usize..real_end as usize).collect()) };
     let q = (i - doc.start) as i64;
-    let at = Tile { q: (q, q), k: (0, 0), h: (0, 0), doc_q: (0, 0), doc_k: (0, 0) };
+    let at = Tile { q: (q, q), k: (0, 0), h: (head, head), doc_q: (0, 0), doc_k: (0, 0) };
     let ranges = needed_keys(mask, &[(q, q)], (0, doc.len as i64 - 1), &at);
     Keys(
         ranges.into_iter().map(|(a, b)| (doc.start + a as u64) as usize..(doc.start + b as u64 + 1) as usize).collect(),
@@ -260,7 +260,15 @@ pub fn full_attention_with_progress(
     let dv = dims.v_head_dim;
     let group = h / hk;
     let mask = mask_expr(p);
-    let ranges: Vec<Keys> = (0..t as u64).map(|i| allowed(p, mask.as_ref(), i)).collect();
+    // The keys of each query row; per query head when the mask reads the head (`h` is the
+    // model's head: the inputs' first head plus the head within them).
+    let per_head = mask.as_ref().is_some_and(|m| m.0.reads(attnc_compiler::expr::Var::H));
+    let ranges: Vec<Vec<Keys>> = (0..if per_head { h } else { 1 })
+        .map(|head| {
+            let head = inputs.head_offset as i64 + head as i64;
+            (0..t as u64).map(|i| allowed(p, mask.as_ref(), i, head)).collect()
+        })
+        .collect();
     let tasks: Vec<(usize, usize)> = (0..bn).flat_map(|b| (0..hk).map(move |kh| (b, kh))).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let done = std::sync::atomic::AtomicUsize::new(0);
@@ -341,7 +349,14 @@ fn load_group(p: &Problem, inputs: &Canonical, backward: bool, b: usize, kh: usi
 
 /// Forward (and backward) attention of one (batch, KV head) group: on x86-64 with AVX2 (where
 /// the machine has it, detected at run time), the same code compiled for 256-bit vectors.
-fn group_attention(p: &Problem, inputs: &Canonical, backward: bool, ranges: &[Keys], b: usize, kh: usize) -> GroupOut {
+fn group_attention(
+    p: &Problem,
+    inputs: &Canonical,
+    backward: bool,
+    ranges: &[Vec<Keys>],
+    b: usize,
+    kh: usize,
+) -> GroupOut {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the feature was detected on this machine just now.
@@ -357,7 +372,7 @@ fn group_attention_avx2(
     p: &Problem,
     inputs: &Canonical,
     backward: bool,
-    ranges: &[Keys],
+    ranges: &[Vec<Keys>],
     b: usize,
     kh: usize,
 ) -> GroupOut {
@@ -369,7 +384,7 @@ fn group_attention_body(
     p: &Problem,
     inputs: &Canonical,
     backward: bool,
-    ranges: &[Keys],
+    by_head: &[Vec<Keys>],
     b: usize,
     kh: usize,
 ) -> GroupOut {
@@ -403,7 +418,9 @@ fn group_attention_body(
     // its own range of keys, in key order.
     const ROWS: usize = 32;
     const TILE: usize = 64;
-    let span = |rows: std::ops::Range<usize>| -> std::ops::Range<usize> {
+    // The rows' keys at query head `head`.
+    let keys_of = |head: usize| &by_head[if by_head.len() > 1 { head } else { 0 }];
+    let span = |ranges: &[Keys], rows: std::ops::Range<usize>| -> std::ops::Range<usize> {
         let live = || rows.clone().map(|i| ranges[i].hull()).filter(|r| !r.is_empty());
         match (live().map(|r| r.start).min(), live().map(|r| r.end).max()) {
             (Some(lo), Some(hi)) => lo..hi,
@@ -417,9 +434,10 @@ fn group_attention_body(
     let mut e = vec![0.0f64; ROWS * t];
     for gh in 0..group {
         let head = kh * group + gh;
+        let ranges = keys_of(head);
         for i0 in (0..t).step_by(ROWS) {
             let rows = i0..(i0 + ROWS).min(t);
-            let keys = span(rows.clone());
+            let keys = span(ranges, rows.clone());
             for tile in tiles(keys.clone()) {
                 for (r, i) in rows.clone().enumerate() {
                     let qi = &g.q[(gh * t + i) * d..][..d];
@@ -470,6 +488,7 @@ fn group_attention_body(
     let mut dq = vec![0.0f64; ROWS * d];
     for gh in 0..group {
         let head = kh * group + gh;
+        let ranges = keys_of(head);
         for i0 in (0..t).step_by(ROWS) {
             let rows = i0..(i0 + ROWS).min(t);
             let mut deltas = [0.0f64; ROWS];
@@ -483,7 +502,7 @@ fn group_attention_body(
                 }
             }
             dq.fill(0.0);
-            for tile in tiles(span(rows.clone())) {
+            for tile in tiles(span(ranges, rows.clone())) {
                 for (r, i) in rows.clone().enumerate() {
                     let lse = out.lse[gh * t + i];
                     let qi = &g.q[(gh * t + i) * d..][..d];
@@ -755,6 +774,7 @@ mod tests {
             window,
             chunk,
             regions: None,
+            head_masks: None,
             heads: 4,
             kv_heads: 2,
             head_dim: 8,

@@ -621,3 +621,51 @@ fn a_plan_that_drops_or_misplaces_the_sink_is_rejected() {
         assert!(errors.iter().any(|e| e.to_string().contains("sink")), "{output:?}: {errors:?}");
     }
 }
+
+/// Masks that read the head (`expr::heads`): 8 heads in GQA pairs, a causal class and a windowed
+/// one (bshd), a causal class and one that sees every pair (sbhd: the union is every pair), and a
+/// window that widens every two heads within packed sequences (thd: the union is the widest) —
+/// every strategy at cp 2 and 4, forward and backward, on every CPU kernel set in fp32 and under
+/// the GPU ABI's rule in bf16, against fp64 attention that evaluates the written mask at each
+/// head. The plans launch each class over its heads (`LaunchTable::heads`), and the windowed
+/// thd mask runs under both exchanges.
+#[test]
+fn per_head_masks_against_fp64() {
+    use attnc_runtime::device::host::HostDevice;
+    const MASKS: [(&str, &str); 3] = [
+        ("k <= q & (h < 4 | q - k < 5)", "bshd"),
+        ("h >= 6 | k <= q", "sbhd"),
+        ("k <= q & q - k < 3 * (h / 2 + 1)", "thd"),
+    ];
+    let sets = kernel_sets();
+    let (mut failures, mut runs) = (Vec::new(), 0);
+    for cp in [2, 4] {
+        for strategy in matrix::strategies(cp) {
+            for (mask, format) in MASKS {
+                let exchanges: &[Exchange] = match format {
+                    "thd" if strategy == "p2p" => &[Exchange::Halo, Exchange::Full],
+                    _ => &[Exchange::Auto],
+                };
+                for &exchange in exchanges {
+                    let c = Case { cp, mask, format, kv_heads: 4, exchange, ..small(&strategy) };
+                    let (fwd, _) = plans(&c).unwrap();
+                    let classes = fwd.problem.head_masks.as_ref().map_or(0, |h| h.classes.len());
+                    assert!(classes >= 2, "{}: {classes} head classes", c.name());
+                    let ranged =
+                        fwd.op_ids().filter_map(|id| attnc_compiler::kernel::launch::op_tables(&fwd, id)).flatten();
+                    assert!(ranged.filter(|t| t.heads.is_some()).count() >= 2, "{}: launches by head", c.name());
+                    runs += 1;
+                    failures.extend(check_case(&c, &sets).err());
+                    let bf16 = Case { dtype: "bf16", ..c.clone() };
+                    failures.extend(
+                        bf16.check_on(&HostDevice::emulated(attnc_compiler::spec::Dtype::Bf16))
+                            .err()
+                            .map(|e| format!("{}: {e}", bf16.name())),
+                    );
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {runs} cases failed:\n{}", failures.len(), failures.join("\n"));
+    assert_eq!(runs, 23, "7 strategies × 3 masks, and the thd window under both exchanges at cp 2 and 4 p2p");
+}

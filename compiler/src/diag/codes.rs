@@ -397,13 +397,21 @@ A mask is read as an intersection of linear constraints in q and k, so `q >= k`,
 A mask that is one of those region by region also compiles: comparisons of one position
 with a constant (`k < 64`, `q < 4`) cut the positions into regions, and in each region
 the rest must read as every pair, none, causal or a causal window. Prefix-LM and global
-tokens with a window are such masks. Masks that read h, unions the regions do not
-separate, chunks within regions, and scores that read doc(q)/doc(k) are not compiled
-yet.
+tokens with a window are such masks. Unions the regions do not separate, chunks within
+regions, and scores that read doc(q)/doc(k) are not compiled yet.
+
+A mask that reads the query head h is decided head by head (h counts the model's heads):
+at every head it must read as every pair, causal or a causal window, and heads with the
+same mask form a class whose kernels apply it, while planning and communication follow
+the union of the classes. Heads that share a KV head (a GQA group) must share a mask, no
+head may see nothing, chunks cannot vary by head, and the layout must run at tp = 1 (one
+plan serves every TP rank, and their heads differ).
 
     mask = k <= q | k < 64                           # prefix-LM: compiled by region
     mask = k < 4 | q < 4 | (k <= q & q - k < 256)    # global tokens and a window
     mask = k <= q & (q - k < 64 | q - k >= 4096)     # not yet: one region, a union
+    mask = k <= q & (h < 8 | q - k < 4096)           # compiled by head: 8 causal, the rest windowed
+    mask = k <= q & (h < 8 | q / 512 == k / 512)     # not yet: chunks that vary by head
     score = 2 * tanh(s / 2) + max(s - 1, 0) / 4      # compiled: s and constants
     score = s - (q - k) / 16                         # compiled: a distance bias, one slope
     score = s - alibi(h, 32) * (q - k)               # compiled: ALiBi, a slope per head

@@ -6,12 +6,13 @@
 use super::{MaskExpr, parse};
 use crate::spec::Mask;
 
-/// The expression text of a mask (`None`: every pair of a sequence is allowed); a regional
-/// mask's is the expression it was written as.
+/// The expression text of a mask (`None`: every pair of a sequence is allowed); a regional or
+/// per-head mask's is the expression it was written as.
 pub fn text(mask: Mask) -> Option<String> {
     let (causal, window, chunk) = match mask {
         Mask::None | Mask::Padding => return None,
         Mask::Regions { regions, .. } => return Some(regions.text.clone()),
+        Mask::Heads { heads } => return Some(heads.text.clone()),
         Mask::Causal { window, chunk } | Mask::PaddingCausal { window, chunk } => (true, window, chunk),
     };
     let mut parts = Vec::new();

@@ -16,6 +16,7 @@
 //! the planner, the verifier and the kernels use the named masks' closed forms.
 
 pub mod eval;
+pub mod heads;
 pub mod interval;
 pub mod library;
 pub mod named;

@@ -357,6 +357,7 @@ mod tests {
             window,
             chunk: None,
             regions: None,
+            head_masks: None,
             heads: 1,
             kv_heads: 1,
             head_dim: 8,

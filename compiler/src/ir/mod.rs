@@ -510,6 +510,10 @@ pub struct Problem {
     /// whether some region is causal, and `window` and `chunk` are `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub regions: Option<crate::spec::Regions>,
+    /// A mask that reads the query head (`spec::Mask::Heads`): each class of heads' own mask;
+    /// `causal` and `window` are then the classes' union, which planning and communication follow.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head_masks: Option<crate::spec::HeadMasks>,
     /// Query and KV heads of this tensor-parallel slice.
     pub heads: u32,
     pub kv_heads: u32,
@@ -551,6 +555,7 @@ impl Problem {
             window: None,
             chunk: None,
             regions: None,
+            head_masks: None,
             heads,
             kv_heads: heads,
             head_dim,

@@ -144,6 +144,7 @@ mod tests {
             window,
             chunk,
             regions: None,
+            head_masks: None,
             heads: 2,
             kv_heads: 1,
             head_dim: 8,

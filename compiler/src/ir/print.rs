@@ -190,6 +190,19 @@ pub fn write_text(out: &mut impl std::fmt::Write, plan: &Plan, rank: Option<u32>
         if p.sinks { ", learned sinks" } else { "" },
         p.score.map(|s| format!(", score = {}", s.text)).unwrap_or_default()
     );
+    if let Some(h) = &p.head_masks {
+        // A mask that reads the head: each class's own kernel mask (the plan follows the union).
+        let class = |c: &crate::spec::HeadClass| {
+            let mask = match (c.causal, c.window) {
+                (false, _) => "every pair".to_string(),
+                (true, None) => "causal".to_string(),
+                (true, Some(w)) => format!("window {w}"),
+            };
+            format!("{}..{} {mask}", c.first, c.end)
+        };
+        let classes: Vec<String> = h.classes.iter().map(class).collect();
+        let _ = writeln!(out, "  heads by mask: {} (planned by their union)", classes.join(", "));
+    }
     for g in &plan.groups {
         let _ = writeln!(out, "  group {}: cp ranks {:?} (global {:?})", g.name, g.members, g.global);
     }

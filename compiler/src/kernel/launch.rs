@@ -120,6 +120,16 @@ pub fn runs(rows: &[Row]) -> Vec<RowRun> {
 /// Every mask [`pair_mask`] can give under the problem's mask: fully visible pairs, and for causal
 /// problems the diagonal's (causal, or windowed).
 pub fn masks(p: &Problem) -> Vec<KernelMask> {
+    if let Some(h) = &p.head_masks {
+        let mut out = vec![KernelMask::None];
+        for c in h.classes.iter().filter(|c| c.causal) {
+            let m = c.window.map_or(KernelMask::Causal, |window| KernelMask::Window { window });
+            if !out.contains(&m) {
+                out.push(m);
+            }
+        }
+        return out;
+    }
     if let Some(r) = &p.regions {
         let mut out: Vec<KernelMask> = r.windows().into_iter().map(|window| KernelMask::Window { window }).collect();
         if r.cells.contains(&Cell::Causal) {
@@ -172,6 +182,9 @@ pub struct LaunchTable {
     pub pos_kv: Vec<i64>,
     /// The real query row ranges (not fillers), for merging a later launch into the partial.
     pub q_ranges: Vec<(usize, usize)>,
+    /// The query heads of the op's buffer this launch computes, `first..end` (a class of a mask
+    /// that reads the head, `spec::HeadMasks`: each class its own launches); `None`: every head.
+    pub heads: Option<(u32, u32)>,
 }
 
 impl LaunchTable {
@@ -248,6 +261,7 @@ pub fn launch_tables(
                 pos_q: Vec::new(),
                 pos_kv: Vec::new(),
                 q_ranges: Vec::new(),
+                heads: None,
             };
             for (q, k) in chain {
                 let (qc, kc) = (*t.cu_q.last().unwrap() as usize, *t.cu_kv.last().unwrap() as usize);
@@ -304,8 +318,25 @@ pub fn op_tables(plan: &Plan, id: OpId) -> Option<Vec<LaunchTable>> {
         tile_q: TILE_Q,
         tile_kv: TILE_KV,
     };
-    let (batch, mask) = (p.batch as usize, Mask::of(p));
-    Some(launch_tables(&mask, batch, &qr, qb.rows as usize, &kr, kb.rows as usize, spec))
+    let batch = p.batch as usize;
+    let Some(classes) = &p.head_masks else {
+        return Some(launch_tables(&Mask::of(p), batch, &qr, qb.rows as usize, &kr, kb.rows as usize, spec));
+    };
+    // A mask that reads the head: each class of the buffer's heads launches with its own mask
+    // (classes are whole GQA groups, so a class's KV heads are its own).
+    let mut tables = Vec::new();
+    for c in &classes.classes {
+        let (first, end) = (c.first.max(qb.head0), c.end.min(qb.head0 + qb.heads));
+        if first >= end {
+            continue;
+        }
+        let mask = Mask { causal: c.causal, window: c.window, regions: None };
+        for mut t in launch_tables(&mask, batch, &qr, qb.rows as usize, &kr, kb.rows as usize, spec) {
+            t.heads = Some((first - qb.head0, end - qb.head0));
+            tables.push(t);
+        }
+    }
+    Some(tables)
 }
 
 #[cfg(test)]

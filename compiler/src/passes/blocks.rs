@@ -125,6 +125,7 @@ mod tests {
             window: None,
             chunk: None,
             regions: None,
+            head_masks: None,
             heads: 1,
             kv_heads: 1,
             head_dim: 8,

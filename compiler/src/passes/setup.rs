@@ -82,6 +82,7 @@ pub fn setup(
         window,
         chunk,
         regions: mask.regions().cloned(),
+        head_masks: mask.heads().cloned(),
         heads: layout.model.heads / tp,
         kv_heads: layout.model.kv_heads / tp,
         head_dim: layout.model.head_dim,

@@ -186,7 +186,15 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
     };
 
     let default_mask = if is_thd { Mask::PADDING_CAUSAL } else { Mask::CAUSAL };
-    let mask_read = read_mask(&r, is_thd, diags);
+    // A mask that reads the head `h` is decided head by head: the model's heads, its GQA group
+    // and the layout's tp.
+    let heads = model.zip(tp.as_ref()).map(|(m, tp)| HeadCount {
+        heads: m.model.heads,
+        kv_heads: m.model.kv_heads,
+        tp: tp.node.max(1) as u32,
+        tp_span: tp.span,
+    });
+    let mask_read = read_mask(&r, is_thd, heads, diags);
     let mask = mask_read.map_or(Some(default_mask), |(m, _)| m);
     let mask_span = mask_read.map_or(owner, |(_, span)| span);
     let strategy_word = r.word("strategy", STRATEGIES, diags);
@@ -204,7 +212,7 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
         .map(|(range, body)| {
             let b = Reader::new(Some(body), &["strategy", "mask", "rope"], "a `layer` block".into(), range.span, diags);
             let s = b.word("strategy", STRATEGIES, diags).map(|w| (parse_strategy(&w, diags), w.span));
-            let m = read_mask(&b, is_thd, diags);
+            let m = read_mask(&b, is_thd, heads, diags);
             let nope = b.word("rope", &["none"], diags).map(|w| w.span);
             (*range, s, m, nope)
         })
@@ -483,12 +491,25 @@ fn parse_format(word: &WordValue<'_>, diags: &mut Diags) -> Option<Format> {
     }
 }
 
+/// What a mask that reads the head `h` is decided over.
+#[derive(Clone, Copy)]
+struct HeadCount {
+    heads: u32,
+    kv_heads: u32,
+    tp: u32,
+    tp_span: Span,
+}
+
 /// `mask = NAME { .. }` or `mask = EXPR`, when given: the mask (`None` after an error, which
-/// is reported) and where it was written.
-fn read_mask(r: &Reader<'_>, thd: bool, diags: &mut Diags) -> Option<(Option<Mask>, Span)> {
+/// is reported) and where it was written. `heads`: `None` when the model or tp has errors.
+fn read_mask(r: &Reader<'_>, thd: bool, heads: Option<HeadCount>, diags: &mut Diags) -> Option<(Option<Mask>, Span)> {
     let span = r.field_span("mask")?;
     let Some(value) = r.value("mask", "a mask", diags) else { return Some((None, span)) };
     if let ValueKind::Expr(e) = &value.kind {
+        if e.reads(expr::Var::H) {
+            let mask = heads.and_then(|h| head_mask(e, value.span, thd, h, diags));
+            return Some((mask, value.span));
+        }
         return Some((mask_expression(e, value.span, thd, diags), value.span));
     }
     match r.word("mask", MASKS, diags) {
@@ -565,6 +586,63 @@ fn mask_expression(e: &expr::Expr, span: Span, thd: bool, diags: &mut Diags) -> 
             None
         }
     }
+}
+
+/// A mask expression that reads the head `h`, decided head by head (`expr::heads`): a mask per
+/// class of heads, or the one named mask when every head has the same.
+fn head_mask(e: &expr::Expr, span: Span, thd: bool, h: HeadCount, diags: &mut Diags) -> Option<Mask> {
+    let at = |(start, end): (usize, usize)| Span::new(span.file, start, end);
+    let mask = match expr::MaskExpr::new(e.clone()) {
+        Ok(mask) => mask,
+        Err(err) => {
+            let mut diag = Diagnostic::new(Code::ExprType, err.message, at(err.span), "in this mask");
+            if let Some(help) = err.help {
+                diag = diag.with_help(help);
+            }
+            diags.push(diag);
+            return None;
+        }
+    };
+    let unplanned = |message: String, at: Span, label: &str| {
+        Diagnostic::new(Code::ExprUnplanned, format!("attnc cannot compile this mask yet: {message}"), at, label)
+            .with_note(format!("the mask: {}", mask.0))
+    };
+    let heads = match expr::heads::of(&mask, h.heads, thd) {
+        Ok(heads) => heads,
+        Err(u) => {
+            diags.push(unplanned(u.message, at(u.span), "not a mask the kernels have").with_help(
+                "at every head the mask must read as `none`, `k <= q` or `k <= q & q - k < W` (a per-head window: `k <= q & (h < 4 | q - k < 128)`); `attnc explain E0043` says what is read",
+            ));
+            return None;
+        }
+    };
+    if let [only] = heads.classes.as_slice() {
+        return Some(heads.mask(only));
+    }
+    let group = h.heads / h.kv_heads.max(1);
+    if let Some(c) = heads.classes.iter().find(|c| c.first % group != 0) {
+        diags.push(
+            unplanned(
+                format!("heads {} and {} share KV head {} but not their mask", c.first - 1, c.first, c.first / group),
+                span,
+                "a mask that differs inside a GQA group",
+            )
+            .with_help(format!(
+                "give the {group} query heads of each KV head the same mask (change the mask at a multiple of {group}: `h < {}`)",
+                c.first.next_multiple_of(group)
+            )),
+        );
+        return None;
+    }
+    if h.tp > 1 {
+        diags.push(
+            unplanned(format!("a per-head mask under tp = {}", h.tp), span, "a mask that reads `h`")
+                .with_secondary(h.tp_span, "tensor parallelism here")
+                .with_help("one plan serves every TP rank, whose heads differ; run the layout at tp = 1 (a layer's heads on one rank) or write a mask that does not read `h`"),
+        );
+        return None;
+    }
+    Some(Mask::Heads { heads: expr::heads::intern(heads) })
 }
 
 fn parse_mask(word: &WordValue<'_>, diags: &mut Diags) -> Option<Mask> {
@@ -1164,6 +1242,7 @@ fn check_te(ctx: &Ctx<'_>, s: &Setting, default: bool, diags: &mut Diags) {
             te::Check::NotCuda => Diagnostic::new(code, message, ctx.cluster.gpu, format!("gpu `{}`", setting.gpu)),
             te::Check::Chunk => Diagnostic::new(code, message, s.mask_span, "chunked attention"),
             te::Check::Regions => Diagnostic::new(code, message, s.mask_span, "a mask by region"),
+            te::Check::Heads => Diagnostic::new(code, message, s.mask_span, "a mask by head"),
             te::Check::Softcap => Diagnostic::new(code, message, ctx.model.softcap, "a score modification"),
             te::Check::Alibi => {
                 Diagnostic::new(code, message, ctx.model.softcap, "ALiBi").with_secondary(ctx.cp_span, ctx.cp_label())

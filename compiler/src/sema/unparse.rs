@@ -23,6 +23,7 @@ pub fn mask_text(mask: Mask) -> String {
         Mask::Padding => "padding".to_string(),
         Mask::PaddingCausal { .. } => format!("padding_causal{}", args(mask)),
         Mask::Regions { regions, .. } => regions.text.clone(),
+        Mask::Heads { heads } => heads.text.clone(),
     }
 }
 

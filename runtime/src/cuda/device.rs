@@ -279,11 +279,13 @@ impl Device for CudaDevice {
         if t.sequences() == 0 {
             return Ok(());
         }
+        // A head range: the regions at its first head, the grid over its heads (16-bit inputs).
+        let c = &c.at_heads(2);
         let k = self.launcher.function(&t.spec).map_err(err)?;
         let (q_row, kv_row) = ((c.heads_q * c.head_dim) as i64, (c.heads_kv * c.head_dim) as i64);
         let ptrs = [address(c.q), address(c.k), address(c.v), address(c.o), address(c.lse)];
         let arrays = c.arrays.map(address);
-        let grid = (t.max_seqlen_q().div_ceil(ROWS_PER_CTA) as u32, c.heads_q as u32, t.sequences() as u32);
+        let grid = (t.max_seqlen_q().div_ceil(ROWS_PER_CTA) as u32, c.heads.1 as u32, t.sequences() as u32);
         // O rows hold the query heads at the value head dim.
         let o_row = (c.heads_q * c.v_head_dim) as i64;
         let hv = self.head_values(rank, c.head_values)?;
@@ -299,11 +301,12 @@ impl Device for CudaDevice {
     }
 
     fn backward(&self, rank: u32, which: usize, c: &BwdCall<'_, CudaMem>) -> Result<(), DeviceError> {
-        let f = &c.fwd;
-        let t = f.table;
-        if t.sequences() == 0 {
+        if c.fwd.table.sequences() == 0 {
             return Ok(());
         }
+        let c = &c.at_heads(2);
+        let f = &c.fwd;
+        let t = f.table;
         let k = self.launcher.function(&t.spec).map_err(err)?;
         let (q_row, kv_row) = ((f.heads_q * f.head_dim) as i64, (f.heads_kv * f.head_dim) as i64);
         let ptrs = [
@@ -318,7 +321,7 @@ impl Device for CudaDevice {
             address(c.dv),
         ];
         let arrays = f.arrays.map(address);
-        let grid = (t.max_seqlen_kv().div_ceil(ROWS_PER_CTA) as u32, f.heads_q as u32, t.sequences() as u32);
+        let grid = (t.max_seqlen_kv().div_ceil(ROWS_PER_CTA) as u32, f.heads.1 as u32, t.sequences() as u32);
         let hv = self.head_values(rank, f.head_values)?;
         let mut args: Vec<&dyn Arg> = vec![
             &ptrs[0], &ptrs[1], &ptrs[2], &ptrs[3], &ptrs[4], &ptrs[5], &ptrs[6], &ptrs[7], &ptrs[8], &arrays[0],

@@ -169,25 +169,64 @@ impl Table {
     }
 }
 
+/// Which part of each row of a plane a launch reads or writes: `width` values of heads
+/// `range` of `heads` (all of them, unless the launch computes a class of a per-head mask).
+#[derive(Clone, Copy)]
+struct Cols {
+    heads: usize,
+    range: (usize, usize),
+    width: usize,
+}
+
+impl Cols {
+    fn all(&self) -> bool {
+        self.range == (0, self.heads)
+    }
+
+    /// Values of one row in the launch.
+    fn len(&self) -> usize {
+        (self.range.1 - self.range.0) * self.width
+    }
+
+    /// Row `r`'s part, as element offsets into the plane.
+    fn of(&self, r: usize) -> std::ops::Range<usize> {
+        let start = (r * self.heads + self.range.0) * self.width;
+        start..start + self.len()
+    }
+}
+
 impl HostDevice<'_> {
-    /// An input plane's values as fp32: fp32 planes in place, 16-bit ones converted into a
-    /// pooled buffer.
+    /// `rows` rows of a plane (an input's, 16-bit or fp32, when `input`; else fp32) as fp32: the
+    /// whole rows of fp32 planes in place, else copied into a pooled buffer.
     fn plane<'v>(
         &self,
         views: &'v Views<'_>,
         region: (&HostMem, usize),
-        count: usize,
+        rows: usize,
+        cols: Cols,
+        input: bool,
     ) -> Result<Cow<'v, [f32]>, DeviceError> {
-        Ok(match Elem::input(self.dtype) {
-            Elem::F32 => Cow::Borrowed(views.f32s(region, count)?),
-            Elem::Half => {
-                let mut out = self.pool.take(count);
-                for (x, &b) in out.iter_mut().zip(values::<u16>(views.bytes(region, count * 2)?)?) {
+        let count = rows * cols.heads * cols.width;
+        let half = input && Elem::input(self.dtype) == Elem::Half;
+        if !half && cols.all() {
+            return Ok(Cow::Borrowed(views.f32s(region, count)?));
+        }
+        let mut out = self.pool.take(rows * cols.len());
+        let at = |r: usize| (r * cols.len())..((r + 1) * cols.len());
+        if half {
+            let bits = values::<u16>(views.bytes(region, count * 2)?)?;
+            for r in 0..rows {
+                for (x, &b) in out[at(r)].iter_mut().zip(&bits[cols.of(r)]) {
                     *x = from_bits(self.dtype, b);
                 }
-                Cow::Owned(out)
             }
-        })
+        } else {
+            let all = views.f32s(region, count)?;
+            for r in 0..rows {
+                out[at(r)].copy_from_slice(&all[cols.of(r)]);
+            }
+        }
+        Ok(Cow::Owned(out))
     }
 
     /// The GPU ABI's emulation takes 16-bit inputs, as the GPU kernels do.
@@ -201,8 +240,8 @@ impl HostDevice<'_> {
         }
     }
 
-    /// The launch the kernels take: the planes up to the table's last row (viewed under `views`),
-    /// the table's arrays.
+    /// The launch the kernels take: the planes up to the table's last row (viewed under `views`)
+    /// at the call's heads, the table's arrays.
     fn launch<'v>(
         &self,
         views: &'v Views<'_>,
@@ -210,20 +249,22 @@ impl HostDevice<'_> {
         table: Table,
     ) -> Result<FwdLaunch<'v>, DeviceError> {
         let (tq, tk) = table.extent();
+        let (q, k, v) = (c.q_cols(c.head_dim), c.kv_cols(c.head_dim), c.kv_cols(c.v_head_dim));
+        let n = c.head_values.len() / c.heads_q.max(1);
         Ok(FwdLaunch {
-            heads_q: c.heads_q,
-            heads_kv: c.heads_kv,
+            heads_q: q.range.1 - q.range.0,
+            heads_kv: k.range.1 - k.range.0,
             head_dim: c.head_dim,
             v_head_dim: c.v_head_dim,
-            q: self.plane(views, c.q, tq * c.heads_q * c.head_dim)?,
-            k: self.plane(views, c.k, tk * c.heads_kv * c.head_dim)?,
-            v: self.plane(views, c.v, tk * c.heads_kv * c.v_head_dim)?,
+            q: self.plane(views, c.q, tq, q, true)?,
+            k: self.plane(views, c.k, tk, k, true)?,
+            v: self.plane(views, c.v, tk, v, true)?,
             cu_q: table.cu_q,
             cu_kv: table.cu_kv,
             pos_q: table.pos_q,
             pos_kv: table.pos_kv,
             scale: c.scale,
-            head_values: c.head_values.to_vec(),
+            head_values: c.head_values[c.heads.0 * n..c.heads.1 * n].to_vec(),
         })
     }
 
@@ -237,22 +278,51 @@ impl HostDevice<'_> {
     }
 }
 
-/// Writes `values` into the fp32 region, in place.
-fn store(region: (&HostMem, usize), values: &[f32]) -> Result<(), DeviceError> {
-    region.0.view_mut(region.1, values.len() * 4, |bytes| {
-        values_mut::<f32>(bytes)?.copy_from_slice(values);
+/// The query and KV columns of a call.
+trait CallCols {
+    fn q_cols(&self, width: usize) -> Cols;
+    fn kv_cols(&self, width: usize) -> Cols;
+}
+
+impl CallCols for FwdCall<'_, HostMem> {
+    fn q_cols(&self, width: usize) -> Cols {
+        Cols { heads: self.heads_q, range: self.heads, width }
+    }
+
+    fn kv_cols(&self, width: usize) -> Cols {
+        let group = (self.heads_q / self.heads_kv.max(1)).max(1);
+        Cols { heads: self.heads_kv, range: (self.heads.0 / group, self.heads.1.div_ceil(group)), width }
+    }
+}
+
+/// Writes (or adds, for gradients: what atomics do on a GPU) `values`, rows `from..` of a
+/// launch's output at `cols`, into the fp32 plane's rows `from..`.
+fn put(region: (&HostMem, usize), values: &[f32], from: usize, cols: Cols, add: bool) -> Result<(), DeviceError> {
+    let rows = values.len() / cols.len().max(1);
+    if rows <= from {
+        return Ok(());
+    }
+    let first = cols.of(from).start;
+    let span = cols.of(rows - 1).end - first;
+    region.0.view_mut(region.1 + first * 4, span * 4, |bytes| {
+        let dst: &mut [f32] = values_mut(bytes)?;
+        for r in from..rows {
+            let (d, src) = (cols.of(r), &values[r * cols.len()..(r + 1) * cols.len()]);
+            let dst = &mut dst[d.start - first..d.end - first];
+            if add {
+                dst.iter_mut().zip(src).for_each(|(x, v)| *x += v);
+            } else {
+                dst.copy_from_slice(src);
+            }
+        }
         Ok(())
     })?
 }
 
-/// Adds `values[from..]` into the fp32 region's elements `from..` (what atomics do on a GPU).
-fn accumulate(region: (&HostMem, usize), values: &[f32], from: usize) -> Result<(), DeviceError> {
-    let n = values.len() - from;
-    region.0.view_mut(region.1 + from * 4, n * 4, |bytes| {
-        let dst: &mut [f32] = values_mut(bytes)?;
-        for (c, v) in dst.iter_mut().zip(&values[from..]) {
-            *c += v;
-        }
+/// Writes `values` into the fp32 region, in place.
+fn store(region: (&HostMem, usize), values: &[f32]) -> Result<(), DeviceError> {
+    region.0.view_mut(region.1, values.len() * 4, |bytes| {
+        values_mut::<f32>(bytes)?.copy_from_slice(values);
         Ok(())
     })?
 }
@@ -365,11 +435,12 @@ impl Device for HostDevice<'_> {
     fn forward(&self, _rank: u32, _stream: usize, c: &FwdCall<'_, HostMem>) -> Result<(), DeviceError> {
         self.emulable()?;
         let table = Table::read(c)?;
-        let (tq, h, dv) = (table.extent().0, c.heads_q, c.v_head_dim);
+        let (o, lse) = (c.q_cols(c.v_head_dim), c.q_cols(1));
+        let tq = table.extent().0;
         // Every row from the first sequence's on is a sequence's (fillers included: no keys, so
         // O = 0 and LSE = −inf), as the GPU kernels write them.
         let from = table.cu_q.first().copied().unwrap_or(0) as usize;
-        let mut out = FwdResult { o: self.pool.take(tq * h * dv), lse: self.pool.take(tq * h) };
+        let mut out = FwdResult { o: self.pool.take(tq * o.len()), lse: self.pool.take(tq * lse.len()) };
         {
             let views = Views::new(vec![c.q.0, c.k.0, c.v.0]);
             let l = self.launch(&views, c, table)?;
@@ -377,8 +448,8 @@ impl Device for HostDevice<'_> {
             self.give([l.q, l.k, l.v]);
             r.map_err(DeviceError::Kernel)?;
         }
-        store((c.o.0, c.o.1 + from * h * dv * 4), &out.o[from * h * dv..])?;
-        store((c.lse.0, c.lse.1 + from * h * 4), &out.lse[from * h..])?;
+        put(c.o, &out.o, from, o, false)?;
+        put(c.lse, &out.lse, from, lse, false)?;
         self.pool.give(out.o);
         self.pool.give(out.lse);
         Ok(())
@@ -388,28 +459,29 @@ impl Device for HostDevice<'_> {
         self.emulable()?;
         let f = &c.fwd;
         let table = Table::read(f)?;
-        let (hq, hk, d, dv) = (f.heads_q, f.heads_kv, f.head_dim, f.v_head_dim);
+        let (d, dv) = (f.head_dim, f.v_head_dim);
         let ((tq, tk), q0, k0) = (table.extent(), table.cu_q[0] as usize, table.cu_kv[0] as usize);
+        let (dq, dk, dvc, stat) = (f.q_cols(d), f.kv_cols(d), f.kv_cols(dv), f.q_cols(1));
         let mut out = BwdResult {
-            dq: self.pool.take(tq * hq * d),
-            dk: self.pool.take(tk * hk * d),
-            dv: self.pool.take(tk * hk * dv),
+            dq: self.pool.take(tq * dq.len()),
+            dk: self.pool.take(tk * dk.len()),
+            dv: self.pool.take(tk * dvc.len()),
         };
         {
             let views = Views::new(vec![f.q.0, f.k.0, f.v.0, c.d_out.0, f.lse.0, c.delta.0]);
             let launch = BwdLaunch {
-                d_out: self.plane(&views, c.d_out, tq * hq * dv)?,
-                lse: Cow::Borrowed(views.f32s(f.lse, tq * hq)?),
-                delta: Cow::Borrowed(views.f32s(c.delta, tq * hq)?),
+                d_out: self.plane(&views, c.d_out, tq, f.q_cols(dv), true)?,
+                lse: self.plane(&views, f.lse, tq, stat, false)?,
+                delta: self.plane(&views, c.delta, tq, stat, false)?,
                 fwd: self.launch(&views, f, table)?,
             };
             let r = self.kernels.backward(&f.table.spec, &launch, &mut out);
-            self.give([launch.d_out, launch.fwd.q, launch.fwd.k, launch.fwd.v]);
+            self.give([launch.d_out, launch.lse, launch.delta, launch.fwd.q, launch.fwd.k, launch.fwd.v]);
             r.map_err(DeviceError::Kernel)?;
         }
-        accumulate(c.dq, &out.dq, q0 * hq * d)?;
-        accumulate(c.dk, &out.dk, k0 * hk * d)?;
-        accumulate(c.dv, &out.dv, k0 * hk * dv)?;
+        put(c.dq, &out.dq, q0, dq, true)?;
+        put(c.dk, &out.dk, k0, dk, true)?;
+        put(c.dv, &out.dv, k0, dvc, true)?;
         for g in [out.dq, out.dk, out.dv] {
             self.pool.give(g);
         }

@@ -291,6 +291,44 @@ pub struct FwdCall<'a, M> {
     /// The score's per-head values (`Score::head_values`) of the call's query heads, `[heads_q][n]`
     /// (empty unless the score reads the head); the kernels read them as a global array.
     pub head_values: &'a [f32],
+    /// The query heads the launch computes, `first..end` of `heads_q` (a class of a mask that
+    /// reads the head: `LaunchTable::heads`); whole GQA groups. Rows stay `heads_q` (and
+    /// `heads_kv`) heads wide.
+    pub heads: (usize, usize),
+}
+
+impl<'a, M> FwdCall<'a, M> {
+    /// Whether the launch computes every head of its rows.
+    pub fn all_heads(&self) -> bool {
+        self.heads == (0, self.heads_q)
+    }
+
+    /// The call as the GPU kernels take a head range: every region moved to the range's first
+    /// query (and KV) head, `heads` from 0, the per-head values of the range. Row strides stay
+    /// the buffers' (`heads_q`, `heads_kv`); the grid launches `heads.1` heads. `elem`: the bytes
+    /// of an input element.
+    pub fn at_heads(&self, elem: usize) -> FwdCall<'a, M> {
+        let (h0, h1) = self.heads;
+        let kh0 = h0 / (self.heads_q / self.heads_kv.max(1)).max(1);
+        let n = self.head_values.len() / self.heads_q.max(1);
+        let at = |r: (&'a M, usize), bytes: usize| (r.0, r.1 + bytes);
+        FwdCall {
+            table: self.table,
+            arrays: self.arrays,
+            q: at(self.q, h0 * self.head_dim * elem),
+            k: at(self.k, kh0 * self.head_dim * elem),
+            v: at(self.v, kh0 * self.v_head_dim * elem),
+            o: at(self.o, h0 * self.v_head_dim * 4),
+            lse: at(self.lse, h0 * 4),
+            heads_q: self.heads_q,
+            heads_kv: self.heads_kv,
+            head_dim: self.head_dim,
+            v_head_dim: self.v_head_dim,
+            scale: self.scale,
+            head_values: &self.head_values[h0 * n..h1 * n],
+            heads: (0, h1 - h0),
+        }
+    }
 }
 
 pub struct BwdCall<'a, M> {
@@ -300,6 +338,24 @@ pub struct BwdCall<'a, M> {
     pub dq: (&'a M, usize),
     pub dk: (&'a M, usize),
     pub dv: (&'a M, usize),
+}
+
+impl<'a, M> BwdCall<'a, M> {
+    /// [`FwdCall::at_heads`] for a backward launch (the gradients' regions moved likewise).
+    pub fn at_heads(&self, elem: usize) -> BwdCall<'a, M> {
+        let f = &self.fwd;
+        let (h0, group) = (f.heads.0, (f.heads_q / f.heads_kv.max(1)).max(1));
+        let kh0 = h0 / group;
+        let at = |r: (&'a M, usize), bytes: usize| (r.0, r.1 + bytes);
+        BwdCall {
+            fwd: f.at_heads(elem),
+            d_out: at(self.d_out, h0 * f.v_head_dim * elem),
+            delta: at(self.delta, h0 * 4),
+            dq: at(self.dq, h0 * f.head_dim * 4),
+            dk: at(self.dk, kh0 * f.head_dim * 4),
+            dv: at(self.dv, kh0 * f.v_head_dim * 4),
+        }
+    }
 }
 
 /// What a GPU kernel measurement (CUDA or the PTX interpreter) measured: the kernel, the backend
@@ -340,6 +396,7 @@ mod tests {
             pos_q: vec![12, 0, 0, 12],
             pos_kv: vec![0, 0, 4, 0],
             q_ranges: vec![(4, 8), (12, 16)],
+            heads: None,
         };
         let (bytes, offsets) = encode(&table);
         assert_eq!(offsets, [0, 24, 48, 80]);

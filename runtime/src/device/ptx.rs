@@ -227,9 +227,11 @@ impl Device for PtxDevice {
         if t.sequences() == 0 {
             return Ok(());
         }
+        // A head range: the regions at its first head, the grid over its heads (16-bit inputs).
+        let c = &c.at_heads(2);
         let k = self.spec_kernel(&t.spec)?;
         let (q_row, kv_row) = ((c.heads_q * c.head_dim) as i64, (c.heads_kv * c.head_dim) as i64);
-        let grid = [t.max_seqlen_q().div_ceil(ROWS_PER_CTA) as u32, c.heads_q as u32, t.sequences() as u32];
+        let grid = [t.max_seqlen_q().div_ceil(ROWS_PER_CTA) as u32, c.heads.1 as u32, t.sequences() as u32];
         let mut args: Vec<Arg> = [c.q, c.k, c.v, c.o, c.lse].into_iter().map(|r| Arg::U64(address(r))).collect();
         args.extend(c.arrays.map(|r| Arg::U64(address(r))));
         // O rows hold the query heads at the value head dim.
@@ -240,14 +242,15 @@ impl Device for PtxDevice {
     }
 
     fn backward(&self, _rank: u32, _stream: usize, c: &BwdCall<'_, PtxMem>) -> Result<(), DeviceError> {
-        let f = &c.fwd;
-        let t = f.table;
-        if t.sequences() == 0 {
+        if c.fwd.table.sequences() == 0 {
             return Ok(());
         }
+        let c = &c.at_heads(2);
+        let f = &c.fwd;
+        let t = f.table;
         let k = self.spec_kernel(&t.spec)?;
         let (q_row, kv_row) = ((f.heads_q * f.head_dim) as i64, (f.heads_kv * f.head_dim) as i64);
-        let grid = [t.max_seqlen_kv().div_ceil(ROWS_PER_CTA) as u32, f.heads_q as u32, t.sequences() as u32];
+        let grid = [t.max_seqlen_kv().div_ceil(ROWS_PER_CTA) as u32, f.heads.1 as u32, t.sequences() as u32];
         let regions = [f.q, f.k, f.v, c.d_out, f.lse, c.delta, c.dq, c.dk, c.dv];
         let mut args: Vec<Arg> = regions.into_iter().map(|r| Arg::U64(address(r))).collect();
         args.extend(f.arrays.map(|r| Arg::U64(address(r))));

@@ -55,6 +55,7 @@ pub fn measure(
         pos_q: vec![0],
         pos_kv: vec![0],
         q_ranges: vec![(0, seq)],
+        heads: None,
     };
     let (ft, bt) = (table(KernelKind::Forward), table(KernelKind::Backward));
     let (bytes, offsets) = encode(&ft);
@@ -78,6 +79,7 @@ pub fn measure(
         v_head_dim: head_dim,
         scale: 1.0 / (head_dim as f32).sqrt(),
         head_values: &[],
+        heads: (0, heads),
     };
     let timed = |kernel: &'static str, run: &dyn Fn() -> Result<(), DeviceError>| -> Result<PtxBench, DeviceError> {
         let before = device.instructions.load(Ordering::Relaxed);

@@ -420,16 +420,23 @@ impl<D: Device> Run<'_, D> {
         s: usize,
         into: Planes<'_, D::Mem>,
         from: Planes<'_, D::Mem>,
-        heads: usize,
+        (heads, (h0, h1)): (usize, (usize, usize)),
         r0: usize,
         n: usize,
     ) -> Result<(), DeviceError> {
         // Output rows are the value head dim wide.
         let d = self.plan.problem.v_dim() as usize;
-        let (oo, lo) = (r0 * heads * d * 4, r0 * heads * 4);
         let ((o, l), (po, pl)) = (into, from);
-        let (o, l, po, pl) = ((o.0, o.1 + oo), (l.0, l.1 + lo), (po.0, po.1 + oo), (pl.0, pl.1 + lo));
-        self.device.merge(rank, s, d, o, l, po, pl, n * heads)
+        let merge = |first: usize, count: usize| {
+            let (oo, lo) = (first * d * 4, first * 4);
+            let (o, l, po, pl) = ((o.0, o.1 + oo), (l.0, l.1 + lo), (po.0, po.1 + oo), (pl.0, pl.1 + lo));
+            self.device.merge(rank, s, d, o, l, po, pl, count)
+        };
+        if (h0, h1) == (0, heads) {
+            return merge(r0 * heads, n * heads);
+        }
+        // A class of a per-head mask: its heads of each row.
+        (r0..r0 + n).try_for_each(|r| merge(r * heads + h0, h1 - h0))
     }
 
     fn cpu_shape(&self, buf: &Buffer) -> Shape {
@@ -563,9 +570,16 @@ impl<D: Device> Run<'_, D> {
                     .fill(rank, s, self.at(*part, PlaneKind::Lse), lse_count, f32::NEG_INFINITY)
                     .map_err(|e| err.at(e))?;
                 let tables = self.tables[rank as usize].as_ref();
-                for (i, l) in self.launches[&id].iter().enumerate() {
+                // The first launch of each head range (every head, or a class of a per-head mask:
+                // classes write disjoint heads) writes the partial; later ones a scratch partial,
+                // merged in over their rows and heads.
+                let mut written: Vec<(usize, usize)> = Vec::new();
+                for l in &self.launches[&id] {
                     let tm = tables.expect("a rank with attention ops has tables");
-                    let (o, lse) = if i == 0 {
+                    let heads = l.table.heads.map_or((0, qb.heads as usize), |(a, b)| (a as usize, b as usize));
+                    let first = !written.contains(&heads);
+                    let (o, lse) = if first {
+                        written.push(heads);
                         (self.at(*part, PlaneKind::O), self.at(*part, PlaneKind::Lse))
                     } else {
                         let scratch = self.scratch[rank as usize].as_ref().expect("sized for multi-launch blocks");
@@ -585,12 +599,13 @@ impl<D: Device> Run<'_, D> {
                         v_head_dim: p.v_dim() as usize,
                         scale: p.scale() as f32,
                         head_values: &head_values,
+                        heads,
                     };
                     self.device.forward(rank, s, &call).map_err(|e| err.at(e))?;
-                    if i > 0 {
+                    if !first {
                         let into = (self.at(*part, PlaneKind::O), self.at(*part, PlaneKind::Lse));
                         for &(r0, r1) in &l.table.q_ranges {
-                            self.merge_rows(rank, s, into, (o, lse), qb.heads as usize, r0, r1 - r0)
+                            self.merge_rows(rank, s, into, (o, lse), (qb.heads as usize, heads), r0, r1 - r0)
                                 .map_err(|e| err.at(e))?;
                         }
                     }
@@ -604,7 +619,7 @@ impl<D: Device> Run<'_, D> {
                 for b in 0..p.batch as usize {
                     for i in &rows.0 {
                         let (r0, n) = (b * n_rows + i.start as usize, (i.end - i.start) as usize);
-                        self.merge_rows(rank, s, into, from, h, r0, n).map_err(|e| err.at(e))?;
+                        self.merge_rows(rank, s, into, from, (h, (0, h)), r0, n).map_err(|e| err.at(e))?;
                     }
                 }
             }
@@ -619,6 +634,7 @@ impl<D: Device> Run<'_, D> {
                 let head_values = head_values(p, qb, self.inputs.head_offset).map_err(|e| err.at(e))?;
                 let tm = self.tables[rank as usize].as_ref().expect("a rank with attention ops has tables");
                 for l in &self.launches[&id] {
+                    let heads = l.table.heads.map_or((0, qb.heads as usize), |(a, b)| (a as usize, b as usize));
                     let call = BwdCall {
                         fwd: FwdCall {
                             table: &l.table,
@@ -634,6 +650,7 @@ impl<D: Device> Run<'_, D> {
                             v_head_dim: p.v_dim() as usize,
                             scale: p.scale() as f32,
                             head_values: &head_values,
+                            heads,
                         },
                         d_out: self.at(*q, PlaneKind::DOut),
                         delta: self.at(*q, PlaneKind::Delta),

@@ -500,6 +500,12 @@ pub fn arguments(layout: &Layout, strategies: &[Strategy]) -> Arguments {
             r.text
         ));
     }
+    if let Some(h) = masks.iter().find_map(|m| m.heads()) {
+        out.unexpressed.push(format!(
+            "`mask = {}`: a mask that differs by head has no Megatron-LM argument (`--window-size` is one per layer) and no TransformerEngine attn_mask_type under context parallelism; a Megatron run needs its own attention for it",
+            h.text
+        ));
+    }
     if masks.iter().any(|m| matches!(m, Mask::None)) {
         out.unexpressed.push(
             "`mask = none` layers: Megatron's GPT layers are causal; bidirectional attention needs a model spec of your own"

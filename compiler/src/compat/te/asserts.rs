@@ -38,6 +38,8 @@ pub enum Check {
     Chunk,
     /// A regional mask (prefix-LM, global tokens): only `arbitrary`, which does not run with CP.
     Regions,
+    /// A mask that differs by head (a per-head window): likewise only `arbitrary`.
+    Heads,
     /// A score modification other than ALiBi (no argument for it; soft-capping among them).
     Softcap,
     /// ALiBi (`s - alibi(h, N) * (q - k)`: TE's `core_attention_bias_type = "alibi"`) under CP.
@@ -131,6 +133,7 @@ impl Check {
             Check::Contiguous => cp && !setting.thd() && !setting.zigzag,
             Check::Chunk => setting.mask.chunk().is_some(),
             Check::Regions => cp && setting.mask.regions().is_some(),
+            Check::Heads => cp && setting.mask.heads().is_some(),
             Check::Softcap => setting.score.is_some_and(|s| crate::expr::score::alibi_of(s).is_none()),
             Check::Alibi => cp && setting.score.is_some_and(|s| crate::expr::score::alibi_of(s).is_some()),
             Check::NotCuda => setting.sm.is_none(),
@@ -184,6 +187,21 @@ pub const ASSERTS: &[Assert] = &[
             "main transformer_engine/pytorch/attention/dot_product_attention/dot_product_attention.py:1740",
         ],
         help: "run this mask with attnc's own runtime; for TE, write the nearest mask it has (`mask = causal`), which changes the model",
+    },
+    Assert {
+        id: "per-head-mask",
+        since: v(1, 12),
+        until: None,
+        check: Check::Heads,
+        without_cp: false,
+        summary: "TransformerEngine has no per-head mask: `window_size` and `attn_mask_type` are one per layer, and only `arbitrary`, a dense mask tensor, could differ by head, which its CP does not take",
+        te_says: "attn_mask_type is one of no_mask, padding, causal, padding_causal, causal_bottom_right, padding_causal_bottom_right, arbitrary; arbitrary runs only without context parallelism",
+        sources: &[
+            "v1.12 transformer_engine/pytorch/constants.py:25 (AttnMaskTypes)",
+            "main transformer_engine/pytorch/constants.py:127 (AttnMaskTypes)",
+            "main transformer_engine/pytorch/attention/dot_product_attention/dot_product_attention.py:1740",
+        ],
+        help: "run this mask with attnc's own runtime; for TE, give every head the same mask (e.g. the widest window), which changes the model",
     },
     Assert {
         id: "softcap",
