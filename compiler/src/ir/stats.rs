@@ -76,7 +76,8 @@ impl Saving {
 }
 
 /// Mask-aware FLOPs of one attention op (0 for any other op): 2·pairs·(head_dim + v_head_dim)
-/// per query head and batch entry (QKᵀ and PV), 2.5× that backward.
+/// per query head and batch entry (QKᵀ and PV), 2.5× that backward. Under a mask that reads the
+/// head, each class of the op's heads counts its own pairs.
 pub fn op_flops(plan: &Plan, id: OpId) -> f64 {
     let p = &plan.problem;
     let (q, q_rows, kv, kv_rows, factor) = match &plan.op(id).kind {
@@ -86,9 +87,21 @@ pub fn op_flops(plan: &Plan, id: OpId) -> f64 {
     };
     let q_tokens = plan.buf(*q).tokens.tokens_of(q_rows);
     let kv_tokens = RowSet::from_intervals(plan.buf(*kv).tokens.tokens_of(kv_rows));
-    let pairs = allowed(p, MaskRule::of(p), Side::Q, &q_tokens, &kv_tokens) as f64;
-    let heads = plan.buf(*q).heads as f64;
-    2.0 * pairs * (p.head_dim + p.v_dim()) as f64 * heads * p.batch as f64 * factor
+    let qb = plan.buf(*q);
+    let per_pair = 2.0 * (p.head_dim + p.v_dim()) as f64 * p.batch as f64 * factor;
+    let Some(classes) = &p.head_masks else {
+        let pairs = allowed(p, MaskRule::of(p), Side::Q, &q_tokens, &kv_tokens) as f64;
+        return pairs * qb.heads as f64 * per_pair;
+    };
+    let mut total = 0.0;
+    for c in &classes.classes {
+        let heads = c.end.min(qb.head0 + qb.heads).saturating_sub(c.first.max(qb.head0));
+        if heads > 0 {
+            let rule = MaskRule { causal: c.causal, window: c.window, chunk: None, regions: None };
+            total += allowed(p, rule, Side::Q, &q_tokens, &kv_tokens) as f64 * heads as f64 * per_pair;
+        }
+    }
+    total
 }
 
 pub fn stats(plan: &Plan) -> Stats {
