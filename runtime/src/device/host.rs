@@ -249,7 +249,7 @@ impl HostDevice<'_> {
         table: Table,
     ) -> Result<FwdLaunch<'v>, DeviceError> {
         let (tq, tk) = table.extent();
-        let (q, k, v) = (c.q_cols(c.head_dim), c.kv_cols(c.head_dim), c.kv_cols(c.v_head_dim));
+        let (q, k, v) = (q_cols(c, c.head_dim), kv_cols(c, c.head_dim), kv_cols(c, c.v_head_dim));
         let n = c.head_values.len() / c.heads_q.max(1);
         Ok(FwdLaunch {
             heads_q: q.range.1 - q.range.0,
@@ -278,21 +278,14 @@ impl HostDevice<'_> {
     }
 }
 
-/// The query and KV columns of a call.
-trait CallCols {
-    fn q_cols(&self, width: usize) -> Cols;
-    fn kv_cols(&self, width: usize) -> Cols;
+/// The columns of a call's query-side planes (q, o, do; lse and delta at `width` 1).
+fn q_cols(c: &FwdCall<'_, HostMem>, width: usize) -> Cols {
+    Cols { heads: c.heads_q, range: c.heads, width }
 }
 
-impl CallCols for FwdCall<'_, HostMem> {
-    fn q_cols(&self, width: usize) -> Cols {
-        Cols { heads: self.heads_q, range: self.heads, width }
-    }
-
-    fn kv_cols(&self, width: usize) -> Cols {
-        let group = (self.heads_q / self.heads_kv.max(1)).max(1);
-        Cols { heads: self.heads_kv, range: (self.heads.0 / group, self.heads.1.div_ceil(group)), width }
-    }
+/// The columns of a call's KV-side planes (k, v, dk, dv).
+fn kv_cols(c: &FwdCall<'_, HostMem>, width: usize) -> Cols {
+    Cols { heads: c.heads_kv, range: c.kv_heads(), width }
 }
 
 /// Writes (or adds, for gradients: what atomics do on a GPU) `values`, rows `from..` of a
@@ -435,7 +428,7 @@ impl Device for HostDevice<'_> {
     fn forward(&self, _rank: u32, _stream: usize, c: &FwdCall<'_, HostMem>) -> Result<(), DeviceError> {
         self.emulable()?;
         let table = Table::read(c)?;
-        let (o, lse) = (c.q_cols(c.v_head_dim), c.q_cols(1));
+        let (o, lse) = (q_cols(c, c.v_head_dim), q_cols(c, 1));
         let tq = table.extent().0;
         // Every row from the first sequence's on is a sequence's (fillers included: no keys, so
         // O = 0 and LSE = −inf), as the GPU kernels write them.
@@ -461,7 +454,7 @@ impl Device for HostDevice<'_> {
         let table = Table::read(f)?;
         let (d, dv) = (f.head_dim, f.v_head_dim);
         let ((tq, tk), q0, k0) = (table.extent(), table.cu_q[0] as usize, table.cu_kv[0] as usize);
-        let (dq, dk, dvc, stat) = (f.q_cols(d), f.kv_cols(d), f.kv_cols(dv), f.q_cols(1));
+        let (dq, dk, dvc, stat) = (q_cols(f, d), kv_cols(f, d), kv_cols(f, dv), q_cols(f, 1));
         let mut out = BwdResult {
             dq: self.pool.take(tq * dq.len()),
             dk: self.pool.take(tk * dk.len()),
@@ -470,7 +463,7 @@ impl Device for HostDevice<'_> {
         {
             let views = Views::new(vec![f.q.0, f.k.0, f.v.0, c.d_out.0, f.lse.0, c.delta.0]);
             let launch = BwdLaunch {
-                d_out: self.plane(&views, c.d_out, tq, f.q_cols(dv), true)?,
+                d_out: self.plane(&views, c.d_out, tq, q_cols(f, dv), true)?,
                 lse: self.plane(&views, f.lse, tq, stat, false)?,
                 delta: self.plane(&views, c.delta, tq, stat, false)?,
                 fwd: self.launch(&views, f, table)?,

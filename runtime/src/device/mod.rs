@@ -298,9 +298,10 @@ pub struct FwdCall<'a, M> {
 }
 
 impl<'a, M> FwdCall<'a, M> {
-    /// Whether the launch computes every head of its rows.
-    pub fn all_heads(&self) -> bool {
-        self.heads == (0, self.heads_q)
+    /// The KV heads of the launch's query heads, `first..end` of `heads_kv`.
+    pub fn kv_heads(&self) -> (usize, usize) {
+        let group = (self.heads_q / self.heads_kv.max(1)).max(1);
+        (self.heads.0 / group, self.heads.1.div_ceil(group))
     }
 
     /// The call as the GPU kernels take a head range: every region moved to the range's first
@@ -308,8 +309,7 @@ impl<'a, M> FwdCall<'a, M> {
     /// the buffers' (`heads_q`, `heads_kv`); the grid launches `heads.1` heads. `elem`: the bytes
     /// of an input element.
     pub fn at_heads(&self, elem: usize) -> FwdCall<'a, M> {
-        let (h0, h1) = self.heads;
-        let kh0 = h0 / (self.heads_q / self.heads_kv.max(1)).max(1);
+        let ((h0, h1), kh0) = (self.heads, self.kv_heads().0);
         let n = self.head_values.len() / self.heads_q.max(1);
         let at = |r: (&'a M, usize), bytes: usize| (r.0, r.1 + bytes);
         FwdCall {
@@ -344,8 +344,7 @@ impl<'a, M> BwdCall<'a, M> {
     /// [`FwdCall::at_heads`] for a backward launch (the gradients' regions moved likewise).
     pub fn at_heads(&self, elem: usize) -> BwdCall<'a, M> {
         let f = &self.fwd;
-        let (h0, group) = (f.heads.0, (f.heads_q / f.heads_kv.max(1)).max(1));
-        let kh0 = h0 / group;
+        let (h0, kh0) = (f.heads.0, f.kv_heads().0);
         let at = |r: (&'a M, usize), bytes: usize| (r.0, r.1 + bytes);
         BwdCall {
             fwd: f.at_heads(elem),

@@ -175,8 +175,11 @@ pub fn execute<D: Device>(
     for rank in (0..cp as u32).filter(|&r| ranks.runs(r)) {
         for id in plan.rank_ops(rank) {
             let Some(tables) = op_tables(plan, id) else { continue };
+            // A second launch over the same heads merges through scratch (classes of a per-head
+            // mask write disjoint heads of the partial).
+            let repeats = tables.iter().enumerate().any(|(i, t)| tables[..i].iter().any(|u| u.heads == t.heads));
             if let OpKind::AttnFwd { part, .. } = &plan.op(id).kind
-                && tables.len() > 1
+                && repeats
             {
                 let r = rank as usize;
                 scratch_bytes[r] = scratch_bytes[r].max(buffer_bytes(plan.buf(*part), Dims::of(p)));
