@@ -503,8 +503,18 @@ fn raw_operand(i: &str) -> IResult<&str, Raw> {
     Ok((i, r))
 }
 
+/// An operand, or `d|p`: a value and a predicate one instruction writes together (`shfl.sync`,
+/// `elect.sync`), as a pair.
+fn paired_operand(i: &str) -> IResult<&str, Raw> {
+    map(pair(raw_operand, opt(preceded(char('|'), raw_operand))), |(a, b)| match b {
+        Some(b) => Raw::Vector(vec![a, b]),
+        None => a,
+    })
+    .parse(i)
+}
+
 fn operand_list(i: &str) -> IResult<&str, Vec<Raw>> {
-    separated_list1(char(','), raw_operand).parse(i)
+    separated_list1(char(','), paired_operand).parse(i)
 }
 
 #[cfg(test)]

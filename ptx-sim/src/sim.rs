@@ -10,8 +10,9 @@
 //!
 //! Checks, like compute-sanitizer's: global accesses outside every allocation, shared accesses
 //! outside the block's shared memory, reads of shared bytes no thread wrote, shared-memory races
-//! (two threads touching a byte, one of them writing, with no `bar.sync` between: `race.rs`),
-//! `bar.sync` reached by part of a block, collectives reached by part of a warp or warpgroup, and
+//! (two threads touching a byte, one of them writing, with no synchronisation ordering them:
+//! `race.rs`), `bar.sync` reached by part of a block, collectives reached by part of a warp or
+//! warpgroup, mbarrier misuse and blocks where no warp can go on (`sync.rs`), and
 //! the rules of the asynchronous instructions (`cp.async` destinations read before their
 //! `wait_group`; `wgmma` registers touched and shared memory rewritten before its `wait_group`,
 //! shared memory written through the generic proxy and read by `wgmma` with no
@@ -19,6 +20,7 @@
 //! thread, and the address or register.
 
 mod race;
+mod sync;
 mod tensor;
 
 use crate::parse::{Base, Inst, Kernel, Module, Operand};
@@ -188,6 +190,7 @@ pub fn run(
                     shadow: race::Shadow::new(shared_bytes, threads),
                     inflight: vec![0; shared_bytes],
                     wgmma: tensor::Wgmmas::new(shared_bytes),
+                    sync: sync::Sync::new(),
                     copies: (0..threads).map(|_| Copies::default()).collect(),
                     warps: (0..threads.div_ceil(32))
                         .map(|w| Warp::new(k.regs.len(), (threads - w * 32).min(32)))
@@ -218,8 +221,13 @@ struct Warp {
 #[derive(Clone, Copy, PartialEq)]
 enum Wait {
     No,
-    /// At `bar.sync`, for the whole block.
-    Barrier,
+    /// At a barrier (`bar.sync` id), until its thread count has arrived.
+    Named(usize),
+    /// At an mbarrier wait, until the phase of this parity completes.
+    Mbarrier {
+        at: usize,
+        parity: u64,
+    },
     /// At the `wgmma.mma_async` of this instruction index, for its warpgroup.
     Wgmma(usize),
 }
@@ -259,6 +267,8 @@ struct Block<'a> {
     copies: Vec<Copies>,
     /// `wgmma.mma_async` operations in flight.
     wgmma: tensor::Wgmmas,
+    /// Barriers and mbarriers.
+    sync: sync::Sync,
     warps: Vec<Warp>,
     stats: &'a mut Stats,
 }
@@ -311,31 +321,35 @@ impl Block<'_> {
                     }
                 }
             }
-            // Every warp has ended or waits: first the warpgroups whose four warps all stand at the
-            // same wgmma, then the block barrier.
+            if self.warps.iter().all(Warp::finished) {
+                return Ok(());
+            }
+            // A barrier completed by a later warp of this round released earlier ones: they run
+            // first, until every warp has ended or waits.
+            if self.warps.iter().any(|x| !x.finished() && x.wait == Wait::No) {
+                continue;
+            }
+            // Then warps asleep at an mbarrier whose phase has completed.
+            let mut woke = false;
+            for w in 0..self.warps.len() {
+                if let Wait::Mbarrier { at, parity } = self.warps[w].wait
+                    && self.phase_done(at, parity)
+                {
+                    self.warps[w].wait = Wait::No;
+                    woke = true;
+                }
+            }
+            if woke {
+                continue;
+            }
+            // Then the warpgroups whose four warps all stand at the same wgmma (an error names
+            // the warps of a group that are elsewhere).
             if self.warps.iter().any(|x| matches!(x.wait, Wait::Wgmma(_))) {
                 self.release_wgmmas()?;
                 continue;
             }
-            if self.warps.iter().all(|x| x.wait == Wait::No) {
-                return Ok(());
-            }
-            if let Some(w) = self.warps.iter().position(Warp::finished) {
-                // Some warps wait at a barrier that others left the kernel without reaching.
-                let (waiter, _) =
-                    self.warps.iter().enumerate().find(|(_, x)| x.wait == Wait::Barrier).expect("one waits");
-                let inst = &self.kernel.body[self.resume_pc(waiter).saturating_sub(1)];
-                return Err(self.fault(
-                    inst,
-                    waiter,
-                    0,
-                    format!("bar.sync reached by part of the block: warp {w} ended without reaching it"),
-                ));
-            }
-            for warp in &mut self.warps {
-                warp.wait = Wait::No;
-            }
-            self.shadow.barrier();
+            // Barriers complete as their last thread arrives: a warp still at one cannot go on.
+            return Err(self.stuck());
         }
     }
 
@@ -386,11 +400,15 @@ impl Block<'_> {
                     warp.done[l] = true;
                 }
             }
-            "bar" | "barrier" => {
+            // `bar.warp.sync`: the warp's lanes, among themselves.
+            "bar" | "barrier" if inst.has("warp") => {
                 if !run.is_empty() {
-                    warp.wait = Wait::Barrier;
+                    self.shadow.barrier(&[w]);
                 }
             }
+            "bar" | "barrier" if !run.is_empty() => self.barrier_step(w, inst, &run)?,
+            "mbarrier" if !run.is_empty() => self.mbarrier_step(w, inst, &run)?,
+            "elect" if !run.is_empty() => self.elect(w, inst, &run)?,
             "wgmma" if !run.is_empty() => self.wgmma_step(w, pc, inst)?,
             "fence" if !run.is_empty() => self.fence(w, inst, &run)?,
             "shfl" => self.shfl(w, inst, &run)?,
@@ -484,6 +502,9 @@ impl Block<'_> {
     /// issued (zero-filling past `src-size`) and lands in shared memory when its thread waits for
     /// its group; until then its destination may not be read.
     fn cp_async(&mut self, w: usize, l: usize, inst: &Inst, global: &Global) -> LaneResult<()> {
+        if inst.op.get(2).map(String::as_str) == Some("bulk") {
+            return self.bulk_copy(w, l, inst, global);
+        }
         let t = w * 32 + l;
         match inst.op.get(2).map(String::as_str) {
             Some("commit_group") => {
@@ -680,6 +701,7 @@ impl Block<'_> {
                     ));
                 }
                 let bytes = bytes.to_vec();
+                sync::plain_access(&self.sync, a, len)?;
                 if t & ATOMIC == 0 {
                     self.shadow.read(t, a, len)?;
                 }
@@ -708,6 +730,7 @@ impl Block<'_> {
                         data.len()
                     ));
                 };
+                sync::plain_access(&self.sync, a, data.len())?;
                 dst.copy_from_slice(data);
                 self.check_wgmma_reads(a, data.len())?;
                 if t & ATOMIC != 0 {

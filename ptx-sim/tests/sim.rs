@@ -680,3 +680,240 @@ fn wgmma_misuse_is_an_error() {
         "128-byte swizzle",
     );
 }
+
+/// A producer warp and a consumer warp through an mbarrier (PTX ISA 9.7.13.15, "mbarrier"): thread
+/// 0 initialises it for one arrival, a `bar.sync` makes that visible; warp 0 writes a tile and its
+/// lane 0 arrives; warp 1 waits for phase 0 (`try_wait.parity` in a retry loop) and reads the
+/// tile back to front.
+const HANDOFF: &str = r#"
+.visible .entry handoff(.param .u64 out)
+{
+    .reg .pred %p<4>;
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<6>;
+    .shared .align 8 .b8 bar[8];
+    .shared .align 16 .b8 tile[128];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, bar;
+    setp.ne.u32 %p1, %r1, 0;
+    @%p1 bra $init_done;
+    mbarrier.init.shared::cta.b64 [%r2], 1;
+$init_done:
+    bar.sync 0;
+    shr.u32 %r3, %r1, 5;
+    and.b32 %r4, %r1, 31;
+    mov.u32 %r7, tile;
+    setp.ne.u32 %p2, %r3, 0;
+    @%p2 bra $consumer;
+    mul.lo.u32 %r5, %r4, 3;
+    shl.b32 %r6, %r4, 2;
+    add.u32 %r8, %r7, %r6;
+    st.shared.u32 [%r8], %r5;
+    bar.warp.sync -1;
+    setp.ne.u32 %p3, %r4, 0;
+    @%p3 bra $done;
+    mbarrier.arrive.shared::cta.b64 %rd1, [%r2];
+    bra $done;
+$consumer:
+$wait:
+    mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r2], 0;
+    @!%p3 bra $wait;
+    sub.u32 %r9, 31, %r4;
+    shl.b32 %r9, %r9, 2;
+    add.u32 %r10, %r7, %r9;
+    ld.shared.u32 %r11, [%r10];
+    ld.param.u64 %rd2, [out];
+    mul.wide.u32 %rd3, %r4, 4;
+    add.s64 %rd4, %rd2, %rd3;
+    st.global.u32 [%rd4], %r11;
+$done:
+    ret;
+}
+"#;
+
+fn u32s(g: &Global, at: u64, n: usize) -> Vec<u32> {
+    g.read(at, n * 4).unwrap().chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+#[test]
+fn an_mbarrier_hands_a_tile_from_one_warp_to_another() {
+    let mut g = Global::new();
+    let out = g.upload(&[0u8; 128]);
+    let go = |text: &str, g: &mut Global| run(&parse(text).unwrap(), "handoff", &launch(1, 64), &[Arg::U64(out)], g);
+    go(HANDOFF, &mut g).unwrap();
+    assert_eq!(u32s(&g, out, 32), (0..32u32).map(|l| (31 - l) * 3).collect::<Vec<_>>());
+    // Without the wait, or waiting on the other parity (the phase before the first, complete at
+    // init), the consumer reads what the producer wrote with nothing ordering them.
+    for broken in [
+        HANDOFF
+            .replace("    @!%p3 bra $wait;\n", "")
+            .replace("mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r2], 0;", ""),
+        HANDOFF.replace("[%r2], 0;\n    @!%p3", "[%r2], 1;\n    @!%p3"),
+    ] {
+        // (The barrier's last warp runs on first, so the consumer even reads before the write.)
+        let message = fault(go(&broken, &mut g).unwrap_err()).2;
+        assert!(
+            message.contains("reads what thread 0 wrote") || message.contains("that no thread has written"),
+            "{message}"
+        );
+    }
+    // Two arrivals expected, one made: the consumer waits forever, which is reported with every
+    // warp's position.
+    let message = fault(go(&HANDOFF.replace("[%r2], 1;\n$init_done", "[%r2], 2;\n$init_done"), &mut g).unwrap_err()).2;
+    assert!(message.starts_with("deadlock: no warp can go on"), "{message}");
+    assert!(message.contains("warp 0 has ended"), "{message}");
+    assert!(message.contains("warp 1 waits for phase parity 0 of the mbarrier at shared 0x0"), "{message}");
+    assert!(message.contains("1 of 2 arrivals pending"), "{message}");
+    // Initialised by one warp and used by another with no barrier between.
+    let message = fault(go(&HANDOFF.replace("    bar.sync 0;\n", ""), &mut g).unwrap_err()).2;
+    assert!(message.contains("is used before its initialisation by warp 0 is visible"), "{message}");
+    // A plain store to the mbarrier object.
+    let message =
+        fault(go(&HANDOFF.replace("st.shared.u32 [%r8], %r5;", "st.shared.u32 [%r2], %r5;"), &mut g).unwrap_err()).2;
+    assert!(message.contains("touches the mbarrier object at 0x0"), "{message}");
+}
+
+/// A bulk copy tracked by an mbarrier's transaction count ("cp.async.bulk",
+/// "mbarrier.arrive.expect_tx"): lane 0 of warp 0 expects the bytes and issues the copy; warp 1
+/// waits for the phase and reads what landed.
+const BULK: &str = r#"
+.visible .entry bulk(.param .u64 src, .param .u64 out, .param .u32 expect)
+{
+    .reg .pred %p<4>;
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<8>;
+    .shared .align 8 .b8 bar[8];
+    .shared .align 128 .b8 tile[128];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, bar;
+    mov.u32 %r7, tile;
+    setp.ne.u32 %p1, %r1, 0;
+    @%p1 bra $init_done;
+    mbarrier.init.shared::cta.b64 [%r2], 1;
+$init_done:
+    bar.sync 0;
+    shr.u32 %r3, %r1, 5;
+    and.b32 %r4, %r1, 31;
+    setp.ne.u32 %p2, %r3, 0;
+    @%p2 bra $consumer;
+    setp.ne.u32 %p3, %r4, 0;
+    @%p3 bra $done;
+    ld.param.u32 %r5, [expect];
+    ld.param.u64 %rd5, [src];
+    mbarrier.arrive.expect_tx.shared::cta.b64 %rd1, [%r2], %r5;
+    cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r7], [%rd5], 128, [%r2];
+    bra $done;
+$consumer:
+$wait:
+    mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r2], 0;
+    @!%p3 bra $wait;
+    shl.b32 %r9, %r4, 2;
+    add.u32 %r10, %r7, %r9;
+    ld.shared.u32 %r11, [%r10];
+    ld.param.u64 %rd2, [out];
+    mul.wide.u32 %rd3, %r4, 4;
+    add.s64 %rd4, %rd2, %rd3;
+    st.global.u32 [%rd4], %r11;
+$done:
+    ret;
+}
+"#;
+
+#[test]
+fn bulk_copies_complete_an_mbarriers_transactions() {
+    let mut g = Global::new();
+    let words: Vec<u8> = (0..32u32).flat_map(|v| (v * 7 + 1).to_le_bytes()).collect();
+    let (src, out) = (g.upload(&words), g.upload(&[0u8; 128]));
+    let m = parse(BULK).unwrap();
+    let go = |expect: u32, g: &mut Global| {
+        run(&m, "bulk", &launch(1, 64), &[Arg::U64(src), Arg::U64(out), Arg::U32(expect)], g)
+    };
+    go(128, &mut g).unwrap();
+    assert_eq!(u32s(&g, out, 32), (0..32u32).map(|v| v * 7 + 1).collect::<Vec<_>>());
+    // A transaction count that does not match the bytes delivered: fewer expected than landed,
+    // and more (the phase never completes).
+    let message = fault(go(64, &mut g).unwrap_err()).2;
+    assert!(message.contains("64 more than expected"), "{message}");
+    let message = fault(go(256, &mut g).unwrap_err()).2;
+    assert!(message.starts_with("deadlock") && message.contains("128 transaction bytes outstanding"), "{message}");
+    // A second copy into the stage before the consumer released it: the producer cannot know the
+    // first copy's bytes were read.
+    let twice = BULK.replace(
+        "    bra $done;\n$consumer:",
+        "    mbarrier.arrive.expect_tx.shared::cta.b64 %rd1, [%r2], %r5;\n    cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r7], [%rd5], 128, [%r2];\n    bra $done;\n$consumer:",
+    );
+    let m = parse(&twice).unwrap();
+    let message =
+        fault(run(&m, "bulk", &launch(1, 64), &[Arg::U64(src), Arg::U64(out), Arg::U32(128)], &mut g).unwrap_err()).2;
+    assert!(message.contains("a cp.async.bulk overwrites what a cp.async.bulk wrote"), "{message}");
+}
+
+/// A named barrier of 64 threads between warps 0 and 1 while warp 2 does other work ("bar.sync
+/// a, b": barrier `a` completes when `b` threads have arrived), and `elect.sync`: the lowest lane
+/// of the mask leads.
+const NAMED: &str = r#"
+.visible .entry named(.param .u64 out)
+{
+    .reg .pred %p<4>;
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<6>;
+    .shared .align 4 .b8 tile[256];
+    mov.u32 %r1, %tid.x;
+    shr.u32 %r3, %r1, 5;
+    ld.param.u64 %rd2, [out];
+    mul.wide.u32 %rd3, %r1, 4;
+    add.s64 %rd4, %rd2, %rd3;
+    setp.eq.u32 %p1, %r3, 2;
+    @%p1 bra $third;
+    shl.b32 %r4, %r1, 2;
+    mul.lo.u32 %r5, %r1, 5;
+    st.shared.u32 [%r4], %r5;
+    bar.sync 1, 64;
+    sub.u32 %r6, 63, %r1;
+    shl.b32 %r6, %r6, 2;
+    ld.shared.u32 %r7, [%r6];
+    st.global.u32 [%rd4], %r7;
+    ret;
+$third:
+    mov.u32 %r8, 0;
+    and.b32 %r11, %r1, 31;
+    setp.ge.u32 %p3, %r11, 4;
+    @%p3 elect.sync %r8|%p2, 0xfffffff0;
+    selp.u32 %r9, 100, 0, %p2;
+    add.u32 %r10, %r8, %r9;
+    st.global.u32 [%rd4], %r10;
+    ret;
+}
+"#;
+
+#[test]
+fn named_barriers_count_their_threads_and_elect_picks_the_lowest_lane() {
+    let mut g = Global::new();
+    let out = g.upload(&[0u8; 96 * 4]);
+    let m = parse(NAMED).unwrap();
+    run(&m, "named", &launch(1, 96), &[Arg::U64(out)], &mut g).unwrap();
+    let got = u32s(&g, out, 96);
+    assert_eq!(got[..64], (0..64u32).map(|t| (63 - t) * 5).collect::<Vec<_>>()[..]);
+    // Warp 2's lanes 4..31 run it, all in the mask: lane 4 leads (lanes 0..3 keep 0).
+    let lanes: Vec<u32> = (0..32)
+        .map(|l| {
+            if l == 4 {
+                104
+            } else if l < 4 {
+                0
+            } else {
+                4
+            }
+        })
+        .collect();
+    assert_eq!(got[64..96], lanes[..]);
+    // Warp 2 arriving too: warps 0 and 1 complete barrier 1, warp 2 waits alone at its next use.
+    let three = NAMED.replace("    @%p1 bra $third;\n", "    @%p1 bar.sync 1, 64;\n    @%p1 bra $third;\n");
+    let message = fault(run(&parse(&three).unwrap(), "named", &launch(1, 96), &[Arg::U64(out)], &mut g).unwrap_err()).2;
+    assert!(message.contains("warp 2 waits at barrier 1") && message.contains("32 of 64 threads arrived"), "{message}");
+    // Lanes outside elect.sync's mask.
+    let outside = NAMED.replace("0xfffffff0", "0x0000fff0");
+    let message =
+        fault(run(&parse(&outside).unwrap(), "named", &launch(1, 96), &[Arg::U64(out)], &mut g).unwrap_err()).2;
+    assert!(message.contains("outside its membermask"), "{message}");
+}

@@ -1,48 +1,114 @@
-//! Shared-memory shadow state, like compute-sanitizer's racecheck and initcheck: for every byte,
-//! which thread last wrote it and in which barrier epoch, and who read it in the current epoch.
+//! Shared-memory shadow state, like compute-sanitizer's racecheck and initcheck, with
+//! happens-before tracked by vector clocks per warp: every warp counts its own epochs, and knows
+//! how far every other warp (and the asynchronous copy engine, `ASYNC`) had got when it last
+//! synchronised with it — through a barrier (`bar.sync`, a named barrier with its participants)
+//! or an mbarrier (an arrive releases what the warp did, a wait that sees the phase complete
+//! acquires every arrival's).
 //!
 //! Rules (PTX ISA "Memory Consistency Model": accesses of different threads to one location, at
-//! least one a write, are ordered only through a barrier here, since the kernels use no
-//! shared-memory fences or atomics to communicate):
+//! least one a write, must be ordered by synchronisation):
 //! - a read of a byte no thread wrote is an error (initcheck);
-//! - a read of a byte another thread wrote in the same epoch (since the last `bar.sync` the whole
-//!   block passed) is a read-after-write race, a write after another thread's write or read in
-//!   the same epoch a write-after-write or write-after-read race. Lanes of one warp count as
-//!   different threads: since Volta a warp's lanes are not guaranteed to run in lockstep;
+//! - an access that conflicts with an earlier one not ordered before it is a race: a read after
+//!   another thread's write, a write after another thread's write or read. Lanes of one warp count
+//!   as different threads (since Volta a warp's lanes are not guaranteed to run in lockstep), so
+//!   two lanes are ordered only once their warp has passed a synchronisation since;
 //! - bytes written through the generic proxy (`st.shared`, `cp.async`) must be published to the
 //!   async proxy by their writer's `fence.proxy.async` before a `wgmma.mma_async` reads them
-//!   (PTX ISA 9.7.15.4, "Async Proxy").
+//!   (PTX ISA 9.7.15.4, "Async Proxy"); bytes the async proxy wrote (`cp.async.bulk`) need none.
 
-/// Thread id of a read by several threads, or by a warpgroup's `wgmma`.
-const MANY: u16 = u16::MAX;
+/// The writer id of bytes written by the asynchronous copy engine (`cp.async.bulk`).
+pub(super) const ASYNC: u16 = u16::MAX - 1;
+/// The lane of a read by several lanes of one warp at one clock.
+const MANY: u8 = u8::MAX;
 
 #[derive(Clone, Copy, Default)]
 struct Byte {
-    /// Epoch of the last write; 0: never written.
-    write_epoch: u32,
+    written: bool,
+    /// The writing thread (`ASYNC`: a bulk copy).
     writer: u16,
-    reader: u16,
-    read_epoch: u32,
-    /// The writer's count of `fence.proxy.async` at the write.
+    /// The writer warp's own clock at the write (the copy engine's, for `ASYNC`).
+    clock: u32,
+    /// The writer's count of `fence.proxy.async` at the write (`u32::MAX` for the async proxy).
     fences: u32,
 }
 
+/// A vector clock: one component per warp, then the copy engine's.
+pub(super) type Clock = Vec<u32>;
+
+/// The least clock above both.
+pub(super) fn join(into: &mut Clock, other: &Clock) {
+    for (a, b) in into.iter_mut().zip(other) {
+        *a = (*a).max(*b);
+    }
+}
+
 pub(super) struct Shadow {
+    warps: usize,
+    /// Per warp its clock; own components start at 1 (0: nothing seen).
+    clocks: Vec<Clock>,
     bytes: Vec<Byte>,
-    /// The current epoch: barriers passed by the whole block, plus one.
-    epoch: u32,
+    /// Per byte and warp: the warp's clock at its last read since the byte's last write (0: none)
+    /// and the lane that read (`MANY`: several).
+    reads: Vec<u32>,
+    read_lanes: Vec<u8>,
     /// Per thread: `fence.proxy.async` executed so far.
     fences: Vec<u32>,
+    /// The copy engine's clock: one tick per bulk copy.
+    async_clock: u32,
 }
 
 impl Shadow {
     pub(super) fn new(bytes: usize, threads: usize) -> Shadow {
-        Shadow { bytes: vec![Byte::default(); bytes], epoch: 1, fences: vec![0; threads] }
+        let warps = threads.div_ceil(32);
+        let clocks = (0..warps)
+            .map(|w| {
+                let mut c = vec![0; warps + 1];
+                c[w] = 1;
+                c
+            })
+            .collect();
+        Shadow {
+            warps,
+            clocks,
+            bytes: vec![Byte::default(); bytes],
+            reads: vec![0; bytes * warps],
+            read_lanes: vec![0; bytes * warps],
+            fences: vec![0; threads],
+            async_clock: 0,
+        }
     }
 
-    /// The whole block passed a `bar.sync`.
-    pub(super) fn barrier(&mut self) {
-        self.epoch += 1;
+    /// Warp `w`'s clock (what it has seen of every warp).
+    pub(super) fn clock(&self, w: usize) -> &Clock {
+        &self.clocks[w]
+    }
+
+    /// A barrier that `warps` passed together: each sees what all did before it, then starts a
+    /// new epoch of its own.
+    pub(super) fn barrier(&mut self, warps: &[usize]) {
+        let mut all = vec![0; self.warps + 1];
+        for &w in warps {
+            join(&mut all, &self.clocks[w]);
+        }
+        for &w in warps {
+            self.clocks[w].clone_from(&all);
+            self.clocks[w][w] += 1;
+        }
+    }
+
+    /// Warp `w` releases what it did so far (an mbarrier arrive): returns the clock it releases,
+    /// and starts a new epoch.
+    pub(super) fn release(&mut self, w: usize) -> Clock {
+        let released = self.clocks[w].clone();
+        self.clocks[w][w] += 1;
+        released
+    }
+
+    /// Warp `w` acquires `clock` (an mbarrier wait that saw the phase complete), and starts a new
+    /// epoch (its lanes are ordered by the wait too).
+    pub(super) fn acquire(&mut self, w: usize, clock: &Clock) {
+        join(&mut self.clocks[w], clock);
+        self.clocks[w][w] += 1;
     }
 
     /// Thread `t` executed `fence.proxy.async`: its earlier writes are visible to `wgmma`.
@@ -50,70 +116,107 @@ impl Shadow {
         self.fences[t] += 1;
     }
 
+    /// Whether an access by thread `t` at `clock` (its warp's own component) of warp `w` and lane
+    /// `lane` is ordered before what thread `u` (of warp `u / 32`) does now.
+    fn ordered(&self, (w, lane, clock): (usize, u8, u32), u: usize) -> bool {
+        let (v, lu) = (u / 32, (u % 32) as u8);
+        if w == v { (lane == lu && lane != MANY) || self.clocks[v][v] > clock } else { self.clocks[v][w] >= clock }
+    }
+
+    /// Whether byte `b`'s write is ordered before what thread `u` does now.
+    fn write_ordered(&self, b: &Byte, u: usize) -> bool {
+        if b.writer == ASYNC {
+            return self.clocks[u / 32][self.warps] >= b.clock;
+        }
+        let t = b.writer as usize;
+        self.ordered((t / 32, (t % 32) as u8, b.clock), u)
+    }
+
+    fn who(writer: u16) -> String {
+        match writer {
+            ASYNC => "a cp.async.bulk".to_string(),
+            t => format!("thread {t}"),
+        }
+    }
+
     /// A read of `[at, at + len)` by thread `t`.
     pub(super) fn read(&mut self, t: usize, at: usize, len: usize) -> Result<(), String> {
-        let epoch = self.epoch;
-        for (i, b) in self.bytes[at..at + len].iter_mut().enumerate() {
-            if b.write_epoch == 0 {
-                return Err(format!("read of shared memory at {:#x} that no thread has written", at + i));
+        let (w, lane) = (t / 32, (t % 32) as u8);
+        let now = self.clocks[w][w];
+        for i in at..at + len {
+            let b = self.bytes[i];
+            if !b.written {
+                return Err(format!("read of shared memory at {i:#x} that no thread has written"));
             }
-            if b.write_epoch == epoch && b.writer as usize != t {
+            if !self.write_ordered(&b, t) {
                 return Err(format!(
-                    "shared-memory race at {:#x}: thread {t} reads what thread {} wrote, with no bar.sync between",
-                    at + i,
-                    b.writer
+                    "shared-memory race at {i:#x}: thread {t} reads what {} wrote, with no barrier between (bar.sync, or an mbarrier the writer arrived at and this thread waited on)",
+                    Shadow::who(b.writer)
                 ));
             }
-            b.reader = if b.read_epoch == epoch && b.reader as usize != t { MANY } else { t as u16 };
-            b.read_epoch = epoch;
+            let slot = i * self.warps + w;
+            self.read_lanes[slot] = if self.reads[slot] == now && self.read_lanes[slot] != lane { MANY } else { lane };
+            self.reads[slot] = now;
         }
         Ok(())
     }
 
-    /// A read of `[at, at + len)` by a warpgroup's `wgmma`: written, not racing a write of this
-    /// epoch, and published to the async proxy.
-    pub(super) fn read_async(&mut self, at: usize, len: usize) -> Result<(), String> {
-        let epoch = self.epoch;
-        for (i, b) in self.bytes[at..at + len].iter_mut().enumerate() {
-            if b.write_epoch == 0 {
-                return Err(format!("wgmma reads shared memory at {:#x} that no thread has written", at + i));
+    /// A read of `[at, at + len)` by the warpgroup of warps `group`'s `wgmma`: written, ordered
+    /// before every warp of the group (the group's own writes too: its four warps are ordered only
+    /// by synchronisation), and published to the async proxy.
+    pub(super) fn read_async(&mut self, group: std::ops::Range<usize>, at: usize, len: usize) -> Result<(), String> {
+        for i in at..at + len {
+            let b = self.bytes[i];
+            if !b.written {
+                return Err(format!("wgmma reads shared memory at {i:#x} that no thread has written"));
             }
-            let w = b.writer as usize;
-            if b.write_epoch == epoch {
-                // Even the warpgroup's own writes: its four warps are ordered only by a barrier.
+            for w in group.clone() {
+                let own = b.writer != ASYNC && b.writer as usize / 32 == w;
+                let ordered = if own { self.clocks[w][w] > b.clock } else { self.write_ordered(&b, w * 32) };
+                if !ordered {
+                    return Err(format!(
+                        "shared-memory race at {i:#x}: wgmma reads what {} wrote, with no barrier between",
+                        Shadow::who(b.writer)
+                    ));
+                }
+            }
+            if b.writer != ASYNC && self.fences[b.writer as usize] <= b.fences {
                 return Err(format!(
-                    "shared-memory race at {:#x}: wgmma reads what thread {w} wrote, with no bar.sync between",
-                    at + i
+                    "wgmma reads shared memory at {i:#x} that thread {} wrote through the generic proxy with no fence.proxy.async since (PTX ISA 9.7.15.4)",
+                    b.writer
                 ));
             }
-            if self.fences[w] <= b.fences {
-                return Err(format!(
-                    "wgmma reads shared memory at {:#x} that thread {w} wrote through the generic proxy with no fence.proxy.async since (PTX ISA 9.7.15.4)",
-                    at + i
-                ));
+            for w in group.clone() {
+                let slot = i * self.warps + w;
+                self.reads[slot] = self.clocks[w][w];
+                self.read_lanes[slot] = MANY;
             }
-            b.reader = MANY;
-            b.read_epoch = epoch;
         }
         Ok(())
     }
 
     /// The race checks of a write of `[at, at + len)` by thread `t`, without recording it.
     pub(super) fn check_write(&self, t: usize, at: usize, len: usize) -> Result<(), String> {
-        for (i, b) in self.bytes[at..at + len].iter().enumerate() {
-            if b.write_epoch == self.epoch && b.writer as usize != t {
+        for i in at..at + len {
+            let b = self.bytes[i];
+            if b.written && !self.write_ordered(&b, t) {
                 return Err(format!(
-                    "shared-memory race at {:#x}: thread {t} writes what thread {} wrote, with no bar.sync between",
-                    at + i,
-                    b.writer
+                    "shared-memory race at {i:#x}: thread {t} writes what {} wrote, with no barrier between",
+                    Shadow::who(b.writer)
                 ));
             }
-            if b.read_epoch == self.epoch && b.reader as usize != t {
-                let who = if b.reader == MANY { "other threads".to_string() } else { format!("thread {}", b.reader) };
-                return Err(format!(
-                    "shared-memory race at {:#x}: thread {t} writes what {who} read, with no bar.sync between",
-                    at + i
-                ));
+            for r in 0..self.warps {
+                let slot = i * self.warps + r;
+                let clock = self.reads[slot];
+                if clock != 0 && !self.ordered((r, self.read_lanes[slot], clock), t) {
+                    let who = match self.read_lanes[slot] {
+                        MANY => format!("lanes of warp {r}"),
+                        lane => format!("thread {}", r * 32 + lane as usize),
+                    };
+                    return Err(format!(
+                        "shared-memory race at {i:#x}: thread {t} writes what {who} read, with no barrier between"
+                    ));
+                }
             }
         }
         Ok(())
@@ -128,19 +231,52 @@ impl Shadow {
 
     /// An atomic update by thread `t`: it must read written bytes; atomics do not race each other.
     pub(super) fn atomic(&mut self, t: usize, at: usize, len: usize) -> Result<(), String> {
-        if let Some(i) = self.bytes[at..at + len].iter().position(|b| b.write_epoch == 0) {
-            return Err(format!("atomic on shared memory at {:#x} that no thread has written", at + i));
+        if let Some(i) = (at..at + len).find(|&i| !self.bytes[i].written) {
+            return Err(format!("atomic on shared memory at {i:#x} that no thread has written"));
         }
         self.record_write(t, at, len);
         Ok(())
     }
 
     fn record_write(&mut self, t: usize, at: usize, len: usize) {
-        let (epoch, fences) = (self.epoch, self.fences[t]);
-        for b in &mut self.bytes[at..at + len] {
-            b.write_epoch = epoch;
-            b.writer = t as u16;
-            b.fences = fences;
+        let w = t / 32;
+        let byte = Byte { written: true, writer: t as u16, clock: self.clocks[w][w], fences: self.fences[t] };
+        self.bytes[at..at + len].fill(byte);
+        self.reads[at * self.warps..(at + len) * self.warps].fill(0);
+    }
+
+    /// A bulk copy issued by thread `t` lands `[at, at + len)`: ordered after what `t`'s warp had
+    /// seen when it issued the copy (its reads and writes must be), and written by the copy
+    /// engine's new tick, which a wait on the mbarrier the copy completes acquires. Returns the
+    /// tick.
+    pub(super) fn bulk_write(&mut self, t: usize, at: usize, len: usize) -> Result<u32, String> {
+        for i in at..at + len {
+            let b = self.bytes[i];
+            if b.written && !self.write_ordered(&b, t) {
+                return Err(format!(
+                    "shared-memory race at {i:#x}: a cp.async.bulk overwrites what {} wrote, before the issuing thread {t} could know it was consumed",
+                    Shadow::who(b.writer)
+                ));
+            }
+            for r in 0..self.warps {
+                let slot = i * self.warps + r;
+                let clock = self.reads[slot];
+                if clock != 0 && r != t / 32 && self.clocks[t / 32][r] < clock {
+                    return Err(format!(
+                        "shared-memory race at {i:#x}: a cp.async.bulk issued by thread {t} overwrites what warp {r} still reads (the stage was not released to the producer: no mbarrier arrive after the read that the producer waited on)"
+                    ));
+                }
+            }
         }
+        self.async_clock += 1;
+        let byte = Byte { written: true, writer: ASYNC, clock: self.async_clock, fences: u32::MAX };
+        self.bytes[at..at + len].fill(byte);
+        self.reads[at * self.warps..(at + len) * self.warps].fill(0);
+        Ok(self.async_clock)
+    }
+
+    /// The number of warps (the copy engine's component follows theirs in a clock).
+    pub(super) fn warps(&self) -> usize {
+        self.warps
     }
 }

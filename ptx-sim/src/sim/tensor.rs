@@ -388,7 +388,7 @@ impl Block<'_> {
             for (row, r) in am.iter_mut().enumerate() {
                 for (col, x) in r.iter_mut().enumerate() {
                     let at = self.descriptor_at(a_desc, row, col, trans_a == 1).map_err(|m| fail(self, m))?;
-                    *x = half(self.wgmma_read(at, &mut reads).map_err(|m| fail(self, m))?);
+                    *x = half(self.wgmma_read(g, at, &mut reads).map_err(|m| fail(self, m))?);
                 }
             }
         }
@@ -397,7 +397,7 @@ impl Block<'_> {
         for (kk, r) in bm.iter_mut().enumerate() {
             for (j, x) in r.iter_mut().enumerate() {
                 let at = self.descriptor_at(b_desc, j, kk, trans_b == 1).map_err(|m| fail(self, m))?;
-                *x = half(self.wgmma_read(at, &mut reads).map_err(|m| fail(self, m))?);
+                *x = half(self.wgmma_read(g, at, &mut reads).map_err(|m| fail(self, m))?);
             }
         }
         let sign = (scale_a * scale_b) as f64;
@@ -458,7 +458,7 @@ impl Block<'_> {
     }
 
     /// One 16-bit element read by a `wgmma` from shared memory, checked.
-    fn wgmma_read(&mut self, at: usize, reads: &mut Vec<(usize, usize)>) -> LaneResult<u16> {
+    fn wgmma_read(&mut self, g: usize, at: usize, reads: &mut Vec<(usize, usize)>) -> LaneResult<u16> {
         if at + 2 > self.shared.len() {
             return Err(format!(
                 "wgmma reads shared memory at {at:#x}, out of bounds (the block has {} bytes)",
@@ -468,7 +468,7 @@ impl Block<'_> {
         if self.inflight[at..at + 2].iter().any(|&n| n > 0) {
             return Err(format!("wgmma reads shared memory at {at:#x} while a cp.async to it is in flight"));
         }
-        self.shadow.read_async(at, 2)?;
+        self.shadow.read_async(4 * g..(4 * g + 4).min(self.warps.len()), at, 2)?;
         match reads.last_mut() {
             Some((s, l)) if *s + *l == at => *l += 2,
             _ => reads.push((at, 2)),
@@ -490,7 +490,9 @@ impl Block<'_> {
             }
             return Ok(());
         }
-        if inst.has("sc") || inst.has("acq_rel") {
+        // `fence.mbarrier_init`: the interpreter orders a block's warps by its barriers, which the
+        // kernels pair it with.
+        if inst.has("sc") || inst.has("acq_rel") || inst.has("mbarrier_init") {
             return Ok(());
         }
         Err(self.fault(inst, w, run[0], format!("`{}` is not interpreted", inst.op.join("."))))
