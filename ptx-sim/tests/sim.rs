@@ -753,10 +753,19 @@ fn an_mbarrier_hands_a_tile_from_one_warp_to_another() {
         // (The barrier's last warp runs on first, so the consumer even reads before the write.)
         let message = fault(go(&broken, &mut g).unwrap_err()).2;
         assert!(
-            message.contains("reads what thread 0 wrote") || message.contains("that no thread has written"),
+            message.contains("reads what thread 31 wrote") || message.contains("that no thread has written"),
             "{message}"
         );
     }
+    // A relaxed wait sees the phase complete but acquires nothing (PTX ISA: `.relaxed` orders no
+    // memory): the consumer's read is unordered.
+    let relaxed =
+        HANDOFF.replace("mbarrier.try_wait.parity.shared::cta", "mbarrier.try_wait.parity.relaxed.cta.shared::cta");
+    let message = fault(go(&relaxed, &mut g).unwrap_err()).2;
+    assert!(
+        message.contains("reads what thread 31 wrote") || message.contains("that no thread has written"),
+        "{message}"
+    );
     // Two arrivals expected, one made: the consumer waits forever, which is reported with every
     // warp's position.
     let message = fault(go(&HANDOFF.replace("[%r2], 1;\n$init_done", "[%r2], 2;\n$init_done"), &mut g).unwrap_err()).2;

@@ -7,7 +7,8 @@
 //! A barrier completes when its thread count has arrived, and orders everything its participants
 //! did before it (`race::Shadow::barrier`). An mbarrier's phase completes when its pending
 //! arrivals reach zero with no transaction bytes outstanding: the phase then carries every
-//! arrival's clock and every bulk copy it counted, and a wait that sees it complete acquires them.
+//! arrival's clock and every bulk copy it counted, and a wait that sees it complete acquires them
+//! (the default `.release` and `.acquire` semantics; `.relaxed` arrivals and waits order nothing).
 //! A wait whose phase has not completed blocks its warp (the kernel's own retry loop then sees it
 //! complete); when no warp can go on, the block is reported deadlocked with every warp's
 //! position and what it waits for.
@@ -249,8 +250,9 @@ impl Block<'_> {
                     }
                     arrivals.push(at);
                 }
-                // The warp releases what it did to each mbarrier it arrived at, once per step.
-                if arrives {
+                // The warp releases what it did to each mbarrier it arrived at, once per step
+                // (`.relaxed` releases nothing: it orders no memory).
+                if arrives && !inst.has("relaxed") {
                     let released = self.shadow.release(w);
                     arrivals.dedup();
                     for at in &arrivals {
@@ -283,10 +285,10 @@ impl Block<'_> {
                     }
                     let done = self.phase_done(at, parity);
                     self.set(w, l, &dst, done as u64, Ty::Pred).map_err(|m| fail(self, l, m))?;
-                    if done {
+                    if done && !inst.has("relaxed") {
                         let clock = self.sync.mbarriers[&at].completed[parity as usize].clone();
                         self.shadow.acquire(w, &clock);
-                    } else {
+                    } else if !done {
                         wait = Some((at, parity));
                     }
                 }
