@@ -12,7 +12,9 @@
 
 pub mod parse;
 pub mod sim;
+pub mod tensor_map;
 pub mod value;
 
 pub use parse::{Module, ParseError, parse};
 pub use sim::{Arg, Global, Launch, SimError, Stats, run};
+pub use tensor_map::{Swizzle, TensorMap};

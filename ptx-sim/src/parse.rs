@@ -83,6 +83,9 @@ pub enum Operand {
     Addr(Base, i64),
     /// `{a, b, …}`.
     Vector(Vec<Operand>),
+    /// `[tensorMap, {c0, c1, …}]`: a tensor map (a parameter, or a register holding its address)
+    /// and a box's coordinates (`cp.async.bulk.tensor`).
+    Tensor(Base, Vec<Operand>),
     /// A label (branch target) or a variable name (parameter, shared variable).
     Name(String),
     /// `_`: a sink.
@@ -424,6 +427,7 @@ enum Raw {
     F64(u64),
     Addr(String, i64),
     Vector(Vec<Raw>),
+    Tensor(String, Vec<Raw>),
     Name(String),
 }
 
@@ -449,6 +453,16 @@ fn resolve(raw: Raw, line: usize, text: &str, index: &HashMap<String, u32>) -> R
         },
         Raw::Vector(items) => {
             Operand::Vector(items.into_iter().map(|r| resolve(r, line, text, index)).collect::<Result<_, _>>()?)
+        }
+        Raw::Tensor(base, items) => {
+            let coords = items.into_iter().map(|r| resolve(r, line, text, index)).collect::<Result<_, _>>()?;
+            match index.get(&base) {
+                Some(&i) => Operand::Tensor(Base::Reg(i), coords),
+                None if base.starts_with('%') => {
+                    return Err(error(line, format!("`{text}`: undeclared register `{base}`")));
+                }
+                None => Operand::Tensor(Base::Name(base), coords),
+            }
         }
         Raw::Name(n) if n == "_" => Operand::Sink,
         Raw::Name(n) => Operand::Name(n),
@@ -490,6 +504,20 @@ fn raw_operand(i: &str) -> IResult<&str, Raw> {
                 preceded(multispace0, char(']')),
             ),
             |(base, off): (&str, Option<i64>)| Raw::Addr(base.to_string(), off.unwrap_or(0)),
+        ),
+        map(
+            delimited(
+                char('['),
+                pair(
+                    delimited(multispace0, ident, multispace0),
+                    preceded(
+                        pair(char(','), multispace0),
+                        delimited(char('{'), separated_list1(char(','), raw_operand), preceded(multispace0, char('}'))),
+                    ),
+                ),
+                preceded(multispace0, char(']')),
+            ),
+            |(base, coords): (&str, Vec<Raw>)| Raw::Tensor(base.to_string(), coords),
         ),
         map(
             delimited(char('{'), separated_list1(char(','), raw_operand), preceded(multispace0, char('}'))),

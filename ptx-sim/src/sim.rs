@@ -94,6 +94,8 @@ pub enum Arg {
     I64(i64),
     U32(u32),
     F32(f32),
+    /// A 128-byte parameter: a tensor map (`TensorMap::encode`), passed as a grid constant.
+    TensorMap([u8; 128]),
 }
 
 impl Arg {
@@ -103,6 +105,7 @@ impl Arg {
             Arg::I64(v) => v.to_le_bytes().to_vec(),
             Arg::U32(v) => v.to_le_bytes().to_vec(),
             Arg::F32(v) => v.to_le_bytes().to_vec(),
+            Arg::TensorMap(b) => b.to_vec(),
         }
     }
 }

@@ -926,3 +926,136 @@ fn named_barriers_count_their_threads_and_elect_picks_the_lowest_lane() {
         fault(run(&parse(&outside).unwrap(), "named", &launch(1, 96), &[Arg::U64(out)], &mut g).unwrap_err()).2;
     assert!(message.contains("outside its membermask"), "{message}");
 }
+
+/// A tensor-map copy (PTX ISA "cp.async.bulk.tensor", tile mode; the tensor map as
+/// `cuTensorMapEncodeTiled` describes it, encoded by `TensorMap::encode`): thread 0 expects the
+/// box's bytes and copies the box at (c0, c1); every thread then writes 16 bytes of the tile out.
+const TMA: &str = r#"
+.visible .entry tma(.param .align 64 .b8 tmap[128], .param .u64 out, .param .u32 c0, .param .u32 c1, .param .u32 bytes)
+{
+    .reg .pred %p<4>;
+    .reg .b32 %r<16>;
+    .reg .b64 %rd<8>;
+    .shared .align 8 .b8 bar[8];
+    .shared .align 1024 .b8 tile[2048];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, bar;
+    mov.u32 %r7, tile;
+    setp.ne.u32 %p1, %r1, 0;
+    @%p1 bra $init_done;
+    mbarrier.init.shared::cta.b64 [%r2], 1;
+$init_done:
+    bar.sync 0;
+    @%p1 bra $wait;
+    ld.param.u32 %r3, [c0];
+    ld.param.u32 %r4, [c1];
+    ld.param.u32 %r12, [bytes];
+    mbarrier.arrive.expect_tx.shared::cta.b64 %rd1, [%r2], %r12;
+    cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r7], [tmap, {%r3, %r4}], [%r2];
+$wait:
+    mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], 0;
+    @!%p2 bra $wait;
+    shl.b32 %r5, %r1, 4;
+    add.u32 %r6, %r7, %r5;
+    ld.shared.v4.u32 {%r8, %r9, %r10, %r11}, [%r6];
+    ld.param.u64 %rd2, [out];
+    cvt.u64.u32 %rd3, %r5;
+    add.s64 %rd4, %rd2, %rd3;
+    st.global.v4.u32 [%rd4], {%r8, %r9, %r10, %r11};
+    ret;
+}
+"#;
+
+#[test]
+fn tensor_map_copies_place_boxes_swizzled_and_fill_outside() {
+    use ptx_sim::{Swizzle, TensorMap};
+    // A 20 × 100 tensor of 16-bit elements, element (row, col) = row * 1000 + col; rows 256 bytes
+    // apart.
+    let (rows, cols, pitch) = (20u64, 100u64, 256usize);
+    let mut g = Global::new();
+    let mut image = vec![0u8; rows as usize * pitch];
+    for r in 0..rows as usize {
+        for c in 0..cols as usize {
+            image[r * pitch + 2 * c..r * pitch + 2 * c + 2].copy_from_slice(&((r * 1000 + c) as u16).to_le_bytes());
+        }
+    }
+    let base = g.upload(&image);
+    let m = parse(TMA).unwrap();
+    // What a copy must give: the box row-major, then each byte offset o moved to
+    // o ^ (((o >> 7) & mask) << 4) (CuTe's Swizzle<B, 4, 3>), zeros outside the tensor.
+    let expect = |map: &TensorMap, (c0, c1): (i64, i64)| -> Vec<u16> {
+        let (bw, bh) = (map.box_dims[0] as i64, map.box_dims[1] as i64);
+        let mask = match map.swizzle {
+            Swizzle::None => 0,
+            Swizzle::B32 => 1,
+            Swizzle::B64 => 3,
+            Swizzle::B128 => 7,
+        };
+        let mut out = vec![0u16; (bw * bh) as usize];
+        for y in 0..bh {
+            for x in 0..bw {
+                let (r, c) = (c1 + y, c0 + x);
+                let v = if (0..rows as i64).contains(&r) && (0..cols as i64).contains(&c) {
+                    (r * 1000 + c) as u16
+                } else {
+                    0
+                };
+                let o = ((y * bw + x) * 2) as usize;
+                out[(o ^ (((o >> 7) & mask) << 4)) / 2] = v;
+            }
+        }
+        out
+    };
+    for (swizzle, box_w, coords) in [
+        (Swizzle::None, 32u32, (8i64, 3i64)),
+        (Swizzle::B128, 64, (16, 2)),
+        (Swizzle::B64, 32, (40, 5)),
+        (Swizzle::B32, 16, (2, 9)),
+        // Past both edges and before the first row: zeros.
+        (Swizzle::B128, 64, (60, -3)),
+    ] {
+        let map = TensorMap {
+            base,
+            elem_bytes: 2,
+            dims: vec![cols, rows],
+            strides: vec![pitch as u64],
+            box_dims: vec![box_w, 8],
+            swizzle,
+            oob_nan: false,
+        };
+        map.check().unwrap();
+        let bytes = map.box_bytes();
+        let threads = (bytes / 16) as u32;
+        let out = g.upload(&vec![0u8; bytes]);
+        let args = [
+            Arg::TensorMap(map.encode()),
+            Arg::U64(out),
+            Arg::U32(coords.0 as i32 as u32),
+            Arg::U32(coords.1 as i32 as u32),
+            Arg::U32(bytes as u32),
+        ];
+        run(&m, "tma", &launch(1, threads), &args, &mut g).unwrap_or_else(|e| panic!("{swizzle:?} at {coords:?}: {e}"));
+        let got: Vec<u16> =
+            g.read(out, bytes).unwrap().chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+        assert_eq!(got, expect(&map, coords), "{swizzle:?} box {box_w} at {coords:?}");
+    }
+    // The driver's rules: an inner box wider than the swizzle, a stride that is not a multiple of
+    // 16; and a copy whose expected bytes are fewer than the box.
+    let wide = TensorMap {
+        base,
+        elem_bytes: 2,
+        dims: vec![cols, rows],
+        strides: vec![pitch as u64],
+        box_dims: vec![128, 8],
+        swizzle: Swizzle::B128,
+        oob_nan: false,
+    };
+    assert_eq!(wide.check().unwrap_err(), "the box's inner dimension is 256 bytes, over the 128-byte swizzle");
+    let odd = TensorMap { strides: vec![200], swizzle: Swizzle::None, box_dims: vec![8, 8], ..wide.clone() };
+    assert_eq!(odd.check().unwrap_err(), "global stride 200: a multiple of 16 below 2^40");
+    let map = TensorMap { box_dims: vec![32, 8], swizzle: Swizzle::None, ..wide };
+    let out = g.upload(&vec![0u8; map.box_bytes()]);
+    let args = [Arg::TensorMap(map.encode()), Arg::U64(out), Arg::U32(0), Arg::U32(0), Arg::U32(256)];
+    let message = fault(run(&m, "tma", &launch(1, 32), &args, &mut g).unwrap_err()).2;
+    assert!(message.contains("256 more than expected"), "{message}");
+}

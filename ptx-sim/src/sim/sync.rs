@@ -322,14 +322,22 @@ impl Block<'_> {
         }
         let arg = |i: usize| inst.args.get(i).ok_or_else(|| format!("operand {i} missing"));
         let dst = self.effective(w, l, arg(0)?)? as usize & !(super::SHARED_WINDOW as usize);
-        let src = self.effective(w, l, arg(1)?)?;
-        let size = self.operand(w, l, arg(2)?, Ty::U(32))? as usize;
-        let at = self.mbarrier_at(w, l, inst, 3)?;
-        if size == 0 || size % 16 != 0 || dst % 16 != 0 || src % 16 != 0 {
-            return Err(format!(
-                "cp.async.bulk of {size} bytes from {src:#x} to shared {dst:#x}: sizes and addresses are multiples of 16"
-            ));
-        }
+        let (data, at) = if inst.has("tensor") {
+            (self.tensor_box(w, l, inst, dst, global)?, self.mbarrier_at(w, l, inst, 2)?)
+        } else {
+            let src = self.effective(w, l, arg(1)?)?;
+            let size = self.operand(w, l, arg(2)?, Ty::U(32))? as usize;
+            if size == 0 || size % 16 != 0 || dst % 16 != 0 || src % 16 != 0 {
+                return Err(format!(
+                    "cp.async.bulk of {size} bytes from {src:#x} to shared {dst:#x}: sizes and addresses are multiples of 16"
+                ));
+            }
+            let data = global
+                .read(src, size)
+                .ok_or_else(|| format!("out-of-bounds cp.async.bulk read of {size} bytes at {src:#x}"))?;
+            (data.to_vec(), self.mbarrier_at(w, l, inst, 3)?)
+        };
+        let size = data.len();
         if dst + size > self.shared.len() {
             return Err(format!(
                 "out-of-bounds cp.async.bulk to shared {dst:#x} ({size} bytes; the block has {} bytes)",
@@ -339,10 +347,6 @@ impl Block<'_> {
         if self.sync.object_at(dst, size).is_some() {
             return Err(format!("cp.async.bulk to shared {dst:#x} overwrites an mbarrier object"));
         }
-        let data = global
-            .read(src, size)
-            .ok_or_else(|| format!("out-of-bounds cp.async.bulk read of {size} bytes at {src:#x}"))?
-            .to_vec();
         self.check_wgmma_reads(dst, size)?;
         let tick = self.shadow.bulk_write(w * 32 + l, dst, size)?;
         self.shared[dst..dst + size].copy_from_slice(&data);
@@ -358,6 +362,56 @@ impl Block<'_> {
         m.released[warps] = m.released[warps].max(tick);
         self.settle(at);
         Ok(())
+    }
+
+    /// `cp.async.bulk.tensor.Nd{.tile}...` `[dst], [tensorMap, {c0, …}], [mbar]`: the box at the
+    /// coordinates, as it lands in shared memory (`TensorMap::load_box`). The tensor map is a
+    /// parameter (by name, or a register holding its parameter offset) or in global memory.
+    fn tensor_box(&self, w: usize, l: usize, inst: &Inst, dst: usize, global: &Global) -> LaneResult<Vec<u8>> {
+        if inst.has("im2col") || inst.op.iter().any(|p| p.starts_with("multicast")) {
+            return Err(format!("`{}` is not interpreted (tile mode is)", inst.op.join(".")));
+        }
+        let rank = inst
+            .op
+            .iter()
+            .find_map(|p| p.strip_suffix('d').and_then(|n| n.parse::<usize>().ok()))
+            .ok_or_else(|| format!("`{}` names no dimension count (.1d ..= .5d)", inst.op.join(".")))?;
+        let Some(Operand::Tensor(base, coords)) = inst.args.get(1) else {
+            return Err("cp.async.bulk.tensor takes [tensorMap, {coordinates}] as its source".to_string());
+        };
+        let bytes = match base {
+            crate::parse::Base::Name(n) => {
+                let at = self.address_of(n)? as usize;
+                self.params
+                    .get(at..at + 128)
+                    .ok_or_else(|| format!("`{n}` is not a 128-byte tensor map parameter"))?
+                    .to_vec()
+            }
+            crate::parse::Base::Reg(r) => {
+                let at = self.reg(w, l, *r);
+                match self.params.get(at as usize..(at as usize).saturating_add(128)) {
+                    Some(p) if at < self.params.len() as u64 => p.to_vec(),
+                    _ => global.read(at, 128).ok_or_else(|| format!("no tensor map at {at:#x}"))?.to_vec(),
+                }
+            }
+        };
+        let map = crate::tensor_map::TensorMap::decode(&bytes)?;
+        if coords.len() != rank || map.dims.len() != rank {
+            return Err(format!(
+                "a .{rank}d copy with {} coordinates of a tensor map of {} dimensions",
+                coords.len(),
+                map.dims.len()
+            ));
+        }
+        let align = map.swizzle.bytes().map_or(128, |s| 8 * s);
+        if dst % align != 0 {
+            return Err(format!("cp.async.bulk.tensor to shared {dst:#x}: {align}-byte aligned under this swizzle"));
+        }
+        let c: Vec<i64> = coords
+            .iter()
+            .map(|op| Ok(self.operand(w, l, op, Ty::S(32))? as u32 as i32 as i64))
+            .collect::<LaneResult<_>>()?;
+        map.load_box(&c, |at, n| global.read(at, n).map(<[u8]>::to_vec))
     }
 
     /// `elect.sync d|p, membermask`: the lowest lane of the mask among `run` is the leader; every
