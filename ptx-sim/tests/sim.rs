@@ -604,8 +604,30 @@ const WGMMA: &str = r#"
 /// own bf16 example `((8,1,2),(8,2)):((1,8,64),(8,128))` with LBO = 256 and SBO = 128 bytes;
 /// K-major interleave `((8,2),(8,2)):((8,64),(1,128))` with LBO = 256 and SBO = 128 bytes.
 fn wgmma_case(src: &str, trans: u32, threads: u32) -> Result<Vec<f32>, SimError> {
+    let mut image = vec![0u16; 256];
+    for k in 0..16 {
+        for n in 0..16 {
+            let at = if trans == 1 {
+                n % 8 + 64 * (n / 8) + 8 * (k % 8) + 128 * (k / 8)
+            } else {
+                8 * (n % 8) + 64 * (n / 8) + k % 8 + 128 * (k / 8)
+            };
+            image[at] = bf16(wgmma_b(k, n)) as u16;
+        }
+    }
+    let desc: u64 = ((256u64 >> 4) << 16) | ((128u64 >> 4) << 32);
+    wgmma_with(src, trans, threads, &image, desc)
+}
+
+/// The B operand of the wgmma cases.
+fn wgmma_b(k: usize, n: usize) -> f32 {
+    ((k * 5 + n * 2) % 5) as f32 - 2.0
+}
+
+/// A·B + C on the warpgroup with B's shared image and descriptor given, checked against the sum.
+fn wgmma_with(src: &str, trans: u32, threads: u32, image: &[u16], desc: u64) -> Result<Vec<f32>, SimError> {
     let a = |m: usize, k: usize| ((m * 7 + k * 3) % 7) as f32 - 3.0;
-    let b = |k: usize, n: usize| ((k * 5 + n * 2) % 5) as f32 - 2.0;
+    let b = wgmma_b;
     let c = |m: usize, n: usize| (m * 16 + n) as f32 * 0.25;
     let (mut af, mut cf) = (vec![0u32; 128 * 4], vec![0f32; 128 * 8]);
     for t in 0..128usize {
@@ -616,18 +638,6 @@ fn wgmma_case(src: &str, trans: u32, threads: u32) -> Result<Vec<f32>, SimError>
             cf[t * 8 + v] = c(i % 64, i / 64);
         }
     }
-    let mut image = vec![0u16; 256];
-    for k in 0..16 {
-        for n in 0..16 {
-            let at = if trans == 1 {
-                n % 8 + 64 * (n / 8) + 8 * (k % 8) + 128 * (k / 8)
-            } else {
-                8 * (n % 8) + 64 * (n / 8) + k % 8 + 128 * (k / 8)
-            };
-            image[at] = bf16(b(k, n)) as u16;
-        }
-    }
-    let desc: u64 = ((256u64 >> 4) << 16) | ((128u64 >> 4) << 32);
     let words = |v: &[u32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
     let mut g = Global::new();
     let img: Vec<u8> = image.iter().flat_map(|x| x.to_le_bytes()).collect();
@@ -670,15 +680,61 @@ fn wgmma_misuse_is_an_error() {
     check(&WGMMA.replace("bar.sync 0;", ""), 128, "shared-memory race");
     // Two warps of a warpgroup.
     check(WGMMA, 64, "part of warpgroup 0");
-    // A swizzled descriptor this interpreter does not implement is named, not misread.
+    // A descriptor field this interpreter does not implement is named, not misread.
     check(
         &WGMMA.replace(
             "ld.param.u64 %rd9, [desc];",
-            "ld.param.u64 %rd9, [desc];\n    or.b64 %rd9, %rd9, 4611686018427387904;",
+            "ld.param.u64 %rd9, [desc];\n    or.b64 %rd9, %rd9, 562949953421312;",
         ),
         128,
-        "128-byte swizzle",
+        "base offset 1",
     );
+}
+
+/// The wgmma kernel with a 2 KiB operand image aligned to 1024 bytes, each thread copying 16
+/// bytes of it.
+fn wgmma_swizzled_kernel() -> String {
+    WGMMA
+        .replace(".shared .align 16 .b8 smem[512];", ".shared .align 1024 .b8 smem[2048];")
+        .replace("mul.wide.u32 %rd1, %r0, 4;", "mul.wide.u32 %rd1, %r0, 16;")
+        .replace("ld.global.b32 %r1, [%rd2];", "ld.global.v4.b32 {%r1, %r9, %r10, %r11}, [%rd2];")
+        .replace("shl.b32 %r3, %r0, 2;", "shl.b32 %r3, %r0, 4;")
+        .replace("st.shared.b32 [%r4], %r1;", "st.shared.v4.b32 [%r4], {%r1, %r9, %r10, %r11};")
+}
+
+/// Swizzled operands (PTX ISA 9.7.15.5.1.2.1.3; CuTe's `Layout_K_SW{32,64,128}_Atom_Bits` and
+/// `Layout_MN_SW*_Atom_Bits`, `Swizzle<B,4,3>` on the byte address over 8 rows of S bytes): B
+/// 16×16 bf16 K-major (rows of S bytes along k, 8 n-rows per SBO = 8·S) and MN-major (rows of S
+/// bytes along n, 8 k-rows per SBO), each 16-byte chunk `j` of row `r` at chunk `j ^ (r % 2^B)`.
+#[test]
+fn wgmma_reads_swizzled_operands() {
+    let kernel = wgmma_swizzled_kernel();
+    for (mode, span, b_bits) in [(1u64, 128usize, 7usize), (2, 64, 3), (3, 32, 1)] {
+        for trans in [0u32, 1] {
+            let mut image = vec![0u16; 1024];
+            for k in 0..16 {
+                for n in 0..16 {
+                    let byte = if trans == 1 {
+                        2 * (n % (span / 2)) + span * (k % 8) + 8 * span * (k / 8)
+                    } else {
+                        span * (n % 8) + 8 * span * (n / 8) + 2 * k
+                    };
+                    // Chunk j of row r moves to chunk j ^ (r % 2^B).
+                    let (row, chunk) = (byte / 128, (byte / 16) % 8);
+                    let moved = byte - 16 * chunk + 16 * (chunk ^ (row & b_bits));
+                    image[moved / 2] = bf16(wgmma_b(k, n)) as u16;
+                }
+            }
+            let (lbo, sbo) = (if trans == 1 { 16 * span as u64 } else { 16 }, 8 * span as u64);
+            let desc = ((lbo >> 4) << 16) | ((sbo >> 4) << 32) | (mode << 62);
+            wgmma_with(&kernel, trans, 128, &image, desc)
+                .unwrap_or_else(|e| panic!("{span}-byte swizzle, trans {trans}: {e}"));
+        }
+    }
+    // A swizzled operand must start on its pattern's 8 rows.
+    let desc = (1u64 << 62) | ((1024u64 >> 4) << 32) | (512 >> 4);
+    let message = fault(wgmma_with(&kernel, 0, 128, &vec![0u16; 1024], desc).unwrap_err()).2;
+    assert!(message.contains("not aligned to its 1024 bytes"), "{message}");
 }
 
 /// A producer warp and a consumer warp through an mbarrier (PTX ISA 9.7.13.15, "mbarrier"): thread

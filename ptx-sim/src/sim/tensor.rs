@@ -433,28 +433,58 @@ impl Block<'_> {
 
     /// The shared address of element (mn, k) of a 16-bit operand by its matrix descriptor (PTX
     /// ISA 9.7.15.5.1.2.2): bits 0–13 start address >> 4, 16–29 leading-dimension byte offset
-    /// (LBO) >> 4, 32–45 stride-dimension byte offset (SBO) >> 4, 62–63 swizzle mode. Only the
-    /// no-swizzle ("interleave") mode is interpreted; its canonical layouts (9.7.15.5.1.2.1.3,
-    /// T = 8 elements of 16 bits): K-major ((8,m),(T,2k)):((1T,SBO),(1,LBO)), i.e. byte
-    /// 16·(mn%8) + SBO·(mn/8) + 2·(k%8) + LBO·(k/8); MN-major ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)),
-    /// i.e. byte 2·(mn%8) + SBO·(mn/8) + 16·(k%8) + LBO·(k/8). The same layouts as CUTLASS's
-    /// `GmmaDescriptor` (cute/arch/mma_sm90_desc.hpp, "LayoutType::INTERLEAVE").
+    /// (LBO) >> 4, 32–45 stride-dimension byte offset (SBO) >> 4, 49–51 the base offset, 62–63
+    /// the swizzle (0 none, 1 128-byte, 2 64-byte, 3 32-byte). The canonical layouts
+    /// (9.7.15.5.1.2.1.3, T = 8 elements of 16 bits), the same as CUTLASS CuTe's GMMA atoms
+    /// (`cute/atom/mma_traits_sm90_gmma.hpp`: `Layout_K_SW128_Atom_Bits` = `Swizzle<3,4,3>` over
+    /// 8 rows of 1024 bits, and so on):
+    /// - no swizzle, K-major ((8,m),(T,2k)):((1T,SBO),(1,LBO)): byte 16·(mn%8) + SBO·(mn/8) +
+    ///   2·(k%8) + LBO·(k/8); MN-major ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)): byte 2·(mn%8) +
+    ///   SBO·(mn/8) + 16·(k%8) + LBO·(k/8);
+    /// - a swizzle of S bytes (32, 64, 128), K-major ((8,m),(T,2k)):((S/2,SBO),(1,T)): rows of S
+    ///   bytes, byte S·(mn%8) + SBO·(mn/8) + 2·k (LBO unused); MN-major ((T,S/16,m),(8,k)):
+    ///   ((1,T,LBO),(S/2,SBO)): byte 2·(mn%(S/2)) + LBO·(mn/(S/2)) + S·(k%8) + SBO·(k/8); then
+    ///   the swizzle of the shared address, 16-byte chunk bits 4.. XOR row bits 7.. (`Swizzle<B,4,3>`
+    ///   with B = 3, 2, 1), as TMA writes it (`tensor_map::Swizzle::apply`). A base offset (a
+    ///   pattern not aligned to its 8 rows) is not interpreted.
     fn descriptor_at(&self, desc: u64, mn: usize, k: usize, mn_major: bool) -> LaneResult<usize> {
         let start = ((desc & 0x3fff) << 4) as usize;
         let lbo = (((desc >> 16) & 0x3fff) << 4) as usize;
         let sbo = (((desc >> 32) & 0x3fff) << 4) as usize;
-        let swizzle = desc >> 62;
-        if swizzle != 0 {
-            let name = ["none", "128-byte", "64-byte", "32-byte"][swizzle as usize];
+        let base_offset = (desc >> 49) & 7;
+        let swizzle = match desc >> 62 {
+            0 => crate::tensor_map::Swizzle::None,
+            1 => crate::tensor_map::Swizzle::B128,
+            2 => crate::tensor_map::Swizzle::B64,
+            _ => crate::tensor_map::Swizzle::B32,
+        };
+        if base_offset != 0 {
             return Err(format!(
-                "wgmma descriptor {desc:#x} asks for the {name} swizzle, which this interpreter does not implement"
+                "wgmma descriptor {desc:#x} has base offset {base_offset}, which this interpreter does not implement"
             ));
         }
-        Ok(if mn_major {
-            start + 2 * (mn % 8) + sbo * (mn / 8) + 16 * (k % 8) + lbo * (k / 8)
+        let Some(span) = swizzle.bytes() else {
+            return Ok(if mn_major {
+                start + 2 * (mn % 8) + sbo * (mn / 8) + 16 * (k % 8) + lbo * (k / 8)
+            } else {
+                start + 16 * (mn % 8) + sbo * (mn / 8) + 2 * (k % 8) + lbo * (k / 8)
+            });
+        };
+        if start % (8 * span) != 0 {
+            return Err(format!(
+                "wgmma descriptor {desc:#x}: a {span}-byte swizzled operand starts at shared {start:#x}, not aligned to its {} bytes",
+                8 * span
+            ));
+        }
+        let at = if mn_major {
+            start + 2 * (mn % (span / 2)) + lbo * (mn / (span / 2)) + span * (k % 8) + sbo * (k / 8)
         } else {
-            start + 16 * (mn % 8) + sbo * (mn / 8) + 2 * (k % 8) + lbo * (k / 8)
-        })
+            if 2 * k >= span {
+                return Err(format!("wgmma descriptor {desc:#x}: K element {k} is past the {span}-byte swizzled row"));
+            }
+            start + span * (mn % 8) + sbo * (mn / 8) + 2 * k
+        };
+        Ok(swizzle.apply(at))
     }
 
     /// One 16-bit element read by a `wgmma` from shared memory, checked.
