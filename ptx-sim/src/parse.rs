@@ -66,6 +66,8 @@ pub struct Kernel {
     pub body: Vec<Inst>,
     /// `.maxntid`, if declared.
     pub max_threads: Option<[u32; 3]>,
+    /// `.maxnreg`, if declared: registers per thread at launch (what `setmaxnreg` changes).
+    pub max_regs: Option<u32>,
 }
 
 /// An operand of an instruction.
@@ -182,6 +184,7 @@ pub fn parse(src: &str) -> Result<Module, ParseError> {
         let body_open =
             text[close..].find('{').map(|i| close + i).ok_or_else(|| error(line_of(close), "kernel without a body"))?;
         let max_threads = parse_maxntid(&text[close..body_open]);
+        let max_regs = parse_maxnreg(&text[close..body_open]);
         // The body ends at the brace that closes the first one.
         let mut depth = 0;
         let mut body_close = None;
@@ -200,7 +203,9 @@ pub fn parse(src: &str) -> Result<Module, ParseError> {
         }
         let body_close = body_close.ok_or_else(|| error(line_of(body_open), "unclosed kernel body"))?;
         let statements = statements(&text[body_open + 1..body_close], line_of(body_open));
-        kernels.push(kernel(name, params, max_threads, statements)?);
+        let mut k = kernel(name, params, max_threads, statements)?;
+        k.max_regs = max_regs;
+        kernels.push(k);
         at = body_close + 1;
     }
     // Module-level `.extern .shared .align A .b8 name[]`: the dynamic shared memory, after each
@@ -219,6 +224,11 @@ pub fn parse(src: &str) -> Result<Module, ParseError> {
         }
     }
     Ok(Module { kernels })
+}
+
+fn parse_maxnreg(directives: &str) -> Option<u32> {
+    let rest = &directives[directives.find(".maxnreg")? + ".maxnreg".len()..];
+    rest.trim().chars().take_while(char::is_ascii_digit).collect::<String>().parse().ok()
 }
 
 fn parse_maxntid(directives: &str) -> Option<[u32; 3]> {
@@ -317,6 +327,7 @@ fn kernel(
         dynamic_shared_at: 0,
         body: Vec::new(),
         max_threads,
+        max_regs: None,
     };
     let mut index: HashMap<String, u32> = HashMap::new();
     let mut labels: HashMap<String, usize> = HashMap::new();

@@ -196,7 +196,7 @@ pub fn run(
                     sync: sync::Sync::new(),
                     copies: (0..threads).map(|_| Copies::default()).collect(),
                     warps: (0..threads.div_ceil(32))
-                        .map(|w| Warp::new(k.regs.len(), (threads - w * 32).min(32)))
+                        .map(|w| Warp { max_regs: k.max_regs, ..Warp::new(k.regs.len(), (threads - w * 32).min(32)) })
                         .collect(),
                     stats: &mut stats,
                 };
@@ -218,6 +218,8 @@ struct Warp {
     /// Per register: in use by a `wgmma.mma_async` not yet waited for (`tensor::IN_D`, `IN_A`).
     pending: Vec<u8>,
     pending_any: bool,
+    /// Registers per thread the warp holds (`.maxnreg`, then `setmaxnreg`), when known.
+    max_regs: Option<u32>,
 }
 
 /// Where a warp waits for others of its block.
@@ -247,6 +249,7 @@ impl Warp {
             wait: Wait::No,
             pending: vec![0; n_regs],
             pending_any: false,
+            max_regs: None,
         }
     }
 
@@ -412,6 +415,7 @@ impl Block<'_> {
             "bar" | "barrier" if !run.is_empty() => self.barrier_step(w, inst, &run)?,
             "mbarrier" if !run.is_empty() => self.mbarrier_step(w, inst, &run)?,
             "elect" if !run.is_empty() => self.elect(w, inst, &run)?,
+            "setmaxnreg" if !run.is_empty() => self.setmaxnreg(w, inst, &run)?,
             "wgmma" if !run.is_empty() => self.wgmma_step(w, pc, inst)?,
             "fence" if !run.is_empty() => self.fence(w, inst, &run)?,
             "shfl" => self.shfl(w, inst, &run)?,

@@ -1115,3 +1115,56 @@ fn tensor_map_copies_place_boxes_swizzled_and_fill_outside() {
     let message = fault(run(&m, "tma", &launch(1, 32), &args, &mut g).unwrap_err()).2;
     assert!(message.contains("256 more than expected"), "{message}");
 }
+
+/// Warp specialisation's register moves ("setmaxnreg"): a producer warpgroup gives registers up,
+/// two consumer warpgroups take them, within the SM's 64K registers.
+const REGS: &str = r#"
+.visible .entry regs(.param .u64 out)
+.maxnreg 168
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<4>;
+    mov.u32 %r1, %tid.x;
+    shr.u32 %r2, %r1, 7;
+    setp.ne.u32 %p1, %r2, 0;
+    @%p1 bra $consumer;
+    setmaxnreg.dec.sync.aligned.u32 PRODUCER;
+    bra $store;
+$consumer:
+    setmaxnreg.inc.sync.aligned.u32 CONSUMER;
+$store:
+    ld.param.u64 %rd1, [out];
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r2;
+    ret;
+}
+"#;
+
+#[test]
+fn setmaxnreg_moves_registers_between_warpgroups_within_the_budget() {
+    let mut g = Global::new();
+    let out = g.upload(&[0u8; 384 * 4]);
+    let go = |producer: &str, consumer: &str, g: &mut Global| {
+        let text = REGS.replace("PRODUCER", producer).replace("CONSUMER", consumer);
+        run(&parse(&text).unwrap(), "regs", &launch(1, 384), &[Arg::U64(out)], g)
+    };
+    // FlashAttention-3's split: 24 for the producer, 240 for each consumer (64512 registers).
+    go("24", "240", &mut g).unwrap();
+    assert_eq!(u32s(&g, out, 384)[128..132], [1, 1, 1, 1]);
+    let message = fault(go("24", "256", &mut g).unwrap_err()).2;
+    // (Found at the consumer warp that crosses it: 4·24 + 7·256 + 168 registers per lane.)
+    assert!(message.contains("would hold 65792 registers, over the SM's 65536"), "{message}");
+    let message = fault(go("200", "240", &mut g).unwrap_err()).2;
+    assert!(message.contains("setmaxnreg.dec 200 would not lower the 168 registers"), "{message}");
+    let message = fault(go("20", "240", &mut g).unwrap_err()).2;
+    assert!(message.contains("a multiple of 8 in 24 ..= 256"), "{message}");
+    // Warps of one warpgroup that disagree (warp 1 of the producer group takes another count).
+    let split = REGS
+        .replace("PRODUCER", "24")
+        .replace("CONSUMER", "240")
+        .replace("    setmaxnreg.dec.sync.aligned.u32 24;", "    shr.u32 %r3, %r1, 5;\n    setp.eq.u32 %p1, %r3, 1;\n    @%p1 bra $other;\n    setmaxnreg.dec.sync.aligned.u32 24;\n    bra $store;\n$other:\n    setmaxnreg.dec.sync.aligned.u32 32;");
+    let message = fault(run(&parse(&split).unwrap(), "regs", &launch(1, 384), &[Arg::U64(out)], &mut g).unwrap_err()).2;
+    assert!(message.contains("where warp 0 of its warpgroup set 24"), "{message}");
+}

@@ -48,11 +48,13 @@ pub(super) struct Named {
 pub(super) struct Sync {
     pub(super) mbarriers: HashMap<usize, MBarrier>,
     pub(super) named: Vec<Named>,
+    /// Per warp: the counts of the `setmaxnreg`s it executed, in order.
+    maxnreg: HashMap<usize, Vec<u32>>,
 }
 
 impl Sync {
     pub(super) fn new() -> Sync {
-        Sync { mbarriers: HashMap::new(), named: vec![Named::default(); 16] }
+        Sync { mbarriers: HashMap::new(), named: vec![Named::default(); 16], maxnreg: HashMap::new() }
     }
 
     /// Whether `[at, at + len)` overlaps an mbarrier object (which plain loads and stores may not
@@ -441,6 +443,57 @@ impl Block<'_> {
             if let Some(p) = &pred {
                 self.set(w, l, p, (Some(l) == leader) as u64, Ty::Pred).map_err(|m| self.fault(inst, w, l, m))?;
             }
+        }
+        Ok(())
+    }
+
+    /// `setmaxnreg.{inc,dec}.sync.aligned.u32 N` (PTX ISA "setmaxnreg"): the warp's registers per
+    /// thread become N (24 ..= 256, a multiple of 8), up for `.inc` and down for `.dec` from what
+    /// it holds (`.maxnreg`, or an earlier `setmaxnreg`); the four warps of a warpgroup execute
+    /// the same one; and the block's warps never hold more than the SM's 64K registers.
+    pub(super) fn setmaxnreg(&mut self, w: usize, inst: &Inst, run: &[usize]) -> Result<(), SimError> {
+        let lane = run[0];
+        let fail = |b: &Block<'_>, m: String| b.fault(inst, w, lane, m);
+        let n = match inst.args.first() {
+            Some(Operand::Int(v)) => *v as u32,
+            _ => return Err(fail(self, "setmaxnreg takes an immediate register count".into())),
+        };
+        if !(24..=256).contains(&n) || n % 8 != 0 {
+            return Err(fail(self, format!("setmaxnreg {n}: a multiple of 8 in 24 ..= 256")));
+        }
+        let inc = inst.has("inc");
+        if !inc && !inst.has("dec") {
+            return Err(fail(self, "setmaxnreg needs .inc or .dec".into()));
+        }
+        if let Some(held) = self.warps[w].max_regs
+            && (inc && n < held || !inc && n > held)
+        {
+            let verb = if inc { "raise" } else { "lower" };
+            return Err(fail(
+                self,
+                format!(
+                    "setmaxnreg.{} {n} would not {verb} the {held} registers warp {w} holds",
+                    if inc { "inc" } else { "dec" }
+                ),
+            ));
+        }
+        // The k-th setmaxnreg of every warp of the warpgroup names the same count.
+        let k = self.sync.maxnreg.get(&w).map_or(0, Vec::len);
+        let peers = (w / 4 * 4..w / 4 * 4 + 4).filter(|&x| x != w);
+        if let Some((x, other)) = peers
+            .filter_map(|x| self.sync.maxnreg.get(&x).and_then(|h| h.get(k)).map(|&o| (x, o)))
+            .find(|&(_, o)| o != n)
+        {
+            return Err(fail(self, format!("warp {w} sets {n} registers where warp {x} of its warpgroup set {other}")));
+        }
+        self.sync.maxnreg.entry(w).or_default().push(n);
+        self.warps[w].max_regs = Some(n);
+        let held: Option<usize> =
+            self.warps.iter().map(|x| x.max_regs.map(|r| r as usize * x.lanes.next_multiple_of(32))).sum();
+        if let Some(total) = held
+            && total > 65536
+        {
+            return Err(fail(self, format!("the block's warps would hold {total} registers, over the SM's 65536")));
         }
         Ok(())
     }
