@@ -508,7 +508,7 @@ impl Block<'_> {
     /// `cp.async.wait_group N`, `cp.async.wait_all` ("cp.async"): a copy reads its source when
     /// issued (zero-filling past `src-size`) and lands in shared memory when its thread waits for
     /// its group; until then its destination may not be read.
-    fn cp_async(&mut self, w: usize, l: usize, inst: &Inst, global: &Global) -> LaneResult<()> {
+    fn cp_async(&mut self, w: usize, l: usize, inst: &Inst, global: &mut Global) -> LaneResult<()> {
         if inst.op.get(2).map(String::as_str) == Some("bulk") {
             return self.bulk_copy(w, l, inst, global);
         }

@@ -205,4 +205,32 @@ impl TensorMap {
         }
         Ok(out)
     }
+
+    /// Writes the box at `coords` from its shared-memory image `data` (swizzled) into the
+    /// tensor through `write`: elements outside the tensor are not written.
+    pub fn store_box(
+        &self,
+        coords: &[i64],
+        data: &[u8],
+        write: impl FnMut(u64, &[u8]) -> Option<()>,
+    ) -> Result<(), String> {
+        let mut write = write;
+        let e = self.elem_bytes as usize;
+        let count = self.box_dims.iter().map(|&b| b as usize).product::<usize>();
+        let mut index = vec![0i64; self.dims.len()];
+        for linear in 0..count {
+            let mut rest = linear;
+            for (k, b) in self.box_dims.iter().enumerate() {
+                index[k] = coords[k] + (rest % *b as usize) as i64;
+                rest /= *b as usize;
+            }
+            if let Some(g) = self.address(&index) {
+                let at = self.swizzle.apply(linear * e);
+                write(g, &data[at..at + e]).ok_or_else(|| {
+                    format!("the tensor map's element at {index:?} ({g:#x}) is outside global memory")
+                })?;
+            }
+        }
+        Ok(())
+    }
 }

@@ -1168,3 +1168,87 @@ fn setmaxnreg_moves_registers_between_warpgroups_within_the_budget() {
     let message = fault(run(&parse(&split).unwrap(), "regs", &launch(1, 384), &[Arg::U64(out)], &mut g).unwrap_err()).2;
     assert!(message.contains("where warp 0 of its warpgroup set 24"), "{message}");
 }
+
+/// Bulk stores from shared memory ("cp.async.bulk" shared to global, "cp.async.bulk.tensor" in
+/// tile mode, "cp.async.bulk.commit_group"/"wait_group.read"): every thread writes 16 bytes of a
+/// tile, publishes them to the async proxy and meets the others at a barrier; thread 0 stores the
+/// tile as a box of the tensor at (c0, c1) and waits until the tile has been read.
+const STORE: &str = r#"
+.visible .entry store(.param .align 64 .b8 tmap[128], .param .u32 c0, .param .u32 c1)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<16>;
+    .shared .align 1024 .b8 tile[2048];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r7, tile;
+    shl.b32 %r5, %r1, 4;
+    add.u32 %r6, %r7, %r5;
+    shl.b32 %r8, %r1, 3;
+    add.u32 %r9, %r8, 1;
+    add.u32 %r10, %r8, 2;
+    add.u32 %r11, %r8, 3;
+    st.shared.v4.u32 [%r6], {%r8, %r9, %r10, %r11};
+    fence.proxy.async.shared::cta;
+    bar.sync 0;
+    setp.ne.u32 %p1, %r1, 0;
+    @%p1 bra $done;
+    ld.param.u32 %r3, [c0];
+    ld.param.u32 %r4, [c1];
+    cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [tmap, {%r3, %r4}], [%r7];
+    cp.async.bulk.commit_group;
+    cp.async.bulk.wait_group.read 0;
+$done:
+    ret;
+}
+"#;
+
+#[test]
+fn bulk_stores_write_boxes_from_published_shared_memory() {
+    use ptx_sim::{Swizzle, TensorMap};
+    // A 12 × 40 tensor of 32-bit elements (rows 160 bytes apart), box 16 × 8 with the 64-byte
+    // swizzle; thread t wrote the tile's words 4t .. 4t + 3 as 8t, 8t + 1, 8t + 2, 8t + 3.
+    let (rows, cols, pitch) = (12u64, 40u64, 160u64);
+    let mut g = Global::new();
+    let base = g.upload(&vec![0xffu8; (rows * pitch) as usize]);
+    let map = TensorMap {
+        base,
+        elem_bytes: 4,
+        dims: vec![cols, rows],
+        strides: vec![pitch],
+        box_dims: vec![16, 8],
+        swizzle: Swizzle::B64,
+        oob_nan: false,
+    };
+    let m = parse(STORE).unwrap();
+    let threads = (map.box_bytes() / 16) as u32;
+    let args = |c0: i32, c1: i32| [Arg::TensorMap(map.encode()), Arg::U32(c0 as u32), Arg::U32(c1 as u32)];
+    // The box at (30, 8): columns 30..46 and rows 8..16 overlap the tensor in 10 × 4.
+    run(&m, "store", &launch(1, threads), &args(30, 8), &mut g).unwrap();
+    let tile_word = |i: usize| 8 * (i / 4) as u32 + (i % 4) as u32;
+    for r in 0..rows as usize {
+        for c in 0..cols as usize {
+            let got = u32::from_le_bytes(g.read(base + (r * 160 + c * 4) as u64, 4).unwrap().try_into().unwrap());
+            let inside = (8..16).contains(&r) && (30..46).contains(&c);
+            let want = if inside {
+                // Box element (y, x) is at byte 4·(16y + x) of the box, swizzled in the tile.
+                let o = 4 * (16 * (r - 8) + (c - 30));
+                tile_word((o ^ (((o >> 7) & 3) << 4)) / 4)
+            } else {
+                u32::MAX
+            };
+            assert_eq!(got, want, "element ({r}, {c})");
+        }
+    }
+    // Without the proxy fence, the async proxy reads what the generic proxy wrote unpublished.
+    let unfenced = STORE.replace("    fence.proxy.async.shared::cta;\n", "");
+    let message =
+        fault(run(&parse(&unfenced).unwrap(), "store", &launch(1, threads), &args(0, 0), &mut g).unwrap_err()).2;
+    assert!(message.contains("no fence.proxy.async since"), "{message}");
+    // Rewriting the tile before the store has read it.
+    let early = STORE.replace(
+        "    cp.async.bulk.wait_group.read 0;\n",
+        "    st.shared.u32 [%r7], %r8;\n    cp.async.bulk.wait_group.read 0;\n",
+    );
+    let message = fault(run(&parse(&early).unwrap(), "store", &launch(1, threads), &args(0, 0), &mut g).unwrap_err()).2;
+    assert!(message.contains("an in-flight cp.async.bulk store reads"), "{message}");
+}

@@ -195,6 +195,35 @@ impl Shadow {
         Ok(())
     }
 
+    /// A read of `[at, at + len)` by a bulk store thread `t` issued (the async proxy): written,
+    /// ordered before `t`, and published to the async proxy by each writer's
+    /// `fence.proxy.async` (bytes the async proxy wrote need none).
+    pub(super) fn read_by_async(&mut self, t: usize, at: usize, len: usize) -> Result<(), String> {
+        let (w, now) = (t / 32, self.clocks[t / 32][t / 32]);
+        for i in at..at + len {
+            let b = self.bytes[i];
+            if !b.written {
+                return Err(format!("a cp.async.bulk store reads shared memory at {i:#x} that no thread has written"));
+            }
+            if !self.write_ordered(&b, t) {
+                return Err(format!(
+                    "shared-memory race at {i:#x}: a cp.async.bulk store issued by thread {t} reads what {} wrote, with no barrier between",
+                    Shadow::who(b.writer)
+                ));
+            }
+            if b.writer != ASYNC && self.fences[b.writer as usize] <= b.fences {
+                return Err(format!(
+                    "a cp.async.bulk store reads shared memory at {i:#x} that thread {} wrote through the generic proxy with no fence.proxy.async since (PTX ISA 9.7.15.4)",
+                    b.writer
+                ));
+            }
+            let slot = i * self.warps + w;
+            self.reads[slot] = now;
+            self.read_lanes[slot] = MANY;
+        }
+        Ok(())
+    }
+
     /// The race checks of a write of `[at, at + len)` by thread `t`, without recording it.
     pub(super) fn check_write(&self, t: usize, at: usize, len: usize) -> Result<(), String> {
         for i in at..at + len {

@@ -50,11 +50,29 @@ pub(super) struct Sync {
     pub(super) named: Vec<Named>,
     /// Per warp: the counts of the `setmaxnreg`s it executed, in order.
     maxnreg: HashMap<usize, Vec<u32>>,
+    /// Per thread: its bulk stores' shared source ranges since its last commit, and its committed
+    /// bulk groups, oldest first (`cp.async.bulk.commit_group`, `wait_group`).
+    bulk_open: HashMap<usize, Vec<(usize, usize)>>,
+    bulk_groups: HashMap<usize, std::collections::VecDeque<Vec<(usize, usize)>>>,
+    /// Shared ranges bulk stores still read.
+    reading: Vec<(usize, usize)>,
 }
 
 impl Sync {
     pub(super) fn new() -> Sync {
-        Sync { mbarriers: HashMap::new(), named: vec![Named::default(); 16], maxnreg: HashMap::new() }
+        Sync {
+            mbarriers: HashMap::new(),
+            named: vec![Named::default(); 16],
+            maxnreg: HashMap::new(),
+            bulk_open: HashMap::new(),
+            bulk_groups: HashMap::new(),
+            reading: Vec::new(),
+        }
+    }
+
+    /// The first byte of `[at, at + len)` an in-flight bulk store still reads.
+    pub(super) fn bulk_reading(&self, at: usize, len: usize) -> Option<usize> {
+        self.reading.iter().filter(|&&(s, n)| s < at + len && at < s + n).map(|&(s, _)| s.max(at)).min()
     }
 
     /// Whether `[at, at + len)` overlaps an mbarrier object (which plain loads and stores may not
@@ -315,7 +333,41 @@ impl Block<'_> {
     /// [mbar]`: `size` bytes (a multiple of 16, both addresses 16-byte aligned) land in shared
     /// memory, written by the copy engine, and complete `size` transaction bytes of the mbarrier,
     /// whose phase then carries the copy.
-    pub(super) fn bulk_copy(&mut self, w: usize, l: usize, inst: &Inst, global: &Global) -> LaneResult<()> {
+    pub(super) fn bulk_copy(&mut self, w: usize, l: usize, inst: &Inst, global: &mut Global) -> LaneResult<()> {
+        let t = w * 32 + l;
+        match inst.op.get(3).map(String::as_str) {
+            Some("commit_group") => {
+                let open = self.sync.bulk_open.remove(&t).unwrap_or_default();
+                self.sync.bulk_groups.entry(t).or_default().push_back(open);
+                return Ok(());
+            }
+            Some("wait_group") => {
+                let keep = match inst.args.first() {
+                    Some(op) => self.operand(w, l, op, Ty::U(32))? as usize,
+                    None => 0,
+                };
+                let groups = self.sync.bulk_groups.entry(t).or_default();
+                let mut done = Vec::new();
+                while groups.len() > keep {
+                    done.extend(groups.pop_front().expect("longer than keep"));
+                }
+                for r in done {
+                    if let Some(i) = self.sync.reading.iter().position(|&x| x == r) {
+                        self.sync.reading.swap_remove(i);
+                    }
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
+        // Shared to global: `.global` named before `.shared`.
+        let global_at = inst.op.iter().position(|p| p == "global");
+        let shared_at = inst.op.iter().position(|p| p.starts_with("shared"));
+        if let (Some(g), Some(s)) = (global_at, shared_at)
+            && g < s
+        {
+            return self.bulk_store(w, l, inst, global);
+        }
         if !(inst.has("global")
             && inst.op.iter().any(|p| p.starts_with("shared"))
             && inst.op.iter().any(|p| p.starts_with("mbarrier")))
@@ -366,10 +418,55 @@ impl Block<'_> {
         Ok(())
     }
 
-    /// `cp.async.bulk.tensor.Nd{.tile}...` `[dst], [tensorMap, {c0, …}], [mbar]`: the box at the
-    /// coordinates, as it lands in shared memory (`TensorMap::load_box`). The tensor map is a
-    /// parameter (by name, or a register holding its parameter offset) or in global memory.
-    fn tensor_box(&self, w: usize, l: usize, inst: &Inst, dst: usize, global: &Global) -> LaneResult<Vec<u8>> {
+    /// `cp.async.bulk.global.shared::cta.bulk_group [dst], [src], size` and
+    /// `cp.async.bulk.tensor.Nd.global.shared::cta{.tile}.bulk_group [tensorMap, {c0, …}], [src]`:
+    /// shared bytes read by the async proxy — written, ordered before the issuing thread, and
+    /// published by their writers' `fence.proxy.async` — land in global memory (the box's elements
+    /// inside the tensor, for a tensor store). The source may not be written again until the
+    /// thread's `cp.async.bulk.wait_group.read` for its group.
+    fn bulk_store(&mut self, w: usize, l: usize, inst: &Inst, global: &mut Global) -> LaneResult<()> {
+        let t = w * 32 + l;
+        let arg = |i: usize| inst.args.get(i).ok_or_else(|| format!("operand {i} missing"));
+        let src = self.effective(w, l, arg(1)?)? as usize & !(super::SHARED_WINDOW as usize);
+        let (map, coords, size) = if inst.has("tensor") {
+            let (map, coords) = self.tensor_operand(w, l, inst, 0, global)?;
+            let size = map.box_bytes();
+            (Some(map), coords, size)
+        } else {
+            let size = self.operand(w, l, arg(2)?, Ty::U(32))? as usize;
+            (None, Vec::new(), size)
+        };
+        if size == 0 || size % 16 != 0 || src % 16 != 0 || src + size > self.shared.len() {
+            return Err(format!(
+                "cp.async.bulk store of {size} bytes from shared {src:#x}: 16-byte multiples inside the block's {} bytes",
+                self.shared.len()
+            ));
+        }
+        self.shadow.read_by_async(t, src, size)?;
+        let data = self.shared[src..src + size].to_vec();
+        match map {
+            Some(map) => map.store_box(&coords, &data, |at, bytes| global.write(at, bytes))?,
+            None => {
+                let dst = self.effective(w, l, arg(0)?)?;
+                global
+                    .write(dst, &data)
+                    .ok_or_else(|| format!("out-of-bounds cp.async.bulk store of {size} bytes at {dst:#x}"))?;
+            }
+        }
+        self.sync.bulk_open.entry(t).or_default().push((src, size));
+        self.sync.reading.push((src, size));
+        Ok(())
+    }
+
+    /// A tensor map operand `[map, {coords}]` (operand `i`) and its coordinates.
+    fn tensor_operand(
+        &self,
+        w: usize,
+        l: usize,
+        inst: &Inst,
+        i: usize,
+        global: &Global,
+    ) -> LaneResult<(crate::tensor_map::TensorMap, Vec<i64>)> {
         if inst.has("im2col") || inst.op.iter().any(|p| p.starts_with("multicast")) {
             return Err(format!("`{}` is not interpreted (tile mode is)", inst.op.join(".")));
         }
@@ -378,8 +475,8 @@ impl Block<'_> {
             .iter()
             .find_map(|p| p.strip_suffix('d').and_then(|n| n.parse::<usize>().ok()))
             .ok_or_else(|| format!("`{}` names no dimension count (.1d ..= .5d)", inst.op.join(".")))?;
-        let Some(Operand::Tensor(base, coords)) = inst.args.get(1) else {
-            return Err("cp.async.bulk.tensor takes [tensorMap, {coordinates}] as its source".to_string());
+        let Some(Operand::Tensor(base, coords)) = inst.args.get(i) else {
+            return Err("cp.async.bulk.tensor takes [tensorMap, {coordinates}]".to_string());
         };
         let bytes = match base {
             crate::parse::Base::Name(n) => {
@@ -405,14 +502,22 @@ impl Block<'_> {
                 map.dims.len()
             ));
         }
+        let c = coords
+            .iter()
+            .map(|op| Ok(self.operand(w, l, op, Ty::S(32))? as u32 as i32 as i64))
+            .collect::<LaneResult<_>>()?;
+        Ok((map, c))
+    }
+
+    /// `cp.async.bulk.tensor.Nd{.tile}...` `[dst], [tensorMap, {c0, …}], [mbar]`: the box at the
+    /// coordinates, as it lands in shared memory (`TensorMap::load_box`). The tensor map is a
+    /// parameter (by name, or a register holding its parameter offset) or in global memory.
+    fn tensor_box(&self, w: usize, l: usize, inst: &Inst, dst: usize, global: &Global) -> LaneResult<Vec<u8>> {
+        let (map, c) = self.tensor_operand(w, l, inst, 1, global)?;
         let align = map.swizzle.bytes().map_or(128, |s| 8 * s);
         if dst % align != 0 {
             return Err(format!("cp.async.bulk.tensor to shared {dst:#x}: {align}-byte aligned under this swizzle"));
         }
-        let c: Vec<i64> = coords
-            .iter()
-            .map(|op| Ok(self.operand(w, l, op, Ty::S(32))? as u32 as i32 as i64))
-            .collect::<LaneResult<_>>()?;
         map.load_box(&c, |at, n| global.read(at, n).map(<[u8]>::to_vec))
     }
 

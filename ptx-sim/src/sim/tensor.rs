@@ -232,8 +232,14 @@ impl Block<'_> {
         }
     }
 
-    /// A shared write to `[at, at + len)` while an in-flight `wgmma` reads it is an error.
+    /// A shared write to `[at, at + len)` while an in-flight `wgmma` or bulk store reads it is an
+    /// error.
     pub(super) fn check_wgmma_reads(&self, at: usize, len: usize) -> LaneResult<()> {
+        if let Some(a) = self.sync.bulk_reading(at, len) {
+            return Err(format!(
+                "write to shared memory at {a:#x} that an in-flight cp.async.bulk store reads (before its cp.async.bulk.wait_group.read)"
+            ));
+        }
         if self.wgmma.readers == 0 {
             return Ok(());
         }
