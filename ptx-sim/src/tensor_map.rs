@@ -173,6 +173,27 @@ impl TensorMap {
         Some(at)
     }
 
+    /// Each element of the box at `coords`: its byte offset in the box's shared-memory image
+    /// (row-major, swizzled) and its global address (`None` outside the tensor).
+    fn elements<'a>(&'a self, coords: &'a [i64]) -> impl Iterator<Item = (usize, Option<u64>)> + 'a {
+        let e = self.elem_bytes as usize;
+        let count = self.box_dims.iter().map(|&b| b as usize).product::<usize>();
+        (0..count).map(move |linear| {
+            let mut rest = linear;
+            let index: Vec<i64> = self
+                .box_dims
+                .iter()
+                .zip(coords)
+                .map(|(&b, &c)| {
+                    let i = c + (rest % b as usize) as i64;
+                    rest /= b as usize;
+                    i
+                })
+                .collect();
+            (self.swizzle.apply(linear * e), self.address(&index))
+        })
+    }
+
     /// The bytes of the box at `coords` as they land in shared memory (swizzled), reading global
     /// memory through `read`.
     pub fn load_box(&self, coords: &[i64], read: impl Fn(u64, usize) -> Option<Vec<u8>>) -> Result<Vec<u8>, String> {
@@ -184,24 +205,14 @@ impl TensorMap {
             (true, 8) => f64::NAN.to_bits().to_le_bytes().to_vec(),
             _ => vec![0; e],
         };
-        let count = self.box_dims.iter().map(|&b| b as usize).product::<usize>();
-        let mut index = vec![0i64; self.dims.len()];
-        for linear in 0..count {
-            let mut rest = linear;
-            for (k, b) in self.box_dims.iter().enumerate() {
-                index[k] = coords[k] + (rest % *b as usize) as i64;
-                rest /= *b as usize;
-            }
-            let at = self.swizzle.apply(linear * e);
-            match self.address(&index) {
+        for (at, global) in self.elements(coords) {
+            let bytes = match global {
                 Some(g) => {
-                    let bytes = read(g, e).ok_or_else(|| {
-                        format!("the tensor map's element at {index:?} ({g:#x}) is outside global memory")
-                    })?;
-                    out[at..at + e].copy_from_slice(&bytes);
+                    read(g, e).ok_or_else(|| format!("the tensor map's element at {g:#x} is outside global memory"))?
                 }
-                None => out[at..at + e].copy_from_slice(&fill),
-            }
+                None => fill.clone(),
+            };
+            out[at..at + e].copy_from_slice(&bytes);
         }
         Ok(out)
     }
@@ -212,23 +223,13 @@ impl TensorMap {
         &self,
         coords: &[i64],
         data: &[u8],
-        write: impl FnMut(u64, &[u8]) -> Option<()>,
+        mut write: impl FnMut(u64, &[u8]) -> Option<()>,
     ) -> Result<(), String> {
-        let mut write = write;
         let e = self.elem_bytes as usize;
-        let count = self.box_dims.iter().map(|&b| b as usize).product::<usize>();
-        let mut index = vec![0i64; self.dims.len()];
-        for linear in 0..count {
-            let mut rest = linear;
-            for (k, b) in self.box_dims.iter().enumerate() {
-                index[k] = coords[k] + (rest % *b as usize) as i64;
-                rest /= *b as usize;
-            }
-            if let Some(g) = self.address(&index) {
-                let at = self.swizzle.apply(linear * e);
-                write(g, &data[at..at + e]).ok_or_else(|| {
-                    format!("the tensor map's element at {index:?} ({g:#x}) is outside global memory")
-                })?;
+        for (at, global) in self.elements(coords) {
+            if let Some(g) = global {
+                write(g, &data[at..at + e])
+                    .ok_or_else(|| format!("the tensor map's element at {g:#x} is outside global memory"))?;
             }
         }
         Ok(())

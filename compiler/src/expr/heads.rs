@@ -87,13 +87,7 @@ pub fn of(mask: &MaskExpr, heads: u32, padding: bool) -> Result<HeadMasks, Unsup
 /// The one `&'static` copy of `m`: masks hold head classes by reference so that they stay `Copy`.
 pub fn intern(m: HeadMasks) -> &'static HeadMasks {
     static TABLE: std::sync::Mutex<Vec<&'static HeadMasks>> = std::sync::Mutex::new(Vec::new());
-    let mut table = TABLE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(found) = table.iter().find(|x| ***x == m) {
-        return found;
-    }
-    let leaked: &'static HeadMasks = Box::leak(Box::new(m));
-    table.push(leaked);
-    leaked
+    super::intern(&TABLE, m)
 }
 
 #[cfg(test)]

@@ -325,6 +325,19 @@ impl MaskExpr {
     }
 }
 
+/// The one `&'static` copy of `x` among those `table` holds: masks and kernel specs hold their
+/// expression data (scores, regions, head classes) by reference, so that they stay `Copy`. A
+/// process leaks one copy per distinct value it reads.
+pub(crate) fn intern<T: PartialEq + Sync + 'static>(table: &std::sync::Mutex<Vec<&'static T>>, x: T) -> &'static T {
+    let mut table = table.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(found) = table.iter().find(|y| ***y == x) {
+        return found;
+    }
+    let leaked: &'static T = Box::leak(Box::new(x));
+    table.push(leaked);
+    leaked
+}
+
 /// Euclidean division and remainder of integers (`b > 0` in every checked expression).
 pub fn div_euclid(a: i64, b: i64) -> Option<i64> {
     (b != 0).then(|| a.div_euclid(b))

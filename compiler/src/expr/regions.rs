@@ -19,13 +19,7 @@ pub use crate::spec::{Cell, END, Regions};
 /// A process leaks one copy per distinct mask it reads.
 pub fn intern(r: Regions) -> &'static Regions {
     static TABLE: std::sync::Mutex<Vec<&'static Regions>> = std::sync::Mutex::new(Vec::new());
-    let mut table = TABLE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(found) = table.iter().find(|x| ***x == r) {
-        return found;
-    }
-    let leaked: &'static Regions = Box::leak(Box::new(r));
-    table.push(leaked);
-    leaked
+    super::intern(&TABLE, r)
 }
 
 /// The cut points of the comparisons of `e` that read one position: where their truth may

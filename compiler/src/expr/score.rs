@@ -670,13 +670,7 @@ fn renumber(op: ScoreOp, mut f: impl FnMut(u16) -> u16) -> ScoreOp {
 /// One shared copy of each distinct score, so that kernel specs stay `Copy`.
 pub fn intern(s: Score) -> &'static Score {
     static TABLE: std::sync::Mutex<Vec<&'static Score>> = std::sync::Mutex::new(Vec::new());
-    let mut table = TABLE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(found) = table.iter().find(|x| ***x == s) {
-        return found;
-    }
-    let leaked: &'static Score = Box::leak(Box::new(s));
-    table.push(leaked);
-    leaked
+    super::intern(&TABLE, s)
 }
 
 /// The interned score of an expression's text (the text must parse and compile).

@@ -518,21 +518,25 @@ fn read_mask(r: &Reader<'_>, thd: bool, heads: Option<HeadCount>, diags: &mut Di
     }
 }
 
-/// A mask expression, type-checked and compiled as the named mask it says (under thd, within
-/// each packed sequence: `causal` becomes `padding_causal` and every pair `padding`).
-fn mask_expression(e: &expr::Expr, span: Span, thd: bool, diags: &mut Diags) -> Option<Mask> {
-    let at = |(start, end): (usize, usize)| Span::new(span.file, start, end);
-    let mask = match expr::MaskExpr::new(e.clone()) {
-        Ok(mask) => mask,
-        Err(err) => {
-            let mut diag = Diagnostic::new(Code::ExprType, err.message, at(err.span), "in this mask");
+/// `e` type-checked as a mask (E0042 reported otherwise).
+fn checked_mask(e: &expr::Expr, span: Span, diags: &mut Diags) -> Option<expr::MaskExpr> {
+    expr::MaskExpr::new(e.clone())
+        .map_err(|err| {
+            let at = Span::new(span.file, err.span.0, err.span.1);
+            let mut diag = Diagnostic::new(Code::ExprType, err.message, at, "in this mask");
             if let Some(help) = err.help {
                 diag = diag.with_help(help);
             }
             diags.push(diag);
-            return None;
-        }
-    };
+        })
+        .ok()
+}
+
+/// A mask expression, type-checked and compiled as the named mask it says (under thd, within
+/// each packed sequence: `causal` becomes `padding_causal` and every pair `padding`).
+fn mask_expression(e: &expr::Expr, span: Span, thd: bool, diags: &mut Diags) -> Option<Mask> {
+    let at = |(start, end): (usize, usize)| Span::new(span.file, start, end);
+    let mask = checked_mask(e, span, diags)?;
     use expr::regions::Cell;
     // The named mask it says, else its regions (read once); a single region is a named mask.
     let read = expr::named::mask(&mask).or_else(|named| match expr::regions::of(&mask) {
@@ -592,17 +596,7 @@ fn mask_expression(e: &expr::Expr, span: Span, thd: bool, diags: &mut Diags) -> 
 /// class of heads, or the one named mask when every head has the same.
 fn head_mask(e: &expr::Expr, span: Span, thd: bool, h: HeadCount, diags: &mut Diags) -> Option<Mask> {
     let at = |(start, end): (usize, usize)| Span::new(span.file, start, end);
-    let mask = match expr::MaskExpr::new(e.clone()) {
-        Ok(mask) => mask,
-        Err(err) => {
-            let mut diag = Diagnostic::new(Code::ExprType, err.message, at(err.span), "in this mask");
-            if let Some(help) = err.help {
-                diag = diag.with_help(help);
-            }
-            diags.push(diag);
-            return None;
-        }
-    };
+    let mask = checked_mask(e, span, diags)?;
     let unplanned = |message: String, at: Span, label: &str| {
         Diagnostic::new(Code::ExprUnplanned, format!("attnc cannot compile this mask yet: {message}"), at, label)
             .with_note(format!("the mask: {}", mask.0))
