@@ -13,6 +13,7 @@ not fit (shapes, dtypes, devices, group sizes, THD lengths) raise ``ValueError``
 from __future__ import annotations
 
 import math
+import re
 from typing import Optional, Sequence, Union
 
 import torch
@@ -329,6 +330,14 @@ def config_for(
         raise ValueError(
             f"argument `head_offset`: {head_offset!r}; the model's query head of q's first head, an int >= 0 "
             "(tensor parallelism: the TP rank times the heads per rank)"
+        )
+    if mask is not None and head_offset and "h" in re.findall(r"[A-Za-z_]\w*", mask):
+        # A mask that reads the head is planned by head class; one plan serves every TP rank,
+        # whose heads differ (E0043 in a spec under tp > 1).
+        raise NotImplementedError(
+            f"argument `mask`: {mask!r} reads the head `h`, which attnc plans at tp = 1 only; this call's heads "
+            f"start at head_offset={head_offset} (tensor parallelism): run the layer's heads on one rank, or write a "
+            "mask that does not read `h`"
         )
     if score is not None:
         if not isinstance(score, str) or not score.strip() or any(c in score for c in ";\n#"):

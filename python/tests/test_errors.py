@@ -42,6 +42,7 @@ def raises(exc, match, fn, **kwargs):
         (dict(mask="k <= q | k < 4", window_size=(3, 0)), ValueError, "argument `mask`: an expression replaces"),
         (dict(mask="q - k"), ValueError, "(?s)argument `mask`: .*a mask is a condition"),
         (dict(mask="k <= q & h < 2"), ValueError, "(?s)argument `mask`: .*cannot compile this mask yet: head 2 sees no key"),
+        (dict(mask="k <= q & (h < 2 | q - k < 4)", head_offset=4), NotImplementedError, "argument `mask`: .*reads the head `h`"),
     ],
 )
 def test_unsupported_or_wrong_arguments_name_the_argument(single_rank_group, change, exc, match):
