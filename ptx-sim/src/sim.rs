@@ -196,7 +196,7 @@ pub fn run(
                     sync: sync::Sync::new(),
                     copies: (0..threads).map(|_| Copies::default()).collect(),
                     warps: (0..threads.div_ceil(32))
-                        .map(|w| Warp { max_regs: k.max_regs, ..Warp::new(k.regs.len(), (threads - w * 32).min(32)) })
+                        .map(|w| Warp::new(k.regs.len(), (threads - w * 32).min(32)))
                         .collect(),
                     stats: &mut stats,
                 };
@@ -218,8 +218,6 @@ struct Warp {
     /// Per register: in use by a `wgmma.mma_async` not yet waited for (`tensor::IN_D`, `IN_A`).
     pending: Vec<u8>,
     pending_any: bool,
-    /// Registers per thread the warp holds (`.maxnreg`, then `setmaxnreg`), when known.
-    max_regs: Option<u32>,
 }
 
 /// Where a warp waits for others of its block.
@@ -249,7 +247,6 @@ impl Warp {
             wait: Wait::No,
             pending: vec![0; n_regs],
             pending_any: false,
-            max_regs: None,
         }
     }
 
@@ -357,6 +354,11 @@ impl Block<'_> {
             // Barriers complete as their last thread arrives: a warp still at one cannot go on.
             return Err(self.stuck());
         }
+    }
+
+    /// The block's threads.
+    fn threads(&self) -> usize {
+        self.launch.block.iter().product::<u32>() as usize
     }
 
     /// The counter a waiting warp resumes at.

@@ -1,12 +1,13 @@
 //! Masks that read the query head `h` (a per-head window): for every head of the model the
-//! expression is decided at that head — `h` replaced by the head, comparisons of constants
-//! decided, `&`, `|` and `!` simplified — and what remains is read as a named mask (`named.rs`).
+//! expression is decided at that head — `h` replaced by the head, what no pair of positions can
+//! change decided (`regions::simplify` over every position), `&`, `|` and `!` simplified — and
+//! what remains is read as a named mask (`named.rs`).
 //! Consecutive heads with the same mask form a class ([`HeadMasks`]). The planner and the
 //! communication follow the classes' union; each class's launches apply its own mask
 //! (`kernel::launch`), so no backend has code for heads either.
 
-use super::{BinOp, Expr, ExprKind, MaskExpr, UnOp, Var, named};
-use crate::spec::{HeadClass, HeadMasks, Mask};
+use super::{Expr, ExprKind, MaskExpr, Var, named};
+use crate::spec::{END, HeadClass, HeadMasks, Mask};
 
 /// Why a per-head mask is not one attnc compiles.
 pub type Unsupported = named::Unsupported;
@@ -23,41 +24,19 @@ fn at_head(e: &Expr, head: i64) -> Expr {
     Expr::new(kind, e.span)
 }
 
-/// `e` with every comparison of two constants decided (`Err(v)`: the whole condition is `v`).
-fn decide(e: &Expr) -> Result<Expr, bool> {
-    match &e.kind {
-        ExprKind::Unary(UnOp::Not, a) => match decide(a) {
-            Ok(a) => Ok(Expr::new(ExprKind::Unary(UnOp::Not, Box::new(a)), e.span)),
-            Err(v) => Err(!v),
-        },
-        ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
-            let absorbing = *op == BinOp::Or;
-            match (decide(a), decide(b)) {
-                (Err(v), _) | (_, Err(v)) if v == absorbing => Err(absorbing),
-                (Err(_), Err(_)) => Err(!absorbing),
-                (Err(_), Ok(x)) | (Ok(x), Err(_)) => Ok(x),
-                (Ok(x), Ok(y)) => Ok(Expr::new(ExprKind::Binary(*op, Box::new(x), Box::new(y)), e.span)),
-            }
-        }
-        ExprKind::Binary(op, a, b) if op.is_comparison() => match (a.constant(), b.constant()) {
-            (Some(x), Some(y)) => Err(match op {
-                BinOp::Lt => x < y,
-                BinOp::Le => x <= y,
-                BinOp::Gt => x > y,
-                BinOp::Ge => x >= y,
-                BinOp::Eq => x == y,
-                _ => x != y,
-            }),
-            _ => Ok(e.clone()),
-        },
-        _ => Ok(e.clone()),
-    }
-}
-
 /// The causal order and window of `mask` at one head (`Err`: why not a named mask there).
 fn at(mask: &MaskExpr, head: u32) -> Result<(bool, Option<u64>), Unsupported> {
     let at = |message: String| Unsupported { span: mask.0.span, message };
-    let rest = match decide(&at_head(&mask.0, head as i64)) {
+    // Every position at once: what the tile decides (comparisons of constants, and those that hold
+    // for every pair of positions) goes, the rest is read as a named mask.
+    let everywhere = super::interval::Tile {
+        q: (0, END as i64 - 1),
+        k: (0, END as i64 - 1),
+        h: (head as i64, head as i64),
+        doc_q: (0, 0),
+        doc_k: (0, 0),
+    };
+    let rest = match super::regions::simplify(&at_head(&mask.0, head as i64), &everywhere) {
         Err(true) => return Ok((false, None)),
         Err(false) => return Err(at(format!("head {head} sees no key"))),
         Ok(rest) => rest,

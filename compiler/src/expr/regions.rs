@@ -58,7 +58,7 @@ fn cuts(e: &Expr, q: &mut Vec<u64>, k: &mut Vec<u64>) {
 
 /// `e` with every comparison that the cell decides replaced by its value (`None`: the whole
 /// expression is decided, with that value in `Err`).
-fn simplify(e: &Expr, tile: &super::interval::Tile) -> Result<Expr, bool> {
+pub(super) fn simplify(e: &Expr, tile: &super::interval::Tile) -> Result<Expr, bool> {
     let decided = |x: &Expr| match super::interval::classify(&MaskExpr(x.clone()), tile) {
         super::interval::TileClass::Full => Some(true),
         super::interval::TileClass::Empty => Some(false),

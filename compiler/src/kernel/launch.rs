@@ -192,6 +192,12 @@ impl LaunchTable {
         self.pos_q.len()
     }
 
+    /// The query heads it computes among a buffer's `heads`: `heads`, or its class's.
+    pub fn head_range(&self, heads: u32) -> (usize, usize) {
+        let (a, b) = self.heads.unwrap_or((0, heads));
+        (a as usize, b as usize)
+    }
+
     pub fn max_seqlen_q(&self) -> usize {
         self.cu_q.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0)
     }

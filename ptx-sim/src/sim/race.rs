@@ -142,7 +142,6 @@ impl Shadow {
     /// A read of `[at, at + len)` by thread `t`.
     pub(super) fn read(&mut self, t: usize, at: usize, len: usize) -> Result<(), String> {
         let (w, lane) = (t / 32, (t % 32) as u8);
-        let now = self.clocks[w][w];
         // Neighbouring bytes mostly come from one write: its order is decided once.
         let mut known = None;
         for i in at..at + len {
@@ -157,9 +156,7 @@ impl Shadow {
                 ));
             }
             known = Some((b.writer, b.clock));
-            let slot = i * self.warps + w;
-            self.read_lanes[slot] = if self.reads[slot] == now && self.read_lanes[slot] != lane { MANY } else { lane };
-            self.reads[slot] = now;
+            self.record_read(i, w, lane);
         }
         Ok(())
     }
@@ -183,16 +180,9 @@ impl Shadow {
                     ));
                 }
             }
-            if b.writer != ASYNC && self.fences[b.writer as usize] <= b.fences {
-                return Err(format!(
-                    "wgmma reads shared memory at {i:#x} that thread {} wrote through the generic proxy with no fence.proxy.async since (PTX ISA 9.7.15.4)",
-                    b.writer
-                ));
-            }
+            self.published(&b, i, "wgmma")?;
             for w in group.clone() {
-                let slot = i * self.warps + w;
-                self.reads[slot] = self.clocks[w][w];
-                self.read_lanes[slot] = MANY;
+                self.record_read(i, w, MANY);
             }
         }
         Ok(())
@@ -202,7 +192,6 @@ impl Shadow {
     /// ordered before `t`, and published to the async proxy by each writer's
     /// `fence.proxy.async` (bytes the async proxy wrote need none).
     pub(super) fn read_by_async(&mut self, t: usize, at: usize, len: usize) -> Result<(), String> {
-        let (w, now) = (t / 32, self.clocks[t / 32][t / 32]);
         for i in at..at + len {
             let b = self.bytes[i];
             if !b.written {
@@ -214,17 +203,30 @@ impl Shadow {
                     Shadow::who(b.writer)
                 ));
             }
-            if b.writer != ASYNC && self.fences[b.writer as usize] <= b.fences {
-                return Err(format!(
-                    "a cp.async.bulk store reads shared memory at {i:#x} that thread {} wrote through the generic proxy with no fence.proxy.async since (PTX ISA 9.7.15.4)",
-                    b.writer
-                ));
-            }
-            let slot = i * self.warps + w;
-            self.reads[slot] = now;
-            self.read_lanes[slot] = MANY;
+            self.published(&b, i, "a cp.async.bulk store")?;
+            self.record_read(i, t / 32, MANY);
         }
         Ok(())
+    }
+
+    /// Byte `i`'s write is visible to the async proxy, which `reader` reads it through: written
+    /// by the async proxy, or by a thread that executed `fence.proxy.async` since.
+    fn published(&self, b: &Byte, i: usize, reader: &str) -> Result<(), String> {
+        if b.writer != ASYNC && self.fences[b.writer as usize] <= b.fences {
+            return Err(format!(
+                "{reader} reads shared memory at {i:#x} that thread {} wrote through the generic proxy with no fence.proxy.async since (PTX ISA 9.7.15.4)",
+                b.writer
+            ));
+        }
+        Ok(())
+    }
+
+    /// Warp `w` read byte `i` now, by lane `lane` (`MANY`: by several, or on their behalf).
+    fn record_read(&mut self, i: usize, w: usize, lane: u8) {
+        let (slot, now) = (i * self.warps + w, self.clocks[w][w]);
+        self.read_lanes[slot] =
+            if lane != MANY && self.reads[slot] == now && self.read_lanes[slot] != lane { MANY } else { lane };
+        self.reads[slot] = now;
     }
 
     /// The race checks of a write of `[at, at + len)` by thread `t`, without recording it.
@@ -274,7 +276,15 @@ impl Shadow {
 
     fn record_write(&mut self, t: usize, at: usize, len: usize) {
         let w = t / 32;
-        let byte = Byte { written: true, writer: t as u16, clock: self.clocks[w][w], fences: self.fences[t] };
+        self.record(
+            at,
+            len,
+            Byte { written: true, writer: t as u16, clock: self.clocks[w][w], fences: self.fences[t] },
+        );
+    }
+
+    /// `byte`'s write of `[at, at + len)`: reads before it are ordered before it (checked).
+    fn record(&mut self, at: usize, len: usize, byte: Byte) {
         self.bytes[at..at + len].fill(byte);
         self.reads[at * self.warps..(at + len) * self.warps].fill(0);
     }
@@ -303,9 +313,7 @@ impl Shadow {
             }
         }
         self.async_clock += 1;
-        let byte = Byte { written: true, writer: ASYNC, clock: self.async_clock, fences: u32::MAX };
-        self.bytes[at..at + len].fill(byte);
-        self.reads[at * self.warps..(at + len) * self.warps].fill(0);
+        self.record(at, len, Byte { written: true, writer: ASYNC, clock: self.async_clock, fences: u32::MAX });
         Ok(self.async_clock)
     }
 

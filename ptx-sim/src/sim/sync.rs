@@ -54,8 +54,6 @@ pub(super) struct Sync {
     /// bulk groups, oldest first (`cp.async.bulk.commit_group`, `wait_group`).
     bulk_open: HashMap<usize, Vec<(usize, usize)>>,
     bulk_groups: HashMap<usize, std::collections::VecDeque<Vec<(usize, usize)>>>,
-    /// Shared ranges bulk stores still read.
-    reading: Vec<(usize, usize)>,
 }
 
 impl Sync {
@@ -66,13 +64,20 @@ impl Sync {
             maxnreg: HashMap::new(),
             bulk_open: HashMap::new(),
             bulk_groups: HashMap::new(),
-            reading: Vec::new(),
         }
     }
 
-    /// The first byte of `[at, at + len)` an in-flight bulk store still reads.
+    /// The first byte of `[at, at + len)` an in-flight bulk store (one not waited for, committed or
+    /// not) still reads.
     pub(super) fn bulk_reading(&self, at: usize, len: usize) -> Option<usize> {
-        self.reading.iter().filter(|&&(s, n)| s < at + len && at < s + n).map(|&(s, _)| s.max(at)).min()
+        let open = self.bulk_open.values().flatten();
+        let committed = self.bulk_groups.values().flatten().flatten();
+        open.chain(committed).filter(|&&(s, n)| s < at + len && at < s + n).map(|&(s, _)| s.max(at)).min()
+    }
+
+    /// Registers per thread warp `w` holds: its last `setmaxnreg`, else the kernel's `.maxnreg`.
+    fn regs_held(&self, w: usize, maxnreg: Option<u32>) -> Option<u32> {
+        self.maxnreg.get(&w).and_then(|h| h.last().copied()).or(maxnreg)
     }
 
     /// Whether `[at, at + len)` overlaps an mbarrier object (which plain loads and stores may not
@@ -89,7 +94,7 @@ impl Block<'_> {
     pub(super) fn barrier_step(&mut self, w: usize, inst: &Inst, run: &[usize]) -> Result<(), SimError> {
         let lane = run[0];
         let fail = |b: &Block<'_>, m: String| b.fault(inst, w, lane, m);
-        let threads = self.warps.iter().map(|x| x.lanes).sum::<usize>();
+        let threads = self.threads();
         let id = match inst.args.first() {
             Some(op) => self.operand(w, lane, op, Ty::U(32)).map_err(|m| fail(self, m))? as usize,
             None => 0,
@@ -141,10 +146,16 @@ impl Block<'_> {
         Ok(())
     }
 
+    /// The shared offset an address operand names (a shared offset, or a generic address in the
+    /// shared window).
+    fn shared_address(&self, w: usize, lane: usize, op: &Operand) -> LaneResult<usize> {
+        Ok(self.effective(w, lane, op)? as usize & !(super::SHARED_WINDOW as usize))
+    }
+
     /// The mbarrier at `[addr]` (operand `i`), initialised and visible to warp `w`.
     fn mbarrier_at(&self, w: usize, lane: usize, inst: &Inst, i: usize) -> LaneResult<usize> {
         let op = inst.args.get(i).ok_or_else(|| format!("operand {i} missing"))?;
-        let at = self.effective(w, lane, op)? as usize & !(super::SHARED_WINDOW as usize);
+        let at = self.shared_address(w, lane, op)?;
         let m = self.sync.mbarriers.get(&at).ok_or_else(|| format!("no mbarrier initialised at shared {at:#x}"))?;
         let (by, clock) = m.init;
         if by != w && self.shadow.clock(w)[by] < clock {
@@ -181,8 +192,7 @@ impl Block<'_> {
             "init" => {
                 for &l in run {
                     let op = inst.args.first().ok_or_else(|| fail(self, l, "operand 0 missing".into()))?;
-                    let at = self.effective(w, l, op).map_err(|m| fail(self, l, m))? as usize
-                        & !(super::SHARED_WINDOW as usize);
+                    let at = self.shared_address(w, l, op).map_err(|m| fail(self, l, m))?;
                     let count = match inst.args.get(1) {
                         Some(op) => self.operand(w, l, op, Ty::U(32)).map_err(|m| fail(self, l, m))? as u32,
                         None => return Err(fail(self, l, "mbarrier.init needs a count".into())),
@@ -347,14 +357,8 @@ impl Block<'_> {
                     None => 0,
                 };
                 let groups = self.sync.bulk_groups.entry(t).or_default();
-                let mut done = Vec::new();
                 while groups.len() > keep {
-                    done.extend(groups.pop_front().expect("longer than keep"));
-                }
-                for r in done {
-                    if let Some(i) = self.sync.reading.iter().position(|&x| x == r) {
-                        self.sync.reading.swap_remove(i);
-                    }
+                    groups.pop_front();
                 }
                 return Ok(());
             }
@@ -375,7 +379,7 @@ impl Block<'_> {
             return Err(format!("`{}` is not interpreted (global to shared with an mbarrier is)", inst.op.join(".")));
         }
         let arg = |i: usize| inst.args.get(i).ok_or_else(|| format!("operand {i} missing"));
-        let dst = self.effective(w, l, arg(0)?)? as usize & !(super::SHARED_WINDOW as usize);
+        let dst = self.shared_address(w, l, arg(0)?)?;
         let (data, at) = if inst.has("tensor") {
             (self.tensor_box(w, l, inst, dst, global)?, self.mbarrier_at(w, l, inst, 2)?)
         } else {
@@ -427,7 +431,7 @@ impl Block<'_> {
     fn bulk_store(&mut self, w: usize, l: usize, inst: &Inst, global: &mut Global) -> LaneResult<()> {
         let t = w * 32 + l;
         let arg = |i: usize| inst.args.get(i).ok_or_else(|| format!("operand {i} missing"));
-        let src = self.effective(w, l, arg(1)?)? as usize & !(super::SHARED_WINDOW as usize);
+        let src = self.shared_address(w, l, arg(1)?)?;
         let (map, coords, size) = if inst.has("tensor") {
             let (map, coords) = self.tensor_operand(w, l, inst, 0, global)?;
             let size = map.box_bytes();
@@ -454,7 +458,6 @@ impl Block<'_> {
             }
         }
         self.sync.bulk_open.entry(t).or_default().push((src, size));
-        self.sync.reading.push((src, size));
         Ok(())
     }
 
@@ -570,7 +573,7 @@ impl Block<'_> {
         if !inc && !inst.has("dec") {
             return Err(fail(self, "setmaxnreg needs .inc or .dec".into()));
         }
-        if let Some(held) = self.warps[w].max_regs
+        if let Some(held) = self.sync.regs_held(w, self.kernel.max_regs)
             && (inc && n < held || !inc && n > held)
         {
             let verb = if inc { "raise" } else { "lower" };
@@ -592,9 +595,8 @@ impl Block<'_> {
             return Err(fail(self, format!("warp {w} sets {n} registers where warp {x} of its warpgroup set {other}")));
         }
         self.sync.maxnreg.entry(w).or_default().push(n);
-        self.warps[w].max_regs = Some(n);
         let held: Option<usize> =
-            self.warps.iter().map(|x| x.max_regs.map(|r| r as usize * x.lanes.next_multiple_of(32))).sum();
+            (0..self.warps.len()).map(|x| self.sync.regs_held(x, self.kernel.max_regs).map(|r| r as usize * 32)).sum();
         if let Some(total) = held
             && total > 65536
         {
@@ -605,7 +607,7 @@ impl Block<'_> {
 
     /// No warp can go on: the block is deadlocked (or a barrier was left by a warp that ended).
     pub(super) fn stuck(&self) -> SimError {
-        let threads = self.warps.iter().map(|x| x.lanes).sum::<usize>();
+        let threads = self.threads();
         let ended: Vec<usize> = (0..self.warps.len()).filter(|&w| self.warps[w].finished()).collect();
         let at = |w: usize| &self.kernel.body[self.resume_pc(w).saturating_sub(1)];
         for (w, x) in self.warps.iter().enumerate() {

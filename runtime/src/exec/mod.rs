@@ -79,6 +79,9 @@ pub fn unsupported(plan: &Plan, one_rank_per_process: bool) -> Option<String> {
 struct Launch {
     table: LaunchTable,
     offsets: [usize; 4],
+    /// A later launch over heads an earlier one of its op wrote: it writes a scratch partial,
+    /// merged into the op's (classes of a per-head mask write disjoint heads of the partial).
+    merges: bool,
 }
 
 /// A send waiting for its receiver: the planes, the sender's ready point, and the receiver's
@@ -175,11 +178,10 @@ pub fn execute<D: Device>(
     for rank in (0..cp as u32).filter(|&r| ranks.runs(r)) {
         for id in plan.rank_ops(rank) {
             let Some(tables) = op_tables(plan, id) else { continue };
-            // A second launch over the same heads merges through scratch (classes of a per-head
-            // mask write disjoint heads of the partial).
-            let repeats = tables.iter().enumerate().any(|(i, t)| tables[..i].iter().any(|u| u.heads == t.heads));
+            let merges: Vec<bool> =
+                (0..tables.len()).map(|i| tables[..i].iter().any(|u| u.heads == tables[i].heads)).collect();
             if let OpKind::AttnFwd { part, .. } = &plan.op(id).kind
-                && repeats
+                && merges.contains(&true)
             {
                 let r = rank as usize;
                 scratch_bytes[r] = scratch_bytes[r].max(buffer_bytes(plan.buf(*part), Dims::of(p)));
@@ -187,11 +189,12 @@ pub fn execute<D: Device>(
             let bytes = &mut table_bytes[rank as usize];
             let encoded: Vec<Launch> = tables
                 .into_iter()
-                .map(|table| {
+                .zip(merges)
+                .map(|(table, merges)| {
                     let (b, offsets) = crate::device::encode(&table);
                     let base = bytes.len();
                     bytes.extend_from_slice(&b);
-                    Launch { table, offsets: offsets.map(|o| base + o) }
+                    Launch { table, offsets: offsets.map(|o| base + o), merges }
                 })
                 .collect();
             launches.insert(id, encoded);
@@ -573,16 +576,12 @@ impl<D: Device> Run<'_, D> {
                     .fill(rank, s, self.at(*part, PlaneKind::Lse), lse_count, f32::NEG_INFINITY)
                     .map_err(|e| err.at(e))?;
                 let tables = self.tables[rank as usize].as_ref();
-                // The first launch of each head range (every head, or a class of a per-head mask:
-                // classes write disjoint heads) writes the partial; later ones a scratch partial,
-                // merged in over their rows and heads.
-                let mut written: Vec<(usize, usize)> = Vec::new();
+                // The first launch of each head range writes the partial; later ones a scratch
+                // partial, merged in over their rows and heads (`Launch::merges`).
                 for l in &self.launches[&id] {
                     let tm = tables.expect("a rank with attention ops has tables");
-                    let heads = l.table.heads.map_or((0, qb.heads as usize), |(a, b)| (a as usize, b as usize));
-                    let first = !written.contains(&heads);
-                    let (o, lse) = if first {
-                        written.push(heads);
+                    let heads = l.table.head_range(qb.heads);
+                    let (o, lse) = if !l.merges {
                         (self.at(*part, PlaneKind::O), self.at(*part, PlaneKind::Lse))
                     } else {
                         let scratch = self.scratch[rank as usize].as_ref().expect("sized for multi-launch blocks");
@@ -605,7 +604,7 @@ impl<D: Device> Run<'_, D> {
                         heads,
                     };
                     self.device.forward(rank, s, &call).map_err(|e| err.at(e))?;
-                    if !first {
+                    if l.merges {
                         let into = (self.at(*part, PlaneKind::O), self.at(*part, PlaneKind::Lse));
                         for &(r0, r1) in &l.table.q_ranges {
                             self.merge_rows(rank, s, into, (o, lse), (qb.heads as usize, heads), r0, r1 - r0)
@@ -637,7 +636,7 @@ impl<D: Device> Run<'_, D> {
                 let head_values = head_values(p, qb, self.inputs.head_offset).map_err(|e| err.at(e))?;
                 let tm = self.tables[rank as usize].as_ref().expect("a rank with attention ops has tables");
                 for l in &self.launches[&id] {
-                    let heads = l.table.heads.map_or((0, qb.heads as usize), |(a, b)| (a as usize, b as usize));
+                    let heads = l.table.head_range(qb.heads);
                     let call = BwdCall {
                         fwd: FwdCall {
                             table: &l.table,
