@@ -427,6 +427,22 @@ fn run_class(layout: &Layout, request: &Request, class: &passes::LayerClass, bat
                         }
                         (_, Some(t)) => Some(tensor::sinks_of(problem, t)?),
                     },
+                    params: match (problem.score.filter(|s| s.has_params()), f.get("params")) {
+                        (None, None) => None,
+                        (Some(s), None) => {
+                            return Err(RuntimeError::Input {
+                                name: "params".to_string(),
+                                message: format!(
+                                    "is missing from `{}` (the score has learned parameters {}: fp32, [{}, {}])",
+                                    request.inputs.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
+                                    s.param_names.join(", "),
+                                    problem.heads,
+                                    s.params.len()
+                                ),
+                            });
+                        }
+                        (_, Some(t)) => Some(tensor::params_of(problem, t)?),
+                    },
                     head_offset: request.tp_rank * problem.heads,
                 })
             };
@@ -514,6 +530,11 @@ fn run_class(layout: &Layout, request: &Request, class: &passes::LayerClass, bat
             if problem.sinks {
                 let v = out.dsinks.clone();
                 tensors.insert("dsinks".to_string(), HostTensor::float(vec![v.len()], tensor::StDtype::F32, v));
+            }
+            if let Some(score) = problem.score.filter(|s| s.has_params()) {
+                let v = out.dparams.clone();
+                let shape = vec![problem.heads as usize, score.params.len()];
+                tensors.insert("dparams".to_string(), HostTensor::float(shape, tensor::StDtype::F32, v));
             }
         }
         if let TensorLayout::Thd { cu_seqlens, padded } = &tensor_layout {

@@ -517,6 +517,9 @@ pub enum ScoreOp {
     /// only heads and constants are per-head values ([`Score::head_values`]): the host computes
     /// them and the kernels read them as leaves.
     H,
+    /// The model's learned parameter `j` (`params = [...]`, declaration order) at the query head: a
+    /// per-head value read from the caller's tensor, with a gradient (`Score::params`).
+    Param(u16),
     /// ALiBi's slope of head `a` among `n` heads (`expr::alibi_slope`; `n` is a count, not a step).
     Alibi(u16, u16),
     /// An f32 constant, as its bits.
@@ -551,6 +554,11 @@ pub struct Score {
     pub slope: usize,
     /// How the kernels treat each step: per pair, a per-head value, or not at all.
     pub roles: Vec<ScoreRole>,
+    /// The model's learned parameters in declaration order (`params = [...]`), and per parameter
+    /// the step holding the score's derivative by it (after the value's steps, as `slope`): the
+    /// backward kernels add dS·∂score/∂param over their pairs into the head's gradient.
+    pub param_names: Vec<String>,
+    pub params: Vec<usize>,
 }
 
 /// How the kernels treat a step of a score (`expr::score` assigns them).
@@ -571,16 +579,34 @@ impl Score {
         self.ops.iter().any(|o| matches!(o, ScoreOp::Q | ScoreOp::K))
     }
 
-    /// Whether the score reads the query head (ALiBi's slope): the kernels then read
-    /// [`Score::head_values`] of their head.
+    /// Whether the score reads the query head (ALiBi's slope) or a learned parameter: the kernels
+    /// then read [`Score::head_values`] of their head.
     pub fn reads_head(&self) -> bool {
-        self.ops.contains(&ScoreOp::H)
+        self.ops.iter().any(|o| matches!(o, ScoreOp::H | ScoreOp::Param(_)))
     }
+
+    /// Whether the model declares learned parameters: the backward kernels then accumulate their
+    /// gradients (`dparams`, `[heads][params]`).
+    pub fn has_params(&self) -> bool {
+        !self.params.is_empty()
+    }
+}
+
+/// A score's serialised form: its text, or with learned parameters its text and their names in
+/// declaration order (so that a plan read back indexes the same tensor).
+#[derive(Serialize, serde::Deserialize)]
+#[serde(untagged)]
+pub enum ScoreText {
+    Text(String),
+    WithParams { text: String, params: Vec<String> },
 }
 
 impl Serialize for Score {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.text)
+        match self.param_names.is_empty() {
+            true => s.serialize_str(&self.text),
+            false => ScoreText::WithParams { text: self.text.clone(), params: self.param_names.clone() }.serialize(s),
+        }
     }
 }
 

@@ -169,6 +169,7 @@ pub fn run(
         lse: local.lse.filter(|_| backward),
         d_out: local.d_out.filter(|_| backward),
         sinks: if p.sinks { local.sinks } else { None },
+        params: None,
         head_offset: local.head_offset,
         extent: Some(&extent),
     };

@@ -144,7 +144,7 @@ pub fn time(kernels: &dyn Kernels, s: Shape3, backward: bool, q_rows: std::ops::
         pos_q: vec![q_rows.start as i64],
         pos_kv: vec![0],
         scale: 1.0 / (d as f32).sqrt(),
-        head_values: s.score.map(|sc| (0..h as u32).flat_map(|h| sc.head_values(h)).collect()).unwrap_or_default(),
+        head_values: s.score.map(|sc| (0..h as u32).flat_map(|h| sc.head_values(h, &[])).collect()).unwrap_or_default(),
     };
     let kind = if backward { KernelKind::Backward } else { KernelKind::Forward };
     let spec = KernelSpec { score: s.score, ..bench_spec(kind, d, Dtype::Fp32, s.causal) };
@@ -156,7 +156,7 @@ pub fn time(kernels: &dyn Kernels, s: Shape3, backward: bool, q_rows: std::ops::
         let delta: Vec<f32> = plane(n_q).into_iter().step_by(d).collect();
         let launch = BwdLaunch { d_out: plane(n_q).into(), lse: lse.into(), delta: delta.into(), fwd: launch };
         let mut out = BwdResult::default();
-        out.reset(&launch.fwd);
+        out.reset(&spec, &launch.fwd);
         let start = Instant::now();
         kernels.backward(&spec, &launch, &mut out)?;
         let seconds = start.elapsed().as_secs_f64();

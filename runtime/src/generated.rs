@@ -317,9 +317,11 @@ impl<B: Backend> Kernels for Generated<B> {
             row[..d].copy_from_slice(&l.k[i * d..(i + 1) * d]);
             row[d..].copy_from_slice(&l.v[i * dv..(i + 1) * dv]);
         }
-        out.reset(l);
+        out.reset(spec, l);
+        let n = spec.score.map_or(0, |s| s.params.len());
         let mut dkv = self.pool.zeros(tk * hk * (d + dv));
         let (dq_out, dkv_out) = (Out(out.dq.as_mut_ptr()), Out(dkv.as_mut_ptr()));
+        let dpar_out = Out(out.dparams.as_mut_ptr());
         let result = self.for_groups(hk, |kh| {
             let mut delta = vec![0.0f32; l.max_seqlen_q()];
             for s in 0..l.sequences() {
@@ -349,6 +351,8 @@ impl<B: Backend> Kernels for Generated<B> {
                         kv_pos,
                         scale: l.scale,
                         head_values: l.heads_of(spec, h).as_ptr(),
+                        // Query head h's gradients: this work item alone writes them.
+                        dparams: if n > 0 { dpar_out.at(h * n) } else { std::ptr::null_mut() },
                     };
                     // SAFETY: every pointer starts the sequence's rows in its buffer, which holds
                     // them at the strides given.

@@ -117,21 +117,25 @@ pub struct BwdLaunch<'a> {
 }
 
 /// What a backward launch accumulates (from zero): fp32 dQ `[tokens_q, heads_q, d]`, dK
-/// `[tokens_kv, heads_kv, d]` and dV `[tokens_kv, heads_kv, dv]`.
+/// `[tokens_kv, heads_kv, d]` and dV `[tokens_kv, heads_kv, dv]`, and with learned score
+/// parameters their gradients `[heads_q][params]` (Σ dS·∂score/∂param over the launch's pairs).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BwdResult {
     pub dq: Vec<f32>,
     pub dk: Vec<f32>,
     pub dv: Vec<f32>,
+    pub dparams: Vec<f32>,
 }
 
 impl BwdResult {
-    /// Sized for the launch, all zeros. Keeps the buffers' allocations.
-    pub fn reset(&mut self, l: &FwdLaunch<'_>) {
+    /// Sized for the launch of `spec`, all zeros. Keeps the buffers' allocations.
+    pub fn reset(&mut self, spec: &KernelSpec, l: &FwdLaunch<'_>) {
+        let params = spec.score.map_or(0, |s| s.params.len());
         for (g, n) in [
             (&mut self.dq, l.tokens_q() * l.heads_q * l.head_dim),
             (&mut self.dk, l.tokens_kv() * l.heads_kv * l.head_dim),
             (&mut self.dv, l.tokens_kv() * l.heads_kv * l.v_head_dim),
+            (&mut self.dparams, l.heads_q * params),
         ] {
             g.clear();
             g.resize(n, 0.0);
@@ -229,19 +233,20 @@ impl Reference {
     }
 
     /// The score of query row `i`, head `h` against key row `j` through the spec's
-    /// modification, and the modification's slope there (1 without).
+    /// modification, the modification's slope there (1 without) and its derivatives by the
+    /// learned parameters.
     fn score(
         spec: &KernelSpec,
         l: &FwdLaunch<'_>,
         (i, h, kh): (usize, usize, usize),
         j: usize,
         (pq, pk): (i64, i64),
-    ) -> (f32, f32) {
+    ) -> (f32, f32, Vec<f32>) {
         let (d, hq, hk) = (l.head_dim, l.heads_q, l.heads_kv);
         let s = dot(&l.q[(i * hq + h) * d..][..d], &l.k[(j * hk + kh) * d..][..d]) * l.scale;
         match spec.score {
-            Some(f) => score::eval(f, s, (pq, pk), l.heads_of(spec, h)),
-            None => (s, 1.0),
+            Some(f) => score::eval_grads(f, s, (pq, pk), l.heads_of(spec, h)),
+            None => (s, 1.0, Vec::new()),
         }
     }
 }
@@ -278,7 +283,8 @@ impl Kernels for Reference {
     fn backward(&self, spec: &KernelSpec, b: &BwdLaunch<'_>, out: &mut BwdResult) -> Result<(), String> {
         let l = &b.fwd;
         let (d, dv, hq, hk) = (l.head_dim, l.v_head_dim, l.heads_q, l.heads_kv);
-        out.reset(l);
+        out.reset(spec, l);
+        let n = spec.score.map_or(0, |s| s.params.len());
         Reference::each_row(spec, l, |i, h, kh, keys, pq, kv_base| {
             let (lse, delta) = (b.lse[i * hq + h], b.delta[i * hq + h]);
             if lse == f32::NEG_INFINITY {
@@ -288,9 +294,14 @@ impl Kernels for Reference {
             for j in keys.filter(|&j| spec.mask.visible(pq, kv_base + j as i64)) {
                 let (at, at_v) = ((j * hk + kh) * d, (j * hk + kh) * dv);
                 // The score modification f: s' = f(s), and dS is scaled by f'(s).
-                let (s, slope) = Reference::score(spec, l, (i, h, kh), j, (pq, kv_base + j as i64));
+                let (s, slope, grads) = Reference::score(spec, l, (i, h, kh), j, (pq, kv_base + j as i64));
                 let p = (s - lse).exp();
-                let ds = p * (dot(d_out, &l.v[at_v..][..dv]) - delta) * slope * l.scale;
+                let d_score = p * (dot(d_out, &l.v[at_v..][..dv]) - delta);
+                // The learned parameters: Σ dS·∂score/∂param, dS by the score's value.
+                for (g, x) in out.dparams[h * n..(h + 1) * n].iter_mut().zip(&grads) {
+                    *g += d_score * x;
+                }
+                let ds = d_score * slope * l.scale;
                 for (g, x) in out.dv[at_v..at_v + dv].iter_mut().zip(d_out) {
                     *g += p * x;
                 }

@@ -107,6 +107,7 @@ fn run_with(
     execute: impl Fn(&Verified, &ExecInputs<'_>) -> Result<Executed, RuntimeError>,
 ) -> Result<RunResult, RuntimeError> {
     let sinks = inputs.sinks.as_deref();
+    let params = inputs.params.as_deref();
     let head_offset = inputs.head_offset;
     let fwd_inputs = ExecInputs {
         q: &inputs.q,
@@ -116,6 +117,7 @@ fn run_with(
         lse: None,
         d_out: None,
         sinks,
+        params,
         head_offset,
         extent: None,
     };
@@ -134,6 +136,7 @@ fn run_with(
             lse: Some(&outputs.lse),
             d_out: Some(d_out),
             sinks,
+            params,
             head_offset,
             extent: None,
         };
@@ -142,6 +145,7 @@ fn run_with(
         outputs.dk = grads.dk;
         outputs.dv = grads.dv;
         outputs.dsinks = grads.dsinks;
+        outputs.dparams = grads.dparams;
         backward_spans = spans;
     }
     Ok(RunResult { outputs, forward_spans, backward_spans })

@@ -29,7 +29,8 @@ pub struct Case {
     pub dtype: &'static str,
     /// The model has learned sinks (`sinks = learned`).
     pub sinks: bool,
-    /// The model's score modification, as its line (`softcap = X` or `score = EXPR`).
+    /// The model's score modification, as its line (`softcap = X` or `score = EXPR`; a score
+    /// with learned parameters after their `params = [...]` line).
     pub score: Option<&'static str>,
     /// The model's value head dim, when it differs from `head_dim` (MLA, `v_head_dim = N`).
     pub v_head_dim: Option<u32>,
@@ -53,7 +54,10 @@ impl Case {
             self.v_head_dim.map(|v| format!("/v{v}")).unwrap_or_default(),
             self.dtype,
             if self.sinks { " sinks" } else { "" },
-            self.score.map(|line| format!(" {}", line.replacen(" = ", " ", 1))).unwrap_or_default(),
+            // The score's line (the last, after a `params = [...]` line).
+            self.score
+                .map(|line| format!(" {}", line.rsplit('\n').next().unwrap_or(line).trim().replacen(" = ", " ", 1)))
+                .unwrap_or_default(),
             match self.exchange {
                 Exchange::Auto => "",
                 Exchange::Halo => " (halo)",
@@ -152,7 +156,9 @@ impl Case {
                     Some(acc) => {
                         let (a, o) = (&mut acc.outputs, &r.outputs);
                         let sums = [(&mut a.o, &o.o), (&mut a.dq, &o.dq), (&mut a.dk, &o.dk), (&mut a.dv, &o.dv)];
-                        for (x, y) in sums.into_iter().chain([(&mut a.dsinks, &o.dsinks)]) {
+                        // Learned parameters' gradients: each rank's share of the pairs.
+                        let shares = [(&mut a.dsinks, &o.dsinks), (&mut a.dparams, &o.dparams)];
+                        for (x, y) in sums.into_iter().chain(shares) {
                             x.iter_mut().zip(y).for_each(|(x, y)| *x += y);
                         }
                         a.lse.iter_mut().zip(&o.lse).for_each(|(x, y)| *x = x.max(*y));
@@ -234,9 +240,10 @@ pub struct Feature {
 
 /// The model features of the matrix at cp 2 and 4, each with a mask and format: learned sinks
 /// (causal, bshd), a smooth score expression ([`SCORE`]; a window, sbhd), learned sinks and logit soft-capping at 2
-/// over chunks of packed sequences (thd), and MLA's value head dim over windows of packed
-/// sequences (thd).
-pub const FEATURES: [Feature; 4] = [
+/// over chunks of packed sequences (thd), MLA's value head dim over windows of packed
+/// sequences (thd), and learned score parameters with learned sinks ([`LEARNED`]; a window,
+/// bshd).
+pub const FEATURES: [Feature; 5] = [
     Feature { mask: "causal", format: "bshd", sinks: true, score: None, mla: false },
     Feature { mask: "causal { window = 5 }", format: "sbhd", sinks: false, score: Some(SCORE), mla: false },
     Feature {
@@ -247,7 +254,12 @@ pub const FEATURES: [Feature; 4] = [
         mla: false,
     },
     Feature { mask: "padding_causal { window = 6 }", format: "thd", sinks: false, score: None, mla: true },
+    Feature { mask: "causal { window = 7 }", format: "bshd", sinks: true, score: Some(LEARNED), mla: false },
 ];
+
+/// The matrix's learned score parameters: a distance bias whose slope each head learns and a
+/// learned temperature, with their gradients (`dparams`) checked against fp64.
+pub const LEARNED: &str = "params = [slope, temp]\n  score = s * exp(temp[h]) - slope[h] * (q - k)";
 
 /// The matrix's score expression: tanh, exp, log (of a score and of a distance, whose argument
 /// is below 1 at masked pairs: the kernels' floor), division by a constant and by an expression, every

@@ -24,6 +24,11 @@ pub struct Reference {
     /// (`[batch][tokens][heads]`, so that a rank's share can be checked).
     pub dsinks: Vec<f64>,
     pub dsink_terms: Vec<f64>,
+    /// With learned score parameters: their gradients, `[heads][params]` (Σ over every pair of
+    /// dS·∂score/∂param, dS the gradient of the pair's modified score), and the sums of those
+    /// terms' magnitudes (what the error of such a sum scales with).
+    pub dparams: Vec<f64>,
+    pub dparam_terms: Vec<f64>,
 }
 
 /// RoPE on one head `x` (`head_dim` wide): its rotated dims (`Rope::range`) turn by `sign` ×
@@ -47,33 +52,95 @@ fn rotate(x: &mut [f64], position: u64, rope: Option<&attnc_compiler::spec::Rope
 /// slope of every subexpression carried together (dual numbers) — not the kernels' step list
 /// (`expr::score`), which is what it checks. At a tie of `min`/`max` the slope is the mean of both
 /// sides', as PyTorch's `minimum`/`maximum` give it.
-struct ScoreF64(Option<Expr>, usize);
+struct ScoreF64 {
+    expr: Option<Expr>,
+    /// The model's head of the slice's first head.
+    offset: usize,
+    /// The learned parameters' names (declaration order) and values, `[heads of the slice][n]`.
+    names: Vec<String>,
+    params: Vec<f64>,
+}
+
+/// What a dual number's slope is taken by: the scaled score, or a learned parameter.
+#[derive(Clone, Copy, PartialEq)]
+enum By {
+    S,
+    Param(usize),
+}
+
+/// Where a score is evaluated: the scaled score, the pair's positions and model head `(q, k, h)`,
+/// the head's learned parameters (by name), and what the slope is taken by.
+struct Point<'a> {
+    s: f64,
+    at: (f64, f64, f64),
+    names: &'a [String],
+    params: &'a [f64],
+    by: By,
+}
 
 impl ScoreF64 {
     /// The problem's score, read at query head `offset + h` for the slice's head `h`.
-    fn of(p: &Problem, offset: u32) -> ScoreF64 {
-        ScoreF64(p.score.map(|s| parse::parse(&s.text).expect("a problem's score parses")), offset as usize)
+    fn of(p: &Problem, inputs: &Canonical) -> ScoreF64 {
+        let names = p.score.map(|s| s.param_names.clone()).unwrap_or_default();
+        let params = match names.is_empty() {
+            true => Vec::new(),
+            false => inputs
+                .params
+                .as_ref()
+                .expect("a score with learned parameters has them")
+                .iter()
+                .map(|&x| x as f64)
+                .collect(),
+        };
+        ScoreF64 {
+            expr: p.score.map(|s| parse::parse(&s.text).expect("a problem's score parses")),
+            offset: inputs.head_offset as usize,
+            names,
+            params,
+        }
+    }
+
+    fn point(&self, s: f64, at: (u64, u64), head: usize, by: By) -> Point<'_> {
+        let n = self.names.len();
+        Point {
+            s,
+            at: (at.0 as f64, at.1 as f64, (self.offset + head) as f64),
+            names: &self.names,
+            params: self.params.get(head * n..(head + 1) * n).unwrap_or(&[]),
+            by,
+        }
     }
 
     /// The modified score of the scaled score `s` of the pair at positions `at` (query, key,
     /// within their sequence) of query head `head`, and d value / ds there.
     fn at(&self, s: f64, at: (u64, u64), head: usize) -> (f64, f64) {
-        match &self.0 {
-            Some(e) => dual(e, s, (at.0 as f64, at.1 as f64, (self.1 + head) as f64)),
+        match &self.expr {
+            Some(e) => dual(e, &self.point(s, at, head, By::S)),
             None => (s, 1.0),
         }
     }
+
+    /// The derivatives of the modified score by each learned parameter there.
+    fn grads(&self, s: f64, at: (u64, u64), head: usize) -> Vec<f64> {
+        let Some(e) = &self.expr else { return Vec::new() };
+        (0..self.names.len()).map(|j| dual(e, &self.point(s, at, head, By::Param(j))).1).collect()
+    }
 }
 
-/// A score expression's value and slope at `s`, the pair's positions and its query head
-/// `(q, k, h)`, in fp64.
-fn dual(e: &Expr, s: f64, at: (f64, f64, f64)) -> (f64, f64) {
+/// A score expression's value and slope (by `s` or a learned parameter) at a point, in fp64.
+fn dual(e: &Expr, pt: &Point<'_>) -> (f64, f64) {
     use attnc_compiler::expr::{BinOp, ExprKind, Func, UnOp, Var};
+    let (s, at) = (pt.s, pt.at);
+    let dual = |e: &Expr, _: f64, _: (f64, f64, f64)| dual(e, pt);
     match &e.kind {
-        ExprKind::Var(Var::S) => (s, 1.0),
+        ExprKind::Var(Var::S) => (s, if pt.by == By::S { 1.0 } else { 0.0 }),
         ExprKind::Var(Var::Q) => (at.0, 0.0),
         ExprKind::Var(Var::K) => (at.1, 0.0),
         ExprKind::Var(Var::H) => (at.2, 0.0),
+        ExprKind::Param(name) => {
+            let j = pt.names.iter().position(|n| n == name).expect("a compiled score's parameters are declared");
+            (pt.params[j], if pt.by == By::Param(j) { 1.0 } else { 0.0 })
+        }
         ExprKind::Int(i) => (*i as f64, 0.0),
         ExprKind::Float(f) => (*f, 0.0),
         ExprKind::Unary(UnOp::Neg, a) => {
@@ -216,6 +283,9 @@ struct GroupOut {
     dk: Vec<f64>,
     dv: Vec<f64>,
     dsink_terms: Vec<f64>,
+    /// `[query head of the group][params]`, and the sums of the terms' magnitudes.
+    dparams: Vec<f64>,
+    dparam_terms: Vec<f64>,
 }
 
 impl Reference {
@@ -232,6 +302,8 @@ impl Reference {
             dv: vec![0.0; bn * t * hk * dv],
             dsinks: vec![0.0; if p.sinks { h } else { 0 }],
             dsink_terms: vec![0.0; if p.sinks { bn * t * h } else { 0 }],
+            dparams: vec![0.0; h * p.score.map_or(0, |s| s.params.len())],
+            dparam_terms: vec![0.0; h * p.score.map_or(0, |s| s.params.len())],
         }
     }
 }
@@ -311,6 +383,11 @@ pub fn full_attention_with_progress(
             }
         }
         if backward {
+            let n = g.dparams.len() / group;
+            for (i, (x, a)) in g.dparams.iter().zip(&g.dparam_terms).enumerate() {
+                r.dparams[(kh * group + i / n) * n + i % n] += x;
+                r.dparam_terms[(kh * group + i / n) * n + i % n] += a;
+            }
             for j in 0..t {
                 let at = (b * t + j) * hk + kh;
                 r.dk[at * d..][..d].copy_from_slice(&g.dk[j * d..][..d]);
@@ -400,7 +477,10 @@ fn group_attention_body(
         dk: vec![0.0; if backward { t * d } else { 0 }],
         dv: vec![0.0; if backward { t * dv } else { 0 }],
         dsink_terms: vec![0.0; if backward && p.sinks { group * t } else { 0 }],
+        dparams: vec![0.0; if backward { group * p.score.map_or(0, |s| s.params.len()) } else { 0 }],
+        dparam_terms: vec![0.0; if backward { group * p.score.map_or(0, |s| s.params.len()) } else { 0 }],
     };
+    let n_params = p.score.map_or(0, |s| s.params.len());
     // A learned sink is one more term of each row's softmax denominator, exp(sink_h), with no
     // value: p_sink = exp(sink_h − lse).
     let sink = |head: usize| -> Option<f64> {
@@ -408,7 +488,7 @@ fn group_attention_body(
     };
     // Scores, modified (`softcap`, `score = EXPR`) before the mask (masked pairs are never
     // scored): the modified score and the modification's slope there.
-    let modify = ScoreF64::of(p, inputs.head_offset);
+    let modify = ScoreF64::of(p, inputs);
     let score = |qi: &[f64], head: usize, i: usize, j: usize| -> (f64, f64) {
         let raw = scale * dot(qi, &g.k[j * d..][..d]);
         modify.at(raw, (p.position(i as u64), p.position(j as u64)), head)
@@ -512,7 +592,18 @@ fn group_attention_body(
                         // The modified score and the modification's derivative at this pair.
                         let (sj, dcap) = score(qi, head, i, j);
                         let pij = (sj - lse).exp();
-                        let ds = pij * (dot(d_out, &g.v[j * dv..][..dv]) - deltas[r]) * dcap;
+                        let d_score = pij * (dot(d_out, &g.v[j * dv..][..dv]) - deltas[r]);
+                        if n_params > 0 {
+                            // Learned parameters: Σ dS·∂score/∂param, at the pair's raw score.
+                            let raw = scale * dot(qi, &g.k[j * d..][..d]);
+                            let at = (p.position(i as u64), p.position(j as u64));
+                            let grads = modify.grads(raw, at, head);
+                            for (j, gj) in grads.into_iter().enumerate() {
+                                out.dparams[gh * n_params + j] += d_score * gj;
+                                out.dparam_terms[gh * n_params + j] += (d_score * gj).abs();
+                            }
+                        }
+                        let ds = d_score * dcap;
                         axpy(dq, scale * ds, &g.k[j * d..][..d]);
                         axpy(&mut out.dk[j * d..][..d], scale * ds, qi);
                         axpy(&mut out.dv[j * dv..][..dv], pij, d_out);
@@ -553,6 +644,9 @@ impl Comparison {
 /// The tolerance on max abs error (docs/numerics.md), by tensor and input dtype.
 pub fn tolerance(tensor: &str, dtype: Dtype) -> f64 {
     match (dtype, tensor) {
+        // Relative to the sum of its terms' magnitudes (`compare_dparams`).
+        (Dtype::Fp32, "dparams") => 1e-6,
+        (_, "dparams") => 1e-3,
         (Dtype::Fp32, "o") => 2e-5,
         (Dtype::Fp32, "lse") => 1e-5,
         (Dtype::Fp32, _) => 1e-4,
@@ -605,8 +699,25 @@ pub fn check(p: &Problem, out: &ExecOutputs, reference: &Reference, backward: bo
             c.tolerance *= ((p.batch as u64 * p.tokens) as f64).sqrt();
             rows.push(c);
         }
+        if !reference.dparams.is_empty() {
+            rows.push(compare_dparams(p, &out.dparams, reference));
+        }
     }
     rows
+}
+
+/// The learned parameters' gradients: each a sum over every pair of a head, of terms that
+/// cancel (a row's dS sum to zero), so an error of each term relative to its size bounds the
+/// sum's error relative to the sum of the terms' magnitudes: the tolerance is the gradients'
+/// relative one (`tolerance("dparams", dtype)`) times the largest such sum.
+fn compare_dparams(p: &Problem, got: &[f32], reference: &Reference) -> Comparison {
+    let want = &reference.dparams;
+    let mut c = compare("dparams", got, want, p.dtype);
+    c.tolerance *= reference.dparam_terms.iter().fold(0.0f64, |m, &x| m.max(x));
+    if got.len() != want.len() {
+        c.non_finite += want.len().abs_diff(got.len()).max(1);
+    }
+    c
 }
 
 /// Keeps only the rows of `tokens` in both a run's outputs and the reference (every other row is
@@ -619,6 +730,11 @@ pub fn restrict(p: &Problem, out: &mut ExecOutputs, reference: &mut Reference, t
     }
     let dims = Dims::of(p);
     let (b, t, h, hk, d, dv) = (dims.batch, dims.tokens, dims.heads, dims.kv_heads, dims.head_dim, dims.v_head_dim);
+    // A rank's learned-parameter gradients are its share of the pairs (which pairs depends on the
+    // strategy: rows under a ring, heads under an all-to-all), not a share of stored rows: they
+    // are checked where every rank runs in one process, whose sum is the whole gradient.
+    out.dparams.clear();
+    reference.dparams.clear();
     let mut keep = vec![false; t];
     for &tok in tokens {
         keep[tok as usize] = true;
@@ -687,7 +803,7 @@ mod tests {
             x
         };
         let mut r = Reference::empty(p);
-        let modify = ScoreF64::of(p, inputs.head_offset);
+        let modify = ScoreF64::of(p, inputs);
         let sink = |head: usize| p.sinks.then(|| inputs.sinks.as_ref().unwrap()[head] as f64);
         let d_out = inputs.d_out.as_ref().unwrap();
         for b in 0..bn {

@@ -149,6 +149,9 @@ pub struct Canonical {
     pub d_out: Option<Vec<f32>>,
     /// Learned sinks (fp32, `[heads]` of the slice), when the problem has them.
     pub sinks: Option<Vec<f32>>,
+    /// The score's learned parameters (fp32, `[heads of the slice][params]`), when the model
+    /// declares them.
+    pub params: Option<Vec<f32>>,
     /// The model's query head of the slice's first head (tensor parallelism: the TP rank times
     /// the heads per rank), which a score that reads `h` counts from.
     pub head_offset: u32,
@@ -219,6 +222,30 @@ pub fn sinks_of(problem: &Problem, t: &HostTensor) -> Result<Vec<f32>, RuntimeEr
         return Err(input(format!(
             "has shape {:?}, the layout needs [{}] (one logit per query head)",
             t.shape, problem.heads
+        )));
+    }
+    match &t.values {
+        Values::Float(v) => Ok(v.clone()),
+        Values::Int(_) => Err(input("is an integer tensor; expected floats".into())),
+    }
+}
+
+/// The learned score parameters of a run: fp32 (or any float), shape `[heads, params]` — the
+/// query heads of the slice, the model's `params = [...]` in declaration order.
+pub fn params_of(problem: &Problem, t: &HostTensor) -> Result<Vec<f32>, RuntimeError> {
+    let input = |message: String| RuntimeError::Input { name: "params".to_string(), message };
+    let Some(score) = problem.score.filter(|s| s.has_params()) else {
+        return Err(input(
+            "is given, but the model's score has no learned parameters (declare them: `params = [NAME]`, read as `NAME[h]`)"
+                .into(),
+        ));
+    };
+    let want = [problem.heads as usize, score.params.len()];
+    if t.shape != want {
+        return Err(input(format!(
+            "has shape {:?}, the layout needs {want:?} (per query head: {})",
+            t.shape,
+            score.param_names.join(", ")
         )));
     }
     match &t.values {
@@ -340,5 +367,11 @@ pub fn random(problem: &Problem, seed: u64, backward: bool) -> Canonical {
     let sinks = problem
         .sinks
         .then(|| (0..dims.heads).map(|_| 1.0 + rng.sample::<f32, _>(rand_distr::StandardNormal)).collect());
-    Canonical { q, k, v, d_out, sinks, head_offset: 0 }
+    // Learned score parameters: N(0, 0.01²), of the order of a distance bias's slope or a
+    // temperature's logarithm, so that scores stay of the order of the inputs' over a few
+    // thousand tokens.
+    let params = problem.score.filter(|s| s.has_params()).map(|s| {
+        (0..dims.heads * s.params.len()).map(|_| 0.01 * rng.sample::<f32, _>(rand_distr::StandardNormal)).collect()
+    });
+    Canonical { q, k, v, d_out, sinks, params, head_offset: 0 }
 }

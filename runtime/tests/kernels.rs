@@ -92,7 +92,7 @@ fn check_abi_with(
     let (mut s1, mut s2) = (fresh_state(), fresh_state());
     let mut scratch = vec![f32::NAN; spec(KernelKind::Forward).scratch_floats()];
     // A score that reads the head sees head 3's values.
-    let head_values = score.map(|s| s.head_values(3)).unwrap_or_default();
+    let head_values = score.map(|s| s.head_values(3, &params_of(s, 3))).unwrap_or_default();
     let args = |state: &mut Vec<f32>, scratch: &mut Vec<f32>| FwdArgs {
         q: q.as_ptr(),
         k: kv.as_ptr(),
@@ -136,7 +136,10 @@ fn check_abi_with(
     let delta = values(n_q, seed + 3, Dtype::Fp32);
     let (mut dq1, mut dq2) = (vec![0.0f32; n_q * d], vec![0.0f32; n_q * d]);
     let (mut dkv1, mut dkv2) = (vec![0.0f32; n_kv * (d + dv)], vec![0.0f32; n_kv * (d + dv)]);
-    let bargs = |dq: &mut Vec<f32>, dkv: &mut Vec<f32>| BwdArgs {
+    // Learned score parameters' gradients, accumulated from 1 (the kernels add).
+    let n_params = score.map_or(0, |s| s.params.len());
+    let (mut dp1, mut dp2) = (vec![1.0f32; n_params], vec![1.0f32; n_params]);
+    let bargs = |dq: &mut Vec<f32>, dkv: &mut Vec<f32>, dp: &mut Vec<f32>| BwdArgs {
         q: bundle.as_ptr(),
         k: kv.as_ptr(),
         dq: dq.as_mut_ptr(),
@@ -152,19 +155,25 @@ fn check_abi_with(
         kv_pos,
         scale: 1.0 / (d as f32).sqrt(),
         head_values: head_values.as_ptr(),
+        dparams: if n_params > 0 { dp.as_mut_ptr() } else { std::ptr::null_mut() },
     };
     let b = spec(KernelKind::Backward);
     // SAFETY: as above.
     unsafe {
-        kernel::interp::backward(&b, &bargs(&mut dq1, &mut dkv1));
+        kernel::interp::backward(&b, &bargs(&mut dq1, &mut dkv1, &mut dp1));
         match backend {
-            "cranelift" => jit.get(&b).unwrap().backward(&bargs(&mut dq2, &mut dkv2)),
-            _ => llvm.get(&b).unwrap().backward(&bargs(&mut dq2, &mut dkv2)),
+            "cranelift" => jit.get(&b).unwrap().backward(&bargs(&mut dq2, &mut dkv2, &mut dp2)),
+            _ => llvm.get(&b).unwrap().backward(&bargs(&mut dq2, &mut dkv2, &mut dp2)),
         }
     }
     let scale = dq1.iter().chain(&dkv1).fold(1.0f32, |m, x| m.max(x.abs()));
     assert!(max_diff(&dq1, &dq2) / scale < 1e-4, "{backend}: dq differs");
     assert!(max_diff(&dkv1, &dkv2) / scale < 1e-4, "{backend}: dkv differs");
+    if n_params > 0 {
+        let scale = dp1.iter().fold(1.0f32, |m, x| m.max(x.abs()));
+        assert!(dp1.iter().all(|&x| x != 1.0), "the interpreter adds every parameter's gradient: {dp1:?}");
+        assert!(max_diff(&dp1, &dp2) / scale < 1e-4, "{backend}: dparams {dp1:?} vs {dp2:?}");
+    }
 }
 
 #[test]
@@ -206,11 +215,29 @@ fn abi_score_expressions() {
     // Remainders (Euclidean, a floor per score) of positions and of the score.
     let rem = "s + (q - k) % 7 / 4 - k % 5 / 8 + s % 3 / 8";
     check_abi_capped((64, 64), 37, 53, 100, 60, KernelMask::Causal, Some(rem), 19);
+    // Learned per-head parameters, their gradients summed over the call's pairs.
+    let learned = "s * exp(t[h]) - b[h] * (q - k) + tanh(s * c[h]) / 4";
+    check_abi_capped((64, 64), 37, 53, 100, 60, KernelMask::Causal, Some(learned), 20);
+    check_abi_capped((32, 32), 33, 65, 40, 10, KernelMask::Window { window: 7 }, Some(learned), 21);
+    check_abi_capped((32, 32), 20, 40, 0, 0, KernelMask::None, Some("s - b[h] * (q - k)"), 22);
 }
 
-/// A score's kernel code from its text.
+/// A score's kernel code from its text; the learned parameters it reads (`NAME[h]`) declared in
+/// the order they first appear.
 fn score_of(text: &str) -> &'static Score {
-    attnc_compiler::expr::score::parse(text).unwrap().expect("a score other than `s`")
+    let e = attnc_compiler::expr::parse::parse(text).unwrap();
+    let names: Vec<String> = e.params().into_iter().map(|(n, _)| n.to_string()).collect();
+    attnc_compiler::expr::score::parse_with(text, &names).unwrap().expect("a score other than `s`")
+}
+
+/// Head `h`'s values of a score's learned parameters: small, distinct per parameter and head.
+fn params_of(score: &Score, h: u32) -> Vec<f32> {
+    (0..score.params.len()).map(|j| 0.03 * (j as f32 + 1.0) * if h % 2 == 0 { 1.0 } else { -0.5 }).collect()
+}
+
+/// Every head's per-head values of a score, `[heads][n]`.
+fn all_head_values(score: &Score, heads: usize) -> Vec<f32> {
+    (0..heads as u32).flat_map(|h| score.head_values(h, &params_of(score, h))).collect()
 }
 
 /// MLA's value head dim apart from the query/key one (DeepSeek-V3's 192/128, wider values than
@@ -265,9 +292,7 @@ fn check_launch(
         cu_q: vec![0],
         cu_kv: vec![0],
         scale: 1.0 / (d as f32).sqrt(),
-        head_values: score
-            .map(|s| (0..heads as u32).flat_map(|h| score_of(s).head_values(h)).collect())
-            .unwrap_or_default(),
+        head_values: score.map(|s| all_head_values(score_of(s), heads)).unwrap_or_default(),
         ..FwdLaunch::default()
     };
     for &len in lens {
@@ -329,6 +354,10 @@ fn check_launch(
         for (what, want, got) in [("dq", &rb.dq, &g.dq), ("dk", &rb.dk, &g.dk), ("dv", &rb.dv, &g.dv)] {
             assert!(max_diff(want, got) < 1e-4, "{name}: {what} differs by {}", max_diff(want, got));
         }
+        // Learned parameters' gradients: sums over the head's pairs, compared relative to their size.
+        assert_eq!(g.dparams.len(), rb.dparams.len(), "{name}: [heads][params]");
+        let size = rb.dparams.iter().fold(1.0f32, |m, x| m.max(x.abs()));
+        assert!(max_diff(&rb.dparams, &g.dparams) / size < 1e-4, "{name}: dparams {:?} vs {:?}", rb.dparams, g.dparams);
     }
     assert!(
         reference.lse.contains(&f32::NEG_INFINITY) == (mask != KernelMask::None),
@@ -349,6 +378,10 @@ fn generated_kernels_match_the_reference_on_packed_sequences_and_gqa() {
     check_launch((16, 16), 2, 1, &[50, 21], KernelMask::None, Dtype::Fp32, Some("1.5 * tanh(s / 1.5)"), 6);
     // Per-head values (ALiBi) with positions: the head's slope and each sequence's offsets.
     check_launch((16, 16), 4, 2, &[50, 21], KernelMask::Causal, Dtype::Fp32, Some("s - alibi(h, 4) * (q - k)"), 9);
+    // Learned per-head parameters: their values per head, and their gradients per head.
+    let learned = "s * exp(t[h]) - b[h] * (q - k) + tanh(s * c[h]) / 4";
+    check_launch((16, 16), 4, 2, &[50, 21, 7], KernelMask::Causal, Dtype::Fp32, Some(learned), 10);
+    check_launch((32, 32), 4, 1, &[45, 3], window, Dtype::Bf16, Some(learned), 11);
     // MLA: values narrower and wider than the keys.
     check_launch((48, 32), 4, 2, &[45, 3, 19], window, Dtype::Fp32, None, 7);
     check_launch((16, 24), 2, 1, &[50, 21], KernelMask::None, Dtype::Bf16, None, 8);

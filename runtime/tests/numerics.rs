@@ -159,8 +159,8 @@ fn local_masks_under_both_exchanges_against_fp64() {
         }
     }
     assert!(failures.is_empty(), "{} of {count} cases failed:\n{}", failures.len(), failures.join("\n"));
-    assert_eq!(count, 324, "81 local-mask cases × 2 exchanges × 2 kernel sets");
-    assert_eq!(trimmed, 102, "ring plans (of 162) whose forward is trimmed somewhere");
+    assert_eq!(count, 344, "86 local-mask cases × 2 exchanges × 2 kernel sets");
+    assert_eq!(trimmed, 108, "ring plans (of 172) whose forward is trimmed somewhere");
 }
 
 /// The device executor (planes, launch tables, transfers and collectives between ranks' memory,
@@ -180,7 +180,7 @@ fn device_executor_on_host_memory_against_fp64() {
         })
         .collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
-    assert_eq!(cases.len(), 208);
+    assert_eq!(cases.len(), 215);
 }
 
 /// The device executor's timeline: one span per op of every rank, each between the stamps around
@@ -325,7 +325,7 @@ fn device_executor_one_rank_per_process() {
         })
         .collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
-    assert_eq!(cases.len(), 178);
+    assert_eq!(cases.len(), 185);
 }
 
 /// Learned sinks with one process per rank: each rank's dsinks holds its own rows' share, and the
@@ -668,4 +668,55 @@ fn per_head_masks_against_fp64() {
     }
     assert!(failures.is_empty(), "{} of {runs} cases failed:\n{}", failures.len(), failures.join("\n"));
     assert_eq!(runs, 23, "7 strategies × 3 masks, and the thd window under both exchanges at cp 2 and 4 p2p");
+}
+
+/// Learned score parameters (`params = [slope, temp]`, `matrix::LEARNED`): the fp64 check of
+/// their gradients is strict — the run passes, and its gradients of zero, of the wrong head, or
+/// one off by twice the tolerance fail — and a thd case with packed sequences
+/// runs on every CPU kernel set (the matrix runs the bshd window everywhere).
+#[test]
+fn learned_score_parameters_against_fp64() {
+    let c = Case { score: Some(matrix::LEARNED), mask: "causal", format: "bshd", ..small("p2p") };
+    let (fwd, bwd) = plans(&c).unwrap();
+    let score = fwd.problem.score.expect("a score");
+    assert_eq!(score.param_names, ["slope", "temp"]);
+    let inputs = tensor::random(&fwd.problem, 7, true);
+    let result = run(
+        &fwd,
+        Some(&bwd),
+        &HostDevice::with_kernels(fwd.problem.dtype, &Reference),
+        &inputs,
+        &RunOptions::default(),
+    )
+    .unwrap();
+    let oracle = reference::full_attention(&fwd.problem, &inputs, true);
+    let verdict = |dparams: &[f32]| {
+        let mut out = result.outputs.clone();
+        out.dparams = dparams.to_vec();
+        let rows = reference::check(&fwd.problem, &out, &oracle, true);
+        let row = rows.into_iter().find(|r| r.tensor == "dparams").expect("dparams is checked");
+        (row.passed(), row.max_abs, row.tolerance)
+    };
+    let got = result.outputs.dparams.clone();
+    assert_eq!(got.len(), 8 * 2, "[heads][params]");
+    assert!(got.iter().all(|x| x.is_finite() && *x != 0.0), "{got:?}");
+    assert!(verdict(&got).0, "{:?}", verdict(&got));
+    let zero = vec![0.0; got.len()];
+    let mut swapped = got.clone();
+    swapped.swap(0, 2);
+    swapped.swap(1, 3);
+    let (_, _, tolerance) = verdict(&got);
+    let mut nudged = got.clone();
+    nudged[5] += 2.0 * tolerance as f32;
+    for (what, wrong) in [("zero", zero), ("another head's", swapped), ("nudged", nudged)] {
+        assert!(!verdict(&wrong).0, "{what} gradients pass: {:?}", verdict(&wrong));
+    }
+    // Packed sequences: positions within each sequence, every CPU kernel set, every strategy at cp 2.
+    let sets = kernel_sets();
+    let mut failures = Vec::new();
+    for strategy in matrix::strategies(2) {
+        let c = Case { cp: 2, score: Some(matrix::LEARNED), mask: "padding_causal", format: "thd", ..small(&strategy) };
+        failures.extend(check_case(&c, &sets).err());
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -51,6 +51,11 @@ pub fn eval(e: &Expr, at: &Point) -> Result<Value, EvalError> {
         },
         ExprKind::Int(i) => Value::Int(*i),
         ExprKind::Float(f) => Value::Float(*f),
+        // Masks read none (the type check); scores are evaluated with their values by the fp64
+        // reference (`runtime::reference`).
+        ExprKind::Param(name) => {
+            return Err(EvalError(format!("`{name}[h]` is a learned parameter, with no value here")));
+        }
         ExprKind::Unary(UnOp::Not, a) => match eval(a, at)? {
             Value::Bool(b) => Value::Bool(!b),
             v => return Err(EvalError(format!("`!` of {v:?}"))),

@@ -136,6 +136,9 @@ pub enum ExprKind {
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     Call(Func, Vec<Expr>),
+    /// A learned per-head parameter at the pair's query head, `NAME[h]` (score expressions only;
+    /// the model declares it: `params = [NAME]`).
+    Param(String),
 }
 
 /// The type of an expression.
@@ -190,6 +193,11 @@ impl Expr {
                 Some("a mask reads q, k, h, doc(q) and doc(k); move score changes to `score = …`"),
             )),
             ExprKind::Var(Var::S) => Ok(Type::Float),
+            ExprKind::Param(name) if context == Context::Mask => Err(err(
+                format!("`{name}[h]`, a learned parameter, is not known where the mask is decided"),
+                Some("a mask reads q, k, h, doc(q) and doc(k); learned parameters belong to `score = …`"),
+            )),
+            ExprKind::Param(_) => Ok(Type::Float),
             ExprKind::Var(_) | ExprKind::Int(_) => Ok(Type::Int),
             ExprKind::Float(_) => Ok(Type::Float),
             ExprKind::Unary(UnOp::Neg, a) => match a.type_of(context)? {
@@ -285,7 +293,7 @@ impl Expr {
     pub fn visit_spans(&mut self, f: &mut impl FnMut(&mut (usize, usize))) {
         f(&mut self.span);
         match &mut self.kind {
-            ExprKind::Var(_) | ExprKind::Int(_) | ExprKind::Float(_) => {}
+            ExprKind::Var(_) | ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Param(_) => {}
             ExprKind::Unary(_, a) => a.visit_spans(f),
             ExprKind::Binary(_, a, b) => {
                 a.visit_spans(f);
@@ -295,11 +303,38 @@ impl Expr {
         }
     }
 
+    /// The learned parameters the expression reads, each with the span of its first use.
+    pub fn params(&self) -> Vec<(&str, (usize, usize))> {
+        let mut out: Vec<(&str, (usize, usize))> = Vec::new();
+        self.visit(&mut |e| {
+            if let ExprKind::Param(name) = &e.kind
+                && !out.iter().any(|(n, _)| n == name)
+            {
+                out.push((name.as_str(), e.span));
+            }
+        });
+        out
+    }
+
+    /// Calls `f` on every node of the tree, parents first.
+    pub fn visit<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
+        f(self);
+        match &self.kind {
+            ExprKind::Var(_) | ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Param(_) => {}
+            ExprKind::Unary(_, a) => a.visit(f),
+            ExprKind::Binary(_, a, b) => {
+                a.visit(f);
+                b.visit(f);
+            }
+            ExprKind::Call(_, args) => args.iter().for_each(|a| a.visit(f)),
+        }
+    }
+
     /// Whether the expression reads `var`.
     pub fn reads(&self, var: Var) -> bool {
         match &self.kind {
             ExprKind::Var(v) => *v == var,
-            ExprKind::Int(_) | ExprKind::Float(_) => false,
+            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Param(_) => false,
             ExprKind::Unary(_, a) => a.reads(var),
             ExprKind::Binary(_, a, b) => a.reads(var) || b.reads(var),
             ExprKind::Call(_, args) => args.iter().any(|a| a.reads(var)),

@@ -31,6 +31,9 @@ enum Tok {
     Open,
     Close,
     Comma,
+    /// `[` and `]`: a learned parameter's index, `NAME[h]`.
+    OpenBracket,
+    CloseBracket,
 }
 
 /// Operators, longest first so that `<=` is not read as `<`.
@@ -83,6 +86,10 @@ fn lex(text: &str) -> Result<Vec<Spanned>, ParseError> {
             (Tok::Close, 1)
         } else if rest.starts_with(',') {
             (Tok::Comma, 1)
+        } else if rest.starts_with('[') {
+            (Tok::OpenBracket, 1)
+        } else if rest.starts_with(']') {
+            (Tok::CloseBracket, 1)
         } else {
             let c = rest.chars().next().expect("not empty");
             return Err(ParseError {
@@ -227,7 +234,7 @@ impl Parser {
                 Ok(Expr { span: (span.0, end), ..inner })
             }
             Tok::Ident(name) => self.named(&name, span),
-            Tok::Close | Tok::Comma | Tok::Op(_) => {
+            Tok::Close | Tok::Comma | Tok::Op(_) | Tok::OpenBracket | Tok::CloseBracket => {
                 self.pos -= 1;
                 Err(self.error("expected a number, a term (q, k, h, s, doc(q), doc(k)) or `(`", None))
             }
@@ -245,6 +252,9 @@ impl Parser {
         if let Some(v) = var {
             return Ok(Expr::new(ExprKind::Var(v), span));
         }
+        if self.peek() == Some(&Tok::OpenBracket) && !NAMES.contains(&name) {
+            return self.param(name, span);
+        }
         let func = match name {
             "tanh" => Some(Func::Tanh),
             "exp" => Some(Func::Exp),
@@ -260,9 +270,9 @@ impl Parser {
                     message: format!("unknown name `{name}` in an expression"),
                     help: Some(match close {
                         Some(c) => format!("did you mean `{c}`?"),
-                        None => {
-                            "terms are q, k, h, s, doc(q), doc(k); functions tanh, exp, log, min, max, alibi".into()
-                        }
+                        None => "terms are q, k, h, s, doc(q), doc(k) and a model's learned parameters \
+                                 `NAME[h]`; functions tanh, exp, log, min, max, alibi"
+                            .into(),
                     }),
                 });
             }
@@ -289,6 +299,29 @@ impl Parser {
         }
         let end = self.close(&format!("`{name}(`"))?;
         Ok(Expr::new(ExprKind::Call(func, args), (span.0, end)))
+    }
+}
+
+impl Parser {
+    /// `NAME[h]` after `NAME`: a learned per-head parameter read at the query head.
+    fn param(&mut self, name: &str, span: (usize, usize)) -> Result<Expr, ParseError> {
+        self.pos += 1;
+        let index = self.or()?;
+        if !matches!(index.kind, ExprKind::Var(Var::H)) {
+            return Err(ParseError {
+                span: index.span,
+                message: format!("`{name}[…]` is read at the query head, not at another index"),
+                help: Some(format!("a learned parameter has one value per query head: write `{name}[h]`")),
+            });
+        }
+        match self.peek() {
+            Some(Tok::CloseBracket) => {
+                let end = self.span().1;
+                self.pos += 1;
+                Ok(Expr::new(ExprKind::Param(name.to_string()), (span.0, end)))
+            }
+            _ => Err(self.error(format!("expected `]` to close `{name}[`"), None)),
+        }
     }
 }
 

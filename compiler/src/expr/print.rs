@@ -44,6 +44,7 @@ impl fmt::Display for Expr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
             ExprKind::Var(v) => write!(f, "{v}"),
+            ExprKind::Param(name) => write!(f, "{name}[h]"),
             ExprKind::Int(i) => write!(f, "{i}"),
             // Floats keep a fractional part so they read back as floats.
             ExprKind::Float(x) if x.fract() == 0.0 && x.abs() < 1e15 => write!(f, "{x:.1}"),

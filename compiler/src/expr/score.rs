@@ -79,10 +79,10 @@ fn per_pair(ops: &[ScoreOp]) -> Vec<bool> {
 
 /// Each step's role (`Score::roles`, computed when the score is built); the slots of per-head
 /// values are numbered in step order, the same for the forward and the backward kernels.
-fn roles_of(ops: &[ScoreOp], roots: [usize; 2]) -> Vec<Role> {
+fn roles_of(ops: &[ScoreOp], roots: &[usize]) -> Vec<Role> {
     let n = ops.len();
-    // Steps that read the head and nothing per pair.
-    let (pair, reads_h) = (per_pair(ops), reads(ops, |op| op == ScoreOp::H));
+    // Steps that read the head (or a learned parameter, a value per head) and nothing per pair.
+    let (pair, reads_h) = (per_pair(ops), reads(ops, |op| matches!(op, ScoreOp::H | ScoreOp::Param(_))));
     let head: Vec<bool> = (0..n).map(|i| reads_h[i] && !pair[i]).collect();
     let mut needed = vec![false; n];
     roots.iter().for_each(|&r| needed[r] = true);
@@ -122,10 +122,18 @@ impl Score {
         &values[h * n..(h + 1) * n]
     }
 
+    /// Per slot of [`Score::head_values`]: whether it reads a learned parameter (its value is
+    /// the caller's, not the spec's).
+    pub fn learned_slots(&self) -> Vec<bool> {
+        let learned = reads(&self.ops, |op| matches!(op, ScoreOp::Param(_)));
+        (0..self.ops.len()).filter(|&i| matches!(self.roles[i], Role::Head(_))).map(|i| learned[i]).collect()
+    }
+
     /// The per-head values of query head `head` (among the heads the attention computes), in
     /// slot order: computed here in f64 and rounded to f32, once per head, where the kernels
-    /// would compute them at every pair.
-    pub fn head_values(&self, head: u32) -> Vec<f32> {
+    /// would compute them at every pair. `params` are the head's learned parameters in
+    /// declaration order (a slot that reads a missing one is NaN).
+    pub fn head_values(&self, head: u32, params: &[f32]) -> Vec<f32> {
         if !self.reads_head() {
             return Vec::new();
         }
@@ -138,6 +146,7 @@ impl Score {
                 // Per-pair steps are never read by a per-head one.
                 ScoreOp::S | ScoreOp::Q | ScoreOp::K | ScoreOp::Pick(..) => f64::NAN,
                 ScoreOp::H => head as f64,
+                ScoreOp::Param(j) => params.get(j as usize).map_or(f64::NAN, |&p| p as f64),
                 ScoreOp::Alibi(a, n) => super::library::alibi_slope(at(a) as i64, n as i64).unwrap_or(f64::NAN),
                 ScoreOp::Const(bits) => f32::from_bits(bits) as f64,
                 ScoreOp::Neg(a) => -at(a),
@@ -163,6 +172,18 @@ impl Score {
 
 /// The score's value at its leaves and, when `slope`, its derivative by `s`.
 pub fn lower<L: Lower>(score: &Score, target: &mut L, leaves: Leaves<'_, L::V>, slope: bool) -> (L::V, Option<L::V>) {
+    let (value, slope, _) = lower_grads(score, target, leaves, slope);
+    (value, slope)
+}
+
+/// [`lower`], and when `slope` the derivatives by the learned parameters (`Score::params`, in
+/// declaration order), which the backward kernels multiply by dS and sum per head.
+pub fn lower_grads<L: Lower>(
+    score: &Score,
+    target: &mut L,
+    leaves: Leaves<'_, L::V>,
+    slope: bool,
+) -> (L::V, Option<L::V>, Vec<L::V>) {
     let upto = if slope { score.ops.len() } else { score.values };
     let roles = &score.roles;
     let mut vals: Vec<Option<L::V>> = Vec::with_capacity(upto);
@@ -180,7 +201,7 @@ pub fn lower<L: Lower>(score: &Score, target: &mut L, leaves: Leaves<'_, L::V>, 
                 ScoreOp::S => leaves.s.clone(),
                 ScoreOp::Q => position(&leaves.q, "q"),
                 ScoreOp::K => position(&leaves.k, "k"),
-                ScoreOp::H | ScoreOp::Alibi(..) => unreachable!("per-head steps are head values"),
+                ScoreOp::H | ScoreOp::Param(_) | ScoreOp::Alibi(..) => unreachable!("per-head steps are head values"),
                 ScoreOp::Const(bits) => target.constant(f32::from_bits(bits)),
                 ScoreOp::Neg(a) => target.apply(Prim::Neg, &[at(a)]),
                 ScoreOp::Tanh(a) => target.apply(Prim::Tanh, &[at(a)]),
@@ -199,7 +220,11 @@ pub fn lower<L: Lower>(score: &Score, target: &mut L, leaves: Leaves<'_, L::V>, 
         vals.push(v);
     }
     let value = vals[score.value].clone().expect("the value is lowered");
-    (value, slope.then(|| vals[score.slope].clone().expect("the slope is lowered")))
+    let grads = match slope {
+        true => score.params.iter().map(|&p| vals[p].clone().expect("a parameter's slope is lowered")).collect(),
+        false => Vec::new(),
+    };
+    (value, slope.then(|| vals[score.slope].clone().expect("the slope is lowered")), grads)
 }
 
 /// |x| beyond which tanh(x) rounds to ±1 in f32 (tanh(9.1) = 1 − 2.4e-8).
@@ -292,6 +317,13 @@ pub fn eval(score: &Score, s: f32, (q, k): (i64, i64), heads: &[f32]) -> (f32, f
     let leaves = Leaves { s, q: Some(q as f32), k: Some(k as f32), heads };
     let (v, d) = lower(score, &mut Scalar, leaves, true);
     (v, d.unwrap_or(1.0))
+}
+
+/// [`eval`], and the derivatives by the learned parameters (`Score::params`).
+pub fn eval_grads(score: &Score, s: f32, (q, k): (i64, i64), heads: &[f32]) -> (f32, f32, Vec<f32>) {
+    let leaves = Leaves { s, q: Some(q as f32), k: Some(k as f32), heads };
+    let (v, d, g) = lower_grads(score, &mut Scalar, leaves, true);
+    (v, d.unwrap_or(1.0), g)
 }
 
 /// What a score expression uses that the kernels cannot compute yet, with its byte span.
@@ -427,10 +459,16 @@ impl Builder {
     }
 }
 
-/// The value of an expression over `s` and constants, as steps.
-fn value(b: &mut Builder, e: &Expr) -> Result<Val, Unsupported> {
+/// The value of an expression over `s` and constants, as steps (`params`: the model's learned
+/// parameters in declaration order).
+fn value(b: &mut Builder, e: &Expr, params: &[String]) -> Result<Val, Unsupported> {
     let unsupported = |what: &str| Unsupported { message: what.to_string(), span: e.span };
+    let value = |b: &mut Builder, e: &Expr| value(b, e, params);
     Ok(match &e.kind {
+        ExprKind::Param(name) => match params.iter().position(|p| p == name) {
+            Some(j) => b.push(ScoreOp::Param(j as u16)),
+            None => return Err(unsupported(&format!("`{name}[h]` is not one of the model's learned parameters"))),
+        },
         ExprKind::Var(Var::S) => b.push(ScoreOp::S),
         ExprKind::Var(Var::Q) => b.push(ScoreOp::Q),
         ExprKind::Var(Var::K) => b.push(ScoreOp::K),
@@ -528,13 +566,15 @@ fn value(b: &mut Builder, e: &Expr) -> Result<Val, Unsupported> {
     })
 }
 
-/// The derivative by `s` of the steps up to `n`, appended after them (forward mode).
-fn slopes(b: &mut Builder, n: usize) -> Vec<Val> {
+/// The derivative by the leaf `by` (`s` or a learned parameter) of the steps up to `n`,
+/// appended after them (forward mode).
+fn slopes(b: &mut Builder, n: usize, by: ScoreOp) -> Vec<Val> {
     let mut d: Vec<Val> = Vec::with_capacity(n);
     for i in 0..n {
         let v = Val::Op(i as u16);
         let dv = match b.ops[i] {
-            ScoreOp::S => Val::K(1.0),
+            leaf if leaf == by => Val::K(1.0),
+            ScoreOp::S | ScoreOp::Param(_) => Val::K(0.0),
             ScoreOp::Q | ScoreOp::K | ScoreOp::H | ScoreOp::Alibi(..) => Val::K(0.0),
             ScoreOp::Const(_) => Val::K(0.0),
             ScoreOp::Neg(a) => {
@@ -594,10 +634,11 @@ fn tie(b: &mut Builder, (x, y): (Val, Val), below: Val, above: Val) -> Val {
 }
 
 /// A score expression as kernel code (`Ok(None)` for the plain score `s`, or any expression
-/// that is `s` once constants fold).
-pub fn of(e: &Expr, text: &str) -> Result<Option<Score>, Unsupported> {
+/// that is `s` once constants fold); `params` are the model's learned parameters in declaration
+/// order.
+pub fn of(e: &Expr, text: &str, params: &[String]) -> Result<Option<Score>, Unsupported> {
     let mut b = Builder { ops: Vec::new() };
-    let root = value(&mut b, e)?;
+    let root = value(&mut b, e, params)?;
     if let Val::Op(i) = root
         && b.ops[i as usize] == ScoreOp::S
     {
@@ -613,18 +654,33 @@ pub fn of(e: &Expr, text: &str) -> Result<Option<Score>, Unsupported> {
         return Err(Unsupported { message: "the score does not read `s`".into(), span: e.span });
     }
     let values = b.ops.len();
-    let d = slopes(&mut b, values);
+    let d = slopes(&mut b, values, ScoreOp::S);
     let slope = b.index(d[value as usize]);
-    let (ops, values, [value, slope]) = live(&b.ops, values, [value, slope]);
-    let (value, slope) = (value as usize, slope as usize);
-    let roles = roles_of(&ops, [value, slope]);
-    Ok(Some(Score { text: text.to_string(), ops, values, value, slope, roles }))
+    let mut roots = vec![value, slope];
+    for j in 0..params.len() {
+        let d = slopes(&mut b, values, ScoreOp::Param(j as u16));
+        let at = b.index(d[value as usize]);
+        roots.push(at);
+    }
+    let (ops, values, roots) = live(&b.ops, values, &roots);
+    let roots: Vec<usize> = roots.into_iter().map(usize::from).collect();
+    let roles = roles_of(&ops, &roots);
+    Ok(Some(Score {
+        text: text.to_string(),
+        ops,
+        values,
+        value: roots[0],
+        slope: roots[1],
+        roles,
+        param_names: params.to_vec(),
+        params: roots[2..].to_vec(),
+    }))
 }
 
 /// The steps `roots` read, in their order (those of the first `values` steps first), renumbered:
 /// folding leaves steps nothing reads, such as a soft-cap slope's `(1 − t²)·(1/X)` before the
 /// `·X` that cancels it.
-fn live(ops: &[ScoreOp], values: usize, roots: [u16; 2]) -> (Vec<ScoreOp>, usize, [u16; 2]) {
+fn live(ops: &[ScoreOp], values: usize, roots: &[u16]) -> (Vec<ScoreOp>, usize, Vec<u16>) {
     let mut used = vec![false; ops.len()];
     roots.iter().for_each(|&r| used[r as usize] = true);
     for i in (0..ops.len()).rev() {
@@ -644,13 +700,13 @@ fn live(ops: &[ScoreOp], values: usize, roots: [u16; 2]) -> (Vec<ScoreOp>, usize
         }
     }
     let kept = used[..values].iter().filter(|&&u| u).count();
-    (out, kept, roots.map(|r| new[r as usize]))
+    (out, kept, roots.iter().map(|&r| new[r as usize]).collect())
 }
 
 /// `op` with each operand `j` replaced by `f(j)` (in operand order; leaves unchanged).
 fn renumber(op: ScoreOp, mut f: impl FnMut(u16) -> u16) -> ScoreOp {
     match op {
-        ScoreOp::S | ScoreOp::Q | ScoreOp::K | ScoreOp::H | ScoreOp::Const(_) => op,
+        ScoreOp::S | ScoreOp::Q | ScoreOp::K | ScoreOp::H | ScoreOp::Param(_) | ScoreOp::Const(_) => op,
         ScoreOp::Alibi(a, n) => ScoreOp::Alibi(f(a), n),
         ScoreOp::Neg(a) => ScoreOp::Neg(f(a)),
         ScoreOp::Tanh(a) => ScoreOp::Tanh(f(a)),
@@ -675,8 +731,13 @@ pub fn intern(s: Score) -> &'static Score {
 
 /// The interned score of an expression's text (the text must parse and compile).
 pub fn parse(text: &str) -> Result<Option<&'static Score>, String> {
+    parse_with(text, &[])
+}
+
+/// [`parse`] for a model with learned parameters (`params`, in declaration order).
+pub fn parse_with(text: &str, params: &[String]) -> Result<Option<&'static Score>, String> {
     let e = super::parse::parse(text).map_err(|err| format!("score `{text}`: {}", err.message))?;
-    of(&e, &e.to_string()).map(|s| s.map(intern)).map_err(|u| format!("score `{text}`: {}", u.message))
+    of(&e, &e.to_string(), params).map(|s| s.map(intern)).map_err(|u| format!("score `{text}`: {}", u.message))
 }
 
 /// The head count `N` of a score that is exactly ALiBi, `s - alibi(h, N) * (q - k)` however
@@ -706,9 +767,12 @@ pub fn cap_of(score: &Score) -> Option<f64> {
 /// Reads a score from its text (plans and kernel manifests hold the text).
 pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'static Score>, D::Error> {
     use serde::Deserialize;
-    match Option::<String>::deserialize(d)? {
+    match Option::<crate::spec::ScoreText>::deserialize(d)? {
         None => Ok(None),
-        Some(text) => parse(&text).map_err(serde::de::Error::custom),
+        Some(crate::spec::ScoreText::Text(text)) => parse(&text).map_err(serde::de::Error::custom),
+        Some(crate::spec::ScoreText::WithParams { text, params }) => {
+            parse_with(&text, &params).map_err(serde::de::Error::custom)
+        }
     }
 }
 
@@ -823,13 +887,13 @@ mod tests {
         let alibi = score("s - alibi(h, 8) * (q - k)");
         assert!(alibi.reads_head() && alibi.positions());
         assert_eq!(alibi.head_count(), 1, "{:?} {:?}", alibi.ops, alibi.roles);
-        assert_eq!(alibi.head_values(0), [0.5]);
-        assert_eq!(alibi.head_values(7), [0.00390625]);
-        assert_eq!(eval(alibi, 1.0, (10, 2), &alibi.head_values(0)), (-3.0, 1.0));
+        assert_eq!(alibi.head_values(0, &[]), [0.5]);
+        assert_eq!(alibi.head_values(7, &[]), [0.00390625]);
+        assert_eq!(eval(alibi, 1.0, (10, 2), &alibi.head_values(0, &[])), (-3.0, 1.0));
         // Two per-head values, in step order: h itself and exp(−h/4); the slope is the second.
         let mixed = score("s * exp(-h / 4) + h");
         assert_eq!(mixed.head_count(), 2, "{:?} {:?}", mixed.ops, mixed.roles);
-        let hv = mixed.head_values(2);
+        let hv = mixed.head_values(2, &[]);
         assert_eq!(hv, [2.0, (-0.5f64).exp() as f32]);
         let (v, d) = eval(mixed, 3.0, (0, 0), &hv);
         assert!((v - (3.0 * (-0.5f32).exp() + 2.0)).abs() < 1e-6 && (d - (-0.5f32).exp()).abs() < 1e-7, "{v} {d}");
@@ -842,9 +906,54 @@ mod tests {
                 .all(|(r, op)| *r != Role::Pair || !matches!(op, ScoreOp::H | ScoreOp::Alibi(..)))
         );
         assert!(!score("s - (q - k) / 8").reads_head());
-        assert_eq!(score("s - (q - k) / 8").head_values(3), Vec::<f32>::new());
+        assert_eq!(score("s - (q - k) / 8").head_values(3, &[]), Vec::<f32>::new());
         // A constant head folds: alibi(1, 8) is 1/4.
         assert_eq!(score("s - alibi(1, 8) * (q - k)").head_count(), 0);
+    }
+
+    #[test]
+    fn learned_parameters_are_head_values_with_gradients() {
+        let names = ["slope".to_string(), "temp".to_string()];
+        let text = "s * exp(temp[h]) - slope[h] * (q - k)";
+        let sc = parse_with(text, &names).unwrap().unwrap();
+        assert!(sc.has_params() && sc.reads_head() && sc.positions());
+        assert_eq!(sc.param_names, names);
+        // Per-head values: slope and exp(temp) (the host's, from the caller's tensor); the kernels
+        // compute neither.
+        let (slope, temp) = (0.25f32, -0.5f32);
+        let hv = sc.head_values(3, &[slope, temp]);
+        assert_eq!(sc.learned_slots(), vec![true; hv.len()]);
+        assert!(hv.contains(&slope) && hv.contains(&((temp as f64).exp() as f32)), "{hv:?}");
+        assert!(sc.roles.iter().zip(&sc.ops).all(|(r, op)| *r != Role::Pair || !matches!(op, ScoreOp::Param(_))));
+        // Value, slope by s, and the derivatives by slope and by temp, against the formula.
+        let (s, q, k) = (1.5f32, 9i64, 2i64);
+        let (v, d, g) = eval_grads(sc, s, (q, k), &hv);
+        let e = temp.exp();
+        assert!((v - (s * e - slope * 7.0)).abs() < 1e-5, "{v}");
+        assert!((d - e).abs() < 1e-6, "{d}");
+        assert_eq!(g.len(), 2);
+        assert!((g[0] + 7.0).abs() < 1e-6 && (g[1] - s * e).abs() < 1e-5, "{g:?}");
+        // A parameter read through a nonlinearity: d/dp tanh(s·p) = (1 − tanh²)·s.
+        let one = parse_with("tanh(s * p[h])", &["p".to_string()]).unwrap().unwrap();
+        let (v, _, g) = eval_grads(one, 0.5, (0, 0), &one.head_values(0, &[2.0]));
+        assert!((g[0] - (1.0 - v * v) * 0.5).abs() < 1e-6, "{g:?}");
+        // The same text with the parameters in the other order is another score (and kernel).
+        let swapped = parse_with(text, &["temp".to_string(), "slope".to_string()]).unwrap().unwrap();
+        assert_ne!(sc.ops, swapped.ops);
+        assert_ne!(fingerprint(sc), fingerprint(swapped));
+        // An undeclared parameter is named.
+        let e = crate::expr::parse::parse("s - b[h]").unwrap();
+        assert!(of(&e, "s - b[h]", &names).unwrap_err().message.contains("`b[h]`"));
+        // Read back from a plan: the text and the names.
+        let json = serde_json::to_string(&sc).unwrap();
+        assert!(json.contains("\"params\":[\"slope\",\"temp\"]"), "{json}");
+        #[derive(serde::Deserialize)]
+        struct Holder {
+            #[serde(deserialize_with = "deserialize")]
+            s: Option<&'static Score>,
+        }
+        let back: Holder = serde_json::from_str(&format!("{{\"s\":{json}}}")).unwrap();
+        assert!(std::ptr::eq(back.s.unwrap(), sc));
     }
 
     #[test]
@@ -866,7 +975,7 @@ mod tests {
             ("s - alibi(9, 8)", "not one of the 8 heads"),
         ] {
             let e = crate::expr::parse::parse(text).unwrap();
-            let err = of(&e, text).unwrap_err();
+            let err = of(&e, text, &[]).unwrap_err();
             assert!(err.message.contains(says), "{text}: {}", err.message);
         }
     }
@@ -887,7 +996,7 @@ mod tests {
     fn what_the_kernels_cannot_compute_is_named() {
         for (text, says) in [("s - doc(q)", "`doc(q)`"), ("s + log(-2)", "log(-2)"), ("3", "constant")] {
             let e = crate::expr::parse::parse(text).unwrap();
-            let err = of(&e, text).unwrap_err();
+            let err = of(&e, text, &[]).unwrap_err();
             assert!(err.message.contains(says), "{text}: {}", err.message);
         }
     }

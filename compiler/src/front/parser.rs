@@ -537,7 +537,7 @@ impl<'a> Parser<'a> {
     /// just read continues with an operator.
     fn continues_as_expression(&self) -> bool {
         let rest = self.rest().trim_start_matches([' ', '\t']);
-        rest.starts_with(['<', '>', '=', '!', '&', '|', '*', '/', '%', '+', '-', '('])
+        rest.starts_with(['<', '>', '=', '!', '&', '|', '*', '/', '%', '+', '-', '(', '['])
     }
 
     /// An expression from `start` (see [`ValueKind::Expr`]).
@@ -548,8 +548,8 @@ impl<'a> Parser<'a> {
             match c {
                 '\n' | '\r' | '#' => break,
                 ',' | '}' | ']' if depth == 0 => break,
-                '(' => depth += 1,
-                ')' => depth = depth.saturating_sub(1),
+                '(' | '[' => depth += 1,
+                ')' | ']' => depth = depth.saturating_sub(1),
                 _ => {}
             }
             end = start + i + c.len_utf8();

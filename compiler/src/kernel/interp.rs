@@ -147,6 +147,8 @@ pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
     // SAFETY: the caller passes the score's per-head values.
     let heads = unsafe { super::head_values(args.head_values, score.map_or(0, |s| s.head_count())) };
     let Step::ForAllowedKeys(pair_body) = &row_body[0] else { unreachable!("backward program") };
+    // The learned parameters' gradients of this call, added to `dparams` at the end.
+    let mut dparams = vec![0.0f32; score.map_or(0, |s| s.params.len())];
     for i in 0..args.n_q {
         // SAFETY: i < n_q, j < n_kv; offsets stay within the rows the caller describes.
         unsafe {
@@ -166,6 +168,7 @@ pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
                 let v = k.add(d);
                 let dkv = args.dkv.add(j as usize * args.dkv_stride as usize);
                 let (mut p, mut ds, mut t) = (0.0f32, 0.0f32, 0.0f32);
+                let mut grads = Vec::new();
                 for step in pair_body {
                     match step {
                         Step::RecomputeP => {
@@ -173,8 +176,8 @@ pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
                             let s = match score {
                                 Some(score) => {
                                     let at = (args.q_pos + i, args.kv_pos + j);
-                                    let (v, d) = score::eval(score, dot * args.scale, at, heads);
-                                    t = d;
+                                    let (v, d, g) = score::eval_grads(score, dot * args.scale, at, heads);
+                                    (t, grads) = (d, g);
                                     v
                                 }
                                 None => dot * args.scale,
@@ -184,6 +187,9 @@ pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
                         Step::Ds => {
                             let dot: f32 = (0..dv).map(|e| *d_o.add(e) * *v.add(e)).sum();
                             ds = p * (dot - delta);
+                            for (acc, g) in dparams.iter_mut().zip(&grads) {
+                                *acc += ds * g;
+                            }
                             if score.is_some() {
                                 ds *= t;
                             }
@@ -202,5 +208,9 @@ pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
                 }
             }
         }
+    }
+    for (j, g) in dparams.iter().enumerate() {
+        // SAFETY: a kernel whose score has learned parameters is passed one float per parameter.
+        unsafe { *args.dparams.add(j) += g }
     }
 }

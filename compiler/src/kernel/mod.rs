@@ -224,6 +224,10 @@ pub struct BwdArgs {
     pub scale: f32,
     /// As in [`FwdArgs`].
     pub head_values: *const f32,
+    /// The gradients of the model's learned parameters for this head (`Score::params`, one float
+    /// each), accumulated: Σ dS·∂score/∂param over the pairs the call computes. Written only by
+    /// kernels whose score has learned parameters (null otherwise).
+    pub dparams: *mut f32,
 }
 
 #[cfg(test)]
@@ -240,6 +244,7 @@ mod tests {
         assert_eq!(std::mem::offset_of!(BwdArgs, scale) as i32, offsets::BWD_SCALE);
         assert_eq!(std::mem::offset_of!(FwdArgs, head_values) as i32, offsets::FWD_HEAD_VALUES);
         assert_eq!(std::mem::offset_of!(BwdArgs, head_values) as i32, offsets::BWD_HEAD_VALUES);
+        assert_eq!(std::mem::offset_of!(BwdArgs, dparams) as i32, offsets::BWD_DPARAMS);
     }
 }
 
@@ -271,6 +276,7 @@ pub mod offsets {
     pub const BWD_KV_POS: i32 = 96;
     pub const BWD_SCALE: i32 = 104;
     pub const BWD_HEAD_VALUES: i32 = 112;
+    pub const BWD_DPARAMS: i32 = 120;
 }
 
 /// One step of a kernel's algorithm. Loops nest; backends lower each step, the interpreter runs it.

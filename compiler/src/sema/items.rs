@@ -48,6 +48,7 @@ const MODEL_FIELDS: &[&str] = &[
     "sinks",
     "softcap",
     "score",
+    "params",
     "softmax_scale",
     "query_pre_attn_scalar",
     "layer",
@@ -56,7 +57,13 @@ const MODEL_FIELDS: &[&str] = &[
 /// `score = EXPR` when given: `Some(Some(score))` for the kernel code it compiles to
 /// (`Some(Some(None))` for the plain score), `Some(None)` after an error (reported), `None` when
 /// not written.
-fn score_expression(r: &Reader<'_>, diags: &mut Diags) -> Option<Option<Option<&'static Score>>> {
+/// `params`: the model's learned parameters, `None` when `params = ...` could not be read (an
+/// error already reported; a score that reads parameters is then not compiled).
+fn score_expression(
+    r: &Reader<'_>,
+    params: Option<&[String]>,
+    diags: &mut Diags,
+) -> Option<Option<Option<&'static Score>>> {
     let span = r.field_span("score")?;
     let Some(value) = r.value("score", "a score expression", diags) else { return Some(None) };
     let e = match &value.kind {
@@ -98,7 +105,47 @@ fn score_expression(r: &Reader<'_>, diags: &mut Diags) -> Option<Option<Option<&
             return Some(None);
         }
     }
-    match expr::score::of(&e, &e.to_string()) {
+    // Every learned parameter the score reads is one the model declares.
+    let Some(params) = params else {
+        return match e.params().is_empty() {
+            true => score_of(&e, &[], at, diags),
+            false => Some(None),
+        };
+    };
+    for (name, at_span) in e.params() {
+        if !params.iter().any(|p| p == name) {
+            let declared = params.iter().map(String::as_str).collect::<Vec<_>>();
+            let help = match crate::suggest::nearest(name, declared.iter().copied()) {
+                Some(c) => format!("did you mean `{c}[h]`? The model declares {}", declared.join(", ")),
+                None => format!("declare it in the model: `params = [{}]`", {
+                    let mut all = declared.clone();
+                    all.push(name);
+                    all.join(", ")
+                }),
+            };
+            diags.push(
+                Diagnostic::new(
+                    Code::ExprType,
+                    format!("`{name}[h]` is not a learned parameter of this model"),
+                    at(at_span),
+                    "not declared",
+                )
+                .with_help(help),
+            );
+            return Some(None);
+        }
+    }
+    score_of(&e, params, at, diags)
+}
+
+/// The kernel code of a type-checked score (`Some(None)` after an error, reported).
+fn score_of(
+    e: &expr::Expr,
+    params: &[String],
+    at: impl Fn((usize, usize)) -> Span,
+    diags: &mut Diags,
+) -> Option<Option<Option<&'static Score>>> {
+    match expr::score::of(e, &e.to_string(), params) {
         Ok(score) => Some(Some(score.map(expr::score::intern))),
         Err(u) => {
             diags.push(
@@ -113,6 +160,32 @@ fn score_expression(r: &Reader<'_>, diags: &mut Diags) -> Option<Option<Option<&
             Some(None)
         }
     }
+}
+
+/// `params = [NAME, ...]`: the model's learned per-head score parameters, in declaration order
+/// (`None` after an error, reported).
+fn learned_params(r: &Reader<'_>, diags: &mut Diags) -> Option<Vec<String>> {
+    if !r.has("params") {
+        return Some(Vec::new());
+    }
+    let names = r.name_list("params", diags)?;
+    let mut out: Vec<String> = Vec::new();
+    for name in names {
+        let reserved = expr::parse::NAMES.contains(&name.node.as_str());
+        if reserved || out.contains(&name.node) {
+            let message = match reserved {
+                true => format!("`{}` is a term or function of expressions, not a parameter name", name.node),
+                false => format!("the learned parameter `{}` is declared twice", name.node),
+            };
+            diags.push(
+                Diagnostic::new(Code::ExprType, message, name.span, "this name")
+                    .with_help("give each learned parameter its own name, e.g. `params = [slope]`"),
+            );
+            return None;
+        }
+        out.push(name.node.clone());
+    }
+    Some(out)
 }
 
 pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
@@ -182,7 +255,11 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
         },
         false => Some(None),
     };
-    let score = match (softcap, score_expression(&r, diags)) {
+    let params = learned_params(&r, diags);
+    if params.is_none() {
+        ok = false;
+    }
+    let score = match (softcap, score_expression(&r, params.as_deref(), diags)) {
         (None, _) | (_, Some(None)) => None,
         (Some(cap), None) => Some(cap),
         (Some(None), Some(Some(score))) if !r.has("softcap") => Some(score),
@@ -200,6 +277,26 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
             None
         }
     };
+    // A declared parameter the score never reads would have a gradient of zero, silently.
+    if let (Some(score), Some(params)) = (score, &params)
+        && let Some((_, name)) = params
+            .iter()
+            .enumerate()
+            .find(|(j, _)| !score.is_some_and(|s| s.ops.contains(&crate::spec::ScoreOp::Param(*j as u16))))
+    {
+        ok = false;
+        diags.push(
+            Diagnostic::new(
+                Code::ExprUnplanned,
+                format!("the learned parameter `{name}` is declared, and the score does not read it"),
+                r.field_span("params").unwrap_or(item.name.span),
+                "declared here",
+            )
+            .with_help(format!(
+                "read it in the score as `{name}[h]` (e.g. `score = s - {name}[h] * (q - k)`), or remove it from `params`"
+            )),
+        );
+    }
     // `rope = none` here would mean what leaving the block out means.
     let rope = match r.field_span("rope") {
         Some(span) => {
@@ -239,7 +336,10 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
     }
     // A score's per-head values (`alibi(h, N)`'s slopes) are numbers at every query head.
     if let Some(s) = score
-        && let Some(h) = (0..heads.node as u32).find(|&h| s.head_values(h).iter().any(|v| !v.is_finite()))
+        && let Some(h) = (0..heads.node as u32).find(|&h| {
+            let learned = s.learned_slots();
+            s.head_values(h, &[]).iter().zip(learned).any(|(v, l)| !l && !v.is_finite())
+        })
     {
         ok = false;
         diags.push(

@@ -201,6 +201,26 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// A list of plain names (`params = [slope, temp]`), each with its span.
+    pub fn name_list(&self, key: &str, diags: &mut Diags) -> Option<Vec<&'a Ident>> {
+        let value = self.value(key, "a list of names", diags)?;
+        let ValueKind::List(values) = &value.kind else {
+            diags.push(wrong_type(value, key, "a list of names such as `[slope]`"));
+            return None;
+        };
+        let mut out = Vec::new();
+        for v in values {
+            match &v.kind {
+                ValueKind::Word { name, args: None } => out.push(name),
+                _ => {
+                    diags.push(wrong_type(v, key, "a name"));
+                    return None;
+                }
+            }
+        }
+        Some(out)
+    }
+
     pub fn int_list(&self, key: &str, min: u64, max: u64, diags: &mut Diags) -> Option<Spanned<Vec<u64>>> {
         let value = self.value(key, "a list", diags)?;
         let ValueKind::List(values) = &value.kind else {

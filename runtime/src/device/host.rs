@@ -312,6 +312,14 @@ fn put(region: (&HostMem, usize), values: &[f32], from: usize, cols: Cols, add: 
     })?
 }
 
+/// Adds `values` into the fp32 region, in place.
+fn add(region: (&HostMem, usize), values: &[f32]) -> Result<(), DeviceError> {
+    region.0.view_mut(region.1, values.len() * 4, |bytes| {
+        values_mut::<f32>(bytes)?.iter_mut().zip(values).for_each(|(x, v)| *x += v);
+        Ok(())
+    })?
+}
+
 /// Writes `values` into the fp32 region, in place.
 fn store(region: (&HostMem, usize), values: &[f32]) -> Result<(), DeviceError> {
     region.0.view_mut(region.1, values.len() * 4, |bytes| {
@@ -459,6 +467,7 @@ impl Device for HostDevice<'_> {
             dq: self.pool.take(tq * dq.len()),
             dk: self.pool.take(tk * dk.len()),
             dv: self.pool.take(tk * dvc.len()),
+            dparams: Vec::new(),
         };
         {
             let views = Views::new(vec![f.q.0, f.k.0, f.v.0, c.d_out.0, f.lse.0, c.delta.0]);
@@ -475,6 +484,11 @@ impl Device for HostDevice<'_> {
         put(c.dq, &out.dq, q0, dq, true)?;
         put(c.dk, &out.dk, k0, dk, true)?;
         put(c.dv, &out.dv, k0, dvc, true)?;
+        if let Some(region) = c.dparams {
+            // The call's heads' gradients, `[heads][params]` from the range's first head.
+            let at = (region.0, region.1 + f.heads.0 * c.params() * 4);
+            add(at, &out.dparams)?;
+        }
         for g in [out.dq, out.dk, out.dv] {
             self.pool.give(g);
         }

@@ -338,6 +338,9 @@ pub struct BwdCall<'a, M> {
     pub dq: (&'a M, usize),
     pub dk: (&'a M, usize),
     pub dv: (&'a M, usize),
+    /// With learned score parameters: their gradients, fp32 `[heads_q][params]` (the call's query
+    /// heads), accumulated (Σ dS·∂score/∂param over the call's pairs).
+    pub dparams: Option<(&'a M, usize)>,
 }
 
 impl<'a, M> BwdCall<'a, M> {
@@ -353,7 +356,13 @@ impl<'a, M> BwdCall<'a, M> {
             dq: at(self.dq, h0 * f.head_dim * 4),
             dk: at(self.dk, kh0 * f.head_dim * 4),
             dv: at(self.dv, kh0 * f.v_head_dim * 4),
+            dparams: self.dparams.map(|r| at(r, h0 * self.params() * 4)),
         }
+    }
+
+    /// How many learned parameters the call's score has.
+    pub fn params(&self) -> usize {
+        self.fwd.table.spec.score.map_or(0, |s| s.params.len())
     }
 }
 

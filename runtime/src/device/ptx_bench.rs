@@ -96,8 +96,15 @@ pub fn measure(
     };
     let forward = timed("fwd", &|| device.forward(0, 0, &fwd(&ft)))?;
     let backward = timed("bwd", &|| {
-        let call =
-            BwdCall { fwd: fwd(&bt), d_out: (&d_out, 0), delta: (&delta, 0), dq: (&dq, 0), dk: (&dk, 0), dv: (&dv, 0) };
+        let call = BwdCall {
+            fwd: fwd(&bt),
+            d_out: (&d_out, 0),
+            delta: (&delta, 0),
+            dq: (&dq, 0),
+            dk: (&dk, 0),
+            dv: (&dv, 0),
+            dparams: None,
+        };
         device.backward(0, 0, &call)
     })?;
     Ok(vec![forward, backward])

@@ -116,6 +116,9 @@ struct Run<'a, D: Device> {
     /// Per rank and stream: staging for collectives between processes.
     staging_mem: Vec<[Option<D::Mem>; 2]>,
     scratch: Vec<Option<D::Mem>>,
+    /// Per rank: the learned score parameters' gradients, fp32 `[heads][params]` (backward plans
+    /// of a score with parameters).
+    dparams: Vec<Option<D::Mem>>,
     launches: HashMap<OpId, Vec<Launch>>,
     /// Per rank and event: the signal of its record, once issued.
     events: Vec<Vec<EventSlot<D>>>,
@@ -217,6 +220,22 @@ pub fn execute<D: Device>(
             None
         });
     }
+    // The learned parameters' gradients, zeroed on the compute stream before any kernel.
+    let n_params = p.score.map_or(0, |s| s.params.len());
+    let backward = plan.header.direction == attnc_compiler::ir::Direction::Backward;
+    let mut dparams = Vec::new();
+    for rank in 0..cp as u32 {
+        dparams.push(if backward && n_params > 0 && ranks.runs(rank) {
+            let count = p.heads as usize * n_params;
+            let mem = device.alloc(rank, count * 4).map_err(|e| setup("parameter gradients", e))?;
+            device
+                .fill(rank, Stream::Compute.index(), (&mem, 0), count, 0.0)
+                .map_err(|e| setup("parameter gradients", e))?;
+            Some(mem)
+        } else {
+            None
+        });
+    }
     let t = inputs.extent.map_or(p.tokens as usize, Extent::rows);
     let (b, h, hk) = (batch, p.heads as usize, p.kv_heads as usize);
     let mut run = Run {
@@ -229,6 +248,7 @@ pub fn execute<D: Device>(
         tables,
         staging_mem: (0..cp).map(|_| [None, None]).collect(),
         scratch,
+        dparams,
         launches,
         events: (0..cp).map(|_| (0..plan.n_events).map(|_| Mutex::new(None)).collect()).collect(),
         issued: Condvar::new(),
@@ -248,6 +268,7 @@ pub fn execute<D: Device>(
             dk: vec![0.0; b * t * hk * d],
             dv: vec![0.0; b * t * hk * dv],
             dsinks: vec![0.0; if plan.problem.sinks { h } else { 0 }],
+            dparams: vec![0.0; if backward { h * n_params } else { 0 }],
         }),
         stamps: Mutex::new(Vec::new()),
     };
@@ -276,6 +297,16 @@ pub fn execute<D: Device>(
     if let Some(error) = run.failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(error);
     }
+    // The learned parameters' gradients of the ranks run here, summed.
+    let mut outputs = run.outputs.into_inner().unwrap_or_else(|e| e.into_inner());
+    for (rank, mem) in run.dparams.iter().enumerate() {
+        let Some(mem) = mem else { continue };
+        let bytes = device
+            .download(rank as u32, Stream::Compute.index(), (mem, 0), outputs.dparams.len() * 4)
+            .map_err(|e| setup("parameter gradients", e))?;
+        let values: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
+        outputs.dparams.iter_mut().zip(values).for_each(|(x, v)| *x += v);
+    }
     // The timeline as the device ran it: every op between its stamps, from the origin.
     let mut spans = Vec::new();
     for (rank, stream, op, begin, end) in run.stamps.into_inner().unwrap_or_else(|e| e.into_inner()) {
@@ -283,7 +314,7 @@ pub fn execute<D: Device>(
         let end = device.seconds(&origin, &end).map_err(|e| setup("timing", e))?;
         spans.push(Span { rank, stream, op, start, end });
     }
-    Ok((run.outputs.into_inner().unwrap_or_else(|e| e.into_inner()), spans))
+    Ok((outputs, spans))
 }
 
 impl<D: Device> Run<'_, D> {
@@ -568,7 +599,7 @@ impl<D: Device> Run<'_, D> {
             }
             OpKind::AttnFwd { q, kv, part, .. } => {
                 let (qb, kb) = (plan.buf(*q), plan.buf(*kv));
-                let head_values = head_values(p, qb, self.inputs.head_offset).map_err(|e| err.at(e))?;
+                let head_values = head_values(p, qb, self.inputs).map_err(|e| err.at(e))?;
                 let o_count = self.plane_bytes(*part, PlaneKind::O) / 4;
                 let lse_count = self.plane_bytes(*part, PlaneKind::Lse) / 4;
                 self.device.fill(rank, s, self.at(*part, PlaneKind::O), o_count, 0.0).map_err(|e| err.at(e))?;
@@ -633,7 +664,8 @@ impl<D: Device> Run<'_, D> {
             }
             OpKind::AttnBwd { q, kv, dq, dkv, .. } => {
                 let (qb, kb) = (plan.buf(*q), plan.buf(*kv));
-                let head_values = head_values(p, qb, self.inputs.head_offset).map_err(|e| err.at(e))?;
+                let head_values = head_values(p, qb, self.inputs).map_err(|e| err.at(e))?;
+                let n_params = p.score.map_or(0, |s| s.params.len());
                 let tm = self.tables[rank as usize].as_ref().expect("a rank with attention ops has tables");
                 for l in &self.launches[&id] {
                     let heads = l.table.head_range(qb.heads);
@@ -659,6 +691,8 @@ impl<D: Device> Run<'_, D> {
                         dq: self.at(*dq, PlaneKind::Dq),
                         dk: self.at(*dkv, PlaneKind::Dk),
                         dv: self.at(*dkv, PlaneKind::Dv),
+                        // The buffer's heads start at its first head (an all-to-all's shard).
+                        dparams: self.dparams[rank as usize].as_ref().map(|m| (m, qb.head0 as usize * n_params * 4)),
                     };
                     self.device.backward(rank, s, &call).map_err(|e| err.at(e))?;
                 }
@@ -824,17 +858,40 @@ impl<D: Device> OpError<'_, D> {
 
 /// The score's per-head values of a query buffer's heads, `[heads][n]` (`Score::head_values`):
 /// the model's heads from the inputs' `head_offset` (a tensor-parallel slice's first head) plus
-/// the buffer's first head (an all-to-all's shard holds heads from `head0`).
+/// the buffer's first head (an all-to-all's shard holds heads from `head0`), with the learned
+/// parameters of the slice's head `head0 + h`.
 fn head_values(
     p: &attnc_compiler::ir::Problem,
     q: &attnc_compiler::ir::Buffer,
-    offset: u32,
+    inputs: &ExecInputs<'_>,
 ) -> Result<Vec<f32>, String> {
     let Some(s) = p.score.filter(|s| s.reads_head()) else { return Ok(Vec::new()) };
+    let n = s.params.len();
+    let params = match (n, inputs.params) {
+        (0, _) => &[][..],
+        (_, Some(params)) if params.len() == p.heads as usize * n => params,
+        (_, Some(params)) => {
+            return Err(format!(
+                "the learned parameters (tensor `params`) hold {} values, the score needs [{}, {n}] ({})",
+                params.len(),
+                p.heads,
+                s.param_names.join(", ")
+            ));
+        }
+        (_, None) => {
+            return Err(format!(
+                "the score has learned parameters ({}) and the inputs none (tensor `params`, [{}, {n}])",
+                s.param_names.join(", "),
+                p.heads
+            ));
+        }
+    };
+    let offset = inputs.head_offset;
     let mut out = Vec::with_capacity(q.heads as usize * s.head_count());
     for h in 0..q.heads {
         let head = offset + q.head0 + h;
-        let values = s.head_values(head);
+        let local = (q.head0 + h) as usize;
+        let values = s.head_values(head, params.get(local * n..(local + 1) * n).unwrap_or(&[]));
         if values.iter().any(|v| !v.is_finite()) {
             return Err(format!(
                 "the score `{}` has no value at query head {head} (head offset {offset}): is `alibi(h, N)`'s N the model's heads?",

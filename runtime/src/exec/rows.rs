@@ -86,6 +86,9 @@ pub struct ExecInputs<'a> {
     pub d_out: Option<&'a [f32]>,
     /// Learned sinks, one logit per query head of the slice, when the problem has them.
     pub sinks: Option<&'a [f32]>,
+    /// The score's learned parameters (`params = [...]`), `[heads of the slice][params]`, when
+    /// the model declares them.
+    pub params: Option<&'a [f32]>,
     /// The model's query head of the slice's first head (tensor parallelism: the TP rank times
     /// the heads per rank; 0 without it), which a score that reads `h` counts from.
     pub head_offset: u32,
@@ -103,6 +106,11 @@ pub struct ExecOutputs {
     pub dv: Vec<f32>,
     /// With learned sinks: the gradient of each head's sink, summed over the rows stored here.
     pub dsinks: Vec<f32>,
+    /// With learned score parameters: their gradients, `[heads of the slice][params]`, summed
+    /// over the pairs the ranks run here computed (in one process with every rank, the whole
+    /// gradient; one rank per process, its share, which a sum over the CP group completes, as
+    /// Megatron's gradient all-reduce over the data- and context-parallel ranks does).
+    pub dparams: Vec<f32>,
 }
 
 /// Deliberate faults, for the tests of fault handling.

@@ -6,7 +6,7 @@ use cranelift_codegen::ir::{AbiParam, Function, InstBuilder, MemFlags, Signature
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 
-use crate::expr::score::{Leaves, Lower, Prim, lower};
+use crate::expr::score::{Leaves, Lower, Prim, lower_grads};
 use crate::kernel::offsets::*;
 use crate::kernel::{BLOCK_Q, KernelKind, KernelMask, KernelSpec, Step, TANH_CLAMP, program};
 use crate::spec::Score;
@@ -143,7 +143,14 @@ impl Cx<'_> {
     /// The score modification of a vector of scaled scores, and its slope when `slope`; `at`
     /// gives the four pairs' query position (one for all lanes) and the first key's (the lanes'
     /// keys follow it), both i64, read only when the score reads positions.
-    fn score(&mut self, score: &Score, x: Value, at: (Value, Value), slope: bool) -> (Value, Option<Value>) {
+    /// With `slope`, also the derivatives by the learned parameters (`Score::params`).
+    fn score(
+        &mut self,
+        score: &Score,
+        x: Value,
+        at: (Value, Value),
+        slope: bool,
+    ) -> (Value, Option<Value>, Vec<Value>) {
         let leaves = match score.positions() {
             true => {
                 let qf = self.b.ins().fcvt_from_sint(F32, at.0);
@@ -158,7 +165,19 @@ impl Cx<'_> {
             false => Leaves::s(x),
         };
         let heads = self.heads.clone();
-        lower(score, self, Leaves { heads: &heads, ..leaves }, slope)
+        lower_grads(score, self, Leaves { heads: &heads, ..leaves }, slope)
+    }
+
+    /// Adds the four lanes of `ds · grads[j]` to the float `dparams[j]` for every learned
+    /// parameter (the backward's Σ dS·∂score/∂param; `ds` before the slope by `s`).
+    fn add_param_grads(&mut self, dparams: Value, ds: Value, grads: &[Value]) {
+        for (j, g) in grads.iter().enumerate() {
+            let x = self.b.ins().fmul(ds, *g);
+            let x = self.hsum(x);
+            let old = self.b.ins().load(F32, self.mem, dparams, (j * 4) as i32);
+            let new = self.b.ins().fadd(old, x);
+            self.b.ins().store(self.mem, new, dparams, (j * 4) as i32);
+        }
     }
 
     /// The lanes' indices, 0 1 2 3.
@@ -377,7 +396,7 @@ fn forward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), String
                                             let qp = cx.b.ins().iadd_imm(q_lo, (i / VK) as i64);
                                             let kp = cx.b.ins().iadd_imm(k_lo, (4 * (i % VK)) as i64);
                                             let x = cx.b.use_var(v);
-                                            let (y, _) = cx.score(score, x, (qp, kp), false);
+                                            let (y, _, _) = cx.score(score, x, (qp, kp), false);
                                             cx.b.def_var(v, y);
                                         }
                                     }
@@ -726,6 +745,8 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
     let kv_pos = cx.load(I64, args, BWD_KV_POS as i64);
     let scale = cx.load(F32, args, BWD_SCALE as i64);
     let score = spec.score;
+    // Read only by kernels whose score has learned parameters.
+    let dparams = score.filter(|s| s.has_params()).map(|_| cx.load(I64, args, BWD_DPARAMS as i64));
     let zero = cx.i64(0);
     // KV blocks of KB rows outer, query rows inner: a block's K, V, dK and dV stay in cache
     // while every query row passes over it.
@@ -772,8 +793,21 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
             let count = cx.max(count, zero);
             let quads = cx.b.ins().band_imm(count, !3);
             let mid = cx.b.ins().iadd(j_lo, quads);
-            let rows =
-                QuadRows { qi, dqi, lse, delta: delta_i, scale, score, qp, kv_pos, k, kv_stride, dkv, dkv_stride };
+            let rows = QuadRows {
+                qi,
+                dqi,
+                lse,
+                delta: delta_i,
+                scale,
+                score,
+                qp,
+                kv_pos,
+                k,
+                kv_stride,
+                dkv,
+                dkv_stride,
+                dparams,
+            };
             cx.for_loop(j_lo, mid, 4, |cx, j0| backward_quad(cx, (d, dv), &rows, j0));
             cx.for_loop(mid, j_hi, 1, |cx, j| {
                 let kj_off = cx.b.ins().imul(j, kv_stride);
@@ -781,6 +815,7 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
                 let dkvj_off = cx.b.ins().imul(j, dkv_stride);
                 let dkvj = cx.addr(dkv, dkvj_off, 4, 0);
                 let (mut p, mut ds, mut t) = (None, None, None);
+                let mut grads = Vec::new();
                 for step in pair_body {
                     match step {
                         Step::RecomputeP => {
@@ -790,8 +825,9 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
                             let sv = match score {
                                 Some(score) => {
                                     let kp = cx.b.ins().iadd(kv_pos, j);
-                                    let (y, slope) = cx.score(score, sv, (qp, kp), true);
+                                    let (y, slope, g) = cx.score(score, sv, (qp, kp), true);
                                     t = slope.map(|d| cx.b.ins().extractlane(d, 0));
+                                    grads = g;
                                     y
                                 }
                                 None => sv,
@@ -805,6 +841,12 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
                             let dot = dot_rows(cx, nvv, qi, ((d + dv) * 4) as i64, kj, (d * 4) as i64);
                             let diff = cx.b.ins().fsub(dot, delta_i);
                             let g = cx.b.ins().fmul(p.expect("p first"), diff);
+                            if let Some(dparams) = dparams {
+                                // One lane of the splat score: its gradient counts once.
+                                let zero = cx.splat_f(0.0);
+                                let gv = cx.b.ins().insertlane(zero, g, 0);
+                                cx.add_param_grads(dparams, gv, &grads);
+                            }
                             // Times the score's slope f'(s), with a score modification.
                             ds = Some(match t {
                                 Some(t) => cx.b.ins().fmul(g, t),
@@ -862,6 +904,8 @@ struct QuadRows {
     kv_stride: Value,
     dkv: Value,
     dkv_stride: Value,
+    /// The learned parameters' gradients of the head (`BwdArgs::dparams`), with them only.
+    dparams: Option<Value>,
 }
 
 /// Backward for one query row against keys `j0..j0 + 4` (all allowed): the steps of
@@ -907,18 +951,21 @@ fn backward_quad(cx: &mut Cx<'_>, (d, dv): (usize, usize), r: &QuadRows, j0: Val
     let scale = cx.b.ins().splat(F32X4, r.scale);
     let lse = cx.b.ins().splat(F32X4, r.lse);
     let x = cx.b.ins().fmul(s, scale);
-    let (x, t) = match r.score {
+    let (x, t, grads) = match r.score {
         Some(score) => {
             let kp = cx.b.ins().iadd(r.kv_pos, j0);
             cx.score(score, x, (r.qp, kp), true)
         }
-        None => (x, None),
+        None => (x, None, Vec::new()),
     };
     let x = cx.b.ins().fsub(x, lse);
     let p = cx.exp(x);
     let delta = cx.b.ins().splat(F32X4, r.delta);
     let diff = cx.b.ins().fsub(dp, delta);
     let ds = cx.b.ins().fmul(p, diff);
+    if let Some(dparams) = r.dparams {
+        cx.add_param_grads(dparams, ds, &grads);
+    }
     let ds = match t {
         Some(t) => cx.b.ins().fmul(ds, t),
         None => ds,

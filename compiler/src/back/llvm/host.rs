@@ -29,7 +29,7 @@ use std::fmt::Write;
 use super::bounds::{kv_bounds, needs_mask, q_bounds};
 use super::score::{Exp2, Llvm};
 use super::text::{Fn, V, f32c, i32c, i64c, round_down};
-use crate::expr::score::{Leaves, lower};
+use crate::expr::score::{Leaves, lower_grads};
 use crate::kernel::{BLOCK_Q, KernelKind, KernelMask, KernelSpec, offsets};
 use crate::spec::Score;
 
@@ -231,8 +231,17 @@ fn lane_columns(w: u32, h: usize) -> V {
 /// exponent): raw ↦ f(raw·scale)/scale, f the score's code (`back/llvm/score.rs`). Returns
 /// f'(raw·scale) per score vector when `slope` (the backward multiplies it into dS). A score that
 /// reads positions gets them from the tile's `%qpos` (its first row's) and `%kpos` (its first
-/// key's): row `r`, lane `c` of vector `h` is the pair (qpos + r, kpos + h·w + c).
-fn score_tile(f: &mut Fn, s: &mut [Vec<V>], scale: &V, score: &Score, w: u32, slope: bool) -> Vec<Vec<V>> {
+/// key's): row `r`, lane `c` of vector `h` is the pair (qpos + r, kpos + h·w + c). With `slope`,
+/// also the derivatives by the learned parameters, `[row][vector][param]`.
+#[allow(clippy::type_complexity)]
+fn score_tile(
+    f: &mut Fn,
+    s: &mut [Vec<V>],
+    scale: &V,
+    score: &Score,
+    w: u32,
+    slope: bool,
+) -> (Vec<Vec<V>>, Vec<Vec<Vec<V>>>) {
     let sc = f.splat(scale, w);
     let inv = f.fast("fdiv", &f32c(1.0), scale);
     let inv = f.splat(&inv, w);
@@ -244,9 +253,9 @@ fn score_tile(f: &mut Fn, s: &mut [Vec<V>], scale: &V, score: &Score, w: u32, sl
             f.splat(&x, w)
         })
         .collect();
-    let mut slopes = Vec::new();
+    let (mut slopes, mut grads) = (Vec::new(), Vec::new());
     for (r, row) in s.iter_mut().enumerate() {
-        let mut dr = Vec::new();
+        let (mut dr, mut gr) = (Vec::new(), Vec::new());
         for (h, x) in row.iter_mut().enumerate() {
             let xs = f.fast("fmul", x, &sc);
             let leaves = if score.positions() {
@@ -261,13 +270,15 @@ fn score_tile(f: &mut Fn, s: &mut [Vec<V>], scale: &V, score: &Score, w: u32, sl
             } else {
                 Leaves { heads: &heads, ..Leaves::s(xs) }
             };
-            let (y, d) = lower(score, &mut Llvm { f: &mut *f, exp2: Exp2::Host(w) }, leaves, slope);
+            let (y, d, g) = lower_grads(score, &mut Llvm { f: &mut *f, exp2: Exp2::Host(w) }, leaves, slope);
             *x = f.fast("fmul", &y, &inv);
             dr.extend(d);
+            gr.push(g);
         }
         slopes.push(dr);
+        grads.push(gr);
     }
-    slopes
+    (slopes, grads)
 }
 
 /// Loads an i64 or f32 field of the argument struct.
@@ -809,8 +820,16 @@ fn btile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     let do_rows: Vec<V> = rows.iter().map(|p| f.gep("float", p, &i64c(d + dv))).collect();
     let mut s = scores(&mut f, &rows, &kt, d, tk, w, isa.score_vectors);
     let dp = scores(&mut f, &do_rows, &vt, dv, tk, w, isa.score_vectors);
-    // RecomputeP's score modification (and, for Ds, its slope).
-    let slopes = spec.score.map(|score| score_tile(&mut f, &mut s, &scale, score, w, true));
+    // RecomputeP's score modification (and, for Ds, its slope and the learned parameters').
+    let (slopes, grads) = match spec.score {
+        Some(score) => {
+            let (sl, g) = score_tile(&mut f, &mut s, &scale, score, w, true);
+            (Some(sl), g)
+        }
+        None => (None, Vec::new()),
+    };
+    let n_params = spec.score.map_or(0, |s| s.params.len());
+    let mut gacc: Vec<V> = (0..n_params).map(|_| V::new("zeroinitializer", vty(w))).collect();
     mask_edge(&mut f, spec.mask, &mut s, &cols, &diff, &masked, w);
 
     // P and dS·scale into the stack tiles.
@@ -836,6 +855,10 @@ fn btile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
             vstore(&mut f, &pv, &p_buf, at);
             let t = f.fast("fsub", &dp[row][h], &dlv);
             let t = f.fast("fmul", &t, &pv);
+            // Σ dS·∂score/∂param, dS before the slope by s (masked lanes and missing rows: P = 0).
+            for (j, acc) in gacc.iter_mut().enumerate() {
+                *acc = fma(&mut f, &t, &grads[row][h][j], acc);
+            }
             let t = f.fast("fmul", &t, &sv);
             let t = match &slopes {
                 Some(slopes) => f.fast("fmul", &t, &slopes[row][h]),
@@ -843,6 +866,15 @@ fn btile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
             };
             vstore(&mut f, &t, &ds_buf, at);
         }
+    }
+
+    for (j, acc) in gacc.iter().enumerate() {
+        let x =
+            f.let_("float", format!("call reassoc float @llvm.vector.reduce.fadd.v{w}f32(float -0.0, {})", acc.t()));
+        let p = f.gep("float", &V::new("%dpar", "ptr"), &i64c(j as i64));
+        let old = f.load("float", &p, 4);
+        let new = f.fast("fadd", &old, &x);
+        f.store(&new, &p, 4);
     }
 
     // dV += Pᵀ dO and dK += (dS·scale)ᵀ Q: per chunk of two head vectors, every row's chunk held
@@ -903,8 +935,9 @@ fn btile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     format!(
         "\ndefine internal void @btile{r}(ptr noalias %q, i64 %qs, ptr noalias %dq, i64 %dqs, ptr noalias %delta, \
          ptr noalias %kt, ptr noalias %vt, ptr noalias %kc, ptr noalias %dkt, ptr noalias %dvt, i64 %cols, i64 %diff, \
-         i1 %masked, float %scale, i64 %nrows, ptr noalias %spare{}) {} {{\n{}}}\n",
+         i1 %masked, float %scale, i64 %nrows, ptr noalias %spare{}{}) {} {{\n{}}}\n",
         position_params(spec),
+        if n_params > 0 { ", ptr noalias %dpar" } else { "" },
         isa.attrs,
         f.finish()
     )
@@ -933,6 +966,7 @@ fn backward_fn(spec: &KernelSpec, isa: &Isa) -> String {
     let kv_pos = field(&mut f, &args, offsets::BWD_KV_POS, "i64");
     let scale = field(&mut f, &args, offsets::BWD_SCALE, "float");
     let hv = head_values_field(&mut f, spec, &args, offsets::BWD_HEAD_VALUES);
+    let dpar = spec.score.filter(|s| s.has_params()).map(|_| field(&mut f, &args, offsets::BWD_DPARAMS, "ptr"));
     let mask = spec.mask;
     // Tiles of K (d wide) and of V (dv wide).
     let tile = |f: &mut Fn, width: i64| f.alloca(&format!("[{} x float]", width * tk), w * 4);
@@ -1013,6 +1047,7 @@ fn backward_fn(spec: &KernelSpec, isa: &Isa) -> String {
                     &spare,
                 ];
                 args.extend(pos.iter());
+                args.extend(dpar.iter());
                 f.call_void(&format!("btile{main}"), &args);
             });
             // The tile's dK and dV into the dKV rows.

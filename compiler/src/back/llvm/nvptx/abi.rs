@@ -129,6 +129,10 @@ pub fn module(spec: &KernelSpec, target: Target) -> Result<GpuKernel, LlvmError>
     if spec.score.is_some_and(|s| s.reads_head()) {
         params.push(("head_values", "ptr addrspace(1)"));
     }
+    // A backward whose score has learned parameters adds their gradients: [heads_q][params] floats.
+    if spec.kind == KernelKind::Backward && spec.score.is_some_and(|s| s.has_params()) {
+        params.push(("dparams", "ptr addrspace(1)"));
+    }
     Ok(kernel(&header, &name, &params, &body, true, [grid0, "heads_q", "sequences"], smem as u32))
 }
 

@@ -70,6 +70,9 @@ impl Gen {
         let heads = self.f.bin("udiv", &q_row, &i64c(d));
         let qb0 = self.head_base(&self.param("q", P1), &fr.q0, &q_row, &fr.head, d);
         let dob0 = self.head_base(&self.param("do", P1), &fr.q0, &do_row, &fr.head, dvw);
+        // The learned parameters' gradients: this thread's share of Σ dS·∂score/∂param.
+        let n_params = self.spec.score.map_or(0, |s| s.params.len());
+        let dpar = if n_params > 0 { self.regs(n_params, 0.0) } else { f32c(0.0) };
         let ql = self.f.begin_for(&qlo, &qhi, BM);
         let m0 = ql.i.clone();
         {
@@ -119,21 +122,30 @@ impl Gen {
                     cols.push(c);
                 }
             }
+            // The pair of element i: its query's and key's positions, and the key within the tile.
+            let at = |g: &mut Gen, i: usize| {
+                let q_rel = g.f.bin("add", &m0, &cols[i]);
+                let qa = g.f.bin("add", &fr.q_pos, &q_rel);
+                let kr = g.f.bin("add", &n0, &key_rel[(i % 4) / 2]);
+                let ka = g.f.bin("add", &fr.kv_pos, &kr);
+                (qa, ka, kr)
+            };
             for n in 0..nb {
                 for e in 0..4 {
                     let i = n * 4 + e;
                     let c = cols[i].clone();
                     let lp = g.f.gep("float", &stats, &c);
                     let lse2 = g.f.load("float", &lp, 4);
-                    let q_rel = g.f.bin("add", &m0, &c);
-                    let qa = g.f.bin("add", &fr.q_pos, &q_rel);
-                    let kr = g.f.bin("add", &n0, &key_rel[e / 2]);
-                    let ka = g.f.bin("add", &fr.kv_pos, &kr);
+                    let (qa, ka, kr) = at(g, i);
                     // RecomputeP: the modified score when the model has a score modification.
+                    // With learned parameters its slopes are formed again with dS (below), from
+                    // the raw score: nb·4 slopes per parameter live across the loop would spill.
                     let x = match g.spec.score {
                         Some(score) => {
-                            let (x, d) = g.score(score, &s[i], &scale, (&qa, &ka), true);
-                            slopes[i] = d.expect("asked for the slope");
+                            let (x, d, _) = g.score(score, &s[i], &scale, (&qa, &ka), n_params == 0);
+                            if let Some(d) = d {
+                                slopes[i] = d;
+                            }
                             x
                         }
                         None => g.f.fast("fmul", &s[i], &scale2),
@@ -158,6 +170,21 @@ impl Gen {
                 let dl = g.f.load("float", &dp_, 4);
                 let x = g.f.fast("fsub", &dp[i], &dl);
                 ds[i] = g.f.fast("fmul", &p[i], &x);
+                if let (Some(score), true) = (g.spec.score, n_params > 0) {
+                    // The slopes again: Σ dS·∂score/∂param (dS before the slope by s; pairs the
+                    // mask drops add nothing).
+                    let (qa, ka, kr) = at(g, i);
+                    let (_, d, grads) = g.score(score, &s[i], &scale, (&qa, &ka), true);
+                    slopes[i] = d.expect("asked for the slope");
+                    let ok = g.allowed(&qa, &ka, &kr, &fr.kv_len);
+                    for (j, gj) in grads.iter().enumerate() {
+                        let t = g.f.fast("fmul", &ds[i], gj);
+                        let t = g.f.select(&ok, &t, &f32c(0.0));
+                        let acc = g.get(&dpar, j);
+                        let acc = g.f.fast("fadd", &acc, &t);
+                        g.set(&dpar, j, &acc);
+                    }
+                }
                 if g.spec.score.is_some() {
                     // Ds: × f'(s), the score's slope.
                     ds[i] = g.f.fast("fmul", &ds[i], &slopes[i]);
@@ -211,6 +238,19 @@ impl Gen {
             }
         }
         self.f.end_for(ql);
+        // The parameters' gradients: summed over the warp, added by its first lane.
+        if n_params > 0 {
+            let base = self.f.bin("mul", &fr.head, &i64c(n_params as i64));
+            let first = self.f.icmp("eq", &ids.lane, &i64c(0));
+            let dparams = self.param("dparams", P1);
+            for j in 0..n_params {
+                let x = self.get(&dpar, j);
+                let x = self.warp_sum(&x);
+                let at = self.f.bin("add", &base, &i64c(j as i64));
+                let ptr = self.f.gep("float", &dparams, &at);
+                self.f.if_(&first, |f| atomic_add(f, &ptr, &x));
+            }
+        }
         // dK·scale and dV into global fp32 (accumulated: GQA heads and ring steps add up).
         let (dkp, dvp) = (self.param("dk", P1), self.param("dv", P1));
         for n in 0..(d.max(dvw) / 8) as usize {

@@ -32,7 +32,7 @@ mod wgmma;
 
 use super::score::{Exp2, Llvm};
 use super::text::{Fn, V, f32c, i32c, i64c};
-use crate::expr::score::{Leaves, lower};
+use crate::expr::score::{Leaves, lower_grads};
 use crate::kernel::{KernelMask, KernelSpec};
 use crate::spec::{Dtype, Score};
 pub use abi::{ADD2D, Launch, add2d_module, merge_module, module};
@@ -153,7 +153,15 @@ impl Gen {
     /// f(x·scale)·log₂e (`back/llvm/score.rs` lowers f); and f'(x·scale) when `slope`, which the
     /// backward multiplies into dS. `at` holds the pair's query and key positions (i64), read
     /// only by a score that reads positions (LLVM drops them otherwise).
-    pub(super) fn score(&mut self, score: &Score, x: &V, scale: &V, at: (&V, &V), slope: bool) -> (V, Option<V>) {
+    /// With `slope`, also the derivatives by the learned parameters (`Score::params`).
+    pub(super) fn score(
+        &mut self,
+        score: &Score,
+        x: &V,
+        scale: &V,
+        at: (&V, &V),
+        slope: bool,
+    ) -> (V, Option<V>, Vec<V>) {
         let xs = self.f.fast("fmul", x, scale);
         let leaves = if score.positions() {
             let q = self.f.cast("sitofp", at.0, "float");
@@ -164,8 +172,18 @@ impl Gen {
         };
         let heads = self.heads.clone();
         let leaves = Leaves { heads: &heads, ..leaves };
-        let (y, d) = lower(score, &mut Llvm { f: &mut self.f, exp2: Exp2::Nvptx }, leaves, slope);
-        (self.f.fast("fmul", &y, &f32c(std::f32::consts::LOG2_E)), d)
+        let (y, d, g) = lower_grads(score, &mut Llvm { f: &mut self.f, exp2: Exp2::Nvptx }, leaves, slope);
+        (self.f.fast("fmul", &y, &f32c(std::f32::consts::LOG2_E)), d, g)
+    }
+
+    /// The sum of `x` over the warp's 32 lanes (in every lane).
+    pub(super) fn warp_sum(&mut self, x: &V) -> V {
+        let mut x = x.clone();
+        for m in [16, 8, 4, 2, 1] {
+            let y = self.f.call("float", "llvm.nvvm.shfl.sync.bfly.f32", &[&i32c(-1), &x, &i32c(m), &i32c(31)]);
+            x = self.f.fast("fadd", &x, &y);
+        }
+        x
     }
 
     /// Whether key position `k` is visible from query position `q` (and `k` inside the run).
