@@ -43,8 +43,17 @@ class Layout:
         rank that computes them, and the key rows each rank receives."""
         return self.plans.picture(layer, backward)
 
-    def attention(self, q, k, v, *, cp_group, layer: int = 0, sinks=None, return_lse: bool = False):
-        """Layer ``layer``'s attention of this rank's shards over ``cp_group``, as the spec plans it."""
+    @property
+    def params(self) -> list:
+        """The model's learned score parameters, in declaration order (``params = [...]``)."""
+        return self.plans.params
+
+    def attention(self, q, k, v, *, cp_group, layer: int = 0, sinks=None, params=None, return_lse: bool = False):
+        """Layer ``layer``'s attention of this rank's shards over ``cp_group``, as the spec plans it.
+
+        ``params``: the model's learned score parameters (``params = [...]`` in the spec), a dict of
+        name to tensor ``[h]`` (one value per query head of ``q``); their gradients are this rank's
+        share of the pairs, whole once summed over the CP group."""
         import torch
 
         from attnc import torch as at
@@ -56,8 +65,16 @@ class Layout:
             raise ValueError(f"argument `cp_group`: {peers.size} ranks; layout `{self.name}` has cp {self.cp}")
         key = f"file:{self.path}:{self.name}:{id(self.plans)};format={self.plans.format}"
         at._PLANS[key] = self.plans
+        declared = self.params
+        given = dict(params or {})
+        if sorted(given) != sorted(declared):
+            raise ValueError(
+                f"argument `params`: layout `{self.name}`'s model declares {declared or 'no learned parameters'}; "
+                f"got {sorted(given) or 'none'}"
+            )
+        stacked = at._stack_params({name: given[name] for name in declared}, q.shape[-2])
         out, lse = torch.ops.attnc.cp_attention(
-            q, k, v, sinks, None, None, None, None, key, layer, at._group_name(groups)
+            q, k, v, sinks, stacked, None, None, None, None, key, layer, at._group_name(groups)
         )
         return (out, lse) if return_lse else out
 

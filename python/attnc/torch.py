@@ -146,6 +146,7 @@ def _plans(config: str, cu: Optional[Tensor], cu_padded: Optional[Tensor], cu_kv
             window=None if none(values["window"]) is None else int(values["window"]),
             softcap=None if none(values["softcap"]) is None else float(values["softcap"]),
             score=none(values["score"]),
+            params=[p for p in values.get("params", "").split(",") if p],
             softmax_scale=None if none(values["scale"]) is None else float(values["scale"]),
             sinks=values["sinks"] == "True", cp=cp, strategy=values["strategy"],
             hierarchy=None if a2a == "None" else (int(a2a), cp // int(a2a)), max_tokens=max_tokens,
@@ -175,12 +176,17 @@ def _format_of(config: str) -> str:
     raise ValueError(f"attnc: a configuration without a format: {config!r}")
 
 
+def _params_local(params: Optional[Tensor]) -> Optional[Tensor]:
+    return None if params is None else params.detach().to(torch.float32).contiguous()
+
+
 @torch.library.custom_op("attnc::cp_attention", mutates_args=())
 def _cp_attention(
     q: Tensor,
     k: Tensor,
     v: Tensor,
     sinks: Optional[Tensor],
+    params: Optional[Tensor],
     cu_seqlens_q: Optional[Tensor],
     cu_seqlens_q_padded: Optional[Tensor],
     cu_seqlens_kv: Optional[Tensor],
@@ -198,16 +204,18 @@ def _cp_attention(
     b, n, h = ql.shape[0], ql.shape[1], ql.shape[2]
     out = torch.empty((b, n, h, v.shape[-1]), dtype=torch.float32)
     lse = torch.empty((b, h, n), dtype=torch.float32)
+    pl = _params_local(params)
     plans.forward(
         layer, peers.rank, _ptr(ql), _ptr(kl), _ptr(vl), None if sl is None else _ptr(sl), _ptr(out), _ptr(lse),
         Transport(peers, _fault), timeout_s, torch.get_num_threads(), kernels, _head_offset_of(config),
+        params=None if pl is None else _ptr(pl),
     )  # fmt: skip
     lse = lse.squeeze(0) if fmt == "thd" else lse
     return _back(out, fmt, q.dtype), lse.contiguous()
 
 
 @_cp_attention.register_fake
-def _(q, k, v, sinks, cu_seqlens_q, cu_seqlens_q_padded, cu_seqlens_kv, cu_seqlens_kv_padded, config, layer, group):
+def _(q, k, v, sinks, params, cu_seqlens_q, cu_seqlens_q_padded, cu_seqlens_kv, cu_seqlens_kv_padded, config, layer, group):
     lse = q.new_empty(_lse_shape(q, _format_of(config)), dtype=torch.float32)
     return q.new_empty((*q.shape[:-1], v.shape[-1])), lse
 
@@ -218,6 +226,7 @@ def _cp_attention_backward(
     k: Tensor,
     v: Tensor,
     sinks: Optional[Tensor],
+    params: Optional[Tensor],
     cu_seqlens_q: Optional[Tensor],
     cu_seqlens_q_padded: Optional[Tensor],
     cu_seqlens_kv: Optional[Tensor],
@@ -228,7 +237,7 @@ def _cp_attention_backward(
     config: str,
     layer: int,
     group: str,
-) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
     plans = _plans(config, cu_seqlens_q, cu_seqlens_q_padded, cu_seqlens_kv, cu_seqlens_kv_padded)
     fmt = _format_of(config)
     peers = Peers(_resolve(group))
@@ -237,35 +246,43 @@ def _cp_attention_backward(
     ll = (lse.unsqueeze(0) if fmt == "thd" else lse).to(torch.float32).contiguous()
     dq, dk, dv = torch.empty_like(ql), torch.empty_like(kl), torch.empty_like(vl)
     dsinks = torch.zeros(0 if sinks is None else sl.numel(), dtype=torch.float32)
+    pl = _params_local(params)
+    dparams = torch.zeros(0 if pl is None else pl.numel(), dtype=torch.float32)
     plans.backward(
         layer, peers.rank, _ptr(ql), _ptr(kl), _ptr(vl), _ptr(ol), _ptr(ll), _ptr(dl),
         None if sl is None else _ptr(sl), _ptr(dq), _ptr(dk), _ptr(dv), None if sinks is None else _ptr(dsinks),
         Transport(peers, _fault), timeout_s, torch.get_num_threads(), kernels, _head_offset_of(config),
+        params=None if pl is None else _ptr(pl), dparams=None if pl is None else _ptr(dparams),
     )  # fmt: skip
     dsinks = dsinks if sinks is None else dsinks.reshape(sinks.shape).to(sinks.dtype)
-    return _back(dq, fmt, q.dtype), _back(dk, fmt, k.dtype), _back(dv, fmt, v.dtype), dsinks
+    dparams = dparams if params is None else dparams.reshape(params.shape).to(params.dtype)
+    return _back(dq, fmt, q.dtype), _back(dk, fmt, k.dtype), _back(dv, fmt, v.dtype), dsinks, dparams
 
 
 @_cp_attention_backward.register_fake
-def _(q, k, v, sinks, cu_q, cu_qp, cu_kv, cu_kvp, out, lse, d_out, config, layer, group):
+def _(q, k, v, sinks, params, cu_q, cu_qp, cu_kv, cu_kvp, out, lse, d_out, config, layer, group):
     dsinks = q.new_empty((0,), dtype=torch.float32) if sinks is None else torch.empty_like(sinks)
-    return torch.empty_like(q), torch.empty_like(k), torch.empty_like(v), dsinks
+    dparams = q.new_empty((0,), dtype=torch.float32) if params is None else torch.empty_like(params)
+    return torch.empty_like(q), torch.empty_like(k), torch.empty_like(v), dsinks, dparams
 
 
 def _setup_context(ctx, inputs, output):
-    q, k, v, sinks, cu_q, cu_qp, cu_kv, cu_kvp, config, layer, group = inputs
+    q, k, v, sinks, params, cu_q, cu_qp, cu_kv, cu_kvp, config, layer, group = inputs
     out, lse = output
-    ctx.save_for_backward(q, k, v, sinks, cu_q, cu_qp, cu_kv, cu_kvp, out, lse)
+    ctx.save_for_backward(q, k, v, sinks, params, cu_q, cu_qp, cu_kv, cu_kvp, out, lse)
     ctx.args = (config, layer, group)
     ctx.mark_non_differentiable(lse)
 
 
 def _backward(ctx, d_out, _d_lse):
-    q, k, v, sinks, cu_q, cu_qp, cu_kv, cu_kvp, out, lse = ctx.saved_tensors
-    dq, dk, dv, dsinks = torch.ops.attnc.cp_attention_backward(
-        q, k, v, sinks, cu_q, cu_qp, cu_kv, cu_kvp, out, lse, d_out.contiguous(), *ctx.args
+    q, k, v, sinks, params, cu_q, cu_qp, cu_kv, cu_kvp, out, lse = ctx.saved_tensors
+    dq, dk, dv, dsinks, dparams = torch.ops.attnc.cp_attention_backward(
+        q, k, v, sinks, params, cu_q, cu_qp, cu_kv, cu_kvp, out, lse, d_out.contiguous(), *ctx.args
     )
-    return dq, dk, dv, (dsinks if sinks is not None else None), None, None, None, None, None, None, None
+    return (
+        dq, dk, dv, (dsinks if sinks is not None else None), (dparams if params is not None else None),
+        None, None, None, None, None, None, None,
+    )  # fmt: skip
 
 
 _cp_attention.register_autograd(_backward, setup_context=_setup_context)
@@ -311,6 +328,7 @@ def config_for(
     softmax_scale: Optional[float] = None,
     mask: Optional[str] = None,
     score: Optional[str] = None,
+    score_params: Sequence[str] = (),
     head_offset: int = 0,
 ) -> str:
     """A call's static configuration (shapes, dtype, format, mask, features, group): what the
@@ -348,6 +366,11 @@ def config_for(
         if softcap is not None:
             raise ValueError("argument `score`: a score expression replaces softcap; give one of the two")
         score = " ".join(score.split())
+    if score_params and score is None:
+        raise ValueError("argument `score_params`: learned parameters are read by a score expression (`score`)")
+    for name in score_params:
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_]\w*", name):
+            raise ValueError(f"argument `score_params`: {name!r} is not a name (read it in the score as NAME[h])")
     if qkv_format not in FORMATS:
         raise ValueError(f"argument `qkv_format`: {qkv_format!r}; attnc runs {', '.join(FORMATS)}")
     if cp_comm_type not in COMM_TYPES:
@@ -414,7 +437,7 @@ def config_for(
         ("mask", mask), ("window", window), ("softcap", None if softcap is None else float(softcap)), ("score", score),
         ("sinks", bool(sinks)), ("scale", _scale(softmax_scale, q.shape[-1])), ("cp", cp_size), ("strategy", cp_comm_type),
         ("a2a", a2a_size if cp_comm_type == "a2a+p2p" else None), ("max_seqlen", int(max_seqlen_q or 0)),
-        ("gpu", gpu_preset), ("head_offset", head_offset),
+        ("gpu", gpu_preset), ("head_offset", head_offset), ("params", ",".join(score_params)),
     ]  # fmt: skip
     return ";".join(f"{name}={value}" for name, value in fields)
 
@@ -458,6 +481,7 @@ def attention(
     return_lse: bool = False,
     mask: Optional[str] = None,
     score: Optional[str] = None,
+    score_params: Optional[dict] = None,
     head_offset: int = 0,
 ):
     """Context-parallel attention of this rank's shards ``q``, ``k``, ``v`` over ``cp_group``.
@@ -477,7 +501,11 @@ def attention(
     under ``a2a`` each rank counts from its first head), with constants, ``+ - * /``, ``tanh``,
     ``exp``, ``min``, ``max`` and ``alibi(h, N)``: ``'30 * tanh(s / 30)'`` is ``softcap=30``,
     ``'s - alibi(h, 32) * (q - k)'`` is ALiBi over 32 heads; errors in it raise ``ValueError``
-    naming ``score``. ``head_offset``: the model's query head of ``q``'s first head, which ``h``
+    naming ``score``. ``score_params``: the score's learned per-head parameters, a dict of name to
+    tensor ``[h]`` (one value per query head given here, in the order the dict gives them), read in
+    ``score`` as ``NAME[h]`` (``score='s - slope[h] * (q - k)', score_params={'slope': slope}``);
+    their gradients are this rank's share of the pairs (summed over the CP group, as ``sinks``',
+    they are the whole). ``head_offset``: the model's query head of ``q``'s first head, which ``h``
     counts from — under tensor parallelism the TP rank times the heads per rank
     (``DotProductAttention`` sets it from ``tp_group``).
     """
@@ -489,17 +517,37 @@ def attention(
         q, k, v, cp_size=math.prod(sizes), cp_comm_type=cp_comm_type, a2a_size=sizes[0] if len(groups) == 2 else None,
         qkv_format=qkv_format, attn_mask_type=attn_mask_type, window_size=window_size, softcap=softcap,
         sinks=sinks is not None, max_seqlen_q=max_seqlen_q, softmax_scale=softmax_scale, mask=mask, score=score,
-        head_offset=head_offset,
+        score_params=tuple(score_params or ()), head_offset=head_offset,
     )  # fmt: skip
     if sinks is not None and sinks.numel() != q.shape[-2]:
         raise ValueError(f"argument `sinks`: one logit per query head ({q.shape[-2]}); got {sinks.numel()}")
+    params = _stack_params(score_params, q.shape[-2])
     offsets = [
         _offsets(name, x)
         for name, x in (("cu_seqlens_q", cu_seqlens_q), ("cu_seqlens_q_padded", cu_seqlens_q_padded),
                         ("cu_seqlens_kv", cu_seqlens_kv), ("cu_seqlens_kv_padded", cu_seqlens_kv_padded))
     ]  # fmt: skip
-    out, lse = torch.ops.attnc.cp_attention(q, k, v, sinks, *offsets, config, 0, _group_name(groups))
+    out, lse = torch.ops.attnc.cp_attention(q, k, v, sinks, params, *offsets, config, 0, _group_name(groups))
     return (out, lse) if return_lse else out
+
+
+def _stack_params(score_params: Optional[dict], heads: int) -> Optional[Tensor]:
+    """Learned score parameters ``{name: [h]}`` as the op's ``[h, n]`` tensor, in the dict's order
+    (``torch.stack`` carries each one's gradient back)."""
+    if not score_params:
+        return None
+    if not isinstance(score_params, dict):
+        raise ValueError(f"argument `score_params`: a dict of name to tensor [{heads}]; got {type(score_params).__name__}")
+    columns = []
+    for name, x in score_params.items():
+        if not isinstance(x, Tensor) or not x.is_floating_point():
+            raise ValueError(f"argument `score_params`: `{name}` is a float tensor [{heads}]; got {type(x).__name__}")
+        if x.numel() != heads:
+            raise ValueError(f"argument `score_params`: `{name}` has one value per query head ({heads}); got {x.numel()}")
+        if x.device.type != "cpu":
+            raise NotImplementedError(f"argument `score_params`: `{name}` on {x.device}; attnc runs on CPU ranks")
+        columns.append(x.reshape(-1))
+    return torch.stack(columns, dim=1)
 
 
 class DotProductAttention(torch.nn.Module):

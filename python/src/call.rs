@@ -28,6 +28,8 @@ pub struct Call {
     pub softcap_bits: Option<u64>,
     /// A score expression of `s` (the call's `score` argument, docs/language.md).
     pub score: Option<String>,
+    /// The score's learned parameters, in order (the call's `score_params` names).
+    pub params: Vec<String>,
     /// The softmax scale when it is not 1/√head_dim, as the bits of the f64.
     pub softmax_scale_bits: Option<u64>,
     pub sinks: bool,
@@ -75,6 +77,9 @@ impl Call {
         line("v", format!("  v_head_dim = {}", self.v_head_dim));
         if let Some(bits) = self.softcap_bits {
             line("softcap", format!("  softcap = {}", f64::from_bits(bits)));
+        }
+        if !self.params.is_empty() {
+            line("score_params", format!("  params = [{}]", self.params.join(", ")));
         }
         if let Some(score) = &self.score {
             line("score", format!("  score = {score}"));

@@ -78,6 +78,8 @@ pub struct Local<'a> {
     pub lse: Option<&'a [f32]>,
     pub d_out: Option<&'a [f32]>,
     pub sinks: Option<&'a [f32]>,
+    /// The score's learned parameters, `[heads][n]`.
+    pub params: Option<&'a [f32]>,
     /// The model's query head of the call's first head (tensor parallelism), which a score that
     /// reads `h` counts from.
     pub head_offset: u32,
@@ -91,6 +93,8 @@ pub struct Results {
     pub dk: Vec<f32>,
     pub dv: Vec<f32>,
     pub dsinks: Vec<f32>,
+    /// This rank's share of the learned score parameters' gradients, `[heads][n]`.
+    pub dparams: Vec<f32>,
 }
 
 struct Sizes {
@@ -152,6 +156,10 @@ pub fn run(
     if p.sinks {
         check("sinks", local.sinks.unwrap_or(&[]), s.h, rank, format!("[{}]", s.h))?;
     }
+    let n_params = p.score.map_or(0, |sc| sc.params.len());
+    if n_params > 0 {
+        check("score_params", local.params.unwrap_or(&[]), s.h * n_params, rank, format!("[{}][{n_params}]", s.h))?;
+    }
     let extent = Extent::of_tokens(shard.tokens);
     if backward {
         let (lo, ll, ld) = (local.o.unwrap_or(&[]), local.lse.unwrap_or(&[]), local.d_out.unwrap_or(&[]));
@@ -169,7 +177,7 @@ pub fn run(
         lse: local.lse.filter(|_| backward),
         d_out: local.d_out.filter(|_| backward),
         sinks: if p.sinks { local.sinks } else { None },
-        params: None,
+        params: local.params.filter(|_| n_params > 0),
         head_offset: local.head_offset,
         extent: Some(&extent),
     };
@@ -179,8 +187,24 @@ pub fn run(
     let (out, _spans): (ExecOutputs, _) =
         exec::execute(plan, &device, &inputs, &options, &Ranks::One { rank, remote })?;
     Ok(if backward {
-        Results { o: Vec::new(), lse: Vec::new(), dq: out.dq, dk: out.dk, dv: out.dv, dsinks: out.dsinks }
+        Results {
+            o: Vec::new(),
+            lse: Vec::new(),
+            dq: out.dq,
+            dk: out.dk,
+            dv: out.dv,
+            dsinks: out.dsinks,
+            dparams: out.dparams,
+        }
     } else {
-        Results { o: out.o, lse: out.lse, dq: Vec::new(), dk: Vec::new(), dv: Vec::new(), dsinks: Vec::new() }
+        Results {
+            o: out.o,
+            lse: out.lse,
+            dq: Vec::new(),
+            dk: Vec::new(),
+            dv: Vec::new(),
+            dsinks: Vec::new(),
+            dparams: Vec::new(),
+        }
     })
 }

@@ -138,6 +138,12 @@ impl Plans {
         Ok(rope.map(|r| (r.inv_freqs(), r.attention_factor(), r.offset, r.offset + r.dims)))
     }
 
+    /// The model's learned score parameters, in declaration order (`params = [...]`).
+    #[getter]
+    fn params(&self) -> Vec<String> {
+        self.entry.layout.model.score.map(|s| s.param_names.clone()).unwrap_or_default()
+    }
+
     /// The check's warnings.
     #[getter]
     fn warnings(&self) -> Vec<String> {
@@ -194,7 +200,7 @@ impl Plans {
     /// `[b][h][n]` from the local q, k, v `[b][n][heads][w]`; a score that reads `h` counts from
     /// `head_offset` (the model's query head of q's first head: tensor parallelism).
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (layer, rank, q, k, v, sinks, out, lse, transport, timeout_s, threads, kernels="auto", head_offset=0))]
+    #[pyo3(signature = (layer, rank, q, k, v, sinks, out, lse, transport, timeout_s, threads, kernels="auto", head_offset=0, params=None))]
     fn forward(
         &self,
         py: Python<'_>,
@@ -211,6 +217,7 @@ impl Plans {
         threads: usize,
         kernels: &str,
         head_offset: u32,
+        params: Option<Ptr>,
     ) -> PyResult<()> {
         let class = self.class(layer)?;
         let tokens = &self.rank_tokens(rank)?.tokens;
@@ -225,6 +232,7 @@ impl Plans {
                 lse: None,
                 d_out: None,
                 sinks: sinks.map(|s| slice(s)),
+                params: params.map(|p| slice(p)),
                 head_offset,
             }
         };
@@ -240,9 +248,11 @@ impl Plans {
     }
 
     /// Runs layer `layer`'s backward plan as rank `rank`: fills dq, dk, dv (local, as q, k, v) and
-    /// dsinks (this rank's share of the sinks' gradient) from q, k, v, out, lse and d_out.
+    /// dsinks (this rank's share of the sinks' gradient) from q, k, v, out, lse and d_out; and
+    /// with learned score parameters `params` (`[heads][n]`), `dparams`, this rank's share of
+    /// their gradients (that of the pairs it computes).
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (layer, rank, q, k, v, out, lse, d_out, sinks, dq, dk, dv, dsinks, transport, timeout_s, threads, kernels="auto", head_offset=0))]
+    #[pyo3(signature = (layer, rank, q, k, v, out, lse, d_out, sinks, dq, dk, dv, dsinks, transport, timeout_s, threads, kernels="auto", head_offset=0, params=None, dparams=None))]
     fn backward(
         &self,
         py: Python<'_>,
@@ -264,6 +274,8 @@ impl Plans {
         threads: usize,
         kernels: &str,
         head_offset: u32,
+        params: Option<Ptr>,
+        dparams: Option<Ptr>,
     ) -> PyResult<()> {
         let class = self.class(layer)?;
         let tokens = &self.rank_tokens(rank)?.tokens;
@@ -278,6 +290,7 @@ impl Plans {
                 lse: Some(slice(lse)),
                 d_out: Some(slice(d_out)),
                 sinks: sinks.map(|s| slice(s)),
+                params: params.map(|p| slice(p)),
                 head_offset,
             }
         };
@@ -292,6 +305,9 @@ impl Plans {
             if let Some(dsinks) = dsinks {
                 fill(dsinks, &results.dsinks, "dsinks")?;
             }
+            if let Some(dparams) = dparams {
+                fill(dparams, &results.dparams, "dparams")?;
+            }
         }
         Ok(())
     }
@@ -300,7 +316,7 @@ impl Plans {
 /// The plans of one attention call (what `attnc.torch.attention` decides from its arguments).
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (*, heads, kv_heads, head_dim, v_head_dim, batch, seq, format, dtype, mask, window, softcap, sinks, cp, strategy, hierarchy, max_tokens, max_seqlen, seqlens, padded_seqlens, gpu, softmax_scale=None, score=None))]
+#[pyo3(signature = (*, heads, kv_heads, head_dim, v_head_dim, batch, seq, format, dtype, mask, window, softcap, sinks, cp, strategy, hierarchy, max_tokens, max_seqlen, seqlens, padded_seqlens, gpu, softmax_scale=None, score=None, params=Vec::new()))]
 fn plan_call(
     heads: u32,
     kv_heads: u32,
@@ -324,6 +340,7 @@ fn plan_call(
     gpu: String,
     softmax_scale: Option<f64>,
     score: Option<String>,
+    params: Vec<String>,
     py: Python<'_>,
 ) -> PyResult<Plans> {
     let call = Call {
@@ -339,6 +356,7 @@ fn plan_call(
         window,
         softcap_bits: softcap.map(f64::to_bits),
         score,
+        params,
         softmax_scale_bits: softmax_scale.map(f64::to_bits),
         sinks,
         cp,

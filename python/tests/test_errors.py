@@ -43,6 +43,13 @@ def raises(exc, match, fn, **kwargs):
         (dict(mask="q - k"), ValueError, "(?s)argument `mask`: .*a mask is a condition"),
         (dict(mask="k <= q & h < 2"), ValueError, "(?s)argument `mask`: .*cannot compile this mask yet: head 2 sees no key"),
         (dict(mask="k <= q & (h < 2 | q - k < 4)", head_offset=4), NotImplementedError, "argument `mask`: .*reads the head `h`"),
+        # Learned score parameters: one value per query head, declared by name, read by the score.
+        (dict(score="s - b[h] * (q - k)", score_params={"b": torch.zeros(3)}), ValueError, r"argument `score_params`: `b` has one value per query head \(4\)"),
+        (dict(score="s - b[h] * (q - k)"), ValueError, r"(?s)argument `score`: .*`b\[h\]` is not a learned parameter.*params = \[b\]"),
+        (dict(score="s - b[h] * (q - k)", score_params={"c": torch.zeros(4)}), ValueError, r"(?s)argument `score`: .*did you mean `c\[h\]`"),
+        (dict(score="s - b[h] * (q - k)", score_params={"b": torch.zeros(4), "c": torch.zeros(4)}), ValueError, "(?s)argument `score_params`: .*`c` is declared, and the score does not read it"),
+        (dict(score_params={"b": torch.zeros(4)}), ValueError, "argument `score_params`: learned parameters are read by a score"),
+        (dict(score="s - b[q]", score_params={"b": torch.zeros(4)}), ValueError, r"(?s)argument `score`: .*read at the query head"),
     ],
 )
 def test_unsupported_or_wrong_arguments_name_the_argument(single_rank_group, change, exc, match):

@@ -15,7 +15,9 @@ import torch.distributed as dist
 import reference
 from conftest import run_ranks
 
-FEATURES = ("causal", "no_mask", "window", "sinks", "softcap", "score", "mla", "bf16", "scale", "prefix", "heads")
+FEATURES = (
+    "causal", "no_mask", "window", "sinks", "softcap", "score", "mla", "bf16", "scale", "prefix", "heads", "learned",
+)  # fmt: skip
 COMMS = {2: ("p2p", "all_gather", "a2a", "auto"), 4: ("p2p", "all_gather", "a2a", "a2a+p2p")}
 FORMATS = ("sbhd", "bshd", "thd")
 # THD batches: real lengths (one empty), each padded to a multiple of 2·cp.
@@ -100,7 +102,18 @@ def run_case(rank: int, world: int, case) -> dict:
         else None
     )
 
+    # "learned": learned per-head score parameters (`score_params=`), a distance slope and a
+    # temperature, with their gradients against torch autograd's of the same function.
+    learned = None
+    if feature == "learned":
+        score = "s * exp(temp[h]) - slope[h] * (q - k)"
+        learned = {"slope": 0.05 * torch.randn(h), "temp": 0.1 * torch.randn(h)}
+        p_ref = {name: x.double().requires_grad_() for name, x in learned.items()}
+
     def score_mod(s, qp, kp, hp):
+        if learned is not None:
+            slope, temp = (p_ref[n].reshape(-1, 1, 1) for n in ("slope", "temp"))
+            return s * torch.exp(temp) - slope * (qp - kp)
         zero = torch.zeros_like(s)
         kinked = 2 * torch.tanh(s / 2) + torch.maximum(s - 1, zero) / 4 - torch.exp(torch.minimum(s, zero) - 2)
         # log(1 + q - k) where the pair is allowed (masked pairs drop out; clamped so autograd stays finite).
@@ -141,6 +154,7 @@ def run_case(rank: int, world: int, case) -> dict:
 
     ql, kl, vl = (shard(x).requires_grad_() for x in (q, k, v))
     sl = sinks.clone().requires_grad_() if sinks is not None else None
+    pl = {name: x.clone().requires_grad_() for name, x in learned.items()} if learned is not None else None
     mask = "causal" if causal else "no_mask"
     kwargs = {}
     if fmt == "thd":
@@ -150,7 +164,8 @@ def run_case(rank: int, world: int, case) -> dict:
     out, lse = at.attention(
         ql, kl, vl, cp_group=group, cp_comm_type=comm, qkv_format=fmt, attn_mask_type=mask,
         window_size=None if window is None else (window - 1, 0), softcap=softcap, sinks=sl, return_lse=True,
-        softmax_scale=scale, mask=per_head if prefix is None else f"k <= q | k < {prefix}", score=score, **kwargs,
+        softmax_scale=scale, mask=per_head if prefix is None else f"k <= q | k < {prefix}", score=score,
+        score_params=pl, **kwargs,
     )  # fmt: skip
     out.backward(shard(d_out))
 
@@ -175,6 +190,10 @@ def run_case(rank: int, world: int, case) -> dict:
     }
     if sl is not None:
         dist.all_reduce(sl.grad)
+    # Each rank's gradients of the learned parameters are its share of the pairs: summed over the
+    # group (as a gradient all-reduce over the CP ranks sums them), the whole.
+    for x in (pl or {}).values():
+        dist.all_reduce(x.grad)
     if rank != 0:
         return {}
     want = {"out": o_ref, "lse": lse_ref, "dq": leaves[0].grad, "dk": leaves[1].grad, "dv": leaves[2].grad}
@@ -193,6 +212,11 @@ def run_case(rank: int, world: int, case) -> dict:
     if sl is not None:
         err = (sl.grad.double() - s_ref.grad).abs().max().item()
         errors["dsinks"] = (err, tol["grad"] * math.sqrt(b * t))
+    for name, x in (pl or {}).items():
+        # A sum over every pair of the head: relative to the gradients' size.
+        want_grad = p_ref[name].grad
+        err = (x.grad.double() - want_grad).abs().max().item()
+        errors[f"d{name}"] = (err, tol["grad"] * max(1.0, want_grad.abs().max().item()))
     return errors
 
 

@@ -25,29 +25,46 @@ def test_opcheck_forward_and_backward(single_rank_group):
     config = at.config_for(q, k, v, cp_size=1)
     name = single_rank_group.group_name
     none4 = (None, None, None, None)
-    torch.library.opcheck(torch.ops.attnc.cp_attention.default, (q, k, v, None, *none4, config, 0, name))
-    out, lse = torch.ops.attnc.cp_attention(q, k, v, None, *none4, config, 0, name)
-    args = (q.detach(), k.detach(), v.detach(), None, *none4, out.detach(), lse, torch.randn_like(out), config, 0, name)
+    torch.library.opcheck(torch.ops.attnc.cp_attention.default, (q, k, v, None, None, *none4, config, 0, name))
+    out, lse = torch.ops.attnc.cp_attention(q, k, v, None, None, *none4, config, 0, name)
+    args = (q.detach(), k.detach(), v.detach(), None, None, *none4, out.detach(), lse, torch.randn_like(out), config, 0, name)
+    torch.library.opcheck(torch.ops.attnc.cp_attention_backward.default, args)
+    # Learned score parameters: a [heads, n] input with a gradient.
+    score, names = "s * exp(temp[h]) - slope[h] * (q - k)", ("slope", "temp")
+    config = at.config_for(q, k, v, cp_size=1, score=score, score_params=names)
+    params = (0.05 * torch.randn(4, 2)).requires_grad_()
+    torch.library.opcheck(torch.ops.attnc.cp_attention.default, (q, k, v, None, params, *none4, config, 0, name))
+    out, lse = torch.ops.attnc.cp_attention(q, k, v, None, params, *none4, config, 0, name)
+    args = (q.detach(), k.detach(), v.detach(), None, params.detach(), *none4, out.detach(), lse,
+            torch.randn_like(out), config, 0, name)  # fmt: skip
     torch.library.opcheck(torch.ops.attnc.cp_attention_backward.default, args)
 
 
 @pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
 def test_compile_fullgraph_forward_and_backward(single_rank_group, backend):
     q, k, v = _inputs()
+    # Learned score parameters, one tensor each, with gradients through the compiled graph.
+    slope, temp = (torch.full((4,), x, requires_grad=True) for x in (0.03, -0.2))
+    leaves = (q, k, v, slope, temp)
 
-    def f(q, k, v):
-        return at.attention(q, k, v, cp_group=single_rank_group, qkv_format="sbhd").square().sum()
+    def f(q, k, v, slope, temp):
+        out = at.attention(
+            q, k, v, cp_group=single_rank_group, qkv_format="sbhd", score="s * exp(temp[h]) - slope[h] * (q - k)",
+            score_params={"slope": slope, "temp": temp},
+        )  # fmt: skip
+        return out.square().sum()
 
-    eager = f(q, k, v)
+    eager = f(*leaves)
     eager.backward()
-    grads = [x.grad.clone() for x in (q, k, v)]
-    for x in (q, k, v):
+    grads = [x.grad.clone() for x in leaves]
+    assert all(g.abs().sum() > 0 for g in grads[3:]), grads[3:]
+    for x in leaves:
         x.grad = None
     compiled = torch.compile(f, fullgraph=True, backend=backend)
-    loss = compiled(q, k, v)
+    loss = compiled(*leaves)
     loss.backward()
     torch.testing.assert_close(loss, eager, rtol=0, atol=0)
-    for g, x in zip(grads, (q, k, v)):
+    for g, x in zip(grads, leaves):
         torch.testing.assert_close(x.grad, g, rtol=0, atol=0)
 
 
@@ -161,6 +178,38 @@ def test_load_a_spec_file_and_explain_its_plans(tmp_path, single_rank_group):
     out = layout.attention(q, k, v, cp_group=single_rank_group, layer=1)
     want, _ = reference.attention(q.double(), k.double(), v.double(), causal=True)
     assert (out.double() - want).abs().max().item() <= reference.TOLERANCES[torch.float32]["out"]
+
+
+def test_a_spec_files_learned_score_parameters(tmp_path, single_rank_group):
+    spec_file = tmp_path / "learned.attn"
+    spec_file.write_text(
+        "model tiny {\n  layers = 1\n  heads = 4\n  kv_heads = 2\n  head_dim = 16\n  params = [slope, temp]\n"
+        "  score = s * exp(temp[h]) - slope[h] * (q - k)\n}\n"
+        "cluster one { nodes = 1\n gpus_per_node = 1\n gpu = h100_sxm\n}\n"
+        "layout solo {\n  model = tiny\n  cluster = one\n  format = bshd\n  dtype = fp32\n  seq = 32\n  cp = 1\n}\n"
+    )
+    layout = attnc.load(spec_file).layout("solo")
+    assert layout.params == ["slope", "temp"]
+    torch.manual_seed(5)
+    q, k, v = (torch.randn(1, 32, n, 16, requires_grad=True) for n in (4, 2, 2))
+    slope, temp = (0.05 * torch.randn(4)).requires_grad_(), (0.1 * torch.randn(4)).requires_grad_()
+    # Given in any order, by name.
+    out = layout.attention(q, k, v, cp_group=single_rank_group, params={"temp": temp, "slope": slope})
+    d_out = torch.randn_like(out)
+    out.backward(d_out)
+    leaves = [x.detach().double().requires_grad_() for x in (q, k, v, slope, temp)]
+
+    def score_mod(s, qp, kp, hp):
+        return s * torch.exp(leaves[4].reshape(-1, 1, 1)) - leaves[3].reshape(-1, 1, 1) * (qp - kp)
+
+    want, _ = reference.attention(*leaves[:3], causal=True, score_mod=score_mod)
+    (want * d_out.double()).sum().backward()
+    tol = reference.TOLERANCES[torch.float32]
+    assert (out.double() - want).abs().max().item() <= tol["out"]
+    for got, ref in zip((slope, temp), leaves[3:]):
+        assert (got.grad.double() - ref.grad).abs().max().item() <= tol["grad"] * max(1.0, ref.grad.abs().max().item())
+    with pytest.raises(ValueError, match="argument `params`: layout `solo`'s model declares"):
+        layout.attention(q, k, v, cp_group=single_rank_group, params={"slope": slope})
 
 
 def test_spec_file_errors_are_value_errors_with_the_diagnostics(tmp_path):

@@ -373,11 +373,15 @@ attention has no RoPE setting.
 q and k (positions within the sequence), h (the query head), doc(q) and doc(k) (packed
 sequence ids), with + - * / % (Euclidean), comparisons, & | and !. `score = EXPR` (a
 model) is a float over s (the scaled score) and the same terms, with tanh, exp, log,
-min, max and alibi(h, N) (ALiBi's slope of head h among N heads). A mask cannot read s, a mask must be a condition, comparisons do not chain,
-and division is by a positive constant:
+min, max and alibi(h, N) (ALiBi's slope of head h among N heads), and the model's learned
+per-head parameters, declared `params = [NAME]` and read `NAME[h]`. A mask cannot read s or a
+learned parameter, a mask must be a condition, comparisons do not chain, division is by a
+positive constant, a learned parameter is read at the query head (`NAME[h]`), declared in the
+model, and named apart from the language's terms and functions:
 
     layout l { ... mask = k <= q & q - k < 4096 }
-    model m { ... score = 30 * tanh(s / 30) }";
+    model m { ... score = 30 * tanh(s / 30) }
+    model m { ... params = [slope]  score = s - slope[h] * (q - k) }";
 
     ExprUnplanned = "E0043", Error, "attnc cannot compile this mask or score expression yet",
 "attnc compiles an expression that says one of the masks its planner, verifier and
@@ -390,6 +394,8 @@ k, the query head h and constants with + - * / %, tanh, exp, log, min, max and a
 head on the host; h counts the model's query heads (under tensor parallelism from the
 slice's first head: `attnc run --tp-rank R`, or the Python module's tp_group). Every query
 head must give the per-head parts a value: `alibi(h, N)` needs N = the model's heads.
+A learned parameter the model declares (`params = [NAME]`) must be read by the score
+(`NAME[h]`): one never read would get a zero gradient in silence.
 
 A mask is read as an intersection of linear constraints in q and k, so `q >= k`,
 `!(k > q)` and `2*q - 2*k < 256` all say what they mean.
