@@ -169,7 +169,8 @@ fn kernels_command(args: KernelsArgs) -> Result<Outcome> {
     let score = match score {
         None => None,
         Some(text) => Some(
-            attnc_compiler::expr::score::parse(&text)
+            // Learned parameters (`NAME[h]`) are declared as they appear, each 0.01 at every head.
+            attnc_compiler::expr::score::parse_declaring(&text)
                 .map_err(|e| anyhow::anyhow!("--score: {e}"))?
                 .ok_or_else(|| anyhow::anyhow!("--score {text:?}: that is the plain score `s`; give a modification"))?,
         ),

@@ -144,7 +144,11 @@ pub fn time(kernels: &dyn Kernels, s: Shape3, backward: bool, q_rows: std::ops::
         pos_q: vec![q_rows.start as i64],
         pos_kv: vec![0],
         scale: 1.0 / (d as f32).sqrt(),
-        head_values: s.score.map(|sc| (0..h as u32).flat_map(|h| sc.head_values(h, &[])).collect()).unwrap_or_default(),
+        // Learned parameters (a `--score` reading `NAME[h]`): 0.01 at every head.
+        head_values: s
+            .score
+            .map(|sc| (0..h as u32).flat_map(|h| sc.head_values(h, &vec![0.01; sc.params.len()])).collect())
+            .unwrap_or_default(),
     };
     let kind = if backward { KernelKind::Backward } else { KernelKind::Forward };
     let spec = KernelSpec { score: s.score, ..bench_spec(kind, d, Dtype::Fp32, s.causal) };

@@ -225,9 +225,7 @@ fn abi_score_expressions() {
 /// A score's kernel code from its text; the learned parameters it reads (`NAME[h]`) declared in
 /// the order they first appear.
 fn score_of(text: &str) -> &'static Score {
-    let e = attnc_compiler::expr::parse::parse(text).unwrap();
-    let names: Vec<String> = e.params().into_iter().map(|(n, _)| n.to_string()).collect();
-    attnc_compiler::expr::score::parse_with(text, &names).unwrap().expect("a score other than `s`")
+    attnc_compiler::expr::score::parse_declaring(text).unwrap().expect("a score other than `s`")
 }
 
 /// Head `h`'s values of a score's learned parameters: small, distinct per parameter and head.

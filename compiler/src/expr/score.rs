@@ -740,6 +740,14 @@ pub fn parse_with(text: &str, params: &[String]) -> Result<Option<&'static Score
     of(&e, &e.to_string(), params).map(|s| s.map(intern)).map_err(|u| format!("score `{text}`: {}", u.message))
 }
 
+/// [`parse`] where no model declares the learned parameters: every `NAME[h]` the text reads is
+/// declared, in the order they first appear (benchmarks and tests).
+pub fn parse_declaring(text: &str) -> Result<Option<&'static Score>, String> {
+    let e = super::parse::parse(text).map_err(|err| format!("score `{text}`: {}", err.message))?;
+    let names: Vec<String> = e.params().into_iter().map(|(n, _)| n.to_string()).collect();
+    parse_with(text, &names)
+}
+
 /// The head count `N` of a score that is exactly ALiBi, `s - alibi(h, N) * (q - k)` however
 /// spelt (TransformerEngine's `core_attention_bias_type = "alibi"` with its default slopes).
 pub fn alibi_of(score: &Score) -> Option<u16> {
