@@ -863,6 +863,50 @@ fn learned_sinks_in_and_out() {
     run_small(&[&sinks[..], &["--backward", "--check"]].concat(), 0, "dsinks", "");
 }
 
+/// Learned score parameters through `attnc run`: the `params` input (`[heads, n]`), the `dparams`
+/// output checked against fp64, the errors that name the tensor, and parameters that make the
+/// score infinite named with the rank, the op and their values.
+#[test]
+fn learned_score_parameters_in_and_out() {
+    let with_params = |path: &Path, shape: Vec<usize>, last: f32| {
+        let mut map = tensor::read_file(path).unwrap();
+        let n: usize = shape.iter().product();
+        let values = (0..n).map(|i| if i + 1 == n { last } else { 0.01 * i as f32 }).collect();
+        map.insert("params".to_string(), HostTensor::float(shape, StDtype::F32, values));
+        tensor::write_file(path, &map).unwrap();
+    };
+    let learned =
+        ["--set", "llama3_8b.params=[slope, temp]", "--set", "llama3_8b.score=s * exp(temp[h]) - slope[h] * (q - k)"];
+    let (plain, given, wrong, huge) = (
+        temp("params-plain.safetensors"),
+        temp("params.safetensors"),
+        temp("params-4.safetensors"),
+        temp("params-huge.safetensors"),
+    );
+    for p in [&plain, &given, &wrong, &huge] {
+        write_inputs(p, "", vec![64, 1, 4, 8], false);
+    }
+    with_params(&given, vec![4, 2], 0.02);
+    with_params(&wrong, vec![4], 0.02);
+    with_params(&huge, vec![4, 2], 1000.0);
+    let output = temp("params-out.safetensors");
+    let (i, o) = (given.to_str().unwrap(), output.to_str().unwrap());
+    let out =
+        run_small(&[&learned[..], &["--inputs", i, "--out", o, "--backward", "--check"]].concat(), 0, "dparams", "");
+    assert!(!out.contains("FAIL"), "{out}");
+    let files = tensor::read_file(&output).unwrap();
+    assert_eq!((files["dparams"].shape.clone(), files["dparams"].dtype), (vec![4, 2], StDtype::F32));
+    let missing = ["--inputs", plain.to_str().unwrap(), "--backward"];
+    run_small(&[&learned[..], &missing].concat(), 1, "", "input `params` is missing from");
+    run_small(&["--inputs", i], 1, "", "input `params` is given, but the model's score has no learned parameters");
+    let shape = ["--inputs", wrong.to_str().unwrap()];
+    run_small(&[&learned[..], &shape].concat(), 1, "", "input `params` has shape [4], the layout needs [4, 2]");
+    let infinite = ["--inputs", huge.to_str().unwrap()];
+    run_small(&[&learned[..], &infinite].concat(), 1, "", "is not finite at query head 3 with its learned parameters");
+    // Random inputs (no --inputs) draw the parameters too.
+    run_small(&[&learned[..], &["--backward", "--check"]].concat(), 0, "dparams", "");
+}
+
 /// ALiBi under tensor parallelism: a TP slice's heads count from its first (`--tp-rank R`: R
 /// times the heads per rank), in the kernels' per-head values and in the fp64 reference alike,
 /// and a rank outside the layout's tp is refused.

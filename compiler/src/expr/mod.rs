@@ -332,13 +332,9 @@ impl Expr {
 
     /// Whether the expression reads `var`.
     pub fn reads(&self, var: Var) -> bool {
-        match &self.kind {
-            ExprKind::Var(v) => *v == var,
-            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Param(_) => false,
-            ExprKind::Unary(_, a) => a.reads(var),
-            ExprKind::Binary(_, a, b) => a.reads(var) || b.reads(var),
-            ExprKind::Call(_, args) => args.iter().any(|a| a.reads(var)),
-        }
+        let mut found = false;
+        self.visit(&mut |e| found |= e.kind == ExprKind::Var(var));
+        found
     }
 }
 

@@ -892,11 +892,19 @@ fn head_values(
         let head = offset + q.head0 + h;
         let local = (q.head0 + h) as usize;
         let values = s.head_values(head, params.get(local * n..(local + 1) * n).unwrap_or(&[]));
-        if values.iter().any(|v| !v.is_finite()) {
-            return Err(format!(
-                "the score `{}` has no value at query head {head} (head offset {offset}): is `alibi(h, N)`'s N the model's heads?",
-                s.text
-            ));
+        if let Some((_, learned)) = values.iter().zip(s.learned_slots()).find(|(v, _)| !v.is_finite()) {
+            return Err(match learned {
+                true => format!(
+                    "the score `{}` is not finite at query head {head} with its learned parameters ({} = {:?}): check tensor `params`",
+                    s.text,
+                    s.param_names.join(", "),
+                    &params[local * n..(local + 1) * n]
+                ),
+                false => format!(
+                    "the score `{}` has no value at query head {head} (head offset {offset}): is `alibi(h, N)`'s N the model's heads?",
+                    s.text
+                ),
+            });
         }
         out.extend(values);
     }
