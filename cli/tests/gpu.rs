@@ -265,7 +265,8 @@ type Fault = fn(&str) -> String;
 /// and 8 at cp 2, head dim 64; causal, window and chunk at head dim 128), through the same executor
 /// and launches a GPU run makes; and a kernel directory with one deliberate fault — a `bar.sync`
 /// deleted, an `ldmatrix .trans` made plain, a `cp.async.wait_group` removed (sm_80), the
-/// `fence.proxy.async` before wgmma removed (sm_90a) — fails.
+/// `fence.proxy.async` before wgmma removed, the `wgmma.fence` of each batch removed (sm_90a) —
+/// fails.
 #[test]
 fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
     let base = std::env::temp_dir().join(format!("attnc-ptx-sim-{}", std::process::id()));
@@ -385,7 +386,7 @@ fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
         }
     }
     // Each fault in every forward kernel of a directory.
-    let faults: [(&str, &str, Fault); 4] = [
+    let faults: [(&str, &str, Fault); 5] = [
         // The barrier between the tile loads (each thread's cp.async) and the reads of the whole
         // tile (ldmatrix): the last bar.sync of the kernel's loop.
         ("sm_80", "bar.sync deleted", |ptx: &str| match ptx.rfind("bar.sync \t0;") {
@@ -396,6 +397,8 @@ fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
         ("sm_80", "cp.async.wait_group removed", |ptx: &str| ptx.replacen("cp.async.wait_group 0;", "", 1)),
         // The tiles cp.async wrote reach wgmma (the async proxy) only through this fence.
         ("sm_90a", "fence.proxy.async removed", |ptx: &str| ptx.replace("fence.proxy.async.shared::cta;", "")),
+        // The register ordering before each batch of wgmma.mma_async (PTX ISA 9.7.15.7.1).
+        ("sm_90a", "wgmma.fence removed", |ptx: &str| ptx.replace("wgmma.fence.sync.aligned;", "")),
     ];
     for (target, what, fault) in faults {
         let dir = base.with_extension(target);
@@ -418,8 +421,9 @@ fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
         let stdout = matrix(faulty.to_str().unwrap(), "64", "cp2 p2p none sbhd", 1, &["0 passed, 1 failed"]);
         assert!(stdout.contains("FAIL"), "{what}: {stdout}");
         if target == "sm_90a" {
-            // Caught by the interpreter's proxy check, not by a wrong number.
-            assert!(stdout.contains("no fence.proxy.async"), "{what}: {stdout}");
+            // Caught by the interpreter's proxy and register-order checks, not by a wrong number.
+            let caught = if what.starts_with("wgmma") { "before any wgmma.fence" } else { "no fence.proxy.async" };
+            assert!(stdout.contains(caught), "{what}: {stdout}");
         }
         std::fs::remove_dir_all(&faulty).unwrap();
     }

@@ -218,6 +218,10 @@ struct Warp {
     /// Per register: in use by a `wgmma.mma_async` not yet waited for (`tensor::IN_D`, `IN_A`).
     pending: Vec<u8>,
     pending_any: bool,
+    /// Whether the warp has executed a `wgmma.fence`, and per register whether an instruction
+    /// other than `wgmma.mma_async` wrote it since its last one (`tensor::check_wgmma_fence`).
+    fenced: bool,
+    touched: Vec<bool>,
 }
 
 /// Where a warp waits for others of its block.
@@ -247,6 +251,8 @@ impl Warp {
             wait: Wait::No,
             pending: vec![0; n_regs],
             pending_any: false,
+            fenced: false,
+            touched: vec![false; n_regs],
         }
     }
 
@@ -667,6 +673,7 @@ impl Block<'_> {
                     ));
                 }
                 warp.regs[*r as usize * 32 + lane] = ty.mask(value);
+                warp.touched[*r as usize] = true;
                 Ok(())
             }
             Operand::Sink => Ok(()),

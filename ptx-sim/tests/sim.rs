@@ -680,6 +680,15 @@ fn wgmma_misuse_is_an_error() {
     check(&WGMMA.replace("bar.sync 0;", ""), 128, "shared-memory race");
     // Two warps of a warpgroup.
     check(WGMMA, 64, "part of warpgroup 0");
+    // wgmma.fence (PTX ISA 9.7.15.7.1): before a warpgroup's first wgmma.mma_async, and between
+    // another instruction's write of an accumulator or A-fragment register and the wgmma.
+    check(&WGMMA.replace("wgmma.fence.sync.aligned;", ""), 128, "before any wgmma.fence of this warp");
+    let after_fence =
+        |write: &str| WGMMA.replace("wgmma.fence.sync.aligned;", &format!("wgmma.fence.sync.aligned;\n    {write}"));
+    check(&after_fence("mov.f32 %f3, %f3;"), 128, "accumulator register %f3, written by another instruction since");
+    check(&after_fence("mov.b32 %r7, %r7;"), 128, "A fragment register %r7, written by another instruction since");
+    // A second fence after the writes orders them again.
+    wgmma_case(&after_fence("mov.f32 %f3, %f3;\n    wgmma.fence.sync.aligned;"), 1, 128).unwrap();
     // A descriptor field this interpreter does not implement is named, not misread.
     check(
         &WGMMA.replace(

@@ -163,7 +163,12 @@ impl Block<'_> {
     /// `wgmma.mma_async` the warp waits for the rest of its warpgroup (`release_wgmmas`).
     pub(super) fn wgmma_step(&mut self, w: usize, pc: usize, inst: &Inst) -> Result<(), SimError> {
         match inst.op.get(1).map(String::as_str) {
-            Some("fence") => Ok(()),
+            Some("fence") => {
+                let warp = &mut self.warps[w];
+                warp.fenced = true;
+                warp.touched.fill(false);
+                Ok(())
+            }
             Some("mma_async") => {
                 self.warps[w].wait = Wait::Wgmma(pc);
                 Ok(())
@@ -249,6 +254,45 @@ impl Block<'_> {
             )),
             None => Ok(()),
         }
+    }
+
+    /// The ordering `wgmma.fence` gives (PTX ISA 9.7.15.7.1): every warp of the warpgroup has
+    /// executed one before its first `wgmma.mma_async`, and none of the accumulator registers `d`
+    /// or the A-fragment registers the operation reads was written by another instruction since
+    /// the warp's last one (accumulator accesses between `wgmma.mma_async`s need none: their
+    /// results are not writes here). Reads by other instructions are not tracked.
+    fn check_wgmma_fence(&self, g: usize, inst: &Inst, d: &[u32]) -> Result<(), SimError> {
+        let a: Vec<u32> = match inst.args.get(1) {
+            Some(Operand::Vector(a)) => {
+                a.iter().filter_map(|o| if let Operand::Reg(r) = o { Some(*r) } else { None }).collect()
+            }
+            _ => Vec::new(),
+        };
+        for w in 4 * g..4 * g + 4 {
+            let warp = &self.warps[w];
+            if !warp.fenced {
+                return Err(self.fault(
+                    inst,
+                    w,
+                    0,
+                    "wgmma.mma_async before any wgmma.fence of this warp (the ISA asks for one before a warpgroup's first wgmma.mma_async)".into(),
+                ));
+            }
+            for (r, role) in d.iter().map(|r| (r, "accumulator")).chain(a.iter().map(|r| (r, "A fragment"))) {
+                if warp.touched[*r as usize] {
+                    return Err(self.fault(
+                        inst,
+                        w,
+                        0,
+                        format!(
+                            "wgmma.mma_async reads {role} register {}, written by another instruction since the warp's last wgmma.fence (the ISA asks for one between them)",
+                            self.kernel.regs[*r as usize]
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Runs the `wgmma.mma_async` of every warpgroup whose four warps wait at the same one; fails
@@ -355,6 +399,7 @@ impl Block<'_> {
             }
             Ok(first)
         };
+        self.check_wgmma_fence(g, inst, &d)?;
         let b_desc = uniform(self, 2, Ty::B(64))?;
         let scale_d = uniform(self, 3, Ty::U(32))? != 0;
         let imm = |this: &Self, i: usize| match &inst.args[i] {

@@ -63,7 +63,9 @@ pub fn assemble(ptxas: &Path, ptx: &str, target: Target) -> Result<Vec<Resources
 }
 
 /// What one ptxas run gave: the resources, ptxas's warnings (lines of its report that say
-/// `warning`), and the cubin.
+/// `warning`, and those where it repairs a wgmma pipeline: a `warpgroup.arrive` it injected
+/// because registers a `wgmma` uses were touched after the last `wgmma.fence` (C7519), or
+/// `wgmma.mma_async` instructions it serialized), and the cubin.
 #[derive(Debug)]
 pub struct Assembled {
     pub resources: Vec<Resources>,
@@ -97,8 +99,14 @@ pub fn assemble_cubin(ptxas: &Path, ptx: &str, target: Target) -> Result<Assembl
         return Err(PtxasError::Rejected { arch: target.name().into(), stderr });
     }
     let cubin = bytes.map_err(|e| run_err(format!("reading {}: {e}", cubin.display())))?;
-    let warnings = stderr.lines().filter(|l| l.to_ascii_lowercase().contains("warning")).map(str::to_string).collect();
+    let warnings = stderr.lines().filter(|l| is_warning(l)).map(str::to_string).collect();
     Ok(Assembled { resources: parse(&stderr), warnings, cubin })
+}
+
+/// Whether a line of ptxas's report is a warning or a repair of a wgmma pipeline.
+fn is_warning(line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    lower.contains("warning") || lower.contains("warpgroup.arrive is injected") || lower.contains("are serialized")
 }
 
 /// Reads ptxas's `-v` report.
@@ -132,6 +140,15 @@ pub fn parse(report: &str) -> Vec<Resources> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wgmma_pipeline_repairs_are_warnings() {
+        assert!(is_warning(
+            "ptxas info    : (C7519) warpgroup.arrive is injected in around line 800 by compiler to allow use of registers in GMMA in function 'f'"
+        ));
+        assert!(is_warning("ptxas /tmp/x.ptx, line 5; warning : Instruction 'shfl' without '.sync'"));
+        assert!(!is_warning("ptxas info    : Used 233 registers, used 1 barriers"));
+    }
 
     #[test]
     fn reads_a_resource_report() {

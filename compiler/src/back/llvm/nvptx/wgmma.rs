@@ -1,5 +1,11 @@
 //! `wgmma.mma_async.m64nNk16` on the warpgroup (sm_90a, PTX ISA 9.7.15): shared-memory matrix
 //! descriptors and the S = QKᵀ and O += PV products of the Hopper forward.
+//!
+//! Each batch of `wgmma.mma_async` is one inline-asm block that starts with its `wgmma.fence`
+//! (`batch`): the ISA (9.7.15.7.1) asks for the fence between any other access to an accumulator
+//! or A-fragment register and the `wgmma` that uses it, and a fence of its own would let LLVM
+//! place the fragments' `ldmatrix`, the accumulators' zeroing and the copies of tied operands
+//! after it. As operands of the block they are all written before it.
 
 use super::*;
 
@@ -13,25 +19,24 @@ impl Gen {
         let n_out = (bn / 2) as usize; // bn·64 / 128 floats per thread.
         let warp_row = self.f.bin("mul", &ids.warp, &i64c(16));
         let mut acc: Vec<V> = vec![f32c(0.0); n_out];
-        self.f.op("call void asm sideeffect \"wgmma.fence.sync.aligned;\", \"~{memory}\"()");
         let dt = if self.spec.dtype == Dtype::Fp16 { "f16" } else { "bf16" };
-        for kk in 0..d / 16 {
-            let a = self.frag_a(q, l, &warp_row, kk * 16);
-            // Descriptor of the 16-column slab kk of Kᵀ: start, LBO (along K) 128 B, SBO (along N).
-            let off = self.offset(kt, &i64c(0), &i64c(kk * 16));
-            let p = self.smem_at(kt, &off);
-            let desc = self.descriptor(&p, 128, d * 16);
-            acc = self.wgmma(
-                &format!("wgmma.mma_async.sync.aligned.m64n{bn}k16.f32.{dt}.{dt}"),
-                &a,
-                &desc,
-                &acc,
-                kk > 0,
-                false,
-            );
+        let op = format!("wgmma.mma_async.sync.aligned.m64n{bn}k16.f32.{dt}.{dt}");
+        // An async wgmma keeps its A registers until it completes: above head_dim 128 each slab is
+        // its own batch, waited for before the next (at 256 one batch would hold all 16 slabs of
+        // Q fragments, 64 registers); up to 128 one batch.
+        let per_batch = if d > 128 { 1 } else { d / 16 };
+        for first in (0..d / 16).step_by(per_batch as usize) {
+            let mut steps = Vec::new();
+            for kk in first..first + per_batch {
+                let a = self.frag_a(q, l, &warp_row, kk * 16);
+                // Descriptor of the 16-column slab kk of Kᵀ: start, LBO (along K) 128 B, SBO (along N).
+                let off = self.offset(kt, &i64c(0), &i64c(kk * 16));
+                let p = self.smem_at(kt, &off);
+                let desc = self.descriptor(&p, 128, d * 16);
+                steps.push(Wgmma { a, desc, accumulate: kk > 0, trans_b: false });
+            }
+            acc = self.batch(&op, &steps, &acc);
             if d > 128 {
-                // An async wgmma keeps its A registers until it completes: at head_dim 256 waiting
-                // only at the end would hold all 16 slabs of Q fragments (64 registers).
                 self.f.op("call void asm sideeffect \"wgmma.commit_group.sync.aligned;\", \"~{memory}\"()");
                 self.f.op("call void asm sideeffect \"wgmma.wait_group.sync.aligned 0;\", \"~{memory}\"()");
             }
@@ -47,8 +52,8 @@ impl Gen {
         let d = vt.width;
         let dt = if self.spec.dtype == Dtype::Fp16 { "f16" } else { "bf16" };
         let n_acc = (d / 2) as usize;
-        let mut c: Vec<V> = (0..n_acc).map(|i| self.get(acc, i)).collect();
-        self.f.op("call void asm sideeffect \"wgmma.fence.sync.aligned;\", \"~{memory}\"()");
+        let c: Vec<V> = (0..n_acc).map(|i| self.get(acc, i)).collect();
+        let mut steps = Vec::new();
         for kk in 0..(bn / 16) as usize {
             let a = [
                 self.pack(&p[(2 * kk) * 4], &p[(2 * kk) * 4 + 1]),
@@ -60,15 +65,9 @@ impl Gen {
             let ptr = self.smem_at(vt, &off);
             // Along K (keys) core matrices are d·16 bytes apart; along N (head) 128 bytes.
             let desc = self.descriptor(&ptr, d * 16, 128);
-            c = self.wgmma(
-                &format!("wgmma.mma_async.sync.aligned.m64n{d}k16.f32.{dt}.{dt}"),
-                &a,
-                &desc,
-                &c,
-                true,
-                true,
-            );
+            steps.push(Wgmma { a, desc, accumulate: true, trans_b: true });
         }
+        let c = self.batch(&format!("wgmma.mma_async.sync.aligned.m64n{d}k16.f32.{dt}.{dt}"), &steps, &c);
         self.f.op("call void asm sideeffect \"wgmma.commit_group.sync.aligned;\", \"~{memory}\"()");
         self.f.op("call void asm sideeffect \"wgmma.wait_group.sync.aligned 0;\", \"~{memory}\"()");
         for (i, x) in c.iter().enumerate() {
@@ -86,31 +85,51 @@ impl Gen {
         f.bin("or", &a, &i64c(hi))
     }
 
-    /// One `wgmma` with A from registers (4 packed pairs), B by descriptor, `c` accumulated.
-    pub(super) fn wgmma(&mut self, op: &str, a: &[V; 4], desc: &V, c: &[V], accumulate: bool, trans_b: bool) -> Vec<V> {
+    /// A batch: `wgmma.fence`, then one `wgmma.mma_async` `op` per step (A from registers, 4
+    /// packed pairs; B by descriptor) into the accumulators `c`, in one inline-asm block whose
+    /// operands are every step's A fragments and descriptor and the accumulators (tied).
+    pub(super) fn batch(&mut self, op: &str, steps: &[Wgmma], c: &[V]) -> Vec<V> {
         let n = c.len();
         let outs: Vec<String> = (0..n).map(|i| format!("${i}")).collect();
-        let ins_a: Vec<String> = (0..4).map(|i| format!("${}", n + i)).collect();
-        let scale_d = if accumulate { 1 } else { 0 };
-        let text = format!(
-            "{op} {{{}}}, {{{}}}, ${}, {scale_d}, 1, 1, {};",
-            outs.join(", "),
-            ins_a.join(", "),
-            n + 4,
-            if trans_b { 1 } else { 0 }
-        );
+        let mut text = String::from("wgmma.fence.sync.aligned;");
         let mut constraints: Vec<String> = (0..n).map(|_| "=f".to_string()).collect();
-        constraints.extend((0..4).map(|_| "r".to_string()));
-        constraints.push("l".into());
+        let mut args: Vec<String> = Vec::new();
+        for (i, step) in steps.iter().enumerate() {
+            let first = n + 5 * i;
+            let ins_a: Vec<String> = (0..4).map(|j| format!("${}", first + j)).collect();
+            text.push_str(&format!(
+                "\n\t{op} {{{}}}, {{{}}}, ${}, {}, 1, 1, {};",
+                outs.join(", "),
+                ins_a.join(", "),
+                first + 4,
+                step.accumulate as u8,
+                step.trans_b as u8
+            ));
+            constraints.extend((0..4).map(|_| "r".to_string()));
+            constraints.push("l".into());
+            args.extend(step.a.iter().map(|x| x.t()));
+            args.push(step.desc.t());
+        }
         constraints.extend((0..n).map(|i| i.to_string()));
-        let ty = format!("{{{}}}", vec!["float"; n].join(", "));
-        let mut args: Vec<String> = a.iter().map(|x| x.t()).collect();
-        args.push(desc.t());
         args.extend(c.iter().map(|x| x.t()));
+        let ty = format!("{{{}}}", vec!["float"; n].join(", "));
         let r = self.f.let_(
             &ty,
-            format!("call {ty} asm sideeffect \"{text}\", \"{}\"({})", constraints.join(","), args.join(", ")),
+            format!(
+                "call {ty} asm sideeffect \"{text}\", \"{},~{{memory}}\"({})",
+                constraints.join(","),
+                args.join(", ")
+            ),
         );
         (0..n).map(|i| self.f.let_("float", format!("extractvalue {ty} {}, {i}", r.name))).collect()
     }
+}
+
+/// One `wgmma.mma_async` of a batch: its A fragments (4 packed pairs), B's descriptor, whether it
+/// adds to the accumulators (scale-d) and whether B is transposed (MN-major).
+pub(super) struct Wgmma {
+    pub a: [V; 4],
+    pub desc: V,
+    pub accumulate: bool,
+    pub trans_b: bool,
 }
