@@ -555,8 +555,10 @@ class DotProductAttention(torch.nn.Module):
 
     The constructor and ``forward`` take TE's arguments; those attnc does not run (dropout,
     bias tensors, FP8, cross-attention) raise ``NotImplementedError`` naming the argument; ALiBi is
-    the constructor's ``score='s - alibi(h, N) * (q - k)'``, its heads counted from ``tp_group``'s
-    rank times the heads per rank. The
+    TE's ``forward(core_attention_bias_type='alibi')`` (the standard slopes, heads counted from
+    ``tp_group``'s rank times the heads per rank) or ``forward(alibi_slopes=...)`` (slopes of your
+    own, one per head of this rank, with a gradient when they require one), or the constructor's
+    ``score='s - alibi(h, N) * (q - k)'``. The
     output is TE's: ``[s, b, h·dv]`` (sbhd), ``[b, s, h·dv]`` (bshd), ``[t, h·dv]`` (thd).
     """
 
@@ -622,6 +624,36 @@ class DotProductAttention(torch.nn.Module):
             return 0
         return dist.get_rank(self.tp_group) * self.heads
 
+    def _alibi(self, slopes: Optional[Tensor], mask_type: str) -> tuple[str, Optional[dict]]:
+        """TE's ALiBi (``core_attention_bias_type='alibi'``, ``alibi_slopes``) as a score: the bias
+        −slope·|q − k| added to the scaled scores (FlashAttention's; under a causal mask q − k).
+        Without slopes, ALiBi's own for the model's heads (``alibi(h, N)``, counted from this TP
+        rank's first head); with them (``[h]`` of this rank's heads, or ``[b, h]`` equal across the
+        batch), a learned per-head parameter, which gets a gradient when it requires one."""
+        if self.score is not None or self.softcap is not None:
+            raise ValueError(
+                "argument `alibi_slopes`/`core_attention_bias_type`: this module already has a score "
+                "modification (`score` or `softcap`); give ALiBi as its score instead"
+            )
+        causal = self.mask is None and mask_type in ("causal", "padding_causal")
+        distance = "(q - k)" if causal else "max(q - k, k - q)"
+        if slopes is None:
+            return f"s - alibi(h, {self.heads * self.tp_size}) * {distance}", None
+        if not isinstance(slopes, Tensor) or not slopes.is_floating_point():
+            raise ValueError(f"argument `alibi_slopes`: a float tensor [{self.heads}] or [b, {self.heads}]")
+        if slopes.dim() == 2:
+            if not bool((slopes == slopes[:1]).all()):
+                raise NotImplementedError(
+                    "argument `alibi_slopes`: slopes that differ across the batch; attnc takes one slope per head"
+                )
+            slopes = slopes[0]
+        if slopes.dim() != 1 or slopes.numel() != self.heads:
+            raise ValueError(
+                f"argument `alibi_slopes`: one slope per query head of this rank ({self.heads}); got shape "
+                f"{list(slopes.shape)}"
+            )
+        return f"s - alibi_slopes[h] * {distance}", {"alibi_slopes": slopes}
+
     def set_context_parallel_group(self, cp_group, cp_global_ranks, cp_stream, cp_comm_type: str = "p2p"):
         """TE's: the CP group (or ``[a2a_group, p2p_group]`` for a2a+p2p), its global ranks, the CP
         stream and the communication type; may change from step to step (hybrid CP)."""
@@ -658,14 +690,10 @@ class DotProductAttention(torch.nn.Module):
                 f"argument `attention_mask`: a mask tensor with attn_mask_type {mask_type!r}; attnc takes padding "
                 "as cu_seqlens (qkv_format 'thd') and runs no arbitrary masks"
             )
-        alibi = f"score='s - alibi(h, {self.heads * self.tp_size}) * (q - k)'"
+        score, score_params = self.score, None
         if core_attention_bias_type == "alibi" or alibi_slopes is not None:
-            raise NotImplementedError(
-                f"argument `{'alibi_slopes' if alibi_slopes is not None else 'core_attention_bias_type'}`: attnc "
-                f"takes ALiBi, with its standard slopes, as a score expression: construct the module with {alibi} "
-                "(h counts from this TP rank's first head); slopes of your own are not taken"
-            )
-        if core_attention_bias_type != "no_bias" or core_attention_bias is not None:
+            score, score_params = self._alibi(alibi_slopes, mask_type)
+        elif core_attention_bias_type != "no_bias" or core_attention_bias is not None:
             raise NotImplementedError("argument `core_attention_bias`: attnc runs attention without a bias tensor")
         if fp8_output:
             raise NotImplementedError("argument `fp8_output`: attnc runs bf16, fp16 and fp32, not FP8")
@@ -682,8 +710,8 @@ class DotProductAttention(torch.nn.Module):
             query_layer, key_layer, value_layer, cp_group=group,
             cp_comm_type=self.cp_comm_type if self.cp_group is not None else "p2p", qkv_format=fmt,
             attn_mask_type=mask_type, window_size=window_size or self.window_size, mask=self.mask,
-            softmax_scale=self.softmax_scale, softcap=self.softcap, score=self.score, sinks=self.softmax_offset,
-            head_offset=self._head_offset(),
+            softmax_scale=self.softmax_scale, softcap=self.softcap, score=score, score_params=score_params,
+            sinks=self.softmax_offset, head_offset=self._head_offset(),
             cu_seqlens_q=cu_seqlens_q, cu_seqlens_kv=cu_seqlens_kv, cu_seqlens_q_padded=cu_seqlens_q_padded,
             cu_seqlens_kv_padded=cu_seqlens_kv_padded, max_seqlen_q=max_seqlen_q, max_seqlen_kv=max_seqlen_kv,
         )  # fmt: skip

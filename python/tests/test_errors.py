@@ -102,8 +102,10 @@ def test_te_features_attnc_does_not_run(single_rank_group):
     q, k, v = qkv()
     with pytest.raises(NotImplementedError, match="argument `core_attention_bias`"):
         m(q, k, v, core_attention_bias_type="post_scale_bias", core_attention_bias=torch.zeros(1))
-    with pytest.raises(NotImplementedError, match="argument `alibi_slopes`"):
-        m(q, k, v, alibi_slopes=torch.zeros(4))
+    with pytest.raises(ValueError, match=r"argument `alibi_slopes`: one slope per query head of this rank \(4\)"):
+        m(q, k, v, alibi_slopes=torch.zeros(3))
+    with pytest.raises(NotImplementedError, match="argument `alibi_slopes`: slopes that differ across the batch"):
+        m(q, k, v, alibi_slopes=torch.arange(8.0).reshape(2, 4))
     with pytest.raises(NotImplementedError, match="argument `fp8_output`"):
         m(q, k, v, fp8_output=True)
 

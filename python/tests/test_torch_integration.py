@@ -319,8 +319,39 @@ def test_alibi_counts_heads_from_the_head_offset(single_rank_group):
     module = at.DotProductAttention(8, 16, tp_size=2, tp_group=single_rank_group, cp_group=single_rank_group,
                                     cp_global_ranks=[0], cp_stream=None, score=text)  # fmt: skip
     assert (module(q.detach(), k.detach(), v.detach()).double() - first.double().flatten(-2)).abs().max().item() == 0.0
-    with pytest.raises(NotImplementedError, match=r"score='s - alibi\(h, 8\) \* \(q - k\)'"):
+    # TE's own ALiBi arguments: the standard slopes by core_attention_bias_type, and slopes given.
+    plain = at.DotProductAttention(8, 16, tp_size=2, tp_group=single_rank_group, cp_group=single_rank_group,
+                                   cp_global_ranks=[0], cp_stream=None)  # fmt: skip
+    got = plain(q.detach(), k.detach(), v.detach(), core_attention_bias_type="alibi")
+    assert (got.double() - first.double().flatten(-2)).abs().max().item() == 0.0
+    with pytest.raises(ValueError, match="already has a score modification"):
         module(q.detach(), k.detach(), v.detach(), core_attention_bias_type="alibi")
+    # Slopes of one's own, with gradients: against torch autograd through the same bias.
+    slopes = torch.tensor([0.5, 0.25, 0.125, 0.0625], requires_grad=True)
+    qg, kg, vg = (x.detach().clone().requires_grad_() for x in (q, k, v))
+    out = plain(qg, kg, vg, alibi_slopes=slopes)
+    slopes_ref = slopes.detach().double().requires_grad_()
+    leaves = [x.detach().double().transpose(0, 1).requires_grad_() for x in (q, k, v)]
+
+    def given(s, qp, kp, hp):
+        return s - slopes_ref.reshape(-1, 1, 1) * (qp - kp)
+
+    want, _ = reference.attention(*leaves, causal=True, score_mod=given)
+    want = want.transpose(0, 1).flatten(-2)
+    assert (out.double() - want).abs().max().item() <= tol["out"]
+    d_out = torch.randn_like(out)
+    out.backward(d_out)
+    want.backward(d_out.double())
+    err = (slopes.grad.double() - slopes_ref.grad).abs().max().item()
+    assert err <= tol["grad"] * max(1.0, slopes_ref.grad.abs().max().item()), (slopes.grad, slopes_ref.grad)
+    # Without a causal mask the bias is −slope·|q − k|, FlashAttention's.
+    both = plain(q.detach(), k.detach(), v.detach(), attn_mask_type="no_mask", alibi_slopes=slopes.detach())
+
+    def symmetric(s, qp, kp, hp):
+        return s - slopes.detach().double().reshape(-1, 1, 1) * (qp - kp).abs()
+
+    want, _ = reference.attention(*[x.detach() for x in leaves], causal=False, score_mod=symmetric)
+    assert (both.double() - want.transpose(0, 1).flatten(-2)).abs().max().item() <= tol["out"]
     with pytest.raises(ValueError, match="argument `head_offset`"):
         at.attention(q, k, v, cp_group=single_rank_group, score=text, head_offset=-1)
 
