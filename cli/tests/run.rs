@@ -472,10 +472,10 @@ fn generated_kernels_run_compile_and_bench() {
     let cranelift = scored.lines().filter(|l| l.contains("\"backend\":\"cranelift\"")).count();
     assert_eq!(cranelift, 4, "fwd and bwd, plain and scored: {scored}");
     check(
-        &["bench", "kernels", "--score", "s - doc(q)"],
+        &["bench", "kernels", "--score", "s - alibi(q, 8)"],
         2,
         "",
-        "error: --score: score `s - doc(q)`: it reads `doc(q)`",
+        "error: --score: score `s - alibi(q, 8)`: `alibi` takes a head",
     );
     // A plan's run against its kernels' own speed: one JSON line per direction.
     let run = check(

@@ -517,6 +517,10 @@ pub enum ScoreOp {
     /// only heads and constants are per-head values ([`Score::head_values`]): the host computes
     /// them and the kernels read them as leaves.
     H,
+    /// The pair's packed sequence (`doc(q)`, `doc(k)`: equal wherever a pair is scored), as f32: a
+    /// value per launch (`kernel::launch` gives each document of such a score its own launches),
+    /// read as a per-head value; 0 under sbhd and bshd.
+    Doc,
     /// The model's learned parameter `j` (`params = [...]`, declaration order) at the query head: a
     /// per-head value read from the caller's tensor, with a gradient (`Score::params`).
     Param(u16),
@@ -579,10 +583,16 @@ impl Score {
         self.ops.iter().any(|o| matches!(o, ScoreOp::Q | ScoreOp::K))
     }
 
-    /// Whether the score reads the query head (ALiBi's slope) or a learned parameter: the kernels
-    /// then read [`Score::head_values`] of their head.
+    /// Whether the score reads the query head (ALiBi's slope), a learned parameter or the
+    /// document: the kernels then read [`Score::head_values`] of their head (and launch).
     pub fn reads_head(&self) -> bool {
-        self.ops.iter().any(|o| matches!(o, ScoreOp::H | ScoreOp::Param(_)))
+        self.ops.iter().any(|o| matches!(o, ScoreOp::H | ScoreOp::Param(_) | ScoreOp::Doc))
+    }
+
+    /// Whether the score reads the document (`doc(q)`, `doc(k)`): each launch then holds one
+    /// document's sequences, whose index its per-head values carry.
+    pub fn reads_doc(&self) -> bool {
+        self.ops.contains(&ScoreOp::Doc)
     }
 
     /// Whether the model declares learned parameters: the backward kernels then accumulate their

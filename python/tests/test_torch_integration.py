@@ -358,8 +358,9 @@ def test_alibi_counts_heads_from_the_head_offset(single_rank_group):
 
 def test_a_score_the_kernels_cannot_compute_names_the_argument(single_rank_group):
     q, k, v = (torch.randn(8, 1, 2, 16) for _ in range(3))
-    with pytest.raises(ValueError, match=r"argument `score`.*`doc\(q\)`"):
-        at.attention(q, k, v, cp_group=single_rank_group, score="s - doc(q)")
+    # doc(q) is the packed sequence's index: 0 outside thd, so the plain score.
+    plain = at.attention(q, k, v, cp_group=single_rank_group)
+    assert torch.equal(at.attention(q, k, v, cp_group=single_rank_group, score="s * (1 + doc(q))"), plain)
     with pytest.raises(ValueError, match=r"argument `score`.*`alibi` takes a head"):
         at.attention(q, k, v, cp_group=single_rank_group, score="s - alibi(q, 2) * (q - k)")
     # Slopes for one head, on two: head 1 has none.

@@ -147,7 +147,7 @@ pub fn time(kernels: &dyn Kernels, s: Shape3, backward: bool, q_rows: std::ops::
         // Learned parameters (a `--score` reading `NAME[h]`): 0.01 at every head.
         head_values: s
             .score
-            .map(|sc| (0..h as u32).flat_map(|h| sc.head_values(h, &vec![0.01; sc.params.len()])).collect())
+            .map(|sc| (0..h as u32).flat_map(|h| sc.head_values(h, 0, &vec![0.01; sc.params.len()])).collect())
             .unwrap_or_default(),
     };
     let kind = if backward { KernelKind::Backward } else { KernelKind::Forward };

@@ -69,10 +69,12 @@ enum By {
 }
 
 /// Where a score is evaluated: the scaled score, the pair's positions and model head `(q, k, h)`,
-/// the head's learned parameters (by name), and what the slope is taken by.
+/// its document (`doc(q)`, `doc(k)`: equal wherever a pair is scored), the head's learned
+/// parameters (by name), and what the slope is taken by.
 struct Point<'a> {
     s: f64,
     at: (f64, f64, f64),
+    doc: f64,
     names: &'a [String],
     params: &'a [f64],
     by: By,
@@ -100,11 +102,12 @@ impl ScoreF64 {
         }
     }
 
-    fn point(&self, s: f64, at: (u64, u64), head: usize, by: By) -> Point<'_> {
+    fn point(&self, s: f64, at: (u64, u64, usize), head: usize, by: By) -> Point<'_> {
         let n = self.names.len();
         Point {
             s,
             at: (at.0 as f64, at.1 as f64, (self.offset + head) as f64),
+            doc: at.2 as f64,
             names: &self.names,
             params: self.params.get(head * n..(head + 1) * n).unwrap_or(&[]),
             by,
@@ -112,8 +115,8 @@ impl ScoreF64 {
     }
 
     /// The modified score of the scaled score `s` of the pair at positions `at` (query, key,
-    /// within their sequence) of query head `head`, and d value / ds there.
-    fn at(&self, s: f64, at: (u64, u64), head: usize) -> (f64, f64) {
+    /// within their sequence, and their document) of query head `head`, and d value / ds there.
+    fn at(&self, s: f64, at: (u64, u64, usize), head: usize) -> (f64, f64) {
         match &self.expr {
             Some(e) => dual(e, &self.point(s, at, head, By::S)),
             None => (s, 1.0),
@@ -121,7 +124,7 @@ impl ScoreF64 {
     }
 
     /// The derivatives of the modified score by each learned parameter there.
-    fn grads(&self, s: f64, at: (u64, u64), head: usize) -> Vec<f64> {
+    fn grads(&self, s: f64, at: (u64, u64, usize), head: usize) -> Vec<f64> {
         let Some(e) = &self.expr else { return Vec::new() };
         (0..self.names.len()).map(|j| dual(e, &self.point(s, at, head, By::Param(j))).1).collect()
     }
@@ -137,6 +140,7 @@ fn dual(e: &Expr, pt: &Point<'_>) -> (f64, f64) {
         ExprKind::Var(Var::Q) => (at.0, 0.0),
         ExprKind::Var(Var::K) => (at.1, 0.0),
         ExprKind::Var(Var::H) => (at.2, 0.0),
+        ExprKind::Var(Var::DocQ | Var::DocK) => (pt.doc, 0.0),
         ExprKind::Param(name) => {
             let j = pt.names.iter().position(|n| n == name).expect("a compiled score's parameters are declared");
             (pt.params[j], if pt.by == By::Param(j) { 1.0 } else { 0.0 })
@@ -491,7 +495,7 @@ fn group_attention_body(
     let modify = ScoreF64::of(p, inputs);
     let score = |qi: &[f64], head: usize, i: usize, j: usize| -> (f64, f64) {
         let raw = scale * dot(qi, &g.k[j * d..][..d]);
-        modify.at(raw, (p.position(i as u64), p.position(j as u64)), head)
+        modify.at(raw, (p.position(i as u64), p.position(j as u64), p.doc_index(i as u64)), head)
     };
     // Blocked for the cache: ROWS query rows of one head share each tile of TILE keys (the tile's
     // k and v rows are read once per block, not once per row). Every row still visits exactly
@@ -596,7 +600,7 @@ fn group_attention_body(
                         if n_params > 0 {
                             // Learned parameters: Σ dS·∂score/∂param, at the pair's raw score.
                             let raw = scale * dot(qi, &g.k[j * d..][..d]);
-                            let at = (p.position(i as u64), p.position(j as u64));
+                            let at = (p.position(i as u64), p.position(j as u64), p.doc_index(i as u64));
                             let grads = modify.grads(raw, at, head);
                             for (j, gj) in grads.into_iter().enumerate() {
                                 out.dparams[gh * n_params + j] += d_score * gj;
@@ -822,7 +826,7 @@ mod tests {
                             scale * qi.iter().zip(&kj).map(|(x, y)| x * y).sum::<f64>()
                         })
                         .collect();
-                    let at = |j: usize| (p.position(i as u64), p.position(j as u64));
+                    let at = |j: usize| (p.position(i as u64), p.position(j as u64), p.doc_index(i as u64));
                     let s: Vec<f64> = keys.iter().zip(&raws).map(|(&j, &x)| modify.at(x, at(j), head).0).collect();
                     let max = s.iter().cloned().chain(sink(head)).fold(f64::NEG_INFINITY, f64::max);
                     let lse = max + s.iter().cloned().chain(sink(head)).map(|x| (x - max).exp()).sum::<f64>().ln();

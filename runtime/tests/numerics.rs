@@ -720,3 +720,53 @@ fn learned_score_parameters_against_fp64() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Scores that read the packed sequence (`doc(q)`, `doc(k)`): each document's rows launch on
+/// their own, carrying its index; every strategy at cp 2 and 4, every CPU kernel set in fp32 and
+/// the GPU ABI in bf16, over uneven packed sequences, against fp64 that reads each token's
+/// document; and the score changes the output (the index reached the kernels).
+#[test]
+fn document_scores_against_fp64() {
+    use attnc_runtime::device::host::HostDevice;
+    let score = Some("score = s * (1 + doc(q) / 8) - doc(k) / 4");
+    let sets = kernel_sets();
+    let (mut failures, mut runs) = (Vec::new(), 0);
+    for cp in [2, 4] {
+        for strategy in matrix::strategies(cp) {
+            let c = Case { cp, score, mask: "padding_causal", format: "thd", ..small(&strategy) };
+            let (fwd, _) = plans(&c).unwrap();
+            let docs: Vec<Option<u64>> = fwd
+                .op_ids()
+                .filter_map(|id| attnc_compiler::kernel::launch::op_tables(&fwd, id))
+                .flatten()
+                .map(|t| t.doc)
+                .collect();
+            assert!(docs.iter().all(Option::is_some), "{}: a launch per document", c.name());
+            assert!(docs.iter().any(|d| *d > Some(0)), "{}: documents past the first", c.name());
+            runs += 1;
+            failures.extend(check_case(&c, &sets).err());
+            let bf16 = Case { dtype: "bf16", ..c.clone() };
+            failures.extend(
+                bf16.check_on(&HostDevice::emulated(attnc_compiler::spec::Dtype::Bf16))
+                    .err()
+                    .map(|e| format!("{}: {e}", bf16.name())),
+            );
+        }
+    }
+    assert!(failures.is_empty(), "{} of {runs} cases failed:\n{}", failures.len(), failures.join("\n"));
+    assert_eq!(runs, 7);
+    // The score moves the output: run with and without it on the same inputs.
+    let c = Case { cp: 2, score, mask: "padding_causal", format: "thd", ..small("p2p") };
+    let plain = Case { score: None, ..c.clone() };
+    let out = |c: &Case| {
+        let (f, b) = plans(c).unwrap();
+        let inputs = tensor::random(&f.problem, 7, true);
+        run(&f, Some(&b), &HostDevice::with_kernels(f.problem.dtype, &Reference), &inputs, &RunOptions::default())
+            .unwrap()
+            .outputs
+            .o
+    };
+    let (a, b) = (out(&c), out(&plain));
+    let moved = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max);
+    assert!(moved > 0.1, "the document's score changed nothing: {moved}");
+}

@@ -403,8 +403,8 @@ A mask is read as an intersection of linear constraints in q and k, so `q >= k`,
 A mask that is one of those region by region also compiles: comparisons of one position
 with a constant (`k < 64`, `q < 4`) cut the positions into regions, and in each region
 the rest must read as every pair, none, causal or a causal window. Prefix-LM and global
-tokens with a window are such masks. Unions the regions do not separate, chunks within
-regions, and scores that read doc(q)/doc(k) are not compiled yet.
+tokens with a window are such masks. Unions the regions do not separate and chunks within
+regions are not compiled yet.
 
 A mask that reads the query head h is decided head by head (h counts the model's heads):
 at every head it must read as every pair, causal or a causal window, and heads with the
@@ -423,7 +423,7 @@ plan serves every TP rank, and their heads differ).
     score = s - alibi(h, 32) * (q - k)               # compiled: ALiBi, a slope per head
     score = s - log(1 + q - k) / 4                   # compiled: a log-distance bias
     score = s - (q - k) % 64 / 64                    # compiled: a sawtooth in the distance
-    score = s - doc(q)                               # not yet: doc(q)";
+    score = s * (1 + doc(q) / 8)                     # compiled: a value per packed sequence";
 
     A2aLevelExceedsNode = "W0001", Warning, "the all-to-all level spans nodes",
 "The first level of a2a+p2p runs all-to-all, which sends (d-1)/d of every

@@ -82,7 +82,8 @@ fn per_pair(ops: &[ScoreOp]) -> Vec<bool> {
 fn roles_of(ops: &[ScoreOp], roots: &[usize]) -> Vec<Role> {
     let n = ops.len();
     // Steps that read the head (or a learned parameter, a value per head) and nothing per pair.
-    let (pair, reads_h) = (per_pair(ops), reads(ops, |op| matches!(op, ScoreOp::H | ScoreOp::Param(_))));
+    let leaf = |op| matches!(op, ScoreOp::H | ScoreOp::Param(_) | ScoreOp::Doc);
+    let (pair, reads_h) = (per_pair(ops), reads(ops, leaf));
     let head: Vec<bool> = (0..n).map(|i| reads_h[i] && !pair[i]).collect();
     let mut needed = vec![false; n];
     roots.iter().for_each(|&r| needed[r] = true);
@@ -122,18 +123,19 @@ impl Score {
         &values[h * n..(h + 1) * n]
     }
 
-    /// Per slot of [`Score::head_values`]: whether it reads a learned parameter (its value is
-    /// the caller's, not the spec's).
-    pub fn learned_slots(&self) -> Vec<bool> {
-        let learned = reads(&self.ops, |op| matches!(op, ScoreOp::Param(_)));
+    /// Per slot of [`Score::head_values`]: whether it reads what only a run gives, a learned
+    /// parameter (the caller's tensor) or the document (the launch's), not only the spec.
+    pub fn run_slots(&self) -> Vec<bool> {
+        let learned = reads(&self.ops, |op| matches!(op, ScoreOp::Param(_) | ScoreOp::Doc));
         (0..self.ops.len()).filter(|&i| matches!(self.roles[i], Role::Head(_))).map(|i| learned[i]).collect()
     }
 
     /// The per-head values of query head `head` (among the heads the attention computes), in
     /// slot order: computed here in f64 and rounded to f32, once per head, where the kernels
     /// would compute them at every pair. `params` are the head's learned parameters in
-    /// declaration order (a slot that reads a missing one is NaN).
-    pub fn head_values(&self, head: u32, params: &[f32]) -> Vec<f32> {
+    /// declaration order (a slot that reads a missing one is NaN); `doc` the launch's document
+    /// (`doc(q)`, `doc(k)`).
+    pub fn head_values(&self, head: u32, doc: u64, params: &[f32]) -> Vec<f32> {
         if !self.reads_head() {
             return Vec::new();
         }
@@ -146,6 +148,7 @@ impl Score {
                 // Per-pair steps are never read by a per-head one.
                 ScoreOp::S | ScoreOp::Q | ScoreOp::K | ScoreOp::Pick(..) => f64::NAN,
                 ScoreOp::H => head as f64,
+                ScoreOp::Doc => doc as f64,
                 ScoreOp::Param(j) => params.get(j as usize).map_or(f64::NAN, |&p| p as f64),
                 ScoreOp::Alibi(a, n) => super::library::alibi_slope(at(a) as i64, n as i64).unwrap_or(f64::NAN),
                 ScoreOp::Const(bits) => f32::from_bits(bits) as f64,
@@ -201,7 +204,9 @@ pub fn lower_grads<L: Lower>(
                 ScoreOp::S => leaves.s.clone(),
                 ScoreOp::Q => position(&leaves.q, "q"),
                 ScoreOp::K => position(&leaves.k, "k"),
-                ScoreOp::H | ScoreOp::Param(_) | ScoreOp::Alibi(..) => unreachable!("per-head steps are head values"),
+                ScoreOp::H | ScoreOp::Doc | ScoreOp::Param(_) | ScoreOp::Alibi(..) => {
+                    unreachable!("per-head steps are head values")
+                }
                 ScoreOp::Const(bits) => target.constant(f32::from_bits(bits)),
                 ScoreOp::Neg(a) => target.apply(Prim::Neg, &[at(a)]),
                 ScoreOp::Tanh(a) => target.apply(Prim::Tanh, &[at(a)]),
@@ -473,12 +478,8 @@ fn value(b: &mut Builder, e: &Expr, params: &[String]) -> Result<Val, Unsupporte
         ExprKind::Var(Var::Q) => b.push(ScoreOp::Q),
         ExprKind::Var(Var::K) => b.push(ScoreOp::K),
         ExprKind::Var(Var::H) => b.push(ScoreOp::H),
-        ExprKind::Var(v) => {
-            let name = if *v == Var::DocQ { "doc(q)" } else { "doc(k)" };
-            return Err(unsupported(&format!(
-                "it reads `{name}`, and the kernels' scores read `s`, the positions `q` and `k`, the head `h`, and constants"
-            )));
-        }
+        // Equal wherever a pair is scored: pairs across packed sequences are never allowed.
+        ExprKind::Var(Var::DocQ | Var::DocK) => b.push(ScoreOp::Doc),
         ExprKind::Int(i) => Val::K(*i as f32),
         ExprKind::Float(f) => Val::K(*f as f32),
         ExprKind::Unary(UnOp::Neg, a) => {
@@ -575,7 +576,7 @@ fn slopes(b: &mut Builder, n: usize, by: ScoreOp) -> Vec<Val> {
         let dv = match b.ops[i] {
             leaf if leaf == by => Val::K(1.0),
             ScoreOp::S | ScoreOp::Param(_) => Val::K(0.0),
-            ScoreOp::Q | ScoreOp::K | ScoreOp::H | ScoreOp::Alibi(..) => Val::K(0.0),
+            ScoreOp::Q | ScoreOp::K | ScoreOp::H | ScoreOp::Doc | ScoreOp::Alibi(..) => Val::K(0.0),
             ScoreOp::Const(_) => Val::K(0.0),
             ScoreOp::Neg(a) => {
                 let da = d[a as usize];
@@ -706,7 +707,7 @@ fn live(ops: &[ScoreOp], values: usize, roots: &[u16]) -> (Vec<ScoreOp>, usize, 
 /// `op` with each operand `j` replaced by `f(j)` (in operand order; leaves unchanged).
 fn renumber(op: ScoreOp, mut f: impl FnMut(u16) -> u16) -> ScoreOp {
     match op {
-        ScoreOp::S | ScoreOp::Q | ScoreOp::K | ScoreOp::H | ScoreOp::Param(_) | ScoreOp::Const(_) => op,
+        ScoreOp::S | ScoreOp::Q | ScoreOp::K | ScoreOp::H | ScoreOp::Doc | ScoreOp::Param(_) | ScoreOp::Const(_) => op,
         ScoreOp::Alibi(a, n) => ScoreOp::Alibi(f(a), n),
         ScoreOp::Neg(a) => ScoreOp::Neg(f(a)),
         ScoreOp::Tanh(a) => ScoreOp::Tanh(f(a)),
@@ -895,13 +896,13 @@ mod tests {
         let alibi = score("s - alibi(h, 8) * (q - k)");
         assert!(alibi.reads_head() && alibi.positions());
         assert_eq!(alibi.head_count(), 1, "{:?} {:?}", alibi.ops, alibi.roles);
-        assert_eq!(alibi.head_values(0, &[]), [0.5]);
-        assert_eq!(alibi.head_values(7, &[]), [0.00390625]);
-        assert_eq!(eval(alibi, 1.0, (10, 2), &alibi.head_values(0, &[])), (-3.0, 1.0));
+        assert_eq!(alibi.head_values(0, 0, &[]), [0.5]);
+        assert_eq!(alibi.head_values(7, 0, &[]), [0.00390625]);
+        assert_eq!(eval(alibi, 1.0, (10, 2), &alibi.head_values(0, 0, &[])), (-3.0, 1.0));
         // Two per-head values, in step order: h itself and exp(−h/4); the slope is the second.
         let mixed = score("s * exp(-h / 4) + h");
         assert_eq!(mixed.head_count(), 2, "{:?} {:?}", mixed.ops, mixed.roles);
-        let hv = mixed.head_values(2, &[]);
+        let hv = mixed.head_values(2, 0, &[]);
         assert_eq!(hv, [2.0, (-0.5f64).exp() as f32]);
         let (v, d) = eval(mixed, 3.0, (0, 0), &hv);
         assert!((v - (3.0 * (-0.5f32).exp() + 2.0)).abs() < 1e-6 && (d - (-0.5f32).exp()).abs() < 1e-7, "{v} {d}");
@@ -914,7 +915,7 @@ mod tests {
                 .all(|(r, op)| *r != Role::Pair || !matches!(op, ScoreOp::H | ScoreOp::Alibi(..)))
         );
         assert!(!score("s - (q - k) / 8").reads_head());
-        assert_eq!(score("s - (q - k) / 8").head_values(3, &[]), Vec::<f32>::new());
+        assert_eq!(score("s - (q - k) / 8").head_values(3, 0, &[]), Vec::<f32>::new());
         // A constant head folds: alibi(1, 8) is 1/4.
         assert_eq!(score("s - alibi(1, 8) * (q - k)").head_count(), 0);
     }
@@ -929,8 +930,8 @@ mod tests {
         // Per-head values: slope and exp(temp) (the host's, from the caller's tensor); the kernels
         // compute neither.
         let (slope, temp) = (0.25f32, -0.5f32);
-        let hv = sc.head_values(3, &[slope, temp]);
-        assert_eq!(sc.learned_slots(), vec![true; hv.len()]);
+        let hv = sc.head_values(3, 0, &[slope, temp]);
+        assert_eq!(sc.run_slots(), vec![true; hv.len()]);
         assert!(hv.contains(&slope) && hv.contains(&((temp as f64).exp() as f32)), "{hv:?}");
         assert!(sc.roles.iter().zip(&sc.ops).all(|(r, op)| *r != Role::Pair || !matches!(op, ScoreOp::Param(_))));
         // Value, slope by s, and the derivatives by slope and by temp, against the formula.
@@ -943,7 +944,7 @@ mod tests {
         assert!((g[0] + 7.0).abs() < 1e-6 && (g[1] - s * e).abs() < 1e-5, "{g:?}");
         // A parameter read through a nonlinearity: d/dp tanh(s·p) = (1 − tanh²)·s.
         let one = parse_with("tanh(s * p[h])", &["p".to_string()]).unwrap().unwrap();
-        let (v, _, g) = eval_grads(one, 0.5, (0, 0), &one.head_values(0, &[2.0]));
+        let (v, _, g) = eval_grads(one, 0.5, (0, 0), &one.head_values(0, 0, &[2.0]));
         assert!((g[0] - (1.0 - v * v) * 0.5).abs() < 1e-6, "{g:?}");
         // The same text with the parameters in the other order is another score (and kernel).
         let swapped = parse_with(text, &["temp".to_string(), "slope".to_string()]).unwrap().unwrap();
@@ -962,6 +963,18 @@ mod tests {
         }
         let back: Holder = serde_json::from_str(&format!("{{\"s\":{json}}}")).unwrap();
         assert!(std::ptr::eq(back.s.unwrap(), sc));
+    }
+
+    #[test]
+    fn the_document_is_a_value_per_launch() {
+        // doc(q) and doc(k) are one leaf: equal wherever a pair is scored.
+        let sc = score("s * (1 + doc(q) / 8) - doc(k) / 4");
+        assert!(sc.reads_doc() && sc.reads_head() && !sc.positions());
+        assert_eq!(sc.run_slots(), vec![true; sc.head_count()]);
+        let hv = sc.head_values(5, 2, &[]);
+        let (v, d) = eval(sc, 1.0, (0, 0), &hv);
+        assert!((v - (1.25 - 0.5)).abs() < 1e-6 && (d - 1.25).abs() < 1e-6, "{v} {d} {hv:?}");
+        assert!(!score("s - (q - k) / 8").reads_doc());
     }
 
     #[test]
@@ -1002,7 +1015,7 @@ mod tests {
 
     #[test]
     fn what_the_kernels_cannot_compute_is_named() {
-        for (text, says) in [("s - doc(q)", "`doc(q)`"), ("s + log(-2)", "log(-2)"), ("3", "constant")] {
+        for (text, says) in [("s + log(-2)", "log(-2)"), ("3", "constant")] {
             let e = crate::expr::parse::parse(text).unwrap();
             let err = of(&e, text, &[]).unwrap_err();
             assert!(err.message.contains(says), "{text}: {}", err.message);

@@ -185,6 +185,9 @@ pub struct LaunchTable {
     /// The query heads of the op's buffer this launch computes, `first..end` (a class of a mask
     /// that reads the head, `spec::HeadMasks`: each class its own launches); `None`: every head.
     pub heads: Option<(u32, u32)>,
+    /// The one document (packed sequence) whose sequences the launch holds, for a score that
+    /// reads `doc(q)`/`doc(k)` (its per-head values carry it); `None`: any.
+    pub doc: Option<u64>,
 }
 
 impl LaunchTable {
@@ -268,6 +271,7 @@ pub fn launch_tables(
                 pos_kv: Vec::new(),
                 q_ranges: Vec::new(),
                 heads: None,
+                doc: None,
             };
             for (q, k) in chain {
                 let (qc, kc) = (*t.cu_q.last().unwrap() as usize, *t.cu_kv.last().unwrap() as usize);
@@ -325,8 +329,30 @@ pub fn op_tables(plan: &Plan, id: OpId) -> Option<Vec<LaunchTable>> {
         tile_kv: TILE_KV,
     };
     let batch = p.batch as usize;
+    // A score that reads the document: each document's rows launch on their own, so that the
+    // launch's per-head values carry its index.
+    let by_doc = |mask: &Mask| -> Vec<LaunchTable> {
+        if !p.score.is_some_and(|s| s.reads_doc()) {
+            return launch_tables(mask, batch, &qr, qb.rows as usize, &kr, kb.rows as usize, spec);
+        }
+        let mut docs: Vec<usize> = qr.iter().map(|r| r.doc).collect();
+        docs.sort_unstable();
+        docs.dedup();
+        let mut tables = Vec::new();
+        for d in docs {
+            let (q, k): (Vec<Row>, Vec<Row>) = (
+                qr.iter().filter(|r| r.doc == d).cloned().collect(),
+                kr.iter().filter(|r| r.doc == d).cloned().collect(),
+            );
+            for mut t in launch_tables(mask, batch, &q, qb.rows as usize, &k, kb.rows as usize, spec) {
+                t.doc = Some(d as u64);
+                tables.push(t);
+            }
+        }
+        tables
+    };
     let Some(classes) = &p.head_masks else {
-        return Some(launch_tables(&Mask::of(p), batch, &qr, qb.rows as usize, &kr, kb.rows as usize, spec));
+        return Some(by_doc(&Mask::of(p)));
     };
     // A mask that reads the head: each class of the buffer's heads launches with its own mask
     // (classes are whole GQA groups, so a class's KV heads are its own).
@@ -337,7 +363,7 @@ pub fn op_tables(plan: &Plan, id: OpId) -> Option<Vec<LaunchTable>> {
             continue;
         }
         let mask = Mask { causal: c.causal, window: c.window, regions: None };
-        for mut t in launch_tables(&mask, batch, &qr, qb.rows as usize, &kr, kb.rows as usize, spec) {
+        for mut t in by_doc(&mask) {
             t.heads = Some((first - qb.head0, end - qb.head0));
             tables.push(t);
         }

@@ -337,8 +337,9 @@ pub(crate) fn model(item: &Item, diags: &mut Diags) -> Option<ModelInfo> {
     // A score's per-head values (`alibi(h, N)`'s slopes) are numbers at every query head.
     if let Some(s) = score
         && let Some(h) = (0..heads.node as u32).find(|&h| {
-            let learned = s.learned_slots();
-            s.head_values(h, &[]).iter().zip(learned).any(|(v, l)| !l && !v.is_finite())
+            // What only a run gives (learned parameters, the document) is checked by the run.
+            let run = s.run_slots();
+            s.head_values(h, 0, &[]).iter().zip(run).any(|(v, r)| !r && !v.is_finite())
         })
     {
         ok = false;

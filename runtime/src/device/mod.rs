@@ -405,6 +405,7 @@ mod tests {
             pos_kv: vec![0, 0, 4, 0],
             q_ranges: vec![(4, 8), (12, 16)],
             heads: None,
+            doc: None,
         };
         let (bytes, offsets) = encode(&table);
         assert_eq!(offsets, [0, 24, 48, 80]);

@@ -56,6 +56,7 @@ pub fn measure(
         pos_kv: vec![0],
         q_ranges: vec![(0, seq)],
         heads: None,
+        doc: None,
     };
     let (ft, bt) = (table(KernelKind::Forward), table(KernelKind::Backward));
     let (bytes, offsets) = encode(&ft);

@@ -599,7 +599,6 @@ impl<D: Device> Run<'_, D> {
             }
             OpKind::AttnFwd { q, kv, part, .. } => {
                 let (qb, kb) = (plan.buf(*q), plan.buf(*kv));
-                let head_values = head_values(p, qb, self.inputs).map_err(|e| err.at(e))?;
                 let o_count = self.plane_bytes(*part, PlaneKind::O) / 4;
                 let lse_count = self.plane_bytes(*part, PlaneKind::Lse) / 4;
                 self.device.fill(rank, s, self.at(*part, PlaneKind::O), o_count, 0.0).map_err(|e| err.at(e))?;
@@ -612,6 +611,7 @@ impl<D: Device> Run<'_, D> {
                 for l in &self.launches[&id] {
                     let tm = tables.expect("a rank with attention ops has tables");
                     let heads = l.table.head_range(qb.heads);
+                    let head_values = head_values(p, qb, l.table.doc, self.inputs).map_err(|e| err.at(e))?;
                     let (o, lse) = if !l.merges {
                         (self.at(*part, PlaneKind::O), self.at(*part, PlaneKind::Lse))
                     } else {
@@ -664,11 +664,11 @@ impl<D: Device> Run<'_, D> {
             }
             OpKind::AttnBwd { q, kv, dq, dkv, .. } => {
                 let (qb, kb) = (plan.buf(*q), plan.buf(*kv));
-                let head_values = head_values(p, qb, self.inputs).map_err(|e| err.at(e))?;
                 let n_params = p.score.map_or(0, |s| s.params.len());
                 let tm = self.tables[rank as usize].as_ref().expect("a rank with attention ops has tables");
                 for l in &self.launches[&id] {
                     let heads = l.table.head_range(qb.heads);
+                    let head_values = head_values(p, qb, l.table.doc, self.inputs).map_err(|e| err.at(e))?;
                     let call = BwdCall {
                         fwd: FwdCall {
                             table: &l.table,
@@ -859,10 +859,11 @@ impl<D: Device> OpError<'_, D> {
 /// The score's per-head values of a query buffer's heads, `[heads][n]` (`Score::head_values`):
 /// the model's heads from the inputs' `head_offset` (a tensor-parallel slice's first head) plus
 /// the buffer's first head (an all-to-all's shard holds heads from `head0`), with the learned
-/// parameters of the slice's head `head0 + h`.
+/// parameters of the slice's head `head0 + h` and the launch's document (`LaunchTable::doc`).
 fn head_values(
     p: &attnc_compiler::ir::Problem,
     q: &attnc_compiler::ir::Buffer,
+    doc: Option<u64>,
     inputs: &ExecInputs<'_>,
 ) -> Result<Vec<f32>, String> {
     let Some(s) = p.score.filter(|s| s.reads_head()) else { return Ok(Vec::new()) };
@@ -891,14 +892,15 @@ fn head_values(
     for h in 0..q.heads {
         let head = offset + q.head0 + h;
         let local = (q.head0 + h) as usize;
-        let values = s.head_values(head, params.get(local * n..(local + 1) * n).unwrap_or(&[]));
-        if let Some((_, learned)) = values.iter().zip(s.learned_slots()).find(|(v, _)| !v.is_finite()) {
-            return Err(match learned {
+        let values = s.head_values(head, doc.unwrap_or(0), params.get(local * n..(local + 1) * n).unwrap_or(&[]));
+        if let Some((_, run)) = values.iter().zip(s.run_slots()).find(|(v, _)| !v.is_finite()) {
+            return Err(match run {
                 true => format!(
-                    "the score `{}` is not finite at query head {head} with its learned parameters ({} = {:?}): check tensor `params`",
+                    "the score `{}` is not finite at query head {head} of document {} with its learned parameters ({} = {:?}): check tensor `params`",
                     s.text,
+                    doc.unwrap_or(0),
                     s.param_names.join(", "),
-                    &params[local * n..(local + 1) * n]
+                    params.get(local * n..(local + 1) * n).unwrap_or(&[])
                 ),
                 false => format!(
                     "the score `{}` has no value at query head {head} (head offset {offset}): is `alibi(h, N)`'s N the model's heads?",
