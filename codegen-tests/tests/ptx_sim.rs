@@ -235,7 +235,7 @@ impl Packed {
     /// (none when the score reads no head).
     fn head_values(&self, g: &mut Global) -> Option<Arg> {
         let score = self.spec(attnc_compiler::kernel::KernelKind::Forward).score?;
-        let values: Vec<f32> = (0..self.hq as u32).flat_map(|h| score.head_values(h, &[])).collect();
+        let values: Vec<f32> = (0..self.hq as u32).flat_map(|h| score.head_values(h, 0, &[])).collect();
         (!values.is_empty())
             .then(|| Arg::U64(g.upload(&values.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>())))
     }

@@ -92,7 +92,7 @@ fn check_abi_with(
     let (mut s1, mut s2) = (fresh_state(), fresh_state());
     let mut scratch = vec![f32::NAN; spec(KernelKind::Forward).scratch_floats()];
     // A score that reads the head sees head 3's values.
-    let head_values = score.map(|s| s.head_values(3, &params_of(s, 3))).unwrap_or_default();
+    let head_values = score.map(|s| s.head_values(3, 0, &params_of(s, 3))).unwrap_or_default();
     let args = |state: &mut Vec<f32>, scratch: &mut Vec<f32>| FwdArgs {
         q: q.as_ptr(),
         k: kv.as_ptr(),
@@ -235,7 +235,7 @@ fn params_of(score: &Score, h: u32) -> Vec<f32> {
 
 /// Every head's per-head values of a score, `[heads][n]`.
 fn all_head_values(score: &Score, heads: usize) -> Vec<f32> {
-    (0..heads as u32).flat_map(|h| score.head_values(h, &params_of(score, h))).collect()
+    (0..heads as u32).flat_map(|h| score.head_values(h, 0, &params_of(score, h))).collect()
 }
 
 /// MLA's value head dim apart from the query/key one (DeepSeek-V3's 192/128, wider values than
