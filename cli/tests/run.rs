@@ -902,7 +902,12 @@ fn learned_score_parameters_in_and_out() {
     let shape = ["--inputs", wrong.to_str().unwrap()];
     run_small(&[&learned[..], &shape].concat(), 1, "", "input `params` has shape [4], the layout needs [4, 2]");
     let infinite = ["--inputs", huge.to_str().unwrap()];
-    run_small(&[&learned[..], &infinite].concat(), 1, "", "is not finite at query head 3 of document 0 with its learned parameters");
+    run_small(
+        &[&learned[..], &infinite].concat(),
+        1,
+        "",
+        "is not finite at query head 3 of document 0 with its learned parameters",
+    );
     // Random inputs (no --inputs) draw the parameters too.
     run_small(&[&learned[..], &["--backward", "--check"]].concat(), 0, "dparams", "");
 }

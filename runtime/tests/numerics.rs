@@ -45,6 +45,16 @@ fn check_case(c: &Case, kernels: &Sets) -> Result<(), String> {
     Ok(())
 }
 
+/// A case on every CPU kernel set, then in bf16 under the GPU kernel ABI's rule (the emulated
+/// device): the failures.
+fn check_cpu_and_bf16(c: &Case, kernels: &Sets) -> Vec<String> {
+    let mut failures: Vec<String> = check_case(c, kernels).err().into_iter().collect();
+    let bf16 = Case { dtype: "bf16", ..c.clone() };
+    let device = HostDevice::emulated(attnc_compiler::spec::Dtype::Bf16);
+    failures.extend(bf16.check_on(&device).err().map(|e| format!("{}: {e}", bf16.name())));
+    failures
+}
+
 #[test]
 fn matrix_against_fp64_full_attention() {
     let mut cases = matrix::cases("fp32", 8);
@@ -631,7 +641,6 @@ fn a_plan_that_drops_or_misplaces_the_sink_is_rejected() {
 /// thd mask runs under both exchanges.
 #[test]
 fn per_head_masks_against_fp64() {
-    use attnc_runtime::device::host::HostDevice;
     const MASKS: [(&str, &str); 3] = [
         ("k <= q & (h < 4 | q - k < 5)", "bshd"),
         ("h >= 6 | k <= q", "sbhd"),
@@ -655,13 +664,7 @@ fn per_head_masks_against_fp64() {
                         fwd.op_ids().filter_map(|id| attnc_compiler::kernel::launch::op_tables(&fwd, id)).flatten();
                     assert!(ranged.filter(|t| t.heads.is_some()).count() >= 2, "{}: launches by head", c.name());
                     runs += 1;
-                    failures.extend(check_case(&c, &sets).err());
-                    let bf16 = Case { dtype: "bf16", ..c.clone() };
-                    failures.extend(
-                        bf16.check_on(&HostDevice::emulated(attnc_compiler::spec::Dtype::Bf16))
-                            .err()
-                            .map(|e| format!("{}: {e}", bf16.name())),
-                    );
+                    failures.extend(check_cpu_and_bf16(&c, &sets));
                 }
             }
         }
@@ -727,7 +730,6 @@ fn learned_score_parameters_against_fp64() {
 /// document; and the score changes the output (the index reached the kernels).
 #[test]
 fn document_scores_against_fp64() {
-    use attnc_runtime::device::host::HostDevice;
     let score = Some("score = s * (1 + doc(q) / 8) - doc(k) / 4");
     let sets = kernel_sets();
     let (mut failures, mut runs) = (Vec::new(), 0);
@@ -744,13 +746,7 @@ fn document_scores_against_fp64() {
             assert!(docs.iter().all(Option::is_some), "{}: a launch per document", c.name());
             assert!(docs.iter().any(|d| *d > Some(0)), "{}: documents past the first", c.name());
             runs += 1;
-            failures.extend(check_case(&c, &sets).err());
-            let bf16 = Case { dtype: "bf16", ..c.clone() };
-            failures.extend(
-                bf16.check_on(&HostDevice::emulated(attnc_compiler::spec::Dtype::Bf16))
-                    .err()
-                    .map(|e| format!("{}: {e}", bf16.name())),
-            );
+            failures.extend(check_cpu_and_bf16(&c, &sets));
         }
     }
     assert!(failures.is_empty(), "{} of {runs} cases failed:\n{}", failures.len(), failures.join("\n"));
