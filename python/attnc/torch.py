@@ -558,7 +558,9 @@ class DotProductAttention(torch.nn.Module):
     TE's ``forward(core_attention_bias_type='alibi')`` (the standard slopes, heads counted from
     ``tp_group``'s rank times the heads per rank) or ``forward(alibi_slopes=...)`` (slopes of your
     own, one per head of this rank, with a gradient when they require one), or the constructor's
-    ``score='s - alibi(h, N) * (q - k)'``. The
+    ``score='s - alibi(h, N) * (q - k)'``. ``score_params`` (a dict of name to initial values, one
+    per query head of this rank) makes the score's learned parameters this module's
+    ``nn.Parameter`` s (``module.score_params[name]``), read in ``score`` as ``NAME[h]``. The
     output is TE's: ``[s, b, h·dv]`` (sbhd), ``[b, s, h·dv]`` (bshd), ``[t, h·dv]`` (thd).
     """
 
@@ -586,6 +588,7 @@ class DotProductAttention(torch.nn.Module):
         softcap: Optional[float] = None,
         mask: Optional[str] = None,
         score: Optional[str] = None,
+        score_params: Optional[dict] = None,
     ):
         super().__init__()
         if attention_dropout:
@@ -609,8 +612,20 @@ class DotProductAttention(torch.nn.Module):
         self.softcap = softcap
         # attnc's own: a mask expression in place of attn_mask_type and window_size (`attention`).
         self.mask = mask
-        # attnc's own: a score expression of `s` (FlexAttention's score_mod; `attention`).
+        # attnc's own: a score expression of `s` (FlexAttention's score_mod; `attention`), and its
+        # learned per-head parameters, this module's (`[heads of this TP rank]` each, as the sinks).
         self.score = score
+        self.score_params = torch.nn.ParameterDict()
+        for name, init in (score_params or {}).items():
+            if not isinstance(init, Tensor) or init.numel() != self.heads:
+                got = list(init.shape) if isinstance(init, Tensor) else type(init).__name__
+                raise ValueError(
+                    f"argument `score_params`: `{name}` starts as a tensor of one value per query head of this "
+                    f"rank ({self.heads}); got {got}"
+                )
+            self.score_params[name] = torch.nn.Parameter(init.detach().reshape(-1).to(torch.float32).clone())
+        if self.score_params and score is None:
+            raise ValueError("argument `score_params`: learned parameters are read by a score expression (`score`)")
         self.softmax_offset = (
             torch.nn.Parameter(torch.zeros(self.heads, dtype=torch.float32)) if softmax_type == "learnable" else None
         )
@@ -690,7 +705,7 @@ class DotProductAttention(torch.nn.Module):
                 f"argument `attention_mask`: a mask tensor with attn_mask_type {mask_type!r}; attnc takes padding "
                 "as cu_seqlens (qkv_format 'thd') and runs no arbitrary masks"
             )
-        score, score_params = self.score, None
+        score, score_params = self.score, (dict(self.score_params) or None)
         if core_attention_bias_type == "alibi" or alibi_slopes is not None:
             score, score_params = self._alibi(alibi_slopes, mask_type)
         elif core_attention_bias_type != "no_bias" or core_attention_bias is not None:

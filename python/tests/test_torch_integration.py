@@ -212,6 +212,39 @@ def test_a_spec_files_learned_score_parameters(tmp_path, single_rank_group):
         layout.attention(q, k, v, cp_group=single_rank_group, params={"slope": slope})
 
 
+def test_dot_product_attention_owns_its_learned_score_parameters(single_rank_group):
+    """`score_params` in the constructor become the module's parameters, trained like any other:
+    their gradients against torch autograd's through the same score."""
+    torch.manual_seed(11)
+    init = {"slope": 0.05 * torch.arange(4.0), "temp": torch.full((4,), 0.1)}
+    module = at.DotProductAttention(4, 16, num_gqa_groups=2, cp_group=single_rank_group, cp_global_ranks=[0],
+                                    score="s * exp(temp[h]) - slope[h] * (q - k)", score_params=init)  # fmt: skip
+    names = [n for n, _ in module.named_parameters()]
+    assert names == ["score_params.slope", "score_params.temp"], names
+    q, k, v = (torch.randn(16, 1, n, 16) for n in (4, 2, 2))
+    out = module(q, k, v)
+    d_out = torch.randn_like(out)
+    out.backward(d_out)
+    leaves = [x.double().transpose(0, 1).requires_grad_() for x in (q, k, v)]
+    ref = {n: x.double().requires_grad_() for n, x in init.items()}
+
+    def score_mod(s, qp, kp, hp):
+        return s * torch.exp(ref["temp"].reshape(-1, 1, 1)) - ref["slope"].reshape(-1, 1, 1) * (qp - kp)
+
+    want, _ = reference.attention(*leaves, causal=True, score_mod=score_mod)
+    want = want.transpose(0, 1).flatten(-2)
+    tol = reference.TOLERANCES[torch.float32]
+    assert (out.double() - want).abs().max().item() <= tol["out"]
+    (want * d_out.double()).sum().backward()
+    for name, p in module.score_params.items():
+        err = (p.grad.double() - ref[name].grad).abs().max().item()
+        assert err <= tol["grad"] * max(1.0, ref[name].grad.abs().max().item()), (name, p.grad, ref[name].grad)
+    with pytest.raises(ValueError, match=r"argument `score_params`: `slope` starts as a tensor of one value per query head of this rank \(4\)"):
+        at.DotProductAttention(4, 16, score="s - slope[h]", score_params={"slope": torch.zeros(8)})
+    with pytest.raises(ValueError, match="argument `score_params`: learned parameters are read by a score"):
+        at.DotProductAttention(4, 16, score_params={"slope": torch.zeros(4)})
+
+
 def test_spec_file_errors_are_value_errors_with_the_diagnostics(tmp_path):
     bad = tmp_path / "bad.attn"
     bad.write_text("model m {\n  layers = 2\n  heads = 4\n  head_dim = 12\n}\n")
