@@ -381,7 +381,7 @@ model, and named apart from the language's terms and functions:
 
     layout l { ... mask = k <= q & q - k < 4096 }
     model m { ... score = 30 * tanh(s / 30) }
-    model m { ... params = [slope]  score = s - slope[h] * (q - k) }";
+    model m { ... params = [slope], score = s - slope[h] * (q - k) }";
 
     ExprUnplanned = "E0043", Error, "attnc cannot compile this mask or score expression yet",
 "attnc compiles an expression that says one of the masks its planner, verifier and
