@@ -98,8 +98,10 @@ def _ptr(x: Tensor) -> tuple[int, int]:
     return (x.data_ptr(), x.numel())
 
 
-def _sinks_local(sinks: Optional[Tensor]) -> Optional[Tensor]:
-    return None if sinks is None else sinks.detach().reshape(-1).to(torch.float32).contiguous()
+def _f32_flat(x: Optional[Tensor]) -> Optional[Tensor]:
+    """A per-head tensor (sinks ``[h]``, learned score parameters ``[h, n]``) as the native
+    module reads it: fp32, contiguous, flat."""
+    return None if x is None else x.detach().reshape(-1).to(torch.float32).contiguous()
 
 
 def _plans(config: str, cu: Optional[Tensor], cu_padded: Optional[Tensor], cu_kv: Optional[Tensor],
@@ -176,10 +178,6 @@ def _format_of(config: str) -> str:
     raise ValueError(f"attnc: a configuration without a format: {config!r}")
 
 
-def _params_local(params: Optional[Tensor]) -> Optional[Tensor]:
-    return None if params is None else params.detach().to(torch.float32).contiguous()
-
-
 @torch.library.custom_op("attnc::cp_attention", mutates_args=())
 def _cp_attention(
     q: Tensor,
@@ -200,11 +198,11 @@ def _cp_attention(
     peers = Peers(_resolve(group))
     if peers.size != plans.cp:
         raise ValueError(f"argument `cp_group`: {peers.size} ranks; the plan is for cp {plans.cp}")
-    ql, kl, vl, sl = _local(q, fmt), _local(k, fmt), _local(v, fmt), _sinks_local(sinks)
+    ql, kl, vl, sl = _local(q, fmt), _local(k, fmt), _local(v, fmt), _f32_flat(sinks)
     b, n, h = ql.shape[0], ql.shape[1], ql.shape[2]
     out = torch.empty((b, n, h, v.shape[-1]), dtype=torch.float32)
     lse = torch.empty((b, h, n), dtype=torch.float32)
-    pl = _params_local(params)
+    pl = _f32_flat(params)
     plans.forward(
         layer, peers.rank, _ptr(ql), _ptr(kl), _ptr(vl), None if sl is None else _ptr(sl), _ptr(out), _ptr(lse),
         Transport(peers, _fault), timeout_s, torch.get_num_threads(), kernels, _head_offset_of(config),
@@ -241,12 +239,12 @@ def _cp_attention_backward(
     plans = _plans(config, cu_seqlens_q, cu_seqlens_q_padded, cu_seqlens_kv, cu_seqlens_kv_padded)
     fmt = _format_of(config)
     peers = Peers(_resolve(group))
-    ql, kl, vl, sl = _local(q, fmt), _local(k, fmt), _local(v, fmt), _sinks_local(sinks)
+    ql, kl, vl, sl = _local(q, fmt), _local(k, fmt), _local(v, fmt), _f32_flat(sinks)
     ol, dl = _local(out, fmt), _local(d_out, fmt)
     ll = (lse.unsqueeze(0) if fmt == "thd" else lse).to(torch.float32).contiguous()
     dq, dk, dv = torch.empty_like(ql), torch.empty_like(kl), torch.empty_like(vl)
     dsinks = torch.zeros(0 if sinks is None else sl.numel(), dtype=torch.float32)
-    pl = _params_local(params)
+    pl = _f32_flat(params)
     dparams = torch.zeros(0 if pl is None else pl.numel(), dtype=torch.float32)
     plans.backward(
         layer, peers.rank, _ptr(ql), _ptr(kl), _ptr(vl), _ptr(ol), _ptr(ll), _ptr(dl),

@@ -493,10 +493,9 @@ fn group_attention_body(
     // Scores, modified (`softcap`, `score = EXPR`) before the mask (masked pairs are never
     // scored): the modified score and the modification's slope there.
     let modify = ScoreF64::of(p, inputs);
-    let score = |qi: &[f64], head: usize, i: usize, j: usize| -> (f64, f64) {
-        let raw = scale * dot(qi, &g.k[j * d..][..d]);
-        modify.at(raw, (p.position(i as u64), p.position(j as u64), p.doc_index(i as u64)), head)
-    };
+    let raw = |qi: &[f64], j: usize| scale * dot(qi, &g.k[j * d..][..d]);
+    let pair = |i: usize, j: usize| (p.position(i as u64), p.position(j as u64), p.doc_index(i as u64));
+    let score = |qi: &[f64], head: usize, i: usize, j: usize| -> (f64, f64) { modify.at(raw(qi, j), pair(i, j), head) };
     // Blocked for the cache: ROWS query rows of one head share each tile of TILE keys (the tile's
     // k and v rows are read once per block, not once per row). Every row still visits exactly
     // its own range of keys, in key order.
@@ -594,17 +593,15 @@ fn group_attention_body(
                     let dq = &mut dq[r * d..][..d];
                     for j in ranges[i].in_tile(&tile) {
                         // The modified score and the modification's derivative at this pair.
-                        let (sj, dcap) = score(qi, head, i, j);
+                        let (x, at) = (raw(qi, j), pair(i, j));
+                        let (sj, dcap) = modify.at(x, at, head);
                         let pij = (sj - lse).exp();
                         let d_score = pij * (dot(d_out, &g.v[j * dv..][..dv]) - deltas[r]);
                         if n_params > 0 {
                             // Learned parameters: Σ dS·∂score/∂param, at the pair's raw score.
-                            let raw = scale * dot(qi, &g.k[j * d..][..d]);
-                            let at = (p.position(i as u64), p.position(j as u64), p.doc_index(i as u64));
-                            let grads = modify.grads(raw, at, head);
-                            for (j, gj) in grads.into_iter().enumerate() {
-                                out.dparams[gh * n_params + j] += d_score * gj;
-                                out.dparam_terms[gh * n_params + j] += (d_score * gj).abs();
+                            for (k, gk) in modify.grads(x, at, head).into_iter().enumerate() {
+                                out.dparams[gh * n_params + k] += d_score * gk;
+                                out.dparam_terms[gh * n_params + k] += (d_score * gk).abs();
                             }
                         }
                         let ds = d_score * dcap;

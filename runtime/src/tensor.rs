@@ -224,10 +224,7 @@ pub fn sinks_of(problem: &Problem, t: &HostTensor) -> Result<Vec<f32>, RuntimeEr
             t.shape, problem.heads
         )));
     }
-    match &t.values {
-        Values::Float(v) => Ok(v.clone()),
-        Values::Int(_) => Err(input("is an integer tensor; expected floats".into())),
-    }
+    floats(t, input)
 }
 
 /// The learned score parameters of a run: fp32 (or any float), shape `[heads, params]` — the
@@ -248,6 +245,11 @@ pub fn params_of(problem: &Problem, t: &HostTensor) -> Result<Vec<f32>, RuntimeE
             score.param_names.join(", ")
         )));
     }
+    floats(t, input)
+}
+
+/// A float tensor's values (`input` names the tensor in the error of an integer one).
+fn floats(t: &HostTensor, input: impl Fn(String) -> RuntimeError) -> Result<Vec<f32>, RuntimeError> {
     match &t.values {
         Values::Float(v) => Ok(v.clone()),
         Values::Int(_) => Err(input("is an integer tensor; expected floats".into())),

@@ -318,10 +318,9 @@ impl Lower for Scalar {
 ///
 /// `q` and `k` are the pair's positions within its sequence (read only by scores with
 /// [`Score::positions`]); `heads` the score's [`Score::head_values`] of the pair's head.
-pub fn eval(score: &Score, s: f32, (q, k): (i64, i64), heads: &[f32]) -> (f32, f32) {
-    let leaves = Leaves { s, q: Some(q as f32), k: Some(k as f32), heads };
-    let (v, d) = lower(score, &mut Scalar, leaves, true);
-    (v, d.unwrap_or(1.0))
+pub fn eval(score: &Score, s: f32, at: (i64, i64), heads: &[f32]) -> (f32, f32) {
+    let (v, d, _) = eval_grads(score, s, at, heads);
+    (v, d)
 }
 
 /// [`eval`], and the derivatives by the learned parameters (`Score::params`).

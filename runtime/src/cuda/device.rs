@@ -323,12 +323,7 @@ impl Device for CudaDevice {
         let arrays = f.arrays.map(address);
         let grid = (t.max_seqlen_kv().div_ceil(ROWS_PER_CTA) as u32, f.heads.1 as u32, t.sequences() as u32);
         let hv = self.head_values(rank, f.head_values)?;
-        let dparams = match c.params() {
-            0 => None,
-            _ => Some(address(c.dparams.ok_or_else(|| {
-                DeviceError::Unsupported("the score has learned parameters and the call no gradient buffer".into())
-            })?)),
-        };
+        let dparams = c.dparams_region()?.map(address);
         let mut args: Vec<&dyn Arg> = vec![
             &ptrs[0], &ptrs[1], &ptrs[2], &ptrs[3], &ptrs[4], &ptrs[5], &ptrs[6], &ptrs[7], &ptrs[8], &arrays[0],
             &arrays[1], &arrays[2], &arrays[3], &q_row, &kv_row, &kv_row, &f.scale,

@@ -364,6 +364,18 @@ impl<'a, M> BwdCall<'a, M> {
     pub fn params(&self) -> usize {
         self.fwd.table.spec.score.map_or(0, |s| s.params.len())
     }
+
+    /// The region the GPU kernels add the learned parameters' gradients into: `None` for a score
+    /// without parameters, an error when the call lacks it.
+    pub fn dparams_region(&self) -> Result<Option<(&'a M, usize)>, DeviceError> {
+        match (self.params(), self.dparams) {
+            (0, _) => Ok(None),
+            (_, Some(r)) => Ok(Some(r)),
+            (_, None) => {
+                Err(DeviceError::Unsupported("the score has learned parameters and the call no gradient buffer".into()))
+            }
+        }
+    }
 }
 
 /// What a GPU kernel measurement (CUDA or the PTX interpreter) measured: the kernel, the backend

@@ -257,12 +257,7 @@ impl Device for PtxDevice {
         args.extend([Arg::I64(q_row), Arg::I64(kv_row), Arg::I64(kv_row), Arg::F32(f.scale)]);
         args.extend(self.head_values(f.head_values)?);
         // A score with learned parameters: their gradients, the last parameter.
-        if c.params() > 0 {
-            let at = c.dparams.ok_or_else(|| {
-                DeviceError::Unsupported("the score has learned parameters and the call no gradient buffer".into())
-            })?;
-            args.push(Arg::U64(address(at)));
-        }
+        args.extend(c.dparams_region()?.map(|r| Arg::U64(address(r))));
         self.launch(&k, grid, &args)
     }
 

@@ -281,6 +281,15 @@ fn score_tile(
     (slopes, grads)
 }
 
+/// The sum of a `w`-lane vector: a tree (`reassoc`) where the ISA's kernels take one, else in
+/// lane order.
+fn reduce_fadd(f: &mut Fn, v: &V, w: u32, tree: bool) -> V {
+    match tree {
+        true => f.let_("float", format!("call reassoc float @llvm.vector.reduce.fadd.v{w}f32(float -0.0, {})", v.t())),
+        false => f.call("float", &format!("llvm.vector.reduce.fadd.v{w}f32"), &[&f32c(-0.0), v]),
+    }
+}
+
 /// Loads an i64 or f32 field of the argument struct.
 fn field(f: &mut Fn, args: &V, offset: i32, ty: &str) -> V {
     let p = f.gep("i8", args, &i64c(offset as i64));
@@ -498,11 +507,7 @@ fn tile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
             });
         }
         let sum = sum.expect("a tile has at least one score vector");
-        let total = if isa.tree_reductions {
-            f.let_("float", format!("call reassoc float @llvm.vector.reduce.fadd.v{w8}f32(float -0.0, {})", sum.t()))
-        } else {
-            f.call("float", &format!("llvm.vector.reduce.fadd.v{w8}f32"), &[&f32c(-0.0), &sum])
-        };
+        let total = reduce_fadd(&mut f, &sum, w8, isa.tree_reductions);
         let dm = f.fast("fsub", &m_old, &base);
         let dm = f.fast("fmul", &dm, &log2e);
         let moved = f.fcmp("une", &m_new, &m_old);
@@ -869,8 +874,7 @@ fn btile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     }
 
     for (j, acc) in gacc.iter().enumerate() {
-        let x =
-            f.let_("float", format!("call reassoc float @llvm.vector.reduce.fadd.v{w}f32(float -0.0, {})", acc.t()));
+        let x = reduce_fadd(&mut f, acc, w, isa.tree_reductions);
         let p = f.gep("float", &V::new("%dpar", "ptr"), &i64c(j as i64));
         let old = f.load("float", &p, 4);
         let new = f.fast("fadd", &old, &x);

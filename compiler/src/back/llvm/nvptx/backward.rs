@@ -113,6 +113,9 @@ impl Gen {
             g.gemm_nk(&ka, &qt, &l, nb, &mut s);
             let mut p = s.clone();
             let mut slopes = vec![f32c(0.0); nb * 4];
+            // Per element, with learned parameters: the score's slopes by them, and whether the
+            // mask keeps the pair.
+            let mut grads: Vec<(Vec<V>, V)> = Vec::with_capacity(nb * 4);
             let mut cols = Vec::new();
             for n in 0..nb {
                 for e in 0..4 {
@@ -122,30 +125,23 @@ impl Gen {
                     cols.push(c);
                 }
             }
-            // The pair of element i: its query's and key's positions, and the key within the tile.
-            let at = |g: &mut Gen, i: usize| {
-                let q_rel = g.f.bin("add", &m0, &cols[i]);
-                let qa = g.f.bin("add", &fr.q_pos, &q_rel);
-                let kr = g.f.bin("add", &n0, &key_rel[(i % 4) / 2]);
-                let ka = g.f.bin("add", &fr.kv_pos, &kr);
-                (qa, ka, kr)
-            };
             for n in 0..nb {
                 for e in 0..4 {
                     let i = n * 4 + e;
                     let c = cols[i].clone();
                     let lp = g.f.gep("float", &stats, &c);
                     let lse2 = g.f.load("float", &lp, 4);
-                    let (qa, ka, kr) = at(g, i);
+                    let q_rel = g.f.bin("add", &m0, &c);
+                    let qa = g.f.bin("add", &fr.q_pos, &q_rel);
+                    let kr = g.f.bin("add", &n0, &key_rel[e / 2]);
+                    let ka = g.f.bin("add", &fr.kv_pos, &kr);
                     // RecomputeP: the modified score when the model has a score modification.
-                    // With learned parameters its slopes are formed again with dS (below), from
-                    // the raw score: nb·4 slopes per parameter live across the loop would spill.
+                    let mut by_params = Vec::new();
                     let x = match g.spec.score {
                         Some(score) => {
-                            let (x, d, _) = g.score(score, &s[i], &scale, (&qa, &ka), n_params == 0);
-                            if let Some(d) = d {
-                                slopes[i] = d;
-                            }
+                            let (x, d, gr) = g.score(score, &s[i], &scale, (&qa, &ka), true);
+                            slopes[i] = d.expect("asked for the slope");
+                            by_params = gr;
                             x
                         }
                         None => g.f.fast("fmul", &s[i], &scale2),
@@ -154,6 +150,9 @@ impl Gen {
                     let e2 = g.f.call("float", "llvm.nvvm.ex2.approx.ftz.f", &[&x]);
                     let ok = g.allowed(&qa, &ka, &kr, &fr.kv_len);
                     p[i] = g.f.select(&ok, &e2, &f32c(0.0));
+                    if n_params > 0 {
+                        grads.push((by_params, ok));
+                    }
                 }
             }
             // dV += Pᵀ dO.
@@ -170,16 +169,11 @@ impl Gen {
                 let dl = g.f.load("float", &dp_, 4);
                 let x = g.f.fast("fsub", &dp[i], &dl);
                 ds[i] = g.f.fast("fmul", &p[i], &x);
-                if let (Some(score), true) = (g.spec.score, n_params > 0) {
-                    // The slopes again: Σ dS·∂score/∂param (dS before the slope by s; pairs the
-                    // mask drops add nothing).
-                    let (qa, ka, kr) = at(g, i);
-                    let (_, d, grads) = g.score(score, &s[i], &scale, (&qa, &ka), true);
-                    slopes[i] = d.expect("asked for the slope");
-                    let ok = g.allowed(&qa, &ka, &kr, &fr.kv_len);
-                    for (j, gj) in grads.iter().enumerate() {
+                if let Some((by_params, ok)) = grads.get(i) {
+                    // Σ dS·∂score/∂param (dS before the slope by s; pairs the mask drops add nothing).
+                    for (j, gj) in by_params.iter().enumerate() {
                         let t = g.f.fast("fmul", &ds[i], gj);
-                        let t = g.f.select(&ok, &t, &f32c(0.0));
+                        let t = g.f.select(ok, &t, &f32c(0.0));
                         let acc = g.get(&dpar, j);
                         let acc = g.f.fast("fadd", &acc, &t);
                         g.set(&dpar, j, &acc);

@@ -141,8 +141,19 @@ impl Gen {
     }
 
     pub(super) fn quad_reduce(&mut self, x: &V, max: bool) -> V {
+        self.butterfly(x, &[1, 2], max)
+    }
+
+    /// The sum of `x` over the warp's 32 lanes (in every lane).
+    pub(super) fn warp_sum(&mut self, x: &V) -> V {
+        self.butterfly(x, &[16, 8, 4, 2, 1], false)
+    }
+
+    /// `x` reduced (max or sum) over the lanes whose ids differ in the bits of `masks`, by
+    /// `shfl.sync.bfly`; every lane gets the result.
+    fn butterfly(&mut self, x: &V, masks: &[i64], max: bool) -> V {
         let mut x = x.clone();
-        for m in [1, 2] {
+        for &m in masks {
             let y = self.f.call("float", "llvm.nvvm.shfl.sync.bfly.f32", &[&i32c(-1), &x, &i32c(m), &i32c(31)]);
             x = if max { self.f.call("float", "llvm.maxnum.f32", &[&x, &y]) } else { self.f.fast("fadd", &x, &y) };
         }
@@ -174,16 +185,6 @@ impl Gen {
         let leaves = Leaves { heads: &heads, ..leaves };
         let (y, d, g) = lower_grads(score, &mut Llvm { f: &mut self.f, exp2: Exp2::Nvptx }, leaves, slope);
         (self.f.fast("fmul", &y, &f32c(std::f32::consts::LOG2_E)), d, g)
-    }
-
-    /// The sum of `x` over the warp's 32 lanes (in every lane).
-    pub(super) fn warp_sum(&mut self, x: &V) -> V {
-        let mut x = x.clone();
-        for m in [16, 8, 4, 2, 1] {
-            let y = self.f.call("float", "llvm.nvvm.shfl.sync.bfly.f32", &[&i32c(-1), &x, &i32c(m), &i32c(31)]);
-            x = self.f.fast("fadd", &x, &y);
-        }
-        x
     }
 
     /// Whether key position `k` is visible from query position `q` (and `k` inside the run).
