@@ -740,6 +740,23 @@ fn wgmma_reads_swizzled_operands() {
                 .unwrap_or_else(|e| panic!("{span}-byte swizzle, trans {trans}: {e}"));
         }
     }
+    // A K-major operand may start inside its pattern's first row: the K step of 16 elements at
+    // 32 bytes into 128-byte rows (CUTLASS advances a descriptor so along K), the swizzle applied
+    // to the whole address as TMA wrote it.
+    let mut image = vec![0u16; 1024];
+    for k in 0..16 {
+        for n in 0..16 {
+            let byte = 128 * (n % 8) + 1024 * (n / 8) + 2 * (k + 16);
+            let (row, chunk) = (byte / 128, (byte / 16) % 8);
+            image[(byte - 16 * chunk + 16 * (chunk ^ (row & 7))) / 2] = bf16(wgmma_b(k, n)) as u16;
+        }
+    }
+    let desc = (1u64 << 62) | ((1024u64 >> 4) << 32) | ((16u64 >> 4) << 16) | (32 >> 4);
+    wgmma_with(&kernel, 0, 128, &image, desc).unwrap_or_else(|e| panic!("a K step into the row: {e}"));
+    // Past the row's end it is an error: 112 bytes in, K element 8 would be at byte 128.
+    let desc = (1u64 << 62) | ((1024u64 >> 4) << 32) | (112 >> 4);
+    let message = fault(wgmma_with(&kernel, 0, 128, &vec![0u16; 1024], desc).unwrap_err()).2;
+    assert!(message.contains("past the 128-byte swizzled row"), "{message}");
     // A swizzled operand must start on its pattern's 8 rows.
     let desc = (1u64 << 62) | ((1024u64 >> 4) << 32) | (512 >> 4);
     let message = fault(wgmma_with(&kernel, 0, 128, &vec![0u16; 1024], desc).unwrap_err()).2;

@@ -139,124 +139,8 @@ impl Gen {
                     }
                 }
             }
-            // Scores, then Score (the modification of scale·q·k), in base-2 units.
-            match g.spec.score {
-                Some(score) => {
-                    // Element (n, e) of a thread's fragment: query row row_g + 8·(e / 2) of the
-                    // CTA, key column 2t + 8n + e % 2 of the tile (as the mask below reads them).
-                    let k_lo = g.f.bin("add", &fr.kv_pos, &j);
-                    for (i, x) in s.iter_mut().enumerate() {
-                        let (qa, ka) = if score.positions() {
-                            let (n, e) = ((i / 4) as i64, (i % 4) as i64);
-                            let qr = g.f.bin("add", &row_g, &i64c(8 * (e / 2)));
-                            let c = g.f.bin("mul", &ids.t, &i64c(2));
-                            let c = g.f.bin("add", &c, &i64c(8 * n + e % 2));
-                            (g.f.bin("add", &q_lo, &qr), g.f.bin("add", &k_lo, &c))
-                        } else {
-                            (q_lo.clone(), k_lo.clone())
-                        };
-                        *x = g.score(score, x, &scale, (&qa, &ka), false).0;
-                    }
-                }
-                None => {
-                    for x in s.iter_mut() {
-                        *x = g.f.fast("fmul", x, &scale2);
-                    }
-                }
-            }
-            // MaskEdge: only on tiles that straddle the mask edge or end the run.
-            let k_lo = g.f.bin("add", &fr.kv_pos, &j);
-            let k_hi = g.f.bin("add", &k_lo, &i64c(bn - 1));
-            let end = g.f.bin("add", &j, &i64c(bn));
-            let partial = g.f.icmp("sgt", &end, &fr.kv_len);
-            let edge = super::super::bounds::needs_mask(&mut g.f, mask, &q_lo, &q_hi, &k_lo, &k_hi, &partial);
-            let slot = g.f.alloca(&format!("[{} x float]", nb * 4), 4);
-            for (i, x) in s.iter().enumerate() {
-                let p = g.f.gep("float", &slot, &i64c(i as i64));
-                g.f.store(x, &p, 4);
-            }
-            let (mk, mdone) = (g.f.label("edge"), g.f.label("edgedone"));
-            g.f.cond_br(&edge, &mk, &mdone);
-            g.f.place(&mk);
-            // In 32-bit offsets from the tile: column c is allowed iff c < kv_len − j, and (causal)
-            // c − r ≤ q_lo − kv_pos − j, and (window) r − c + that < window, r the row in the CTA.
-            let lim = g.f.bin("sub", &fr.kv_len, &j);
-            let lim = g.f.clamp_i64(&lim, &i64c(0), &i64c(bn));
-            let lim = g.f.cast("trunc", &lim, "i32");
-            let delta = g.f.bin("sub", &q_lo, &k_lo);
-            let delta = g.f.clamp_i64(&delta, &i64c(-(1 << 30)), &i64c(1 << 30));
-            let delta = g.f.cast("trunc", &delta, "i32");
-            let t2 = g.f.cast("trunc", &ids.t, "i32");
-            let t2 = g.f.bin("shl", &t2, &i32c(1));
-            let rg = g.f.cast("trunc", &row_g, "i32");
-            for n in 0..nb {
-                for e in 0..4 {
-                    let c = g.f.bin("add", &t2, &i32c(n as i64 * 8 + (e % 2) as i64));
-                    let r = g.f.bin("add", &rg, &i32c(8 * (e / 2) as i64));
-                    let mut ok = g.f.icmp("slt", &c, &lim);
-                    if !matches!(mask, KernelMask::None) {
-                        let cr = g.f.bin("sub", &c, &r);
-                        let vis = g.f.icmp("sle", &cr, &delta);
-                        ok = g.f.bin("and", &ok, &vis);
-                        if let KernelMask::Window { window } = mask {
-                            let back = g.f.bin("sub", &delta, &cr);
-                            let near = g.f.icmp("slt", &back, &i32c(window.min(1 << 30) as i64));
-                            ok = g.f.bin("and", &ok, &near);
-                        }
-                    }
-                    let p = g.f.gep("float", &slot, &i64c((n * 4 + e) as i64));
-                    let x = g.f.load("float", &p, 4);
-                    let y = g.f.select(&ok, &x, &f32c(f32::NEG_INFINITY));
-                    g.f.store(&y, &p, 4);
-                }
-            }
-            g.f.br(&mdone);
-            g.f.place(&mdone);
-            let s: Vec<V> = (0..nb * 4)
-                .map(|i| {
-                    let p = g.f.gep("float", &slot, &i64c(i as i64));
-                    g.f.load("float", &p, 4)
-                })
-                .collect();
-            // OnlineSoftmax, two rows per thread.
-            let mut p = s.clone();
-            for h in 0..2 {
-                let mut mx = f32c(f32::NEG_INFINITY);
-                for n in 0..nb {
-                    for e in 0..2 {
-                        mx = g.f.call("float", "llvm.maxnum.f32", &[&mx, &s[n * 4 + 2 * h + e]]);
-                    }
-                }
-                let mx = g.quad_reduce(&mx, true);
-                let m_old = g.get(&ml, h);
-                let m_new = g.f.call("float", "llvm.maxnum.f32", &[&m_old, &mx]);
-                let dead = g.f.fcmp("oeq", &m_new, &f32c(f32::NEG_INFINITY));
-                let base = g.f.select(&dead, &f32c(0.0), &m_new);
-                let mut sum = f32c(0.0);
-                for n in 0..nb {
-                    for e in 0..2 {
-                        let i = n * 4 + 2 * h + e;
-                        let x = g.f.fast("fsub", &s[i], &base);
-                        p[i] = g.f.call("float", "llvm.nvvm.ex2.approx.ftz.f", &[&x]);
-                        sum = g.f.fast("fadd", &sum, &p[i]);
-                    }
-                }
-                let dm = g.f.fast("fsub", &m_old, &base);
-                let alpha = g.f.call("float", "llvm.nvvm.ex2.approx.ftz.f", &[&dm]);
-                let l = g.get(&ml, 2 + h);
-                let l = g.f.fast("fmul", &l, &alpha);
-                let l = g.f.fast("fadd", &l, &sum);
-                g.set(&ml, 2 + h, &l);
-                g.set(&ml, h, &m_new);
-                for db in 0..(dv / 8) as usize {
-                    for e in 0..2 {
-                        let i = db * 4 + 2 * h + e;
-                        let x = g.get(&acc, i);
-                        let x = g.f.fast("fmul", &x, &alpha);
-                        g.set(&acc, i, &x);
-                    }
-                }
-            }
+            let rows_at = RowsAt { q_lo: q_lo.clone(), q_hi: q_hi.clone(), row_g: row_g.clone() };
+            let p = g.softmax_tile(s, &fr, &j, &rows_at, &ids.t, (&scale, &scale2), (&ml, &acc), bn);
             // AccumulatePv: P (the S accumulators, packed) as A; V through ldmatrix.trans.
             // At a value head dim of 256 the m64n256 accumulators of one wgmma leave too few
             // registers: P·V then uses mma.sync (which Hopper runs too) on the same layout.
@@ -288,6 +172,156 @@ impl Gen {
             g.f.store(&other, &buf_slot, 8);
         }
         self.f.end_for(kv_loop);
+        self.store_rows(&fr, &m0, &rows, &ids, &row_g, (&ml, &acc));
+        self.f.br(&out);
+        self.f.place(&out);
+        self.f.op("ret void");
+    }
+    /// One KV tile's scores `s` (a thread's fragment: rows `row_g` and `row_g + 8` of the rows
+    /// at `q_lo`, the tile's keys at `j`) through the score modification, the mask (on tiles
+    /// that need it) and the online softmax: m and l (`ml`) updated, the accumulators (`acc`)
+    /// rescaled, P returned for P·V.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn softmax_tile(
+        &mut self,
+        mut s: Vec<V>,
+        fr: &Frame,
+        j: &V,
+        at: &RowsAt,
+        t: &V,
+        (scale, scale2): (&V, &V),
+        (ml, acc): (&V, &V),
+        bn: i64,
+    ) -> Vec<V> {
+        let dv = self.dv;
+        let mask = self.spec.mask;
+        let nb = (bn / 8) as usize;
+        let (q_lo, q_hi, row_g) = (&at.q_lo, &at.q_hi, &at.row_g);
+        // Scores, then Score (the modification of scale·q·k), in base-2 units.
+        match self.spec.score {
+            Some(score) => {
+                // Element (n, e) of a thread's fragment: query row row_g + 8·(e / 2) of the
+                // CTA, key column 2t + 8n + e % 2 of the tile (as the mask below reads them).
+                let k_lo = self.f.bin("add", &fr.kv_pos, j);
+                for (i, x) in s.iter_mut().enumerate() {
+                    let (qa, ka) = if score.positions() {
+                        let (n, e) = ((i / 4) as i64, (i % 4) as i64);
+                        let qr = self.f.bin("add", &row_g, &i64c(8 * (e / 2)));
+                        let c = self.f.bin("mul", t, &i64c(2));
+                        let c = self.f.bin("add", &c, &i64c(8 * n + e % 2));
+                        (self.f.bin("add", &q_lo, &qr), self.f.bin("add", &k_lo, &c))
+                    } else {
+                        (q_lo.clone(), k_lo.clone())
+                    };
+                    *x = self.score(score, x, &scale, (&qa, &ka), false).0;
+                }
+            }
+            None => {
+                for x in s.iter_mut() {
+                    *x = self.f.fast("fmul", x, &scale2);
+                }
+            }
+        }
+        // MaskEdge: only on tiles that straddle the mask edge or end the run.
+        let k_lo = self.f.bin("add", &fr.kv_pos, j);
+        let k_hi = self.f.bin("add", &k_lo, &i64c(bn - 1));
+        let end = self.f.bin("add", j, &i64c(bn));
+        let partial = self.f.icmp("sgt", &end, &fr.kv_len);
+        let edge = super::super::bounds::needs_mask(&mut self.f, mask, &q_lo, &q_hi, &k_lo, &k_hi, &partial);
+        let slot = self.f.alloca(&format!("[{} x float]", nb * 4), 4);
+        for (i, x) in s.iter().enumerate() {
+            let p = self.f.gep("float", &slot, &i64c(i as i64));
+            self.f.store(x, &p, 4);
+        }
+        let (mk, mdone) = (self.f.label("edge"), self.f.label("edgedone"));
+        self.f.cond_br(&edge, &mk, &mdone);
+        self.f.place(&mk);
+        // In 32-bit offsets from the tile: column c is allowed iff c < kv_len − j, and (causal)
+        // c − r ≤ q_lo − kv_pos − j, and (window) r − c + that < window, r the row in the CTA.
+        let lim = self.f.bin("sub", &fr.kv_len, j);
+        let lim = self.f.clamp_i64(&lim, &i64c(0), &i64c(bn));
+        let lim = self.f.cast("trunc", &lim, "i32");
+        let delta = self.f.bin("sub", &q_lo, &k_lo);
+        let delta = self.f.clamp_i64(&delta, &i64c(-(1 << 30)), &i64c(1 << 30));
+        let delta = self.f.cast("trunc", &delta, "i32");
+        let t2 = self.f.cast("trunc", t, "i32");
+        let t2 = self.f.bin("shl", &t2, &i32c(1));
+        let rg = self.f.cast("trunc", &row_g, "i32");
+        for n in 0..nb {
+            for e in 0..4 {
+                let c = self.f.bin("add", &t2, &i32c(n as i64 * 8 + (e % 2) as i64));
+                let r = self.f.bin("add", &rg, &i32c(8 * (e / 2) as i64));
+                let mut ok = self.f.icmp("slt", &c, &lim);
+                if !matches!(mask, KernelMask::None) {
+                    let cr = self.f.bin("sub", &c, &r);
+                    let vis = self.f.icmp("sle", &cr, &delta);
+                    ok = self.f.bin("and", &ok, &vis);
+                    if let KernelMask::Window { window } = mask {
+                        let back = self.f.bin("sub", &delta, &cr);
+                        let near = self.f.icmp("slt", &back, &i32c(window.min(1 << 30) as i64));
+                        ok = self.f.bin("and", &ok, &near);
+                    }
+                }
+                let p = self.f.gep("float", &slot, &i64c((n * 4 + e) as i64));
+                let x = self.f.load("float", &p, 4);
+                let y = self.f.select(&ok, &x, &f32c(f32::NEG_INFINITY));
+                self.f.store(&y, &p, 4);
+            }
+        }
+        self.f.br(&mdone);
+        self.f.place(&mdone);
+        let s: Vec<V> = (0..nb * 4)
+            .map(|i| {
+                let p = self.f.gep("float", &slot, &i64c(i as i64));
+                self.f.load("float", &p, 4)
+            })
+            .collect();
+        // OnlineSoftmax, two rows per thread.
+        let mut p = s.clone();
+        for h in 0..2 {
+            let mut mx = f32c(f32::NEG_INFINITY);
+            for n in 0..nb {
+                for e in 0..2 {
+                    mx = self.f.call("float", "llvm.maxnum.f32", &[&mx, &s[n * 4 + 2 * h + e]]);
+                }
+            }
+            let mx = self.quad_reduce(&mx, true);
+            let m_old = self.get(&ml, h);
+            let m_new = self.f.call("float", "llvm.maxnum.f32", &[&m_old, &mx]);
+            let dead = self.f.fcmp("oeq", &m_new, &f32c(f32::NEG_INFINITY));
+            let base = self.f.select(&dead, &f32c(0.0), &m_new);
+            let mut sum = f32c(0.0);
+            for n in 0..nb {
+                for e in 0..2 {
+                    let i = n * 4 + 2 * h + e;
+                    let x = self.f.fast("fsub", &s[i], &base);
+                    p[i] = self.f.call("float", "llvm.nvvm.ex2.approx.ftz.f", &[&x]);
+                    sum = self.f.fast("fadd", &sum, &p[i]);
+                }
+            }
+            let dm = self.f.fast("fsub", &m_old, &base);
+            let alpha = self.f.call("float", "llvm.nvvm.ex2.approx.ftz.f", &[&dm]);
+            let l = self.get(&ml, 2 + h);
+            let l = self.f.fast("fmul", &l, &alpha);
+            let l = self.f.fast("fadd", &l, &sum);
+            self.set(&ml, 2 + h, &l);
+            self.set(&ml, h, &m_new);
+            for db in 0..(dv / 8) as usize {
+                for e in 0..2 {
+                    let i = db * 4 + 2 * h + e;
+                    let x = self.get(&acc, i);
+                    let x = self.f.fast("fmul", &x, &alpha);
+                    self.set(&acc, i, &x);
+                }
+            }
+        }
+        p
+    }
+
+    /// The epilogue: O = acc / l, LSE = (m + log2 l)·ln 2 of the rows at `m0` of the run (`rows`
+    /// of them; rows past the run are not stored).
+    pub(super) fn store_rows(&mut self, fr: &Frame, m0: &V, rows: &V, ids: &Ids, row_g: &V, (ml, acc): (&V, &V)) {
+        let dv = self.dv;
         // Epilogue: O = acc / l, LSE = (m + log2 l)·ln 2; rows past the run are not stored.
         let (o, lse, o_row) = (self.param("o", P1), self.param("lse", P1), self.param("o_row", "i64"));
         for h in 0..2 {
@@ -339,8 +373,5 @@ impl Gen {
                 }
             });
         }
-        self.f.br(&out);
-        self.f.place(&out);
-        self.f.op("ret void");
     }
 }

@@ -267,6 +267,14 @@ struct Lanes {
     mj: V,
 }
 
+/// The query rows of a thread's fragments: the first and last query positions of its CTA's (or
+/// warpgroup's) rows and the thread's first row among them (`warp · 16 + lane / 4`).
+struct RowsAt {
+    q_lo: V,
+    q_hi: V,
+    row_g: V,
+}
+
 /// The extents of a CTA's run pair.
 struct Frame {
     tile: V,
