@@ -250,15 +250,19 @@ pub enum TargetArg {
     /// PTX for Hopper (H100, H200) with wgmma.
     #[value(name = "sm_90a")]
     Sm90a,
+    /// PTX for Hopper with the warp-specialized forward (TMA, mbarriers, a producer and two
+    /// consumer warpgroups); sm_90a's kernel stays the default until a GPU measures this faster.
+    #[value(name = "sm_90a-ws")]
+    Sm90aWs,
     /// AVX2 object files for any x86-64-v3 CPU.
     #[value(name = "x86-64")]
     X86_64,
 }
 
 impl TargetArg {
-    /// A GPU target (`sm_80`, `sm_90a`).
+    /// A GPU target (`sm_80`, `sm_90a`, `sm_90a-ws`).
     pub fn is_gpu(self) -> bool {
-        matches!(self, TargetArg::Sm80 | TargetArg::Sm90a)
+        matches!(self, TargetArg::Sm80 | TargetArg::Sm90a | TargetArg::Sm90aWs)
     }
 
     /// The name `back::llvm::Target` parses (the flag's value).
@@ -267,6 +271,7 @@ impl TargetArg {
             TargetArg::Cpu => "cpu",
             TargetArg::Sm80 => "sm_80",
             TargetArg::Sm90a => "sm_90a",
+            TargetArg::Sm90aWs => "sm_90a-ws",
             TargetArg::X86_64 => "x86-64",
         }
     }

@@ -23,6 +23,9 @@ enum GpuTarget {
     Sm80,
     #[value(name = "sm_90a")]
     Sm90a,
+    /// sm_90a with the warp-specialized forward (TMA, mbarriers, producer and consumer warpgroups).
+    #[value(name = "sm_90a-ws")]
+    Sm90aWs,
 }
 
 #[derive(ClapArgs)]
@@ -48,12 +51,13 @@ pub fn run(args: Args) -> Result<Outcome> {
     let target = match target {
         GpuTarget::Sm80 => "sm_80",
         GpuTarget::Sm90a => "sm_90a",
+        GpuTarget::Sm90aWs => "sm_90a-ws",
     };
     let out = out.as_path();
     let bench_head_dims = bench_head_dims.as_slice();
     use attnc_compiler::back::llvm::Target;
     let Some(target) = Target::parse(target).filter(|t| t.is_gpu()) else {
-        bail!("--target {target}: the GPU targets are sm_80, sm_90a");
+        bail!("--target {target}: the GPU targets are sm_80, sm_90a, sm_90a-ws");
     };
     let start = Instant::now();
     // The matrix's kernels are what the executor launches for its plans: their launch tables.

@@ -400,7 +400,7 @@ fn generated_kernels_run_compile_and_bench() {
         &["compile", "dsl-examples/llama3_8b_128k.attn", "--layout", "pretrain", "--target", "sm_81"],
         2,
         "",
-        "[possible values: cpu, sm_80, sm_90a, x86-64]",
+        "[possible values: cpu, sm_80, sm_90a, sm_90a-ws, x86-64]",
     );
     check(
         &["compile", "dsl-examples/llama3_8b_128k.attn", "--layout", "pretrain", "--target", "sm_80", "--emit", "ptx"],

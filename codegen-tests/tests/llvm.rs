@@ -60,6 +60,19 @@ fn check_ptx(name: &str, target: Target, out: &Output, forward: bool) -> Result<
         (Target::Sm90a, true) => {
             &["wgmma.mma_async.sync.aligned", "wgmma.fence", "cp.async.cg.shared.global", ".maxntid 128"]
         }
+        // The warp-specialized forward where it applies (head dims 64 and 128), sm_90a's elsewhere.
+        (Target::Sm90aWs, true) if ptx.contains(".maxntid 384") => &[
+            "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes",
+            "mbarrier.arrive.expect_tx",
+            "mbarrier.try_wait.parity",
+            "setmaxnreg.dec.sync.aligned.u32 40",
+            "setmaxnreg.inc.sync.aligned.u32 232",
+            "wgmma.mma_async.sync.aligned",
+            "wgmma.fence",
+        ],
+        (Target::Sm90aWs, true) => {
+            &["wgmma.mma_async.sync.aligned", "wgmma.fence", "cp.async.cg.shared.global", ".maxntid 128"]
+        }
         _ => &[".maxntid 128"],
     };
     for m in must {
@@ -91,8 +104,14 @@ fn check_sass(name: &str, target: Target, out: &Output, forward: bool, mix: &BTr
     if attention && target == Target::Sm80 {
         rules.push(("HMMA in an sm_80 attention kernel", n("HMMA") > 0));
     }
-    if forward && target == Target::Sm90a {
+    if forward && matches!(target, Target::Sm90a | Target::Sm90aWs) {
         rules.push(("HGMMA in an sm_90a forward kernel", n("HGMMA") > 0));
+    }
+    // The Hopper structure: TMA loads, mbarrier synchronisation, registers moved between roles.
+    if out.asm.contains("cp.async.bulk.tensor") {
+        rules.push(("UTMALDG where the PTX has cp.async.bulk.tensor", n("UTMALDG") > 0));
+        rules.push(("SYNCS (mbarriers) in a warp-specialized kernel", n("SYNCS") > 0));
+        rules.push(("USETMAXREG where the PTX has setmaxnreg", n("USETMAXREG") >= 2));
     }
     if out.asm.contains("ldmatrix") {
         rules.push(("LDSM where the PTX has ldmatrix", n("LDSM") > 0));
@@ -111,12 +130,29 @@ fn check_sass(name: &str, target: Target, out: &Output, forward: bool, mix: &BTr
 }
 
 /// The SASS mnemonics the snapshot records per kernel.
-const SASS_COLUMNS: [&str; 13] =
-    ["HMMA", "HGMMA", "LDSM", "LDGSTS", "LDG", "STG", "RED", "REDG", "BAR", "SHFL", "MUFU", "LDL", "STL"];
+const SASS_COLUMNS: [&str; 16] = [
+    "HMMA",
+    "HGMMA",
+    "LDSM",
+    "LDGSTS",
+    "UTMALDG",
+    "SYNCS",
+    "LDG",
+    "STG",
+    "RED",
+    "REDG",
+    "BAR",
+    "SHFL",
+    "MUFU",
+    "LDL",
+    "STL",
+    "USETMAXREG",
+];
 
-/// Every example kernel, both GPU targets: LLVM compiles it, ptxas accepts it without a warning,
-/// forward kernels do not spill, and its machine code passes the SASS gate (`check_sass`); the
-/// resources table and each kernel's SASS instruction mix are snapshots.
+/// Every example kernel, every GPU target (sm_90a-ws: its forward kernels): LLVM compiles it,
+/// ptxas accepts it without a warning, forward kernels do not spill, and its machine code passes
+/// the SASS gate (`check_sass`); the resources table and each kernel's SASS instruction mix are
+/// snapshots.
 #[test]
 fn every_example_kernel_assembles_with_ptxas() {
     let ptxas = ptxas_path();
@@ -127,15 +163,17 @@ fn every_example_kernel_assembles_with_ptxas() {
     assert!(!specs.is_empty(), "the examples need kernels");
     let mut table = String::from("# kernel target registers spill_stores spill_loads stack_bytes dynamic_smem_bytes\n");
     let mut failures = Vec::new();
-    for target in [Target::Sm80, Target::Sm90a] {
+    for target in [Target::Sm80, Target::Sm90a, Target::Sm90aWs] {
         let mut jobs: Vec<(String, bool, Output)> = Vec::new();
-        for s in &specs {
+        // sm_90a-ws differs from sm_90a in its forward kernels only.
+        let ws = target == Target::Sm90aWs;
+        for s in specs.iter().filter(|s| !ws || s.kind == KernelKind::Forward) {
             match llvm::compile(s, target) {
                 Ok(out) => jobs.push((s.name(), s.kind == KernelKind::Forward, out)),
                 Err(e) => failures.push(e.to_string()),
             }
         }
-        let dims: BTreeSet<u32> = specs.iter().map(|s| s.head_dim).collect();
+        let dims: BTreeSet<u32> = specs.iter().map(|s| s.head_dim).filter(|_| !ws).collect();
         for d in dims {
             match llvm::compile_merge(d, target) {
                 Ok(out) => jobs.push((out.entry.clone(), false, out)),
@@ -143,7 +181,8 @@ fn every_example_kernel_assembles_with_ptxas() {
             }
         }
         match llvm::compile_add2d(target) {
-            Ok(out) => jobs.push((out.entry.clone(), false, out)),
+            Ok(out) if !ws => jobs.push((out.entry.clone(), false, out)),
+            Ok(_) => {}
             Err(e) => failures.push(e.to_string()),
         }
         for (name, forward, out) in &jobs {
@@ -204,6 +243,11 @@ fn ptx_snapshots() {
             "fwd_d64_causal_bf16_sm_90a",
             spec(KernelKind::Forward, 64, Dtype::Bf16, 1, KernelMask::Causal),
             Target::Sm90a,
+        ),
+        (
+            "fwd_d64_causal_bf16_sm_90a-ws",
+            spec(KernelKind::Forward, 64, Dtype::Bf16, 1, KernelMask::Causal),
+            Target::Sm90aWs,
         ),
         (
             "fwd_d64_window128_fp16_g4_sm_80",

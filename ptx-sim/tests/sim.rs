@@ -939,6 +939,40 @@ fn bulk_copies_complete_an_mbarriers_transactions() {
     assert!(message.contains("a cp.async.bulk overwrites what a cp.async.bulk wrote"), "{message}");
 }
 
+/// Two bulk copies on two mbarriers, the second issued after the first: a consumer that waited
+/// only for the second has not seen the first's bytes (a thread's copies land in any order), and
+/// reading them is a race; waiting for both orders them.
+#[test]
+fn a_bulk_copy_is_seen_only_through_its_own_mbarrier() {
+    let mut g = Global::new();
+    let words: Vec<u8> = (0..32u32).flat_map(|v| (v * 7 + 1).to_le_bytes()).collect();
+    let (src, out) = (g.upload(&words), g.upload(&[0u8; 128]));
+    // The first copy lands in `early` on `bar2`; the consumer reads `early`.
+    let two = BULK
+        .replace(".shared .align 8 .b8 bar[8];", ".shared .align 8 .b8 bar[8];\n    .shared .align 8 .b8 bar2[8];\n    .shared .align 128 .b8 early[128];")
+        .replace(
+            "    mbarrier.init.shared::cta.b64 [%r2], 1;",
+            "    mbarrier.init.shared::cta.b64 [%r2], 1;\n    mov.u32 %r8, bar2;\n    mbarrier.init.shared::cta.b64 [%r8], 1;",
+        )
+        .replace(
+            "    mbarrier.arrive.expect_tx.shared::cta.b64 %rd1, [%r2], %r5;",
+            "    mov.u32 %r8, bar2;\n    mov.u32 %r6, early;\n    mbarrier.arrive.expect_tx.shared::cta.b64 %rd6, [%r8], 128;\n    cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r6], [%rd5], 128, [%r8];\n    mbarrier.arrive.expect_tx.shared::cta.b64 %rd1, [%r2], %r5;",
+        )
+        .replace("    shl.b32 %r9, %r4, 2;\n    add.u32 %r10, %r7, %r9;", "    shl.b32 %r9, %r4, 2;\n    mov.u32 %r6, early;\n    add.u32 %r10, %r6, %r9;");
+    let go = |src_text: &str, g: &mut Global| {
+        let m = parse(src_text).unwrap();
+        run(&m, "bulk", &launch(1, 64), &[Arg::U64(src), Arg::U64(out), Arg::U32(128)], g)
+    };
+    let message = fault(go(&two, &mut g).unwrap_err()).2;
+    assert!(message.contains("reads what a cp.async.bulk wrote"), "{message}");
+    let both = two.replace(
+        "$wait:",
+        "    mov.u32 %r8, bar2;\n$wait2:\n    mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r8], 0;\n    @!%p3 bra $wait2;\n$wait:",
+    );
+    go(&both, &mut g).unwrap();
+    assert_eq!(u32s(&g, out, 32), (0..32u32).map(|v| v * 7 + 1).collect::<Vec<_>>());
+}
+
 /// A named barrier of 64 threads between warps 0 and 1 while warp 2 does other work ("bar.sync
 /// a, b": barrier `a` completes when `b` threads have arrived), and `elect.sync`: the lowest lane
 /// of the mask leads.

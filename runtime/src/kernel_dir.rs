@@ -7,6 +7,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use attnc_compiler::kernel::{KernelKind, KernelSpec};
+
 /// Why a kernel directory cannot be used (it names the directory).
 #[derive(Debug, thiserror::Error)]
 #[error("kernel directory {dir}: {message}")]
@@ -15,10 +17,9 @@ pub struct KernelDirError {
     pub message: String,
 }
 
-/// Query (forward) or key (backward) rows per CTA: the `64` of the manifest's grid formulas.
-pub const ROWS_PER_CTA: usize = 64;
-
-pub use attnc_compiler::back::manifest::{Launch as ManifestLaunch, MANIFEST_VERSION, Manifest, ManifestKernel};
+pub use attnc_compiler::back::manifest::{
+    Launch as ManifestLaunch, MANIFEST_VERSION, Manifest, ManifestKernel, MapFields, TensorMapUse,
+};
 
 /// The kernels of one directory, by name.
 #[derive(Debug)]
@@ -40,8 +41,8 @@ impl KernelDir {
                 manifest.version
             )));
         }
-        if !matches!(manifest.target.as_str(), "sm_80" | "sm_90a") {
-            return Err(err(format!("kernels for {}, not a GPU target (sm_80, sm_90a)", manifest.target)));
+        if !matches!(manifest.target.as_str(), "sm_80" | "sm_90a" | "sm_90a-ws") {
+            return Err(err(format!("kernels for {}, not a GPU target (sm_80, sm_90a, sm_90a-ws)", manifest.target)));
         }
         let kernels = manifest.kernels.into_iter().map(|k| (k.name.clone(), k)).collect();
         Ok(KernelDir { dir: dir.to_path_buf(), target: manifest.target, kernels })
@@ -64,6 +65,22 @@ impl KernelDir {
         }
         let ptx = std::fs::read_to_string(self.dir.join(&k.file)).map_err(|e| err(format!("{}: {e}", k.file)))?;
         Ok((k, ptx))
+    }
+
+    /// An attention kernel (a forward or a backward of `spec`) with its PTX text and the rows of
+    /// the longest run one CTA takes: its grid is `ceil(max_seqlen_q / N)` (forward) or
+    /// `ceil(max_seqlen_kv / N)` (backward) by the query heads by the sequences.
+    pub fn attention(&self, spec: &KernelSpec) -> Result<(&ManifestKernel, String, usize), KernelDirError> {
+        let name = spec.name();
+        let runs = match spec.kind {
+            KernelKind::Forward => "max_seqlen_q",
+            KernelKind::Backward => "max_seqlen_kv",
+        };
+        // The rows are the kernel's own (its formula's N); the rest of the grid is fixed.
+        let rows = self.kernels.get(&name).and_then(|k| k.launch.as_ref()?.rows_per_cta()).unwrap_or(64);
+        let first = format!("ceil({runs} / {rows})");
+        let (k, ptx) = self.get(&name, [&first, "heads_q", "sequences"])?;
+        Ok((k, ptx, rows))
     }
 
     pub fn len(&self) -> usize {
@@ -92,7 +109,7 @@ mod tests {
         assert!(missing.contains("nowhere: reading manifest.json"), "{missing}");
         write(&base.join("host"), r#"{"version": 2, "target": "x86-64", "kernels": []}"#);
         let host = KernelDir::open(&base.join("host")).unwrap_err().to_string();
-        assert!(host.ends_with("kernels for x86-64, not a GPU target (sm_80, sm_90a)"), "{host}");
+        assert!(host.ends_with("kernels for x86-64, not a GPU target (sm_80, sm_90a, sm_90a-ws)"), "{host}");
         write(&base.join("empty"), r#"{"version": 2, "target": "sm_90a", "kernels": []}"#);
         let dir = KernelDir::open(&base.join("empty")).unwrap();
         let spec = attnc_compiler::kernel::KernelSpec {

@@ -19,7 +19,7 @@ pub const MANIFEST_VERSION: u32 = 2;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
     pub version: u32,
-    /// `sm_80`, `sm_90a` or `x86-64`.
+    /// `sm_80`, `sm_90a`, `sm_90a-ws` or `x86-64`.
     pub target: String,
     /// The layout the plans are of; `None` for `attnc kernels` (no layout).
     pub layout: Option<String>,
@@ -77,6 +77,70 @@ pub struct Launch {
     /// The kernel's parameters in order, as `name: type`.
     #[serde(default)]
     pub params: Vec<String>,
+    /// The tensor maps the kernel reads through TMA, in the order of its `tmaps` parameter (an
+    /// array of 128-byte maps in global memory the device builds for each launch).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tensor_maps: Vec<TensorMapUse>,
+}
+
+impl Launch {
+    /// The rows of the longest run one CTA takes, from an attention kernel's grid formula
+    /// `ceil(max_seqlen_q / N)` (forward) or `ceil(max_seqlen_kv / N)` (backward).
+    pub fn rows_per_cta(&self) -> Option<usize> {
+        let inner = self.grid[0].strip_prefix("ceil(")?.strip_suffix(')')?;
+        let (what, n) = inner.split_once(" / ")?;
+        matches!(what, "max_seqlen_q" | "max_seqlen_kv").then_some(())?;
+        n.parse().ok().filter(|&n: &usize| n > 0)
+    }
+}
+
+/// A tensor map's fields as `cuTensorMapEncodeTiled` takes them, innermost dimension first: 16-bit
+/// elements, the sizes, the byte strides of dimensions 1 and 2, the box, the swizzle's bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MapFields {
+    pub base: u64,
+    pub dims: [u64; 3],
+    pub strides: [u64; 2],
+    pub box_dims: [u32; 3],
+    pub swizzle_bytes: u32,
+}
+
+impl TensorMapUse {
+    /// The map over a launch's plane at global address `base` (its first head): `rows` rows of
+    /// `row_elems` 16-bit elements each, `heads` heads of `width` from `base`. TMA needs the base
+    /// and the strides in multiples of 16 bytes; an error names what is not.
+    pub fn fields(&self, base: u64, heads: usize, row_elems: usize, rows: usize) -> Result<MapFields, String> {
+        let width = self.width as u64;
+        if base % 16 != 0 {
+            return Err(format!("the {} plane's tensor map: address {base:#x} is not 16-byte aligned", self.tensor));
+        }
+        if (2 * width) % 16 != 0 || (2 * row_elems) % 16 != 0 {
+            return Err(format!(
+                "the {} plane's tensor map: heads of {width} and rows of {row_elems} elements are not 16-byte strides",
+                self.tensor
+            ));
+        }
+        Ok(MapFields {
+            base,
+            dims: [width, heads as u64, rows as u64],
+            strides: [2 * width, 2 * row_elems as u64],
+            box_dims: [self.box_width, 1, self.box_rows],
+            swizzle_bytes: self.swizzle_bytes,
+        })
+    }
+}
+
+/// A tensor map a kernel reads: the launch's plane `tensor` (`q`, `k` or `v`) as 16-bit elements
+/// `[rows][heads][width]` (rows: the launch's, heads: the launch's head range, the plane's row
+/// stride), boxes of `box_rows` rows × `box_width` elements of one head, swizzled in shared
+/// memory by `swizzle_bytes` (0, 32, 64 or 128), zeros outside the tensor.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TensorMapUse {
+    pub tensor: String,
+    pub width: u32,
+    pub box_width: u32,
+    pub box_rows: u32,
+    pub swizzle_bytes: u32,
 }
 
 /// ptxas's report for one entry function.

@@ -1,9 +1,11 @@
 //! Shared-memory shadow state, like compute-sanitizer's racecheck and initcheck, with
 //! happens-before tracked by vector clocks per warp: every warp counts its own epochs, and knows
-//! how far every other warp (and the asynchronous copy engine, `ASYNC`) had got when it last
-//! synchronised with it — through a barrier (`bar.sync`, a named barrier with its participants)
-//! or an mbarrier (an arrive releases what the warp did, a wait that sees the phase complete
-//! acquires every arrival's).
+//! how far every other warp had got when it last synchronised with it — through a barrier
+//! (`bar.sync`, a named barrier with its participants) or an mbarrier (an arrive releases what the
+//! warp did, a wait that sees the phase complete acquires every arrival's). The asynchronous copy
+//! engine (`ASYNC`) has one component per mbarrier object: a bulk copy is seen by a warp only
+//! through a wait on the mbarrier it completes (or from a warp that did), not through another
+//! barrier's copies issued later — the copies of one thread land in any order.
 //!
 //! Rules (PTX ISA "Memory Consistency Model": accesses of different threads to one location, at
 //! least one a write, must be ordered by synchronisation):
@@ -26,17 +28,23 @@ struct Byte {
     written: bool,
     /// The writing thread (`ASYNC`: a bulk copy).
     writer: u16,
-    /// The writer warp's own clock at the write (the copy engine's, for `ASYNC`).
+    /// The writer warp's own clock at the write (the copy engine's tick, for `ASYNC`).
     clock: u32,
+    /// For `ASYNC`: the clock component of the mbarrier the copy completes.
+    via: u16,
     /// The writer's count of `fence.proxy.async` at the write (`u32::MAX` for the async proxy).
     fences: u32,
 }
 
-/// A vector clock: one component per warp, then the copy engine's.
+/// A vector clock: one component per warp, then the copy engine's per mbarrier object (in the
+/// order of their `mbarrier.init`); absent components are 0.
 pub(super) type Clock = Vec<u32>;
 
 /// The least clock above both.
 pub(super) fn join(into: &mut Clock, other: &Clock) {
+    if into.len() < other.len() {
+        into.resize(other.len(), 0);
+    }
     for (a, b) in into.iter_mut().zip(other) {
         *a = (*a).max(*b);
     }
@@ -62,7 +70,7 @@ impl Shadow {
         let warps = threads.div_ceil(32);
         let clocks = (0..warps)
             .map(|w| {
-                let mut c = vec![0; warps + 1];
+                let mut c = vec![0; warps];
                 c[w] = 1;
                 c
             })
@@ -86,7 +94,7 @@ impl Shadow {
     /// A barrier that `warps` passed together: each sees what all did before it, then starts a
     /// new epoch of its own.
     pub(super) fn barrier(&mut self, warps: &[usize]) {
-        let mut all = vec![0; self.warps + 1];
+        let mut all = vec![0; self.warps];
         for &w in warps {
             join(&mut all, &self.clocks[w]);
         }
@@ -126,7 +134,7 @@ impl Shadow {
     /// Whether byte `b`'s write is ordered before what thread `u` does now.
     fn write_ordered(&self, b: &Byte, u: usize) -> bool {
         if b.writer == ASYNC {
-            return self.clocks[u / 32][self.warps] >= b.clock;
+            return self.clocks[u / 32].get(b.via as usize).copied().unwrap_or(0) >= b.clock;
         }
         let t = b.writer as usize;
         self.ordered((t / 32, (t % 32) as u8, b.clock), u)
@@ -279,7 +287,7 @@ impl Shadow {
         self.record(
             at,
             len,
-            Byte { written: true, writer: t as u16, clock: self.clocks[w][w], fences: self.fences[t] },
+            Byte { written: true, writer: t as u16, clock: self.clocks[w][w], via: 0, fences: self.fences[t] },
         );
     }
 
@@ -291,9 +299,9 @@ impl Shadow {
 
     /// A bulk copy issued by thread `t` lands `[at, at + len)`: ordered after what `t`'s warp had
     /// seen when it issued the copy (its reads and writes must be), and written by the copy
-    /// engine's new tick, which a wait on the mbarrier the copy completes acquires. Returns the
-    /// tick.
-    pub(super) fn bulk_write(&mut self, t: usize, at: usize, len: usize) -> Result<u32, String> {
+    /// engine's new tick in component `via` (the mbarrier it completes), which a wait on that
+    /// mbarrier acquires. Returns the tick.
+    pub(super) fn bulk_write(&mut self, t: usize, at: usize, len: usize, via: usize) -> Result<u32, String> {
         for i in at..at + len {
             let b = self.bytes[i];
             if b.written && !self.write_ordered(&b, t) {
@@ -313,7 +321,8 @@ impl Shadow {
             }
         }
         self.async_clock += 1;
-        self.record(at, len, Byte { written: true, writer: ASYNC, clock: self.async_clock, fences: u32::MAX });
+        let byte = Byte { written: true, writer: ASYNC, clock: self.async_clock, via: via as u16, fences: u32::MAX };
+        self.record(at, len, byte);
         Ok(self.async_clock)
     }
 

@@ -34,6 +34,8 @@ pub(super) struct MBarrier {
     completed: [Clock; 2],
     /// The warp that initialised it and its clock then.
     init: (usize, u32),
+    /// Its bulk copies' component of the clocks (`race::Clock`).
+    via: usize,
 }
 
 /// A barrier id's arrivals so far.
@@ -54,6 +56,8 @@ pub(super) struct Sync {
     /// bulk groups, oldest first (`cp.async.bulk.commit_group`, `wait_group`).
     bulk_open: HashMap<usize, Vec<(usize, usize)>>,
     bulk_groups: HashMap<usize, std::collections::VecDeque<Vec<(usize, usize)>>>,
+    /// mbarrier objects initialised so far (each takes the next clock component).
+    inits: usize,
 }
 
 impl Sync {
@@ -64,6 +68,7 @@ impl Sync {
             maxnreg: HashMap::new(),
             bulk_open: HashMap::new(),
             bulk_groups: HashMap::new(),
+            inits: 0,
         }
     }
 
@@ -172,7 +177,7 @@ impl Block<'_> {
         let m = self.sync.mbarriers.get_mut(&at).expect("checked by the caller");
         if m.pending == 0 && m.tx == 0 {
             let parity = (m.phase % 2) as usize;
-            m.completed[parity] = std::mem::replace(&mut m.released, vec![0; warps + 1]);
+            m.completed[parity] = std::mem::replace(&mut m.released, vec![0; warps]);
             m.phase += 1;
             m.pending = m.expected;
         }
@@ -217,10 +222,12 @@ impl Block<'_> {
                         pending: count,
                         tx: 0,
                         phase: 0,
-                        released: vec![0; warps + 1],
-                        completed: [vec![0; warps + 1], vec![0; warps + 1]],
+                        released: vec![0; warps],
+                        completed: [vec![0; warps], vec![0; warps]],
                         init: (w, clock),
+                        via: warps + self.sync.inits,
                     };
+                    self.sync.inits += 1;
                     self.sync.mbarriers.insert(at, m);
                 }
                 Ok(())
@@ -406,9 +413,9 @@ impl Block<'_> {
             return Err(format!("cp.async.bulk to shared {dst:#x} overwrites an mbarrier object"));
         }
         self.check_wgmma_reads(dst, size)?;
-        let tick = self.shadow.bulk_write(w * 32 + l, dst, size)?;
+        let via = self.sync.mbarriers.get(&at).expect("found above").via;
+        let tick = self.shadow.bulk_write(w * 32 + l, dst, size, via)?;
         self.shared[dst..dst + size].copy_from_slice(&data);
-        let warps = self.shadow.warps();
         let m = self.sync.mbarriers.get_mut(&at).expect("found above");
         m.tx -= size as i64;
         if m.tx < 0 {
@@ -417,7 +424,10 @@ impl Block<'_> {
                 -m.tx
             ));
         }
-        m.released[warps] = m.released[warps].max(tick);
+        if m.released.len() <= via {
+            m.released.resize(via + 1, 0);
+        }
+        m.released[via] = m.released[via].max(tick);
         self.settle(at);
         Ok(())
     }

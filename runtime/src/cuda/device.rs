@@ -14,7 +14,7 @@ use cudarc::driver::result::{memcpy_dtod_async, memcpy_dtoh_async, memcpy_htod_a
 use cudarc::driver::{CudaEvent, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
 
 use super::driver;
-use super::kernels::{CudaLauncher, Loaded, ROWS_PER_CTA};
+use super::kernels::{CudaLauncher, Loaded, encode_map};
 use crate::device::{BwdCall, Device, DeviceError, FwdCall, Rows2d};
 
 /// One allocation and its device address.
@@ -33,6 +33,8 @@ pub struct CudaDevice {
     /// Per-head score values on the device, by rank and content: uploaded once, kept for the
     /// device's life (launches in flight read them).
     head_values: Mutex<Vec<(u32, Vec<f32>, CudaMem)>>,
+    /// Tensor-map arrays on the device, by rank and content (as `head_values`).
+    tensor_maps: Mutex<Vec<(u32, Vec<u8>, CudaMem)>>,
 }
 
 /// An event recorded on a stream.
@@ -58,7 +60,29 @@ impl CudaDevice {
             streams: Mutex::new(Vec::new()),
             neg_inf: Mutex::new(Vec::new()),
             head_values: Mutex::new(Vec::new()),
+            tensor_maps: Mutex::new(Vec::new()),
         }
+    }
+
+    /// The device address of the tensor maps a kernel reads over a call's planes (`None` when it
+    /// reads none), encoded by the driver; uploaded once per rank and content.
+    fn tensor_maps(&self, rank: u32, k: &Loaded, c: &FwdCall<'_, CudaMem>) -> Result<Option<u64>, DeviceError> {
+        if k.maps.is_empty() {
+            return Ok(None);
+        }
+        let mut bytes = Vec::new();
+        for f in crate::device::map_fields(&k.maps, c, address)? {
+            bytes.extend(encode_map(&f, c.table.spec.dtype).map_err(err)?);
+        }
+        let mut cache = self.tensor_maps.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, _, m)) = cache.iter().find(|(r, b, _)| *r == rank && *b == bytes) {
+            return Ok(Some(m.ptr));
+        }
+        let m = self.alloc(rank, bytes.len())?;
+        self.upload(rank, 0, (&m, 0), &bytes)?;
+        let ptr = m.ptr;
+        cache.push((rank, bytes, m));
+        Ok(Some(ptr))
     }
 
     /// The device address of a call's per-head score values (`None` when the score reads no head).
@@ -285,10 +309,11 @@ impl Device for CudaDevice {
         let (q_row, kv_row) = ((c.heads_q * c.head_dim) as i64, (c.heads_kv * c.head_dim) as i64);
         let ptrs = [address(c.q), address(c.k), address(c.v), address(c.o), address(c.lse)];
         let arrays = c.arrays.map(address);
-        let grid = (t.max_seqlen_q().div_ceil(ROWS_PER_CTA) as u32, c.heads.1 as u32, t.sequences() as u32);
+        let grid = (t.max_seqlen_q().div_ceil(k.rows) as u32, c.heads.1 as u32, t.sequences() as u32);
         // O rows hold the query heads at the value head dim.
         let o_row = (c.heads_q * c.v_head_dim) as i64;
         let hv = self.head_values(rank, c.head_values)?;
+        let maps = self.tensor_maps(rank, &k, c)?;
         let mut args: Vec<&dyn Arg> = vec![
             &ptrs[0], &ptrs[1], &ptrs[2], &ptrs[3], &ptrs[4], &arrays[0], &arrays[1], &arrays[2], &arrays[3], &q_row,
             &kv_row, &o_row, &c.scale,
@@ -296,6 +321,10 @@ impl Device for CudaDevice {
         // A score that reads the head: its values, the last parameter.
         if let Some(hv) = &hv {
             args.push(hv);
+        }
+        // A kernel that reads tensor maps: their array, the last parameter.
+        if let Some(m) = &maps {
+            args.push(m);
         }
         self.launch(rank, which, &k, grid, &args)
     }
@@ -321,7 +350,7 @@ impl Device for CudaDevice {
             address(c.dv),
         ];
         let arrays = f.arrays.map(address);
-        let grid = (t.max_seqlen_kv().div_ceil(ROWS_PER_CTA) as u32, f.heads.1 as u32, t.sequences() as u32);
+        let grid = (t.max_seqlen_kv().div_ceil(k.rows) as u32, f.heads.1 as u32, t.sequences() as u32);
         let hv = self.head_values(rank, f.head_values)?;
         let dparams = c.dparams_region()?.map(address);
         let mut args: Vec<&dyn Arg> = vec![

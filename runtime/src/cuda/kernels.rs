@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use attnc_compiler::kernel::{KernelKind, KernelSpec};
+use attnc_compiler::kernel::KernelSpec;
 use attnc_compiler::spec::Dtype;
 use cudarc::driver::sys::CUfunction_attribute_enum;
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
@@ -21,15 +21,62 @@ use cudarc::nvrtc::Ptx;
 use super::{CudaError, Gpu, driver};
 use crate::kernels::{BwdLaunch, FwdLaunch, to_bits};
 
-use crate::kernel_dir::KernelDir;
-pub use crate::kernel_dir::ROWS_PER_CTA;
+use crate::kernel_dir::{KernelDir, KernelDirError, ManifestKernel, MapFields, TensorMapUse};
 
-/// A loaded kernel and how to launch it.
+/// A loaded kernel and how to launch it: for an attention kernel, the rows of a run one CTA
+/// takes and the tensor maps it reads.
 #[derive(Clone)]
 pub struct Loaded {
     pub function: CudaFunction,
     pub block: [u32; 3],
     pub shared: u32,
+    pub rows: usize,
+    pub maps: Vec<TensorMapUse>,
+}
+
+/// A tensor map as the driver encodes it (`cuTensorMapEncodeTiled`): `dtype`'s 16-bit elements,
+/// no interleave, the fields' swizzle, L2 promotion of 128 bytes, zeros outside the tensor.
+pub fn encode_map(f: &MapFields, dtype: Dtype) -> Result<[u8; 128], CudaError> {
+    use cudarc::driver::sys::{
+        CUtensorMap, CUtensorMapDataType, CUtensorMapFloatOOBfill, CUtensorMapInterleave, CUtensorMapL2promotion,
+        CUtensorMapSwizzle, cuTensorMapEncodeTiled,
+    };
+    let data = match dtype {
+        Dtype::Fp16 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+        _ => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+    };
+    let swizzle = match f.swizzle_bytes {
+        0 => CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_NONE,
+        32 => CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_32B,
+        64 => CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_64B,
+        _ => CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
+    };
+    let mut map = CUtensorMap { opaque: [0; 16] };
+    let element_strides = [1u32; 3];
+    // SAFETY: every array holds the rank's (3) entries (strides: rank − 1) and `map` is a
+    // writable CUtensorMap; the driver only reads the global address, never dereferences it.
+    let r = unsafe {
+        cuTensorMapEncodeTiled(
+            &mut map,
+            data,
+            3,
+            f.base as *mut std::ffi::c_void,
+            f.dims.as_ptr(),
+            f.strides.as_ptr(),
+            f.box_dims.as_ptr(),
+            element_strides.as_ptr(),
+            CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
+            swizzle,
+            CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+            CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+        )
+    };
+    driver("cuTensorMapEncodeTiled", r.result())?;
+    let mut out = [0u8; 128];
+    for (i, w) in map.opaque.iter().enumerate() {
+        out[8 * i..8 * i + 8].copy_from_slice(&w.to_le_bytes());
+    }
+    Ok(out)
 }
 
 /// Device-resident arrays of one forward launch (inputs and outputs), for repeated launches.
@@ -45,6 +92,8 @@ pub struct FwdBuffers {
     pos_kv: CudaSlice<i64>,
     /// The score's per-head values, when it reads the head (the kernel's last parameter).
     head_values: Option<CudaSlice<f32>>,
+    /// The tensor maps over q, k, v of a kernel that reads them (built on its first launch).
+    tmaps: Option<CudaSlice<u8>>,
 }
 
 /// Device-resident arrays of one backward launch.
@@ -69,7 +118,7 @@ impl CudaLauncher {
     pub fn new(gpu: Gpu, dir: KernelDir) -> Result<CudaLauncher, CudaError> {
         let cc = gpu.info.compute_capability;
         let ok = match dir.target.as_str() {
-            "sm_90a" => cc == (9, 0),
+            "sm_90a" | "sm_90a-ws" => cc == (9, 0),
             _ => cc.0 >= 8,
         };
         if !ok {
@@ -90,11 +139,7 @@ impl CudaLauncher {
 
     /// The kernel of a spec, loaded into the context on first use.
     pub fn function(&self, spec: &KernelSpec) -> Result<Loaded, CudaError> {
-        let rows = match spec.kind {
-            KernelKind::Forward => "ceil(max_seqlen_q / 64)",
-            KernelKind::Backward => "ceil(max_seqlen_kv / 64)",
-        };
-        self.named(&spec.name(), [rows, "heads_q", "sequences"])
+        self.load(&spec.name(), || self.dir.attention(spec))
     }
 
     /// The merge kernel of a head dim.
@@ -108,10 +153,19 @@ impl CudaLauncher {
     }
 
     fn named(&self, name: &str, grid: [&str; 3]) -> Result<Loaded, CudaError> {
+        self.load(name, || self.dir.get(name, grid).map(|(k, ptx)| (k, ptx, 0)))
+    }
+
+    /// A kernel from the directory (`find`), loaded on first use.
+    fn load<'d>(
+        &'d self,
+        name: &str,
+        find: impl FnOnce() -> Result<(&'d ManifestKernel, String, usize), KernelDirError>,
+    ) -> Result<Loaded, CudaError> {
         if let Some(k) = self.loaded.lock().unwrap_or_else(|e| e.into_inner()).get(name) {
             return Ok(k.clone());
         }
-        let (k, ptx) = self.dir.get(name, grid)?;
+        let (k, ptx, rows) = find()?;
         let launch = k.launch.clone().expect("checked by KernelDir::get");
         let module = driver(&format!("cuModuleLoadData ({})", k.file), self.gpu.ctx.load_module(Ptx::from_src(ptx)))?;
         let function = driver(&format!("cuModuleGetFunction ({})", k.entry), module.load_function(&k.entry))?;
@@ -124,7 +178,13 @@ impl CudaLauncher {
                 ),
             )?;
         }
-        let loaded = Loaded { function, block: launch.block, shared: launch.dynamic_shared_bytes };
+        let loaded = Loaded {
+            function,
+            block: launch.block,
+            shared: launch.dynamic_shared_bytes,
+            rows,
+            maps: launch.tensor_maps.clone(),
+        };
         self.loaded.lock().unwrap_or_else(|e| e.into_inner()).insert(name.to_string(), loaded.clone());
         Ok(loaded)
     }
@@ -148,6 +208,7 @@ impl CudaLauncher {
                 true => None,
                 false => Some(driver("upload head_values", s.clone_htod(&l.head_values))?),
             },
+            tmaps: None,
         })
     }
 
@@ -168,7 +229,7 @@ impl CudaLauncher {
 
     fn config(k: &Loaded, rows: usize, l: &FwdLaunch) -> LaunchConfig {
         LaunchConfig {
-            grid_dim: (rows.div_ceil(ROWS_PER_CTA) as u32, l.heads_q as u32, l.sequences() as u32),
+            grid_dim: (rows.div_ceil(k.rows) as u32, l.heads_q as u32, l.sequences() as u32),
             block_dim: (k.block[0], k.block[1], k.block[2]),
             shared_mem_bytes: k.shared,
         }
@@ -187,6 +248,25 @@ impl CudaLauncher {
         a.arg(&q_row).arg(&kv_row).arg(&o_row).arg(&l.scale);
         if let Some(hv) = &b.head_values {
             a.arg(hv);
+        }
+        // A kernel that reads tensor maps: over these buffers, built on its first launch.
+        if !k.maps.is_empty() && b.tmaps.is_none() {
+            let planes =
+                [("q", &b.q, l.heads_q, l.head_dim, l.tokens_q()), ("k", &b.k, l.heads_kv, l.head_dim, l.tokens_kv())];
+            let planes = [planes[0], planes[1], ("v", &b.v, l.heads_kv, l.v_head_dim, l.tokens_kv())];
+            let mut bytes = Vec::new();
+            for m in &k.maps {
+                let Some(&(_, plane, heads, width, rows)) = planes.iter().find(|p| p.0 == m.tensor) else {
+                    return Err(CudaError::Check(format!("{}: a tensor map of plane `{}`", spec.name(), m.tensor)));
+                };
+                let (base, _sync) = cudarc::driver::DevicePtr::device_ptr(plane, &self.gpu.compute);
+                let f = m.fields(base, heads, heads * width, rows).map_err(CudaError::Check)?;
+                bytes.extend(encode_map(&f, spec.dtype)?);
+            }
+            b.tmaps = Some(driver("upload tensor maps", self.gpu.compute.clone_htod(&bytes))?);
+        }
+        if let Some(t) = &b.tmaps {
+            a.arg(t);
         }
         // SAFETY: the arguments follow the forward ABI of `docs/llvm-backend.md` in order and type;
         // every array holds the rows `cu_q`/`cu_kv` name, with the strides passed.

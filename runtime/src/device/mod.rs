@@ -331,6 +331,30 @@ impl<'a, M> FwdCall<'a, M> {
     }
 }
 
+/// The fields of the tensor maps `maps` over a forward call's planes (`FwdCall::at_heads`: the
+/// bases at the range's first heads): each plane's rows of the launch (its last `cu` row), the
+/// range's heads, the buffer's row stride; `address` gives a region's device address.
+pub fn map_fields<M>(
+    maps: &[crate::kernel_dir::TensorMapUse],
+    c: &FwdCall<'_, M>,
+    address: impl Fn((&M, usize)) -> u64,
+) -> Result<Vec<crate::kernel_dir::MapFields>, DeviceError> {
+    let t = c.table;
+    let rows = |cu: &[i32]| cu.last().copied().unwrap_or(0).max(0) as usize;
+    let kv_heads = c.kv_heads();
+    maps.iter()
+        .map(|m| {
+            let (region, heads, row, rows) = match m.tensor.as_str() {
+                "q" => (c.q, c.heads.1 - c.heads.0, c.heads_q * c.head_dim, rows(&t.cu_q)),
+                "k" => (c.k, kv_heads.1 - kv_heads.0, c.heads_kv * c.head_dim, rows(&t.cu_kv)),
+                "v" => (c.v, kv_heads.1 - kv_heads.0, c.heads_kv * c.v_head_dim, rows(&t.cu_kv)),
+                other => return Err(DeviceError::Kernel(format!("a tensor map of plane `{other}` (q, k or v)"))),
+            };
+            m.fields(address(region), heads, row, rows).map_err(DeviceError::Kernel)
+        })
+        .collect()
+}
+
 pub struct BwdCall<'a, M> {
     pub fwd: FwdCall<'a, M>,
     pub d_out: (&'a M, usize),

@@ -10,11 +10,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use attnc_compiler::kernel::{KernelKind, KernelSpec};
+use attnc_compiler::kernel::KernelSpec;
 use ptx_sim::{Arg, Global, Launch, Module};
 
 use super::{BwdCall, Device, DeviceError, FwdCall, Rows2d};
-use crate::kernel_dir::{KernelDir, ROWS_PER_CTA};
+use crate::kernel_dir::{KernelDir, ManifestKernel, TensorMapUse};
 
 /// An allocation: its address in the interpreter's memory and its size.
 pub struct PtxMem {
@@ -22,12 +22,15 @@ pub struct PtxMem {
     len: usize,
 }
 
-/// A kernel of the directory, parsed once: the module, its entry, block and dynamic shared memory.
+/// A kernel of the directory, parsed once: the module, its entry, block and dynamic shared memory,
+/// and for an attention kernel the rows a CTA takes and the tensor maps it reads.
 struct Parsed {
     module: Module,
     entry: String,
     block: [u32; 3],
     shared: usize,
+    rows: usize,
+    maps: Vec<TensorMapUse>,
 }
 
 pub struct PtxDevice {
@@ -38,6 +41,8 @@ pub struct PtxDevice {
     pub instructions: AtomicU64,
     /// Per-head score values uploaded so far, by content, and their addresses.
     head_values: Mutex<Vec<(Vec<f32>, u64)>>,
+    /// Tensor-map arrays uploaded so far, by content, and their addresses.
+    tensor_maps: Mutex<Vec<(Vec<u8>, u64)>>,
 }
 
 fn address(region: (&PtxMem, usize)) -> u64 {
@@ -52,15 +57,25 @@ impl PtxDevice {
             parsed: Mutex::new(HashMap::new()),
             instructions: AtomicU64::new(0),
             head_values: Mutex::new(Vec::new()),
+            tensor_maps: Mutex::new(Vec::new()),
         }
     }
 
     /// The kernel `name`, checked to launch over `grid` (the manifest's formulas).
     fn kernel(&self, name: &str, grid: [&str; 3]) -> Result<Arc<Parsed>, DeviceError> {
+        self.parse(name, || self.dir.get(name, grid).map(|(k, ptx)| (k, ptx, 0)))
+    }
+
+    /// A kernel from the directory (`find`), parsed on first use.
+    fn parse<'d>(
+        &'d self,
+        name: &str,
+        find: impl FnOnce() -> Result<(&'d ManifestKernel, String, usize), crate::kernel_dir::KernelDirError>,
+    ) -> Result<Arc<Parsed>, DeviceError> {
         if let Some(k) = self.parsed.lock().unwrap_or_else(|e| e.into_inner()).get(name) {
             return Ok(k.clone());
         }
-        let (k, ptx) = self.dir.get(name, grid).map_err(|e| DeviceError::Kernel(e.to_string()))?;
+        let (k, ptx, rows) = find().map_err(|e| DeviceError::Kernel(e.to_string()))?;
         let module = ptx_sim::parse(&ptx)
             .map_err(|e| DeviceError::Kernel(format!("{}/{}: {e}", self.dir.dir.display(), k.file)))?;
         let launch = k
@@ -72,6 +87,8 @@ impl PtxDevice {
             entry: k.name.clone(),
             block: launch.block,
             shared: launch.dynamic_shared_bytes as usize,
+            rows,
+            maps: launch.tensor_maps.clone(),
         });
         self.parsed.lock().unwrap_or_else(|e| e.into_inner()).insert(name.to_string(), parsed.clone());
         Ok(parsed)
@@ -107,11 +124,44 @@ impl PtxDevice {
     }
 
     fn spec_kernel(&self, spec: &KernelSpec) -> Result<Arc<Parsed>, DeviceError> {
-        let rows = match spec.kind {
-            KernelKind::Forward => "ceil(max_seqlen_q / 64)",
-            KernelKind::Backward => "ceil(max_seqlen_kv / 64)",
-        };
-        self.kernel(&spec.name(), [rows, "heads_q", "sequences"])
+        self.parse(&spec.name(), || self.dir.attention(spec))
+    }
+
+    /// The tensor maps a kernel reads, over a forward call's planes (`FwdCall::at_heads`), in the
+    /// interpreter's encoding, as one global array (the kernel's `tmaps`); uploaded once per
+    /// content.
+    fn tensor_maps(&self, maps: &[TensorMapUse], c: &FwdCall<'_, PtxMem>) -> Result<Option<Arg>, DeviceError> {
+        if maps.is_empty() {
+            return Ok(None);
+        }
+        let mut bytes = Vec::new();
+        for f in super::map_fields(maps, c, address)? {
+            let swizzle = match f.swizzle_bytes {
+                0 => ptx_sim::Swizzle::None,
+                32 => ptx_sim::Swizzle::B32,
+                64 => ptx_sim::Swizzle::B64,
+                _ => ptx_sim::Swizzle::B128,
+            };
+            let map = ptx_sim::TensorMap {
+                base: f.base,
+                elem_bytes: 2,
+                dims: f.dims.to_vec(),
+                strides: f.strides.to_vec(),
+                box_dims: f.box_dims.to_vec(),
+                swizzle,
+                oob_nan: false,
+            };
+            map.check().map_err(|e| DeviceError::Kernel(format!("tensor map: {e}")))?;
+            bytes.extend(map.encode());
+        }
+        let mut cache = self.tensor_maps.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, addr)) = cache.iter().find(|(b, _)| *b == bytes) {
+            return Ok(Some(Arg::U64(*addr)));
+        }
+        let m = self.alloc(0, bytes.len())?;
+        self.upload(0, 0, (&m, 0), &bytes)?;
+        cache.push((bytes, m.addr));
+        Ok(Some(Arg::U64(m.addr)))
     }
 }
 
@@ -231,13 +281,14 @@ impl Device for PtxDevice {
         let c = &c.at_heads(2);
         let k = self.spec_kernel(&t.spec)?;
         let (q_row, kv_row) = ((c.heads_q * c.head_dim) as i64, (c.heads_kv * c.head_dim) as i64);
-        let grid = [t.max_seqlen_q().div_ceil(ROWS_PER_CTA) as u32, c.heads.1 as u32, t.sequences() as u32];
+        let grid = [t.max_seqlen_q().div_ceil(k.rows) as u32, c.heads.1 as u32, t.sequences() as u32];
         let mut args: Vec<Arg> = [c.q, c.k, c.v, c.o, c.lse].into_iter().map(|r| Arg::U64(address(r))).collect();
         args.extend(c.arrays.map(|r| Arg::U64(address(r))));
         // O rows hold the query heads at the value head dim.
         let o_row = (c.heads_q * c.v_head_dim) as i64;
         args.extend([Arg::I64(q_row), Arg::I64(kv_row), Arg::I64(o_row), Arg::F32(c.scale)]);
         args.extend(self.head_values(c.head_values)?);
+        args.extend(self.tensor_maps(&k.maps, c)?);
         self.launch(&k, grid, &args)
     }
 
@@ -250,7 +301,7 @@ impl Device for PtxDevice {
         let t = f.table;
         let k = self.spec_kernel(&t.spec)?;
         let (q_row, kv_row) = ((f.heads_q * f.head_dim) as i64, (f.heads_kv * f.head_dim) as i64);
-        let grid = [t.max_seqlen_kv().div_ceil(ROWS_PER_CTA) as u32, f.heads.1 as u32, t.sequences() as u32];
+        let grid = [t.max_seqlen_kv().div_ceil(k.rows) as u32, f.heads.1 as u32, t.sequences() as u32];
         let regions = [f.q, f.k, f.v, c.d_out, f.lse, c.delta, c.dq, c.dk, c.dv];
         let mut args: Vec<Arg> = regions.into_iter().map(|r| Arg::U64(address(r))).collect();
         args.extend(f.arrays.map(|r| Arg::U64(address(r))));

@@ -57,17 +57,21 @@ pub enum Target {
     Sm80,
     /// Hopper with its architecture-specific instructions (wgmma).
     Sm90a,
+    /// Hopper, the forward warp-specialized (TMA, mbarriers, a producer and two consumer
+    /// warpgroups); selectable beside `Sm90a` until a GPU measures it faster.
+    Sm90aWs,
     /// x86-64 with AVX2 and FMA (256-bit vectors).
     X86_64,
 }
 
 impl Target {
-    pub const ALL: [Target; 3] = [Target::Sm80, Target::Sm90a, Target::X86_64];
+    pub const ALL: [Target; 4] = [Target::Sm80, Target::Sm90a, Target::Sm90aWs, Target::X86_64];
 
     pub fn name(self) -> &'static str {
         match self {
             Target::Sm80 => "sm_80",
             Target::Sm90a => "sm_90a",
+            Target::Sm90aWs => "sm_90a-ws",
             Target::X86_64 => "x86-64",
         }
     }
@@ -76,13 +80,18 @@ impl Target {
         Target::ALL.into_iter().find(|t| t.name() == s)
     }
 
+    /// The architecture the machine code is for (`-arch` of ptxas; the CPU for x86-64).
+    pub fn arch(self) -> &'static str {
+        self.cpu_features().0
+    }
+
     pub fn is_gpu(self) -> bool {
         !matches!(self, Target::X86_64)
     }
 
     fn triple(self) -> &'static str {
         match self {
-            Target::Sm80 | Target::Sm90a => "nvptx64-nvidia-cuda",
+            Target::Sm80 | Target::Sm90a | Target::Sm90aWs => "nvptx64-nvidia-cuda",
             Target::X86_64 => "x86_64-unknown-linux-gnu",
         }
     }
@@ -91,6 +100,8 @@ impl Target {
         match self {
             Target::Sm80 => ("sm_80", "+ptx75"),
             Target::Sm90a => ("sm_90a", "+ptx80"),
+            // fence.proxy.tensormap is PTX 8.3.
+            Target::Sm90aWs => ("sm_90a", "+ptx83"),
             Target::X86_64 => ("x86-64-v3", "+avx2,+fma"),
         }
     }

@@ -83,7 +83,7 @@ pub fn assemble_cubin(ptxas: &Path, ptx: &str, target: Target) -> Result<Assembl
     let run_err = |m: String| PtxasError::Run { path: ptxas.display().to_string(), message: m };
     std::fs::write(&src, ptx).map_err(|e| run_err(format!("writing {}: {e}", src.display())))?;
     let out = Command::new(ptxas)
-        .arg(format!("-arch={}", target.name()))
+        .arg(format!("-arch={}", target.arch()))
         .arg("-v")
         .arg("-o")
         .arg(&cubin)
@@ -96,7 +96,7 @@ pub fn assemble_cubin(ptxas: &Path, ptx: &str, target: Target) -> Result<Assembl
     let out = out?;
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     if !out.status.success() {
-        return Err(PtxasError::Rejected { arch: target.name().into(), stderr });
+        return Err(PtxasError::Rejected { arch: target.arch().into(), stderr });
     }
     let cubin = bytes.map_err(|e| run_err(format!("reading {}: {e}", cubin.display())))?;
     let warnings = stderr.lines().filter(|l| is_warning(l)).map(str::to_string).collect();

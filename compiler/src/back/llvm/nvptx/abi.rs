@@ -64,8 +64,10 @@ fn param_names(ps: &[(&str, &str)]) -> Vec<String> {
         .collect()
 }
 
+/// Dynamic shared memory, aligned to `{ALIGN}` bytes.
+const SMEM: &str = "@smem = external addrspace(3) global [0 x i8], align {ALIGN}";
+
 const DECLS: &str = "
-@smem = external addrspace(3) global [0 x i8], align 128
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
@@ -105,9 +107,20 @@ pub fn module(spec: &KernelSpec, target: Target) -> Result<GpuKernel, LlvmError>
         }
     }
     let mut g = Gen { spec: *spec, d, dv, f: Fn::default(), heads: Vec::new() };
+    let mut shape = Shape { threads: THREADS, smem_align: 128, tensor_maps: Vec::new() };
     let (body, params, smem, grid0) = match spec.kind {
+        KernelKind::Forward if target == Target::Sm90aWs && super::hopper::takes(d, dv) => {
+            g.forward_ws();
+            // 128-byte swizzled TMA boxes land on 1024-byte boundaries.
+            shape = Shape {
+                threads: super::hopper::WS_THREADS,
+                smem_align: 1024,
+                tensor_maps: super::hopper::tensor_maps(d, dv),
+            };
+            (g.f.finish(), FWD_PARAMS, super::hopper::shared(d, dv).3, "ceil(max_seqlen_q / 128)")
+        }
         KernelKind::Forward => {
-            if target == Target::Sm90a {
+            if matches!(target, Target::Sm90a | Target::Sm90aWs) {
                 g.forward_hopper();
             } else {
                 g.forward();
@@ -133,24 +146,39 @@ pub fn module(spec: &KernelSpec, target: Target) -> Result<GpuKernel, LlvmError>
     if spec.kind == KernelKind::Backward && spec.score.is_some_and(|s| s.has_params()) {
         params.push(("dparams", "ptr addrspace(1)"));
     }
-    Ok(kernel(&header, &name, &params, &body, true, [grid0, "heads_q", "sequences"], smem as u32))
+    // A kernel that reads tensor maps takes them last, in global memory.
+    if !shape.tensor_maps.is_empty() {
+        params.push(("tmaps", "ptr addrspace(1)"));
+    }
+    Ok(kernel(&header, &name, &params, &body, shape, [grid0, "heads_q", "sequences"], smem as u32))
+}
+
+/// An attention kernel's block: its threads (0: an elementwise kernel of `THREADS` threads with no
+/// occupancy annotation), the alignment of its dynamic shared memory and the tensor maps it reads.
+struct Shape {
+    threads: u32,
+    smem_align: u32,
+    tensor_maps: Vec<crate::back::manifest::TensorMapUse>,
 }
 
 /// A kernel module — `header`, `body` defined as `@name(params)` (pointers `noalias`), its
-/// annotations (`minctasm 1` when `min_ctas`) — and its launch: `THREADS` threads a block, `grid`,
-/// `smem` bytes of dynamic shared memory, the same `params`.
+/// annotations (`minctasm 1` for an attention kernel) — and its launch: the shape's threads a
+/// block, `grid`, `smem` bytes of dynamic shared memory, the same `params`, the tensor maps.
 fn kernel(
     header: &str,
     name: &str,
     params: &[(&str, &str)],
     body: &str,
-    min_ctas: bool,
+    shape: Shape,
     grid: [&str; 3],
     smem: u32,
 ) -> GpuKernel {
+    let min_ctas = shape.threads != 0;
+    let threads = if min_ctas { shape.threads } else { THREADS };
     let mut ir = String::new();
     let _ = writeln!(ir, "{header}");
-    ir.push_str("target triple = \"nvptx64-nvidia-cuda\"\n");
+    ir.push_str("target triple = \"nvptx64-nvidia-cuda\"\n\n");
+    ir.push_str(&SMEM.replace("{ALIGN}", &shape.smem_align.to_string()));
     ir.push_str(DECLS);
     let list: Vec<String> = params
         .iter()
@@ -161,16 +189,17 @@ fn kernel(
     let _ = write!(
         ir,
         "\n!nvvm.annotations = {annotations}\n!0 = !{{ptr @{name}, !\"kernel\", i32 1}}\n\
-         !1 = !{{ptr @{name}, !\"maxntidx\", i32 {THREADS}}}\n"
+         !1 = !{{ptr @{name}, !\"maxntidx\", i32 {threads}}}\n"
     );
     if min_ctas {
         let _ = writeln!(ir, "!2 = !{{ptr @{name}, !\"minctasm\", i32 1}}");
     }
     let launch = Launch {
         grid: grid.map(String::from),
-        block: [THREADS, 1, 1],
+        block: [threads, 1, 1],
         dynamic_shared_bytes: smem,
         params: param_names(params),
+        tensor_maps: shape.tensor_maps,
     };
     GpuKernel { ir, launch }
 }
@@ -252,7 +281,8 @@ fn global_thread(f: &mut Fn) -> V {
 /// A one-thread-per-element kernel: `grid0` blocks of `THREADS`, no shared memory.
 fn elementwise(name: &str, what: &str, target: Target, params: &[(&str, &str)], body: &Fn, grid0: &str) -> GpuKernel {
     let header = format!("; attnc GPU {what} kernel {name} for {}", target.name());
-    kernel(&header, name, params, &body.finish(), false, [grid0, "1", "1"], 0)
+    let shape = Shape { threads: 0, smem_align: 128, tensor_maps: Vec::new() };
+    kernel(&header, name, params, &body.finish(), shape, [grid0, "1", "1"], 0)
 }
 
 /// The name of the strided add kernel.

@@ -206,19 +206,19 @@ impl Gen {
                 for (i, x) in s.iter_mut().enumerate() {
                     let (qa, ka) = if score.positions() {
                         let (n, e) = ((i / 4) as i64, (i % 4) as i64);
-                        let qr = self.f.bin("add", &row_g, &i64c(8 * (e / 2)));
+                        let qr = self.f.bin("add", row_g, &i64c(8 * (e / 2)));
                         let c = self.f.bin("mul", t, &i64c(2));
                         let c = self.f.bin("add", &c, &i64c(8 * n + e % 2));
-                        (self.f.bin("add", &q_lo, &qr), self.f.bin("add", &k_lo, &c))
+                        (self.f.bin("add", q_lo, &qr), self.f.bin("add", &k_lo, &c))
                     } else {
                         (q_lo.clone(), k_lo.clone())
                     };
-                    *x = self.score(score, x, &scale, (&qa, &ka), false).0;
+                    *x = self.score(score, x, scale, (&qa, &ka), false).0;
                 }
             }
             None => {
                 for x in s.iter_mut() {
-                    *x = self.f.fast("fmul", x, &scale2);
+                    *x = self.f.fast("fmul", x, scale2);
                 }
             }
         }
@@ -227,7 +227,7 @@ impl Gen {
         let k_hi = self.f.bin("add", &k_lo, &i64c(bn - 1));
         let end = self.f.bin("add", j, &i64c(bn));
         let partial = self.f.icmp("sgt", &end, &fr.kv_len);
-        let edge = super::super::bounds::needs_mask(&mut self.f, mask, &q_lo, &q_hi, &k_lo, &k_hi, &partial);
+        let edge = super::super::bounds::needs_mask(&mut self.f, mask, q_lo, q_hi, &k_lo, &k_hi, &partial);
         let slot = self.f.alloca(&format!("[{} x float]", nb * 4), 4);
         for (i, x) in s.iter().enumerate() {
             let p = self.f.gep("float", &slot, &i64c(i as i64));
@@ -241,12 +241,12 @@ impl Gen {
         let lim = self.f.bin("sub", &fr.kv_len, j);
         let lim = self.f.clamp_i64(&lim, &i64c(0), &i64c(bn));
         let lim = self.f.cast("trunc", &lim, "i32");
-        let delta = self.f.bin("sub", &q_lo, &k_lo);
+        let delta = self.f.bin("sub", q_lo, &k_lo);
         let delta = self.f.clamp_i64(&delta, &i64c(-(1 << 30)), &i64c(1 << 30));
         let delta = self.f.cast("trunc", &delta, "i32");
         let t2 = self.f.cast("trunc", t, "i32");
         let t2 = self.f.bin("shl", &t2, &i32c(1));
-        let rg = self.f.cast("trunc", &row_g, "i32");
+        let rg = self.f.cast("trunc", row_g, "i32");
         for n in 0..nb {
             for e in 0..4 {
                 let c = self.f.bin("add", &t2, &i32c(n as i64 * 8 + (e % 2) as i64));
@@ -286,7 +286,7 @@ impl Gen {
                 }
             }
             let mx = self.quad_reduce(&mx, true);
-            let m_old = self.get(&ml, h);
+            let m_old = self.get(ml, h);
             let m_new = self.f.call("float", "llvm.maxnum.f32", &[&m_old, &mx]);
             let dead = self.f.fcmp("oeq", &m_new, &f32c(f32::NEG_INFINITY));
             let base = self.f.select(&dead, &f32c(0.0), &m_new);
@@ -301,17 +301,17 @@ impl Gen {
             }
             let dm = self.f.fast("fsub", &m_old, &base);
             let alpha = self.f.call("float", "llvm.nvvm.ex2.approx.ftz.f", &[&dm]);
-            let l = self.get(&ml, 2 + h);
+            let l = self.get(ml, 2 + h);
             let l = self.f.fast("fmul", &l, &alpha);
             let l = self.f.fast("fadd", &l, &sum);
-            self.set(&ml, 2 + h, &l);
-            self.set(&ml, h, &m_new);
+            self.set(ml, 2 + h, &l);
+            self.set(ml, h, &m_new);
             for db in 0..(dv / 8) as usize {
                 for e in 0..2 {
                     let i = db * 4 + 2 * h + e;
-                    let x = self.get(&acc, i);
+                    let x = self.get(acc, i);
                     let x = self.f.fast("fmul", &x, &alpha);
-                    self.set(&acc, i, &x);
+                    self.set(acc, i, &x);
                 }
             }
         }
@@ -325,12 +325,12 @@ impl Gen {
         // Epilogue: O = acc / l, LSE = (m + log2 l)·ln 2; rows past the run are not stored.
         let (o, lse, o_row) = (self.param("o", P1), self.param("lse", P1), self.param("o_row", "i64"));
         for h in 0..2 {
-            let l = self.get(&ml, 2 + h);
+            let l = self.get(ml, 2 + h);
             let l = self.quad_reduce(&l, false);
-            let m = self.get(&ml, h);
+            let m = self.get(ml, h);
             let f = &mut self.f;
-            let r = f.bin("add", &row_g, &i64c(8 * h as i64));
-            let inside = f.icmp("slt", &r, &rows);
+            let r = f.bin("add", row_g, &i64c(8 * h as i64));
+            let inside = f.icmp("slt", &r, rows);
             let zero = f.fcmp("oeq", &l, &f32c(0.0));
             let inv = f.fast("fdiv", &f32c(1.0), &l);
             let inv = f.select(&zero, &f32c(0.0), &inv);
@@ -338,7 +338,7 @@ impl Gen {
             let lv = f.fast("fadd", &m, &lg);
             let lv = f.fast("fmul", &lv, &f32c(std::f32::consts::LN_2));
             let lv = f.select(&zero, &f32c(f32::NEG_INFINITY), &lv);
-            let token = f.bin("add", &fr.q0, &m0);
+            let token = f.bin("add", &fr.q0, m0);
             let token = f.bin("add", &token, &r);
             let at = f.bin("mul", &token, &o_row);
             let hd = f.bin("mul", &fr.head, &i64c(dv));
@@ -357,7 +357,7 @@ impl Gen {
             let scaled: Vec<(V, usize, usize)> = vals
                 .iter()
                 .map(|&(db, e)| {
-                    let x = self.get(&acc, db * 4 + 2 * h + e);
+                    let x = self.get(acc, db * 4 + 2 * h + e);
                     (self.f.fast("fmul", &x, &inv), db, e)
                 })
                 .collect();

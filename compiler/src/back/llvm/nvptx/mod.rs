@@ -26,6 +26,7 @@
 mod abi;
 mod backward;
 mod forward;
+mod hopper;
 mod mma;
 mod smem;
 mod wgmma;

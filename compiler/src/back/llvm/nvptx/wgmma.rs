@@ -33,7 +33,7 @@ impl Gen {
                 let off = self.offset(kt, &i64c(0), &i64c(kk * 16));
                 let p = self.smem_at(kt, &off);
                 let desc = self.descriptor(&p, 128, d * 16);
-                steps.push(Wgmma { a, desc, accumulate: kk > 0, trans_b: false });
+                steps.push(Wgmma { a: WgA::Regs(a), desc, accumulate: kk > 0, trans_b: false });
             }
             acc = self.batch(&op, &steps, &acc);
             if d > 128 {
@@ -55,17 +55,12 @@ impl Gen {
         let c: Vec<V> = (0..n_acc).map(|i| self.get(acc, i)).collect();
         let mut steps = Vec::new();
         for kk in 0..(bn / 16) as usize {
-            let a = [
-                self.pack(&p[(2 * kk) * 4], &p[(2 * kk) * 4 + 1]),
-                self.pack(&p[(2 * kk) * 4 + 2], &p[(2 * kk) * 4 + 3]),
-                self.pack(&p[(2 * kk + 1) * 4], &p[(2 * kk + 1) * 4 + 1]),
-                self.pack(&p[(2 * kk + 1) * 4 + 2], &p[(2 * kk + 1) * 4 + 3]),
-            ];
+            let a = self.pack_pv(p, kk);
             let off = self.offset(vt, &i64c(kk as i64 * 16), &i64c(0));
             let ptr = self.smem_at(vt, &off);
             // Along K (keys) core matrices are d·16 bytes apart; along N (head) 128 bytes.
             let desc = self.descriptor(&ptr, d * 16, 128);
-            steps.push(Wgmma { a, desc, accumulate: true, trans_b: true });
+            steps.push(Wgmma { a: WgA::Regs(a), desc, accumulate: true, trans_b: true });
         }
         let c = self.batch(&format!("wgmma.mma_async.sync.aligned.m64n{d}k16.f32.{dt}.{dt}"), &steps, &c);
         self.f.op("call void asm sideeffect \"wgmma.commit_group.sync.aligned;\", \"~{memory}\"()");
@@ -73,6 +68,16 @@ impl Gen {
         for (i, x) in c.iter().enumerate() {
             self.set(acc, i, x);
         }
+    }
+
+    /// The A fragments of P·V's K step `kk` (keys 16·kk..): P's score registers packed in pairs.
+    pub(super) fn pack_pv(&mut self, p: &[V], kk: usize) -> [V; 4] {
+        [
+            self.pack(&p[(2 * kk) * 4], &p[(2 * kk) * 4 + 1]),
+            self.pack(&p[(2 * kk) * 4 + 2], &p[(2 * kk) * 4 + 3]),
+            self.pack(&p[(2 * kk + 1) * 4], &p[(2 * kk + 1) * 4 + 1]),
+            self.pack(&p[(2 * kk + 1) * 4 + 2], &p[(2 * kk + 1) * 4 + 3]),
+        ]
     }
 
     /// A shared-memory matrix descriptor: address, leading and stride byte offsets (no swizzle).
@@ -86,28 +91,37 @@ impl Gen {
     }
 
     /// A batch: `wgmma.fence`, then one `wgmma.mma_async` `op` per step (A from registers, 4
-    /// packed pairs; B by descriptor) into the accumulators `c`, in one inline-asm block whose
-    /// operands are every step's A fragments and descriptor and the accumulators (tied).
+    /// packed pairs, or by descriptor; B by descriptor) into the accumulators `c`, in one
+    /// inline-asm block whose operands are every step's A and B and the accumulators (tied).
     pub(super) fn batch(&mut self, op: &str, steps: &[Wgmma], c: &[V]) -> Vec<V> {
         let n = c.len();
         let outs: Vec<String> = (0..n).map(|i| format!("${i}")).collect();
         let mut text = String::from("wgmma.fence.sync.aligned;");
         let mut constraints: Vec<String> = (0..n).map(|_| "=f".to_string()).collect();
         let mut args: Vec<String> = Vec::new();
-        for (i, step) in steps.iter().enumerate() {
-            let first = n + 5 * i;
-            let ins_a: Vec<String> = (0..4).map(|j| format!("${}", first + j)).collect();
+        for step in steps {
+            let first = n + args.len();
+            let (a, scale_and_trans_a) = match &step.a {
+                WgA::Regs(a) => {
+                    constraints.extend((0..4).map(|_| "r".to_string()));
+                    args.extend(a.iter().map(|x| x.t()));
+                    let regs: Vec<String> = (0..4).map(|j| format!("${}", first + j)).collect();
+                    (format!("{{{}}}", regs.join(", ")), "1, 1")
+                }
+                WgA::Desc(d) => {
+                    constraints.push("l".into());
+                    args.push(d.t());
+                    (format!("${first}"), "1, 1, 0")
+                }
+            };
             text.push_str(&format!(
-                "\n\t{op} {{{}}}, {{{}}}, ${}, {}, 1, 1, {};",
+                "\n\t{op} {{{}}}, {a}, ${}, {}, {scale_and_trans_a}, {};",
                 outs.join(", "),
-                ins_a.join(", "),
-                first + 4,
+                n + args.len(),
                 step.accumulate as u8,
                 step.trans_b as u8
             ));
-            constraints.extend((0..4).map(|_| "r".to_string()));
             constraints.push("l".into());
-            args.extend(step.a.iter().map(|x| x.t()));
             args.push(step.desc.t());
         }
         constraints.extend((0..n).map(|i| i.to_string()));
@@ -125,10 +139,17 @@ impl Gen {
     }
 }
 
-/// One `wgmma.mma_async` of a batch: its A fragments (4 packed pairs), B's descriptor, whether it
+/// A `wgmma.mma_async`'s A operand: fragments in registers (4 packed pairs) or a shared-memory
+/// matrix descriptor (K-major).
+pub(super) enum WgA {
+    Regs([V; 4]),
+    Desc(V),
+}
+
+/// One `wgmma.mma_async` of a batch: its A operand, B's descriptor, whether it
 /// adds to the accumulators (scale-d) and whether B is transposed (MN-major).
 pub(super) struct Wgmma {
-    pub a: [V; 4],
+    pub a: WgA,
     pub desc: V,
     pub accumulate: bool,
     pub trans_b: bool,

@@ -1,0 +1,360 @@
+//! The warp-specialized Hopper forward (`--target sm_90a-ws`, FlashAttention-3's structure): a
+//! CTA of 128 query rows is one producer warpgroup, which only issues TMA loads, and two consumer
+//! warpgroups of 64 rows each, which compute. Q arrives once; K and V tiles arrive through a ring
+//! of `STAGES` stages, each guarded by a *full* mbarrier (the producer's `arrive.expect_tx` of
+//! the stage's bytes, completed by the TMA copies' transactions) and an *empty* one (every
+//! consumer thread arrives once its `wgmma` reading the stage has completed). `setmaxnreg` moves
+//! registers from the producer to the consumers. Tiles land 128-byte swizzled (TMA boxes of
+//! 64 16-bit columns) and `wgmma` reads them through swizzled descriptors: S = Q·Kᵀ with Q and K
+//! both from shared memory (K-major), O += P·V with P from registers and V MN-major.
+//!
+//! The tensor maps (Q, K, V as [rows][heads][width], boxes of one head) are built by the device
+//! from the launch record's `tensor_maps` and passed in global memory (`tmaps`, 128 bytes each).
+//! Rows a box reads past a sequence belong to the next sequence of the launch (written, finite)
+//! or lie past the launch's last row (TMA fills zeros), so P = 0 meets no NaN in V.
+//!
+//! Not yet here (issue 31): ping-pong named barriers between the consumers, the softmax of one
+//! tile overlapped with the next tile's QKᵀ inside a warpgroup, O through shared memory and a
+//! TMA store, the backward in this structure.
+
+use super::wgmma::{WgA, Wgmma};
+use super::*;
+use crate::back::manifest::TensorMapUse;
+
+/// Threads per CTA: the producer warpgroup, then two consumer warpgroups.
+pub(super) const WS_THREADS: u32 = 384;
+/// Query rows per CTA, 64 per consumer warpgroup.
+pub(super) const WS_ROWS: i64 = 128;
+/// K/V stages in the ring.
+const STAGES: i64 = 2;
+/// Registers per thread after `setmaxnreg`: the producer's 128 threads give, the consumers' 256
+/// take (128·40 + 256·232 = 64,512 of the SM's 65,536).
+const PRODUCER_REGS: u32 = 40;
+const CONSUMER_REGS: u32 = 232;
+/// Columns of a TMA box: one 128-byte swizzled row of 16-bit elements.
+const BOX: i64 = 64;
+/// Consumer threads: each arrives on a stage's empty barrier.
+const CONSUMER_THREADS: i64 = 256;
+
+/// Whether a spec's forward takes this structure: 16-bit head dims of 64 or 128 (whole TMA boxes
+/// and m64nNk16 products of at most 128 columns); others keep the sm_90a kernel.
+pub(super) fn takes(d: i64, dv: i64) -> bool {
+    matches!(d, 64 | 128) && matches!(dv, 64 | 128)
+}
+
+/// The shared-memory plan: (bytes of Q, bytes of one K+V stage, offset of the mbarriers, total).
+pub(super) fn shared(d: i64, dv: i64) -> (i64, i64, i64, i64) {
+    let bn = bn(d.max(dv));
+    let q = WS_ROWS * d * 2;
+    let stage = bn * (d + dv) * 2;
+    let bars = q + STAGES * stage;
+    (q, stage, bars, bars + 8 * (2 * STAGES + 1))
+}
+
+/// The tensor maps the kernel reads, in the order of its `tmaps` array.
+pub(super) fn tensor_maps(d: i64, dv: i64) -> Vec<TensorMapUse> {
+    let bn = bn(d.max(dv)) as u32;
+    let map = |tensor: &str, width: i64, rows: u32| TensorMapUse {
+        tensor: tensor.to_string(),
+        width: width as u32,
+        box_width: BOX as u32,
+        box_rows: rows,
+        swizzle_bytes: 128,
+    };
+    vec![map("q", d, WS_ROWS as u32), map("k", d, bn), map("v", dv, bn)]
+}
+
+impl Gen {
+    pub(super) fn forward_ws(&mut self) {
+        let (d, dv) = (self.d, self.dv);
+        let bn = bn(d.max(dv));
+        let (q_bytes, stage_bytes, bars_at, _) = shared(d, dv);
+        let f = &mut self.f;
+        let tid32 = f.call("i32", "llvm.nvvm.read.ptx.sreg.tid.x", &[]);
+        let tid = f.cast("zext", &tid32, "i64");
+        let fr = self.frame();
+        let f = &mut self.f;
+        let m0 = f.bin("mul", &fr.tile, &i64c(WS_ROWS));
+        let live = f.icmp("slt", &m0, &fr.q_len);
+        let (go, out) = (f.label("live"), f.label("exit"));
+        f.cond_br(&live, &go, &out);
+        f.place(&go);
+        let q_lo = f.bin("add", &fr.q_pos, &m0);
+        let rows_left = f.bin("sub", &fr.q_len, &m0);
+        let rows = f.min_i64(&rows_left, &i64c(WS_ROWS));
+        let q_hi = f.bin("add", &q_lo, &rows);
+        let q_hi = f.bin("sub", &q_hi, &i64c(1));
+        let (lo, hi) = super::super::bounds::kv_bounds(f, self.spec.mask, &q_lo, &q_hi, &fr.kv_pos, &fr.kv_len);
+        let lo = super::super::text::round_down(f, &lo, bn);
+        let smem = V::new("@smem", P3);
+        let bar = |g: &mut Gen, i: i64| g.shared32(&smem, &i64c(bars_at + 8 * i));
+        let (full, empty): (Vec<V>, Vec<V>) = (0..STAGES).map(|s| (bar(self, s), bar(self, STAGES + s))).unzip();
+        let q_bar = bar(self, 2 * STAGES);
+        // Thread 0 initialises the barriers; the block's barrier publishes them.
+        let first = self.f.icmp("eq", &tid, &i64c(0));
+        let (init, ready) = (self.f.label("init"), self.f.label("inited"));
+        self.f.cond_br(&first, &init, &ready);
+        self.f.place(&init);
+        for b in &full {
+            self.mbar_init(b, 1);
+        }
+        for b in &empty {
+            self.mbar_init(b, CONSUMER_THREADS);
+        }
+        self.mbar_init(&q_bar, 1);
+        self.asm("fence.mbarrier_init.release.cluster;");
+        self.f.br(&ready);
+        self.f.place(&ready);
+        self.f.call_void("llvm.nvvm.barrier0", &[]);
+        let wg = self.f.bin("lshr", &tid, &i64c(7));
+        let producer = self.f.icmp("eq", &wg, &i64c(0));
+        let (prod, cons) = (self.f.label("producer"), self.f.label("consumer"));
+        self.f.cond_br(&producer, &prod, &cons);
+
+        // The producer warpgroup: its first thread issues every load.
+        self.f.place(&prod);
+        self.asm(&format!("setmaxnreg.dec.sync.aligned.u32 {PRODUCER_REGS};"));
+        let (issue, idle) = (self.f.label("issue"), self.f.label("idle"));
+        self.f.cond_br(&first, &issue, &idle);
+        self.f.place(&issue);
+        let maps = self.f.let_("ptr", format!("addrspacecast {} to ptr", param("tmaps", P1).t()));
+        let maps = self.f.cast("ptrtoint", &maps, "i64");
+        let map = |g: &mut Gen, i: i64| g.f.bin("add", &maps, &i64c(128 * i));
+        let (q_map, k_map, v_map) = (map(self, 0), map(self, 1), map(self, 2));
+        for m in [&q_map, &k_map, &v_map] {
+            // The maps were written by the host through the generic proxy (PTX ISA 9.7.13.4.x,
+            // "fence.proxy.tensormap"): acquire them before TMA reads them.
+            self.asm_args("fence.proxy.tensormap::generic.acquire.gpu [$0], 128;", "l", &[m]);
+        }
+        let q_row0 = self.f.bin("add", &fr.q0, &m0);
+        self.mbar_expect_tx(&q_bar, WS_ROWS * d * 2);
+        for b in 0..d / BOX {
+            let dst = self.shared32(&smem, &i64c(b * WS_ROWS * 2 * BOX));
+            self.tma_load(&dst, &q_map, [&i64c(b * BOX), &fr.head, &q_row0], &q_bar);
+        }
+        let n_slot = self.f.alloca("i64", 8);
+        self.f.store(&i64c(0), &n_slot, 8);
+        let kv_loop = self.f.begin_for(&lo, &hi, bn);
+        let j = kv_loop.i.clone();
+        {
+            let (s, ph) = self.stage_of(&n_slot);
+            let e = self.pick(&empty, &s);
+            let ph1 = self.f.bin("xor", &ph, &i32c(1));
+            self.mbar_wait(&e, &ph1);
+            let fb = self.pick(&full, &s);
+            self.mbar_expect_tx(&fb, bn * (d + dv) * 2);
+            let row = self.f.bin("add", &fr.kv0, &j);
+            let kbase = self.stage_base(&smem, q_bytes, stage_bytes, &s);
+            for b in 0..d / BOX {
+                let dst = self.f.bin("add", &kbase, &i32c(b * bn * 2 * BOX));
+                self.tma_load(&dst, &k_map, [&i64c(b * BOX), &fr.kv_head, &row], &fb);
+            }
+            for b in 0..dv / BOX {
+                let dst = self.f.bin("add", &kbase, &i32c(bn * d * 2 + b * bn * 2 * BOX));
+                self.tma_load(&dst, &v_map, [&i64c(b * BOX), &fr.kv_head, &row], &fb);
+            }
+            self.next_stage(&n_slot);
+        }
+        self.f.end_for(kv_loop);
+        self.f.br(&idle);
+        self.f.place(&idle);
+        self.f.br(&out);
+
+        // A consumer warpgroup: rows 64·c.. of the CTA's 128.
+        self.f.place(&cons);
+        self.asm(&format!("setmaxnreg.inc.sync.aligned.u32 {CONSUMER_REGS};"));
+        let f = &mut self.f;
+        let c = f.bin("sub", &wg, &i64c(1));
+        let ctid = f.bin("and", &tid, &i64c(127));
+        let warp = f.bin("lshr", &ctid, &i64c(5));
+        let lane = f.bin("and", &ctid, &i64c(31));
+        let ids = Ids { g: f.bin("lshr", &lane, &i64c(2)), t: f.bin("and", &lane, &i64c(3)), warp, lane, tid: ctid };
+        let c64 = f.bin("mul", &c, &i64c(BM));
+        let m0c = f.bin("add", &m0, &c64);
+        let rows_c = f.bin("sub", &fr.q_len, &m0c);
+        let rows_c = f.min_i64(&rows_c, &i64c(BM));
+        let q_lo_c = f.bin("add", &fr.q_pos, &m0c);
+        let q_hi_c = f.bin("add", &q_lo_c, &rows_c);
+        let q_hi_c = f.bin("sub", &q_hi_c, &i64c(1));
+        let warp_row = f.bin("mul", &ids.warp, &i64c(16));
+        let row_g = f.bin("add", &warp_row, &ids.g);
+        let nacc = (dv / 8 * 4) as usize;
+        let acc = self.regs(nacc, 0.0);
+        let ml = self.regs(4, 0.0);
+        self.set(&ml, 0, &f32c(f32::NEG_INFINITY));
+        self.set(&ml, 1, &f32c(f32::NEG_INFINITY));
+        let scale = self.param("scale", "float");
+        let scale2 = self.f.fast("fmul", &scale, &f32c(std::f32::consts::LOG2_E));
+        // This warpgroup's Q rows: 64 rows of 128 bytes into each box.
+        let q_rows = self.f.bin("mul", &c, &i64c(BM * 2 * BOX));
+        let q_rows = self.f.cast("trunc", &q_rows, "i32");
+        let q_base = self.shared32(&smem, &i64c(0));
+        let q_base = self.f.bin("add", &q_base, &q_rows);
+        self.mbar_wait(&q_bar, &i32c(0));
+        let n_slot = self.f.alloca("i64", 8);
+        self.f.store(&i64c(0), &n_slot, 8);
+        let at = RowsAt { q_lo: q_lo_c, q_hi: q_hi_c, row_g: row_g.clone() };
+        let kv_loop = self.f.begin_for(&lo, &hi, bn);
+        let j = kv_loop.i.clone();
+        {
+            let (s, ph) = self.stage_of(&n_slot);
+            let fb = self.pick(&full, &s);
+            self.mbar_wait(&fb, &ph);
+            let kbase = self.stage_base(&smem, q_bytes, stage_bytes, &s);
+            let s_acc = self.ws_scores(&q_base, &kbase, bn);
+            let p = self.softmax_tile(s_acc, &fr, &j, &at, &ids.t, (&scale, &scale2), (&ml, &acc), bn);
+            let vbase = self.f.bin("add", &kbase, &i32c(bn * d * 2));
+            self.ws_pv(&p, &vbase, &acc, bn);
+            // The stage's wgmma reads have completed (wait_group 0): hand it back.
+            let e = self.pick(&empty, &s);
+            self.asm_args("mbarrier.arrive.shared::cta.b64 _, [$0];", "r", &[&e]);
+            self.next_stage(&n_slot);
+        }
+        self.f.end_for(kv_loop);
+        self.store_rows(&fr, &m0c, &rows_c, &ids, &row_g, (&ml, &acc));
+        self.f.br(&out);
+        self.f.place(&out);
+        self.f.op("ret void");
+    }
+
+    /// S = Q Kᵀ for a consumer's 64 rows: both operands from shared memory, K-major, 128-byte
+    /// swizzled; the K step `kk` of 16 columns lies 32 bytes into box `kk / 4`'s rows.
+    fn ws_scores(&mut self, q_base: &V, k_base: &V, bn: i64) -> Vec<V> {
+        let d = self.d;
+        let dt = if self.spec.dtype == Dtype::Fp16 { "f16" } else { "bf16" };
+        let op = format!("wgmma.mma_async.sync.aligned.m64n{bn}k16.f32.{dt}.{dt}");
+        let steps: Vec<Wgmma> = (0..d / 16)
+            .map(|kk| {
+                let (b, into) = (kk / 4, 32 * (kk % 4));
+                let qa = self.f.bin("add", q_base, &i32c(b * WS_ROWS * 2 * BOX + into));
+                let ka = self.f.bin("add", k_base, &i32c(b * bn * 2 * BOX + into));
+                Wgmma {
+                    a: WgA::Desc(self.sw128(&qa, 16, 1024)),
+                    desc: self.sw128(&ka, 16, 1024),
+                    accumulate: kk > 0,
+                    trans_b: false,
+                }
+            })
+            .collect();
+        let zero = vec![f32c(0.0); (bn / 2) as usize];
+        let s = self.batch(&op, &steps, &zero);
+        self.wgmma_wait();
+        s
+    }
+
+    /// O += P V: P packed from the score registers, V (keys × value head) MN-major, 128-byte
+    /// swizzled: 64-column boxes `bn · 128` bytes apart (LBO), 8-key rows 1024 (SBO).
+    fn ws_pv(&mut self, p: &[V], v_base: &V, acc: &V, bn: i64) {
+        let dv = self.dv;
+        let dt = if self.spec.dtype == Dtype::Fp16 { "f16" } else { "bf16" };
+        let c: Vec<V> = (0..(dv / 2) as usize).map(|i| self.get(acc, i)).collect();
+        let steps: Vec<Wgmma> = (0..(bn / 16) as usize)
+            .map(|kk| {
+                let a = self.pack_pv(p, kk);
+                let va = self.f.bin("add", v_base, &i32c(kk as i64 * 16 * 2 * BOX));
+                Wgmma { a: WgA::Regs(a), desc: self.sw128(&va, bn * 2 * BOX, 1024), accumulate: true, trans_b: true }
+            })
+            .collect();
+        let c = self.batch(&format!("wgmma.mma_async.sync.aligned.m64n{dv}k16.f32.{dt}.{dt}"), &steps, &c);
+        self.wgmma_wait();
+        for (i, x) in c.iter().enumerate() {
+            self.set(acc, i, x);
+        }
+    }
+
+    /// `wgmma.commit_group` and `wait_group 0`.
+    pub(super) fn wgmma_wait(&mut self) {
+        self.asm("wgmma.commit_group.sync.aligned;");
+        self.asm("wgmma.wait_group.sync.aligned 0;");
+    }
+
+    /// A 128-byte swizzled matrix descriptor of the shared address `a` (i32).
+    fn sw128(&mut self, a: &V, lbo: i64, sbo: i64) -> V {
+        let a = self.f.cast("zext", a, "i64");
+        let a = self.f.bin("and", &a, &i64c(0x3FFFF));
+        let a = self.f.bin("lshr", &a, &i64c(4));
+        let hi = ((lbo >> 4) << 16) | ((sbo >> 4) << 32) | (1 << 62);
+        self.f.bin("or", &a, &i64c(hi))
+    }
+
+    /// The 32-bit shared address of byte `off` of `base`.
+    fn shared32(&mut self, base: &V, off: &V) -> V {
+        let p = self.f.gep("i8", base, off);
+        self.f.cast("ptrtoint", &p, "i32")
+    }
+
+    /// Stage `s` (i32) of the ring and the parity of its current use, from the use count in `n`.
+    fn stage_of(&mut self, n: &V) -> (V, V) {
+        let n = self.f.load("i64", n, 8);
+        let n = self.f.cast("trunc", &n, "i32");
+        let s = self.f.bin("and", &n, &i32c(STAGES - 1));
+        let ph = self.f.bin("udiv", &n, &i32c(STAGES));
+        (s, self.f.bin("and", &ph, &i32c(1)))
+    }
+
+    fn next_stage(&mut self, n: &V) {
+        let x = self.f.load("i64", n, 8);
+        let x = self.f.bin("add", &x, &i64c(1));
+        self.f.store(&x, n, 8);
+    }
+
+    /// The barrier of stage `s` among `bars` (one per stage, 8 bytes apart).
+    fn pick(&mut self, bars: &[V], s: &V) -> V {
+        let off = self.f.bin("mul", s, &i32c(8));
+        self.f.bin("add", &bars[0], &off)
+    }
+
+    /// The shared address (i32) of stage `s`'s K tile.
+    fn stage_base(&mut self, smem: &V, q_bytes: i64, stage_bytes: i64, s: &V) -> V {
+        let base = self.shared32(smem, &i64c(q_bytes));
+        let off = self.f.bin("mul", s, &i32c(stage_bytes));
+        self.f.bin("add", &base, &off)
+    }
+
+    fn asm(&mut self, text: &str) {
+        self.f.op(format!("call void asm sideeffect \"{text}\", \"~{{memory}}\"()"));
+    }
+
+    fn asm_args(&mut self, text: &str, constraints: &str, args: &[&V]) {
+        let list: Vec<String> = args.iter().map(|a| a.t()).collect();
+        self.f.op(format!("call void asm sideeffect \"{text}\", \"{constraints},~{{memory}}\"({})", list.join(", ")));
+    }
+
+    fn mbar_init(&mut self, bar: &V, count: i64) {
+        self.asm_args("mbarrier.init.shared::cta.b64 [$0], $1;", "r,r", &[bar, &i32c(count)]);
+    }
+
+    /// Arrives on `bar` expecting `bytes` of transactions in its current phase.
+    fn mbar_expect_tx(&mut self, bar: &V, bytes: i64) {
+        self.asm_args("mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;", "r,r", &[bar, &i32c(bytes)]);
+    }
+
+    /// Waits until the phase of `parity` (i32) of `bar` has completed: `try_wait.parity` in a loop.
+    fn mbar_wait(&mut self, bar: &V, parity: &V) {
+        let (wait, done) = (self.f.label("wait"), self.f.label("waited"));
+        self.f.br(&wait);
+        self.f.place(&wait);
+        let ok = self.f.let_(
+            "i32",
+            format!(
+                "call i32 asm sideeffect \"{{ .reg .pred %attnc_p; mbarrier.try_wait.parity.shared::cta.b64 %attnc_p, [$1], $2; selp.b32 $0, 1, 0, %attnc_p; }}\", \"=r,r,r,~{{memory}}\"({}, {})",
+                bar.t(),
+                parity.t()
+            ),
+        );
+        let ok = self.f.icmp("ne", &ok, &i32c(0));
+        self.f.cond_br(&ok, &done, &wait);
+        self.f.place(&done);
+    }
+
+    /// A TMA load of the box at `coords` (innermost first, i64) of the tensor map at `map` (a
+    /// generic address) to shared `dst`, completing transactions on `bar`.
+    fn tma_load(&mut self, dst: &V, map: &V, coords: [&V; 3], bar: &V) {
+        let c: Vec<V> = coords.iter().map(|x| self.f.cast("trunc", x, "i32")).collect();
+        self.asm_args(
+            "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$0], [$1, {$2, $3, $4}], [$5];",
+            "r,l,r,r,r,r",
+            &[dst, map, &c[0], &c[1], &c[2], bar],
+        );
+    }
+}
