@@ -11,8 +11,10 @@
 #   ring        a 4-rank 4K-token causal ring (4 heads, head_dim 128, bf16, forward and backward) on
 #               the GPU, checked against fp64, with per-rank stream timings;
 #   bench       forward and backward TFLOP/s (bf16, 16 heads, head_dim 64/128, seq 4K–32K,
-#               causal and not), inputs resident on the GPU, timed by CUDA events.
-# Each step has its own time limit; the whole check stays under 8 minutes. Logs go to $OUT (or
+#               causal and not), inputs resident on the GPU, timed by CUDA events;
+#   ws-matrix   on Hopper, the matrix's cp2 p2p cases on the warp-specialized forward (sm_90a-ws);
+#   ws-bench    its TFLOP/s at head_dim 128, 4K and 16K (the sm_90a rows of `bench` beside it).
+# Each step has its own time limit; together they stay within 10 minutes. Logs go to $OUT (or
 # ./gpu-check-out) so they come back with the device tool.
 #
 # GPU_CHECK_EMULATE=1 runs the same steps on a machine without a GPU (the test suite does, so the
@@ -59,7 +61,7 @@ skip() { # name, why
     echo "== $1: skipped ($2)"
 }
 
-step devices 60 "$attnc" devices
+step devices 30 "$attnc" devices
 if [ "$emulate" = 1 ]; then
     target=emulated
     kernels=(--kernels gpu-emulated)
@@ -73,13 +75,21 @@ else
     ring=(--device cuda --kernel-dir "dist/kernels-$target" --set pretrain.seq=4096 --set llama3_8b.heads=4
         --set llama3_8b.kv_heads=4)
     bench=(--kernels cuda --kernel-dir "dist/kernels-$target" --seq 4096,8192,16384,32768 --head-dim 64,128 --heads 16)
-    step nccl 90 "$attnc" devices --nccl-test
+    step nccl 60 "$attnc" devices --nccl-test
 fi
-step matrix 210 "$attnc" matrix "${kernels[@]}" --head-dim 64 "${filter[@]}"
-step ring 90 "$attnc" run dsl-examples/llama3_8b_128k.attn --layout pretrain "${ring[@]}" \
+step matrix 180 "$attnc" matrix "${kernels[@]}" --head-dim 64 "${filter[@]}"
+step ring 80 "$attnc" run dsl-examples/llama3_8b_128k.attn --layout pretrain "${ring[@]}" \
     --set pretrain.cp=4 --set pretrain.strategy=p2p --set llama3_8b.head_dim=128 --set pretrain.dtype=bf16 \
     --backward --check --timings
-step bench 150 "$attnc" bench kernels "${bench[@]}"
+step bench 120 "$attnc" bench kernels "${bench[@]}"
+if [ "$emulate" = 1 ] || [ "$target" != sm_90a ] || [ ! -d dist/kernels-sm_90a-ws ]; then
+    skip ws-matrix "the warp-specialized forward runs on sm_90a only"
+    skip ws-bench "the warp-specialized forward runs on sm_90a only"
+else
+    ws=(--kernels cuda --kernel-dir dist/kernels-sm_90a-ws)
+    step ws-matrix 60 "$attnc" matrix "${ws[@]}" --head-dim 64 --filter "cp2 p2p"
+    step ws-bench 70 "$attnc" bench kernels "${ws[@]}" --seq 4096,16384 --head-dim 128 --heads 16
+fi
 
 echo
 echo "== summary ($target kernels)"
@@ -87,6 +97,7 @@ printf '%s\n' "${rows[@]}" | tee "$out/summary.txt"
 echo
 echo "== bench"
 cat "$out/bench.log"
+[ -f "$out/ws-bench.log" ] && { echo "== ws-bench"; cat "$out/ws-bench.log"; }
 grep -q FAIL "$out/summary.txt" && exit 1
 grep -q TIMEOUT "$out/summary.txt" && exit 1
 exit 0
