@@ -571,9 +571,9 @@ fn pipelined_kernels_match_fp64() {
 /// The warp-specialized forward (sm_90a-ws) with a piece of its synchronisation removed from its
 /// PTX, over a pipelined launch (up to 5 KV tiles through the ring's 2 stages): every mbarrier
 /// wait (the producer's for an empty stage, the consumers' for Q and for a full stage) skipped,
-/// the stage's `expect_tx` made a plain arrival, and one TMA box never issued — each is stopped
-/// by the interpreter (a race across the async proxy, a transaction count, a deadlock) or gives
-/// wrong numbers.
+/// the stage's `expect_tx` made a plain arrival, the consumers' first ping-pong turn never given,
+/// and one TMA box never issued — each is stopped by the interpreter (a race across the async
+/// proxy, a transaction count, a deadlock) or gives wrong numbers.
 #[test]
 fn warp_specialized_forward_faults_are_caught() {
     let p = Packed::on(Layout::long(), 64, 2, 1, KernelMask::Causal, 91);
@@ -611,6 +611,8 @@ fn warp_specialized_forward_faults_are_caught() {
         },
         "more than expected",
     );
+    // Consumer 1's first hand-over of the ping-pong: consumer 0 waits for its turn forever.
+    caught("the first turn never given", &|ptx: &str| ptx.replacen("bar.arrive 1, 256;", "", 1), "deadlock");
     caught(
         "a TMA box never issued",
         &|ptx: &str| {

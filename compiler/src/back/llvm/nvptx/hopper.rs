@@ -13,9 +13,12 @@
 //! Rows a box reads past a sequence belong to the next sequence of the launch (written, finite)
 //! or lie past the launch's last row (TMA fills zeros), so P = 0 meets no NaN in V.
 //!
-//! Not yet here (issue 31): ping-pong named barriers between the consumers, the softmax of one
-//! tile overlapped with the next tile's QKᵀ inside a warpgroup, O through shared memory and a
-//! TMA store, the backward in this structure.
+//! The consumers take turns issuing S = QKᵀ (named barriers 1 and 2 of 256 threads, as
+//! FlashAttention-3's warp scheduler barriers), so one's softmax runs while the other's product
+//! does.
+//!
+//! Not yet here (issue 31): the softmax of one tile overlapped with the next tile's QKᵀ inside a
+//! warpgroup, O through shared memory and a TMA store, the backward in this structure.
 
 use super::wgmma::{WgA, Wgmma};
 use super::*;
@@ -35,6 +38,9 @@ const CONSUMER_REGS: u32 = 232;
 const BOX: i64 = 64;
 /// Consumer threads: each arrives on a stage's empty barrier.
 const CONSUMER_THREADS: i64 = 256;
+/// The named barriers of the consumers' ping-pong: `TURN + c` is consumer c's turn (0 is
+/// `bar.sync 0`, the block's).
+const TURN: i64 = 1;
 
 /// Whether a spec's forward takes this structure: 16-bit head dims of 64 or 128 (whole TMA boxes
 /// and m64nNk16 products of at most 128 columns); others keep the sm_90a kernel.
@@ -191,6 +197,19 @@ impl Gen {
         let q_base = self.shared32(&smem, &i64c(0));
         let q_base = self.f.bin("add", &q_base, &q_rows);
         self.mbar_wait(&q_bar, &i32c(0));
+        // Ping-pong: consumer c issues its S = QKᵀ once named barrier 1 + c completes, and then
+        // lets the other issue its own (barrier 2 − c), so one's softmax runs under the other's
+        // product. Consumer 0 goes first: consumer 1 arrives for it before the loop, then after
+        // each of its products that consumer 0 has a next one to follow.
+        let second = self.f.icmp("eq", &c, &i64c(1));
+        let has_tiles = self.f.icmp("slt", &lo, &hi);
+        let lead = self.f.bin("and", &second, &has_tiles);
+        let (pre, started) = (self.f.label("lead"), self.f.label("led"));
+        self.f.cond_br(&lead, &pre, &started);
+        self.f.place(&pre);
+        self.asm(&format!("bar.arrive {TURN}, 256;"));
+        self.f.br(&started);
+        self.f.place(&started);
         let n_slot = self.f.alloca("i64", 8);
         self.f.store(&i64c(0), &n_slot, 8);
         let at = RowsAt { q_lo: q_lo_c, q_hi: q_hi_c, row_g: row_g.clone() };
@@ -201,7 +220,18 @@ impl Gen {
             let fb = self.pick(&full, &s);
             self.mbar_wait(&fb, &ph);
             let kbase = self.stage_base(&smem, q_bytes, stage_bytes, &s);
+            self.turn(&second, "bar.sync", false);
             let s_acc = self.ws_scores(&q_base, &kbase, bn);
+            let next = self.f.bin("add", &j, &i64c(bn));
+            let more = self.f.icmp("slt", &next, &hi);
+            let first = self.f.bin("xor", &second, &V::new("true", "i1"));
+            let hand_over = self.f.bin("or", &first, &more);
+            let (give, given) = (self.f.label("give"), self.f.label("given"));
+            self.f.cond_br(&hand_over, &give, &given);
+            self.f.place(&give);
+            self.turn(&second, "bar.arrive", true);
+            self.f.br(&given);
+            self.f.place(&given);
             let p = self.softmax_tile(s_acc, &fr, &j, &at, &ids.t, (&scale, &scale2), (&ml, &acc), bn);
             let vbase = self.f.bin("add", &kbase, &i32c(bn * d * 2));
             self.ws_pv(&p, &vbase, &acc, bn);
@@ -260,6 +290,16 @@ impl Gen {
         for (i, x) in c.iter().enumerate() {
             self.set(acc, i, x);
         }
+    }
+
+    /// `op` (`bar.sync` or `bar.arrive`) of 256 threads on consumer c's turn barrier, or (`other`)
+    /// on the other consumer's; `second`: c = 1. The id is a register, so ptxas reports all 16
+    /// barriers used (the CTA holds the SM alone anyway); immediates behind a branch made ptxas
+    /// duplicate the softmax (1424 SASS instructions instead of 1264 at d128).
+    fn turn(&mut self, second: &V, op: &str, other: bool) {
+        let c = self.f.cast("zext", second, "i32");
+        let id = if other { self.f.bin("sub", &i32c(TURN + 1), &c) } else { self.f.bin("add", &c, &i32c(TURN)) };
+        self.asm_args(&format!("{op} $0, 256;"), "r", &[&id]);
     }
 
     /// `wgmma.commit_group` and `wait_group 0`.
