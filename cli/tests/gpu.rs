@@ -365,7 +365,9 @@ fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
                         "sinks softcap 2",
                         // Learned score parameters: the warp sums and atomics of their gradients.
                         "sinks score s * exp(temp[h]) - slope[h] * (q - k)",
-                        "15 passed, 0 failed",
+                        // The long case: the kernels' rings of stages reloaded.
+                        "ok    cp2 p2p causal sbhd h2/1 d64 bf16 long",
+                        "16 passed, 0 failed",
                     ],
                 );
                 // `bench kernels --kernels ptx-sim`: the interpreter's instructions per second.
@@ -391,29 +393,44 @@ fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
                         // The score expression's PTX (tanh, exp, a division by an expression, positions).
                         "bf16 score 2 * tanh(s / 2) + s / 4 - exp(s / 3 - 2) / (1 + s * s / 8) + log(1 + s * s / 8) / 4 - alibi(h, 8) * (q - k) - log(1 + q - k) / 8 + k / 64",
                         "sinks score s * exp(temp[h]) - slope[h] * (q - k)",
-                        "6 passed, 0 failed",
+                        "ok    cp2 p2p causal sbhd h2/1 d128 bf16 long",
+                        "7 passed, 0 failed",
                     ],
                 );
             }
             std::fs::remove_dir_all(&dir).unwrap();
         }
     }
-    // Each fault in every forward kernel of a directory.
-    let faults: [(&str, &str, Fault); 5] = [
+    // Each fault in every forward kernel of a directory, caught by the matrix's cases: a short
+    // one, or the long one where only a ring of stages reloaded shows the fault.
+    let (short, long) = ("cp2 p2p none sbhd", "cp2 p2p causal sbhd h2/1 d64 bf16 long");
+    let faults: [(&str, &str, &str, Fault); 10] = [
         // The barrier between the tile loads (each thread's cp.async) and the reads of the whole
         // tile (ldmatrix): the last bar.sync of the kernel's loop.
-        ("sm_80", "bar.sync deleted", |ptx: &str| match ptx.rfind("bar.sync \t0;") {
+        ("sm_80", "bar.sync deleted", short, |ptx: &str| match ptx.rfind("bar.sync \t0;") {
             Some(i) => format!("{}{}", &ptx[..i], &ptx[i + "bar.sync \t0;".len()..]),
             None => ptx.to_string(),
         }),
-        ("sm_80", "ldmatrix .trans made plain", |ptx: &str| ptx.replace(".x4.trans.shared.b16", ".x4.shared.b16")),
-        ("sm_80", "cp.async.wait_group removed", |ptx: &str| ptx.replacen("cp.async.wait_group 0;", "", 1)),
+        // The end-of-loop barrier (the first in the text): between a stage's last read and its
+        // next load, which only a loop longer than the ring reaches.
+        ("sm_80", "end-of-loop bar.sync deleted", long, |ptx: &str| ptx.replacen("bar.sync \t0;", "", 1)),
+        ("sm_80", "ldmatrix .trans made plain", short, |ptx: &str| {
+            ptx.replace(".x4.trans.shared.b16", ".x4.shared.b16")
+        }),
+        ("sm_80", "cp.async.wait_group removed", short, |ptx: &str| ptx.replacen("cp.async.wait_group 0;", "", 1)),
         // The tiles cp.async wrote reach wgmma (the async proxy) only through this fence.
-        ("sm_90a", "fence.proxy.async removed", |ptx: &str| ptx.replace("fence.proxy.async.shared::cta;", "")),
+        ("sm_90a", "fence.proxy.async removed", short, |ptx: &str| ptx.replace("fence.proxy.async.shared::cta;", "")),
         // The register ordering before each batch of wgmma.mma_async (PTX ISA 9.7.15.7.1).
-        ("sm_90a", "wgmma.fence removed", |ptx: &str| ptx.replace("wgmma.fence.sync.aligned;", "")),
+        ("sm_90a", "wgmma.fence removed", short, |ptx: &str| ptx.replace("wgmma.fence.sync.aligned;", "")),
+        // The warp-specialized forward: the producer not waiting for an empty stage (its TMA
+        // overwrites a stage the consumers still read), a consumer not waiting for a full one,
+        // and a stage's transactions not expected.
+        ("sm_90a-ws", "empty-stage wait skipped", long, |ptx: &str| skip_wait(ptx, 0)),
+        ("sm_90a-ws", "full-stage wait skipped", short, |ptx: &str| skip_wait(ptx, 2)),
+        ("sm_90a-ws", "full-stage wait in the loop skipped", long, |ptx: &str| skip_wait(ptx, 3)),
+        ("sm_90a-ws", "expect_tx made a plain arrival", short, plain_arrivals),
     ];
-    for (target, what, fault) in faults {
+    for (target, what, filter, fault) in faults {
         let dir = base.with_extension(target);
         if !dir.exists() {
             let out = dir.to_str().unwrap();
@@ -431,24 +448,64 @@ fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
             std::fs::write(faulty.join(&name), new).unwrap();
         }
         assert!(changed > 0, "{what}: no kernel changed");
-        let stdout = matrix(faulty.to_str().unwrap(), "64", "cp2 p2p none sbhd", 1, &["0 passed, 1 failed"]);
+        let stdout = matrix(faulty.to_str().unwrap(), "64", filter, 1, &["0 passed, 1 failed"]);
         assert!(stdout.contains("FAIL"), "{what}: {stdout}");
         if target == "sm_90a" {
             // Caught by the interpreter's proxy and register-order checks, not by a wrong number.
             let caught = if what.starts_with("wgmma") { "before any wgmma.fence" } else { "no fence.proxy.async" };
             assert!(stdout.contains(caught), "{what}: {stdout}");
         }
+        if target == "sm_90a-ws" {
+            // Caught by the race model across the async proxy and the transaction count.
+            let caught = match what.split_whitespace().next() {
+                Some("empty-stage") => "a cp.async.bulk overwrites",
+                Some("full-stage") => "shared-memory race",
+                _ => "more than expected",
+            };
+            assert!(stdout.contains(caught), "{what}: {stdout}");
+        }
         std::fs::remove_dir_all(&faulty).unwrap();
     }
-    for target in ["sm_80", "sm_90a"] {
+    for target in ["sm_80", "sm_90a", "sm_90a-ws"] {
         let _ = std::fs::remove_dir_all(base.with_extension(target));
     }
 }
 
+/// The PTX of a warp-specialized forward with every `mbarrier.arrive.expect_tx` a plain arrival:
+/// the copies then deliver bytes no phase expects.
+fn plain_arrivals(ptx: &str) -> String {
+    let from = "mbarrier.arrive.expect_tx.shared::cta.b64 _, ";
+    let mut out = String::new();
+    let mut rest = ptx;
+    while let Some(at) = rest.find(from) {
+        let end = at + rest[at..].find(';').unwrap();
+        let bar = &rest[at + from.len()..end];
+        out.push_str(&rest[..at]);
+        out.push_str(&format!("mbarrier.arrive.shared::cta.b64 _, {}", &bar[..bar.find(']').unwrap() + 1]));
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The PTX of a warp-specialized forward with its `i`-th mbarrier wait (0: the producer's for an
+/// empty stage, 1: the consumers' for Q, 2: for the first tile's full stage, 3: for the later
+/// tiles') made "done" at once: the
+/// `try_wait.parity` itself removed, since it would acquire the phase whenever it happened to be
+/// complete.
+fn skip_wait(ptx: &str, i: usize) -> String {
+    let wait = "{ .reg .pred %attnc_p; mbarrier.try_wait.parity";
+    let Some((at, _)) = ptx.match_indices(wait).nth(i) else { return ptx.to_string() };
+    let end = at + ptx[at..].find('}').unwrap() + 1;
+    let selp = at + ptx[at..end].find("selp.b32 ").unwrap() + "selp.b32 ".len();
+    let done = &ptx[selp..selp + ptx[selp..].find(',').unwrap()];
+    format!("{}mov.u32 {done}, 1;{}", &ptx[..at], &ptx[end..])
+}
+
 /// Pipelines under the PTX interpreter: the matrix's blocks are one KV tile long, so a stage of
-/// the kernels' double buffers is never reloaded there. A run at 768 tokens over cp 2 (zigzag
-/// chunks of 192 rows: a forward CTA's KV loop and a backward CTA's query loop pass three tiles
-/// of 64 or more) passes on sm_80, sm_90a and sm_90a-ws, forward and backward; with the sm_80
+/// the kernels' rings of stages is never reloaded there. A run at 1024 tokens over cp 2 (zigzag
+/// chunks of 256 rows: a forward CTA's KV loop and a backward CTA's query loop pass four tiles
+/// of 64, past sm_90a-ws's three stages) passes on sm_80, sm_90a and sm_90a-ws, forward and backward; with the sm_80
 /// forward's end-of-loop `bar.sync` deleted (the first in its text: the barrier between a stage's
 /// last read and its next load), or sm_90a-ws's producer not waiting for an empty stage, the same
 /// run fails with the interpreter's shared-memory race.
@@ -457,7 +514,7 @@ fn ptx_sim_runs_pipelines_and_catches_a_missing_loop_barrier() {
     let base = std::env::temp_dir().join(format!("attnc-ptx-pipeline-{}", std::process::id()));
     let spec = "dsl-examples/llama3_8b_128k.attn";
     let sets = [
-        "pretrain.seq=768",
+        "pretrain.seq=1024",
         "pretrain.cp=2",
         "pretrain.strategy=p2p",
         "llama3_8b.heads=2",

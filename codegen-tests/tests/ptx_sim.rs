@@ -569,8 +569,9 @@ fn pipelined_kernels_match_fp64() {
 }
 
 /// The warp-specialized forward (sm_90a-ws) with a piece of its synchronisation removed from its
-/// PTX, over a pipelined launch (up to 5 KV tiles through the ring's 2 stages): every mbarrier
-/// wait (the producer's for an empty stage, the consumers' for Q and for a full stage) skipped,
+/// PTX, over a pipelined launch (up to 5 KV tiles through the ring's 3 stages): every mbarrier
+/// wait (the producer's for an empty stage, the consumers' for Q and for a full stage, first tile
+/// and later ones) skipped,
 /// the stage's `expect_tx` made a plain arrival, the consumers' first ping-pong turn never given,
 /// and one TMA box never issued — each is stopped by the interpreter (a race across the async
 /// proxy, a transaction count, a deadlock) or gives wrong numbers.
@@ -589,7 +590,7 @@ fn warp_specialized_forward_faults_are_caught() {
     let wait = "{ .reg .pred %attnc_p; mbarrier.try_wait.parity";
     let ptx = llvm::compile(&p.spec(attnc_compiler::kernel::KernelKind::Forward), Target::Sm90aWs).unwrap().asm;
     let waits = ptx.matches(wait).count();
-    assert_eq!(waits, 3, "the producer's and the consumers' two waits");
+    assert_eq!(waits, 4, "the producer's, and the consumers' for Q, the first tile and the others");
     for i in 0..waits {
         let skip = move |ptx: &str| {
             let at = ptx.match_indices(wait).nth(i).unwrap().0;

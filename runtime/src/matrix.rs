@@ -37,13 +37,21 @@ pub struct Case {
     /// Under a window or chunks: the halo exchange, the strategy's own communication, or (`Auto`)
     /// whichever moves fewer rows, as the pipeline reads it without the driver.
     pub exchange: Exchange,
+    /// One sequence of [`LONG_SEQ`] tokens instead of two of `16 · cp`: long enough that the GPU
+    /// kernels' loops pass their rings of shared-memory stages more than once.
+    pub long: bool,
 }
+
+/// The long case's sequence: at cp 2 zigzag chunks of 256 rows, so a forward CTA's KV loop and a
+/// backward CTA's query loop run four tiles of 64 — past the stages of every GPU kernel's ring
+/// (two, and sm_90a-ws's three), where a stage reloaded before its readers are done shows.
+pub const LONG_SEQ: u64 = 1024;
 
 impl Case {
     /// A one-line name: `cp4 p2p causal bshd h8/2 d8 bf16`.
     pub fn name(&self) -> String {
         format!(
-            "cp{} {} {} {} h{}/{} d{}{} {}{}{}{}",
+            "cp{} {} {} {} h{}/{} d{}{} {}{}{}{}{}",
             self.cp,
             self.strategy,
             self.mask,
@@ -62,7 +70,8 @@ impl Case {
                 Exchange::Auto => "",
                 Exchange::Halo => " (halo)",
                 Exchange::Full => " (own exchange)",
-            }
+            },
+            if self.long { " long" } else { "" }
         )
     }
 
@@ -71,6 +80,7 @@ impl Case {
         let cp = self.cp as u64;
         let format = match self.format {
             "thd" => format!("  format = thd {{ max_tokens = {} }}", 2 * cp * 64),
+            f if self.long => format!("  format = {f}\n  seq = {LONG_SEQ}\n  batch = 1"),
             f => format!("  format = {f}\n  seq = {}\n  batch = 2", 2 * cp * 8),
         };
         format!(
@@ -286,7 +296,7 @@ pub fn mla_v_head_dim(head_dim: u32) -> u32 {
 
 /// The matrix at one dtype and head dim: cp 1, 2, 3, 4, 8 × every strategy × every mask (each
 /// with its format), and at cp 2 and 4 every strategy × each of [`FEATURES`]; GQA rotating
-/// through MHA, group 4 and MQA.
+/// through MHA, group 4 and MQA; and one long case (`Case::long`).
 pub fn cases(dtype: &'static str, head_dim: u32) -> Vec<Case> {
     let mut cases = Vec::new();
     let mut rotation = 0usize;
@@ -313,10 +323,28 @@ pub fn cases(dtype: &'static str, head_dim: u32) -> Vec<Case> {
                     score,
                     v_head_dim: mla.then(|| mla_v_head_dim(head_dim)),
                     exchange: Exchange::Auto,
+                    long: false,
                 });
             }
         }
     }
+    // The pipelines: cp 2, p2p, causal, two query heads over one KV head.
+    let long = Case {
+        cp: 2,
+        strategy: "p2p".into(),
+        mask: "causal",
+        format: "sbhd",
+        heads: 2,
+        kv_heads: 1,
+        head_dim,
+        dtype,
+        sinks: false,
+        score: None,
+        v_head_dim: None,
+        exchange: Exchange::Auto,
+        long: true,
+    };
+    cases.push(long);
     cases
 }
 

@@ -73,6 +73,7 @@ fn matrix_against_fp64_full_attention() {
             score: None,
             v_head_dim: None,
             exchange: Exchange::Auto,
+            long: false,
         });
     }
     // A score with kinks, in fp32 only (`matrix::KINKED`): every exchange, MQA among them.
@@ -92,6 +93,7 @@ fn matrix_against_fp64_full_attention() {
             score: Some(matrix::KINKED),
             v_head_dim: None,
             exchange: Exchange::Auto,
+            long: false,
         });
     }
     // Positions in a score under chunks and packed sequences: q and k are positions within the
@@ -110,6 +112,7 @@ fn matrix_against_fp64_full_attention() {
             score: Some("score = s - (q - k) / 8 + q / 32 - k / 48"),
             v_head_dim: None,
             exchange: Exchange::Auto,
+            long: false,
         });
     }
     let sets = kernel_sets();
@@ -190,7 +193,7 @@ fn device_executor_on_host_memory_against_fp64() {
         })
         .collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
-    assert_eq!(cases.len(), 215);
+    assert_eq!(cases.len(), 216);
 }
 
 /// The device executor's timeline: one span per op of every rank, each between the stamps around
@@ -335,7 +338,7 @@ fn device_executor_one_rank_per_process() {
         })
         .collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
-    assert_eq!(cases.len(), 185);
+    assert_eq!(cases.len(), 186);
 }
 
 /// Learned sinks with one process per rank: each rank's dsinks holds its own rows' share, and the
@@ -398,6 +401,7 @@ fn small(strategy: &str) -> Case {
         score: None,
         v_head_dim: None,
         exchange: Exchange::Auto,
+        long: false,
     }
 }
 

@@ -8,6 +8,7 @@
 //! configurations are the manifest's. Memory is allocated once per storage and never freed while
 //! a plan runs.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use cudarc::driver::result::{memcpy_dtod_async, memcpy_dtoh_async, memcpy_htod_async, memset_d8_async, stream};
@@ -30,11 +31,13 @@ pub struct CudaDevice {
     /// Buffers of −inf values for fills, grown on demand; the last is the largest (older ones
     /// stay alive: copies in flight may still read them).
     neg_inf: Mutex<Vec<CudaMem>>,
-    /// Per-head score values on the device, by rank and content: uploaded once, kept for the
-    /// device's life (launches in flight read them).
-    head_values: Mutex<Vec<(u32, Vec<f32>, CudaMem)>>,
-    /// Tensor-map arrays on the device, by rank and content (as `head_values`).
-    tensor_maps: Mutex<Vec<(u32, Vec<u8>, CudaMem)>>,
+    /// Per rank, stream and kind (0: per-head score values, 1: tensor maps), the device buffer a
+    /// launch's argument array is copied into, on the launch's own stream just before it: the
+    /// stream's order keeps every earlier launch's reads before the next copy, so the memory stays
+    /// the same however many batches and parameter values a run sees.
+    args: Mutex<HashMap<(u32, usize, usize), CudaMem>>,
+    /// Argument buffers outgrown (launches in flight may still read them).
+    retired: Mutex<Vec<CudaMem>>,
 }
 
 /// An event recorded on a stream.
@@ -59,14 +62,20 @@ impl CudaDevice {
             launcher,
             streams: Mutex::new(Vec::new()),
             neg_inf: Mutex::new(Vec::new()),
-            head_values: Mutex::new(Vec::new()),
-            tensor_maps: Mutex::new(Vec::new()),
+            args: Mutex::new(HashMap::new()),
+            retired: Mutex::new(Vec::new()),
         }
     }
 
     /// The device address of the tensor maps a kernel reads over a call's planes (`None` when it
-    /// reads none), encoded by the driver; uploaded once per rank and content.
-    fn tensor_maps(&self, rank: u32, k: &Loaded, c: &FwdCall<'_, CudaMem>) -> Result<Option<u64>, DeviceError> {
+    /// reads none), encoded by the driver, staged for a launch on stream `which`.
+    fn tensor_maps(
+        &self,
+        rank: u32,
+        which: usize,
+        k: &Loaded,
+        c: &FwdCall<'_, CudaMem>,
+    ) -> Result<Option<u64>, DeviceError> {
         if k.maps.is_empty() {
             return Ok(None);
         }
@@ -74,32 +83,37 @@ impl CudaDevice {
         for f in crate::device::map_fields(&k.maps, c, address)? {
             bytes.extend(encode_map(&f, c.table.spec.dtype).map_err(err)?);
         }
-        let mut cache = self.tensor_maps.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, _, m)) = cache.iter().find(|(r, b, _)| *r == rank && *b == bytes) {
-            return Ok(Some(m.ptr));
-        }
-        let m = self.alloc(rank, bytes.len())?;
-        self.upload(rank, 0, (&m, 0), &bytes)?;
-        let ptr = m.ptr;
-        cache.push((rank, bytes, m));
-        Ok(Some(ptr))
+        self.stage(rank, which, 1, &bytes).map(Some)
     }
 
-    /// The device address of a call's per-head score values (`None` when the score reads no head).
-    fn head_values(&self, rank: u32, values: &[f32]) -> Result<Option<u64>, DeviceError> {
+    /// The device address of a call's per-head score values (`None` when the score reads no head),
+    /// staged for a launch on stream `which`.
+    fn head_values(&self, rank: u32, which: usize, values: &[f32]) -> Result<Option<u64>, DeviceError> {
         if values.is_empty() {
             return Ok(None);
         }
-        let mut cache = self.head_values.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, _, m)) = cache.iter().find(|(r, v, _)| *r == rank && v == values) {
-            return Ok(Some(m.ptr));
-        }
         let bytes: Vec<u8> = values.iter().flat_map(|x| x.to_le_bytes()).collect();
-        let m = self.alloc(rank, bytes.len())?;
-        self.upload(rank, 0, (&m, 0), &bytes)?;
-        let ptr = m.ptr;
-        cache.push((rank, values.to_vec(), m));
-        Ok(Some(ptr))
+        self.stage(rank, which, 0, &bytes).map(Some)
+    }
+
+    /// Copies `bytes` into the argument buffer of (`rank`, stream `which`, `kind`), grown when
+    /// too small, on that stream; returns its device address.
+    fn stage(&self, rank: u32, which: usize, kind: usize, bytes: &[u8]) -> Result<u64, DeviceError> {
+        let mut slots = self.args.lock().unwrap_or_else(|e| e.into_inner());
+        let key = (rank, which, kind);
+        if slots.get(&key).is_none_or(|m| m.slice.len() < bytes.len()) {
+            let m = self.alloc(rank, bytes.len().next_power_of_two().max(512))?;
+            if let Some(old) = slots.insert(key, m) {
+                self.retired.lock().unwrap_or_else(|e| e.into_inner()).push(old);
+            }
+        }
+        let ptr = slots[&key].ptr;
+        let s = self.stream(rank, which)?;
+        // SAFETY: the buffer is live (kept in `args` or `retired` for the device's life) and holds
+        // `bytes`; a copy from pageable memory is staged before the call returns, and the stream
+        // orders it after every launch enqueued on it before.
+        unsafe { driver("cuMemcpyHtoDAsync", memcpy_htod_async(ptr, bytes, s.cu_stream())).map_err(err)? };
+        Ok(ptr)
     }
 
     /// The rank's stream (`0` compute, `1` CP), created on first use.
@@ -312,8 +326,8 @@ impl Device for CudaDevice {
         let grid = (t.max_seqlen_q().div_ceil(k.rows) as u32, c.heads.1 as u32, t.sequences() as u32);
         // O rows hold the query heads at the value head dim.
         let o_row = (c.heads_q * c.v_head_dim) as i64;
-        let hv = self.head_values(rank, c.head_values)?;
-        let maps = self.tensor_maps(rank, &k, c)?;
+        let hv = self.head_values(rank, which, c.head_values)?;
+        let maps = self.tensor_maps(rank, which, &k, c)?;
         let mut args: Vec<&dyn Arg> = vec![
             &ptrs[0], &ptrs[1], &ptrs[2], &ptrs[3], &ptrs[4], &arrays[0], &arrays[1], &arrays[2], &arrays[3], &q_row,
             &kv_row, &o_row, &c.scale,
@@ -351,7 +365,7 @@ impl Device for CudaDevice {
         ];
         let arrays = f.arrays.map(address);
         let grid = (t.max_seqlen_kv().div_ceil(k.rows) as u32, f.heads.1 as u32, t.sequences() as u32);
-        let hv = self.head_values(rank, f.head_values)?;
+        let hv = self.head_values(rank, which, f.head_values)?;
         let dparams = c.dparams_region()?.map(address);
         let mut args: Vec<&dyn Arg> = vec![
             &ptrs[0], &ptrs[1], &ptrs[2], &ptrs[3], &ptrs[4], &ptrs[5], &ptrs[6], &ptrs[7], &ptrs[8], &arrays[0],

@@ -39,10 +39,10 @@ pub struct PtxDevice {
     parsed: Mutex<HashMap<String, Arc<Parsed>>>,
     /// Thread instructions interpreted so far.
     pub instructions: AtomicU64,
-    /// Per-head score values uploaded so far, by content, and their addresses.
-    head_values: Mutex<Vec<(Vec<f32>, u64)>>,
-    /// Tensor-map arrays uploaded so far, by content, and their addresses.
-    tensor_maps: Mutex<Vec<(Vec<u8>, u64)>>,
+    /// Per kind of launch argument array (0: per-head score values, 1: tensor maps), the buffer
+    /// each launch's array is written into before it runs (launches run one at a time here), and
+    /// its size.
+    args: Mutex<HashMap<usize, PtxMem>>,
 }
 
 fn address(region: (&PtxMem, usize)) -> u64 {
@@ -56,8 +56,7 @@ impl PtxDevice {
             global: Mutex::new(Global::new()),
             parsed: Mutex::new(HashMap::new()),
             instructions: AtomicU64::new(0),
-            head_values: Mutex::new(Vec::new()),
-            tensor_maps: Mutex::new(Vec::new()),
+            args: Mutex::new(HashMap::new()),
         }
     }
 
@@ -107,20 +106,24 @@ impl PtxDevice {
     }
 
     /// A call's per-head score values in the interpreter's memory, as the kernel's last parameter
-    /// (`None` when the score reads no head); uploaded once per content.
+    /// (`None` when the score reads no head).
     fn head_values(&self, values: &[f32]) -> Result<Option<Arg>, DeviceError> {
         if values.is_empty() {
             return Ok(None);
         }
-        let mut cache = self.head_values.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, addr)) = cache.iter().find(|(v, _)| v == values) {
-            return Ok(Some(Arg::U64(*addr)));
-        }
         let bytes: Vec<u8> = values.iter().flat_map(|x| x.to_le_bytes()).collect();
-        let m = self.alloc(0, bytes.len())?;
-        self.upload(0, 0, (&m, 0), &bytes)?;
-        cache.push((values.to_vec(), m.addr));
-        Ok(Some(Arg::U64(m.addr)))
+        self.stage(0, &bytes).map(|a| Some(Arg::U64(a)))
+    }
+
+    /// Writes `bytes` into the argument buffer of `kind` (grown when too small): its address.
+    fn stage(&self, kind: usize, bytes: &[u8]) -> Result<u64, DeviceError> {
+        let mut slots = self.args.lock().unwrap_or_else(|e| e.into_inner());
+        if slots.get(&kind).is_none_or(|m| m.len < bytes.len()) {
+            slots.insert(kind, self.alloc(0, bytes.len().next_power_of_two().max(512))?);
+        }
+        let m = &slots[&kind];
+        self.upload(0, 0, (m, 0), bytes)?;
+        Ok(m.addr)
     }
 
     fn spec_kernel(&self, spec: &KernelSpec) -> Result<Arc<Parsed>, DeviceError> {
@@ -128,8 +131,7 @@ impl PtxDevice {
     }
 
     /// The tensor maps a kernel reads, over a forward call's planes (`FwdCall::at_heads`), in the
-    /// interpreter's encoding, as one global array (the kernel's `tmaps`); uploaded once per
-    /// content.
+    /// interpreter's encoding, as one global array (the kernel's `tmaps`).
     fn tensor_maps(&self, maps: &[TensorMapUse], c: &FwdCall<'_, PtxMem>) -> Result<Option<Arg>, DeviceError> {
         if maps.is_empty() {
             return Ok(None);
@@ -154,14 +156,7 @@ impl PtxDevice {
             map.check().map_err(|e| DeviceError::Kernel(format!("tensor map: {e}")))?;
             bytes.extend(map.encode());
         }
-        let mut cache = self.tensor_maps.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, addr)) = cache.iter().find(|(b, _)| *b == bytes) {
-            return Ok(Some(Arg::U64(*addr)));
-        }
-        let m = self.alloc(0, bytes.len())?;
-        self.upload(0, 0, (&m, 0), &bytes)?;
-        cache.push((bytes, m.addr));
-        Ok(Some(Arg::U64(m.addr)))
+        self.stage(1, &bytes).map(|a| Some(Arg::U64(a)))
     }
 }
 

@@ -140,7 +140,7 @@ impl Gen {
                 }
             }
             let rows_at = RowsAt { q_lo: q_lo.clone(), q_hi: q_hi.clone(), row_g: row_g.clone() };
-            let p = g.softmax_tile(s, &fr, &j, &rows_at, &ids.t, (&scale, &scale2), (&ml, &acc), bn);
+            let (p, _) = g.softmax_tile(s, &fr, &j, &rows_at, &ids.t, (&scale, &scale2), (&ml, Some(&acc)), bn);
             // AccumulatePv: P (the S accumulators, packed) as A; V through ldmatrix.trans.
             // At a value head dim of 256 the m64n256 accumulators of one wgmma leave too few
             // registers: P·V then uses mma.sync (which Hopper runs too) on the same layout.
@@ -180,7 +180,7 @@ impl Gen {
     /// One KV tile's scores `s` (a thread's fragment: rows `row_g` and `row_g + 8` of the rows
     /// at `q_lo`, the tile's keys at `j`) through the score modification, the mask (on tiles
     /// that need it) and the online softmax: m and l (`ml`) updated, the accumulators (`acc`)
-    /// rescaled, P returned for P·V.
+    /// rescaled (when given), P and the rows' rescale factors returned.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn softmax_tile(
         &mut self,
@@ -190,10 +190,10 @@ impl Gen {
         at: &RowsAt,
         t: &V,
         (scale, scale2): (&V, &V),
-        (ml, acc): (&V, &V),
+        (ml, acc): (&V, Option<&V>),
         bn: i64,
-    ) -> Vec<V> {
-        let dv = self.dv;
+    ) -> (Vec<V>, [V; 2]) {
+        let mut alphas = [f32c(1.0), f32c(1.0)];
         let mask = self.spec.mask;
         let nb = (bn / 8) as usize;
         let (q_lo, q_hi, row_g) = (&at.q_lo, &at.q_hi, &at.row_g);
@@ -306,16 +306,24 @@ impl Gen {
             let l = self.f.fast("fadd", &l, &sum);
             self.set(ml, 2 + h, &l);
             self.set(ml, h, &m_new);
-            for db in 0..(dv / 8) as usize {
-                for e in 0..2 {
-                    let i = db * 4 + 2 * h + e;
-                    let x = self.get(acc, i);
-                    let x = self.f.fast("fmul", &x, &alpha);
-                    self.set(acc, i, &x);
-                }
+            if let Some(acc) = acc {
+                self.rescale_rows(acc, h, &alpha);
+            }
+            alphas[h] = alpha;
+        }
+        (p, alphas)
+    }
+
+    /// The accumulators of a thread's row `h` (0: row g, 1: row g + 8) times `alpha`.
+    pub(super) fn rescale_rows(&mut self, acc: &V, h: usize, alpha: &V) {
+        for db in 0..(self.dv / 8) as usize {
+            for e in 0..2 {
+                let i = db * 4 + 2 * h + e;
+                let x = self.get(acc, i);
+                let x = self.f.fast("fmul", &x, alpha);
+                self.set(acc, i, &x);
             }
         }
-        p
     }
 
     /// The epilogue: O = acc / l, LSE = (m + log2 l)·ln 2 of the rows at `m0` of the run (`rows`

@@ -8,17 +8,20 @@
 //! 64 16-bit columns) and `wgmma` reads them through swizzled descriptors: S = Q·Kᵀ with Q and K
 //! both from shared memory (K-major), O += P·V with P from registers and V MN-major.
 //!
+//! The consumers take turns issuing their products (named barriers 1 and 2 of 256 threads, as
+//! FlashAttention-3's warp scheduler barriers), so one's softmax runs while the other's products
+//! do; and inside a consumer, a turn issues S of tile j with P·V of tile j − 1, whose softmax ran
+//! while S was in flight (each `wgmma.wait_group` takes the accumulators it waits for as tied
+//! operands, so nothing reads them early). A score modification's registers leave no room for
+//! that (the windowed soft-cap at d128 spilled): those kernels take one tile at a time.
+//!
 //! The tensor maps (Q, K, V as [rows][heads][width], boxes of one head) are built by the device
 //! from the launch record's `tensor_maps` and passed in global memory (`tmaps`, 128 bytes each).
 //! Rows a box reads past a sequence belong to the next sequence of the launch (written, finite)
 //! or lie past the launch's last row (TMA fills zeros), so P = 0 meets no NaN in V.
 //!
-//! The consumers take turns issuing S = QKᵀ (named barriers 1 and 2 of 256 threads, as
-//! FlashAttention-3's warp scheduler barriers), so one's softmax runs while the other's product
-//! does.
-//!
-//! Not yet here (issue 31): the softmax of one tile overlapped with the next tile's QKᵀ inside a
-//! warpgroup, O through shared memory and a TMA store, the backward in this structure.
+//! Not yet here (issue 31): O through shared memory and a TMA store, the backward in this
+//! structure.
 
 use super::wgmma::{WgA, Wgmma};
 use super::*;
@@ -28,12 +31,13 @@ use crate::back::manifest::TensorMapUse;
 pub(super) const WS_THREADS: u32 = 384;
 /// Query rows per CTA, 64 per consumer warpgroup.
 pub(super) const WS_ROWS: i64 = 128;
-/// K/V stages in the ring.
-const STAGES: i64 = 2;
+/// K/V stages in the ring: a consumer holds two (S of one tile, P·V of the one before) while the
+/// producer fills the third.
+const STAGES: i64 = 3;
 /// Registers per thread after `setmaxnreg`: the producer's 128 threads give, the consumers' 256
-/// take (128·40 + 256·232 = 64,512 of the SM's 65,536).
-const PRODUCER_REGS: u32 = 40;
-const CONSUMER_REGS: u32 = 232;
+/// take (128·24 + 256·240 = 64,512 of the SM's 65,536).
+const PRODUCER_REGS: u32 = 24;
+const CONSUMER_REGS: u32 = 240;
 /// Columns of a TMA box: one 128-byte swizzled row of 16-bit elements.
 const BOX: i64 = 64;
 /// Consumer threads: each arrives on a stage's empty barrier.
@@ -68,6 +72,18 @@ pub(super) fn tensor_maps(d: i64, dv: i64) -> Vec<TensorMapUse> {
         swizzle_bytes: 128,
     };
     vec![map("q", d, WS_ROWS as u32), map("k", d, bn), map("v", dv, bn)]
+}
+
+/// What a consumer's turns read: its Q rows, the ring's layout, the tile width, which consumer it
+/// is and where its KV tiles end.
+struct Turns<'a> {
+    q_base: &'a V,
+    smem: &'a V,
+    q_bytes: i64,
+    stage_bytes: i64,
+    bn: i64,
+    second: &'a V,
+    hi: &'a V,
 }
 
 impl Gen {
@@ -213,42 +229,137 @@ impl Gen {
         let n_slot = self.f.alloca("i64", 8);
         self.f.store(&i64c(0), &n_slot, 8);
         let at = RowsAt { q_lo: q_lo_c, q_hi: q_hi_c, row_g: row_g.clone() };
-        let kv_loop = self.f.begin_for(&lo, &hi, bn);
-        let j = kv_loop.i.clone();
-        {
-            let (s, ph) = self.stage_of(&n_slot);
-            let fb = self.pick(&full, &s);
-            self.mbar_wait(&fb, &ph);
-            let kbase = self.stage_base(&smem, q_bytes, stage_bytes, &s);
-            self.turn(&second, "bar.sync", false);
-            let s_acc = self.ws_scores(&q_base, &kbase, bn);
-            let next = self.f.bin("add", &j, &i64c(bn));
-            let more = self.f.icmp("slt", &next, &hi);
-            let first = self.f.bin("xor", &second, &V::new("true", "i1"));
-            let hand_over = self.f.bin("or", &first, &more);
-            let (give, given) = (self.f.label("give"), self.f.label("given"));
-            self.f.cond_br(&hand_over, &give, &given);
-            self.f.place(&give);
-            self.turn(&second, "bar.arrive", true);
-            self.f.br(&given);
-            self.f.place(&given);
-            let p = self.softmax_tile(s_acc, &fr, &j, &at, &ids.t, (&scale, &scale2), (&ml, &acc), bn);
-            let vbase = self.f.bin("add", &kbase, &i32c(bn * d * 2));
-            self.ws_pv(&p, &vbase, &acc, bn);
-            // The stage's wgmma reads have completed (wait_group 0): hand it back.
-            let e = self.pick(&empty, &s);
-            self.asm_args("mbarrier.arrive.shared::cta.b64 _, [$0];", "r", &[&e]);
-            self.next_stage(&n_slot);
+        // P of the tile before (packed) and its stage, carried to the next turn's P·V.
+        let p_slot = self.f.alloca(&format!("[{} x i32]", bn / 4), 4);
+        let prev_slot = self.f.alloca("i32", 4);
+        let tile = Turns { q_base: &q_base, smem: &smem, q_bytes, stage_bytes, bn, second: &second, hi: &hi };
+        let done = self.f.label("consumed");
+        if self.spec.score.is_some() {
+            // A score modification's registers leave no room for a second tile in flight (the
+            // windowed soft-cap at d128 spilled): one tile at a time, its products waited for.
+            let kv_loop = self.f.begin_for(&lo, &hi, bn);
+            let j = kv_loop.i.clone();
+            {
+                let (s, kbase) = self.consumer_stage(&n_slot, &full, &tile);
+                let s_acc = self.ws_turn(&tile, &j, &kbase, None).0;
+                let (p, _) = self.softmax_tile(s_acc, &fr, &j, &at, &ids.t, (&scale, &scale2), (&ml, Some(&acc)), bn);
+                self.keep_p(&p_slot, &prev_slot, &p, &s, bn);
+                let o = self.ws_pv(&p_slot, &s, &acc, &tile);
+                let o = self.wgmma_wait_for(0, &o);
+                for (i, x) in o.iter().enumerate() {
+                    self.set(&acc, i, x);
+                }
+                self.release(&empty, &s);
+                self.next_stage(&n_slot);
+            }
+            self.f.end_for(kv_loop);
+            self.f.br(&done);
+        } else {
+            let (first_tile, looped) = (self.f.label("first_tile"), self.f.label("looped"));
+            self.f.cond_br(&has_tiles, &first_tile, &done);
+            self.f.place(&first_tile);
+            {
+                // Tile `lo`: its S alone, its softmax, its P kept.
+                let (s, kbase) = self.consumer_stage(&n_slot, &full, &tile);
+                let s_acc = self.ws_turn(&tile, &lo, &kbase, None).0;
+                let (p, _) = self.softmax_tile(s_acc, &fr, &lo, &at, &ids.t, (&scale, &scale2), (&ml, None), bn);
+                self.keep_p(&p_slot, &prev_slot, &p, &s, bn);
+                self.next_stage(&n_slot);
+            }
+            let start = self.f.bin("add", &lo, &i64c(bn));
+            let kv_loop = self.f.begin_for(&start, &hi, bn);
+            let j = kv_loop.i.clone();
+            {
+                let (s, kbase) = self.consumer_stage(&n_slot, &full, &tile);
+                let prev = self.f.load("i32", &prev_slot, 4);
+                let (s_acc, o) = self.ws_turn(&tile, &j, &kbase, Some((&p_slot, &prev, &acc)));
+                let s_acc = self.wgmma_wait_for(1, &s_acc);
+                let (p, alphas) = self.softmax_tile(s_acc, &fr, &j, &at, &ids.t, (&scale, &scale2), (&ml, None), bn);
+                // P·V of the tile before has completed: its stage goes back, O takes this tile's scale.
+                let o = self.wgmma_wait_for(0, &o.expect("P·V issued"));
+                for (i, x) in o.iter().enumerate() {
+                    self.set(&acc, i, x);
+                }
+                self.release(&empty, &prev);
+                for (h, alpha) in alphas.iter().enumerate() {
+                    self.rescale_rows(&acc, h, alpha);
+                }
+                self.keep_p(&p_slot, &prev_slot, &p, &s, bn);
+                self.next_stage(&n_slot);
+            }
+            self.f.end_for(kv_loop);
+            self.f.br(&looped);
+            self.f.place(&looped);
+            {
+                // The last tile's P·V.
+                let prev = self.f.load("i32", &prev_slot, 4);
+                let o = self.ws_pv(&p_slot, &prev, &acc, &tile);
+                let o = self.wgmma_wait_for(0, &o);
+                for (i, x) in o.iter().enumerate() {
+                    self.set(&acc, i, x);
+                }
+                self.release(&empty, &prev);
+            }
+            self.f.br(&done);
         }
-        self.f.end_for(kv_loop);
+        self.f.place(&done);
         self.store_rows(&fr, &m0c, &rows_c, &ids, &row_g, (&ml, &acc));
         self.f.br(&out);
         self.f.place(&out);
         self.f.op("ret void");
     }
 
-    /// S = Q Kᵀ for a consumer's 64 rows: both operands from shared memory, K-major, 128-byte
-    /// swizzled; the K step `kk` of 16 columns lies 32 bytes into box `kk / 4`'s rows.
+    /// Waits for stage `n`'s tile (full) and returns its stage (i32) and K tile's shared address.
+    fn consumer_stage(&mut self, n: &V, full: &[V], t: &Turns<'_>) -> (V, V) {
+        let (s, ph) = self.stage_of(n);
+        let fb = self.pick(full, &s);
+        self.mbar_wait(&fb, &ph);
+        let kbase = self.stage_base(t.smem, t.q_bytes, t.stage_bytes, &s);
+        (s, kbase)
+    }
+
+    /// A consumer's turn: it waits for it, issues S = QKᵀ of the tile at `j` (K at `kbase`) and,
+    /// with `pv` (P's slot, its stage, the accumulators), O += P·V of the tile before, then hands
+    /// the turn to the other consumer if it has one more to take. Returns S and O, in flight
+    /// (their groups committed; without `pv`, S already waited for).
+    fn ws_turn(&mut self, t: &Turns<'_>, j: &V, kbase: &V, pv: Option<(&V, &V, &V)>) -> (Vec<V>, Option<Vec<V>>) {
+        self.turn(t.second, "bar.sync", false);
+        let s = self.ws_scores(t.q_base, kbase, t.bn);
+        let o = pv.map(|(p_slot, prev, acc)| self.ws_pv(p_slot, prev, acc, t));
+        let s = if o.is_none() { self.wgmma_wait_for(0, &s) } else { s };
+        let next = self.f.bin("add", j, &i64c(t.bn));
+        let more = self.f.icmp("slt", &next, t.hi);
+        let first = self.f.bin("xor", t.second, &V::new("true", "i1"));
+        let hand_over = self.f.bin("or", &first, &more);
+        let (give, given) = (self.f.label("give"), self.f.label("given"));
+        self.f.cond_br(&hand_over, &give, &given);
+        self.f.place(&give);
+        self.turn(t.second, "bar.arrive", true);
+        self.f.br(&given);
+        self.f.place(&given);
+        (s, o)
+    }
+
+    /// Keeps P (packed to 16-bit pairs) and its stage `s` for the next turn's P·V.
+    fn keep_p(&mut self, p_slot: &V, prev_slot: &V, p: &[V], s: &V, bn: i64) {
+        for kk in 0..(bn / 16) as usize {
+            for (e, x) in self.pack_pv(p, kk).iter().enumerate() {
+                let at = self.f.gep("i32", p_slot, &i64c((kk * 4 + e) as i64));
+                self.f.store(x, &at, 4);
+            }
+        }
+        self.f.store(s, prev_slot, 4);
+    }
+
+    /// Every consumer thread arrives on stage `s`'s empty barrier: its products have completed.
+    fn release(&mut self, empty: &[V], s: &V) {
+        let e = self.pick(empty, s);
+        self.asm_args("mbarrier.arrive.shared::cta.b64 _, [$0];", "r", &[&e]);
+    }
+
+    /// S = Q Kᵀ for a consumer's 64 rows, issued and committed: both operands from shared
+    /// memory, K-major, 128-byte swizzled; the K step `kk` of 16 columns lies 32 bytes into box
+    /// `kk / 4`'s rows.
     fn ws_scores(&mut self, q_base: &V, k_base: &V, bn: i64) -> Vec<V> {
         let d = self.d;
         let dt = if self.spec.dtype == Dtype::Fp16 { "f16" } else { "bf16" };
@@ -268,28 +379,50 @@ impl Gen {
             .collect();
         let zero = vec![f32c(0.0); (bn / 2) as usize];
         let s = self.batch(&op, &steps, &zero);
-        self.wgmma_wait();
+        self.asm("wgmma.commit_group.sync.aligned;");
         s
     }
 
-    /// O += P V: P packed from the score registers, V (keys × value head) MN-major, 128-byte
-    /// swizzled: 64-column boxes `bn · 128` bytes apart (LBO), 8-key rows 1024 (SBO).
-    fn ws_pv(&mut self, p: &[V], v_base: &V, acc: &V, bn: i64) {
-        let dv = self.dv;
+    /// O += P V, issued and committed: P from its slot, V of stage `s` (keys × value head)
+    /// MN-major, 128-byte swizzled: 64-column boxes `bn · 128` bytes apart (LBO), 8-key rows 1024
+    /// (SBO). Returns the accumulators, in flight.
+    fn ws_pv(&mut self, p_slot: &V, s: &V, acc: &V, t: &Turns<'_>) -> Vec<V> {
+        let (d, dv, bn) = (self.d, self.dv, t.bn);
         let dt = if self.spec.dtype == Dtype::Fp16 { "f16" } else { "bf16" };
         let c: Vec<V> = (0..(dv / 2) as usize).map(|i| self.get(acc, i)).collect();
+        let kbase = self.stage_base(t.smem, t.q_bytes, t.stage_bytes, s);
+        let v_base = self.f.bin("add", &kbase, &i32c(bn * d * 2));
         let steps: Vec<Wgmma> = (0..(bn / 16) as usize)
             .map(|kk| {
-                let a = self.pack_pv(p, kk);
-                let va = self.f.bin("add", v_base, &i32c(kk as i64 * 16 * 2 * BOX));
+                let a = [0, 1, 2, 3].map(|e| {
+                    let at = self.f.gep("i32", p_slot, &i64c((kk * 4 + e) as i64));
+                    self.f.load("i32", &at, 4)
+                });
+                let va = self.f.bin("add", &v_base, &i32c(kk as i64 * 16 * 2 * BOX));
                 Wgmma { a: WgA::Regs(a), desc: self.sw128(&va, bn * 2 * BOX, 1024), accumulate: true, trans_b: true }
             })
             .collect();
-        let c = self.batch(&format!("wgmma.mma_async.sync.aligned.m64n{dv}k16.f32.{dt}.{dt}"), &steps, &c);
-        self.wgmma_wait();
-        for (i, x) in c.iter().enumerate() {
-            self.set(acc, i, x);
-        }
+        let o = self.batch(&format!("wgmma.mma_async.sync.aligned.m64n{dv}k16.f32.{dt}.{dt}"), &steps, &c);
+        self.asm("wgmma.commit_group.sync.aligned;");
+        o
+    }
+
+    /// `wgmma.wait_group N` with the accumulators `vals` of the groups it waits for tied through
+    /// it (in and out), so nothing reads them before it (CUTLASS's `warpgroup_fence_operand`).
+    fn wgmma_wait_for(&mut self, n: u32, vals: &[V]) -> Vec<V> {
+        let k = vals.len();
+        let ty = format!("{{{}}}", vec!["float"; k].join(", "));
+        let constraints: Vec<String> = (0..k).map(|_| "=f".to_string()).chain((0..k).map(|i| i.to_string())).collect();
+        let args: Vec<String> = vals.iter().map(|v| v.t()).collect();
+        let r = self.f.let_(
+            &ty,
+            format!(
+                "call {ty} asm sideeffect \"wgmma.wait_group.sync.aligned {n};\", \"{},~{{memory}}\"({})",
+                constraints.join(","),
+                args.join(", ")
+            ),
+        );
+        (0..k).map(|i| self.f.let_("float", format!("extractvalue {ty} {}, {i}", r.name))).collect()
     }
 
     /// `op` (`bar.sync` or `bar.arrive`) of 256 threads on consumer c's turn barrier, or (`other`)
@@ -300,12 +433,6 @@ impl Gen {
         let c = self.f.cast("zext", second, "i32");
         let id = if other { self.f.bin("sub", &i32c(TURN + 1), &c) } else { self.f.bin("add", &c, &i32c(TURN)) };
         self.asm_args(&format!("{op} $0, 256;"), "r", &[&id]);
-    }
-
-    /// `wgmma.commit_group` and `wait_group 0`.
-    pub(super) fn wgmma_wait(&mut self) {
-        self.asm("wgmma.commit_group.sync.aligned;");
-        self.asm("wgmma.wait_group.sync.aligned 0;");
     }
 
     /// A 128-byte swizzled matrix descriptor of the shared address `a` (i32).
@@ -327,7 +454,7 @@ impl Gen {
     fn stage_of(&mut self, n: &V) -> (V, V) {
         let n = self.f.load("i64", n, 8);
         let n = self.f.cast("trunc", &n, "i32");
-        let s = self.f.bin("and", &n, &i32c(STAGES - 1));
+        let s = self.f.bin("urem", &n, &i32c(STAGES));
         let ph = self.f.bin("udiv", &n, &i32c(STAGES));
         (s, self.f.bin("and", &ph, &i32c(1)))
     }
