@@ -169,3 +169,44 @@ impl Timings {
         self.lower_s + self.parse_s + self.optimize_s + self.codegen_s
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn launch(grid0: &str) -> Launch {
+        Launch {
+            grid: [grid0.into(), "heads_q".into(), "sequences".into()],
+            block: [384, 1, 1],
+            dynamic_shared_bytes: 0,
+            params: Vec::new(),
+            tensor_maps: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn rows_per_cta_read_from_the_grid_formula() {
+        assert_eq!(launch("ceil(max_seqlen_q / 128)").rows_per_cta(), Some(128));
+        assert_eq!(launch("ceil(max_seqlen_kv / 64)").rows_per_cta(), Some(64));
+        for other in
+            ["ceil(tokens * heads_q / 128)", "ceil(max_seqlen_q / 0)", "max_seqlen_q", "ceil(max_seqlen_q / x)"]
+        {
+            assert_eq!(launch(other).rows_per_cta(), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn tensor_map_fields_follow_the_plane_and_name_what_tma_refuses() {
+        let k = TensorMapUse { tensor: "k".into(), width: 128, box_width: 64, box_rows: 64, swizzle_bytes: 128 };
+        // Two KV heads from the range's first, rows of 8 heads, 300 rows in the launch.
+        let f = k.fields(0x1000, 2, 8 * 128, 300).unwrap();
+        assert_eq!(f.dims, [128, 2, 300]);
+        assert_eq!(f.strides, [256, 2048]);
+        assert_eq!(f.box_dims, [64, 1, 64]);
+        assert_eq!(f.swizzle_bytes, 128);
+        let e = k.fields(0x1008, 2, 8 * 128, 300).unwrap_err();
+        assert!(e.contains("the k plane's tensor map: address 0x1008 is not 16-byte aligned"), "{e}");
+        let e = k.fields(0x1000, 2, 8 * 128 + 4, 300).unwrap_err();
+        assert!(e.contains("not 16-byte strides"), "{e}");
+    }
+}

@@ -144,8 +144,9 @@ impl Gen {
         let map = |g: &mut Gen, i: i64| g.f.bin("add", &maps, &i64c(128 * i));
         let (q_map, k_map, v_map) = (map(self, 0), map(self, 1), map(self, 2));
         for m in [&q_map, &k_map, &v_map] {
-            // The maps were written by the host through the generic proxy (PTX ISA 9.7.13.4.x,
-            // "fence.proxy.tensormap"): acquire them before TMA reads them.
+            // The maps were written by the host through the generic proxy and TMA reads them
+            // through the tensormap proxy (PTX ISA "membar/fence", `fence.proxy.tensormap`):
+            // acquire them first.
             self.asm_args("fence.proxy.tensormap::generic.acquire.gpu [$0], 128;", "l", &[m]);
         }
         let q_row0 = self.f.bin("add", &fr.q0, &m0);
