@@ -38,6 +38,9 @@ pub struct CudaDevice {
     args: Mutex<HashMap<(u32, usize, usize), CudaMem>>,
     /// Argument buffers outgrown (launches in flight may still read them).
     retired: Mutex<Vec<CudaMem>>,
+    /// Held from an attention launch's staging of its argument arrays to its launch, so no other
+    /// launch's arrays overwrite them in between (ranks call from their own threads).
+    launching: Mutex<()>,
 }
 
 /// An event recorded on a stream.
@@ -64,6 +67,7 @@ impl CudaDevice {
             neg_inf: Mutex::new(Vec::new()),
             args: Mutex::new(HashMap::new()),
             retired: Mutex::new(Vec::new()),
+            launching: Mutex::new(()),
         }
     }
 
@@ -313,6 +317,7 @@ impl Device for CudaDevice {
     }
 
     fn forward(&self, rank: u32, which: usize, c: &FwdCall<'_, CudaMem>) -> Result<(), DeviceError> {
+        let _launching = self.launching.lock().unwrap_or_else(|e| e.into_inner());
         let t = c.table;
         if t.sequences() == 0 {
             return Ok(());
@@ -344,6 +349,7 @@ impl Device for CudaDevice {
     }
 
     fn backward(&self, rank: u32, which: usize, c: &BwdCall<'_, CudaMem>) -> Result<(), DeviceError> {
+        let _launching = self.launching.lock().unwrap_or_else(|e| e.into_inner());
         if c.fwd.table.sequences() == 0 {
             return Ok(());
         }

@@ -43,6 +43,9 @@ pub struct PtxDevice {
     /// each launch's array is written into before it runs (launches run one at a time here), and
     /// its size.
     args: Mutex<HashMap<usize, PtxMem>>,
+    /// Held from an attention launch's staging of its argument arrays to its launch, so no other
+    /// launch's arrays overwrite them in between (ranks call from their own threads).
+    launching: Mutex<()>,
 }
 
 fn address(region: (&PtxMem, usize)) -> u64 {
@@ -57,6 +60,7 @@ impl PtxDevice {
             parsed: Mutex::new(HashMap::new()),
             instructions: AtomicU64::new(0),
             args: Mutex::new(HashMap::new()),
+            launching: Mutex::new(()),
         }
     }
 
@@ -268,6 +272,7 @@ impl Device for PtxDevice {
     }
 
     fn forward(&self, _rank: u32, _stream: usize, c: &FwdCall<'_, PtxMem>) -> Result<(), DeviceError> {
+        let _launching = self.launching.lock().unwrap_or_else(|e| e.into_inner());
         let t = c.table;
         if t.sequences() == 0 {
             return Ok(());
@@ -288,6 +293,7 @@ impl Device for PtxDevice {
     }
 
     fn backward(&self, _rank: u32, _stream: usize, c: &BwdCall<'_, PtxMem>) -> Result<(), DeviceError> {
+        let _launching = self.launching.lock().unwrap_or_else(|e| e.into_inner());
         if c.fwd.table.sequences() == 0 {
             return Ok(());
         }
