@@ -16,22 +16,10 @@ impl Gen {
         // Scores over the query/key head dim `d`; P·V, the accumulators and O over `dv`.
         let (d, dv) = (self.d, self.dv);
         let bn = bn(d.max(dv));
-        let mask = self.spec.mask;
         let ids = self.ids();
         let fr = self.frame();
+        let CtaRows { m0, rows, q_lo, q_hi, lo, hi, out } = self.cta_rows(&fr, BM, bn);
         let f = &mut self.f;
-        let m0 = f.bin("mul", &fr.tile, &i64c(BM));
-        let live = f.icmp("slt", &m0, &fr.q_len);
-        let (go, out) = (f.label("live"), f.label("exit"));
-        f.cond_br(&live, &go, &out);
-        f.place(&go);
-        let q_lo = f.bin("add", &fr.q_pos, &m0);
-        let rows_left = f.bin("sub", &fr.q_len, &m0);
-        let rows = f.min_i64(&rows_left, &i64c(BM));
-        let q_hi = f.bin("add", &q_lo, &rows);
-        let q_hi = f.bin("sub", &q_hi, &i64c(1));
-        let (lo, hi) = super::super::bounds::kv_bounds(f, mask, &q_lo, &q_hi, &fr.kv_pos, &fr.kv_len);
-        let lo = super::super::text::round_down(f, &lo, bn);
         // Shared memory: Q, then K and V double-buffered (a K tile `d` wide, a V tile `dv`).
         let smem = V::new("@smem", P3);
         let q_tile = Tile { base: smem.clone(), width: d, core: false };
@@ -177,6 +165,26 @@ impl Gen {
         self.f.place(&out);
         self.f.op("ret void");
     }
+    /// A forward CTA's `per` query rows (tile `fr.tile`) and the KV tiles of `bn` keys its mask
+    /// bounds allow; a CTA past its run's rows branches to the returned `out` label (the kernel's
+    /// exit) at once.
+    pub(super) fn cta_rows(&mut self, fr: &Frame, per: i64, bn: i64) -> CtaRows {
+        let f = &mut self.f;
+        let m0 = f.bin("mul", &fr.tile, &i64c(per));
+        let live = f.icmp("slt", &m0, &fr.q_len);
+        let (go, out) = (f.label("live"), f.label("exit"));
+        f.cond_br(&live, &go, &out);
+        f.place(&go);
+        let q_lo = f.bin("add", &fr.q_pos, &m0);
+        let rows_left = f.bin("sub", &fr.q_len, &m0);
+        let rows = f.min_i64(&rows_left, &i64c(per));
+        let q_hi = f.bin("add", &q_lo, &rows);
+        let q_hi = f.bin("sub", &q_hi, &i64c(1));
+        let (lo, hi) = super::super::bounds::kv_bounds(f, self.spec.mask, &q_lo, &q_hi, &fr.kv_pos, &fr.kv_len);
+        let lo = super::super::text::round_down(f, &lo, bn);
+        CtaRows { m0, rows, q_lo, q_hi, lo, hi, out }
+    }
+
     /// One KV tile's scores `s` (a thread's fragment: rows `row_g` and `row_g + 8` of the rows
     /// at `q_lo`, the tile's keys at `j`) through the score modification, the mask (on tiles
     /// that need it) and the online softmax: m and l (`ml`) updated, the accumulators (`acc`)

@@ -276,6 +276,18 @@ struct RowsAt {
     row_g: V,
 }
 
+/// A forward CTA's query rows and KV tiles (`Gen::cta_rows`): the first row `m0` of the run, how
+/// many (`rows`), their positions `q_lo..=q_hi`, the KV tiles `lo..hi`, the exit label.
+struct CtaRows {
+    m0: V,
+    rows: V,
+    q_lo: V,
+    q_hi: V,
+    lo: V,
+    hi: V,
+    out: String,
+}
+
 /// The extents of a CTA's run pair.
 struct Frame {
     tile: V,
