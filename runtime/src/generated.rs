@@ -2,11 +2,11 @@
 //!
 //! [`Generated`] serves a launch as a GPU grid does: one kernel call per (sequence, query head),
 //! the kernel body generated for the launch's spec (the kernel IR interpreter, the Cranelift JIT
-//! or LLVM's host kernels: [`Backend`]s, `compiler::kernel::FwdArgs`). Where a CTA keeps its
-//! softmax state in registers, the host's call keeps it in a buffer this grid owns: it gathers
-//! the sequence's rows of one head into contiguous, tile-padded buffers, starts the state, and
-//! writes O and LSE from it as the PTX kernels do. Work spreads over KV-head groups on
-//! `threads` workers; staging buffers are kept from one call to the next (`Pool`).
+//! or LLVM's host kernels: [`Backend`]s, `compiler::kernel::FwdArgs`). The grid stages the
+//! sequence's rows of one head into contiguous, tile-padded buffers (what a CTA's loads into
+//! shared memory do); the kernel keeps its softmax state in its scratch and writes O and LSE
+//! into the launch's output planes itself, as the PTX kernels do. Work spreads over KV-head
+//! groups on `threads` workers; staging buffers are kept from one call to the next (`Pool`).
 
 use attnc_compiler::back::cranelift::Jit;
 use attnc_compiler::kernel::{self, BwdArgs, FwdArgs, KernelSpec};
@@ -174,16 +174,6 @@ impl Out {
     fn at(self, i: usize) -> *mut f32 {
         self.0.wrapping_add(i)
     }
-
-    /// `n` floats from element `i`.
-    ///
-    /// # Safety
-    /// The caller owns those elements for the slice's life (no other thread touches them).
-    #[allow(clippy::mut_from_ref)]
-    unsafe fn slice<'a>(self, i: usize, n: usize) -> &'a mut [f32] {
-        // SAFETY: the caller's promise.
-        unsafe { std::slice::from_raw_parts_mut(self.at(i), n) }
-    }
 }
 
 /// Copies `width` floats of head `head` (of `heads`) of rows `rows` of a `[rows][heads][width]`
@@ -232,9 +222,8 @@ impl<B: Backend> Kernels for Generated<B> {
         out.reset(l);
         let (o_out, lse_out) = (Out(out.o.as_mut_ptr()), Out(out.lse.as_mut_ptr()));
         self.for_groups(hk, |kh| {
-            let mut scratch = self.pool.zeros(d * spec.tile_kv as usize + tq * spec.tile_kv as usize);
+            let mut scratch = self.pool.take(spec.scratch_floats());
             let mut qc = self.pool.take(longest * d);
-            let mut state = self.pool.take(longest * (dv + 2));
             let mut kc = self.pool.take(l.max_seqlen_kv() * (d + dv));
             for s in 0..l.sequences() {
                 let (qs, ks, q_pos, kv_pos) = l.sequence(s);
@@ -253,44 +242,31 @@ impl<B: Backend> Kernels for Generated<B> {
                 for h in kh * group..(kh + 1) * group {
                     qc[..n_pad * d].fill(0.0);
                     gather(&l.q, hq, d, h, qs.clone(), &mut qc);
-                    for row in state[..n_pad * (dv + 2)].chunks_mut(dv + 2) {
-                        row.fill(0.0);
-                        row[0] = f32::NEG_INFINITY;
-                    }
                     let args = FwdArgs {
                         q: qc.as_ptr(),
                         k: kc.as_ptr(),
-                        state: state.as_mut_ptr(),
+                        // Rows of query head h (of group kh) in the output planes: this work
+                        // item alone writes them.
+                        o: o_out.at((qs.start * hq + h) * dv),
                         scratch: scratch.as_mut_ptr(),
                         kv_stride: (d + dv) as i64,
-                        n_q: n_pad as i64,
+                        n_q: qs.len() as i64,
                         n_kv: ks.len() as i64,
                         q_pos,
                         kv_pos,
                         scale: l.scale,
                         head_values: l.heads_of(spec, h).as_ptr(),
+                        lse: lse_out.at(qs.start * hq + h),
+                        o_stride: (hq * dv) as i64,
+                        lse_stride: hq as i64,
                     };
-                    // SAFETY: qc holds n_pad rows, state n_pad rows of dv + 2, scratch the spec's
-                    // floats, kc the sequence's KV rows of k and v.
+                    // SAFETY: qc holds the rows rounded up to the tile, scratch the spec's
+                    // floats, kc the sequence's KV rows of k and v; the output planes hold
+                    // `qs` rows of every head.
                     unsafe { self.backend.forward(spec, &args)? };
-                    // O and LSE from the state, as a CTA writes them: rows that saw no key keep
-                    // O = 0 and LSE = −inf.
-                    for (i, row) in qs.clone().enumerate() {
-                        let st = &state[i * (dv + 2)..(i + 1) * (dv + 2)];
-                        if st[1] == 0.0 || st[0] == f32::NEG_INFINITY {
-                            continue;
-                        }
-                        // SAFETY: row `row` of head `h` (of group kh) belongs to this work item.
-                        let (o, lse) =
-                            unsafe { (o_out.slice((row * hq + h) * dv, dv), lse_out.slice(row * hq + h, 1)) };
-                        for (e, x) in o.iter_mut().enumerate() {
-                            *x = st[2 + e] / st[1];
-                        }
-                        lse[0] = st[0] + st[1].ln();
-                    }
                 }
             }
-            for buffer in [scratch, qc, state, kc] {
+            for buffer in [scratch, qc, kc] {
                 self.pool.give(buffer);
             }
             Ok(())

@@ -1,7 +1,7 @@
 //! Staging buffers kept from one kernel call or launch to the next: a fresh allocation of that
 //! size is fresh pages, and faulting them in cost about 12% of a 4096-token forward pass (measured
 //! with `attnc bench kernels`, d 128, one thread). Used by the host kernel adapter
-//! (`generated.rs`: contiguous Q, KV and state rows) and the host device (`device/host.rs`:
+//! (`generated.rs`: contiguous Q and KV rows, kernel scratch) and the host device (`device/host.rs`:
 //! interleaved K and V, partial outputs, gradients).
 
 use std::sync::Mutex;

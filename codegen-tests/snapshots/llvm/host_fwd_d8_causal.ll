@@ -1043,213 +1043,306 @@ pv_done557:
 
 define void @attn_fwd_d8_causal_fp32_g1_t2x16(ptr noalias %args) "target-cpu"="x86-64-v3" "target-features"="+avx2,+fma" nounwind {
 entry:
-  %slot7 = alloca [192 x float], align 32
-  %slot8 = alloca [192 x float], align 32
-  %slot9 = alloca [40 x float], align 32
+  %slot16 = alloca [192 x float], align 32
+  %slot17 = alloca [192 x float], align 32
+  %slot18 = alloca [40 x float], align 32
   %v1 = getelementptr inbounds i8, ptr %args, i64 0
   %v2 = load ptr, ptr %v1, align 8
   %v3 = getelementptr inbounds i8, ptr %args, i64 8
   %v4 = load ptr, ptr %v3, align 8
-  %v5 = getelementptr inbounds i8, ptr %args, i64 16
+  %v5 = getelementptr inbounds i8, ptr %args, i64 24
   %v6 = load ptr, ptr %v5, align 8
-  br label %pre10
-pre10:
-  br label %head11
-head11:
-  %i15 = phi i64 [ 0, %pre10 ], [ %inext16, %latch13 ]
-  %v17 = icmp slt i64 %i15, 40
-  br i1 %v17, label %body12, label %done14
-body12:
-  %v18 = getelementptr inbounds float, ptr %slot9, i64 %i15
-  store float 0x0000000000000000, ptr %v18, align 4
-  br label %latch13
-latch13:
-  %inext16 = add i64 %i15, 1
-  br label %head11
-done14:
-  %v19 = getelementptr inbounds float, ptr %slot9, i64 0
-  store float 0xFFF0000000000000, ptr %v19, align 4
-  %v20 = getelementptr inbounds float, ptr %slot9, i64 10
-  store float 0xFFF0000000000000, ptr %v20, align 4
-  %v21 = getelementptr inbounds float, ptr %slot9, i64 20
-  store float 0xFFF0000000000000, ptr %v21, align 4
-  %v22 = getelementptr inbounds float, ptr %slot9, i64 30
-  store float 0xFFF0000000000000, ptr %v22, align 4
-  %v23 = getelementptr inbounds i8, ptr %args, i64 32
-  %v24 = load i64, ptr %v23, align 8
-  %v25 = getelementptr inbounds i8, ptr %args, i64 40
-  %v26 = load i64, ptr %v25, align 8
-  %v27 = getelementptr inbounds i8, ptr %args, i64 48
-  %v28 = load i64, ptr %v27, align 8
-  %v29 = getelementptr inbounds i8, ptr %args, i64 56
-  %v30 = load i64, ptr %v29, align 8
-  %v31 = getelementptr inbounds i8, ptr %args, i64 64
-  %v32 = load i64, ptr %v31, align 8
-  %v33 = getelementptr inbounds i8, ptr %args, i64 72
-  %v34 = load float, ptr %v33, align 4
-  br label %pre35
-pre35:
-  br label %head36
-head36:
-  %i40 = phi i64 [ 0, %pre35 ], [ %inext41, %latch38 ]
-  %v42 = icmp slt i64 %i40, %v26
-  br i1 %v42, label %body37, label %done39
-body37:
-  %v43 = add i64 %i40, 256
-  %v44 = call i64 @llvm.smin.i64(i64 %v43, i64 %v26)
-  %v45 = add i64 %v30, %i40
-  %v46 = add i64 %v30, %v44
-  %v47 = sub i64 %v46, 1
-  %v48 = add i64 %v47, 1
-  %v49 = sub i64 %v48, %v32
-  %v50 = call i64 @llvm.smax.i64(i64 %v49, i64 0)
-  %v51 = call i64 @llvm.smin.i64(i64 %v50, i64 %v28)
-  br label %pre52
-pre52:
-  br label %head53
-head53:
-  %i57 = phi i64 [ 0, %pre52 ], [ %inext58, %latch55 ]
-  %v59 = icmp slt i64 %i57, %v51
-  br i1 %v59, label %body54, label %done56
-body54:
-  %v60 = sub i64 %v51, %i57
-  %v61 = call i64 @llvm.smin.i64(i64 %v60, i64 24)
-  br label %pre62
-pre62:
-  br label %head63
-head63:
-  %i67 = phi i64 [ 0, %pre62 ], [ %inext68, %latch65 ]
-  %v69 = icmp slt i64 %i67, %v61
-  br i1 %v69, label %body64, label %done66
-body64:
-  %v70 = add i64 %i57, %i67
-  %v71 = mul i64 %v70, %v24
-  %v72 = getelementptr inbounds float, ptr %v4, i64 %v71
-  %v73 = getelementptr inbounds float, ptr %v72, i64 0
-  %v74 = load float, ptr %v73, align 4
-  %v75 = add i64 %i67, 0
-  %v76 = getelementptr inbounds float, ptr %slot7, i64 %v75
-  store float %v74, ptr %v76, align 4
-  %v77 = getelementptr inbounds float, ptr %v72, i64 1
-  %v78 = load float, ptr %v77, align 4
-  %v79 = add i64 %i67, 24
-  %v80 = getelementptr inbounds float, ptr %slot7, i64 %v79
-  store float %v78, ptr %v80, align 4
-  %v81 = getelementptr inbounds float, ptr %v72, i64 2
-  %v82 = load float, ptr %v81, align 4
-  %v83 = add i64 %i67, 48
-  %v84 = getelementptr inbounds float, ptr %slot7, i64 %v83
-  store float %v82, ptr %v84, align 4
-  %v85 = getelementptr inbounds float, ptr %v72, i64 3
-  %v86 = load float, ptr %v85, align 4
-  %v87 = add i64 %i67, 72
-  %v88 = getelementptr inbounds float, ptr %slot7, i64 %v87
-  store float %v86, ptr %v88, align 4
-  %v89 = getelementptr inbounds float, ptr %v72, i64 4
-  %v90 = load float, ptr %v89, align 4
-  %v91 = add i64 %i67, 96
-  %v92 = getelementptr inbounds float, ptr %slot7, i64 %v91
-  store float %v90, ptr %v92, align 4
-  %v93 = getelementptr inbounds float, ptr %v72, i64 5
-  %v94 = load float, ptr %v93, align 4
-  %v95 = add i64 %i67, 120
-  %v96 = getelementptr inbounds float, ptr %slot7, i64 %v95
-  store float %v94, ptr %v96, align 4
-  %v97 = getelementptr inbounds float, ptr %v72, i64 6
-  %v98 = load float, ptr %v97, align 4
-  %v99 = add i64 %i67, 144
-  %v100 = getelementptr inbounds float, ptr %slot7, i64 %v99
-  store float %v98, ptr %v100, align 4
-  %v101 = getelementptr inbounds float, ptr %v72, i64 7
-  %v102 = load float, ptr %v101, align 4
-  %v103 = add i64 %i67, 168
-  %v104 = getelementptr inbounds float, ptr %slot7, i64 %v103
-  store float %v102, ptr %v104, align 4
-  %v105 = getelementptr inbounds float, ptr %v72, i64 8
-  %v106 = mul i64 %i67, 8
-  %v107 = getelementptr inbounds float, ptr %slot8, i64 %v106
-  %v108 = getelementptr inbounds float, ptr %v105, i64 0
-  %v109 = load <8 x float>, ptr %v108, align 4
-  %v110 = getelementptr inbounds float, ptr %v107, i64 0
-  store <8 x float> %v109, ptr %v110, align 4
-  br label %latch65
-latch65:
-  %inext68 = add i64 %i67, 1
-  br label %head63
-done66:
-  %v111 = add i64 %v32, %i57
-  %v112 = add i64 %v111, %v61
-  %v113 = sub i64 %v112, 1
-  %v114 = sub i64 %v111, %v30
-  %v115 = call i64 @llvm.smax.i64(i64 %v114, i64 0)
-  %v116 = call i64 @llvm.smin.i64(i64 %v115, i64 %v26)
-  %v117 = sdiv i64 %v116, 2
-  %v118 = mul i64 %v117, 2
-  %v119 = add i64 %v26, 1
-  %v120 = sdiv i64 %v119, 2
-  %v121 = mul i64 %v120, 2
-  %v122 = call i64 @llvm.smax.i64(i64 %v118, i64 %i40)
-  %v123 = call i64 @llvm.smin.i64(i64 %v121, i64 %v44)
-  %v124 = icmp slt i64 %v61, 24
-  %v125 = sub i64 %v123, %v122
-  %v126 = call i64 @llvm.smax.i64(i64 %v125, i64 0)
-  %v127 = sdiv i64 %v126, 4
-  %v128 = mul i64 %v127, 4
-  %v129 = add i64 %v122, %v128
-  br label %pre130
-pre130:
-  br label %head131
-head131:
-  %i135 = phi i64 [ %v122, %pre130 ], [ %inext136, %latch133 ]
-  %v137 = icmp slt i64 %i135, %v129
-  br i1 %v137, label %body132, label %done134
-body132:
-  %v138 = add i64 %v30, %i135
-  %v139 = add i64 %v138, 4
-  %v140 = sub i64 %v139, 1
-  %v141 = icmp sgt i64 %v113, %v138
-  %v142 = or i1 %v124, %v141
-  %v143 = sub i64 %v138, %v111
-  %v144 = call i64 @llvm.smax.i64(i64 %v143, i64 -1073741824)
-  %v145 = call i64 @llvm.smin.i64(i64 %v144, i64 1073741824)
-  %v146 = mul i64 %i135, 8
-  %v147 = getelementptr inbounds float, ptr %v2, i64 %v146
-  %v148 = mul i64 %i135, 10
-  %v149 = getelementptr inbounds float, ptr %v6, i64 %v148
-  call void @tile4(ptr %v147, ptr %v149, ptr %slot7, ptr %slot8, i64 %v61, i64 %v145, i1 %v142, float %v34, i64 4, ptr %slot9)
-  br label %latch133
-latch133:
-  %inext136 = add i64 %i135, 4
-  br label %head131
-done134:
-  %v150 = sub i64 %v126, %v128
-  %v151 = icmp sgt i64 %v150, 0
-  br i1 %v151, label %then152, label %endif153
-then152:
-  %v154 = add i64 %v30, %v129
-  %v155 = add i64 %v154, %v150
-  %v156 = sub i64 %v155, 1
-  %v157 = icmp sgt i64 %v113, %v154
-  %v158 = or i1 %v124, %v157
-  %v159 = sub i64 %v154, %v111
-  %v160 = call i64 @llvm.smax.i64(i64 %v159, i64 -1073741824)
-  %v161 = call i64 @llvm.smin.i64(i64 %v160, i64 1073741824)
-  %v162 = mul i64 %v129, 8
-  %v163 = getelementptr inbounds float, ptr %v2, i64 %v162
-  %v164 = mul i64 %v129, 10
-  %v165 = getelementptr inbounds float, ptr %v6, i64 %v164
-  call void @tile4(ptr %v163, ptr %v165, ptr %slot7, ptr %slot8, i64 %v61, i64 %v161, i1 %v158, float %v34, i64 %v150, ptr %slot9)
-  br label %endif153
-endif153:
-  br label %latch55
-latch55:
-  %inext58 = add i64 %i57, 24
-  br label %head53
-done56:
-  br label %latch38
-latch38:
-  %inext41 = add i64 %i40, 256
-  br label %head36
-done39:
+  %v7 = getelementptr inbounds float, ptr %v6, i64 160
+  %v8 = getelementptr inbounds i8, ptr %args, i64 16
+  %v9 = load ptr, ptr %v8, align 8
+  %v10 = getelementptr inbounds i8, ptr %args, i64 88
+  %v11 = load ptr, ptr %v10, align 8
+  %v12 = getelementptr inbounds i8, ptr %args, i64 96
+  %v13 = load i64, ptr %v12, align 8
+  %v14 = getelementptr inbounds i8, ptr %args, i64 104
+  %v15 = load i64, ptr %v14, align 8
+  br label %pre19
+pre19:
+  br label %head20
+head20:
+  %i24 = phi i64 [ 0, %pre19 ], [ %inext25, %latch22 ]
+  %v26 = icmp slt i64 %i24, 40
+  br i1 %v26, label %body21, label %done23
+body21:
+  %v27 = getelementptr inbounds float, ptr %slot18, i64 %i24
+  store float 0x0000000000000000, ptr %v27, align 4
+  br label %latch22
+latch22:
+  %inext25 = add i64 %i24, 1
+  br label %head20
+done23:
+  %v28 = getelementptr inbounds float, ptr %slot18, i64 0
+  store float 0xFFF0000000000000, ptr %v28, align 4
+  %v29 = getelementptr inbounds float, ptr %slot18, i64 10
+  store float 0xFFF0000000000000, ptr %v29, align 4
+  %v30 = getelementptr inbounds float, ptr %slot18, i64 20
+  store float 0xFFF0000000000000, ptr %v30, align 4
+  %v31 = getelementptr inbounds float, ptr %slot18, i64 30
+  store float 0xFFF0000000000000, ptr %v31, align 4
+  %v32 = getelementptr inbounds i8, ptr %args, i64 32
+  %v33 = load i64, ptr %v32, align 8
+  %v34 = getelementptr inbounds i8, ptr %args, i64 40
+  %v35 = load i64, ptr %v34, align 8
+  %v36 = getelementptr inbounds i8, ptr %args, i64 48
+  %v37 = load i64, ptr %v36, align 8
+  %v38 = getelementptr inbounds i8, ptr %args, i64 56
+  %v39 = load i64, ptr %v38, align 8
+  %v40 = getelementptr inbounds i8, ptr %args, i64 64
+  %v41 = load i64, ptr %v40, align 8
+  %v42 = getelementptr inbounds i8, ptr %args, i64 72
+  %v43 = load float, ptr %v42, align 4
+  br label %pre44
+pre44:
+  br label %head45
+head45:
+  %i49 = phi i64 [ 0, %pre44 ], [ %inext50, %latch47 ]
+  %v51 = icmp slt i64 %i49, %v35
+  br i1 %v51, label %body46, label %done48
+body46:
+  %v52 = add i64 %i49, 256
+  %v53 = call i64 @llvm.smin.i64(i64 %v52, i64 %v35)
+  %v54 = sub i64 %v53, %i49
+  br label %pre55
+pre55:
+  br label %head56
+head56:
+  %i60 = phi i64 [ 0, %pre55 ], [ %inext61, %latch58 ]
+  %v62 = icmp slt i64 %i60, %v54
+  br i1 %v62, label %body57, label %done59
+body57:
+  %v63 = mul i64 %i60, 10
+  %v64 = getelementptr inbounds float, ptr %v7, i64 %v63
+  store float 0xFFF0000000000000, ptr %v64, align 4
+  %v65 = getelementptr inbounds float, ptr %v64, i64 1
+  store float 0x0000000000000000, ptr %v65, align 4
+  %v66 = getelementptr inbounds float, ptr %v64, i64 2
+  store <8 x float> zeroinitializer, ptr %v66, align 4
+  br label %latch58
+latch58:
+  %inext61 = add i64 %i60, 1
+  br label %head56
+done59:
+  %v67 = add i64 %v39, %i49
+  %v68 = add i64 %v39, %v53
+  %v69 = sub i64 %v68, 1
+  %v70 = add i64 %v69, 1
+  %v71 = sub i64 %v70, %v41
+  %v72 = call i64 @llvm.smax.i64(i64 %v71, i64 0)
+  %v73 = call i64 @llvm.smin.i64(i64 %v72, i64 %v37)
+  br label %pre74
+pre74:
+  br label %head75
+head75:
+  %i79 = phi i64 [ 0, %pre74 ], [ %inext80, %latch77 ]
+  %v81 = icmp slt i64 %i79, %v73
+  br i1 %v81, label %body76, label %done78
+body76:
+  %v82 = sub i64 %v73, %i79
+  %v83 = call i64 @llvm.smin.i64(i64 %v82, i64 24)
+  br label %pre84
+pre84:
+  br label %head85
+head85:
+  %i89 = phi i64 [ 0, %pre84 ], [ %inext90, %latch87 ]
+  %v91 = icmp slt i64 %i89, %v83
+  br i1 %v91, label %body86, label %done88
+body86:
+  %v92 = add i64 %i79, %i89
+  %v93 = mul i64 %v92, %v33
+  %v94 = getelementptr inbounds float, ptr %v4, i64 %v93
+  %v95 = getelementptr inbounds float, ptr %v94, i64 0
+  %v96 = load float, ptr %v95, align 4
+  %v97 = add i64 %i89, 0
+  %v98 = getelementptr inbounds float, ptr %slot16, i64 %v97
+  store float %v96, ptr %v98, align 4
+  %v99 = getelementptr inbounds float, ptr %v94, i64 1
+  %v100 = load float, ptr %v99, align 4
+  %v101 = add i64 %i89, 24
+  %v102 = getelementptr inbounds float, ptr %slot16, i64 %v101
+  store float %v100, ptr %v102, align 4
+  %v103 = getelementptr inbounds float, ptr %v94, i64 2
+  %v104 = load float, ptr %v103, align 4
+  %v105 = add i64 %i89, 48
+  %v106 = getelementptr inbounds float, ptr %slot16, i64 %v105
+  store float %v104, ptr %v106, align 4
+  %v107 = getelementptr inbounds float, ptr %v94, i64 3
+  %v108 = load float, ptr %v107, align 4
+  %v109 = add i64 %i89, 72
+  %v110 = getelementptr inbounds float, ptr %slot16, i64 %v109
+  store float %v108, ptr %v110, align 4
+  %v111 = getelementptr inbounds float, ptr %v94, i64 4
+  %v112 = load float, ptr %v111, align 4
+  %v113 = add i64 %i89, 96
+  %v114 = getelementptr inbounds float, ptr %slot16, i64 %v113
+  store float %v112, ptr %v114, align 4
+  %v115 = getelementptr inbounds float, ptr %v94, i64 5
+  %v116 = load float, ptr %v115, align 4
+  %v117 = add i64 %i89, 120
+  %v118 = getelementptr inbounds float, ptr %slot16, i64 %v117
+  store float %v116, ptr %v118, align 4
+  %v119 = getelementptr inbounds float, ptr %v94, i64 6
+  %v120 = load float, ptr %v119, align 4
+  %v121 = add i64 %i89, 144
+  %v122 = getelementptr inbounds float, ptr %slot16, i64 %v121
+  store float %v120, ptr %v122, align 4
+  %v123 = getelementptr inbounds float, ptr %v94, i64 7
+  %v124 = load float, ptr %v123, align 4
+  %v125 = add i64 %i89, 168
+  %v126 = getelementptr inbounds float, ptr %slot16, i64 %v125
+  store float %v124, ptr %v126, align 4
+  %v127 = getelementptr inbounds float, ptr %v94, i64 8
+  %v128 = mul i64 %i89, 8
+  %v129 = getelementptr inbounds float, ptr %slot17, i64 %v128
+  %v130 = getelementptr inbounds float, ptr %v127, i64 0
+  %v131 = load <8 x float>, ptr %v130, align 4
+  %v132 = getelementptr inbounds float, ptr %v129, i64 0
+  store <8 x float> %v131, ptr %v132, align 4
+  br label %latch87
+latch87:
+  %inext90 = add i64 %i89, 1
+  br label %head85
+done88:
+  %v133 = add i64 %v41, %i79
+  %v134 = add i64 %v133, %v83
+  %v135 = sub i64 %v134, 1
+  %v136 = sub i64 %v133, %v39
+  %v137 = call i64 @llvm.smax.i64(i64 %v136, i64 0)
+  %v138 = call i64 @llvm.smin.i64(i64 %v137, i64 %v35)
+  %v139 = sdiv i64 %v138, 2
+  %v140 = mul i64 %v139, 2
+  %v141 = add i64 %v35, 1
+  %v142 = sdiv i64 %v141, 2
+  %v143 = mul i64 %v142, 2
+  %v144 = call i64 @llvm.smax.i64(i64 %v140, i64 %i49)
+  %v145 = call i64 @llvm.smin.i64(i64 %v143, i64 %v53)
+  %v146 = icmp slt i64 %v83, 24
+  %v147 = sub i64 %v145, %v144
+  %v148 = call i64 @llvm.smax.i64(i64 %v147, i64 0)
+  %v149 = sdiv i64 %v148, 4
+  %v150 = mul i64 %v149, 4
+  %v151 = add i64 %v144, %v150
+  br label %pre152
+pre152:
+  br label %head153
+head153:
+  %i157 = phi i64 [ %v144, %pre152 ], [ %inext158, %latch155 ]
+  %v159 = icmp slt i64 %i157, %v151
+  br i1 %v159, label %body154, label %done156
+body154:
+  %v160 = add i64 %v39, %i157
+  %v161 = add i64 %v160, 4
+  %v162 = sub i64 %v161, 1
+  %v163 = icmp sgt i64 %v135, %v160
+  %v164 = or i1 %v146, %v163
+  %v165 = sub i64 %v160, %v133
+  %v166 = call i64 @llvm.smax.i64(i64 %v165, i64 -1073741824)
+  %v167 = call i64 @llvm.smin.i64(i64 %v166, i64 1073741824)
+  %v168 = mul i64 %i157, 8
+  %v169 = getelementptr inbounds float, ptr %v2, i64 %v168
+  %v170 = sub i64 %i157, %i49
+  %v171 = mul i64 %v170, 10
+  %v172 = getelementptr inbounds float, ptr %v7, i64 %v171
+  call void @tile4(ptr %v169, ptr %v172, ptr %slot16, ptr %slot17, i64 %v83, i64 %v167, i1 %v164, float %v43, i64 4, ptr %slot18)
+  br label %latch155
+latch155:
+  %inext158 = add i64 %i157, 4
+  br label %head153
+done156:
+  %v173 = sub i64 %v148, %v150
+  %v174 = icmp sgt i64 %v173, 0
+  br i1 %v174, label %then175, label %endif176
+then175:
+  %v177 = add i64 %v39, %v151
+  %v178 = add i64 %v177, %v173
+  %v179 = sub i64 %v178, 1
+  %v180 = icmp sgt i64 %v135, %v177
+  %v181 = or i1 %v146, %v180
+  %v182 = sub i64 %v177, %v133
+  %v183 = call i64 @llvm.smax.i64(i64 %v182, i64 -1073741824)
+  %v184 = call i64 @llvm.smin.i64(i64 %v183, i64 1073741824)
+  %v185 = mul i64 %v151, 8
+  %v186 = getelementptr inbounds float, ptr %v2, i64 %v185
+  %v187 = sub i64 %v151, %i49
+  %v188 = mul i64 %v187, 10
+  %v189 = getelementptr inbounds float, ptr %v7, i64 %v188
+  call void @tile4(ptr %v186, ptr %v189, ptr %slot16, ptr %slot17, i64 %v83, i64 %v184, i1 %v181, float %v43, i64 %v173, ptr %slot18)
+  br label %endif176
+endif176:
+  br label %latch77
+latch77:
+  %inext80 = add i64 %i79, 24
+  br label %head75
+done78:
+  br label %pre190
+pre190:
+  br label %head191
+head191:
+  %i195 = phi i64 [ %i49, %pre190 ], [ %inext196, %latch193 ]
+  %v197 = icmp slt i64 %i195, %v53
+  br i1 %v197, label %body192, label %done194
+body192:
+  %v198 = sub i64 %i195, %i49
+  %v199 = mul i64 %v198, 10
+  %v200 = getelementptr inbounds float, ptr %v7, i64 %v199
+  %v201 = load float, ptr %v200, align 4
+  %v202 = getelementptr inbounds float, ptr %v200, i64 1
+  %v203 = load float, ptr %v202, align 4
+  %v204 = fcmp ogt float %v203, 0x0000000000000000
+  %v205 = mul i64 %i195, %v13
+  %v206 = getelementptr inbounds float, ptr %v9, i64 %v205
+  %v207 = getelementptr inbounds float, ptr %v200, i64 2
+  %v208 = load <8 x float>, ptr %v207, align 4
+  %v209 = insertelement <8 x float> poison, float %v203, i32 0
+  %v210 = shufflevector <8 x float> %v209, <8 x float> poison, <8 x i32> zeroinitializer
+  %v211 = fdiv <8 x float> %v208, %v210
+  %v212 = insertelement <8 x i1> poison, i1 %v204, i32 0
+  %v213 = shufflevector <8 x i1> %v212, <8 x i1> poison, <8 x i32> zeroinitializer
+  %v214 = select <8 x i1> %v213, <8 x float> %v211, <8 x float> zeroinitializer
+  %v215 = getelementptr inbounds float, ptr %v206, i64 0
+  store <8 x float> %v214, ptr %v215, align 4
+  %v216 = insertelement <8 x float> poison, float %v203, i32 0
+  %v217 = shufflevector <8 x float> %v216, <8 x float> poison, <8 x i32> zeroinitializer
+  %v218 = fcmp oge <8 x float> %v217, <float 0x3810000000000000, float 0x3810000000000000, float 0x3810000000000000, float 0x3810000000000000, float 0x3810000000000000, float 0x3810000000000000, float 0x3810000000000000, float 0x3810000000000000>
+  %v219 = select <8 x i1> %v218, <8 x float> %v217, <8 x float> <float 0x3810000000000000, float 0x3810000000000000, float 0x3810000000000000, float 0x3810000000000000, float 0x3810000000000000, float 0x3810000000000000, float 0x3810000000000000, float 0x3810000000000000>
+  %v220 = bitcast <8 x float> %v219 to <8 x i32>
+  %v221 = sub <8 x i32> %v220, <i32 1060439283, i32 1060439283, i32 1060439283, i32 1060439283, i32 1060439283, i32 1060439283, i32 1060439283, i32 1060439283>
+  %v222 = ashr <8 x i32> %v221, <i32 23, i32 23, i32 23, i32 23, i32 23, i32 23, i32 23, i32 23>
+  %v223 = shl <8 x i32> %v222, <i32 23, i32 23, i32 23, i32 23, i32 23, i32 23, i32 23, i32 23>
+  %v224 = sub <8 x i32> %v220, %v223
+  %v225 = bitcast <8 x i32> %v224 to <8 x float>
+  %v226 = fsub <8 x float> %v225, <float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000>
+  %v227 = fadd <8 x float> %v225, <float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000, float 0x3FF0000000000000>
+  %v228 = fdiv <8 x float> %v226, %v227
+  %v229 = fmul <8 x float> %v228, %v228
+  %v230 = call <8 x float> @llvm.fma.v8f32(<8 x float> <float 0x3FCC71C720000000, float 0x3FCC71C720000000, float 0x3FCC71C720000000, float 0x3FCC71C720000000, float 0x3FCC71C720000000, float 0x3FCC71C720000000, float 0x3FCC71C720000000, float 0x3FCC71C720000000>, <8 x float> %v229, <8 x float> <float 0x3FD24924A0000000, float 0x3FD24924A0000000, float 0x3FD24924A0000000, float 0x3FD24924A0000000, float 0x3FD24924A0000000, float 0x3FD24924A0000000, float 0x3FD24924A0000000, float 0x3FD24924A0000000>)
+  %v231 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v230, <8 x float> %v229, <8 x float> <float 0x3FD99999A0000000, float 0x3FD99999A0000000, float 0x3FD99999A0000000, float 0x3FD99999A0000000, float 0x3FD99999A0000000, float 0x3FD99999A0000000, float 0x3FD99999A0000000, float 0x3FD99999A0000000>)
+  %v232 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v231, <8 x float> %v229, <8 x float> <float 0x3FE5555560000000, float 0x3FE5555560000000, float 0x3FE5555560000000, float 0x3FE5555560000000, float 0x3FE5555560000000, float 0x3FE5555560000000, float 0x3FE5555560000000, float 0x3FE5555560000000>)
+  %v233 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v232, <8 x float> %v229, <8 x float> <float 0x4000000000000000, float 0x4000000000000000, float 0x4000000000000000, float 0x4000000000000000, float 0x4000000000000000, float 0x4000000000000000, float 0x4000000000000000, float 0x4000000000000000>)
+  %v234 = fmul <8 x float> %v228, %v233
+  %v235 = sitofp <8 x i32> %v222 to <8 x float>
+  %v236 = call <8 x float> @llvm.fma.v8f32(<8 x float> %v235, <8 x float> <float 0x3FE62E4300000000, float 0x3FE62E4300000000, float 0x3FE62E4300000000, float 0x3FE62E4300000000, float 0x3FE62E4300000000, float 0x3FE62E4300000000, float 0x3FE62E4300000000, float 0x3FE62E4300000000>, <8 x float> %v234)
+  %v237 = fcmp oeq <8 x float> %v219, <float 0x7FF0000000000000, float 0x7FF0000000000000, float 0x7FF0000000000000, float 0x7FF0000000000000, float 0x7FF0000000000000, float 0x7FF0000000000000, float 0x7FF0000000000000, float 0x7FF0000000000000>
+  %v238 = select <8 x i1> %v237, <8 x float> <float 0x7FF0000000000000, float 0x7FF0000000000000, float 0x7FF0000000000000, float 0x7FF0000000000000, float 0x7FF0000000000000, float 0x7FF0000000000000, float 0x7FF0000000000000, float 0x7FF0000000000000>, <8 x float> %v236
+  %v239 = extractelement <8 x float> %v238, i32 0
+  %v240 = fadd float %v201, %v239
+  %v241 = select i1 %v204, float %v240, float 0xFFF0000000000000
+  %v242 = mul i64 %i195, %v15
+  %v243 = getelementptr inbounds float, ptr %v11, i64 %v242
+  store float %v241, ptr %v243, align 4
+  br label %latch193
+latch193:
+  %inext196 = add i64 %i195, 1
+  br label %head191
+done194:
+  br label %latch47
+latch47:
+  %inext50 = add i64 %i49, 256
+  br label %head45
+done48:
   ret void
 }

@@ -4,21 +4,25 @@
 
 use crate::expr::score;
 
-use super::{BLOCK_Q, BwdArgs, FwdArgs, KernelSpec, Step, allows, kv_bounds, needs_mask, program, q_bounds};
+use super::{
+    BLOCK_Q, BwdArgs, FwdArgs, KernelSpec, STATE_ROWS, Step, allows, kv_bounds, needs_mask, program, q_bounds,
+};
 
 /// Runs the forward kernel.
 ///
 /// # Safety
-/// `args` must describe valid memory: `q` has `n_q × head_dim` floats, `k` (and `k + head_dim`)
-/// `n_kv` rows of `kv_stride`, `state` `n_q × (v_head_dim + 2)`, `scratch` `spec.scratch_floats()`.
+/// `args` must describe valid memory: `q` has `n_q` rounded up to `tile_q` rows of `head_dim`,
+/// `k` (and `k + head_dim`) `n_kv` rows of `kv_stride`, `o` and `lse` `n_q` rows of their
+/// strides, `scratch` `spec.scratch_floats()` floats.
 pub unsafe fn forward(spec: &KernelSpec, args: &FwdArgs) {
     let (d, dv) = (spec.head_dim as usize, spec.dv() as usize);
     let (tq, tk) = (spec.tile_q as i64, spec.tile_kv as i64);
+    let padded = (args.n_q.max(0) as usize).div_ceil(tq as usize) * tq as usize;
     // SAFETY: the caller guarantees the extents above.
     let (q, state, kt, p) = unsafe {
         (
-            std::slice::from_raw_parts(args.q, args.n_q as usize * d),
-            std::slice::from_raw_parts_mut(args.state, args.n_q as usize * (dv + 2)),
+            std::slice::from_raw_parts(args.q, padded * d),
+            std::slice::from_raw_parts_mut(args.scratch.add(spec.state_offset()), STATE_ROWS as usize * (dv + 2)),
             std::slice::from_raw_parts_mut(args.scratch, d * tk as usize),
             std::slice::from_raw_parts_mut(args.scratch.add(d * tk as usize), (tq * tk) as usize),
         )
@@ -29,10 +33,17 @@ pub unsafe fn forward(spec: &KernelSpec, args: &FwdArgs) {
     };
     let steps = program(spec);
     let Step::ForQueryBlocks(block_body) = &steps[0] else { unreachable!("forward program") };
-    let Step::ForKvTiles(kv_body) = &block_body[0] else { unreachable!("forward program") };
+    let [Step::StartState, Step::ForKvTiles(kv_body), Step::WriteOut] = block_body.as_slice() else {
+        unreachable!("forward program")
+    };
     let mut rb0 = 0i64;
     while rb0 < args.n_q {
         let rb1 = (rb0 + BLOCK_Q).min(args.n_q);
+        // StartState: the block's rows, the padding row of its last tile included.
+        for row in state[..((rb1 - rb0) as usize).div_ceil(tq as usize) * tq as usize * (dv + 2)].chunks_mut(dv + 2) {
+            row.fill(0.0);
+            row[0] = f32::NEG_INFINITY;
+        }
         let (kv_lo, kv_hi) = kv_bounds(spec.mask, args.q_pos + rb0, args.q_pos + rb1 - 1, args.kv_pos, args.n_kv);
         let mut c0 = kv_lo;
         while c0 < kv_hi {
@@ -90,7 +101,7 @@ pub unsafe fn forward(spec: &KernelSpec, args: &FwdArgs) {
                                     }
                                     Step::OnlineSoftmax => {
                                         for r in 0..tq as usize {
-                                            let row = &mut state[(r0 as usize + r) * (dv + 2)..][..2];
+                                            let row = &mut state[((r0 - rb0) as usize + r) * (dv + 2)..][..2];
                                             let tile_max = s[r * tk as usize..][..tk as usize]
                                                 .iter()
                                                 .cloned()
@@ -110,7 +121,7 @@ pub unsafe fn forward(spec: &KernelSpec, args: &FwdArgs) {
                                     }
                                     Step::AccumulatePv => {
                                         for r in 0..tq as usize {
-                                            let acc = &mut state[(r0 as usize + r) * (dv + 2) + 2..][..dv];
+                                            let acc = &mut state[((r0 - rb0) as usize + r) * (dv + 2) + 2..][..dv];
                                             for (e, a) in acc.iter_mut().enumerate() {
                                                 let mut x = *a * alpha[r];
                                                 for c in 0..cols as usize {
@@ -130,6 +141,26 @@ pub unsafe fn forward(spec: &KernelSpec, args: &FwdArgs) {
                 }
             }
             c0 += tk;
+        }
+        // WriteOut.
+        for (i, st) in state.chunks(dv + 2).take((rb1 - rb0) as usize).enumerate() {
+            let row = (rb0 as usize + i) as isize;
+            // SAFETY: row < n_q; the caller's `o` and `lse` hold n_q rows of their strides.
+            let (o, lse) = unsafe {
+                (
+                    std::slice::from_raw_parts_mut(args.o.offset(row * args.o_stride as isize), dv),
+                    &mut *args.lse.offset(row * args.lse_stride as isize),
+                )
+            };
+            if st[1] > 0.0 {
+                for (x, a) in o.iter_mut().zip(&st[2..]) {
+                    *x = a / st[1];
+                }
+                *lse = st[0] + score::log_by_bits(st[1]);
+            } else {
+                o.fill(0.0);
+                *lse = f32::NEG_INFINITY;
+            }
         }
         rb0 = rb1;
     }

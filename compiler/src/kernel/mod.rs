@@ -31,7 +31,9 @@ pub fn gpu_dtype_supported(dtype: Dtype) -> bool {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum KernelKind {
-    /// O and LSE of query rows by online softmax, accumulated across calls in a state buffer.
+    /// O and LSE of query rows by online softmax over one run of keys: the kernel keeps the
+    /// softmax state of a block of query rows in its scratch (a CTA's registers on a GPU) and
+    /// writes O and LSE of every row, as the GPU kernels do.
     Forward,
     /// dQ, dK, dV of a run pair from q, o, do, lse and D = rowsum(dO ∘ O).
     Backward,
@@ -120,8 +122,16 @@ impl KernelSpec {
         self.v_head_dim.unwrap_or(self.head_dim)
     }
 
-    /// Floats of scratch memory the caller provides per call.
+    /// Floats of scratch memory the caller provides per call: Kᵀ of a KV tile, P of a query
+    /// tile, and the forward's softmax state of one query block (`STATE_ROWS` rows of
+    /// `[m, l, acc(v_head_dim)]`). Its contents on entry do not matter.
     pub fn scratch_floats(&self) -> usize {
+        (self.head_dim * self.tile_kv + self.tile_q * self.tile_kv) as usize
+            + STATE_ROWS as usize * (self.dv() as usize + 2)
+    }
+
+    /// Where the softmax state starts in the scratch, in floats.
+    pub fn state_offset(&self) -> usize {
         (self.head_dim * self.tile_kv + self.tile_q * self.tile_kv) as usize
     }
 }
@@ -129,6 +139,10 @@ impl KernelSpec {
 pub const TILE_Q: u32 = 2;
 /// Query rows per cache block of the forward kernel (a multiple of `TILE_Q`).
 pub const BLOCK_Q: i64 = 256;
+/// Query rows per block of LLVM's 512-bit host forward.
+pub const BLOCK_Q_WIDE: i64 = 4 * BLOCK_Q;
+/// Rows of softmax state in the scratch: the largest query block of any host forward.
+pub const STATE_ROWS: i64 = BLOCK_Q_WIDE;
 pub const TILE_KV: u32 = 16;
 
 /// Every distinct kernel a plan launches, in first-use order: the specs of its attention ops'
@@ -165,15 +179,20 @@ pub fn specs_of_plans<'a>(plans: impl IntoIterator<Item = &'a crate::ir::Plan>) 
     out
 }
 
-/// Forward kernel arguments. `state` holds per query row `[m, l, acc(v_head_dim)]`.
+/// Forward kernel arguments: one query head's run of `n_q` rows against one KV head's run of
+/// `n_kv` rows of the same sequence. The kernel writes O and LSE of all `n_q` rows: O = acc / l
+/// and LSE = m + ln l, or O = 0 and LSE = −inf for a row that sees no key.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct FwdArgs {
-    /// Queries, `n_q` rows of `head_dim`, contiguous; `n_q` is a multiple of `tile_q`.
+    /// Queries, rows of `head_dim`, contiguous: `n_q` rounded up to `tile_q` of them (the
+    /// padding rows are computed on and never written out; any finite values).
     pub q: *const f32,
     /// Keys; values (`v_head_dim` of them) are at `k + head_dim` in each row.
     pub k: *const f32,
-    pub state: *mut f32,
+    /// O rows (`v_head_dim`), `o_stride` floats apart.
+    pub o: *mut f32,
+    /// `spec.scratch_floats()` floats, the kernel's own (the softmax state lives there).
     pub scratch: *mut f32,
     /// Floats between consecutive K (and V) rows.
     pub kv_stride: i64,
@@ -186,6 +205,10 @@ pub struct FwdArgs {
     /// The score's per-head values of this head (`Score::head_values`); read only by kernels
     /// whose score reads the head (null otherwise).
     pub head_values: *const f32,
+    /// LSE of each row, `lse_stride` floats apart.
+    pub lse: *mut f32,
+    pub o_stride: i64,
+    pub lse_stride: i64,
 }
 
 /// The `n` per-head values behind a kernel argument.
@@ -243,6 +266,10 @@ mod tests {
         assert_eq!(std::mem::offset_of!(BwdArgs, kv_pos) as i32, offsets::BWD_KV_POS);
         assert_eq!(std::mem::offset_of!(BwdArgs, scale) as i32, offsets::BWD_SCALE);
         assert_eq!(std::mem::offset_of!(FwdArgs, head_values) as i32, offsets::FWD_HEAD_VALUES);
+        assert_eq!(std::mem::offset_of!(FwdArgs, o) as i32, offsets::FWD_O);
+        assert_eq!(std::mem::offset_of!(FwdArgs, lse) as i32, offsets::FWD_LSE);
+        assert_eq!(std::mem::offset_of!(FwdArgs, o_stride) as i32, offsets::FWD_O_STRIDE);
+        assert_eq!(std::mem::offset_of!(FwdArgs, lse_stride) as i32, offsets::FWD_LSE_STRIDE);
         assert_eq!(std::mem::offset_of!(BwdArgs, head_values) as i32, offsets::BWD_HEAD_VALUES);
         assert_eq!(std::mem::offset_of!(BwdArgs, dparams) as i32, offsets::BWD_DPARAMS);
     }
@@ -252,7 +279,7 @@ mod tests {
 pub mod offsets {
     pub const FWD_Q: i32 = 0;
     pub const FWD_K: i32 = 8;
-    pub const FWD_STATE: i32 = 16;
+    pub const FWD_O: i32 = 16;
     pub const FWD_SCRATCH: i32 = 24;
     pub const FWD_KV_STRIDE: i32 = 32;
     pub const FWD_N_Q: i32 = 40;
@@ -261,6 +288,9 @@ pub mod offsets {
     pub const FWD_KV_POS: i32 = 64;
     pub const FWD_SCALE: i32 = 72;
     pub const FWD_HEAD_VALUES: i32 = 80;
+    pub const FWD_LSE: i32 = 88;
+    pub const FWD_O_STRIDE: i32 = 96;
+    pub const FWD_LSE_STRIDE: i32 = 104;
     pub const BWD_Q: i32 = 0;
     pub const BWD_K: i32 = 8;
     pub const BWD_DQ: i32 = 16;
@@ -287,6 +317,11 @@ pub enum Step {
     ForQueryTiles(Vec<Step>),
     /// For each block of `BLOCK_Q` query rows (its Q rows and softmax state stay in cache).
     ForQueryBlocks(Vec<Step>),
+    /// The block's softmax state in scratch: m = −inf, l = 0, acc = 0 (a CTA's registers).
+    StartState,
+    /// O = acc / l and LSE = m + ln l of the block's rows (ln as `expr::score::log_by_bits`);
+    /// O = 0 and LSE = −inf for rows that saw no key (l = 0).
+    WriteOut,
     /// For each tile of `tile_kv` KV rows the query block may see (the last may be partial).
     ForKvTiles(Vec<Step>),
     /// Kᵀ of the KV tile into scratch (`head_dim × tile_kv`).
@@ -323,7 +358,7 @@ pub fn program(spec: &KernelSpec) -> Vec<Step> {
                 Some(_) => vec![Scores, Score, MaskEdge, OnlineSoftmax, AccumulatePv],
                 None => vec![Scores, MaskEdge, OnlineSoftmax, AccumulatePv],
             };
-            vec![ForQueryBlocks(vec![ForKvTiles(vec![TransposeKeys, ForQueryTiles(tile)])])]
+            vec![ForQueryBlocks(vec![StartState, ForKvTiles(vec![TransposeKeys, ForQueryTiles(tile)]), WriteOut])]
         }
         KernelKind::Backward => vec![ForQueryRows(vec![ForAllowedKeys(vec![RecomputeP, Ds, AccumulateGrads])])],
     }

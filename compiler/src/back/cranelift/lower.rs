@@ -342,14 +342,15 @@ fn forward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), String
     let [Step::ForQueryBlocks(block_body)] = steps.as_slice() else {
         return Err("unexpected forward program".into());
     };
-    let [Step::ForKvTiles(kv_body)] = block_body.as_slice() else {
+    let [Step::StartState, Step::ForKvTiles(kv_body), Step::WriteOut] = block_body.as_slice() else {
         return Err("unexpected forward program".into());
     };
     let q = cx.load(I64, args, FWD_Q as i64);
     let k = cx.load(I64, args, FWD_K as i64);
-    let state = cx.load(I64, args, FWD_STATE as i64);
     let kt = cx.load(I64, args, FWD_SCRATCH as i64);
     let pbuf = cx.b.ins().iadd_imm(kt, (d * TK * 4) as i64);
+    let state = cx.b.ins().iadd_imm(kt, (spec.state_offset() * 4) as i64);
+    let out = Out::load(cx, args);
     let kv_stride = cx.load(I64, args, FWD_KV_STRIDE as i64);
     let kv_row_bytes = cx.b.ins().imul_imm(kv_stride, 4);
     let n_q = cx.load(I64, args, FWD_N_Q as i64);
@@ -363,6 +364,7 @@ fn forward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), String
     cx.for_loop(zero, n_q, BLOCK_Q, |cx, rb0| {
         let rb1 = cx.b.ins().iadd_imm(rb0, BLOCK_Q);
         let rb1 = cx.min(rb1, n_q);
+        start_state(cx, dv, state, rb0, rb1);
         let (kv_lo, kv_hi) = kv_range(cx, spec.mask, q_pos, rb0, rb1, kv_pos, n_kv);
         cx.for_loop(kv_lo, kv_hi, TK as i64, |cx, c0| {
             let left = cx.b.ins().isub(kv_hi, c0);
@@ -382,7 +384,8 @@ fn forward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), String
                         let (r_lo, r_hi) = (cx.max(r_lo, rb0), cx.min(r_hi, rb1));
                         cx.for_loop(r_lo, r_hi, TQ as i64, |cx, r0| {
                             let q_tile = cx.addr(q, r0, (d * 4) as i64, 0);
-                            let st = cx.addr(state, r0, row_state, 0);
+                            let in_block = cx.b.ins().isub(r0, rb0);
+                            let st = cx.addr(state, in_block, row_state, 0);
                             let mut s: Vec<Variable> = Vec::new();
                             let mut alpha: Vec<Value> = Vec::new();
                             for step in tile_body {
@@ -424,8 +427,92 @@ fn forward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), String
                 }
             }
         });
+        write_out(cx, dv, state, rb0, rb1, out);
     });
     Ok(())
+}
+
+/// Where a forward writes O and LSE: base pointers and row strides in bytes.
+#[derive(Clone, Copy)]
+struct Out {
+    o: Value,
+    o_row: Value,
+    lse: Value,
+    lse_row: Value,
+}
+
+impl Out {
+    fn load(cx: &mut Cx<'_>, args: Value) -> Out {
+        let o = cx.load(I64, args, FWD_O as i64);
+        let lse = cx.load(I64, args, FWD_LSE as i64);
+        let o_stride = cx.load(I64, args, FWD_O_STRIDE as i64);
+        let lse_stride = cx.load(I64, args, FWD_LSE_STRIDE as i64);
+        let o_row = cx.b.ins().imul_imm(o_stride, 4);
+        let lse_row = cx.b.ins().imul_imm(lse_stride, 4);
+        Out { o, o_row, lse, lse_row }
+    }
+}
+
+/// `StartState`: m = −inf, l = 0, acc = 0 for rows `rb0..rb1` of the block (rounded up to the
+/// query tile: its padding row is computed on too).
+fn start_state(cx: &mut Cx<'_>, dv: usize, state: Value, rb0: Value, rb1: Value) {
+    let row_state = ((dv + 2) * 4) as i64;
+    let rows = cx.b.ins().isub(rb1, rb0);
+    let rows = cx.b.ins().iadd_imm(rows, TQ as i64 - 1);
+    let rows = cx.b.ins().band_imm(rows, -(TQ as i64));
+    let zero = cx.i64(0);
+    cx.for_loop(zero, rows, 1, |cx, r| {
+        let st = cx.addr(state, r, row_state, 0);
+        let neg_inf = cx.f32(f32::NEG_INFINITY);
+        let zero = cx.f32(0.0);
+        cx.store(neg_inf, st, 0);
+        cx.store(zero, st, 4);
+        let zeros = cx.splat_f(0.0);
+        for e in (0..dv).step_by(4) {
+            cx.store(zeros, st, 8 + 4 * e as i64);
+        }
+    });
+}
+
+/// `WriteOut`: O = acc / l and LSE = m + ln l of rows `rb0..rb1`, or O = 0 and LSE = −inf where
+/// l = 0 (the row saw no key).
+fn write_out(cx: &mut Cx<'_>, dv: usize, state: Value, rb0: Value, rb1: Value, out: Out) {
+    let row_state = ((dv + 2) * 4) as i64;
+    cx.for_loop(rb0, rb1, 1, |cx, row| {
+        let in_block = cx.b.ins().isub(row, rb0);
+        let st = cx.addr(state, in_block, row_state, 0);
+        let o_at = cx.b.ins().imul(row, out.o_row);
+        let o = cx.b.ins().iadd(out.o, o_at);
+        let lse_at = cx.b.ins().imul(row, out.lse_row);
+        let lse = cx.b.ins().iadd(out.lse, lse_at);
+        let m = cx.load(F32, st, 0);
+        let l = cx.load(F32, st, 4);
+        let zero = cx.f32(0.0);
+        let seen = cx.b.ins().fcmp(FloatCC::GreaterThan, l, zero);
+        cx.if_else(
+            seen,
+            |cx| {
+                let lv = cx.b.ins().splat(F32X4, l);
+                for e in (0..dv).step_by(4) {
+                    let a = cx.b.ins().load(F32X4, cx.mem, st, 8 + 4 * e as i32);
+                    let x = cx.b.ins().fdiv(a, lv);
+                    cx.b.ins().store(cx.mem, x, o, 4 * e as i32);
+                }
+                let ln = cx.log(lv);
+                let ln = cx.b.ins().extractlane(ln, 0);
+                let v = cx.b.ins().fadd(m, ln);
+                cx.store(v, lse, 0);
+            },
+            |cx| {
+                let zeros = cx.splat_f(0.0);
+                for e in (0..dv).step_by(4) {
+                    cx.b.ins().store(cx.mem, zeros, o, 4 * e as i32);
+                }
+                let neg_inf = cx.f32(f32::NEG_INFINITY);
+                cx.store(neg_inf, lse, 0);
+            },
+        );
+    });
 }
 
 /// KV rows `[lo, hi)` the query rows `rb0..rb1` may see (`kernel::kv_bounds`).

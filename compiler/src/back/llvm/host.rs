@@ -1,8 +1,8 @@
 //! The host lowering of the kernel IR: x86-64 with 256-bit vectors (AVX2 + FMA), the ABI of
 //! `kernel::FwdArgs` / `kernel::BwdArgs`, so the runtime calls it exactly like Cranelift's code.
 //!
-//! Forward, per step of `kernel::program`: for each query block of `BLOCK_Q` rows, for each KV
-//! tile of 24 keys within the mask, `TransposeKeys` writes Kᵀ into a stack buffer and copies the
+//! Forward, per step of `kernel::program`: for each query block of `BLOCK_Q` rows, its state
+//! rows started in the ABI's scratch (`StartState`), for each KV tile of 24 keys within the mask, `TransposeKeys` writes Kᵀ into a stack buffer and copies the
 //! tile's V rows next to it (contiguous: rows a KV stride apart would share a few cache sets);
 //! the query rows within the mask then run as tiles of 4 rows, the last one partial (its missing
 //! rows read the first row and keep their state in spare rows, so one tile function serves every
@@ -14,7 +14,8 @@
 //! row's rescale factor from one vector exp2; `AccumulatePv` walks the head in 24-wide chunks of 4
 //! rows (12 accumulators), each a loop over the tile's keys (4 an iteration, then one at a time
 //! for a partial tile, so no key beyond the run is read), the rescale folded into the load of the
-//! accumulator and skipped when no row's maximum moved (the factor is then exactly 1). Loops, not
+//! accumulator and skipped when no row's maximum moved (the factor is then exactly 1); at the
+//! block's end `WriteOut` stores O and LSE of its rows at the caller's strides. Loops, not
 //! fully unrolled tiles: unrolled, a tile is tens of KiB of code, beyond the micro-op cache.
 //! Backward, in FlashAttention-2's order: for each KV tile, Kᵀ, Vᵀ and the K rows into stack
 //! buffers and the tile's dK, dV accumulated in stack tiles while the query rows that see it pass
@@ -29,8 +30,8 @@ use std::fmt::Write;
 use super::bounds::{kv_bounds, needs_mask, q_bounds};
 use super::score::{Exp2, Llvm};
 use super::text::{Fn, V, f32c, i32c, i64c, round_down};
-use crate::expr::score::{Leaves, lower_grads};
-use crate::kernel::{BLOCK_Q, KernelKind, KernelMask, KernelSpec, offsets};
+use crate::expr::score::{Leaves, Lower, Prim, lower_grads};
+use crate::kernel::{BLOCK_Q, BLOCK_Q_WIDE, KernelKind, KernelMask, KernelSpec, offsets};
 use crate::spec::Score;
 
 /// Keys per iteration of the P·V loops.
@@ -691,6 +692,46 @@ fn tile_mask(f: &mut Fn, mask: KernelMask, q_pos: &V, r0: &V, rows: &V, k_lo: &V
     (m, diff)
 }
 
+/// Where a forward writes O and LSE: pointers and row strides in floats.
+struct Out {
+    o: V,
+    lse: V,
+    o_stride: V,
+    lse_stride: V,
+}
+
+/// `WriteOut`: O = acc / l and LSE = m + ln l of rows `rb0..rb1` from their state rows, or O = 0
+/// and LSE = −inf where l = 0 (the row saw no key); ln as `score::log_by_bits`, on `w` lanes.
+fn write_out(f: &mut Fn, state: &V, rb0: &V, rb1: &V, out: &Out, dv: i64, w: u32) {
+    f.for_range(rb0, rb1, 1, |f, row| {
+        let in_block = f.bin("sub", row, rb0);
+        let at = f.bin("mul", &in_block, &i64c(dv + 2));
+        let st = f.gep("float", state, &at);
+        let m = f.load("float", &st, 4);
+        let lp = f.gep("float", &st, &i64c(1));
+        let l = f.load("float", &lp, 4);
+        let seen = f.fcmp("ogt", &l, &f32c(0.0));
+        let o_at = f.bin("mul", row, &out.o_stride);
+        let o = f.gep("float", &out.o, &o_at);
+        for &(off, wi) in &lanes_w(dv, w) {
+            let acc = vload(f, &st, 2 + off, wi);
+            let lv = f.splat(&l, wi);
+            let x = f.bin("fdiv", &acc, &lv);
+            let seen_v = f.splat(&seen, wi);
+            let x = f.select(&seen_v, &x, &V::new("zeroinitializer", vty(wi)));
+            vstore(f, &x, &o, off);
+        }
+        let lv = f.splat(&l, w);
+        let ln = Llvm { f: &mut *f, exp2: Exp2::Host(w) }.apply(Prim::Log, &[lv]);
+        let ln = f.extract(&ln, 0);
+        let lse = f.bin("fadd", &m, &ln);
+        let lse = f.select(&seen, &lse, &f32c(f32::NEG_INFINITY));
+        let lse_at = f.bin("mul", row, &out.lse_stride);
+        let p = f.gep("float", &out.lse, &lse_at);
+        f.store(&lse, &p, 4);
+    });
+}
+
 fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
     let tk = isa.tk;
     let (d, dv) = (spec.head_dim as i64, spec.dv() as i64);
@@ -699,7 +740,15 @@ fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
     let args = V::new("%args", "ptr");
     let q = field(&mut f, &args, offsets::FWD_Q, "ptr");
     let k = field(&mut f, &args, offsets::FWD_K, "ptr");
-    let state = field(&mut f, &args, offsets::FWD_STATE, "ptr");
+    // The softmax state of a query block, in the ABI's scratch (`StartState`, `WriteOut`).
+    let scratch = field(&mut f, &args, offsets::FWD_SCRATCH, "ptr");
+    let state = f.gep("float", &scratch, &i64c(spec.state_offset() as i64));
+    let out = Out {
+        o: field(&mut f, &args, offsets::FWD_O, "ptr"),
+        lse: field(&mut f, &args, offsets::FWD_LSE, "ptr"),
+        o_stride: field(&mut f, &args, offsets::FWD_O_STRIDE, "i64"),
+        lse_stride: field(&mut f, &args, offsets::FWD_LSE_STRIDE, "i64"),
+    };
     // Kᵀ and V of a KV tile in the kernel's own stack buffers (tk keys; the ABI's scratch holds
     // 16): V rows a KV stride apart map to a few cache sets, contiguous ones spread over all.
     let kt = f.alloca(&format!("[{} x float]", d * tk), isa.w * 4);
@@ -723,10 +772,22 @@ fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
     let scale = field(&mut f, &args, offsets::FWD_SCALE, "float");
     let hv = head_values_field(&mut f, spec, &args, offsets::FWD_HEAD_VALUES);
     let mask = spec.mask;
-    let block_q = if isa.w == 8 { BLOCK_Q } else { 4 * BLOCK_Q };
+    let block_q = if isa.w == 8 { BLOCK_Q } else { BLOCK_Q_WIDE };
     f.for_range(&i64c(0), &n_q, block_q, |f, rb0| {
         let e = f.bin("add", rb0, &i64c(block_q));
         let rb1 = f.min_i64(&e, &n_q);
+        // StartState: the tiles' rows stay below rb1 (a partial tile's others are `spare`).
+        let rows = f.bin("sub", &rb1, rb0);
+        f.for_range(&i64c(0), &rows, 1, |f, r| {
+            let at = f.bin("mul", r, &i64c(dv + 2));
+            let st = f.gep("float", &state, &at);
+            f.store(&f32c(f32::NEG_INFINITY), &st, 4);
+            let l = f.gep("float", &st, &i64c(1));
+            f.store(&f32c(0.0), &l, 4);
+            for &(o, w) in &lanes_w(dv, isa.w) {
+                vstore(f, &V::new("zeroinitializer", vty(w)), &st, 2 + o);
+            }
+        });
         let q_lo = f.bin("add", &q_pos, rb0);
         let q_hi0 = f.bin("add", &q_pos, &rb1);
         let q_hi = f.bin("sub", &q_hi0, &i64c(1));
@@ -768,7 +829,8 @@ fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
                 let (m, diff) = tile_mask(f, mask, &q_pos, r0, rows, &k_lo, &k_hi, &partial);
                 let qa = f.bin("mul", r0, &i64c(d));
                 let qp = f.gep("float", &q, &qa);
-                let sa = f.bin("mul", r0, &i64c(dv + 2));
+                let in_block = f.bin("sub", r0, rb0);
+                let sa = f.bin("mul", &in_block, &i64c(dv + 2));
                 let sp = f.gep("float", &state, &sa);
                 let pos = position_args(f, spec, &q_pos, r0, &k_lo, &hv);
                 let mut args = vec![&qp, &sp, &kt, &vt, &cols, &diff, &m, &scale, rows, &spare];
@@ -776,6 +838,7 @@ fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
                 f.call_void(&format!("tile{main}"), &args);
             });
         });
+        write_out(f, &state, rb0, &rb1, &out, dv, isa.w);
     });
     f.op("ret void");
     format!("\ndefine void @{}(ptr noalias %args) {} {{\n{}}}\n", spec.name(), isa.attrs, f.finish())
