@@ -113,6 +113,9 @@ fn check_sass(name: &str, target: Target, out: &Output, forward: bool, mix: &BTr
         rules.push(("SYNCS (mbarriers) in a warp-specialized kernel", n("SYNCS") > 0));
         rules.push(("USETMAXREG where the PTX has setmaxnreg", n("USETMAXREG") >= 2));
     }
+    if out.asm.contains(".global.shared::cta.tile.bulk_group") {
+        rules.push(("UTMASTG where the PTX stores a box by cp.async.bulk.tensor", n("UTMASTG") > 0));
+    }
     if out.asm.contains("ldmatrix") {
         rules.push(("LDSM where the PTX has ldmatrix", n("LDSM") > 0));
     }
@@ -130,12 +133,13 @@ fn check_sass(name: &str, target: Target, out: &Output, forward: bool, mix: &BTr
 }
 
 /// The SASS mnemonics the snapshot records per kernel.
-const SASS_COLUMNS: [&str; 16] = [
+const SASS_COLUMNS: [&str; 17] = [
     "HMMA",
     "HGMMA",
     "LDSM",
     "LDGSTS",
     "UTMALDG",
+    "UTMASTG",
     "SYNCS",
     "LDG",
     "STG",

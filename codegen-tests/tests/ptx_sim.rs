@@ -189,7 +189,7 @@ fn tensor_map(f: &attnc_compiler::back::manifest::MapFields) -> ptx_sim::TensorM
     };
     ptx_sim::TensorMap {
         base: f.base,
-        elem_bytes: 2,
+        elem_bytes: f.elem_bytes,
         dims: f.dims.to_vec(),
         strides: f.strides.to_vec(),
         box_dims: f.box_dims.to_vec(),
@@ -355,8 +355,8 @@ impl Packed {
         let rows = l.rows_per_cta().expect("an attention kernel's grid");
         let grid = [longest.div_ceil(rows) as u32, self.hq as u32, self.layout.sequences() as u32];
         let launch = Launch { grid, block: l.block, dynamic_shared: l.dynamic_shared_bytes as usize };
-        // A kernel that reads tensor maps (sm_90a-ws) takes them last: q, k, v as the device
-        // builds them from the launch record, in the interpreter's encoding.
+        // A kernel that reads tensor maps (sm_90a-ws) takes them last: q, k, v and o as the
+        // device builds them from the launch record, in the interpreter's encoding.
         let mut args = args.to_vec();
         if !l.tensor_maps.is_empty() {
             let mut bytes = Vec::new();
@@ -364,7 +364,8 @@ impl Packed {
                 let (at, heads, rows) = match m.tensor.as_str() {
                     "q" => (0, self.hq, self.layout.tq()),
                     "k" => (1, self.hk, self.layout.tk()),
-                    _ => (2, self.hk, self.layout.tk()),
+                    "v" => (2, self.hk, self.layout.tk()),
+                    _ => (3, self.hq, self.layout.tq()),
                 };
                 let Arg::U64(base) = args[at] else { panic!("a plane's address") };
                 let f = m.fields(base, heads, heads * m.width as usize, rows).unwrap();
@@ -573,8 +574,9 @@ fn pipelined_kernels_match_fp64() {
 /// wait (the producer's for an empty stage, the consumers' for Q and for a full stage, first tile
 /// and later ones) skipped,
 /// the stage's `expect_tx` made a plain arrival, the consumers' first ping-pong turn never given,
-/// and one TMA box never issued — each is stopped by the interpreter (a race across the async
-/// proxy, a transaction count, a deadlock) or gives wrong numbers.
+/// one TMA box never loaded, and in the O epilogue the writers' `fence.proxy.async` or the
+/// consumer's named barrier removed or a box never stored — each is stopped by the interpreter
+/// (a race across the async proxy, a transaction count, a deadlock) or gives wrong numbers.
 #[test]
 fn warp_specialized_forward_faults_are_caught() {
     let p = Packed::on(Layout::long(), 64, 2, 1, KernelMask::Causal, 91);
@@ -615,13 +617,39 @@ fn warp_specialized_forward_faults_are_caught() {
     // Consumer 1's first hand-over of the ping-pong: consumer 0 waits for its turn forever.
     caught("the first turn never given", &|ptx: &str| ptx.replacen("bar.arrive 1, 256;", "", 1), "deadlock");
     caught(
-        "a TMA box never issued",
+        "a TMA box never loaded",
         &|ptx: &str| {
-            let at = ptx.rfind("cp.async.bulk.tensor").unwrap();
+            let at = ptx.rfind("cp.async.bulk.tensor.3d.shared::cluster").unwrap();
             let end = at + ptx[at..].find(';').unwrap() + 1;
             format!("{}{}", &ptx[..at], &ptx[end..])
         },
         "transaction bytes outstanding",
+    );
+    // O's boxes: written through the generic proxy, stored through the async one — each
+    // writer's fence and the consumer's named barrier before the store; a box never stored
+    // leaves its columns of O unwritten.
+    assert_eq!(ptx.matches(".global.shared::cta.tile.bulk_group").count(), 2, "d 64: two O boxes of 32 columns");
+    caught(
+        "O's fence.proxy.async removed",
+        &|ptx: &str| ptx.replace("fence.proxy.async.shared::cta;", ""),
+        "a cp.async.bulk store reads shared memory",
+    );
+    caught(
+        "O's named barrier removed",
+        &|ptx: &str| {
+            let kept = ptx.lines().filter(|l| !(l.contains("bar.sync") && l.trim_end().ends_with(", 128;")));
+            kept.collect::<Vec<_>>().join("\n")
+        },
+        "race",
+    );
+    caught(
+        "an O box never stored",
+        &|ptx: &str| {
+            let at = ptx.rfind("cp.async.bulk.tensor.3d.global.shared::cta").unwrap();
+            let end = at + ptx[at..].find(';').unwrap() + 1;
+            format!("{}{}", &ptx[..at], &ptx[end..])
+        },
+        "never",
     );
 }
 

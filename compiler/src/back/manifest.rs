@@ -77,8 +77,8 @@ pub struct Launch {
     /// The kernel's parameters in order, as `name: type`.
     #[serde(default)]
     pub params: Vec<String>,
-    /// The tensor maps the kernel reads through TMA, in the order of its `tmaps` parameter (an
-    /// array of 128-byte maps in global memory the device builds for each launch).
+    /// The tensor maps the kernel reads or writes through TMA, in the order of its `tmaps`
+    /// parameter (an array of 128-byte maps in global memory the device builds for each launch).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tensor_maps: Vec<TensorMapUse>,
 }
@@ -94,11 +94,13 @@ impl Launch {
     }
 }
 
-/// A tensor map's fields as `cuTensorMapEncodeTiled` takes them, innermost dimension first: 16-bit
-/// elements, the sizes, the byte strides of dimensions 1 and 2, the box, the swizzle's bytes.
+/// A tensor map's fields as `cuTensorMapEncodeTiled` takes them, innermost dimension first: the
+/// element size (2: the inputs' 16-bit dtype, 4: fp32), the sizes, the byte strides of
+/// dimensions 1 and 2, the box, the swizzle's bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MapFields {
     pub base: u64,
+    pub elem_bytes: u32,
     pub dims: [u64; 3],
     pub strides: [u64; 2],
     pub box_dims: [u32; 3],
@@ -107,14 +109,14 @@ pub struct MapFields {
 
 impl TensorMapUse {
     /// The map over a launch's plane at global address `base` (its first head): `rows` rows of
-    /// `row_elems` 16-bit elements each, `heads` heads of `width` from `base`. TMA needs the base
-    /// and the strides in multiples of 16 bytes; an error names what is not.
+    /// `row_elems` elements each, `heads` heads of `width` from `base`. TMA needs the base and the
+    /// strides in multiples of 16 bytes; an error names what is not.
     pub fn fields(&self, base: u64, heads: usize, row_elems: usize, rows: usize) -> Result<MapFields, String> {
-        let width = self.width as u64;
+        let (width, e) = (self.width as u64, self.elem_bytes as u64);
         if base % 16 != 0 {
             return Err(format!("the {} plane's tensor map: address {base:#x} is not 16-byte aligned", self.tensor));
         }
-        if (2 * width) % 16 != 0 || (2 * row_elems) % 16 != 0 {
+        if (e * width) % 16 != 0 || (e * row_elems as u64) % 16 != 0 {
             return Err(format!(
                 "the {} plane's tensor map: heads of {width} and rows of {row_elems} elements are not 16-byte strides",
                 self.tensor
@@ -122,18 +124,21 @@ impl TensorMapUse {
         }
         Ok(MapFields {
             base,
+            elem_bytes: self.elem_bytes,
             dims: [width, heads as u64, rows as u64],
-            strides: [2 * width, 2 * row_elems as u64],
+            strides: [e * width, e * row_elems as u64],
             box_dims: [self.box_width, 1, self.box_rows],
             swizzle_bytes: self.swizzle_bytes,
         })
     }
 }
 
-/// A tensor map a kernel reads: the launch's plane `tensor` (`q`, `k` or `v`) as 16-bit elements
-/// `[rows][heads][width]` (rows: the launch's, heads: the launch's head range, the plane's row
-/// stride), boxes of `box_rows` rows × `box_width` elements of one head, swizzled in shared
-/// memory by `swizzle_bytes` (0, 32, 64 or 128), zeros outside the tensor.
+/// A tensor map a kernel reads or writes: the launch's plane `tensor` (`q`, `k`, `v`: the
+/// inputs, 16-bit; `o`: the output, fp32) as `[rows][heads][width]` elements of `elem_bytes`
+/// (rows: the launch's, heads: the launch's head range, the plane's row stride), boxes of
+/// `box_rows` rows × `box_width` elements of one head, swizzled in shared memory by
+/// `swizzle_bytes` (0, 32, 64 or 128), zeros outside the tensor (a store leaves what lies
+/// outside untouched).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TensorMapUse {
     pub tensor: String,
@@ -141,6 +146,13 @@ pub struct TensorMapUse {
     pub box_width: u32,
     pub box_rows: u32,
     pub swizzle_bytes: u32,
+    /// Bytes per element: 2 (the inputs' bf16/fp16) or 4 (fp32).
+    #[serde(default = "two")]
+    pub elem_bytes: u32,
+}
+
+fn two() -> u32 {
+    2
 }
 
 /// ptxas's report for one entry function.
@@ -197,7 +209,14 @@ mod tests {
 
     #[test]
     fn tensor_map_fields_follow_the_plane_and_name_what_tma_refuses() {
-        let k = TensorMapUse { tensor: "k".into(), width: 128, box_width: 64, box_rows: 64, swizzle_bytes: 128 };
+        let k = TensorMapUse {
+            tensor: "k".into(),
+            width: 128,
+            box_width: 64,
+            box_rows: 64,
+            swizzle_bytes: 128,
+            elem_bytes: 2,
+        };
         // Two KV heads from the range's first, rows of 8 heads, 300 rows in the launch.
         let f = k.fields(0x1000, 2, 8 * 128, 300).unwrap();
         assert_eq!(f.dims, [128, 2, 300]);
@@ -208,5 +227,15 @@ mod tests {
         assert!(e.contains("the k plane's tensor map: address 0x1008 is not 16-byte aligned"), "{e}");
         let e = k.fields(0x1000, 2, 8 * 128 + 4, 300).unwrap_err();
         assert!(e.contains("not 16-byte strides"), "{e}");
+        // O: fp32 rows of 4 heads of 64, boxes of 32 columns (128 bytes) × 64 rows.
+        let o = TensorMapUse { tensor: "o".into(), width: 64, box_width: 32, elem_bytes: 4, ..k };
+        let f = o.fields(0x2000, 4, 4 * 64, 300).unwrap();
+        assert_eq!((f.elem_bytes, f.dims, f.strides, f.box_dims), (4, [64, 4, 300], [256, 1024], [32, 1, 64]));
+        // A manifest written before the field: 16-bit.
+        let old: TensorMapUse = serde_json::from_str(
+            r#"{"tensor": "q", "width": 64, "box_width": 64, "box_rows": 128, "swizzle_bytes": 128}"#,
+        )
+        .unwrap();
+        assert_eq!(old.elem_bytes, 2);
     }
 }

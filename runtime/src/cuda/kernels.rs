@@ -34,15 +34,17 @@ pub struct Loaded {
     pub maps: Vec<TensorMapUse>,
 }
 
-/// A tensor map as the driver encodes it (`cuTensorMapEncodeTiled`): `dtype`'s 16-bit elements,
-/// no interleave, the fields' swizzle, L2 promotion of 128 bytes, zeros outside the tensor.
+/// A tensor map as the driver encodes it (`cuTensorMapEncodeTiled`): `dtype`'s 16-bit elements
+/// (fp32 for a map of 4-byte elements, the output), no interleave, the fields' swizzle, L2
+/// promotion of 128 bytes, zeros outside the tensor.
 pub fn encode_map(f: &MapFields, dtype: Dtype) -> Result<[u8; 128], CudaError> {
     use cudarc::driver::sys::{
         CUtensorMap, CUtensorMapDataType, CUtensorMapFloatOOBfill, CUtensorMapInterleave, CUtensorMapL2promotion,
         CUtensorMapSwizzle, cuTensorMapEncodeTiled,
     };
-    let data = match dtype {
-        Dtype::Fp16 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+    let data = match (f.elem_bytes, dtype) {
+        (4, _) => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+        (_, Dtype::Fp16) => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
         _ => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
     };
     let swizzle = match f.swizzle_bytes {

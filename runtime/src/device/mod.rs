@@ -333,7 +333,8 @@ impl<'a, M> FwdCall<'a, M> {
 
 /// The fields of the tensor maps `maps` over a forward call's planes (`FwdCall::at_heads`: the
 /// bases at the range's first heads): each plane's rows of the launch (its last `cu` row), the
-/// range's heads, the buffer's row stride; `address` gives a region's device address.
+/// range's heads, the buffer's row stride; `address` gives a region's device address. The
+/// output plane `o` is the call's fp32 O.
 pub fn map_fields<M>(
     maps: &[crate::kernel_dir::TensorMapUse],
     c: &FwdCall<'_, M>,
@@ -348,7 +349,8 @@ pub fn map_fields<M>(
                 "q" => (c.q, c.heads.1 - c.heads.0, c.heads_q * c.head_dim, rows(&t.cu_q)),
                 "k" => (c.k, kv_heads.1 - kv_heads.0, c.heads_kv * c.head_dim, rows(&t.cu_kv)),
                 "v" => (c.v, kv_heads.1 - kv_heads.0, c.heads_kv * c.v_head_dim, rows(&t.cu_kv)),
-                other => return Err(DeviceError::Kernel(format!("a tensor map of plane `{other}` (q, k or v)"))),
+                "o" => (c.o, c.heads.1 - c.heads.0, c.heads_q * c.v_head_dim, rows(&t.cu_q)),
+                other => return Err(DeviceError::Kernel(format!("a tensor map of plane `{other}` (q, k, v or o)"))),
             };
             m.fields(address(region), heads, row, rows).map_err(DeviceError::Kernel)
         })

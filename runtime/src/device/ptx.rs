@@ -150,7 +150,7 @@ impl PtxDevice {
             };
             let map = ptx_sim::TensorMap {
                 base: f.base,
-                elem_bytes: 2,
+                elem_bytes: f.elem_bytes,
                 dims: f.dims.to_vec(),
                 strides: f.strides.to_vec(),
                 box_dims: f.box_dims.to_vec(),

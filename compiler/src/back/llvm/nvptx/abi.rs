@@ -117,7 +117,7 @@ pub fn module(spec: &KernelSpec, target: Target) -> Result<GpuKernel, LlvmError>
                 smem_align: 1024,
                 tensor_maps: super::hopper::tensor_maps(d, dv),
             };
-            (g.f.finish(), FWD_PARAMS, super::hopper::shared(d, dv).3, "ceil(max_seqlen_q / 128)")
+            (g.f.finish(), FWD_PARAMS, super::hopper::shared(d, dv).total, "ceil(max_seqlen_q / 128)")
         }
         KernelKind::Forward => {
             if matches!(target, Target::Sm90a | Target::Sm90aWs) {

@@ -20,8 +20,15 @@
 //! Rows a box reads past a sequence belong to the next sequence of the launch (written, finite)
 //! or lie past the launch's last row (TMA fills zeros), so P = 0 meets no NaN in V.
 //!
-//! Not yet here (issue 31): O through shared memory and a TMA store, the backward in this
-//! structure.
+//! O leaves through shared memory: a consumer whose 64 rows all lie inside the run writes its
+//! normalised accumulators, fp32, into boxes of 32 columns × 64 rows laid out as TMA's 128-byte
+//! swizzle reads them (conflict-free: a row's 16-byte chunk is XORed with its row mod 8), fences
+//! them to the async proxy, meets its 127 companions at a named barrier, and one thread stores
+//! the boxes with `cp.async.bulk.tensor` (the fourth map, `o`) and waits until they have been
+//! read. A consumer at a run's end stores its rows directly, since a box would write the next
+//! sequence's rows. LSE is stored directly by both.
+//!
+//! Not yet here (issue 31): the backward in this structure.
 
 use super::wgmma::{WgA, Wgmma};
 use super::*;
@@ -45,6 +52,10 @@ const CONSUMER_THREADS: i64 = 256;
 /// The named barriers of the consumers' ping-pong: `TURN + c` is consumer c's turn (0 is
 /// `bar.sync 0`, the block's).
 const TURN: i64 = 1;
+/// The named barrier of consumer c's 128 threads before its O boxes are stored: `O_READY + c`.
+const O_READY: i64 = 3;
+/// Columns of an O box: 128 bytes of fp32, the span of the 128-byte swizzle.
+const O_BOX: i64 = 32;
 
 /// Whether a spec's forward takes this structure: 16-bit head dims of 64 or 128 (whole TMA boxes
 /// and m64nNk16 products of at most 128 columns); others keep the sm_90a kernel.
@@ -52,13 +63,25 @@ pub(super) fn takes(d: i64, dv: i64) -> bool {
     matches!(d, 64 | 128) && matches!(dv, 64 | 128)
 }
 
-/// The shared-memory plan: (bytes of Q, bytes of one K+V stage, offset of the mbarriers, total).
-pub(super) fn shared(d: i64, dv: i64) -> (i64, i64, i64, i64) {
+/// The shared-memory plan, in bytes: Q, then the ring's stages, then O (fp32, 64 rows per
+/// consumer), then the mbarriers. Every region starts on a 1024-byte boundary, as 128-byte
+/// swizzled boxes must.
+#[derive(Clone, Copy)]
+pub(super) struct Smem {
+    pub q_bytes: i64,
+    pub stage_bytes: i64,
+    pub o_at: i64,
+    pub bars_at: i64,
+    pub total: i64,
+}
+
+pub(super) fn shared(d: i64, dv: i64) -> Smem {
     let bn = bn(d.max(dv));
-    let q = WS_ROWS * d * 2;
-    let stage = bn * (d + dv) * 2;
-    let bars = q + STAGES * stage;
-    (q, stage, bars, bars + 8 * (2 * STAGES + 1))
+    let q_bytes = WS_ROWS * d * 2;
+    let stage_bytes = bn * (d + dv) * 2;
+    let o_at = q_bytes + STAGES * stage_bytes;
+    let bars_at = o_at + WS_ROWS * dv * 4;
+    Smem { q_bytes, stage_bytes, o_at, bars_at, total: bars_at + 8 * (2 * STAGES + 1) }
 }
 
 /// The tensor maps the kernel reads, in the order of its `tmaps` array.
@@ -70,8 +93,10 @@ pub(super) fn tensor_maps(d: i64, dv: i64) -> Vec<TensorMapUse> {
         box_width: BOX as u32,
         box_rows: rows,
         swizzle_bytes: 128,
+        elem_bytes: 2,
     };
-    vec![map("q", d, WS_ROWS as u32), map("k", d, bn), map("v", dv, bn)]
+    let o = TensorMapUse { box_width: O_BOX as u32, elem_bytes: 4, ..map("o", dv, BM as u32) };
+    vec![map("q", d, WS_ROWS as u32), map("k", d, bn), map("v", dv, bn), o]
 }
 
 /// What a consumer's turns read: its Q rows, the ring's layout, the tile width, which consumer it
@@ -90,7 +115,7 @@ impl Gen {
     pub(super) fn forward_ws(&mut self) {
         let (d, dv) = (self.d, self.dv);
         let bn = bn(d.max(dv));
-        let (q_bytes, stage_bytes, bars_at, _) = shared(d, dv);
+        let Smem { q_bytes, stage_bytes, o_at, bars_at, .. } = shared(d, dv);
         let f = &mut self.f;
         let tid32 = f.call("i32", "llvm.nvvm.read.ptx.sreg.tid.x", &[]);
         let tid = f.cast("zext", &tid32, "i64");
@@ -292,10 +317,114 @@ impl Gen {
             self.f.br(&done);
         }
         self.f.place(&done);
+        // O: through shared memory and TMA when the consumer's 64 rows all lie in the run.
+        let whole = self.f.icmp("eq", &rows_c, &i64c(BM));
+        let (boxed, direct, stored) = (self.f.label("o_boxes"), self.f.label("o_rows"), self.f.label("o_stored"));
+        self.f.cond_br(&whole, &boxed, &direct);
+        self.f.place(&boxed);
+        let o_off = self.f.bin("mul", &c, &i64c(BM * dv * 4));
+        let o_off = self.f.bin("add", &o_off, &i64c(o_at));
+        let o_base = self.shared32(&smem, &o_off);
+        self.store_boxes(&fr, &m0c, &ids, &row_g, (&ml, &acc), &o_base, &c);
+        self.f.br(&stored);
+        self.f.place(&direct);
         self.store_rows(&fr, &m0c, &rows_c, &ids, &row_g, (&ml, &acc));
+        self.f.br(&stored);
+        self.f.place(&stored);
         self.f.br(&out);
         self.f.place(&out);
         self.f.op("ret void");
+    }
+
+    /// The epilogue of a consumer whose 64 rows (from `m0c` of the CTA's sequence) all lie in the
+    /// run: LSE stored directly; O = acc / l written to the consumer's region of shared memory at
+    /// `o_base` (i32) as `dv / 32` boxes of 32 fp32 columns × 64 rows in TMA's 128-byte swizzle
+    /// (byte (r, col) of a box: r·128 + ((col / 4) ⊕ (r mod 8))·16 + (col mod 4)·4), published to
+    /// the async proxy, and stored by the consumer's first thread with `cp.async.bulk.tensor`
+    /// through map 3 once every thread has written (named barrier `O_READY + c`).
+    #[allow(clippy::too_many_arguments)]
+    fn store_boxes(&mut self, fr: &Frame, m0c: &V, ids: &Ids, row_g: &V, (ml, acc): (&V, &V), o_base: &V, c: &V) {
+        let dv = self.dv;
+        let (lse, o_row) = (self.param("lse", P1), self.param("o_row", "i64"));
+        for h in 0..2 {
+            let l = self.get(ml, 2 + h);
+            let l = self.quad_reduce(&l, false);
+            let m = self.get(ml, h);
+            let f = &mut self.f;
+            let zero = f.fcmp("oeq", &l, &f32c(0.0));
+            let inv = f.fast("fdiv", &f32c(1.0), &l);
+            let inv = f.select(&zero, &f32c(0.0), &inv);
+            let lg = f.call("float", "llvm.nvvm.lg2.approx.ftz.f", &[&l]);
+            let lv = f.fast("fadd", &m, &lg);
+            let lv = f.fast("fmul", &lv, &f32c(std::f32::consts::LN_2));
+            let lv = f.select(&zero, &f32c(f32::NEG_INFINITY), &lv);
+            let r = f.bin("add", row_g, &i64c(8 * h as i64));
+            let token = f.bin("add", &fr.q0, m0c);
+            let token = f.bin("add", &token, &r);
+            let heads = f.bin("udiv", &o_row, &i64c(dv));
+            let la = f.bin("mul", &token, &heads);
+            let la = f.bin("add", &la, &fr.head);
+            let lp = f.gep("float", &lse, &la);
+            let t0 = f.icmp("eq", &ids.t, &i64c(0));
+            f.if_(&t0, |f| f.store(&lv, &lp, 4));
+            // Row r's bytes in every box, its chunks XORed with r mod 8 (= g).
+            let row_at = f.bin("mul", &r, &i64c(128));
+            let row_at = f.cast("trunc", &row_at, "i32");
+            let row_at = f.bin("add", o_base, &row_at);
+            let g = f.cast("trunc", &ids.g, "i32");
+            let t = f.cast("trunc", &ids.t, "i32");
+            let half = f.bin("lshr", &t, &i32c(1));
+            let lane_at = f.bin("and", &t, &i32c(1));
+            let lane_at = f.bin("mul", &lane_at, &i32c(8));
+            for db in 0..dv / 8 {
+                // Columns 8·db + 2t, +1: box db / 4, chunk 2·(db mod 4) + t / 2.
+                let mut pair = V::new("poison", "<2 x float>");
+                for e in 0..2 {
+                    let x = self.get(acc, (db * 4 + 2 * h as i64 + e) as usize);
+                    let x = self.f.fast("fmul", &x, &inv);
+                    pair = self.f.let_("<2 x float>", format!("insertelement {}, {}, i32 {e}", pair.t(), x.t()));
+                }
+                let f = &mut self.f;
+                let chunk = f.bin("add", &half, &i32c(2 * (db % 4)));
+                let chunk = f.bin("xor", &chunk, &g);
+                let at = f.bin("mul", &chunk, &i32c(16));
+                let at = f.bin("add", &at, &lane_at);
+                let at = f.bin("add", &at, &i32c(db / 4 * BM * 128));
+                let at = f.bin("add", &at, &row_at);
+                let p = f.cast("inttoptr", &at, "ptr addrspace(3)");
+                f.store(&pair, &p, 8);
+            }
+        }
+        // The boxes were written through the generic proxy and TMA reads them through the async
+        // one (PTX ISA, "proxy"): each writer fences, then the consumer's threads meet.
+        self.asm("fence.proxy.async.shared::cta;");
+        let id = self.f.cast("trunc", c, "i32");
+        let id = self.f.bin("add", &id, &i32c(O_READY));
+        self.asm_args("bar.sync $0, 128;", "r", &[&id]);
+        let first = self.f.icmp("eq", &ids.tid, &i64c(0));
+        let (issue, issued) = (self.f.label("o_issue"), self.f.label("o_issued"));
+        self.f.cond_br(&first, &issue, &issued);
+        self.f.place(&issue);
+        let maps = self.f.let_("ptr", format!("addrspacecast {} to ptr", param("tmaps", P1).t()));
+        let maps = self.f.cast("ptrtoint", &maps, "i64");
+        let o_map = self.f.bin("add", &maps, &i64c(128 * 3));
+        self.asm_args("fence.proxy.tensormap::generic.acquire.gpu [$0], 128;", "l", &[&o_map]);
+        let row = self.f.bin("add", &fr.q0, m0c);
+        for b in 0..dv / O_BOX {
+            let src = self.f.bin("add", o_base, &i32c(b * BM * 128));
+            let coords: Vec<V> =
+                [&i64c(b * O_BOX), &fr.head, &row].iter().map(|x| self.f.cast("trunc", x, "i32")).collect();
+            self.asm_args(
+                "cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group [$0, {$1, $2, $3}], [$4];",
+                "l,r,r,r,r",
+                &[&o_map, &coords[0], &coords[1], &coords[2], &src],
+            );
+        }
+        // The boxes must stay until TMA has read them (the CTA's shared memory ends with it).
+        self.asm("cp.async.bulk.commit_group;");
+        self.asm("cp.async.bulk.wait_group.read 0;");
+        self.f.br(&issued);
+        self.f.place(&issued);
     }
 
     /// Waits for stage `n`'s tile (full) and returns its stage (i32) and K tile's shared address.
