@@ -616,13 +616,15 @@ fn warp_specialized_forward_faults_are_caught() {
     );
     // Consumer 1's first hand-over of the ping-pong: consumer 0 waits for its turn forever.
     caught("the first turn never given", &|ptx: &str| ptx.replacen("bar.arrive 1, 256;", "", 1), "deadlock");
+    // The last instruction that starts with `op` deleted.
+    let without_last = |ptx: &str, op: &str| {
+        let at = ptx.rfind(op).unwrap();
+        let end = at + ptx[at..].find(';').unwrap() + 1;
+        format!("{}{}", &ptx[..at], &ptx[end..])
+    };
     caught(
         "a TMA box never loaded",
-        &|ptx: &str| {
-            let at = ptx.rfind("cp.async.bulk.tensor.3d.shared::cluster").unwrap();
-            let end = at + ptx[at..].find(';').unwrap() + 1;
-            format!("{}{}", &ptx[..at], &ptx[end..])
-        },
+        &|ptx: &str| without_last(ptx, "cp.async.bulk.tensor.3d.shared::cluster"),
         "transaction bytes outstanding",
     );
     // O's boxes: written through the generic proxy, stored through the async one — each
@@ -644,11 +646,7 @@ fn warp_specialized_forward_faults_are_caught() {
     );
     caught(
         "an O box never stored",
-        &|ptx: &str| {
-            let at = ptx.rfind("cp.async.bulk.tensor.3d.global.shared::cta").unwrap();
-            let end = at + ptx[at..].find(';').unwrap() + 1;
-            format!("{}{}", &ptx[..at], &ptx[end..])
-        },
+        &|ptx: &str| without_last(ptx, "cp.async.bulk.tensor.3d.global.shared::cta"),
         "never",
     );
 }

@@ -334,36 +334,45 @@ impl Gen {
         }
     }
 
-    /// The epilogue: O = acc / l, LSE = (m + log2 l)·ln 2 of the rows at `m0` of the run (`rows`
-    /// of them; rows past the run are not stored).
+    /// Row `row_g + 8h` of the rows at `m0` of the run, at the end of its loop: (the row, its
+    /// token, 1 / l, LSE = (m + log2 l)·ln 2, LSE's address), with 1 / l = 0 and LSE = −inf for a
+    /// row that saw no key.
+    pub(super) fn finish_row(&mut self, fr: &Frame, m0: &V, row_g: &V, ml: &V, h: usize) -> [V; 5] {
+        let (lse, o_row) = (self.param("lse", P1), self.param("o_row", "i64"));
+        let l = self.get(ml, 2 + h);
+        let l = self.quad_reduce(&l, false);
+        let m = self.get(ml, h);
+        let f = &mut self.f;
+        let r = f.bin("add", row_g, &i64c(8 * h as i64));
+        let zero = f.fcmp("oeq", &l, &f32c(0.0));
+        let inv = f.fast("fdiv", &f32c(1.0), &l);
+        let inv = f.select(&zero, &f32c(0.0), &inv);
+        let lg = f.call("float", "llvm.nvvm.lg2.approx.ftz.f", &[&l]);
+        let lv = f.fast("fadd", &m, &lg);
+        let lv = f.fast("fmul", &lv, &f32c(std::f32::consts::LN_2));
+        let lv = f.select(&zero, &f32c(f32::NEG_INFINITY), &lv);
+        let token = f.bin("add", &fr.q0, m0);
+        let token = f.bin("add", &token, &r);
+        let heads = f.bin("udiv", &o_row, &i64c(self.dv));
+        let la = f.bin("mul", &token, &heads);
+        let la = f.bin("add", &la, &fr.head);
+        let lp = f.gep("float", &lse, &la);
+        [r, token, inv, lv, lp]
+    }
+
+    /// The epilogue: O = acc / l and LSE of the rows at `m0` of the run (`rows` of them; rows
+    /// past the run are not stored).
     pub(super) fn store_rows(&mut self, fr: &Frame, m0: &V, rows: &V, ids: &Ids, row_g: &V, (ml, acc): (&V, &V)) {
         let dv = self.dv;
-        // Epilogue: O = acc / l, LSE = (m + log2 l)·ln 2; rows past the run are not stored.
-        let (o, lse, o_row) = (self.param("o", P1), self.param("lse", P1), self.param("o_row", "i64"));
+        let (o, o_row) = (self.param("o", P1), self.param("o_row", "i64"));
         for h in 0..2 {
-            let l = self.get(ml, 2 + h);
-            let l = self.quad_reduce(&l, false);
-            let m = self.get(ml, h);
+            let [r, token, inv, lv, lp] = self.finish_row(fr, m0, row_g, ml, h);
             let f = &mut self.f;
-            let r = f.bin("add", row_g, &i64c(8 * h as i64));
             let inside = f.icmp("slt", &r, rows);
-            let zero = f.fcmp("oeq", &l, &f32c(0.0));
-            let inv = f.fast("fdiv", &f32c(1.0), &l);
-            let inv = f.select(&zero, &f32c(0.0), &inv);
-            let lg = f.call("float", "llvm.nvvm.lg2.approx.ftz.f", &[&l]);
-            let lv = f.fast("fadd", &m, &lg);
-            let lv = f.fast("fmul", &lv, &f32c(std::f32::consts::LN_2));
-            let lv = f.select(&zero, &f32c(f32::NEG_INFINITY), &lv);
-            let token = f.bin("add", &fr.q0, m0);
-            let token = f.bin("add", &token, &r);
             let at = f.bin("mul", &token, &o_row);
             let hd = f.bin("mul", &fr.head, &i64c(dv));
             let at = f.bin("add", &at, &hd);
             let orow = f.gep("float", &o, &at);
-            let heads = f.bin("udiv", &o_row, &i64c(dv));
-            let la = f.bin("mul", &token, &heads);
-            let la = f.bin("add", &la, &fr.head);
-            let lp = f.gep("float", &lse, &la);
             let mut vals = Vec::new();
             for db in 0..(dv / 8) as usize {
                 for e in 0..2 {

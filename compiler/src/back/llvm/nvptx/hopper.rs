@@ -345,26 +345,9 @@ impl Gen {
     #[allow(clippy::too_many_arguments)]
     fn store_boxes(&mut self, fr: &Frame, m0c: &V, ids: &Ids, row_g: &V, (ml, acc): (&V, &V), o_base: &V, c: &V) {
         let dv = self.dv;
-        let (lse, o_row) = (self.param("lse", P1), self.param("o_row", "i64"));
-        for h in 0..2 {
-            let l = self.get(ml, 2 + h);
-            let l = self.quad_reduce(&l, false);
-            let m = self.get(ml, h);
+        for h in 0..2usize {
+            let [r, _, inv, lv, lp] = self.finish_row(fr, m0c, row_g, ml, h);
             let f = &mut self.f;
-            let zero = f.fcmp("oeq", &l, &f32c(0.0));
-            let inv = f.fast("fdiv", &f32c(1.0), &l);
-            let inv = f.select(&zero, &f32c(0.0), &inv);
-            let lg = f.call("float", "llvm.nvvm.lg2.approx.ftz.f", &[&l]);
-            let lv = f.fast("fadd", &m, &lg);
-            let lv = f.fast("fmul", &lv, &f32c(std::f32::consts::LN_2));
-            let lv = f.select(&zero, &f32c(f32::NEG_INFINITY), &lv);
-            let r = f.bin("add", row_g, &i64c(8 * h as i64));
-            let token = f.bin("add", &fr.q0, m0c);
-            let token = f.bin("add", &token, &r);
-            let heads = f.bin("udiv", &o_row, &i64c(dv));
-            let la = f.bin("mul", &token, &heads);
-            let la = f.bin("add", &la, &fr.head);
-            let lp = f.gep("float", &lse, &la);
             let t0 = f.icmp("eq", &ids.t, &i64c(0));
             f.if_(&t0, |f| f.store(&lv, &lp, 4));
             // Row r's bytes in every box, its chunks XORed with r mod 8 (= g).
