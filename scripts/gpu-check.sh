@@ -13,7 +13,10 @@
 #   bench       forward and backward TFLOP/s (bf16, 16 heads, head_dim 64/128, seq 4K–32K,
 #               causal and not), inputs resident on the GPU, timed by CUDA events;
 #   ws-matrix   on Hopper, the matrix's cp2 p2p cases on the warp-specialized forward (sm_90a-ws);
-#   ws-bench    its TFLOP/s at head_dim 128, 4K and 16K (the sm_90a rows of `bench` beside it).
+#   ws-bench    its TFLOP/s at head_dim 128, 4K and 16K (the sm_90a rows of `bench` beside it);
+#   sdpa        PyTorch's scaled_dot_product_attention, flash and cuDNN backends, on the same
+#               shapes in bf16 (bench/torch_sdpa.py), timed the same way: the baseline of
+#               docs/perf.md's GPU table — skipped when this machine's Python has no torch with CUDA.
 # Each step has its own time limit; together they stay within 10 minutes. Logs go to $OUT (or
 # ./gpu-check-out) so they come back with the device tool.
 #
@@ -21,7 +24,8 @@
 # script itself is checked end to end): the GPU kernel ABI emulated on the CPU (`--kernels
 # gpu-emulated`) on the host device, no NCCL step, small shapes.
 # ATTNC_BIN overrides the binary (default dist/bin/attnc); GPU_CHECK_FILTER restricts the matrix
-# steps to the cases whose name contains it.
+# steps to the cases whose name contains it; GPU_CHECK_PYTHON names the Python for `sdpa` (default:
+# python3 on a GPU, the repository's .tools/venv when emulating).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-gpu-check-out}
@@ -77,18 +81,30 @@ else
     bench=(--kernels cuda --kernel-dir "dist/kernels-$target" --seq 4096,8192,16384,32768 --head-dim 64,128 --heads 16)
     step nccl 60 "$attnc" devices --nccl-test
 fi
-step matrix 180 "$attnc" matrix "${kernels[@]}" --head-dim 64 "${filter[@]}"
-step ring 80 "$attnc" run dsl-examples/llama3_8b_128k.attn --layout pretrain "${ring[@]}" \
+step matrix 170 "$attnc" matrix "${kernels[@]}" --head-dim 64 "${filter[@]}"
+step ring 70 "$attnc" run dsl-examples/llama3_8b_128k.attn --layout pretrain "${ring[@]}" \
     --set pretrain.cp=4 --set pretrain.strategy=p2p --set llama3_8b.head_dim=128 --set pretrain.dtype=bf16 \
     --backward --check --timings
-step bench 120 "$attnc" bench kernels "${bench[@]}"
+step bench 100 "$attnc" bench kernels "${bench[@]}"
 if [ "$emulate" = 1 ] || [ "$target" != sm_90a ] || [ ! -d dist/kernels-sm_90a-ws ]; then
     skip ws-matrix "the warp-specialized forward runs on sm_90a only"
     skip ws-bench "the warp-specialized forward runs on sm_90a only"
 else
     ws=(--kernels cuda --kernel-dir dist/kernels-sm_90a-ws)
     step ws-matrix 60 "$attnc" matrix "${ws[@]}" --head-dim 64 --filter "cp2 p2p"
-    step ws-bench 70 "$attnc" bench kernels "${ws[@]}" --seq 4096,16384 --head-dim 128 --heads 16
+    step ws-bench 50 "$attnc" bench kernels "${ws[@]}" --seq 4096,16384 --head-dim 128 --heads 16
+fi
+if [ "$emulate" = 1 ]; then
+    python=${GPU_CHECK_PYTHON:-.tools/venv/bin/python}
+    step sdpa 60 "$python" bench/torch_sdpa.py --seq 256 --head-dim 64 --heads 1 --causal true --table
+else
+    python=${GPU_CHECK_PYTHON:-python3}
+    if "$python" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' > /dev/null 2>&1; then
+        step sdpa 60 "$python" bench/torch_sdpa.py --device cuda --dtype bf16 --seq 4096,16384 --head-dim 128 \
+            --heads 16 --backends flash,cudnn --table
+    else
+        skip sdpa "$python has no torch with CUDA"
+    fi
 fi
 
 echo
@@ -98,6 +114,7 @@ echo
 echo "== bench"
 cat "$out/bench.log"
 [ -f "$out/ws-bench.log" ] && { echo "== ws-bench"; cat "$out/ws-bench.log"; }
+[ -f "$out/sdpa.log" ] && { echo "== sdpa"; cat "$out/sdpa.log"; }
 grep -q FAIL "$out/summary.txt" && exit 1
 grep -q TIMEOUT "$out/summary.txt" && exit 1
 exit 0

@@ -250,7 +250,8 @@ fn gpu_check_script_runs_end_to_end_emulated() {
             ("ring", "ok"),
             ("bench", "ok"),
             ("ws-matrix", "skipped"),
-            ("ws-bench", "skipped")
+            ("ws-bench", "skipped"),
+            ("sdpa", "ok")
         ],
         "{summary}"
     );
@@ -259,6 +260,9 @@ fn gpu_check_script_runs_end_to_end_emulated() {
         assert!(out_dir.join(format!("{step}.log")).exists(), "no {step}.log");
     }
     assert!(stdout.contains("fwd      gpu-emulated"), "{stdout}");
+    // PyTorch's SDPA on the CPU in emulation, in the table of `bench kernels --kernels cuda`.
+    let sdpa = std::fs::read_to_string(out_dir.join("sdpa.log")).unwrap();
+    assert!(sdpa.contains("fwd       256   64      1    true") && sdpa.contains("torch-sdpa"), "{sdpa}");
     let missing = run("/nonexistent/attnc");
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("/nonexistent/attnc is missing"));
