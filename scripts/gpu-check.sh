@@ -100,8 +100,8 @@ if [ "$emulate" = 1 ]; then
 else
     python=${GPU_CHECK_PYTHON:-python3}
     if "$python" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' > /dev/null 2>&1; then
-        step sdpa 60 "$python" bench/torch_sdpa.py --device cuda --dtype bf16 --seq 4096,16384 --head-dim 128 \
-            --heads 16 --backends flash,cudnn --table
+        step sdpa 60 "$python" bench/torch_sdpa.py --device cuda --dtype bf16 --seq 4096,8192,16384,32768 \
+            --head-dim 64,128 --heads 16 --backends flash,cudnn --table
     else
         skip sdpa "$python has no torch with CUDA"
     fi
