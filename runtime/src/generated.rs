@@ -2,13 +2,11 @@
 //!
 //! [`Generated`] serves a launch as a GPU grid does: one kernel call per (sequence, query head),
 //! the kernel body generated for the launch's spec (the kernel IR interpreter, the Cranelift JIT
-//! or LLVM's host kernels: [`Backend`]s, `compiler::kernel::FwdArgs`, `BwdArgs`). For a forward
-//! the grid stages the sequence's rows of one head into contiguous, tile-padded buffers (what a
-//! CTA's loads into shared memory do); the kernel keeps its softmax state in its scratch and
-//! writes O and LSE into the launch's output planes itself, as the PTX kernels do. A backward
-//! reads every plane in place at its stride and adds dQ, dK and dV into the output planes. Work
-//! spreads over KV-head groups on `threads` workers; staging buffers are kept from one call to
-//! the next (`Pool`).
+//! or LLVM's host kernels: [`Backend`]s, `compiler::kernel::FwdArgs`). The grid stages the
+//! sequence's rows of one head into contiguous, tile-padded buffers (what a CTA's loads into
+//! shared memory do); the kernel keeps its softmax state in its scratch and writes O and LSE
+//! into the launch's output planes itself, as the PTX kernels do. Work spreads over KV-head
+//! groups on `threads` workers; staging buffers are kept from one call to the next (`Pool`).
 
 use attnc_compiler::back::cranelift::Jit;
 use attnc_compiler::kernel::{self, BwdArgs, FwdArgs, KernelSpec};
@@ -279,30 +277,48 @@ impl<B: Backend> Kernels for Generated<B> {
         let l = &b.fwd;
         let (d, dv, hq, hk) = (l.head_dim, l.v_head_dim, l.heads_q, l.heads_kv);
         let group = check_group(spec, l)?;
-        // The kernels read the launch's planes in place and add dQ, dK and dV into the output
-        // planes, as the GPU kernels do.
+        let (tq, tk) = (l.tokens_q(), l.tokens_kv());
+        // The kernels' query rows: q (d), o (dv, unread: D is given), do (dv) and lse, per row
+        // and head; their KV rows k (d) and v (dv). They add dQ, dK and dV into the output
+        // planes themselves.
+        let qw = d + 2 * dv + 1;
+        let mut bundle = self.pool.take(tq * hq * qw);
+        for (i, row) in bundle.chunks_mut(qw).enumerate() {
+            row[..d].copy_from_slice(&l.q[i * d..(i + 1) * d]);
+            row[d..d + dv].fill(0.0);
+            row[d + dv..d + 2 * dv].copy_from_slice(&b.d_out[i * dv..(i + 1) * dv]);
+            row[d + 2 * dv] = b.lse[i];
+        }
+        let mut kv = self.pool.take(tk * hk * (d + dv));
+        for (i, row) in kv.chunks_mut(d + dv).enumerate() {
+            row[..d].copy_from_slice(&l.k[i * d..(i + 1) * d]);
+            row[d..].copy_from_slice(&l.v[i * dv..(i + 1) * dv]);
+        }
         out.reset(spec, l);
         let n = spec.score.map_or(0, |s| s.params.len());
         let (dq_out, dk_out, dv_out) = (Out(out.dq.as_mut_ptr()), Out(out.dk.as_mut_ptr()), Out(out.dv.as_mut_ptr()));
         let dpar_out = Out(out.dparams.as_mut_ptr());
-        self.for_groups(hk, |kh| {
+        let result = self.for_groups(hk, |kh| {
+            let mut delta = vec![0.0f32; l.max_seqlen_q()];
             for s in 0..l.sequences() {
                 let (qs, ks, q_pos, kv_pos) = l.sequence(s);
                 if qs.is_empty() || ks.is_empty() {
                     continue;
                 }
                 for h in kh * group..(kh + 1) * group {
-                    let (qr, kr) = (qs.start * hq + h, ks.start * hk + kh);
+                    for (di, r) in delta.iter_mut().zip(qs.clone()) {
+                        *di = b.delta[r * hq + h];
+                    }
                     let args = BwdArgs {
-                        q: l.q[qr * d..].as_ptr(),
-                        k: l.k[kr * d..].as_ptr(),
+                        q: bundle[(qs.start * hq + h) * qw..].as_ptr(),
+                        k: kv[(ks.start * hk + kh) * (d + dv)..].as_ptr(),
                         // Rows inside the planes; this work item alone writes query head h (of
                         // group kh) and KV head kh.
-                        dq: dq_out.at(qr * d),
-                        dk: dk_out.at(kr * d),
-                        delta: b.delta[qr..].as_ptr(),
-                        q_stride: (hq * d) as i64,
-                        kv_stride: (hk * d) as i64,
+                        dq: dq_out.at((qs.start * hq + h) * d),
+                        dk: dk_out.at((ks.start * hk + kh) * d),
+                        delta: delta.as_ptr(),
+                        q_stride: (hq * qw) as i64,
+                        kv_stride: (hk * (d + dv)) as i64,
                         dq_stride: (hq * d) as i64,
                         dk_stride: (hk * d) as i64,
                         n_q: qs.len() as i64,
@@ -313,21 +329,19 @@ impl<B: Backend> Kernels for Generated<B> {
                         head_values: l.heads_of(spec, h).as_ptr(),
                         // Query head h's gradients: this work item alone writes them.
                         dparams: if n > 0 { dpar_out.at(h * n) } else { std::ptr::null_mut() },
-                        dv: dv_out.at(kr * dv),
+                        dv: dv_out.at((ks.start * hk + kh) * dv),
                         dv_stride: (hk * dv) as i64,
-                        d_out: b.d_out[qr * dv..].as_ptr(),
-                        do_stride: (hq * dv) as i64,
-                        lse: b.lse[qr..].as_ptr(),
-                        stat_stride: hq as i64,
-                        v: l.v[kr * dv..].as_ptr(),
-                        v_stride: (hk * dv) as i64,
                     };
-                    // SAFETY: every pointer starts the sequence's rows in its plane, which holds
+                    // SAFETY: every pointer starts the sequence's rows in its buffer, which holds
                     // them at the strides given.
                     unsafe { self.backend.backward(spec, &args)? };
                 }
             }
             Ok(())
-        })
+        });
+        for buffer in [bundle, kv] {
+            self.pool.give(buffer);
+        }
+        result
     }
 }

@@ -142,16 +142,13 @@ fn check_abi_with(
             assert!(diff < 1e-4, "{backend} row {r}: O differs by {diff}");
         }
     }
-    // Backward: every operand at its own stride — query rows of q (d) and dO (dv) sharing one
-    // buffer, K and V sharing `kv`'s rows, LSE and D interleaved in `stats` (an LSE of −∞: a row
-    // that saw no key).
-    let q_stride = d + dv + 1;
-    let bundle = values(n_q * q_stride, seed + 2, Dtype::Fp32);
-    let stat_stride = 3;
-    let mut stats = values(n_q * stat_stride, seed + 3, Dtype::Fp32);
-    for (i, row) in stats.chunks_mut(stat_stride).enumerate() {
-        row[0] = if i % 7 == 3 { f32::NEG_INFINITY } else { 1.0 + (i as f32).ln_1p() };
+    // Backward: rows of q (d), o, do (dv each), lse.
+    let q_stride = d + 2 * dv + 1;
+    let mut bundle = values(n_q * q_stride, seed + 2, Dtype::Fp32);
+    for (i, row) in bundle.chunks_mut(q_stride).enumerate() {
+        row[d + 2 * dv] = if i % 7 == 3 { f32::NEG_INFINITY } else { 1.0 + (i as f32).ln_1p() };
     }
+    let delta = values(n_q, seed + 3, Dtype::Fp32);
     let (mut dq1, mut dq2) = (vec![0.0f32; n_q * d], vec![0.0f32; n_q * d]);
     // dK and dV rows in buffers of their own, each at a stride wider than its row (the gaps stay 0).
     let (dk_stride, dv_stride) = (d + 3, dv + 1);
@@ -165,7 +162,7 @@ fn check_abi_with(
         k: kv.as_ptr(),
         dq: dq.as_mut_ptr(),
         dk: dk.as_mut_ptr(),
-        delta: stats[1..].as_ptr(),
+        delta: delta.as_ptr(),
         q_stride: q_stride as i64,
         kv_stride: kv_stride as i64,
         dq_stride: d as i64,
@@ -179,12 +176,6 @@ fn check_abi_with(
         dparams: if n_params > 0 { dp.as_mut_ptr() } else { std::ptr::null_mut() },
         dv: dv_rows.as_mut_ptr(),
         dv_stride: dv_stride as i64,
-        d_out: bundle[d..].as_ptr(),
-        do_stride: q_stride as i64,
-        lse: stats.as_ptr(),
-        stat_stride: stat_stride as i64,
-        v: kv[d..].as_ptr(),
-        v_stride: kv_stride as i64,
     };
     let b = spec(KernelKind::Backward);
     // SAFETY: as above.

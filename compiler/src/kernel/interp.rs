@@ -169,8 +169,8 @@ pub unsafe fn forward(spec: &KernelSpec, args: &FwdArgs) {
 /// Runs the backward kernel.
 ///
 /// # Safety
-/// `args` must describe valid memory: `n_q` rows of `q`, `d_out`, `dq`, `lse` and `delta`, and
-/// `n_kv` rows of `k`, `v`, `dk` and `dv`, each at its stride.
+/// `args` must describe valid memory: `n_q` query rows of `q_stride` holding q, o, do and lse,
+/// `n_kv` KV rows of `kv_stride`, `dq`, `dk` and `dv` rows of their strides, `delta` `n_q` floats.
 pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
     let (d, dv) = (spec.head_dim as usize, spec.dv() as usize);
     let Step::ForQueryRows(row_body) = &program(spec)[0] else { unreachable!("backward program") };
@@ -184,19 +184,19 @@ pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
         // SAFETY: i < n_q, j < n_kv; offsets stay within the rows the caller describes.
         unsafe {
             let q = args.q.add(i as usize * args.q_stride as usize);
-            let d_o = args.d_out.add(i as usize * args.do_stride as usize);
-            let lse = *args.lse.add(i as usize * args.stat_stride as usize);
+            let d_o = q.add(d + dv);
+            let lse = *q.add(d + 2 * dv);
             if lse == f32::NEG_INFINITY {
                 continue;
             }
-            let delta = *args.delta.add(i as usize * args.stat_stride as usize);
+            let delta = *args.delta.add(i as usize);
             let dq = args.dq.add(i as usize * args.dq_stride as usize);
             for j in 0..args.n_kv {
                 if !allows(spec.mask, args.q_pos + i, args.kv_pos + j) {
                     continue;
                 }
                 let k = args.k.add(j as usize * args.kv_stride as usize);
-                let v = args.v.add(j as usize * args.v_stride as usize);
+                let v = k.add(d);
                 let dk = args.dk.add(j as usize * args.dk_stride as usize);
                 let dv_row = args.dv.add(j as usize * args.dv_stride as usize);
                 let (mut p, mut ds, mut t) = (0.0f32, 0.0f32, 0.0f32);

@@ -224,21 +224,17 @@ pub unsafe fn head_values<'a>(p: *const f32, n: usize) -> &'a [f32] {
     }
 }
 
-/// Backward kernel arguments: one query head's run of `n_q` rows against one KV head's run of
-/// `n_kv` rows of the same sequence, every operand a plane of rows at its own stride (as the GPU
-/// kernels take the launch's planes); dQ, dK and dV are added into theirs.
+/// Backward kernel arguments. Query rows hold `[q (head_dim), o, do (v_head_dim each), lse]`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct BwdArgs {
-    /// Query rows (`head_dim`), `q_stride` floats apart.
     pub q: *const f32,
-    /// Key rows (`head_dim`), `kv_stride` floats apart.
     pub k: *const f32,
     /// dQ rows (`head_dim`), accumulated.
     pub dq: *mut f32,
     /// dK rows (`head_dim`), accumulated.
     pub dk: *mut f32,
-    /// D = rowsum(dO ∘ O) per query row, `stat_stride` floats apart.
+    /// D = rowsum(dO ∘ O) per query row, contiguous.
     pub delta: *const f32,
     pub q_stride: i64,
     pub kv_stride: i64,
@@ -258,15 +254,6 @@ pub struct BwdArgs {
     /// dV rows (`v_head_dim`), `dv_stride` floats apart, accumulated.
     pub dv: *mut f32,
     pub dv_stride: i64,
-    /// dO rows (`v_head_dim`), `do_stride` floats apart.
-    pub d_out: *const f32,
-    pub do_stride: i64,
-    /// The forward's LSE per query row, `stat_stride` floats apart (as `delta`).
-    pub lse: *const f32,
-    pub stat_stride: i64,
-    /// Value rows (`v_head_dim`), `v_stride` floats apart.
-    pub v: *const f32,
-    pub v_stride: i64,
 }
 
 #[cfg(test)]
@@ -292,12 +279,6 @@ mod tests {
         assert_eq!(std::mem::offset_of!(BwdArgs, dk_stride) as i32, offsets::BWD_DK_STRIDE);
         assert_eq!(std::mem::offset_of!(BwdArgs, dv) as i32, offsets::BWD_DV);
         assert_eq!(std::mem::offset_of!(BwdArgs, dv_stride) as i32, offsets::BWD_DV_STRIDE);
-        assert_eq!(std::mem::offset_of!(BwdArgs, d_out) as i32, offsets::BWD_DO);
-        assert_eq!(std::mem::offset_of!(BwdArgs, do_stride) as i32, offsets::BWD_DO_STRIDE);
-        assert_eq!(std::mem::offset_of!(BwdArgs, lse) as i32, offsets::BWD_LSE);
-        assert_eq!(std::mem::offset_of!(BwdArgs, stat_stride) as i32, offsets::BWD_STAT_STRIDE);
-        assert_eq!(std::mem::offset_of!(BwdArgs, v) as i32, offsets::BWD_V);
-        assert_eq!(std::mem::offset_of!(BwdArgs, v_stride) as i32, offsets::BWD_V_STRIDE);
     }
 }
 
@@ -335,12 +316,6 @@ pub mod offsets {
     pub const BWD_DPARAMS: i32 = 120;
     pub const BWD_DV: i32 = 128;
     pub const BWD_DV_STRIDE: i32 = 136;
-    pub const BWD_DO: i32 = 144;
-    pub const BWD_DO_STRIDE: i32 = 152;
-    pub const BWD_LSE: i32 = 160;
-    pub const BWD_STAT_STRIDE: i32 = 168;
-    pub const BWD_V: i32 = 176;
-    pub const BWD_V_STRIDE: i32 = 184;
 }
 
 /// One step of a kernel's algorithm. Loops nest; backends lower each step, the interpreter runs it.

@@ -828,12 +828,6 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
     let dq_stride = cx.load(I64, args, BWD_DQ_STRIDE as i64);
     let dk_stride = cx.load(I64, args, BWD_DK_STRIDE as i64);
     let dv_stride = cx.load(I64, args, BWD_DV_STRIDE as i64);
-    let d_out = cx.load(I64, args, BWD_DO as i64);
-    let do_stride = cx.load(I64, args, BWD_DO_STRIDE as i64);
-    let lse_rows = cx.load(I64, args, BWD_LSE as i64);
-    let stat_stride = cx.load(I64, args, BWD_STAT_STRIDE as i64);
-    let v_rows = cx.load(I64, args, BWD_V as i64);
-    let v_stride = cx.load(I64, args, BWD_V_STRIDE as i64);
     let n_q = cx.load(I64, args, BWD_N_Q as i64);
     let n_kv = cx.load(I64, args, BWD_N_KV as i64);
     let q_pos = cx.load(I64, args, BWD_Q_POS as i64);
@@ -853,12 +847,9 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
             let qi = cx.addr(q, qi_off, 4, 0);
             let dqi_off = cx.b.ins().imul(i, dq_stride);
             let dqi = cx.addr(dq, dqi_off, 4, 0);
-            let doi_off = cx.b.ins().imul(i, do_stride);
-            let doi = cx.addr(d_out, doi_off, 4, 0);
-            let stat_off = cx.b.ins().imul(i, stat_stride);
-            let li = cx.addr(lse_rows, stat_off, 4, 0);
-            let lse = cx.load(F32, li, 0);
-            let di = cx.addr(delta, stat_off, 4, 0);
+            // Query bundle rows: q (d), o and do (dv each), lse.
+            let lse = cx.load(F32, qi, ((d + 2 * dv) * 4) as i64);
+            let di = cx.addr(delta, i, 4, 0);
             let delta_i = cx.load(F32, di, 0);
             // Keys the mask allows for this query: causal stops at the diagonal, a window starts late.
             let qp = cx.b.ins().iadd(q_pos, i);
@@ -893,7 +884,6 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
             let mid = cx.b.ins().iadd(j_lo, quads);
             let rows = QuadRows {
                 qi,
-                doi,
                 dqi,
                 lse,
                 delta: delta_i,
@@ -903,8 +893,6 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
                 kv_pos,
                 k,
                 kv_stride,
-                v: v_rows,
-                v_stride,
                 dk,
                 dk_stride,
                 dv: dv_rows,
@@ -915,8 +903,6 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
             cx.for_loop(mid, j_hi, 1, |cx, j| {
                 let kj_off = cx.b.ins().imul(j, kv_stride);
                 let kj = cx.addr(k, kj_off, 4, 0);
-                let vj_off = cx.b.ins().imul(j, v_stride);
-                let vj = cx.addr(v_rows, vj_off, 4, 0);
                 let dkj_off = cx.b.ins().imul(j, dk_stride);
                 let dkj = cx.addr(dk, dkj_off, 4, 0);
                 let dvj_off = cx.b.ins().imul(j, dv_stride);
@@ -945,7 +931,7 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
                             p = Some(cx.b.ins().extractlane(e, 0));
                         }
                         Step::Ds => {
-                            let dot = dot_rows(cx, nvv, doi, 0, vj, 0);
+                            let dot = dot_rows(cx, nvv, qi, ((d + dv) * 4) as i64, kj, (d * 4) as i64);
                             let diff = cx.b.ins().fsub(dot, delta_i);
                             let g = cx.b.ins().fmul(p.expect("p first"), diff);
                             if let Some(dparams) = dparams {
@@ -969,7 +955,8 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
                                 let kq = (v < nv).then(|| {
                                     (cx.b.ins().load(F32X4, cx.mem, kj, o), cx.b.ins().load(F32X4, cx.mem, qi, o))
                                 });
-                                let dd = (v < nvv).then(|| cx.b.ins().load(F32X4, cx.mem, doi, o));
+                                let dd =
+                                    (v < nvv).then(|| cx.b.ins().load(F32X4, cx.mem, qi, o + ((d + dv) * 4) as i32));
                                 if let Some((kk, qq)) = kq {
                                     let g = cx.b.ins().load(F32X4, cx.mem, dqi, o);
                                     let g = cx.b.ins().fma(ds_v, kk, g);
@@ -997,8 +984,6 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
 /// What the four-key body of the backward kernel reads for one query row.
 struct QuadRows {
     qi: Value,
-    /// The query row's dO.
-    doi: Value,
     dqi: Value,
     lse: Value,
     delta: Value,
@@ -1010,8 +995,6 @@ struct QuadRows {
     kv_pos: Value,
     k: Value,
     kv_stride: Value,
-    v: Value,
-    v_stride: Value,
     dk: Value,
     dk_stride: Value,
     dv: Value,
@@ -1024,14 +1007,17 @@ struct QuadRows {
 /// `ForAllowedKeys` with the four pairs in the lanes of one vector.
 fn backward_quad(cx: &mut Cx<'_>, (d, dv): (usize, usize), r: &QuadRows, j0: Value) {
     let (nv, nvv) = (d / 4, dv / 4);
-    // Each key's K, V, dK and dV rows.
-    let rows: Vec<[Value; 4]> = (0..4)
+    // dO sits after the query bundle's q and o; V after each KV row's K.
+    let (do_off, v_off) = (((d + dv) * 4) as i32, (d * 4) as i32);
+    // Each key's K row, dK row and dV row.
+    let rows: Vec<(Value, Value, Value)> = (0..4)
         .map(|c| {
             let j = cx.b.ins().iadd_imm(j0, c);
-            [(r.k, r.kv_stride), (r.v, r.v_stride), (r.dk, r.dk_stride), (r.dv, r.dv_stride)].map(|(base, stride)| {
-                let off = cx.b.ins().imul(j, stride);
-                cx.addr(base, off, 4, 0)
-            })
+            let k_off = cx.b.ins().imul(j, r.kv_stride);
+            let kj = cx.addr(r.k, k_off, 4, 0);
+            let gk_off = cx.b.ins().imul(j, r.dk_stride);
+            let gv_off = cx.b.ins().imul(j, r.dv_stride);
+            (kj, cx.addr(r.dk, gk_off, 4, 0), cx.addr(r.dv, gv_off, 4, 0))
         })
         .collect();
     let zero = cx.splat_f(0.0);
@@ -1039,15 +1025,15 @@ fn backward_quad(cx: &mut Cx<'_>, (d, dv): (usize, usize), r: &QuadRows, j0: Val
     for v in 0..nv.max(nvv) {
         let o = (v * 16) as i32;
         let q = (v < nv).then(|| cx.b.ins().load(F32X4, cx.mem, r.qi, o));
-        let d_o = (v < nvv).then(|| cx.b.ins().load(F32X4, cx.mem, r.doi, o));
+        let d_o = (v < nvv).then(|| cx.b.ins().load(F32X4, cx.mem, r.qi, o + do_off));
         for c in 0..4 {
             // Fresh single-use loads of K and V as the multiplicands x64's FMA overwrites.
             if let Some(q) = q {
-                let kk = cx.b.ins().load(F32X4, cx.mem, rows[c][0], o);
+                let kk = cx.b.ins().load(F32X4, cx.mem, rows[c].0, o);
                 acc_s[c] = cx.b.ins().fma(kk, q, acc_s[c]);
             }
             if let Some(d_o) = d_o {
-                let vv = cx.b.ins().load(F32X4, cx.mem, rows[c][1], o);
+                let vv = cx.b.ins().load(F32X4, cx.mem, rows[c].0, o + v_off);
                 acc_p[c] = cx.b.ins().fma(vv, d_o, acc_p[c]);
             }
         }
@@ -1099,7 +1085,7 @@ fn backward_quad(cx: &mut Cx<'_>, (d, dv): (usize, usize), r: &QuadRows, j0: Val
         if v < nv {
             let mut g = cx.b.ins().load(F32X4, cx.mem, r.dqi, o);
             for c in 0..4 {
-                let kk = cx.b.ins().load(F32X4, cx.mem, rows[c][0], o);
+                let kk = cx.b.ins().load(F32X4, cx.mem, rows[c].0, o);
                 g = cx.b.ins().fma(kk, ds_c[c], g);
             }
             cx.b.ins().store(cx.mem, g, r.dqi, o);
@@ -1107,15 +1093,15 @@ fn backward_quad(cx: &mut Cx<'_>, (d, dv): (usize, usize), r: &QuadRows, j0: Val
         for c in 0..4 {
             if v < nv {
                 let q = cx.b.ins().load(F32X4, cx.mem, r.qi, o);
-                let gk = cx.b.ins().load(F32X4, cx.mem, rows[c][2], o);
+                let gk = cx.b.ins().load(F32X4, cx.mem, rows[c].1, o);
                 let gk = cx.b.ins().fma(q, ds_c[c], gk);
-                cx.b.ins().store(cx.mem, gk, rows[c][2], o);
+                cx.b.ins().store(cx.mem, gk, rows[c].1, o);
             }
             if v < nvv {
-                let d_o = cx.b.ins().load(F32X4, cx.mem, r.doi, o);
-                let gv = cx.b.ins().load(F32X4, cx.mem, rows[c][3], o);
+                let d_o = cx.b.ins().load(F32X4, cx.mem, r.qi, o + do_off);
+                let gv = cx.b.ins().load(F32X4, cx.mem, rows[c].2, o);
                 let gv = cx.b.ins().fma(d_o, p_c[c], gv);
-                cx.b.ins().store(cx.mem, gv, rows[c][3], o);
+                cx.b.ins().store(cx.mem, gv, rows[c].2, o);
             }
         }
     }

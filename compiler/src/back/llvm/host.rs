@@ -853,9 +853,8 @@ fn forward_fn(spec: &KernelSpec, isa: &Isa) -> String {
 /// tile's accumulators (each row's dO or Q chunk held in registers across the keys) and
 /// dQ += (dS·scale) K into the query rows (accumulators in registers across the keys).
 ///
-/// Arguments: the first query row and its stride, the first dQ row and its stride, D of the first
-/// row, the first dO row and its stride, the first row's LSE, the stride of D and LSE, Kᵀ
-/// (head_dim × tk) and Vᵀ (v_head_dim × tk), the tile's K rows
+/// Arguments: the first query row of the bundle (q, o, dO, lse), its stride, the first dQ row,
+/// its stride, D of the first row, Kᵀ (head_dim × tk) and Vᵀ (v_head_dim × tk), the tile's K rows
 /// (tk × head_dim), the dK and dV tiles (tk × head_dim, tk × v_head_dim), columns in the tile, the first query position minus the
 /// first key position (clamped to ±2³⁰), whether to mask, scale, the rows that exist (≤ r), a
 /// spare dQ area of r rows for the others.
@@ -867,7 +866,6 @@ fn btile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     let arg = |n: &str, t: &str| V::new(format!("%{n}"), t);
     let (q, qs, dq, dqs, delta) =
         (arg("q", "ptr"), arg("qs", "i64"), arg("dq", "ptr"), arg("dqs", "i64"), arg("delta", "ptr"));
-    let (d_out, dos, lse_rows, ss) = (arg("do", "ptr"), arg("dos", "i64"), arg("lse", "ptr"), arg("ss", "i64"));
     let (kt, vt, kc, dkt, dvt) =
         (arg("kt", "ptr"), arg("vt", "ptr"), arg("kc", "ptr"), arg("dkt", "ptr"), arg("dvt", "ptr"));
     let (cols, diff, masked, scale) =
@@ -886,20 +884,8 @@ fn btile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
             f.select(&valid[row], &p, &q)
         })
         .collect();
-    let do_rows: Vec<V> = (0..r)
-        .map(|row| {
-            let at = f.bin("mul", &dos, &i64c(row as i64));
-            let p = f.gep("float", &d_out, &at);
-            f.select(&valid[row], &p, &d_out)
-        })
-        .collect();
-    // Each row's LSE and D, `ss` floats apart.
-    let stat = |f: &mut Fn, base: &V, row: usize| {
-        let at = f.bin("mul", &ss, &i64c(row as i64));
-        let p = f.gep("float", base, &at);
-        let p = f.select(&valid[row], &p, base);
-        f.load("float", &p, 4)
-    };
+    // Bundle rows: q (d), o and dO (dv each), lse.
+    let do_rows: Vec<V> = rows.iter().map(|p| f.gep("float", p, &i64c(d + dv))).collect();
     let mut s = scores(&mut f, &rows, &kt, d, tk, w, isa.score_vectors);
     let dp = scores(&mut f, &do_rows, &vt, dv, tk, w, isa.score_vectors);
     // RecomputeP's score modification (and, for Ds, its slope and the learned parameters').
@@ -918,14 +904,17 @@ fn btile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     let c = f.fast("fmul", &scale, &f32c(std::f32::consts::LOG2_E));
     let cv = f.splat(&c, w);
     let sv = f.splat(&scale, w);
-    for row in 0..r {
-        let lse = stat(&mut f, &lse_rows, row);
+    for (row, p) in rows.iter().enumerate() {
+        let lp = f.gep("float", p, &i64c(d + 2 * dv));
+        let lse = f.load("float", &lp, 4);
         let empty = f.fcmp("oeq", &lse, &f32c(f32::NEG_INFINITY));
         let nl = f.fast("fmul", &lse, &f32c(-std::f32::consts::LOG2_E));
         let nl = f.select(&empty, &f32c(f32::NEG_INFINITY), &nl);
         let nl = f.select(&valid[row], &nl, &f32c(f32::NEG_INFINITY));
         let nlv = f.splat(&nl, w);
-        let dl = stat(&mut f, &delta, row);
+        let dp_ = f.gep("float", &delta, &i64c(row as i64));
+        let dp_ = f.select(&valid[row], &dp_, &delta);
+        let dl = f.load("float", &dp_, 4);
         let dlv = f.splat(&dl, w);
         for (h, x) in s[row].iter().enumerate() {
             let at = row as i64 * tk + w as i64 * h as i64;
@@ -1012,7 +1001,6 @@ fn btile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
     f.op("ret void");
     format!(
         "\ndefine internal void @btile{r}(ptr noalias %q, i64 %qs, ptr noalias %dq, i64 %dqs, ptr noalias %delta, \
-         ptr noalias %do, i64 %dos, ptr noalias %lse, i64 %ss, \
          ptr noalias %kt, ptr noalias %vt, ptr noalias %kc, ptr noalias %dkt, ptr noalias %dvt, i64 %cols, i64 %diff, \
          i1 %masked, float %scale, i64 %nrows, ptr noalias %spare{}{}) {} {{\n{}}}\n",
         position_params(spec),
@@ -1041,12 +1029,6 @@ fn backward_fn(spec: &KernelSpec, isa: &Isa) -> String {
     let dq_stride = field(&mut f, &args, offsets::BWD_DQ_STRIDE, "i64");
     let dk_stride = field(&mut f, &args, offsets::BWD_DK_STRIDE, "i64");
     let dv_stride = field(&mut f, &args, offsets::BWD_DV_STRIDE, "i64");
-    let d_out = field(&mut f, &args, offsets::BWD_DO, "ptr");
-    let do_stride = field(&mut f, &args, offsets::BWD_DO_STRIDE, "i64");
-    let lse_rows = field(&mut f, &args, offsets::BWD_LSE, "ptr");
-    let stat_stride = field(&mut f, &args, offsets::BWD_STAT_STRIDE, "i64");
-    let v_rows = field(&mut f, &args, offsets::BWD_V, "ptr");
-    let v_stride = field(&mut f, &args, offsets::BWD_V_STRIDE, "i64");
     let n_q = field(&mut f, &args, offsets::BWD_N_Q, "i64");
     let n_kv = field(&mut f, &args, offsets::BWD_N_KV, "i64");
     let q_pos = field(&mut f, &args, offsets::BWD_Q_POS, "i64");
@@ -1102,13 +1084,11 @@ fn backward_fn(spec: &KernelSpec, isa: &Isa) -> String {
                 let row = f.bin("add", c0, c);
                 let at = f.bin("mul", &row, &kv_stride);
                 let src = f.gep("float", &k, &at);
-                let vat = f.bin("mul", &row, &v_stride);
-                let vsrc = f.gep("float", &v_rows, &vat);
                 for e in 0..d.max(dv) {
                     let dst_at = f.bin("add", c, &i64c(e * tk));
-                    let (k_e, v_e) = ((e < d).then_some((&src, &kt)), (e < dv).then_some((&vsrc, &vt)));
+                    let (k_e, v_e) = ((e < d).then_some((e, &kt)), (e < dv).then_some((d + e, &vt)));
                     for (from, to) in [k_e, v_e].into_iter().flatten() {
-                        let p = f.gep("float", from, &i64c(e));
+                        let p = f.gep("float", &src, &i64c(from));
                         let x = f.load("float", &p, 4);
                         let p = f.gep("float", to, &dst_at);
                         f.store(&x, &p, 4);
@@ -1129,32 +1109,10 @@ fn backward_fn(spec: &KernelSpec, isa: &Isa) -> String {
                 let qp = f.gep("float", &q, &qa);
                 let dqa = f.bin("mul", r0, &dq_stride);
                 let dqp = f.gep("float", &dq, &dqa);
-                let sa = f.bin("mul", r0, &stat_stride);
-                let dp = f.gep("float", &delta, &sa);
-                let lp = f.gep("float", &lse_rows, &sa);
-                let doa = f.bin("mul", r0, &do_stride);
-                let dop = f.gep("float", &d_out, &doa);
+                let dp = f.gep("float", &delta, r0);
                 let pos = position_args(f, spec, &q_pos, r0, &k_lo, &hv);
                 let mut args = vec![
-                    &qp,
-                    &q_stride,
-                    &dqp,
-                    &dq_stride,
-                    &dp,
-                    &dop,
-                    &do_stride,
-                    &lp,
-                    &stat_stride,
-                    &kt,
-                    &vt,
-                    &kc,
-                    &dkt,
-                    &dvt,
-                    &cols,
-                    &diff,
-                    &m,
-                    &scale,
-                    rows,
+                    &qp, &q_stride, &dqp, &dq_stride, &dp, &kt, &vt, &kc, &dkt, &dvt, &cols, &diff, &m, &scale, rows,
                     &spare,
                 ];
                 args.extend(pos.iter());
