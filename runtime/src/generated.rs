@@ -279,8 +279,7 @@ impl<B: Backend> Kernels for Generated<B> {
         let group = check_group(spec, l)?;
         let (tq, tk) = (l.tokens_q(), l.tokens_kv());
         // The kernels' query rows: q (d), o (dv, unread: D is given), do (dv) and lse, per row
-        // and head; their KV rows k (d) and v (dv). They add dQ, dK and dV into the output
-        // planes themselves.
+        // and head; their KV rows k (d) and v (dv); their dK and dV rows likewise interleaved.
         let qw = d + 2 * dv + 1;
         let mut bundle = self.pool.take(tq * hq * qw);
         for (i, row) in bundle.chunks_mut(qw).enumerate() {
@@ -296,7 +295,8 @@ impl<B: Backend> Kernels for Generated<B> {
         }
         out.reset(spec, l);
         let n = spec.score.map_or(0, |s| s.params.len());
-        let (dq_out, dk_out, dv_out) = (Out(out.dq.as_mut_ptr()), Out(out.dk.as_mut_ptr()), Out(out.dv.as_mut_ptr()));
+        let mut dkv = self.pool.zeros(tk * hk * (d + dv));
+        let (dq_out, dkv_out) = (Out(out.dq.as_mut_ptr()), Out(dkv.as_mut_ptr()));
         let dpar_out = Out(out.dparams.as_mut_ptr());
         let result = self.for_groups(hk, |kh| {
             let mut delta = vec![0.0f32; l.max_seqlen_q()];
@@ -312,15 +312,15 @@ impl<B: Backend> Kernels for Generated<B> {
                     let args = BwdArgs {
                         q: bundle[(qs.start * hq + h) * qw..].as_ptr(),
                         k: kv[(ks.start * hk + kh) * (d + dv)..].as_ptr(),
-                        // Rows inside the planes; this work item alone writes query head h (of
+                        // Rows inside the buffers; this work item alone writes query head h (of
                         // group kh) and KV head kh.
                         dq: dq_out.at((qs.start * hq + h) * d),
-                        dk: dk_out.at((ks.start * hk + kh) * d),
+                        dkv: dkv_out.at((ks.start * hk + kh) * (d + dv)),
                         delta: delta.as_ptr(),
                         q_stride: (hq * qw) as i64,
                         kv_stride: (hk * (d + dv)) as i64,
                         dq_stride: (hq * d) as i64,
-                        dk_stride: (hk * d) as i64,
+                        dkv_stride: (hk * (d + dv)) as i64,
                         n_q: qs.len() as i64,
                         n_kv: ks.len() as i64,
                         q_pos,
@@ -329,8 +329,6 @@ impl<B: Backend> Kernels for Generated<B> {
                         head_values: l.heads_of(spec, h).as_ptr(),
                         // Query head h's gradients: this work item alone writes them.
                         dparams: if n > 0 { dpar_out.at(h * n) } else { std::ptr::null_mut() },
-                        dv: dv_out.at((ks.start * hk + kh) * dv),
-                        dv_stride: (hk * dv) as i64,
                     };
                     // SAFETY: every pointer starts the sequence's rows in its buffer, which holds
                     // them at the strides given.
@@ -339,7 +337,11 @@ impl<B: Backend> Kernels for Generated<B> {
             }
             Ok(())
         });
-        for buffer in [bundle, kv] {
+        for ((row, dk), dvr) in dkv.chunks(d + dv).zip(out.dk.chunks_mut(d)).zip(out.dv.chunks_mut(dv)) {
+            dk.copy_from_slice(&row[..d]);
+            dvr.copy_from_slice(&row[d..]);
+        }
+        for buffer in [bundle, kv, dkv] {
             self.pool.give(buffer);
         }
         result

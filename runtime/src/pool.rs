@@ -30,6 +30,12 @@ impl Pool {
     }
 
     /// `n` zeros.
+    pub(crate) fn zeros(&self, n: usize) -> Vec<f32> {
+        let mut v = self.take(n);
+        v.fill(0.0);
+        v
+    }
+
     pub(crate) fn give(&self, v: Vec<f32>) {
         let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
         if kept.len() < KEEP {

@@ -170,7 +170,7 @@ pub unsafe fn forward(spec: &KernelSpec, args: &FwdArgs) {
 ///
 /// # Safety
 /// `args` must describe valid memory: `n_q` query rows of `q_stride` holding q, o, do and lse,
-/// `n_kv` KV rows of `kv_stride`, `dq`, `dk` and `dv` rows of their strides, `delta` `n_q` floats.
+/// `n_kv` KV rows of `kv_stride`, `dq` and `dkv` rows of their strides, `delta` `n_q` floats.
 pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
     let (d, dv) = (spec.head_dim as usize, spec.dv() as usize);
     let Step::ForQueryRows(row_body) = &program(spec)[0] else { unreachable!("backward program") };
@@ -197,8 +197,7 @@ pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
                 }
                 let k = args.k.add(j as usize * args.kv_stride as usize);
                 let v = k.add(d);
-                let dk = args.dk.add(j as usize * args.dk_stride as usize);
-                let dv_row = args.dv.add(j as usize * args.dv_stride as usize);
+                let dkv = args.dkv.add(j as usize * args.dkv_stride as usize);
                 let (mut p, mut ds, mut t) = (0.0f32, 0.0f32, 0.0f32);
                 let mut grads = Vec::new();
                 for step in pair_body {
@@ -229,10 +228,10 @@ pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
                         Step::AccumulateGrads => {
                             for e in 0..d {
                                 *dq.add(e) += ds * *k.add(e) * args.scale;
-                                *dk.add(e) += ds * *q.add(e) * args.scale;
+                                *dkv.add(e) += ds * *q.add(e) * args.scale;
                             }
                             for e in 0..dv {
-                                *dv_row.add(e) += p * *d_o.add(e);
+                                *dkv.add(d + e) += p * *d_o.add(e);
                             }
                         }
                         other => unreachable!("{other:?} in a key pair"),

@@ -232,14 +232,14 @@ pub struct BwdArgs {
     pub k: *const f32,
     /// dQ rows (`head_dim`), accumulated.
     pub dq: *mut f32,
-    /// dK rows (`head_dim`), accumulated.
-    pub dk: *mut f32,
+    /// dK and dV rows (`head_dim + v_head_dim`: dV at `dkv + head_dim`), accumulated.
+    pub dkv: *mut f32,
     /// D = rowsum(dO ∘ O) per query row, contiguous.
     pub delta: *const f32,
     pub q_stride: i64,
     pub kv_stride: i64,
     pub dq_stride: i64,
-    pub dk_stride: i64,
+    pub dkv_stride: i64,
     pub n_q: i64,
     pub n_kv: i64,
     pub q_pos: i64,
@@ -251,9 +251,6 @@ pub struct BwdArgs {
     /// each), accumulated: Σ dS·∂score/∂param over the pairs the call computes. Written only by
     /// kernels whose score has learned parameters (null otherwise).
     pub dparams: *mut f32,
-    /// dV rows (`v_head_dim`), `dv_stride` floats apart, accumulated.
-    pub dv: *mut f32,
-    pub dv_stride: i64,
 }
 
 #[cfg(test)]
@@ -275,10 +272,6 @@ mod tests {
         assert_eq!(std::mem::offset_of!(FwdArgs, lse_stride) as i32, offsets::FWD_LSE_STRIDE);
         assert_eq!(std::mem::offset_of!(BwdArgs, head_values) as i32, offsets::BWD_HEAD_VALUES);
         assert_eq!(std::mem::offset_of!(BwdArgs, dparams) as i32, offsets::BWD_DPARAMS);
-        assert_eq!(std::mem::offset_of!(BwdArgs, dk) as i32, offsets::BWD_DK);
-        assert_eq!(std::mem::offset_of!(BwdArgs, dk_stride) as i32, offsets::BWD_DK_STRIDE);
-        assert_eq!(std::mem::offset_of!(BwdArgs, dv) as i32, offsets::BWD_DV);
-        assert_eq!(std::mem::offset_of!(BwdArgs, dv_stride) as i32, offsets::BWD_DV_STRIDE);
     }
 }
 
@@ -301,12 +294,12 @@ pub mod offsets {
     pub const BWD_Q: i32 = 0;
     pub const BWD_K: i32 = 8;
     pub const BWD_DQ: i32 = 16;
-    pub const BWD_DK: i32 = 24;
+    pub const BWD_DKV: i32 = 24;
     pub const BWD_DELTA: i32 = 32;
     pub const BWD_Q_STRIDE: i32 = 40;
     pub const BWD_KV_STRIDE: i32 = 48;
     pub const BWD_DQ_STRIDE: i32 = 56;
-    pub const BWD_DK_STRIDE: i32 = 64;
+    pub const BWD_DKV_STRIDE: i32 = 64;
     pub const BWD_N_Q: i32 = 72;
     pub const BWD_N_KV: i32 = 80;
     pub const BWD_Q_POS: i32 = 88;
@@ -314,8 +307,6 @@ pub mod offsets {
     pub const BWD_SCALE: i32 = 104;
     pub const BWD_HEAD_VALUES: i32 = 112;
     pub const BWD_DPARAMS: i32 = 120;
-    pub const BWD_DV: i32 = 128;
-    pub const BWD_DV_STRIDE: i32 = 136;
 }
 
 /// One step of a kernel's algorithm. Loops nest; backends lower each step, the interpreter runs it.

@@ -820,14 +820,12 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
     let q = cx.load(I64, args, BWD_Q as i64);
     let k = cx.load(I64, args, BWD_K as i64);
     let dq = cx.load(I64, args, BWD_DQ as i64);
-    let dk = cx.load(I64, args, BWD_DK as i64);
-    let dv_rows = cx.load(I64, args, BWD_DV as i64);
+    let dkv = cx.load(I64, args, BWD_DKV as i64);
     let delta = cx.load(I64, args, BWD_DELTA as i64);
     let q_stride = cx.load(I64, args, BWD_Q_STRIDE as i64);
     let kv_stride = cx.load(I64, args, BWD_KV_STRIDE as i64);
     let dq_stride = cx.load(I64, args, BWD_DQ_STRIDE as i64);
-    let dk_stride = cx.load(I64, args, BWD_DK_STRIDE as i64);
-    let dv_stride = cx.load(I64, args, BWD_DV_STRIDE as i64);
+    let dkv_stride = cx.load(I64, args, BWD_DKV_STRIDE as i64);
     let n_q = cx.load(I64, args, BWD_N_Q as i64);
     let n_kv = cx.load(I64, args, BWD_N_KV as i64);
     let q_pos = cx.load(I64, args, BWD_Q_POS as i64);
@@ -893,20 +891,16 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
                 kv_pos,
                 k,
                 kv_stride,
-                dk,
-                dk_stride,
-                dv: dv_rows,
-                dv_stride,
+                dkv,
+                dkv_stride,
                 dparams,
             };
             cx.for_loop(j_lo, mid, 4, |cx, j0| backward_quad(cx, (d, dv), &rows, j0));
             cx.for_loop(mid, j_hi, 1, |cx, j| {
                 let kj_off = cx.b.ins().imul(j, kv_stride);
                 let kj = cx.addr(k, kj_off, 4, 0);
-                let dkj_off = cx.b.ins().imul(j, dk_stride);
-                let dkj = cx.addr(dk, dkj_off, 4, 0);
-                let dvj_off = cx.b.ins().imul(j, dv_stride);
-                let dvj = cx.addr(dv_rows, dvj_off, 4, 0);
+                let dkvj_off = cx.b.ins().imul(j, dkv_stride);
+                let dkvj = cx.addr(dkv, dkvj_off, 4, 0);
                 let (mut p, mut ds, mut t) = (None, None, None);
                 let mut grads = Vec::new();
                 for step in pair_body {
@@ -961,14 +955,14 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
                                     let g = cx.b.ins().load(F32X4, cx.mem, dqi, o);
                                     let g = cx.b.ins().fma(ds_v, kk, g);
                                     cx.b.ins().store(cx.mem, g, dqi, o);
-                                    let gk = cx.b.ins().load(F32X4, cx.mem, dkj, o);
+                                    let gk = cx.b.ins().load(F32X4, cx.mem, dkvj, o);
                                     let gk = cx.b.ins().fma(ds_v, qq, gk);
-                                    cx.b.ins().store(cx.mem, gk, dkj, o);
+                                    cx.b.ins().store(cx.mem, gk, dkvj, o);
                                 }
                                 if let Some(dd) = dd {
-                                    let gv = cx.b.ins().load(F32X4, cx.mem, dvj, o);
+                                    let gv = cx.b.ins().load(F32X4, cx.mem, dkvj, o + (d * 4) as i32);
                                     let gv = cx.b.ins().fma(p_v, dd, gv);
-                                    cx.b.ins().store(cx.mem, gv, dvj, o);
+                                    cx.b.ins().store(cx.mem, gv, dkvj, o + (d * 4) as i32);
                                 }
                             }
                         }
@@ -995,10 +989,8 @@ struct QuadRows {
     kv_pos: Value,
     k: Value,
     kv_stride: Value,
-    dk: Value,
-    dk_stride: Value,
-    dv: Value,
-    dv_stride: Value,
+    dkv: Value,
+    dkv_stride: Value,
     /// The learned parameters' gradients of the head (`BwdArgs::dparams`), with them only.
     dparams: Option<Value>,
 }
@@ -1007,17 +999,15 @@ struct QuadRows {
 /// `ForAllowedKeys` with the four pairs in the lanes of one vector.
 fn backward_quad(cx: &mut Cx<'_>, (d, dv): (usize, usize), r: &QuadRows, j0: Value) {
     let (nv, nvv) = (d / 4, dv / 4);
-    // dO sits after the query bundle's q and o; V after each KV row's K.
+    // dO and dV sit after the query bundle's q and o, and after each dkv row's dK.
     let (do_off, v_off) = (((d + dv) * 4) as i32, (d * 4) as i32);
-    // Each key's K row, dK row and dV row.
-    let rows: Vec<(Value, Value, Value)> = (0..4)
+    let rows: Vec<(Value, Value)> = (0..4)
         .map(|c| {
             let j = cx.b.ins().iadd_imm(j0, c);
             let k_off = cx.b.ins().imul(j, r.kv_stride);
             let kj = cx.addr(r.k, k_off, 4, 0);
-            let gk_off = cx.b.ins().imul(j, r.dk_stride);
-            let gv_off = cx.b.ins().imul(j, r.dv_stride);
-            (kj, cx.addr(r.dk, gk_off, 4, 0), cx.addr(r.dv, gv_off, 4, 0))
+            let g_off = cx.b.ins().imul(j, r.dkv_stride);
+            (kj, cx.addr(r.dkv, g_off, 4, 0))
         })
         .collect();
     let zero = cx.splat_f(0.0);
@@ -1099,9 +1089,9 @@ fn backward_quad(cx: &mut Cx<'_>, (d, dv): (usize, usize), r: &QuadRows, j0: Val
             }
             if v < nvv {
                 let d_o = cx.b.ins().load(F32X4, cx.mem, r.qi, o + do_off);
-                let gv = cx.b.ins().load(F32X4, cx.mem, rows[c].2, o);
+                let gv = cx.b.ins().load(F32X4, cx.mem, rows[c].1, o + v_off);
                 let gv = cx.b.ins().fma(d_o, p_c[c], gv);
-                cx.b.ins().store(cx.mem, gv, rows[c].2, o);
+                cx.b.ins().store(cx.mem, gv, rows[c].1, o + v_off);
             }
         }
     }

@@ -20,7 +20,7 @@
 //! Backward, in FlashAttention-2's order: for each KV tile, Kᵀ, Vᵀ and the K rows into stack
 //! buffers and the tile's dK, dV accumulated in stack tiles while the query rows that see it pass
 //! in tiles (the same `Scores` for S = QKᵀ and dP = dO Vᵀ, P and dS into stack tiles, then dV, dK
-//! and dQ as register-tiled loops over the keys); the tile's dK and dV are added to the dK and dV rows.
+//! and dQ as register-tiled loops over the keys); the tile's dK and dV are added to the dKV rows.
 //! On an AVX-512 CPU the JIT writes both kernels for 512-bit vectors ([`AVX512`]): 32-key tiles,
 //! 8-row query tiles, tree reductions, `vscalefps` in exp2, forward query blocks of 1024 rows;
 //! ahead-of-time objects and the golden IR are the 256-bit ([`AVX2`]) kernels.
@@ -1012,7 +1012,7 @@ fn btile_fn(spec: &KernelSpec, r: usize, isa: &Isa) -> String {
 
 /// The backward kernel: for each KV tile of `tk` keys within the mask, Kᵀ, Vᵀ and the K rows into
 /// stack buffers and zeroed dK, dV tiles; the query rows that see the tile in tiles of
-/// `main_rows` (the last one partial); the tile's dK and dV added into the dK and dV rows.
+/// `main_rows` (the last one partial); the tile's dK and dV added into the dKV rows.
 fn backward_fn(spec: &KernelSpec, isa: &Isa) -> String {
     let (d, dv) = (spec.head_dim as i64, spec.dv() as i64);
     let (w, tk) = (isa.w, isa.tk);
@@ -1021,14 +1021,12 @@ fn backward_fn(spec: &KernelSpec, isa: &Isa) -> String {
     let q = field(&mut f, &args, offsets::BWD_Q, "ptr");
     let k = field(&mut f, &args, offsets::BWD_K, "ptr");
     let dq = field(&mut f, &args, offsets::BWD_DQ, "ptr");
-    let dk = field(&mut f, &args, offsets::BWD_DK, "ptr");
-    let dv_rows = field(&mut f, &args, offsets::BWD_DV, "ptr");
+    let dkv = field(&mut f, &args, offsets::BWD_DKV, "ptr");
     let delta = field(&mut f, &args, offsets::BWD_DELTA, "ptr");
     let q_stride = field(&mut f, &args, offsets::BWD_Q_STRIDE, "i64");
     let kv_stride = field(&mut f, &args, offsets::BWD_KV_STRIDE, "i64");
     let dq_stride = field(&mut f, &args, offsets::BWD_DQ_STRIDE, "i64");
-    let dk_stride = field(&mut f, &args, offsets::BWD_DK_STRIDE, "i64");
-    let dv_stride = field(&mut f, &args, offsets::BWD_DV_STRIDE, "i64");
+    let dkv_stride = field(&mut f, &args, offsets::BWD_DKV_STRIDE, "i64");
     let n_q = field(&mut f, &args, offsets::BWD_N_Q, "i64");
     let n_kv = field(&mut f, &args, offsets::BWD_N_KV, "i64");
     let q_pos = field(&mut f, &args, offsets::BWD_Q_POS, "i64");
@@ -1119,19 +1117,19 @@ fn backward_fn(spec: &KernelSpec, isa: &Isa) -> String {
                 args.extend(dpar.iter());
                 f.call_void(&format!("btile{main}"), &args);
             });
-            // The tile's dK and dV added into the dK and dV rows.
+            // The tile's dK and dV into the dKV rows.
             f.for_range(&i64c(0), &cols, 1, |f, c| {
                 let row = f.bin("add", c0, c);
-                for (tile, rows, stride, width) in [(&dkt, &dk, &dk_stride, d), (&dvt, &dv_rows, &dv_stride, dv)] {
-                    let at = f.bin("mul", &row, stride);
-                    let dst = f.gep("float", rows, &at);
+                let at = f.bin("mul", &row, &dkv_stride);
+                let dst = f.gep("float", &dkv, &at);
+                for (tile, off, width) in [(&dkt, 0, d), (&dvt, d, dv)] {
                     let tat = f.bin("mul", c, &i64c(width));
                     let tp = f.gep("float", tile, &tat);
                     for &(o, wi) in &lanes_w(width, w) {
                         let x = vload(f, &tp, o, wi);
-                        let y = vload(f, &dst, o, wi);
+                        let y = vload(f, &dst, off + o, wi);
                         let z = f.fast("fadd", &y, &x);
-                        vstore(f, &z, &dst, o);
+                        vstore(f, &z, &dst, off + o);
                     }
                 }
             });
