@@ -107,32 +107,28 @@ def main():
         for d in map(int, args.head_dim.split(","))
         for causal in causals
     ]
+    def emit(kernel, backend, seq, d, causal, ms, rate, fields):
+        """One measurement: a table row (ms and `rate`), or a JSON record with `fields`."""
+        if args.table:
+            row = f"{kernel:<6} {seq:>6} {d:>4} {args.heads:>6} {str(causal).lower():>7}"
+            print(f"{row} {ms:>10.3f} {rate:>9.1f}  {backend}", flush=True)
+            return
+        record = {"kernel": kernel, "backend": backend, "seq": seq, "head_dim": d, "heads": args.heads}
+        print(json.dumps({**record, "causal": causal, **fields}), flush=True)
+
+    header = f"{'kernel':<6} {'seq':>6} {'d':>4} {'heads':>6} {'causal':>7} {'ms':>10}"
     if args.device == "cpu":
         if args.dtype not in (None, "fp32"):
             parser.error("--dtype: the CPU measurement is fp32")
         torch.set_num_threads(args.threads)
         if args.table:
-            print(f"{'kernel':<6} {'seq':>6} {'d':>4} {'heads':>6} {'causal':>7} {'ms':>10} {'GFLOP/s':>9}  backend")
+            print(f"{header} {'GFLOP/s':>9}  backend")
         for seq, d, causal in shapes:
             for backward in (False, True):
                 s = cpu_seconds(seq, d, args.heads, causal, backward, args.repeats or 2)
                 gflops = flops(seq, d, args.heads, causal, backward) / s / 1e9
-                kernel = "bwd" if backward else "fwd"
-                if args.table:
-                    row = f"{kernel:<6} {seq:>6} {d:>4} {args.heads:>6} {str(causal).lower():>7}"
-                    print(f"{row} {s * 1e3:>10.3f} {gflops:>9.1f}  torch-sdpa", flush=True)
-                    continue
-                record = {
-                    "kernel": kernel,
-                    "backend": "torch-sdpa",
-                    "seq": seq,
-                    "head_dim": d,
-                    "heads": args.heads,
-                    "causal": causal,
-                    "threads": args.threads,
-                    "gflops": round(gflops, 2),
-                }
-                print(json.dumps(record), flush=True)
+                fields = {"threads": args.threads, "gflops": round(gflops, 2)}
+                emit("bwd" if backward else "fwd", "torch-sdpa", seq, d, causal, s * 1e3, gflops, fields)
         return
     unknown = [b for b in args.backends.split(",") if b not in BACKENDS]
     if unknown:
@@ -142,7 +138,7 @@ def main():
     dtype = DTYPES[args.dtype or "bf16"]
     if args.table:
         print(f"{torch.cuda.get_device_name()} (torch {torch.__version__}, {args.dtype or 'bf16'})")
-        print(f"{'kernel':<6} {'seq':>6} {'d':>4} {'heads':>6} {'causal':>7} {'ms':>10} {'TFLOP/s':>9}  backend")
+        print(f"{header} {'TFLOP/s':>9}  backend")
     for backend in args.backends.split(","):
         for seq, d, causal in shapes:
             try:
@@ -151,24 +147,9 @@ def main():
                 print(f"torch-sdpa-{backend}: unavailable at seq {seq}, d {d}, causal {causal}: {e}".splitlines()[0])
                 continue
             for backward, ms in zip((False, True), times):
-                kernel = "bwd" if backward else "fwd"
                 tflops = flops(seq, d, args.heads, causal, backward) / (ms / 1e3) / 1e12
-                if args.table:
-                    row = f"{kernel:<6} {seq:>6} {d:>4} {args.heads:>6} {str(causal).lower():>7}"
-                    print(f"{row} {ms:>10.3f} {tflops:>9.1f}  torch-sdpa-{backend}", flush=True)
-                    continue
-                record = {
-                    "kernel": kernel,
-                    "backend": f"torch-sdpa-{backend}",
-                    "seq": seq,
-                    "head_dim": d,
-                    "heads": args.heads,
-                    "causal": causal,
-                    "ms": round(ms, 4),
-                    "tflops": round(tflops, 2),
-                }
-                print(json.dumps(record), flush=True)
-
+                fields = {"ms": round(ms, 4), "tflops": round(tflops, 2)}
+                emit("bwd" if backward else "fwd", f"torch-sdpa-{backend}", seq, d, causal, ms, tflops, fields)
 
 if __name__ == "__main__":
     main()

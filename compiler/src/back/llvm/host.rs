@@ -2,8 +2,9 @@
 //! `kernel::FwdArgs` / `kernel::BwdArgs`, so the runtime calls it exactly like Cranelift's code.
 //!
 //! Forward, per step of `kernel::program`: for each query block of `BLOCK_Q` rows, its state
-//! rows started in the ABI's scratch (`StartState`), for each KV tile of 24 keys within the mask, `TransposeKeys` writes Kᵀ into a stack buffer and copies the
-//! tile's V rows next to it (contiguous: rows a KV stride apart would share a few cache sets);
+//! rows started in the ABI's scratch (`StartState`), then for each KV tile of 24 keys within the
+//! mask, `TransposeKeys` writes Kᵀ into a stack buffer and copies the tile's V rows next to it
+//! (contiguous: rows a KV stride apart would share a few cache sets);
 //! the query rows within the mask then run as tiles of 4 rows, the last one partial (its missing
 //! rows read the first row and keep their state in spare rows, so one tile function serves every
 //! count). `Scores` is a 4×24 register tile (12 accumulators: one broadcast of q per row and
