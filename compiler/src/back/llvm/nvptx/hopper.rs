@@ -152,16 +152,7 @@ impl Gen {
         let (issue, idle) = (self.f.label("issue"), self.f.label("idle"));
         self.f.cond_br(&first, &issue, &idle);
         self.f.place(&issue);
-        let maps = self.f.let_("ptr", format!("addrspacecast {} to ptr", param("tmaps", P1).t()));
-        let maps = self.f.cast("ptrtoint", &maps, "i64");
-        let map = |g: &mut Gen, i: i64| g.f.bin("add", &maps, &i64c(128 * i));
-        let (q_map, k_map, v_map) = (map(self, 0), map(self, 1), map(self, 2));
-        for m in [&q_map, &k_map, &v_map] {
-            // The maps were written by the host through the generic proxy and TMA reads them
-            // through the tensormap proxy (PTX ISA "membar/fence", `fence.proxy.tensormap`):
-            // acquire them first.
-            self.asm_args("fence.proxy.tensormap::generic.acquire.gpu [$0], 128;", "l", &[m]);
-        }
+        let (q_map, k_map, v_map) = (self.tensor_map(0), self.tensor_map(1), self.tensor_map(2));
         let q_row0 = self.f.bin("add", &fr.q0, &m0);
         self.mbar_expect_tx(&q_bar, WS_ROWS * d * 2);
         for b in 0..d / BOX {
@@ -388,10 +379,7 @@ impl Gen {
         let (issue, issued) = (self.f.label("o_issue"), self.f.label("o_issued"));
         self.f.cond_br(&first, &issue, &issued);
         self.f.place(&issue);
-        let maps = self.f.let_("ptr", format!("addrspacecast {} to ptr", param("tmaps", P1).t()));
-        let maps = self.f.cast("ptrtoint", &maps, "i64");
-        let o_map = self.f.bin("add", &maps, &i64c(128 * 3));
-        self.asm_args("fence.proxy.tensormap::generic.acquire.gpu [$0], 128;", "l", &[&o_map]);
+        let o_map = self.tensor_map(3);
         let row = self.f.bin("add", &fr.q0, m0c);
         for b in 0..dv / O_BOX {
             let src = self.f.bin("add", o_base, &i32c(b * BM * 128));
@@ -408,6 +396,17 @@ impl Gen {
         self.asm("cp.async.bulk.wait_group.read 0;");
         self.f.br(&issued);
         self.f.place(&issued);
+    }
+
+    /// The generic address (i64) of tensor map `i` of `tmaps`, acquired by this thread: the maps
+    /// were written by the host through the generic proxy and TMA reads them through the
+    /// tensormap proxy (PTX ISA "membar/fence", `fence.proxy.tensormap`).
+    fn tensor_map(&mut self, i: i64) -> V {
+        let maps = self.f.let_("ptr", format!("addrspacecast {} to ptr", param("tmaps", P1).t()));
+        let maps = self.f.cast("ptrtoint", &maps, "i64");
+        let map = self.f.bin("add", &maps, &i64c(128 * i));
+        self.asm_args("fence.proxy.tensormap::generic.acquire.gpu [$0], 128;", "l", &[&map]);
+        map
     }
 
     /// Waits for stage `n`'s tile (full) and returns its stage (i32) and K tile's shared address.
