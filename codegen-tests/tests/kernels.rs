@@ -25,9 +25,9 @@ fn spec(kind: KernelKind, head_dim: u32, mask: KernelMask) -> KernelSpec {
 #[test]
 fn kernel_ir_and_clif_snapshots() {
     let cases = [
-        (spec(KernelKind::Forward, 8, KernelMask::Causal), "fwd_d8_causal"),
-        (spec(KernelKind::Forward, 8, KernelMask::Window { window: 5 }), "fwd_d8_window5"),
-        (spec(KernelKind::Backward, 8, KernelMask::Causal), "bwd_d8_causal"),
+        (spec(KernelKind::Forward, 8, KernelMask::CAUSAL), "fwd_d8_causal"),
+        (spec(KernelKind::Forward, 8, KernelMask::window(5)), "fwd_d8_window5"),
+        (spec(KernelKind::Backward, 8, KernelMask::CAUSAL), "bwd_d8_causal"),
     ];
     let items: Vec<String> = cases.iter().map(|(_, n)| n.to_string()).collect();
     check_all(&items, |name| {

@@ -185,7 +185,7 @@ pub fn bench_spec(kind: KernelKind, head_dim: usize, dtype: Dtype, causal: bool)
         v_head_dim: None,
         dtype,
         group: 1,
-        mask: if causal { KernelMask::Causal } else { KernelMask::None },
+        mask: if causal { KernelMask::CAUSAL } else { KernelMask::NONE },
         score: None,
         tile_q: TILE_Q,
         tile_kv: TILE_KV,

@@ -4,9 +4,7 @@
 
 use crate::expr::score;
 
-use super::{
-    BLOCK_Q, BwdArgs, FwdArgs, KernelSpec, STATE_ROWS, Step, allows, kv_bounds, needs_mask, program, q_bounds,
-};
+use super::{BLOCK_Q, BwdArgs, FwdArgs, KernelSpec, STATE_ROWS, Step, kv_bounds, needs_mask, program, q_bounds};
 
 /// Runs the forward kernel.
 ///
@@ -92,7 +90,7 @@ pub unsafe fn forward(spec: &KernelSpec, args: &FwdArgs) {
                                         if needs_mask(spec.mask, q_lo, q_hi, k_lo, k_hi, cols < tk) {
                                             for r in 0..tq {
                                                 for c in 0..tk {
-                                                    if c >= cols || !allows(spec.mask, q_lo + r, k_lo + c) {
+                                                    if c >= cols || !spec.mask.visible(q_lo + r, k_lo + c) {
                                                         s[(r * tk + c) as usize] = f32::NEG_INFINITY;
                                                     }
                                                 }
@@ -192,7 +190,7 @@ pub unsafe fn backward(spec: &KernelSpec, args: &BwdArgs) {
             let delta = *args.delta.add(i as usize);
             let dq = args.dq.add(i as usize * args.dq_stride as usize);
             for j in 0..args.n_kv {
-                if !allows(spec.mask, args.q_pos + i, args.kv_pos + j) {
+                if !spec.mask.visible(args.q_pos + i, args.kv_pos + j) {
                     continue;
                 }
                 let k = args.k.add(j as usize * args.kv_stride as usize);

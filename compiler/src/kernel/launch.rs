@@ -121,9 +121,9 @@ pub fn runs(rows: &[Row]) -> Vec<RowRun> {
 /// problems the diagonal's (causal, or windowed).
 pub fn masks(p: &Problem) -> Vec<KernelMask> {
     if let Some(h) = &p.head_masks {
-        let mut out = vec![KernelMask::None];
+        let mut out = vec![KernelMask::NONE];
         for c in h.classes.iter().filter(|c| c.causal) {
-            let m = c.window.map_or(KernelMask::Causal, |window| KernelMask::Window { window });
+            let m = KernelMask::of(true, c.window);
             if !out.contains(&m) {
                 out.push(m);
             }
@@ -131,18 +131,15 @@ pub fn masks(p: &Problem) -> Vec<KernelMask> {
         return out;
     }
     if let Some(r) = &p.regions {
-        let mut out: Vec<KernelMask> = r.windows().into_iter().map(|window| KernelMask::Window { window }).collect();
+        let mut out: Vec<KernelMask> = r.windows().into_iter().map(KernelMask::window).collect();
         if r.cells.contains(&Cell::Causal) {
-            out.push(KernelMask::Causal);
+            out.push(KernelMask::CAUSAL);
         }
-        out.push(KernelMask::None);
+        out.push(KernelMask::NONE);
         return out;
     }
-    match (p.causal, p.window) {
-        (false, _) => vec![KernelMask::None],
-        (true, None) => vec![KernelMask::Causal, KernelMask::None],
-        (true, Some(window)) => vec![KernelMask::Window { window }, KernelMask::None],
-    }
+    let band = KernelMask::of(p.causal, p.window);
+    if band.is_none() { vec![band] } else { vec![band, KernelMask::NONE] }
 }
 
 /// The mask of a run pair: `None` when fully hidden, else the spec mask it needs.
@@ -152,22 +149,9 @@ pub fn pair_mask(mask: &Mask, q: &RowRun, k: &RowRun) -> Option<KernelMask> {
     }
     // Runs do not cross a regional mask's cuts: the first rows' cell is the pair's.
     let (causal, window) = mask.rule(q.pos, k.pos)?;
-    if !causal {
-        return Some(KernelMask::None);
-    }
     let (q_lo, q_hi) = (q.token as i64, (q.token + q.len as u64 - 1) as i64);
     let (k_lo, k_hi) = (k.token as i64, (k.token + k.len as u64 - 1) as i64);
-    let window = window.map(|w| w as i64);
-    // Hidden: every key after every query, or every key before every query's window.
-    if k_lo > q_hi || window.is_some_and(|w| q_lo - k_hi >= w) {
-        return None;
-    }
-    let full = k_hi <= q_lo && window.is_none_or(|w| q_hi - k_lo < w);
-    Some(match (full, window) {
-        (true, _) => KernelMask::None,
-        (false, None) => KernelMask::Causal,
-        (false, Some(w)) => KernelMask::Window { window: w as u64 },
-    })
+    KernelMask::of(causal, window).on((q_lo, q_hi), (k_lo, k_hi))
 }
 
 /// One launch of an attention op: a table of sequences over the rows of the op's buffers.
@@ -401,8 +385,8 @@ mod tests {
         };
         let tables = launch_tables(&mask, 2, &q, 8, &q, 8, spec);
         // The diagonal pairs of both batch elements form one chain...
-        let causal: Vec<&LaunchTable> = tables.iter().filter(|t| t.spec.mask == KernelMask::Causal).collect();
-        let full: Vec<&LaunchTable> = tables.iter().filter(|t| t.spec.mask == KernelMask::None).collect();
+        let causal: Vec<&LaunchTable> = tables.iter().filter(|t| t.spec.mask == KernelMask::CAUSAL).collect();
+        let full: Vec<&LaunchTable> = tables.iter().filter(|t| t.spec.mask.is_none()).collect();
         assert_eq!(causal.len(), 1, "{tables:#?}");
         assert_eq!(causal[0].cu_q, [0, 4, 8, 12, 16]);
         assert_eq!(causal[0].cu_kv, [0, 4, 8, 12, 16]);

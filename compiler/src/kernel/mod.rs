@@ -39,27 +39,122 @@ pub enum KernelKind {
     Backward,
 }
 
-/// The mask a kernel applies inside one run pair.
+/// The mask a kernel applies inside one run pair: a band of diagonals, `lo ≤ q − k < end` for
+/// query and key positions within their sequence, either side open (`None`). Every mask the
+/// planner hands a kernel is one (`full`: both open, `causal`: `lo = 0`, a window of W:
+/// `lo = 0, end = W`; a regional mask's cells are bands too), so each backend lowers the band's
+/// two comparisons and the bounds they imply once, and no backend names a mask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
-pub enum KernelMask {
-    /// Every pair allowed (full blocks, and documents once split into run pairs).
-    None,
-    /// Key position ≤ query position, with runtime Q/KV offsets.
-    Causal,
-    /// Causal and `q − k < window`.
-    Window { window: u64 },
+#[serde(into = "BandRecord", try_from = "BandRecord")]
+pub struct KernelMask {
+    /// The least `q − k` allowed.
+    pub lo: Option<i64>,
+    /// One past the greatest `q − k` allowed.
+    pub end: Option<i64>,
 }
 
 impl KernelMask {
+    /// Every pair allowed (full blocks, and documents once split into run pairs).
+    pub const NONE: KernelMask = KernelMask { lo: None, end: None };
+    /// Key position ≤ query position.
+    pub const CAUSAL: KernelMask = KernelMask { lo: Some(0), end: None };
+
+    /// Causal and `q − k < window`.
+    pub const fn window(window: u64) -> KernelMask {
+        KernelMask { lo: Some(0), end: Some(window as i64) }
+    }
+
+    /// Causal or not, with an optional window (the planner's reading of a named mask).
+    pub const fn of(causal: bool, window: Option<u64>) -> KernelMask {
+        match (causal, window) {
+            (false, _) => KernelMask::NONE,
+            (true, None) => KernelMask::CAUSAL,
+            (true, Some(w)) => KernelMask::window(w),
+        }
+    }
+
+    /// Whether every pair is allowed.
+    pub fn is_none(self) -> bool {
+        self == KernelMask::NONE
+    }
+
     /// Whether key position `k` is visible from query position `q` (positions within their
     /// sequence): the predicate every kernel applies, written once for the host-side kernels.
     pub fn visible(self, q: i64, k: i64) -> bool {
-        match self {
-            KernelMask::None => true,
-            KernelMask::Causal => k <= q,
-            KernelMask::Window { window } => k <= q && q - k < window as i64,
+        let d = q - k;
+        self.lo.is_none_or(|lo| d >= lo) && self.end.is_none_or(|end| d < end)
+    }
+
+    /// The band on the pairs of query positions `q_lo..=q_hi` and key positions `k_lo..=k_hi`:
+    /// `None` when it allows none of them, [`KernelMask::NONE`] when it allows every one, else
+    /// itself.
+    pub fn on(self, (q_lo, q_hi): (i64, i64), (k_lo, k_hi): (i64, i64)) -> Option<KernelMask> {
+        // q − k ranges over [q_lo − k_hi, q_hi − k_lo].
+        let (least, most) = (q_lo - k_hi, q_hi - k_lo);
+        let empty = self.lo.zip(self.end).is_some_and(|(lo, end)| lo >= end);
+        if empty || self.lo.is_some_and(|lo| most < lo) || self.end.is_some_and(|end| least >= end) {
+            return None;
         }
+        let all = self.lo.is_none_or(|lo| least >= lo) && self.end.is_none_or(|end| most < end);
+        Some(if all { KernelMask::NONE } else { self })
+    }
+
+    /// The name kernels carry: `full`, `causal`, `window{W}`, else `band{lo}to{end}` (`x` for an
+    /// open side, `m` for a minus sign).
+    pub fn name(self) -> String {
+        match (self.lo, self.end) {
+            (None, None) => "full".to_string(),
+            (Some(0), None) => "causal".to_string(),
+            (Some(0), Some(w)) if w > 0 => format!("window{w}"),
+            (lo, end) => {
+                let side = |x: Option<i64>| x.map_or("x".to_string(), |x| x.to_string().replace('-', "m"));
+                format!("band{}to{}", side(lo), side(end))
+            }
+        }
+    }
+}
+
+/// How manifests spell a kernel mask: the named bands as they always were
+/// (`{"kind": "causal"}`), any other band by its two sides.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+enum BandRecord {
+    None,
+    Causal,
+    Window {
+        window: u64,
+    },
+    Band {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lo: Option<i64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        end: Option<i64>,
+    },
+}
+
+impl From<KernelMask> for BandRecord {
+    fn from(m: KernelMask) -> BandRecord {
+        match (m.lo, m.end) {
+            (None, None) => BandRecord::None,
+            (Some(0), None) => BandRecord::Causal,
+            (Some(0), Some(w)) if w > 0 => BandRecord::Window { window: w as u64 },
+            (lo, end) => BandRecord::Band { lo, end },
+        }
+    }
+}
+
+impl TryFrom<BandRecord> for KernelMask {
+    type Error = String;
+    fn try_from(r: BandRecord) -> Result<KernelMask, String> {
+        Ok(match r {
+            BandRecord::None => KernelMask::NONE,
+            BandRecord::Causal => KernelMask::CAUSAL,
+            BandRecord::Window { window } if window > 0 && window <= i64::MAX as u64 => KernelMask::window(window),
+            BandRecord::Window { window } => {
+                return Err(format!("a kernel mask's window must be in 1..=2^63-1, not {window}"));
+            }
+            BandRecord::Band { lo, end } => KernelMask { lo, end },
+        })
     }
 }
 
@@ -97,11 +192,7 @@ impl KernelSpec {
             KernelKind::Forward => "fwd",
             KernelKind::Backward => "bwd",
         };
-        let mask = match self.mask {
-            KernelMask::None => "full".to_string(),
-            KernelMask::Causal => "causal".to_string(),
-            KernelMask::Window { window } => format!("window{window}"),
-        };
+        let mask = self.mask.name();
         // `cap30p5` for a soft-cap of 30.5, `score` and a hash of the steps for other scores:
         // kernel names are identifiers.
         let cap = self.score.map(|s| match crate::expr::score::cap_of(s) {
@@ -273,6 +364,90 @@ mod tests {
         assert_eq!(std::mem::offset_of!(BwdArgs, head_values) as i32, offsets::BWD_HEAD_VALUES);
         assert_eq!(std::mem::offset_of!(BwdArgs, dparams) as i32, offsets::BWD_DPARAMS);
     }
+
+    /// Every band with sides in −6..6 (or open), against brute force over small runs: the KV
+    /// and query bounds hold every visible pair, `needs_mask` is false only where every pair is
+    /// visible, and `on` says hidden only where none is and full only where all are.
+    #[test]
+    fn band_bounds_hold_every_visible_pair() {
+        let sides = || std::iter::once(None).chain((-6..6).map(Some));
+        for lo in sides() {
+            for end in sides() {
+                let m = KernelMask { lo, end };
+                for (q_pos, n_q, kv_pos, n_kv) in [(0, 5, 0, 5), (7, 4, 2, 9), (2, 6, 9, 3), (10, 1, 0, 13)] {
+                    let visible = |i: i64, j: i64| m.visible(q_pos + i, kv_pos + j);
+                    for q_lo in 0..n_q {
+                        for q_hi in q_lo..n_q {
+                            let (k0, k1) = kv_bounds(m, q_pos + q_lo, q_pos + q_hi, kv_pos, n_kv);
+                            for j in 0..n_kv {
+                                if (q_lo..=q_hi).any(|i| visible(i, j)) {
+                                    assert!(
+                                        k0 <= j && j < k1,
+                                        "{m:?}: key {j} of q {q_lo}..={q_hi} outside {k0}..{k1}"
+                                    );
+                                }
+                            }
+                            for k_lo in 0..n_kv {
+                                for k_hi in k_lo..n_kv {
+                                    let pairs = || (q_lo..=q_hi).flat_map(|i| (k_lo..=k_hi).map(move |j| (i, j)));
+                                    let all = pairs().all(|(i, j)| visible(i, j));
+                                    let any = pairs().any(|(i, j)| visible(i, j));
+                                    let (qp, kp) = ((q_pos + q_lo, q_pos + q_hi), (kv_pos + k_lo, kv_pos + k_hi));
+                                    assert_eq!(
+                                        m.on(qp, kp),
+                                        if !any {
+                                            None
+                                        } else if all {
+                                            Some(KernelMask::NONE)
+                                        } else {
+                                            Some(m)
+                                        }
+                                    );
+                                    assert_eq!(
+                                        needs_mask(m, qp.0, qp.1, kp.0, kp.1, false),
+                                        !all,
+                                        "{m:?} {qp:?} {kp:?}"
+                                    );
+                                }
+                            }
+                        }
+                    }
+                    for k_lo in 0..n_kv {
+                        for k_hi in k_lo..n_kv {
+                            let (r0, r1) = q_bounds(m, kv_pos + k_lo, kv_pos + k_hi, q_pos, n_q, 2);
+                            for i in 0..n_q {
+                                if (k_lo..=k_hi).any(|j| visible(i, j)) {
+                                    assert!(
+                                        r0 <= i && i < r1,
+                                        "{m:?}: query {i} of k {k_lo}..={k_hi} outside {r0}..{r1}"
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The named bands keep their names and manifest spelling; others round-trip by their sides.
+    #[test]
+    fn bands_are_named_and_recorded() {
+        let cases = [
+            (KernelMask::NONE, "full", r#"{"kind":"none"}"#),
+            (KernelMask::CAUSAL, "causal", r#"{"kind":"causal"}"#),
+            (KernelMask::window(128), "window128", r#"{"kind":"window","window":128}"#),
+            (KernelMask { lo: Some(-3), end: Some(5) }, "bandm3to5", r#"{"kind":"band","lo":-3,"end":5}"#),
+            (KernelMask { lo: None, end: Some(1) }, "bandxto1", r#"{"kind":"band","end":1}"#),
+            (KernelMask { lo: Some(1), end: None }, "band1tox", r#"{"kind":"band","lo":1}"#),
+        ];
+        for (m, name, json) in cases {
+            assert_eq!(m.name(), name);
+            assert_eq!(serde_json::to_string(&m).unwrap(), json);
+            assert_eq!(serde_json::from_str::<KernelMask>(json).unwrap(), m);
+        }
+        assert!(serde_json::from_str::<KernelMask>(r#"{"kind":"window","window":0}"#).is_err());
+    }
 }
 
 /// Byte offsets of the argument fields, for backends that load them.
@@ -388,46 +563,25 @@ pub fn print(spec: &KernelSpec) -> String {
     out
 }
 
-/// The KV rows `[lo, hi)` that query positions `q_lo..=q_hi` may see.
+/// The KV rows `[lo, hi)` that query positions `q_lo..=q_hi` may see: keys from
+/// `q_lo − end + 1` to `q_hi − lo`.
 pub fn kv_bounds(mask: KernelMask, q_lo: i64, q_hi: i64, kv_pos: i64, n_kv: i64) -> (i64, i64) {
-    match mask {
-        KernelMask::None => (0, n_kv),
-        KernelMask::Causal => (0, (q_hi + 1 - kv_pos).clamp(0, n_kv)),
-        KernelMask::Window { window } => {
-            ((q_lo + 1 - window as i64 - kv_pos).clamp(0, n_kv), (q_hi + 1 - kv_pos).clamp(0, n_kv))
-        }
-    }
+    let lo = mask.end.map_or(0, |end| (q_lo + 1 - end - kv_pos).clamp(0, n_kv));
+    let hi = mask.lo.map_or(n_kv, |lo| (q_hi + 1 - lo - kv_pos).clamp(0, n_kv));
+    (lo, hi)
 }
 
-/// The query rows `[lo, hi)` (rounded out to `tile`) that may see key positions `k_lo..=k_hi`.
+/// The query rows `[lo, hi)` (rounded out to `tile`) that may see key positions `k_lo..=k_hi`:
+/// queries from `k_lo + lo` to `k_hi + end − 1`.
 pub fn q_bounds(mask: KernelMask, k_lo: i64, k_hi: i64, q_pos: i64, n_q: i64, tile: i64) -> (i64, i64) {
-    let lo = match mask {
-        KernelMask::None => 0,
-        KernelMask::Causal | KernelMask::Window { .. } => (k_lo - q_pos).clamp(0, n_q),
-    };
-    let hi = match mask {
-        KernelMask::Window { window } => (k_hi + window as i64 - q_pos).clamp(0, n_q),
-        _ => n_q,
-    };
+    let lo = mask.lo.map_or(0, |lo| (k_lo + lo - q_pos).clamp(0, n_q));
+    let hi = mask.end.map_or(n_q, |end| k_hi.saturating_add(end).saturating_sub(q_pos).clamp(0, n_q));
     (lo / tile * tile, (hi + tile - 1) / tile * tile)
 }
 
 /// Whether a query tile (positions `q_lo..=q_hi`) × KV tile (`k_lo..=k_hi`, `cols` of
-/// `tile_kv`) needs elementwise masking: a partial tile or one that straddles the mask edge.
+/// `tile_kv`) needs elementwise masking: a partial tile or one that crosses an edge of the band
+/// (its least `q − k` below `lo`, or its greatest at or past `end`).
 pub fn needs_mask(mask: KernelMask, q_lo: i64, q_hi: i64, k_lo: i64, k_hi: i64, partial: bool) -> bool {
-    partial
-        || match mask {
-            KernelMask::None => false,
-            KernelMask::Causal => k_hi > q_lo,
-            KernelMask::Window { window } => k_hi > q_lo || q_hi - k_lo >= window as i64,
-        }
-}
-
-/// Whether query position `q` may see key position `k`.
-pub fn allows(mask: KernelMask, q: i64, k: i64) -> bool {
-    match mask {
-        KernelMask::None => true,
-        KernelMask::Causal => k <= q,
-        KernelMask::Window { window } => k <= q && q - k < window as i64,
-    }
+    partial || mask.on((q_lo, q_hi), (k_lo, k_hi)) != Some(KernelMask::NONE)
 }

@@ -432,7 +432,7 @@ mod tests {
                 v_head_dim: None,
                 dtype: Dtype::Bf16,
                 group: 1,
-                mask: KernelMask::None,
+                mask: KernelMask::NONE,
                 score: None,
                 tile_q: TILE_Q,
                 tile_kv: TILE_KV,

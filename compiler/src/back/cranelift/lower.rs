@@ -73,6 +73,11 @@ impl Cx<'_> {
         self.min(v, hi)
     }
 
+    /// `v − c` (no instruction when `c` is 0).
+    fn minus(&mut self, v: Value, c: i64) -> Value {
+        if c == 0 { v } else { self.b.ins().iadd_imm(v, -c) }
+    }
+
     /// `for i in (start..end).step_by(step) { body(i) }`.
     fn for_loop(&mut self, start: Value, end: Value, step: i64, mut body: impl FnMut(&mut Self, Value)) {
         let var = self.b.declare_var(I64);
@@ -515,7 +520,14 @@ fn write_out(cx: &mut Cx<'_>, dv: usize, state: Value, rb0: Value, rb1: Value, o
     });
 }
 
-/// KV rows `[lo, hi)` the query rows `rb0..rb1` may see (`kernel::kv_bounds`).
+/// A side of a mask's band as the 32-bit lanes of the edge mask compare it (positions are far
+/// below 2³⁰).
+fn clamp32(x: i64) -> i64 {
+    x.clamp(-(1 << 30), i32::MAX as i64)
+}
+
+/// KV rows `[lo, hi)` the query rows `rb0..rb1` may see (`kernel::kv_bounds`): from
+/// `q_lo − end + 1` to `q_hi − lo`.
 fn kv_range(
     cx: &mut Cx<'_>,
     mask: KernelMask,
@@ -526,20 +538,23 @@ fn kv_range(
     n_kv: Value,
 ) -> (Value, Value) {
     let zero = cx.i64(0);
-    if mask == KernelMask::None {
-        return (zero, n_kv);
-    }
-    let q_hi = cx.b.ins().iadd(q_pos, rb1);
-    let hi = cx.b.ins().isub(q_hi, kv_pos);
-    let hi = cx.clamp(hi, zero, n_kv);
-    let lo = match mask {
-        KernelMask::Window { window } => {
+    let hi = match mask.lo {
+        None => n_kv,
+        Some(lo) => {
+            let q_hi = cx.b.ins().iadd(q_pos, rb1);
+            let hi = cx.minus(q_hi, lo);
+            let hi = cx.b.ins().isub(hi, kv_pos);
+            cx.clamp(hi, zero, n_kv)
+        }
+    };
+    let lo = match mask.end {
+        None => zero,
+        Some(end) => {
             let q_lo = cx.b.ins().iadd(q_pos, rb0);
-            let lo = cx.b.ins().iadd_imm(q_lo, 1 - window as i64);
+            let lo = cx.b.ins().iadd_imm(q_lo, 1 - end);
             let lo = cx.b.ins().isub(lo, kv_pos);
             cx.clamp(lo, zero, n_kv)
         }
-        _ => zero,
     };
     (lo, hi)
 }
@@ -569,7 +584,8 @@ fn transpose(cx: &mut Cx<'_>, d: usize, k_tile: Value, row_bytes: Value, kt: Val
     );
 }
 
-/// Query rows `[lo, hi)` (multiples of the tile) that may see key positions `k_lo..=k_hi`.
+/// Query rows `[lo, hi)` (multiples of the tile) that may see key positions `k_lo..=k_hi`:
+/// from `k_lo + lo` to `k_hi + end − 1`.
 fn query_bounds(
     cx: &mut Cx<'_>,
     mask: KernelMask,
@@ -579,23 +595,24 @@ fn query_bounds(
     n_q: Value,
 ) -> (Value, Value) {
     let zero = cx.i64(0);
-    let lo = match mask {
-        KernelMask::None => zero,
-        _ => {
-            let lo = cx.b.ins().isub(k_lo, q_pos);
-            let lo = cx.clamp(lo, zero, n_q);
-            cx.b.ins().band_imm(lo, !(TQ as i64 - 1))
+    let lo = match mask.lo {
+        None => zero,
+        Some(lo) => {
+            let first = cx.minus(k_lo, -lo);
+            let first = cx.b.ins().isub(first, q_pos);
+            let first = cx.clamp(first, zero, n_q);
+            cx.b.ins().band_imm(first, !(TQ as i64 - 1))
         }
     };
-    let hi = match mask {
-        KernelMask::Window { window } => {
-            let hi = cx.b.ins().iadd_imm(k_hi, window as i64);
+    let hi = match mask.end {
+        None => n_q,
+        Some(end) => {
+            let hi = cx.b.ins().iadd_imm(k_hi, end);
             let hi = cx.b.ins().isub(hi, q_pos);
             let hi = cx.clamp(hi, zero, n_q);
             let hi = cx.b.ins().iadd_imm(hi, TQ as i64 - 1);
             cx.b.ins().band_imm(hi, !(TQ as i64 - 1))
         }
-        _ => n_q,
     };
     (lo, hi)
 }
@@ -636,19 +653,23 @@ fn mask_edge(
 ) {
     let q_lo = cx.b.ins().iadd(q_pos, r0);
     let q_hi = cx.b.ins().iadd_imm(q_lo, TQ as i64 - 1);
-    let edge = match mask {
-        KernelMask::None => partial,
-        KernelMask::Causal => {
-            let straddles = cx.b.ins().icmp(IntCC::SignedGreaterThan, k_hi, q_lo);
-            cx.b.ins().bor(partial, straddles)
-        }
-        KernelMask::Window { window } => {
-            let straddles = cx.b.ins().icmp(IntCC::SignedGreaterThan, k_hi, q_lo);
-            let span = cx.b.ins().isub(q_hi, k_lo);
-            let outside = cx.b.ins().icmp_imm(IntCC::SignedGreaterThanOrEqual, span, window as i64);
-            let any = cx.b.ins().bor(straddles, outside);
-            cx.b.ins().bor(partial, any)
-        }
+    // The tile crosses the band's lower edge where q_lo − k_hi < lo, its upper one where
+    // q_hi − k_lo ≥ end.
+    let below = mask.lo.map(|lo| {
+        let k = cx.minus(k_hi, -lo);
+        cx.b.ins().icmp(IntCC::SignedGreaterThan, k, q_lo)
+    });
+    let above = mask.end.map(|end| {
+        let span = cx.b.ins().isub(q_hi, k_lo);
+        cx.b.ins().icmp_imm(IntCC::SignedGreaterThanOrEqual, span, end)
+    });
+    let crosses = match (below, above) {
+        (Some(a), Some(b)) => Some(cx.b.ins().bor(a, b)),
+        (a, b) => a.or(b),
+    };
+    let edge = match crosses {
+        Some(c) => cx.b.ins().bor(partial, c),
+        None => partial,
     };
     cx.if_else(
         edge,
@@ -670,14 +691,23 @@ fn mask_edge(
                     let qp = cx.b.ins().iadd_imm(q_lo, r as i64);
                     let qp = cx.b.ins().ireduce(I32, qp);
                     let qp = cx.b.ins().splat(I32X4, qp);
+                    // q − k ≥ lo ⇔ k ≤ q − lo, and q − k < end (32-bit, the sides clamped).
                     let mut ok = in_run;
-                    if mask != KernelMask::None {
-                        let causal = cx.b.ins().icmp(IntCC::SignedLessThanOrEqual, kpos, qp);
-                        ok = cx.b.ins().band(ok, causal);
+                    if let Some(lo) = mask.lo {
+                        let top = match clamp32(lo) {
+                            0 => qp,
+                            lo => {
+                                let lo = cx.b.ins().iconst(I32, lo);
+                                let lo = cx.b.ins().splat(I32X4, lo);
+                                cx.b.ins().isub(qp, lo)
+                            }
+                        };
+                        let seen = cx.b.ins().icmp(IntCC::SignedLessThanOrEqual, kpos, top);
+                        ok = cx.b.ins().band(ok, seen);
                     }
-                    if let KernelMask::Window { window } = mask {
+                    if let Some(end) = mask.end {
                         let dist = cx.b.ins().isub(qp, kpos);
-                        let w = cx.b.ins().iconst(I32, window.min(i32::MAX as u64) as i64);
+                        let w = cx.b.ins().iconst(I32, clamp32(end));
                         let w = cx.b.ins().splat(I32X4, w);
                         let inside = cx.b.ins().icmp(IntCC::SignedLessThan, dist, w);
                         ok = cx.b.ins().band(ok, inside);
@@ -851,21 +881,20 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
             let delta_i = cx.load(F32, di, 0);
             // Keys the mask allows for this query: causal stops at the diagonal, a window starts late.
             let qp = cx.b.ins().iadd(q_pos, i);
-            let (j_lo, j_hi) = match spec.mask {
-                KernelMask::None => (zero, n_kv),
-                KernelMask::Causal | KernelMask::Window { .. } => {
+            let j_hi = match spec.mask.lo {
+                None => n_kv,
+                Some(lo) => {
                     let hi = cx.b.ins().isub(qp, kv_pos);
-                    let hi = cx.b.ins().iadd_imm(hi, 1);
-                    let hi = cx.clamp(hi, zero, n_kv);
-                    let lo = match spec.mask {
-                        KernelMask::Window { window } => {
-                            let lo = cx.b.ins().isub(qp, kv_pos);
-                            let lo = cx.b.ins().iadd_imm(lo, 1 - window as i64);
-                            cx.clamp(lo, zero, n_kv)
-                        }
-                        _ => zero,
-                    };
-                    (lo, hi)
+                    let hi = cx.b.ins().iadd_imm(hi, 1 - lo);
+                    cx.clamp(hi, zero, n_kv)
+                }
+            };
+            let j_lo = match spec.mask.end {
+                None => zero,
+                Some(end) => {
+                    let lo = cx.b.ins().isub(qp, kv_pos);
+                    let lo = cx.b.ins().iadd_imm(lo, 1 - end);
+                    cx.clamp(lo, zero, n_kv)
                 }
             };
             let neg_inf = cx.f32(f32::NEG_INFINITY);

@@ -1,66 +1,74 @@
 //! The kernel IR's mask bounds (`kernel::kv_bounds`, `q_bounds`, `needs_mask`) written as LLVM IR,
-//! shared by the host and GPU lowerings so that every backend visits the same tiles.
+//! shared by the host and GPU lowerings so that every backend visits the same tiles. A mask is a
+//! band `lo ≤ q − k < end` (`KernelMask`); each open side adds nothing.
 
 use super::text::{Fn, V, i64c, round_down, round_up};
 use crate::kernel::KernelMask;
 
-/// `kernel::kv_bounds` in IR.
-pub fn kv_bounds(f: &mut Fn, mask: KernelMask, q_lo: &V, q_hi: &V, kv_pos: &V, n_kv: &V) -> (V, V) {
-    let zero = i64c(0);
-    match mask {
-        KernelMask::None => (zero, n_kv.clone()),
-        KernelMask::Causal | KernelMask::Window { .. } => {
-            let h = f.bin("add", q_hi, &i64c(1));
-            let h = f.bin("sub", &h, kv_pos);
-            let hi = f.clamp_i64(&h, &zero, n_kv);
-            let lo = match mask {
-                KernelMask::Window { window } => {
-                    let l = f.bin("add", q_lo, &i64c(1 - window as i64));
-                    let l = f.bin("sub", &l, kv_pos);
-                    f.clamp_i64(&l, &zero, n_kv)
-                }
-                _ => zero,
-            };
-            (lo, hi)
-        }
-    }
+/// A side of a mask's band in the 32-bit lanes of the edge masks (positions are far below 2³⁰).
+pub fn clamp30(x: i64) -> i64 {
+    x.clamp(-(1 << 30), 1 << 30)
 }
 
-/// `kernel::q_bounds` in IR.
+/// `x + c` (no instruction when `c` is 0).
+pub fn plus(f: &mut Fn, x: &V, c: i64) -> V {
+    if c == 0 { x.clone() } else { f.bin("add", x, &i64c(c)) }
+}
+
+/// `kernel::kv_bounds` in IR: keys from `q_lo − end + 1` to `q_hi − lo`.
+pub fn kv_bounds(f: &mut Fn, mask: KernelMask, q_lo: &V, q_hi: &V, kv_pos: &V, n_kv: &V) -> (V, V) {
+    let zero = i64c(0);
+    let hi = match mask.lo {
+        None => n_kv.clone(),
+        Some(lo) => {
+            let h = f.bin("add", q_hi, &i64c(1 - lo));
+            let h = f.bin("sub", &h, kv_pos);
+            f.clamp_i64(&h, &zero, n_kv)
+        }
+    };
+    let lo = match mask.end {
+        None => zero.clone(),
+        Some(end) => {
+            let l = f.bin("add", q_lo, &i64c(1 - end));
+            let l = f.bin("sub", &l, kv_pos);
+            f.clamp_i64(&l, &zero, n_kv)
+        }
+    };
+    (lo, hi)
+}
+
+/// `kernel::q_bounds` in IR: queries from `k_lo + lo` to `k_hi + end − 1`.
 pub fn q_bounds(f: &mut Fn, mask: KernelMask, k_lo: &V, k_hi: &V, q_pos: &V, n_q: &V, tile: i64) -> (V, V) {
     let zero = i64c(0);
-    let lo = match mask {
-        KernelMask::None => zero.clone(),
-        _ => {
-            let l = f.bin("sub", k_lo, q_pos);
+    let lo = match mask.lo {
+        None => zero.clone(),
+        Some(lo) => {
+            let first = plus(f, k_lo, lo);
+            let l = f.bin("sub", &first, q_pos);
             f.clamp_i64(&l, &zero, n_q)
         }
     };
-    let hi = match mask {
-        KernelMask::Window { window } => {
-            let h = f.bin("add", k_hi, &i64c(window as i64));
+    let hi = match mask.end {
+        Some(end) => {
+            let h = f.bin("add", k_hi, &i64c(end));
             let h = f.bin("sub", &h, q_pos);
             f.clamp_i64(&h, &zero, n_q)
         }
-        _ => n_q.clone(),
+        None => n_q.clone(),
     };
     (round_down(f, &lo, tile), round_up(f, &hi, tile))
 }
 
-/// `kernel::needs_mask` in IR.
+/// `kernel::needs_mask` in IR: the tile is partial, or crosses the band's lower edge
+/// (`k_hi + lo > q_lo`) or its upper one (`q_hi − k_lo ≥ end`).
 pub fn needs_mask(f: &mut Fn, mask: KernelMask, q_lo: &V, q_hi: &V, k_lo: &V, k_hi: &V, partial: &V) -> V {
-    match mask {
-        KernelMask::None => partial.clone(),
-        KernelMask::Causal => {
-            let c = f.icmp("sgt", k_hi, q_lo);
-            f.bin("or", partial, &c)
-        }
-        KernelMask::Window { window } => {
-            let c = f.icmp("sgt", k_hi, q_lo);
-            let span = f.bin("sub", q_hi, k_lo);
-            let w = f.icmp("sge", &span, &i64c(window as i64));
-            let a = f.bin("or", partial, &c);
-            f.bin("or", &a, &w)
-        }
-    }
+    let below = mask.lo.map(|lo| {
+        let k = plus(f, k_hi, lo);
+        f.icmp("sgt", &k, q_lo)
+    });
+    let above = mask.end.map(|end| {
+        let span = f.bin("sub", q_hi, k_lo);
+        f.icmp("sge", &span, &i64c(end))
+    });
+    [below, above].into_iter().flatten().fold(partial.clone(), |a, c| f.bin("or", &a, &c))
 }

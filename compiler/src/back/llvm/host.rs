@@ -28,7 +28,7 @@
 
 use std::fmt::Write;
 
-use super::bounds::{kv_bounds, needs_mask, q_bounds};
+use super::bounds::{clamp30, kv_bounds, needs_mask, q_bounds};
 use super::score::{Exp2, Llvm};
 use super::text::{Fn, V, f32c, i32c, i64c, round_down};
 use crate::expr::score::{Leaves, Lower, Prim, lower_grads};
@@ -378,8 +378,8 @@ fn scores(f: &mut Fn, rows: &[V], kt: &V, d: i64, tk: i64, w: u32, score_vectors
 
 /// `MaskEdge`: only when `masked` (tiles on the mask edge or partial), scores of keys outside
 /// the tile's `cols` or the mask become −∞. `diff` is the first row's position minus the first
-/// key's (clamped to ±2³⁰); row `i` sees column `c` when `c ≤ diff + i` (causal) and
-/// `c > diff + i − window`.
+/// key's (clamped to ±2³⁰); row `i` sees column `c` when `c ≤ diff + i − lo` and
+/// `c > diff + i − end` (the band's sides that are set).
 fn mask_edge(f: &mut Fn, mask: KernelMask, s: &mut [Vec<V>], cols: &V, diff: &V, masked: &V, w8: u32) {
     let vw = vty(w8);
     let (yes, done, entry) = (f.label("mask"), f.label("masked"), f.label("nomask"));
@@ -394,17 +394,25 @@ fn mask_edge(f: &mut Fn, mask: KernelMask, s: &mut [Vec<V>], cols: &V, diff: &V,
     for (row, pair) in s.iter().enumerate() {
         let base = f.bin("add", &diff32, &i32c(row as i64));
         let base_v = f.splat(&base, w8);
+        // q − k ≥ lo ⇔ c ≤ base − lo.
+        let top_v = mask.lo.map(|lo| match clamp30(lo) {
+            0 => base_v.clone(),
+            lo => {
+                let top = f.bin("sub", &base, &i32c(lo));
+                f.splat(&top, w8)
+            }
+        });
         let mut out = Vec::new();
         for (h, sv) in pair.iter().enumerate() {
             let c = lane_columns(w8, h);
             let mut ok = f.icmp("slt", &c, &cols_v);
-            if !matches!(mask, KernelMask::None) {
-                let causal = f.icmp("sle", &c, &base_v);
-                ok = f.bin("and", &ok, &causal);
+            if let Some(top_v) = &top_v {
+                let seen = f.icmp("sle", &c, top_v);
+                ok = f.bin("and", &ok, &seen);
             }
-            if let KernelMask::Window { window } = mask {
-                // q − k < window ⇔ c > base − window.
-                let lo = f.bin("sub", &base, &i32c(window.min(1 << 30) as i64));
+            if let Some(end) = mask.end {
+                // q − k < end ⇔ c > base − end.
+                let lo = f.bin("sub", &base, &i32c(clamp30(end)));
                 let lo_v = f.splat(&lo, w8);
                 let inside = f.icmp("sgt", &c, &lo_v);
                 ok = f.bin("and", &ok, &inside);

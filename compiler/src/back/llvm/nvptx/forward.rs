@@ -244,8 +244,8 @@ impl Gen {
         let (mk, mdone) = (self.f.label("edge"), self.f.label("edgedone"));
         self.f.cond_br(&edge, &mk, &mdone);
         self.f.place(&mk);
-        // In 32-bit offsets from the tile: column c is allowed iff c < kv_len − j, and (causal)
-        // c − r ≤ q_lo − kv_pos − j, and (window) r − c + that < window, r the row in the CTA.
+        // In 32-bit offsets from the tile: column c is allowed iff c < kv_len − j and, with
+        // delta = q_lo − kv_pos − j and r the row in the CTA, lo ≤ delta − (c − r) < end.
         let lim = self.f.bin("sub", &fr.kv_len, j);
         let lim = self.f.clamp_i64(&lim, &i64c(0), &i64c(bn));
         let lim = self.f.cast("trunc", &lim, "i32");
@@ -260,13 +260,20 @@ impl Gen {
                 let c = self.f.bin("add", &t2, &i32c(n as i64 * 8 + (e % 2) as i64));
                 let r = self.f.bin("add", &rg, &i32c(8 * (e / 2) as i64));
                 let mut ok = self.f.icmp("slt", &c, &lim);
-                if !matches!(mask, KernelMask::None) {
+                if !mask.is_none() {
+                    // q − k = delta − (c − r): at least lo, below end.
                     let cr = self.f.bin("sub", &c, &r);
-                    let vis = self.f.icmp("sle", &cr, &delta);
-                    ok = self.f.bin("and", &ok, &vis);
-                    if let KernelMask::Window { window } = mask {
+                    if let Some(lo) = mask.lo {
+                        let top = match clamp30(lo) {
+                            0 => delta.clone(),
+                            lo => self.f.bin("sub", &delta, &i32c(lo)),
+                        };
+                        let vis = self.f.icmp("sle", &cr, &top);
+                        ok = self.f.bin("and", &ok, &vis);
+                    }
+                    if let Some(end) = mask.end {
                         let back = self.f.bin("sub", &delta, &cr);
-                        let near = self.f.icmp("slt", &back, &i32c(window.min(1 << 30) as i64));
+                        let near = self.f.icmp("slt", &back, &i32c(clamp30(end)));
                         ok = self.f.bin("and", &ok, &near);
                     }
                 }

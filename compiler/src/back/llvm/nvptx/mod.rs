@@ -31,10 +31,11 @@ mod mma;
 mod smem;
 mod wgmma;
 
+use super::bounds::clamp30;
 use super::score::{Exp2, Llvm};
 use super::text::{Fn, V, f32c, i32c, i64c};
 use crate::expr::score::{Leaves, lower_grads};
-use crate::kernel::{KernelMask, KernelSpec};
+use crate::kernel::KernelSpec;
 use crate::spec::{Dtype, Score};
 pub use abi::{ADD2D, Launch, add2d_module, merge_module, module};
 
@@ -192,13 +193,15 @@ impl Gen {
     pub(super) fn allowed(&mut self, q: &V, k: &V, k_rel: &V, kv_len: &V) -> V {
         let f = &mut self.f;
         let mut ok = f.icmp("slt", k_rel, kv_len);
-        if !matches!(self.spec.mask, KernelMask::None) {
-            let c = f.icmp("sle", k, q);
+        // The band lo ≤ q − k < end: k ≤ q − lo, and q − k < end.
+        if let Some(lo) = self.spec.mask.lo {
+            let top = super::bounds::plus(f, q, -lo);
+            let c = f.icmp("sle", k, &top);
             ok = f.bin("and", &ok, &c);
         }
-        if let KernelMask::Window { window } = self.spec.mask {
+        if let Some(end) = self.spec.mask.end {
             let diff = f.bin("sub", q, k);
-            let c = f.icmp("slt", &diff, &i64c(window as i64));
+            let c = f.icmp("slt", &diff, &i64c(end));
             ok = f.bin("and", &ok, &c);
         }
         ok
