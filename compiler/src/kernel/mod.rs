@@ -102,11 +102,11 @@ impl KernelMask {
     /// The name kernels carry: `full`, `causal`, `window{W}`, else `band{lo}to{end}` (`x` for an
     /// open side, `m` for a minus sign).
     pub fn name(self) -> String {
-        match (self.lo, self.end) {
-            (None, None) => "full".to_string(),
-            (Some(0), None) => "causal".to_string(),
-            (Some(0), Some(w)) if w > 0 => format!("window{w}"),
-            (lo, end) => {
+        match BandRecord::from(self) {
+            BandRecord::None => "full".to_string(),
+            BandRecord::Causal => "causal".to_string(),
+            BandRecord::Window { window } => format!("window{window}"),
+            BandRecord::Band { lo, end } => {
                 let side = |x: Option<i64>| x.map_or("x".to_string(), |x| x.to_string().replace('-', "m"));
                 format!("band{}to{}", side(lo), side(end))
             }
@@ -114,8 +114,8 @@ impl KernelMask {
     }
 }
 
-/// How manifests spell a kernel mask: the named bands as they always were
-/// (`{"kind": "causal"}`), any other band by its two sides.
+/// Which named band a mask is, if any: how manifests spell it (the named bands as they always
+/// were, `{"kind": "causal"}`, any other band by its two sides) and what its name says.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 enum BandRecord {

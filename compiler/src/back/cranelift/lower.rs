@@ -879,24 +879,10 @@ fn backward(cx: &mut Cx<'_>, spec: &KernelSpec, args: Value) -> Result<(), Strin
             let lse = cx.load(F32, qi, ((d + 2 * dv) * 4) as i64);
             let di = cx.addr(delta, i, 4, 0);
             let delta_i = cx.load(F32, di, 0);
-            // Keys the mask allows for this query: causal stops at the diagonal, a window starts late.
+            // Keys the mask allows for this query (the band's bounds for the one row i).
             let qp = cx.b.ins().iadd(q_pos, i);
-            let j_hi = match spec.mask.lo {
-                None => n_kv,
-                Some(lo) => {
-                    let hi = cx.b.ins().isub(qp, kv_pos);
-                    let hi = cx.b.ins().iadd_imm(hi, 1 - lo);
-                    cx.clamp(hi, zero, n_kv)
-                }
-            };
-            let j_lo = match spec.mask.end {
-                None => zero,
-                Some(end) => {
-                    let lo = cx.b.ins().isub(qp, kv_pos);
-                    let lo = cx.b.ins().iadd_imm(lo, 1 - end);
-                    cx.clamp(lo, zero, n_kv)
-                }
-            };
+            let next = cx.b.ins().iadd_imm(i, 1);
+            let (j_lo, j_hi) = kv_range(cx, spec.mask, q_pos, i, next, kv_pos, n_kv);
             let neg_inf = cx.f32(f32::NEG_INFINITY);
             let live = cx.b.ins().fcmp(FloatCC::NotEqual, lse, neg_inf);
             let (j_lo, j_hi) = {

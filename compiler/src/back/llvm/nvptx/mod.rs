@@ -31,7 +31,7 @@ mod mma;
 mod smem;
 mod wgmma;
 
-use super::bounds::clamp30;
+use super::bounds::{clamp30, plus};
 use super::score::{Exp2, Llvm};
 use super::text::{Fn, V, f32c, i32c, i64c};
 use crate::expr::score::{Leaves, lower_grads};
@@ -195,7 +195,7 @@ impl Gen {
         let mut ok = f.icmp("slt", k_rel, kv_len);
         // The band lo ≤ q − k < end: k ≤ q − lo, and q − k < end.
         if let Some(lo) = self.spec.mask.lo {
-            let top = super::bounds::plus(f, q, -lo);
+            let top = plus(f, q, -lo);
             let c = f.icmp("sle", k, &top);
             ok = f.bin("and", &ok, &c);
         }
