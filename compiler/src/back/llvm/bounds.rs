@@ -18,22 +18,14 @@ pub fn plus(f: &mut Fn, x: &V, c: i64) -> V {
 /// `kernel::kv_bounds` in IR: keys from `q_lo − end + 1` to `q_hi − lo`.
 pub fn kv_bounds(f: &mut Fn, mask: KernelMask, q_lo: &V, q_hi: &V, kv_pos: &V, n_kv: &V) -> (V, V) {
     let zero = i64c(0);
-    let hi = match mask.lo {
-        None => n_kv.clone(),
-        Some(lo) => {
-            let h = f.bin("add", q_hi, &i64c(1 - lo));
-            let h = f.bin("sub", &h, kv_pos);
-            f.clamp_i64(&h, &zero, n_kv)
-        }
+    // The KV row of position `q + c`, clamped to the run.
+    let row = |f: &mut Fn, q: &V, c: i64| {
+        let k = f.bin("add", q, &i64c(c));
+        let k = f.bin("sub", &k, kv_pos);
+        f.clamp_i64(&k, &zero, n_kv)
     };
-    let lo = match mask.end {
-        None => zero.clone(),
-        Some(end) => {
-            let l = f.bin("add", q_lo, &i64c(1 - end));
-            let l = f.bin("sub", &l, kv_pos);
-            f.clamp_i64(&l, &zero, n_kv)
-        }
-    };
+    let hi = mask.lo.map_or_else(|| n_kv.clone(), |lo| row(f, q_hi, 1 - lo));
+    let lo = mask.end.map_or_else(|| zero.clone(), |end| row(f, q_lo, 1 - end));
     (lo, hi)
 }
 
