@@ -145,6 +145,20 @@ fn every_example_passes_check() {
                 "mistral_7b.head_dim=16",
             ],
         ),
+        // A band no named mask is (a two-sided window), with global tokens.
+        (
+            "prefix_and_global_masks.attn",
+            &[
+                "--layout",
+                "longformer",
+                "--set",
+                "longformer.seq=512",
+                "--set",
+                "longformer.mask=k < 5 | q < 5 | (q - k < 40 & k - q < 30)",
+                "--set",
+                "mistral_7b.head_dim=16",
+            ],
+        ),
         (
             "qwen2_gqa_ulysses.attn",
             &["--layout", "ulysses", "--set", "ulysses.seq=256", "--set", "qwen2_1_5b.head_dim=16"],

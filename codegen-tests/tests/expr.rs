@@ -413,26 +413,44 @@ fn regions_of(text: &str) -> Regions {
 
 #[test]
 fn regional_masks_read_as_cells() {
-    use Cell::*;
+    use attnc_compiler::spec::Band;
+    const FULL: Cell = Cell::FULL;
+    const CAUSAL: Cell = Cell::CAUSAL;
+    let band = |lo, end| Cell::Band(Band { lo, end });
     /// The text, its query cuts, key cuts and cells.
-    type Case = (&'static str, &'static [u64], &'static [u64], &'static [Cell]);
+    type Case = (&'static str, &'static [u64], &'static [u64], Vec<Cell>);
     let cases: &[Case] = &[
         // Prefix-LM: keys below 300 are seen by every query, the rest causally.
-        ("k <= q | k < 300", &[], &[300], &[Full, Causal]),
-        ("k < 300 | q >= k", &[], &[300], &[Full, Causal]),
+        ("k <= q | k < 300", &[], &[300], vec![FULL, CAUSAL]),
+        ("k < 300 | q >= k", &[], &[300], vec![FULL, CAUSAL]),
         // Global tokens: the first 4 keys and queries see everything, the rest a window.
-        ("k < 4 | q < 4 | (k <= q & q - k < 256)", &[4], &[4], &[Full, Full, Full, Window { window: 256 }]),
+        ("k < 4 | q < 4 | (k <= q & q - k < 256)", &[4], &[4], vec![FULL, FULL, FULL, Cell::window(256)]),
         // Causal for the first 10 queries, then a window of 5.
-        ("k <= q & (q < 10 | q - k < 5)", &[10], &[], &[Causal, Window { window: 5 }]),
+        ("k <= q & (q < 10 | q - k < 5)", &[10], &[], vec![CAUSAL, Cell::window(5)]),
         // Keys from 8 on are hidden from every query.
-        ("k <= q & k < 8", &[], &[8], &[Causal, Empty]),
-        ("k <= q & k <= 7", &[], &[8], &[Causal, Empty]),
+        ("k <= q & k < 8", &[], &[8], vec![CAUSAL, Cell::Empty]),
+        ("k <= q & k <= 7", &[], &[8], vec![CAUSAL, Cell::Empty]),
+        // Bands no name covers: a two-sided window (Longformer's), one region of its own.
+        ("q - k < 5 & k - q < 5", &[], &[], vec![band(Some(-4), Some(5))]),
+        // Keys strictly before the query.
+        ("k < q", &[], &[], vec![band(Some(1), None)]),
+        // Global keys and queries, a two-sided window elsewhere.
+        ("k < 4 | q < 4 | (q - k < 3 & k - q < 3)", &[4], &[4], vec![FULL, FULL, FULL, band(Some(-2), Some(3))]),
+        // A lone window where every key is before every query is the causal window it equals.
+        (
+            "(q >= 20 & k < 10 & q - k < 15) | (q < 20 & k <= q)",
+            &[20],
+            &[10],
+            vec![CAUSAL, CAUSAL, Cell::window(15), Cell::Empty],
+        ),
+        // Keys from two after the query on, for all but the first 3 queries.
+        ("k - q >= 2 | q < 3", &[3], &[], vec![FULL, band(None, Some(-1))]),
     ];
     for (text, q_cuts, k_cuts, cells) in cases {
         let r = regions_of(text);
         assert_eq!(
             (r.q_cuts.as_slice(), r.k_cuts.as_slice(), r.cells.as_slice()),
-            (*q_cuts, *k_cuts, *cells),
+            (*q_cuts, *k_cuts, cells.as_slice()),
             "{text}"
         );
     }
@@ -448,6 +466,26 @@ fn regional_masks_read_as_cells() {
     }
 }
 
+/// Plans spell the named cells as they always did and other bands by their sides; each spelling
+/// reads back as the cell.
+#[test]
+fn cells_are_recorded_by_name_or_sides() {
+    use attnc_compiler::spec::Band;
+    let cases = [
+        (Cell::Empty, r#"{"rule":"empty"}"#),
+        (Cell::FULL, r#"{"rule":"full"}"#),
+        (Cell::CAUSAL, r#"{"rule":"causal"}"#),
+        (Cell::window(256), r#"{"rule":"window","window":256}"#),
+        (Cell::Band(Band { lo: Some(-4), end: Some(5) }), r#"{"rule":"band","lo":-4,"end":5}"#),
+        (Cell::Band(Band { lo: Some(1), end: None }), r#"{"rule":"band","lo":1}"#),
+    ];
+    for (cell, json) in cases {
+        assert_eq!(serde_json::to_string(&cell).unwrap(), json);
+        assert_eq!(serde_json::from_str::<Cell>(json).unwrap(), cell);
+    }
+    assert!(serde_json::from_str::<Cell>(r#"{"rule":"window","window":0}"#).is_err());
+}
+
 /// Random unions and intersections of comparisons of one position with a constant and of the
 /// named masks' constraints, with negations.
 fn arb_regional() -> impl Strategy<Value = String> {
@@ -458,6 +496,10 @@ fn arb_regional() -> impl Strategy<Value = String> {
         (0u64..30).prop_map(|c| format!("2 * k <= {c}")),
         Just("k <= q".to_string()),
         (1u64..12).prop_map(|w| format!("(k <= q & q - k < {w})")),
+        // Bands no name covers: one side alone, either way round, and two-sided windows.
+        (-6i64..12).prop_map(|c| format!("q - k < {c}")),
+        (-6i64..12).prop_map(|c| format!("k - q <= {c}")),
+        (1u64..8, 1u64..8).prop_map(|(a, b)| format!("(q - k < {a} & k - q < {b})")),
     ];
     atom.prop_recursive(3, 10, 2, |inner| {
         prop_oneof![
@@ -495,7 +537,16 @@ fn regional_counts_and_needed_keys_match_the_expression() {
     use attnc_compiler::ir::mask::{MaskRule, Side, allowed};
     use attnc_compiler::ir::{Doc, needed};
     let docs = vec![Doc { start: 0, end: 14, len: 12 }, Doc { start: 14, end: 24, len: 10 }];
-    for text in ["k <= q | k < 3", "k < 2 | q < 2 | (k <= q & q - k < 3)", "k <= q & (q < 5 | q - k < 2) & k < 9"] {
+    for text in [
+        "k <= q | k < 3",
+        "k < 2 | q < 2 | (k <= q & q - k < 3)",
+        "k <= q & (q < 5 | q - k < 2) & k < 9",
+        // Bands no name covers: two-sided windows, keys strictly before, keys from 2 after on.
+        "q - k < 3 & k - q < 4",
+        "k < 2 | q < 2 | (q - k < 2 & k - q < 3)",
+        "k < q | k < 2",
+        "k - q >= 2 | q < 3",
+    ] {
         let e = mask_of(text);
         let r = regions_of(text);
         let p = Problem {

@@ -4,11 +4,11 @@
 use attnc_codegen_tests::{check_all, check_golden, check_spec_file, files_in};
 use attnc_compiler::back::cranelift::Jit;
 use attnc_compiler::driver;
-use attnc_compiler::kernel::{self, KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
+use attnc_compiler::kernel::{self, Band, KernelKind, KernelSpec, TILE_KV, TILE_Q};
 use attnc_compiler::passes::PlanOptions;
 use attnc_compiler::spec::Dtype;
 
-fn spec(kind: KernelKind, head_dim: u32, mask: KernelMask) -> KernelSpec {
+fn spec(kind: KernelKind, head_dim: u32, mask: Band) -> KernelSpec {
     KernelSpec {
         kind,
         head_dim,
@@ -25,9 +25,9 @@ fn spec(kind: KernelKind, head_dim: u32, mask: KernelMask) -> KernelSpec {
 #[test]
 fn kernel_ir_and_clif_snapshots() {
     let cases = [
-        (spec(KernelKind::Forward, 8, KernelMask::CAUSAL), "fwd_d8_causal"),
-        (spec(KernelKind::Forward, 8, KernelMask::window(5)), "fwd_d8_window5"),
-        (spec(KernelKind::Backward, 8, KernelMask::CAUSAL), "bwd_d8_causal"),
+        (spec(KernelKind::Forward, 8, Band::CAUSAL), "fwd_d8_causal"),
+        (spec(KernelKind::Forward, 8, Band::window(5)), "fwd_d8_window5"),
+        (spec(KernelKind::Backward, 8, Band::CAUSAL), "bwd_d8_causal"),
     ];
     let items: Vec<String> = cases.iter().map(|(_, n)| n.to_string()).collect();
     check_all(&items, |name| {

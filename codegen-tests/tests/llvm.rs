@@ -8,11 +8,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use attnc_codegen_tests::{check_all, check_golden, check_spec_file, files_in};
 use attnc_compiler::back::llvm::{self, Output, Target, ptxas, sass};
 use attnc_compiler::driver;
-use attnc_compiler::kernel::{self, KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
+use attnc_compiler::kernel::{self, Band, KernelKind, KernelSpec, TILE_KV, TILE_Q};
 use attnc_compiler::passes::PlanOptions;
 use attnc_compiler::spec::Dtype;
 
-fn spec(kind: KernelKind, head_dim: u32, dtype: Dtype, group: u32, mask: KernelMask) -> KernelSpec {
+fn spec(kind: KernelKind, head_dim: u32, dtype: Dtype, group: u32, mask: Band) -> KernelSpec {
     KernelSpec { kind, head_dim, v_head_dim: None, dtype, group, mask, score: None, tile_q: TILE_Q, tile_kv: TILE_KV }
 }
 
@@ -242,20 +242,12 @@ fn every_example_kernel_assembles_with_ptxas() {
 #[test]
 fn ptx_snapshots() {
     let cases = [
-        ("fwd_d64_causal_bf16_sm_80", spec(KernelKind::Forward, 64, Dtype::Bf16, 1, KernelMask::CAUSAL), Target::Sm80),
-        (
-            "fwd_d64_causal_bf16_sm_90a",
-            spec(KernelKind::Forward, 64, Dtype::Bf16, 1, KernelMask::CAUSAL),
-            Target::Sm90a,
-        ),
-        (
-            "fwd_d64_causal_bf16_sm_90a-ws",
-            spec(KernelKind::Forward, 64, Dtype::Bf16, 1, KernelMask::CAUSAL),
-            Target::Sm90aWs,
-        ),
+        ("fwd_d64_causal_bf16_sm_80", spec(KernelKind::Forward, 64, Dtype::Bf16, 1, Band::CAUSAL), Target::Sm80),
+        ("fwd_d64_causal_bf16_sm_90a", spec(KernelKind::Forward, 64, Dtype::Bf16, 1, Band::CAUSAL), Target::Sm90a),
+        ("fwd_d64_causal_bf16_sm_90a-ws", spec(KernelKind::Forward, 64, Dtype::Bf16, 1, Band::CAUSAL), Target::Sm90aWs),
         (
             "fwd_d64_window128_fp16_g4_sm_80",
-            spec(KernelKind::Forward, 64, Dtype::Fp16, 4, KernelMask::window(128)),
+            spec(KernelKind::Forward, 64, Dtype::Fp16, 4, Band::window(128)),
             Target::Sm80,
         ),
     ];
@@ -281,7 +273,7 @@ fn ptx_snapshots() {
 /// The lowered IR of a small host kernel (the x86-64 lowering as LLVM receives it).
 #[test]
 fn host_ir_snapshot() {
-    let s = spec(KernelKind::Forward, 8, Dtype::Fp32, 1, KernelMask::CAUSAL);
+    let s = spec(KernelKind::Forward, 8, Dtype::Fp32, 1, Band::CAUSAL);
     let (ir, launch) = llvm::lower(&s, Target::X86_64).unwrap();
     assert!(launch.is_none());
     check_golden("codegen-tests/snapshots/llvm/host_fwd_d8_causal.ll", &ir).unwrap();
@@ -291,7 +283,7 @@ fn host_ir_snapshot() {
 /// compiles to zmm FMAs; its numerics run in the kernel and matrix tests on AVX-512 hosts.
 #[test]
 fn avx512_kernels_compile_to_zmm_code() {
-    let shapes = [(128, KernelMask::CAUSAL), (64, KernelMask::window(100)), (36, KernelMask::NONE)];
+    let shapes = [(128, Band::CAUSAL), (64, Band::window(100)), (36, Band::NONE)];
     for ((d, mask), kind) in shapes.into_iter().flat_map(|s| [(s, KernelKind::Forward), (s, KernelKind::Backward)]) {
         let s = spec(kind, d, Dtype::Fp32, 1, mask);
         let out = llvm::compile_host_avx512(&s).unwrap_or_else(|e| panic!("{}: {e}", s.name()));
@@ -315,8 +307,8 @@ fn every_example_kernel_compiles_for_the_host() {
 /// GPU kernels refuse what they cannot serve, with the kernel named.
 #[test]
 fn unsupported_specs_are_errors() {
-    let e = llvm::compile(&spec(KernelKind::Forward, 64, Dtype::Fp32, 1, KernelMask::NONE), Target::Sm80).unwrap_err();
+    let e = llvm::compile(&spec(KernelKind::Forward, 64, Dtype::Fp32, 1, Band::NONE), Target::Sm80).unwrap_err();
     assert!(e.to_string().contains("bf16 or fp16"), "{e}");
-    let e = llvm::compile(&spec(KernelKind::Forward, 96, Dtype::Bf16, 1, KernelMask::NONE), Target::Sm90a).unwrap_err();
+    let e = llvm::compile(&spec(KernelKind::Forward, 96, Dtype::Bf16, 1, Band::NONE), Target::Sm90a).unwrap_err();
     assert!(e.to_string().contains("head_dim"), "{e}");
 }

@@ -6,7 +6,7 @@
 #![cfg(feature = "llvm")]
 
 use attnc_compiler::back::llvm::{self, Output, Target};
-use attnc_compiler::kernel::KernelMask;
+use attnc_compiler::kernel::Band;
 use ptx_sim::{Arg, Global, Launch};
 
 fn launch_of(out: &Output, threads: usize) -> Launch {
@@ -121,7 +121,7 @@ struct Packed {
     dv: usize,
     hq: usize,
     hk: usize,
-    mask: attnc_compiler::kernel::KernelMask,
+    mask: attnc_compiler::kernel::Band,
     /// The score modification (`score = EXPR`, `softcap = X`), if any.
     score: Option<Modifier>,
     layout: Layout,
@@ -203,12 +203,12 @@ fn bytes16(x: &[u16]) -> Vec<u8> {
 }
 
 impl Packed {
-    fn new(d: usize, hq: usize, hk: usize, mask: attnc_compiler::kernel::KernelMask, seed: u32) -> Packed {
+    fn new(d: usize, hq: usize, hk: usize, mask: attnc_compiler::kernel::Band, seed: u32) -> Packed {
         Packed::on(Layout::packed(), d, hq, hk, mask, seed)
     }
 
     /// A launch over `layout`'s sequences.
-    fn on(layout: Layout, d: usize, hq: usize, hk: usize, mask: KernelMask, seed: u32) -> Packed {
+    fn on(layout: Layout, d: usize, hq: usize, hk: usize, mask: Band, seed: u32) -> Packed {
         let bf = |n: usize, s: u32| -> Vec<u16> { values(n, s).iter().map(|&x| to_bf16(x)).collect() };
         let (tq, tk) = (layout.tq(), layout.tk());
         Packed {
@@ -376,7 +376,7 @@ impl Packed {
 
 /// The masks of the sweep: none (each document whole), causal, and a causal window of 37 keys,
 /// whose edge falls inside KV tiles.
-const MASKS: [KernelMask; 3] = [KernelMask::NONE, KernelMask::CAUSAL, KernelMask::window(37)];
+const MASKS: [Band; 3] = [Band::NONE, Band::CAUSAL, Band::window(37)];
 
 /// The forward kernels for sm_80 (cp.async tiles, ldmatrix, mma.sync, online softmax) and sm_90a
 /// (wgmma from shared-memory descriptors), over the packed launch, against fp64 attention of the
@@ -392,7 +392,7 @@ fn forward_kernels_match_fp64_attention() {
                 }
             }
         }
-        forward_case(Packed::new(256, 2, 2, KernelMask::CAUSAL, 13), target);
+        forward_case(Packed::new(256, 2, 2, Band::CAUSAL, 13), target);
     }
 }
 
@@ -451,10 +451,10 @@ fn backward_kernels_match_fp64_gradients() {
                 backward_case(Packed::new(d, 2, 2, mask, 21 + i as u32), target);
                 backward_case(Packed::new(d, 8, 2, mask, 31 + i as u32), target);
             }
-            backward_case(Packed::new(d, 8, 1, KernelMask::CAUSAL, 41), target);
+            backward_case(Packed::new(d, 8, 1, Band::CAUSAL, 41), target);
         }
         // Gemma 2's head dim (the kernel spills; the interpreter runs the spill code too).
-        backward_case(Packed::new(256, 2, 1, KernelMask::CAUSAL, 51), target);
+        backward_case(Packed::new(256, 2, 1, Band::CAUSAL, 51), target);
     }
 }
 
@@ -531,7 +531,7 @@ const KINKED: Modifier = Modifier {
 #[test]
 fn score_modified_kernels_match_fp64() {
     for target in [Target::Sm80, Target::Sm90a, Target::Sm90aWs] {
-        for (d, mask, group) in [(64, KernelMask::CAUSAL, 4), (128, KernelMask::window(37), 1)] {
+        for (d, mask, group) in [(64, Band::CAUSAL, 4), (128, Band::window(37), 1)] {
             for (m, seed) in [(CAP2, 61), (KINKED, 63), (POSITIONS, 65), (ALIBI, 67), (LOGS, 69), (REM, 71)] {
                 let modified = |seed| Packed { score: Some(m), ..Packed::new(d, group, 1, mask, seed) };
                 forward_case(modified(seed), target);
@@ -551,7 +551,7 @@ fn score_modified_kernels_match_fp64() {
 /// packed launch's runs are at most two tiles long: there, no stage is ever reloaded.)
 #[test]
 fn pipelined_kernels_match_fp64() {
-    let cases = [(64, KernelMask::CAUSAL, 2, 81), (128, KernelMask::NONE, 1, 83), (64, KernelMask::window(150), 1, 85)];
+    let cases = [(64, Band::CAUSAL, 2, 81), (128, Band::NONE, 1, 83), (64, Band::window(150), 1, 85)];
     for target in [Target::Sm80, Target::Sm90a, Target::Sm90aWs] {
         for (d, mask, group, seed) in cases {
             forward_case(Packed::on(Layout::long(), d, group, 1, mask, seed), target);
@@ -562,14 +562,14 @@ fn pipelined_kernels_match_fp64() {
     }
 }
 
-/// Bands of diagonals no named mask is (`KernelMask { lo, end }`): two-sided (keys up to 20
+/// Bands of diagonals no named mask is (`Band { lo, end }`): two-sided (keys up to 20
 /// after the query and 29 before it), and strictly below the diagonal by 5 with keys after it
 /// open — on every target, forward and backward, over the pipelined layout (the band's edges
 /// cross KV and query tiles, and whole tiles fall outside it), against fp64 attention under the
 /// same band. The kernels lower the band's two sides; no mask has code of its own.
 #[test]
 fn banded_kernels_match_fp64() {
-    let bands = [(KernelMask { lo: Some(-20), end: Some(30) }, 101), (KernelMask { lo: Some(5), end: None }, 103)];
+    let bands = [(Band { lo: Some(-20), end: Some(30) }, 101), (Band { lo: Some(5), end: None }, 103)];
     for target in [Target::Sm80, Target::Sm90a, Target::Sm90aWs] {
         for (mask, seed) in bands {
             forward_case(Packed::on(Layout::long(), 64, 2, 1, mask, seed), target);
@@ -590,7 +590,7 @@ fn banded_kernels_match_fp64() {
 /// (a race across the async proxy, a transaction count, a deadlock) or gives wrong numbers.
 #[test]
 fn warp_specialized_forward_faults_are_caught() {
-    let p = Packed::on(Layout::long(), 64, 2, 1, KernelMask::CAUSAL, 91);
+    let p = Packed::on(Layout::long(), 64, 2, 1, Band::CAUSAL, 91);
     let (o, lse) = forward_errors(&p, Target::Sm90aWs, &|ptx| ptx.to_string()).unwrap();
     assert!(o <= 2e-2 && lse <= 2e-2, "unchanged: O {o:.2e}, LSE {lse:.2e}");
     let caught = |what: &str, edit: &dyn Fn(&str) -> String, want: &str| match forward_errors(&p, Target::Sm90aWs, edit)
@@ -668,7 +668,7 @@ fn warp_specialized_forward_faults_are_caught() {
 #[test]
 fn mla_kernels_match_fp64() {
     for target in [Target::Sm80, Target::Sm90a, Target::Sm90aWs] {
-        for (d, dv, mask, group) in [(192, 128, KernelMask::CAUSAL, 2), (64, 128, KernelMask::window(37), 1)] {
+        for (d, dv, mask, group) in [(192, 128, Band::CAUSAL, 2), (64, 128, Band::window(37), 1)] {
             let mla = |seed| Packed::new(d, group, 1, mask, seed).with_dv(dv, seed + 100);
             forward_case(mla(71), target);
             if target != Target::Sm90aWs {

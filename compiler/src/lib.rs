@@ -10,6 +10,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod back;
+pub mod band;
 pub mod compat;
 pub mod cost;
 pub mod diag;

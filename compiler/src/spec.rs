@@ -5,6 +5,9 @@
 
 use serde::Serialize;
 
+pub use crate::band::Band;
+use crate::band::BandRecord;
+
 /// The format version of the JSON form of [`Spec`].
 pub const SPEC_VERSION: u32 = 1;
 
@@ -477,18 +480,77 @@ impl HeadMasks {
     }
 }
 
-/// What the mask is inside one cell.
+/// What the mask is inside one cell: no pair, or a band of diagonals `lo ≤ q − k < end` (every
+/// pair, `k <= q`, a causal window and any other band). Plans spell the named bands as they
+/// always did (`{"rule": "full"}`, `"causal"`, `{"rule": "window", "window": W}`), any other by
+/// its sides (`{"rule": "band", "lo": -3, "end": 4}`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case", tag = "rule")]
+#[serde(into = "CellRecord", try_from = "CellRecord")]
 pub enum Cell {
     Empty,
-    Full,
-    /// `k <= q`.
-    Causal,
+    Band(Band),
+}
+
+impl Cell {
+    pub const FULL: Cell = Cell::Band(Band::NONE);
+    pub const CAUSAL: Cell = Cell::Band(Band::CAUSAL);
+
     /// `k <= q & q - k < window`.
+    pub const fn window(window: u64) -> Cell {
+        Cell::Band(Band::window(window))
+    }
+
+    /// The cell's band (`None`: empty).
+    pub fn band(self) -> Option<Band> {
+        match self {
+            Cell::Empty => None,
+            Cell::Band(b) => Some(b),
+        }
+    }
+}
+
+/// How plans spell a cell.
+#[derive(Clone, Copy, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case", tag = "rule")]
+enum CellRecord {
+    Empty,
+    Full,
+    Causal,
     Window {
         window: u64,
     },
+    Band {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lo: Option<i64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        end: Option<i64>,
+    },
+}
+
+impl From<Cell> for CellRecord {
+    fn from(c: Cell) -> CellRecord {
+        match c.band().map(BandRecord::from) {
+            None => CellRecord::Empty,
+            Some(BandRecord::None) => CellRecord::Full,
+            Some(BandRecord::Causal) => CellRecord::Causal,
+            Some(BandRecord::Window { window }) => CellRecord::Window { window },
+            Some(BandRecord::Band { lo, end }) => CellRecord::Band { lo, end },
+        }
+    }
+}
+
+impl TryFrom<CellRecord> for Cell {
+    type Error = String;
+    fn try_from(r: CellRecord) -> Result<Cell, String> {
+        let band = |b: BandRecord| Band::try_from(b).map(Cell::Band);
+        match r {
+            CellRecord::Empty => Ok(Cell::Empty),
+            CellRecord::Full => band(BandRecord::None),
+            CellRecord::Causal => band(BandRecord::Causal),
+            CellRecord::Window { window } => band(BandRecord::Window { window }),
+            CellRecord::Band { lo, end } => band(BandRecord::Band { lo, end }),
+        }
+    }
 }
 
 /// A mask that is a named one region by region, as a grid of cells (`expr::regions` reads it
@@ -653,12 +715,7 @@ impl Regions {
 
     /// Whether the pair is allowed.
     pub fn allows(&self, q: u64, k: u64) -> bool {
-        match self.rule_at(q, k) {
-            Cell::Empty => false,
-            Cell::Full => true,
-            Cell::Causal => k <= q,
-            Cell::Window { window } => k <= q && q - k < window,
-        }
+        self.rule_at(q, k).band().is_some_and(|b| b.visible(q as i64, k as i64))
     }
 
     /// Every cut of either axis, sorted: runs of rows cut there see one cell per axis.
@@ -669,21 +726,18 @@ impl Regions {
         cuts
     }
 
-    /// Whether any cell is causal or windowed (the mask is not symmetric in q and k).
+    /// Whether some cell hides every key after its query (`lo ≥ 0`: causal, a causal window).
     pub fn is_causal(&self) -> bool {
-        self.cells.iter().any(|c| matches!(c, Cell::Causal | Cell::Window { .. }))
+        self.cells.iter().any(|c| c.band().is_some_and(|b| b.lo.is_some_and(|lo| lo >= 0)))
     }
 
-    /// The windows of its cells.
-    pub fn windows(&self) -> Vec<u64> {
-        let mut w: Vec<u64> = self
-            .cells
-            .iter()
-            .filter_map(|c| if let Cell::Window { window } = c { Some(*window) } else { None })
-            .collect();
-        w.sort_unstable();
-        w.dedup();
-        w
+    /// The distinct bands of its cells that hide some pair, windows first (by width), then
+    /// those without an upper side.
+    pub fn bands(&self) -> Vec<Band> {
+        let mut out: Vec<Band> = self.cells.iter().filter_map(|c| c.band()).filter(|b| !b.is_none()).collect();
+        out.sort_unstable_by_key(|b| (b.end.is_none(), b.end, b.lo));
+        out.dedup();
+        out
     }
 }
 

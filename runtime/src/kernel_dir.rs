@@ -118,7 +118,7 @@ mod tests {
             v_head_dim: None,
             dtype: attnc_compiler::spec::Dtype::Bf16,
             group: 1,
-            mask: attnc_compiler::kernel::KernelMask::CAUSAL,
+            mask: attnc_compiler::kernel::Band::CAUSAL,
             score: None,
             tile_q: attnc_compiler::kernel::TILE_Q,
             tile_kv: attnc_compiler::kernel::TILE_KV,

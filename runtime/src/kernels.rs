@@ -18,7 +18,7 @@
 use std::borrow::Cow;
 
 use attnc_compiler::expr::score;
-use attnc_compiler::kernel::{KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
+use attnc_compiler::kernel::{Band, KernelKind, KernelSpec, TILE_KV, TILE_Q};
 use attnc_compiler::spec::Dtype;
 
 /// One forward launch: `tokens_q` packed query rows and `tokens_kv` packed KV rows.
@@ -185,7 +185,7 @@ pub fn bench_spec(kind: KernelKind, head_dim: usize, dtype: Dtype, causal: bool)
         v_head_dim: None,
         dtype,
         group: 1,
-        mask: if causal { KernelMask::CAUSAL } else { KernelMask::NONE },
+        mask: if causal { Band::CAUSAL } else { Band::NONE },
         score: None,
         tile_q: TILE_Q,
         tile_kv: TILE_KV,

@@ -220,10 +220,11 @@ pub fn strategies(cp: u32) -> Vec<String> {
 }
 
 /// Each mask with its format. Chunks of 6 and 5 cut the zigzag chunks (8 tokens per rank and
-/// half) and the packed sequences off their edges; the two regional masks (written as
-/// expressions: prefix-LM with a 5-token prefix, and 3 global keys, 2 global queries and a window
-/// of 5 within each packed sequence) cut them too.
-pub const MASKS: [(&str, &str); 10] = [
+/// half) and the packed sequences off their edges; the regional masks (written as expressions:
+/// prefix-LM with a 5-token prefix; 3 global keys, 2 global queries and a window of 5 within each
+/// packed sequence; 2 global keys and a two-sided window, 3 keys back and 2 ahead — a band no
+/// named mask is) cut them too.
+pub const MASKS: [(&str, &str); 11] = [
     ("none", "sbhd"),
     ("causal", "bshd"),
     ("causal { window = 5 }", "sbhd"),
@@ -234,6 +235,7 @@ pub const MASKS: [(&str, &str); 10] = [
     ("padding_causal { chunk = 5 }", "thd"),
     ("k <= q | k < 5", "bshd"),
     ("k < 3 | q < 2 | (k <= q & q - k < 5)", "thd"),
+    ("k < 2 | (q - k < 4 & k - q < 3)", "sbhd"),
 ];
 
 /// A model feature of the matrix, with the mask and format it runs under.

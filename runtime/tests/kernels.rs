@@ -6,7 +6,7 @@
 
 use attnc_compiler::back::cranelift::Jit;
 use attnc_compiler::back::llvm::HostJit;
-use attnc_compiler::kernel::{self, BwdArgs, FwdArgs, KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
+use attnc_compiler::kernel::{self, Band, BwdArgs, FwdArgs, KernelKind, KernelSpec, TILE_KV, TILE_Q};
 use attnc_compiler::spec::Dtype;
 use attnc_compiler::spec::Score;
 use attnc_runtime::generated::{Cranelift, Generated, Interpreter, LlvmCpu};
@@ -32,7 +32,7 @@ fn max_diff(a: &[f32], b: &[f32]) -> f32 {
 
 /// Cranelift, LLVM's host kernels (as this CPU gets them, and at 256 bits) and the interpreter
 /// agree at the kernel ABI (forward state and backward grads).
-fn check_abi(d: usize, n_q: usize, n_kv: usize, q_pos: i64, kv_pos: i64, mask: KernelMask, seed: u64) {
+fn check_abi(d: usize, n_q: usize, n_kv: usize, q_pos: i64, kv_pos: i64, mask: Band, seed: u64) {
     check_abi_capped((d, d), n_q, n_kv, q_pos, kv_pos, mask, None, seed);
 }
 
@@ -44,7 +44,7 @@ fn check_abi_capped(
     n_kv: usize,
     q_pos: i64,
     kv_pos: i64,
-    mask: KernelMask,
+    mask: Band,
     score: Option<&str>,
     seed: u64,
 ) {
@@ -61,7 +61,7 @@ fn check_abi_with(
     n_kv: usize,
     q_pos: i64,
     kv_pos: i64,
-    mask: KernelMask,
+    mask: Band,
     score: Option<&'static Score>,
     seed: u64,
 ) {
@@ -194,31 +194,31 @@ fn check_abi_with(
 #[test]
 fn abi_edge_cases() {
     for d in [8, 64, 128, 256] {
-        check_abi(d, 37, 53, 100, 60, KernelMask::CAUSAL, 1);
+        check_abi(d, 37, 53, 100, 60, Band::CAUSAL, 1);
     }
     // Keys entirely after the queries (fully masked rows), entirely before, and windows.
-    check_abi(16, 10, 20, 0, 50, KernelMask::CAUSAL, 2);
-    check_abi(16, 10, 20, 500, 0, KernelMask::CAUSAL, 3);
-    check_abi(32, 33, 65, 40, 10, KernelMask::window(7), 4);
-    check_abi(32, 1, 1, 0, 0, KernelMask::NONE, 5);
+    check_abi(16, 10, 20, 0, 50, Band::CAUSAL, 2);
+    check_abi(16, 10, 20, 500, 0, Band::CAUSAL, 3);
+    check_abi(32, 33, 65, 40, 10, Band::window(7), 4);
+    check_abi(32, 1, 1, 0, 0, Band::NONE, 5);
     // Query blocks past the first (256 rows; 1024 on LLVM's 512-bit kernels), odd row counts.
-    check_abi(8, 1101, 40, 1070, 0, KernelMask::CAUSAL, 6);
-    check_abi(8, 301, 20, 0, 0, KernelMask::NONE, 7);
+    check_abi(8, 1101, 40, 1070, 0, Band::CAUSAL, 6);
+    check_abi(8, 301, 20, 0, 0, Band::NONE, 7);
     // Bands no named mask is: two-sided (|q − k| within reach both ways), strictly below the
     // diagonal, on and past it only, one side open.
-    check_abi(32, 33, 65, 40, 10, KernelMask { lo: Some(-9), end: Some(12) }, 8);
-    check_abi(16, 37, 53, 100, 60, KernelMask { lo: Some(3), end: None }, 9);
-    check_abi(16, 37, 53, 60, 50, KernelMask { lo: None, end: Some(1) }, 10);
-    check_abi(64, 20, 70, 0, 0, KernelMask { lo: Some(-25), end: None }, 11);
+    check_abi(32, 33, 65, 40, 10, Band { lo: Some(-9), end: Some(12) }, 8);
+    check_abi(16, 37, 53, 100, 60, Band { lo: Some(3), end: None }, 9);
+    check_abi(16, 37, 53, 60, 50, Band { lo: None, end: Some(1) }, 10);
+    check_abi(64, 20, 70, 0, 0, Band { lo: Some(-25), end: None }, 11);
 }
 
 /// Soft-capped kernels (cap 2: scores of these inputs reach ±4, well into tanh's bend) agree
 /// with the interpreter, forward and backward, under every mask.
 #[test]
 fn abi_soft_capped() {
-    check_abi_capped((64, 64), 37, 53, 100, 60, KernelMask::CAUSAL, Some("2.0 * tanh(s / 2.0)"), 6);
-    check_abi_capped((32, 32), 33, 65, 40, 10, KernelMask::window(7), Some("2.0 * tanh(s / 2.0)"), 7);
-    check_abi_capped((128, 128), 20, 40, 0, 0, KernelMask::NONE, Some("0.5 * tanh(s / 0.5)"), 8);
+    check_abi_capped((64, 64), 37, 53, 100, 60, Band::CAUSAL, Some("2.0 * tanh(s / 2.0)"), 6);
+    check_abi_capped((32, 32), 33, 65, 40, 10, Band::window(7), Some("2.0 * tanh(s / 2.0)"), 7);
+    check_abi_capped((128, 128), 20, 40, 0, 0, Band::NONE, Some("0.5 * tanh(s / 0.5)"), 8);
 }
 
 /// Score expressions other than a soft-cap (every function the kernels lower; slopes of min and
@@ -227,23 +227,23 @@ fn abi_soft_capped() {
 #[test]
 fn abi_score_expressions() {
     let score = "2 * tanh(s / 2) + max(s - 1, 0) / 4 - exp(min(s, 0) - 2)";
-    check_abi_capped((64, 64), 37, 53, 100, 60, KernelMask::CAUSAL, Some(score), 13);
-    check_abi_capped((32, 32), 20, 40, 0, 0, KernelMask::NONE, Some("min(s, 1.5) - s * s / 8"), 14);
-    check_abi_capped((32, 32), 33, 65, 40, 10, KernelMask::window(7), Some("-max(-s, -2) / 0.5"), 15);
+    check_abi_capped((64, 64), 37, 53, 100, 60, Band::CAUSAL, Some(score), 13);
+    check_abi_capped((32, 32), 20, 40, 0, 0, Band::NONE, Some("min(s, 1.5) - s * s / 8"), 14);
+    check_abi_capped((32, 32), 33, 65, 40, 10, Band::window(7), Some("-max(-s, -2) / 0.5"), 15);
     // The positions (the run pair's q_pos and kv_pos onwards), in a distance and on their own.
-    check_abi_capped((64, 64), 37, 53, 100, 60, KernelMask::CAUSAL, Some("s - (q - k) / 16 + k / 64 - q / 96"), 16);
+    check_abi_capped((64, 64), 37, 53, 100, 60, Band::CAUSAL, Some("s - (q - k) / 16 + k / 64 - q / 96"), 16);
     // Logarithms, of a score and of a distance (below 1 at the masked pairs: the kernels' floor).
     let logs = "s + log(1 + s * s / 8) - log(1 + q - k) / 4";
-    check_abi_capped((64, 64), 37, 53, 100, 60, KernelMask::CAUSAL, Some(logs), 17);
-    check_abi_capped((32, 32), 33, 65, 40, 10, KernelMask::window(7), Some(logs), 18);
+    check_abi_capped((64, 64), 37, 53, 100, 60, Band::CAUSAL, Some(logs), 17);
+    check_abi_capped((32, 32), 33, 65, 40, 10, Band::window(7), Some(logs), 18);
     // Remainders (Euclidean, a floor per score) of positions and of the score.
     let rem = "s + (q - k) % 7 / 4 - k % 5 / 8 + s % 3 / 8";
-    check_abi_capped((64, 64), 37, 53, 100, 60, KernelMask::CAUSAL, Some(rem), 19);
+    check_abi_capped((64, 64), 37, 53, 100, 60, Band::CAUSAL, Some(rem), 19);
     // Learned per-head parameters, their gradients summed over the call's pairs.
     let learned = "s * exp(t[h]) - b[h] * (q - k) + tanh(s * c[h]) / 4";
-    check_abi_capped((64, 64), 37, 53, 100, 60, KernelMask::CAUSAL, Some(learned), 20);
-    check_abi_capped((32, 32), 33, 65, 40, 10, KernelMask::window(7), Some(learned), 21);
-    check_abi_capped((32, 32), 20, 40, 0, 0, KernelMask::NONE, Some("s - b[h] * (q - k)"), 22);
+    check_abi_capped((64, 64), 37, 53, 100, 60, Band::CAUSAL, Some(learned), 20);
+    check_abi_capped((32, 32), 33, 65, 40, 10, Band::window(7), Some(learned), 21);
+    check_abi_capped((32, 32), 20, 40, 0, 0, Band::NONE, Some("s - b[h] * (q - k)"), 22);
 }
 
 /// A score's kernel code from its text; the learned parameters it reads (`NAME[h]`) declared in
@@ -266,10 +266,10 @@ fn all_head_values(score: &Score, heads: usize) -> Vec<f32> {
 /// keys, widths that are not multiples of 8) agrees with the interpreter, forward and backward.
 #[test]
 fn abi_value_head_dim() {
-    check_abi_capped((192, 128), 37, 53, 100, 60, KernelMask::CAUSAL, None, 9);
-    check_abi_capped((64, 128), 33, 65, 40, 10, KernelMask::window(7), None, 10);
-    check_abi_capped((24, 16), 20, 40, 0, 0, KernelMask::NONE, Some("2.0 * tanh(s / 2.0)"), 11);
-    check_abi_capped((12, 20), 9, 30, 10, 0, KernelMask::CAUSAL, None, 12);
+    check_abi_capped((192, 128), 37, 53, 100, 60, Band::CAUSAL, None, 9);
+    check_abi_capped((64, 128), 33, 65, 40, 10, Band::window(7), None, 10);
+    check_abi_capped((24, 16), 20, 40, 0, 0, Band::NONE, Some("2.0 * tanh(s / 2.0)"), 11);
+    check_abi_capped((12, 20), 9, 30, 10, 0, Band::CAUSAL, None, 12);
 }
 
 proptest! {
@@ -291,10 +291,10 @@ proptest! {
         // Any band: the named ones, and sides where no named mask has them (below the
         // diagonal, past it, one side open).
         let mask = match mask {
-            0 => KernelMask::NONE,
-            1 => KernelMask::CAUSAL,
-            2 => KernelMask::window(window),
-            _ => KernelMask { lo: (lo_side % 3 != 0).then_some(lo), end: (lo_side % 3 != 1).then_some(lo + window as i64) },
+            0 => Band::NONE,
+            1 => Band::CAUSAL,
+            2 => Band::window(window),
+            _ => Band { lo: (lo_side % 3 != 0).then_some(lo), end: (lo_side % 3 != 1).then_some(lo + window as i64) },
         };
         check_abi(4 * d4, n_q, n_kv, q_pos, kv_pos, mask, seed);
     }
@@ -309,7 +309,7 @@ fn check_launch(
     heads: usize,
     group: usize,
     lens: &[usize],
-    mask: KernelMask,
+    mask: Band,
     dtype: Dtype,
     score: Option<&str>,
     seed: u64,
@@ -404,25 +404,25 @@ fn check_launch(
 
 #[test]
 fn generated_kernels_match_the_reference_on_packed_sequences_and_gqa() {
-    let window = KernelMask::window(9);
-    check_launch((8, 8), 8, 8, &[33, 1, 17, 40], KernelMask::CAUSAL, Dtype::Fp32, None, 1);
+    let window = Band::window(9);
+    check_launch((8, 8), 8, 8, &[33, 1, 17, 40], Band::CAUSAL, Dtype::Fp32, None, 1);
     check_launch((64, 64), 4, 4, &[70, 5], window, Dtype::Fp32, None, 2);
-    check_launch((16, 16), 2, 1, &[50, 21], KernelMask::NONE, Dtype::Fp32, None, 3);
-    check_launch((32, 32), 4, 1, &[45, 3, 19], KernelMask::CAUSAL, Dtype::Bf16, None, 4);
+    check_launch((16, 16), 2, 1, &[50, 21], Band::NONE, Dtype::Fp32, None, 3);
+    check_launch((32, 32), 4, 1, &[45, 3, 19], Band::CAUSAL, Dtype::Bf16, None, 4);
     // Soft-capped: the reference kernels write the cap with f32's tanh, the generated kernels
     // with their own (the interpreter's tanh, the JITs' by one exp).
-    check_launch((32, 32), 4, 2, &[45, 3, 19], KernelMask::CAUSAL, Dtype::Fp32, Some("2.0 * tanh(s / 2.0)"), 5);
-    check_launch((16, 16), 2, 1, &[50, 21], KernelMask::NONE, Dtype::Fp32, Some("1.5 * tanh(s / 1.5)"), 6);
+    check_launch((32, 32), 4, 2, &[45, 3, 19], Band::CAUSAL, Dtype::Fp32, Some("2.0 * tanh(s / 2.0)"), 5);
+    check_launch((16, 16), 2, 1, &[50, 21], Band::NONE, Dtype::Fp32, Some("1.5 * tanh(s / 1.5)"), 6);
     // Per-head values (ALiBi) with positions: the head's slope and each sequence's offsets.
-    check_launch((16, 16), 4, 2, &[50, 21], KernelMask::CAUSAL, Dtype::Fp32, Some("s - alibi(h, 4) * (q - k)"), 9);
+    check_launch((16, 16), 4, 2, &[50, 21], Band::CAUSAL, Dtype::Fp32, Some("s - alibi(h, 4) * (q - k)"), 9);
     // Learned per-head parameters: their values per head, and their gradients per head.
     let learned = "s * exp(t[h]) - b[h] * (q - k) + tanh(s * c[h]) / 4";
-    check_launch((16, 16), 4, 2, &[50, 21, 7], KernelMask::CAUSAL, Dtype::Fp32, Some(learned), 10);
+    check_launch((16, 16), 4, 2, &[50, 21, 7], Band::CAUSAL, Dtype::Fp32, Some(learned), 10);
     check_launch((32, 32), 4, 1, &[45, 3], window, Dtype::Bf16, Some(learned), 11);
     // MLA: values narrower and wider than the keys.
     check_launch((48, 32), 4, 2, &[45, 3, 19], window, Dtype::Fp32, None, 7);
-    check_launch((16, 24), 2, 1, &[50, 21], KernelMask::NONE, Dtype::Bf16, None, 8);
+    check_launch((16, 24), 2, 1, &[50, 21], Band::NONE, Dtype::Bf16, None, 8);
     // Bands no named mask is: two-sided, and strictly below the diagonal.
-    check_launch((16, 16), 4, 2, &[50, 21, 7], KernelMask { lo: Some(-6), end: Some(9) }, Dtype::Fp32, None, 12);
-    check_launch((32, 32), 2, 1, &[45, 3], KernelMask { lo: Some(2), end: None }, Dtype::Bf16, None, 13);
+    check_launch((16, 16), 4, 2, &[50, 21, 7], Band { lo: Some(-6), end: Some(9) }, Dtype::Fp32, None, 12);
+    check_launch((32, 32), 2, 1, &[45, 3], Band { lo: Some(2), end: None }, Dtype::Bf16, None, 13);
 }

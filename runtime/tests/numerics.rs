@@ -172,8 +172,8 @@ fn local_masks_under_both_exchanges_against_fp64() {
         }
     }
     assert!(failures.is_empty(), "{} of {count} cases failed:\n{}", failures.len(), failures.join("\n"));
-    assert_eq!(count, 344, "86 local-mask cases × 2 exchanges × 2 kernel sets");
-    assert_eq!(trimmed, 108, "ring plans (of 172) whose forward is trimmed somewhere");
+    assert_eq!(count, 388, "97 local-mask cases × 2 exchanges × 2 kernel sets");
+    assert_eq!(trimmed, 122, "ring plans (of 194) whose forward is trimmed somewhere");
 }
 
 /// The device executor (planes, launch tables, transfers and collectives between ranks' memory,
@@ -193,7 +193,7 @@ fn device_executor_on_host_memory_against_fp64() {
         })
         .collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
-    assert_eq!(cases.len(), 216);
+    assert_eq!(cases.len(), 234);
 }
 
 /// The device executor's timeline: one span per op of every rank, each between the stamps around
@@ -338,7 +338,7 @@ fn device_executor_one_rank_per_process() {
         })
         .collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
-    assert_eq!(cases.len(), 186);
+    assert_eq!(cases.len(), 201);
 }
 
 /// Learned sinks with one process per rank: each rank's dsinks holds its own rows' share, and the

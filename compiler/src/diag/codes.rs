@@ -400,11 +400,13 @@ A learned parameter the model declares (`params = [NAME]`) must be read by the s
 A mask is read as an intersection of linear constraints in q and k, so `q >= k`,
 `!(k > q)` and `2*q - 2*k < 256` all say what they mean.
 
-A mask that is one of those region by region also compiles: comparisons of one position
-with a constant (`k < 64`, `q < 4`) cut the positions into regions, and in each region
-the rest must read as every pair, none, causal or a causal window. Prefix-LM and global
-tokens with a window are such masks. Unions the regions do not separate and chunks within
-regions are not compiled yet.
+A mask that is a band of diagonals region by region also compiles: comparisons of one
+position with a constant (`k < 64`, `q < 4`) cut the positions into regions, and in each
+region the rest must be bounds on q - k, `lo <= q - k < end` (either side open: every
+pair, causal, a causal window, a two-sided window `q - k < W & k - q < W`, `k < q`), or
+none. Prefix-LM, global tokens with a window and Longformer's two-sided window are such
+masks. Unions the regions do not separate (two bands in one region), other constraints
+inside a region (`q + k < 100`) and chunks within regions are not compiled yet.
 
 A mask that reads the query head h is decided head by head (h counts the model's heads):
 at every head it must read as every pair, causal or a causal window, and heads with the
@@ -415,6 +417,7 @@ plan serves every TP rank, and their heads differ).
 
     mask = k <= q | k < 64                           # prefix-LM: compiled by region
     mask = k < 4 | q < 4 | (k <= q & q - k < 256)    # global tokens and a window
+    mask = q - k < 256 & k - q < 256                 # a two-sided window: one band
     mask = k <= q & (q - k < 64 | q - k >= 4096)     # not yet: one region, a union
     mask = k <= q & (h < 8 | q - k < 4096)           # compiled by head: 8 causal, the rest windowed
     mask = k <= q & (h < 8 | q / 512 == k / 512)     # not yet: chunks that vary by head

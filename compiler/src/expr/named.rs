@@ -13,7 +13,7 @@
 use std::collections::BTreeSet;
 
 use super::{BinOp, Expr, ExprKind, Func, MaskExpr, UnOp, Var};
-use crate::spec::Mask;
+use crate::spec::{Band, Mask};
 
 /// Why an expression is not a mask or score the kernels have, with the span it is about.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -250,6 +250,38 @@ pub fn mask(mask: &MaskExpr) -> Result<Mask, Unsupported> {
         }
     }
     Ok(Mask::Causal { window: window.map(|w| w.min(u64::MAX as i128) as u64), chunk })
+}
+
+/// The band of diagonals `mask` says, `lo ≤ q − k < end`: a conjunction of bounds on `q - k`
+/// (`None`: it allows no pair). Regions read each cell's rule with it, once the comparisons the
+/// cell decides are gone.
+pub fn band(mask: &MaskExpr) -> Result<Option<Band>, Unsupported> {
+    let mut set = BTreeSet::new();
+    atoms(&mask.0, false, &mut set)?;
+    let (mut lo, mut end): (Option<i64>, Option<i64>) = (None, None);
+    for atom in set {
+        match atom {
+            Atom::False => return Ok(None),
+            // q − k + c ≤ 0: q − k < 1 − c.
+            Atom::Le { q: 1, k: -1, c } => {
+                let e = 1i64.saturating_sub(c);
+                end = Some(end.map_or(e, |x| x.min(e)));
+            }
+            // k − q + c ≤ 0: q − k ≥ c.
+            Atom::Le { q: -1, k: 1, c } => lo = Some(lo.map_or(c, |x| x.max(c))),
+            Atom::SameChunk(_) => return unsupported(&mask.0, "chunks in a mask of several regions"),
+            Atom::Le { .. } => {
+                return unsupported(
+                    &mask.0,
+                    "a constraint that is not a bound on `q - k` (a band of diagonals) inside a region",
+                );
+            }
+        }
+    }
+    if lo.zip(end).is_some_and(|(lo, end)| lo >= end) {
+        return Ok(None);
+    }
+    Ok(Some(Band { lo, end }))
 }
 
 /// The soft-cap a score expression says: `None` for the plain score `s`, `Some(X)` for

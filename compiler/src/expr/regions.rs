@@ -1,17 +1,19 @@
-//! Masks that are a named mask region by region: cuts on the query axis and on the key axis
-//! (positions within the sequence) make a grid, and in each cell the mask is empty, full,
-//! causal or a causal window. Prefix-LM (`k <= q | k < P`: full keys below P, causal after)
-//! and global tokens with a window (`k < G | q < G | (k <= q & q - k < W)`) are such masks.
+//! Masks that are a band of diagonals region by region: cuts on the query axis and on the key
+//! axis (positions within the sequence) make a grid, and in each cell the mask is empty or a band
+//! `lo ≤ q − k < end` (every pair, causal, a causal window, a two-sided window, ...). Prefix-LM
+//! (`k <= q | k < P`: full keys below P, causal after), global tokens with a window
+//! (`k < G | q < G | (k <= q & q - k < W)`) and Longformer's two-sided window
+//! (`q - k < W & k - q < W`, one region) are such masks.
 //!
 //! The cuts come from the comparisons that read one position (`k < 64`); in each cell those
-//! comparisons are decided, the expression is simplified, and what remains is read as a named
-//! mask (`named.rs`) — exactly, so each cell's rule equals the expression at every pair of the
-//! cell. The planner counts, classifies and finds needed keys cell by cell with the named
-//! masks' closed forms, and the runtime cuts runs at the cuts, so each run pair gets one kernel
-//! mask every kernel set already has: no backend has code for regions.
+//! comparisons are decided, the expression is simplified, and what remains is read as a band
+//! (`named::band`) — exactly, so each cell's rule equals the expression at every pair of the
+//! cell. The planner counts, classifies and finds needed keys cell by cell with the bands' closed
+//! forms, and the runtime cuts runs at the cuts, so each run pair gets one kernel band, which
+//! every kernel set lowers: no backend has code for regions.
 
 use super::{BinOp, Expr, ExprKind, MaskExpr, UnOp, Var, named};
-use crate::spec::Mask;
+use crate::spec::Band;
 /// The regions' data types live with the masks that hold them (`spec`).
 pub use crate::spec::{Cell, END, Regions};
 
@@ -122,21 +124,11 @@ pub fn of(mask: &MaskExpr) -> Result<Regions, named::Unsupported> {
                 doc_k: (0, 0),
             };
             let cell = match simplify(&mask.0, &tile) {
-                Err(true) => Cell::Full,
+                Err(true) => Cell::FULL,
                 Err(false) => Cell::Empty,
-                Ok(rest) => match named_in_cell(rest.clone(), k1 - 1 <= q0) {
-                    Ok(Mask::None) => Cell::Full,
-                    Ok(Mask::Causal { window: None, chunk: None }) => Cell::Causal,
-                    Ok(Mask::Causal { window: Some(window), chunk: None }) => Cell::Window { window },
-                    Ok(_) => {
-                        return Err(named::Unsupported {
-                            span: rest.span,
-                            message: "chunks in a mask of several regions".into(),
-                        });
-                    }
-                    // A cell no pair of which is allowed reads as `allows no pair`.
-                    Err(u) if u.message.starts_with("it allows no pair") => Cell::Empty,
-                    Err(u) => return Err(u),
+                Ok(rest) => match named::band(&MaskExpr(rest))? {
+                    None => Cell::Empty,
+                    Some(band) => in_cell(band, (q0, q1 - 1), (k0, k1 - 1)),
                 },
             };
             cells.push(cell);
@@ -147,24 +139,21 @@ pub fn of(mask: &MaskExpr) -> Result<Regions, named::Unsupported> {
     Ok(r)
 }
 
-/// The named mask `rest` is inside a cell; `below` says every key of the cell is at or before
-/// every query (then `k <= q` holds there, and a lone window reads as a causal window).
-fn named_in_cell(rest: Expr, below: bool) -> Result<Mask, named::Unsupported> {
-    match named::mask(&MaskExpr(rest.clone())) {
-        Err(u) if below && u.message.contains("no causal constraint") => {
-            let span = rest.span;
-            let causal = Expr::new(
-                ExprKind::Binary(
-                    BinOp::Le,
-                    Box::new(Expr::new(ExprKind::Var(Var::K), span)),
-                    Box::new(Expr::new(ExprKind::Var(Var::Q), span)),
-                ),
-                span,
-            );
-            let both = Expr::new(ExprKind::Binary(BinOp::And, Box::new(causal), Box::new(rest)), span);
-            named::mask(&MaskExpr(both)).map_err(|_| u)
+/// Band `b` as the rule of the cell of query positions `q` × key positions `k` (inclusive):
+/// empty or full where it hides all or none of the cell's pairs, else `b` with a side that cuts
+/// no pair of the cell dropped, and the lower side written `k <= q` where every key of the cell
+/// is at or before every query (so `q - k < W` there reads as the causal window it equals).
+fn in_cell(b: Band, q: (u64, u64), k: (u64, u64)) -> Cell {
+    let (q, k) = ((q.0 as i64, q.1 as i64), (k.0 as i64, k.1 as i64));
+    match b.on(q, k) {
+        None => Cell::Empty,
+        Some(b) if b.is_none() => Cell::FULL,
+        Some(b) => {
+            let (least, most) = (q.0 - k.1, q.1 - k.0);
+            let end = b.end.filter(|&e| e <= most);
+            let lo = b.lo.filter(|&l| l > least).or((least >= 0).then_some(0));
+            Cell::Band(Band { lo, end })
         }
-        other => other,
     }
 }
 
@@ -196,12 +185,8 @@ fn stray_doc(e: &Expr) -> Option<&Expr> {
 
 /// The distances `q - k` a rule allows, inclusive (`None`: none).
 fn distances(cell: Cell) -> Option<(i128, i128)> {
-    match cell {
-        Cell::Empty => None,
-        Cell::Full => Some((i128::MIN, i128::MAX)),
-        Cell::Causal => Some((0, i128::MAX)),
-        Cell::Window { window } => Some((0, window as i128 - 1)),
-    }
+    let b = cell.band()?;
+    Some((b.lo.map_or(i128::MIN, i128::from), b.end.map_or(i128::MAX, |e| i128::from(e) - 1)))
 }
 
 /// Whether rules `a` and `b` agree at every pair of the rectangle `q` × `k` (half-open). Every

@@ -1,8 +1,9 @@
 //! Counting allowed (query, key) pairs over token intervals, in closed form.
 //!
 //! For one row token x the allowed columns are one interval `[lo(x), hi(x))` whose ends are
-//! piecewise linear in x with slope 0 or 1 (sequence start and end, the causal diagonal, the
-//! window's lower edge). Between breakpoints the count is linear in x, so a sum over a million
+//! piecewise linear in x with slope 0 or 1 (sequence start and end, and the two edges of the
+//! band of diagonals the mask is there: the causal diagonal and a window's lower edge, or any
+//! band's `lo ≤ q − k < end` inside a regional mask's cell). Between breakpoints the count is linear in x, so a sum over a million
 //! rows costs a handful of evaluations. Rows are queries ([`Side::Q`], for O and dQ) or keys
 //! ([`Side::Kv`], for dK and dV: the transposed mask). Used by the lowering to classify and prune
 //! blocks and by the verifier to prove coverage; it does not know about plans.
@@ -12,7 +13,7 @@
 //! and the columns reach count, and the whole ones among them are counted once and multiplied.
 
 use super::{Doc, Interval, MaskClass, Problem, RowSet};
-use crate::spec::{Cell, Regions};
+use crate::spec::{Band, Regions};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
@@ -30,8 +31,8 @@ pub struct MaskRule<'a> {
     pub regions: Option<(&'a Regions, Strip)>,
 }
 
-/// What of a regional mask's cells is dropped: nothing, windows (they become causal), or
-/// causality (causal and windowed cells become full).
+/// What of a regional mask's cells is dropped: nothing, windows (each band's upper side: a
+/// window becomes causal), or causality (both sides: every non-empty cell becomes full).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strip {
     Nothing,
@@ -49,9 +50,14 @@ impl<'a> MaskRule<'a> {
         }
     }
 
-    /// Whether some pairs are cut by a window's lower edge.
+    /// Whether some pairs are cut by a window's lower edge (a band's upper side, `q - k < end`).
     fn windowed(&self) -> bool {
-        self.window.is_some() || self.regions.is_some_and(|(r, _)| !r.windows().is_empty())
+        self.window.is_some() || self.regions.is_some_and(|(r, _)| r.bands().iter().any(|b| b.end.is_some()))
+    }
+
+    /// Whether some pairs are cut by the causal order (a band's lower side, `q - k >= lo`).
+    fn sided(&self) -> bool {
+        self.causal || self.regions.is_some_and(|(r, _)| r.bands().iter().any(|b| b.lo.is_some()))
     }
 
     /// The same rule with `strip` dropped (windows, or windows and causality).
@@ -67,7 +73,7 @@ impl<'a> MaskRule<'a> {
 }
 
 /// Allowed pairs of a regional mask between query tokens `qs` and key tokens `ks` of `doc`,
-/// cell by cell with the named masks' closed forms.
+/// cell by cell with the bands' closed forms.
 fn count_regions(doc: Doc, r: &Regions, strip: Strip, qs: Interval, ks: Interval) -> u128 {
     let real = Interval::new(doc.start, doc.start + doc.len);
     let (qs, ks) = (qs.intersect(real), ks.intersect(real));
@@ -86,17 +92,13 @@ fn count_regions(doc: Doc, r: &Regions, strip: Strip, qs: Interval, ks: Interval
     let mut total = 0;
     for (i, q) in cells(&r.q_cuts, r.q_cells(), qs) {
         for (j, k) in cells(&r.k_cuts, r.k_cells(), ks) {
-            let window = match (r.cell(i, j), strip) {
-                (Cell::Empty, _) => continue,
-                (Cell::Full, _) | (Cell::Causal | Cell::Window { .. }, Strip::Causality) => {
-                    total += q.len() as u128 * k.len() as u128;
-                    continue;
-                }
-                (Cell::Causal, _) | (Cell::Window { .. }, Strip::Windows) => None,
-                (Cell::Window { window }, Strip::Nothing) => Some(window),
+            let Some(band) = r.cell(i, j).band() else { continue };
+            let band = match strip {
+                Strip::Nothing => band,
+                Strip::Windows => Band { end: None, ..band },
+                Strip::Causality => Band::NONE,
             };
-            let plain = MaskRule { causal: true, window, chunk: None, regions: None };
-            total += count_in_doc(doc, plain, Side::Q, q, k);
+            total += count_band(doc, band, Side::Q, q, k);
         }
     }
     total
@@ -109,24 +111,23 @@ fn chunk_doc(doc: Doc, chunk: u64, k: u64) -> Doc {
     Doc { start, end: (start + chunk).min(doc.end), len: doc.len.saturating_sub(k * chunk).min(chunk) }
 }
 
-/// `[lo, hi)` allowed for row x of `doc` (x inside the doc), as i128 to keep the algebra simple.
-fn bounds(doc: Doc, rule: MaskRule, side: Side, x: i128) -> (i128, i128) {
+/// `[lo, hi)` allowed for row x of `doc` (x inside the doc) under `band`, as i128 to keep the
+/// algebra simple: query x sees keys `x − end < k ≤ x − lo`, key x is seen by queries
+/// `x + lo ≤ q < x + end`, inside the sequence's real tokens.
+fn bounds(doc: Doc, band: Band, side: Side, x: i128) -> (i128, i128) {
     let (ds, dv) = (doc.start as i128, (doc.start + doc.len) as i128);
     if x >= dv {
         return (0, 0); // Padding sees nothing and is seen by nothing.
     }
-    if !rule.causal {
-        return (ds, dv);
-    }
-    let w = rule.window.map(|w| w as i128);
+    let (lo, end) = (band.lo.map(i128::from), band.end.map(i128::from));
     match side {
-        Side::Q => (w.map_or(ds, |w| ds.max(x + 1 - w)), x + 1),
-        Side::Kv => (x, w.map_or(dv, |w| dv.min(x + w))),
+        Side::Q => (end.map_or(ds, |e| ds.max(x - e + 1)), lo.map_or(dv, |l| dv.min(x - l + 1))),
+        Side::Kv => (lo.map_or(ds, |l| ds.max(x + l)), end.map_or(dv, |e| dv.min(x + e))),
     }
 }
 
-fn count_at(doc: Doc, rule: MaskRule, side: Side, x: i128, cols: Interval) -> i128 {
-    let (lo, hi) = bounds(doc, rule, side, x);
+fn count_at(doc: Doc, band: Band, side: Side, x: i128, cols: Interval) -> i128 {
+    let (lo, hi) = bounds(doc, band, side, x);
     (hi.min(cols.end as i128) - lo.max(cols.start as i128)).max(0)
 }
 
@@ -177,15 +178,26 @@ fn count_in_doc(doc: Doc, rule: MaskRule, side: Side, rows: Interval, cols: Inte
         }
         return total;
     }
-    if rule.window.is_none() {
-        return count_unwindowed(doc, rule.causal, side, rows, cols);
+    count_band(doc, Band::of(rule.causal, rule.window), side, rows, cols)
+}
+
+/// Allowed pairs between rows `rows` (inside `doc`) and columns `cols` under one band. The count
+/// of one row is piecewise linear in the row: its kinks are where an edge of the band (the row
+/// plus a constant) meets the sequence's or the columns' ends, so a sum over any number of rows
+/// is a few trapezoids.
+fn count_band(doc: Doc, band: Band, side: Side, rows: Interval, cols: Interval) -> u128 {
+    if rows.is_empty() || cols.is_empty() {
+        return 0;
+    }
+    if band == Band::NONE || band == Band::CAUSAL {
+        return count_unwindowed(doc, band == Band::CAUSAL, side, rows, cols);
     }
     let (ra, rb) = (rows.start as i128, rows.end as i128);
-    let offsets: &[i128] = match (side, rule.window) {
-        (Side::Q, Some(w)) => &[1, 1 - w as i128],
-        (Side::Q, None) => &[1],
-        (Side::Kv, Some(w)) => &[0, w as i128],
-        (Side::Kv, None) => &[0],
+    // Each edge of the band as the row plus a constant.
+    let (lo, end) = (band.lo.map(i128::from), band.end.map(i128::from));
+    let offsets = match side {
+        Side::Q => [lo.map(|l| 1 - l), end.map(|e| 1 - e)],
+        Side::Kv => [lo, end],
     };
     let constants = [doc.start, doc.start + doc.len, cols.start, cols.end].map(|v| v as i128);
     // Padding starts at ds + len: a jump, not a kink, so it is a breakpoint of its own. At most
@@ -197,7 +209,7 @@ fn count_in_doc(doc: Doc, rule: MaskRule, side: Side, rows: Interval, cols: Inte
         points[n] = x;
         n += 1;
     }
-    for &c in offsets {
+    for c in offsets.into_iter().flatten() {
         for &v in &constants {
             let x = v - c;
             if x > ra && x < rb {
@@ -212,7 +224,7 @@ fn count_in_doc(doc: Doc, rule: MaskRule, side: Side, rows: Interval, cols: Inte
     let mut p = points[0];
     for &q in &points[1..] {
         if q > p {
-            total += (q - p) * (count_at(doc, rule, side, p, cols) + count_at(doc, rule, side, q - 1, cols)) / 2;
+            total += (q - p) * (count_at(doc, band, side, p, cols) + count_at(doc, band, side, q - 1, cols)) / 2;
             p = q;
         }
     }
@@ -311,7 +323,7 @@ pub fn classify(problem: &Problem, q: &[Interval], kv: &RowSet) -> Option<MaskCl
     let no_window = rule.without(Strip::Windows);
     // Chunk edges stay: a block that only they cut is classed like one that document edges cut.
     let non_causal = rule.without(Strip::Causality);
-    let windowed = rule.windowed();
+    let (windowed, sided) = (rule.windowed(), rule.sided());
     let (mut allowed_pairs, mut without_window, mut without_causal) = (0u128, 0u128, 0u128);
     for &r in q {
         for_each_doc_piece(problem, r, |doc, piece| {
@@ -320,7 +332,7 @@ pub fn classify(problem: &Problem, q: &[Interval], kv: &RowSet) -> Option<MaskCl
                 if windowed {
                     without_window += count_in_doc(doc, no_window, Side::Q, piece, c);
                 }
-                if rule.causal {
+                if sided {
                     without_causal += count_in_doc(doc, non_causal, Side::Q, piece, c);
                 }
             }
@@ -338,7 +350,7 @@ pub fn classify(problem: &Problem, q: &[Interval], kv: &RowSet) -> Option<MaskCl
     } else if without_window != allowed_pairs {
         return Some(MaskClass::Window);
     }
-    if rule.causal && without_causal != without_window {
+    if sided && without_causal != without_window {
         return Some(MaskClass::Causal);
     }
     Some(MaskClass::Document)
@@ -435,6 +447,33 @@ mod tests {
                         let (rows, cols) = (Interval::new(ra, rb), Interval::new(ca, cb));
                         let got = allowed(&p, MaskRule::of(&p), side, &[rows], &RowSet::range(ca, cb));
                         assert_eq!(got, brute(&p, side, rows, cols), "{causal} {side:?} {rows} x {cols}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every band with sides in −4..=4 or open (empty ones among them), counted in closed form
+    /// against brute force: queries and keys as rows, intervals across a padded sequence's edges.
+    #[test]
+    fn bands_count_in_closed_form() {
+        let doc = Doc { start: 3, end: 17, len: 11 };
+        let sides = || std::iter::once(None).chain((-4..=4).map(Some));
+        let spans = [(3, 17), (3, 4), (5, 12), (10, 17), (13, 16), (8, 9)];
+        for band in sides().flat_map(|lo| sides().map(move |end| Band { lo, end })) {
+            for side in [Side::Q, Side::Kv] {
+                for (ra, rb) in spans {
+                    for (ca, cb) in spans {
+                        let got = count_band(doc, band, side, Interval::new(ra, rb), Interval::new(ca, cb));
+                        let mut want = 0u128;
+                        for x in ra..rb {
+                            for y in ca..cb {
+                                let (q, k) = if side == Side::Q { (x, y) } else { (y, x) };
+                                let real = q < doc.start + doc.len && k < doc.start + doc.len;
+                                want += (real && band.visible(q as i64, k as i64)) as u128;
+                            }
+                        }
+                        assert_eq!(got, want, "{band:?} {side:?} rows {ra}..{rb} cols {ca}..{cb}");
                     }
                 }
             }

@@ -4,7 +4,8 @@
 //! For one query x of a sequence the allowed keys are one interval ending at x (causal) or the
 //! whole sequence, starting at the sequence's, the window's or the chunk's start; both ends grow
 //! with x, so a run of queries needs one interval: from what its first query sees to its last
-//! real query. A rank that keeps its queries (p2p, all-gather, the ring level of a2a+p2p) must
+//! real query (under a regional mask, cell by cell: the first query's band to the last one's).
+//! A rank that keeps its queries (p2p, all-gather, the ring level of a2a+p2p) must
 //! receive every needed key it does not hold; backward, it must also receive the gradient of
 //! every key it holds that a query elsewhere sees. That is the lower bound `attnc plan --stats`
 //! sets next to what a plan moves.
@@ -13,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::mask::for_each_doc_piece;
 use super::{BufKind, Direction, Doc, Input, Interval, OpKind, Plan, Problem, RowSet};
-use crate::spec::{Cell, Regions};
+use crate::spec::Regions;
 
 /// KV tokens any query token of `queries` may see.
 pub fn needed_keys(problem: &Problem, queries: &RowSet) -> RowSet {
@@ -45,8 +46,8 @@ pub fn needed_keys(problem: &Problem, queries: &RowSet) -> RowSet {
     RowSet::from_intervals(out)
 }
 
-/// The keys of `doc` that the real queries `qs` see under a regional mask, cell by cell: a full
-/// cell's keys, and up to the last query (from the first query's window) in causal ones.
+/// The keys of `doc` that the real queries `qs` see under a regional mask, cell by cell: from
+/// what the first query's band reaches to what the last query's does.
 fn regional_keys(r: &Regions, doc: Doc, qs: Interval, out: &mut Vec<Interval>) {
     let real_end = doc.start + doc.len;
     let at = |cuts: &[u64], i: usize| {
@@ -60,17 +61,16 @@ fn regional_keys(r: &Regions, doc: Doc, qs: Interval, out: &mut Vec<Interval>) {
         }
         for j in 0..r.k_cells() {
             let k = at(&r.k_cuts, j);
-            let keys = match r.cell(i, j) {
-                Cell::Empty => continue,
-                Cell::Full => k,
-                Cell::Causal => Interval::new(k.start, k.end.min(q.end)),
-                Cell::Window { window } => {
-                    Interval::new(k.start.max((q.start + 1).saturating_sub(window)), k.end.min(q.end))
-                }
-            };
-            if keys.start < keys.end {
-                out.push(keys);
+            let Some(band) = r.cell(i, j).band() else { continue };
+            // Query x sees keys x − end < key ≤ x − lo; both ends grow with x by one per query,
+            // so the cell's queries see one interval.
+            let (first, last) = (q.start as i128, q.end as i128 - 1);
+            let from = band.end.map_or(k.start as i128, |e| (k.start as i128).max(first - i128::from(e) + 1));
+            let to = band.lo.map_or(k.end as i128, |l| (k.end as i128).min(last - i128::from(l) + 1));
+            if from >= to {
+                continue;
             }
+            out.push(Interval::new(from as u64, to as u64));
         }
     }
 }

@@ -12,9 +12,9 @@
 //! kernels over them, the host kernel sets over their sequences), and ahead-of-time compilation
 //! builds exactly their specs (`kernel::specs_of`).
 
-use super::{KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
+use super::{Band, KernelKind, KernelSpec, TILE_KV, TILE_Q};
 use crate::ir::{OpId, OpKind, Plan, Problem, RowSet, TokenMap};
-use crate::spec::{Cell, Regions};
+use crate::spec::Regions;
 
 /// One row of a block: its row in the buffer and what the mask needs of its token.
 #[derive(Clone, Copy, Debug)]
@@ -44,29 +44,21 @@ impl Mask {
         Mask { causal: p.causal, window: p.window, regions: p.regions.clone() }
     }
 
-    /// The causal order and window of a pair of positions (`None`: the pair's cell is empty).
-    fn rule(&self, q_pos: u64, k_pos: u64) -> Option<(bool, Option<u64>)> {
+    /// The band of a pair of positions (`None`: the pair's cell is empty).
+    fn band(&self, q_pos: u64, k_pos: u64) -> Option<Band> {
         match &self.regions {
-            None => Some((self.causal, self.window)),
-            Some(r) => match r.rule_at(q_pos, k_pos) {
-                Cell::Empty => None,
-                Cell::Full => Some((false, None)),
-                Cell::Causal => Some((true, None)),
-                Cell::Window { window } => Some((true, Some(window))),
-            },
+            None => Some(Band::of(self.causal, self.window)),
+            Some(r) => r.rule_at(q_pos, k_pos).band(),
         }
     }
 
     /// Whether query row `q` sees key row `k`: same sequence and chunk, neither padding, and the
-    /// causal order and window (of the pair's cell, under a regional mask).
+    /// band (of the pair's cell, under a regional mask).
     pub fn allows(&self, q: &Row, k: &Row) -> bool {
         if q.pad || k.pad || q.doc != k.doc || (self.regions.is_none() && q.chunk != k.chunk) {
             return false;
         }
-        match self.rule(q.pos, k.pos) {
-            None => false,
-            Some((causal, window)) => !causal || (k.token <= q.token && window.is_none_or(|w| q.token - k.token < w)),
-        }
+        self.band(q.pos, k.pos).is_some_and(|b| b.visible(q.token as i64, k.token as i64))
     }
 }
 
@@ -117,13 +109,13 @@ pub fn runs(rows: &[Row]) -> Vec<RowRun> {
     out
 }
 
-/// Every mask [`pair_mask`] can give under the problem's mask: fully visible pairs, and for causal
-/// problems the diagonal's (causal, or windowed).
-pub fn masks(p: &Problem) -> Vec<KernelMask> {
+/// Every mask [`pair_mask`] can give under the problem's mask: fully visible pairs, and the
+/// bands that cut some pair (the diagonal's under causal masks, a regional mask's cells').
+pub fn masks(p: &Problem) -> Vec<Band> {
     if let Some(h) = &p.head_masks {
-        let mut out = vec![KernelMask::NONE];
+        let mut out = vec![Band::NONE];
         for c in h.classes.iter().filter(|c| c.causal) {
-            let m = KernelMask::of(true, c.window);
+            let m = Band::of(true, c.window);
             if !out.contains(&m) {
                 out.push(m);
             }
@@ -131,27 +123,24 @@ pub fn masks(p: &Problem) -> Vec<KernelMask> {
         return out;
     }
     if let Some(r) = &p.regions {
-        let mut out: Vec<KernelMask> = r.windows().into_iter().map(KernelMask::window).collect();
-        if r.cells.contains(&Cell::Causal) {
-            out.push(KernelMask::CAUSAL);
-        }
-        out.push(KernelMask::NONE);
+        let mut out = r.bands();
+        out.push(Band::NONE);
         return out;
     }
-    let band = KernelMask::of(p.causal, p.window);
-    if band.is_none() { vec![band] } else { vec![band, KernelMask::NONE] }
+    let band = Band::of(p.causal, p.window);
+    if band.is_none() { vec![band] } else { vec![band, Band::NONE] }
 }
 
 /// The mask of a run pair: `None` when fully hidden, else the spec mask it needs.
-pub fn pair_mask(mask: &Mask, q: &RowRun, k: &RowRun) -> Option<KernelMask> {
+pub fn pair_mask(mask: &Mask, q: &RowRun, k: &RowRun) -> Option<Band> {
     if q.doc != k.doc || (mask.regions.is_none() && q.chunk != k.chunk) {
         return None;
     }
     // Runs do not cross a regional mask's cuts: the first rows' cell is the pair's.
-    let (causal, window) = mask.rule(q.pos, k.pos)?;
+    let band = mask.band(q.pos, k.pos)?;
     let (q_lo, q_hi) = (q.token as i64, (q.token + q.len as u64 - 1) as i64);
     let (k_lo, k_hi) = (k.token as i64, (k.token + k.len as u64 - 1) as i64);
-    KernelMask::of(causal, window).on((q_lo, q_hi), (k_lo, k_hi))
+    band.on((q_lo, q_hi), (k_lo, k_hi))
 }
 
 /// One launch of an attention op: a table of sequences over the rows of the op's buffers.
@@ -212,10 +201,10 @@ pub fn launch_tables(
     q_buffer_rows: usize,
     kv_rows: &[Row],
     kv_buffer_rows: usize,
-    spec_of: impl Fn(KernelMask) -> KernelSpec,
+    spec_of: impl Fn(Band) -> KernelSpec,
 ) -> Vec<LaunchTable> {
     let (q_runs, kv_runs) = (runs(q_rows), runs(kv_rows));
-    let mut groups: Vec<(KernelMask, Vec<(Span, Span)>)> = Vec::new();
+    let mut groups: Vec<(Band, Vec<(Span, Span)>)> = Vec::new();
     for b in 0..batch {
         for q in &q_runs {
             for kv in &kv_runs {
@@ -385,7 +374,7 @@ mod tests {
         };
         let tables = launch_tables(&mask, 2, &q, 8, &q, 8, spec);
         // The diagonal pairs of both batch elements form one chain...
-        let causal: Vec<&LaunchTable> = tables.iter().filter(|t| t.spec.mask == KernelMask::CAUSAL).collect();
+        let causal: Vec<&LaunchTable> = tables.iter().filter(|t| t.spec.mask == Band::CAUSAL).collect();
         let full: Vec<&LaunchTable> = tables.iter().filter(|t| t.spec.mask.is_none()).collect();
         assert_eq!(causal.len(), 1, "{tables:#?}");
         assert_eq!(causal[0].cu_q, [0, 4, 8, 12, 16]);

@@ -12,6 +12,8 @@ pub mod launch;
 
 use serde::{Deserialize, Serialize};
 
+/// A kernel's mask is a band of diagonals (`band`), the form regional masks' cells take too.
+pub use crate::band::Band;
 use crate::ir::Plan;
 use crate::spec::{Dtype, Score};
 
@@ -39,125 +41,6 @@ pub enum KernelKind {
     Backward,
 }
 
-/// The mask a kernel applies inside one run pair: a band of diagonals, `lo ≤ q − k < end` for
-/// query and key positions within their sequence, either side open (`None`). Every mask the
-/// planner hands a kernel is one (`full`: both open, `causal`: `lo = 0`, a window of W:
-/// `lo = 0, end = W`; a regional mask's cells are bands too), so each backend lowers the band's
-/// two comparisons and the bounds they imply once, and no backend names a mask.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(into = "BandRecord", try_from = "BandRecord")]
-pub struct KernelMask {
-    /// The least `q − k` allowed.
-    pub lo: Option<i64>,
-    /// One past the greatest `q − k` allowed.
-    pub end: Option<i64>,
-}
-
-impl KernelMask {
-    /// Every pair allowed (full blocks, and documents once split into run pairs).
-    pub const NONE: KernelMask = KernelMask { lo: None, end: None };
-    /// Key position ≤ query position.
-    pub const CAUSAL: KernelMask = KernelMask { lo: Some(0), end: None };
-
-    /// Causal and `q − k < window`.
-    pub const fn window(window: u64) -> KernelMask {
-        KernelMask { lo: Some(0), end: Some(window as i64) }
-    }
-
-    /// Causal or not, with an optional window (the planner's reading of a named mask).
-    pub const fn of(causal: bool, window: Option<u64>) -> KernelMask {
-        match (causal, window) {
-            (false, _) => KernelMask::NONE,
-            (true, None) => KernelMask::CAUSAL,
-            (true, Some(w)) => KernelMask::window(w),
-        }
-    }
-
-    /// Whether every pair is allowed.
-    pub fn is_none(self) -> bool {
-        self == KernelMask::NONE
-    }
-
-    /// Whether key position `k` is visible from query position `q` (positions within their
-    /// sequence): the predicate every kernel applies, written once for the host-side kernels.
-    pub fn visible(self, q: i64, k: i64) -> bool {
-        let d = q - k;
-        self.lo.is_none_or(|lo| d >= lo) && self.end.is_none_or(|end| d < end)
-    }
-
-    /// The band on the pairs of query positions `q_lo..=q_hi` and key positions `k_lo..=k_hi`:
-    /// `None` when it allows none of them, [`KernelMask::NONE`] when it allows every one, else
-    /// itself.
-    pub fn on(self, (q_lo, q_hi): (i64, i64), (k_lo, k_hi): (i64, i64)) -> Option<KernelMask> {
-        // q − k ranges over [q_lo − k_hi, q_hi − k_lo].
-        let (least, most) = (q_lo - k_hi, q_hi - k_lo);
-        let empty = self.lo.zip(self.end).is_some_and(|(lo, end)| lo >= end);
-        if empty || self.lo.is_some_and(|lo| most < lo) || self.end.is_some_and(|end| least >= end) {
-            return None;
-        }
-        let all = self.lo.is_none_or(|lo| least >= lo) && self.end.is_none_or(|end| most < end);
-        Some(if all { KernelMask::NONE } else { self })
-    }
-
-    /// The name kernels carry: `full`, `causal`, `window{W}`, else `band{lo}to{end}` (`x` for an
-    /// open side, `m` for a minus sign).
-    pub fn name(self) -> String {
-        match BandRecord::from(self) {
-            BandRecord::None => "full".to_string(),
-            BandRecord::Causal => "causal".to_string(),
-            BandRecord::Window { window } => format!("window{window}"),
-            BandRecord::Band { lo, end } => {
-                let side = |x: Option<i64>| x.map_or("x".to_string(), |x| x.to_string().replace('-', "m"));
-                format!("band{}to{}", side(lo), side(end))
-            }
-        }
-    }
-}
-
-/// Which named band a mask is, if any: how manifests spell it (the named bands as they always
-/// were, `{"kind": "causal"}`, any other band by its two sides) and what its name says.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
-enum BandRecord {
-    None,
-    Causal,
-    Window {
-        window: u64,
-    },
-    Band {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        lo: Option<i64>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        end: Option<i64>,
-    },
-}
-
-impl From<KernelMask> for BandRecord {
-    fn from(m: KernelMask) -> BandRecord {
-        match (m.lo, m.end) {
-            (None, None) => BandRecord::None,
-            (Some(0), None) => BandRecord::Causal,
-            (Some(0), Some(w)) if w > 0 => BandRecord::Window { window: w as u64 },
-            (lo, end) => BandRecord::Band { lo, end },
-        }
-    }
-}
-
-impl TryFrom<BandRecord> for KernelMask {
-    type Error = String;
-    fn try_from(r: BandRecord) -> Result<KernelMask, String> {
-        Ok(match r {
-            BandRecord::None => KernelMask::NONE,
-            BandRecord::Causal => KernelMask::CAUSAL,
-            BandRecord::Window { window } if window > 0 && window <= i64::MAX as u64 => KernelMask::window(window),
-            BandRecord::Window { window } => {
-                return Err(format!("a kernel mask's window must be in 1..=2^63-1, not {window}"));
-            }
-            BandRecord::Band { lo, end } => KernelMask { lo, end },
-        })
-    }
-}
-
 /// Score modifications: the kernels lower `spec::Score`'s code through `expr::score::Lower`; tanh
 /// as they all compute it.
 pub use crate::expr::score::{TANH_CLAMP, log_by_bits, tanh_by_exp};
@@ -176,7 +59,7 @@ pub struct KernelSpec {
     pub dtype: Dtype,
     /// Query heads per KV head (the runtime maps heads; the kernel serves one pair).
     pub group: u32,
-    pub mask: KernelMask,
+    pub mask: Band,
     /// The score modification (`softcap = X`, `score = EXPR`), if the model has one.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "crate::expr::score::deserialize")]
     pub score: Option<&'static Score>,
@@ -373,7 +256,7 @@ mod tests {
         let sides = || std::iter::once(None).chain((-6..6).map(Some));
         for lo in sides() {
             for end in sides() {
-                let m = KernelMask { lo, end };
+                let m = Band { lo, end };
                 for (q_pos, n_q, kv_pos, n_kv) in [(0, 5, 0, 5), (7, 4, 2, 9), (2, 6, 9, 3), (10, 1, 0, 13)] {
                     let visible = |i: i64, j: i64| m.visible(q_pos + i, kv_pos + j);
                     for q_lo in 0..n_q {
@@ -398,7 +281,7 @@ mod tests {
                                         if !any {
                                             None
                                         } else if all {
-                                            Some(KernelMask::NONE)
+                                            Some(Band::NONE)
                                         } else {
                                             Some(m)
                                         }
@@ -428,25 +311,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    /// The named bands keep their names and manifest spelling; others round-trip by their sides.
-    #[test]
-    fn bands_are_named_and_recorded() {
-        let cases = [
-            (KernelMask::NONE, "full", r#"{"kind":"none"}"#),
-            (KernelMask::CAUSAL, "causal", r#"{"kind":"causal"}"#),
-            (KernelMask::window(128), "window128", r#"{"kind":"window","window":128}"#),
-            (KernelMask { lo: Some(-3), end: Some(5) }, "bandm3to5", r#"{"kind":"band","lo":-3,"end":5}"#),
-            (KernelMask { lo: None, end: Some(1) }, "bandxto1", r#"{"kind":"band","end":1}"#),
-            (KernelMask { lo: Some(1), end: None }, "band1tox", r#"{"kind":"band","lo":1}"#),
-        ];
-        for (m, name, json) in cases {
-            assert_eq!(m.name(), name);
-            assert_eq!(serde_json::to_string(&m).unwrap(), json);
-            assert_eq!(serde_json::from_str::<KernelMask>(json).unwrap(), m);
-        }
-        assert!(serde_json::from_str::<KernelMask>(r#"{"kind":"window","window":0}"#).is_err());
     }
 }
 
@@ -565,7 +429,7 @@ pub fn print(spec: &KernelSpec) -> String {
 
 /// The KV rows `[lo, hi)` that query positions `q_lo..=q_hi` may see: keys from
 /// `q_lo − end + 1` to `q_hi − lo`.
-pub fn kv_bounds(mask: KernelMask, q_lo: i64, q_hi: i64, kv_pos: i64, n_kv: i64) -> (i64, i64) {
+pub fn kv_bounds(mask: Band, q_lo: i64, q_hi: i64, kv_pos: i64, n_kv: i64) -> (i64, i64) {
     let lo = mask.end.map_or(0, |end| (q_lo + 1 - end - kv_pos).clamp(0, n_kv));
     let hi = mask.lo.map_or(n_kv, |lo| (q_hi + 1 - lo - kv_pos).clamp(0, n_kv));
     (lo, hi)
@@ -573,7 +437,7 @@ pub fn kv_bounds(mask: KernelMask, q_lo: i64, q_hi: i64, kv_pos: i64, n_kv: i64)
 
 /// The query rows `[lo, hi)` (rounded out to `tile`) that may see key positions `k_lo..=k_hi`:
 /// queries from `k_lo + lo` to `k_hi + end − 1`.
-pub fn q_bounds(mask: KernelMask, k_lo: i64, k_hi: i64, q_pos: i64, n_q: i64, tile: i64) -> (i64, i64) {
+pub fn q_bounds(mask: Band, k_lo: i64, k_hi: i64, q_pos: i64, n_q: i64, tile: i64) -> (i64, i64) {
     let lo = mask.lo.map_or(0, |lo| (k_lo + lo - q_pos).clamp(0, n_q));
     let hi = mask.end.map_or(n_q, |end| k_hi.saturating_add(end).saturating_sub(q_pos).clamp(0, n_q));
     (lo / tile * tile, (hi + tile - 1) / tile * tile)
@@ -582,6 +446,6 @@ pub fn q_bounds(mask: KernelMask, k_lo: i64, k_hi: i64, q_pos: i64, n_q: i64, ti
 /// Whether a query tile (positions `q_lo..=q_hi`) × KV tile (`k_lo..=k_hi`, `cols` of
 /// `tile_kv`) needs elementwise masking: a partial tile or one that crosses an edge of the band
 /// (its least `q − k` below `lo`, or its greatest at or past `end`).
-pub fn needs_mask(mask: KernelMask, q_lo: i64, q_hi: i64, k_lo: i64, k_hi: i64, partial: bool) -> bool {
-    partial || mask.on((q_lo, q_hi), (k_lo, k_hi)) != Some(KernelMask::NONE)
+pub fn needs_mask(mask: Band, q_lo: i64, q_hi: i64, k_lo: i64, k_hi: i64, partial: bool) -> bool {
+    partial || mask.on((q_lo, q_hi), (k_lo, k_hi)) != Some(Band::NONE)
 }

@@ -537,13 +537,15 @@ fn checked_mask(e: &expr::Expr, span: Span, diags: &mut Diags) -> Option<expr::M
 fn mask_expression(e: &expr::Expr, span: Span, thd: bool, diags: &mut Diags) -> Option<Mask> {
     let at = |(start, end): (usize, usize)| Span::new(span.file, start, end);
     let mask = checked_mask(e, span, diags)?;
-    use expr::regions::Cell;
+    use crate::spec::{Band, Cell};
     // The named mask it says, else its regions (read once); a single region is a named mask.
     let read = expr::named::mask(&mask).or_else(|named| match expr::regions::of(&mask) {
         Ok(r) => match r.cells.as_slice() {
-            [Cell::Full] => Ok(Mask::None),
-            [Cell::Causal] => Ok(Mask::CAUSAL),
-            [Cell::Window { window }] => Ok(Mask::Causal { window: Some(*window), chunk: None }),
+            [Cell::FULL] => Ok(Mask::None),
+            [Cell::CAUSAL] => Ok(Mask::CAUSAL),
+            [Cell::Band(Band { lo: Some(0), end: Some(w) })] if *w > 0 => {
+                Ok(Mask::Causal { window: Some(*w as u64), chunk: None })
+            }
             cells if cells.iter().all(|c| *c == Cell::Empty) => Err(None),
             _ => Ok(Mask::Regions { regions: expr::regions::intern(r), padding: thd }),
         },
@@ -585,7 +587,7 @@ fn mask_expression(e: &expr::Expr, span: Span, thd: bool, diags: &mut Diags) -> 
                     "not a mask the kernels have",
                 )
                 .with_note(format!("the mask: {}", mask.0))
-                .with_help("write every pair (`mask = none`), `k <= q`, `k <= q & q - k < W` (a window of W keys) or `k <= q & q / C == k / C` (chunks of C tokens), or those region by region (prefix-LM: `k <= q | k < P`); `attnc explain E0043` says what is read"),
+                .with_help("write every pair (`mask = none`), `k <= q`, `k <= q & q - k < W` (a window of W keys) or `k <= q & q / C == k / C` (chunks of C tokens), or bounds on `q - k` region by region (prefix-LM: `k <= q | k < P`; a two-sided window: `q - k < W & k - q < W`); `attnc explain E0043` says what is read"),
             );
             None
         }

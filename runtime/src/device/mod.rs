@@ -419,7 +419,7 @@ pub struct Measured {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use attnc_compiler::kernel::{KernelKind, KernelMask, KernelSpec, TILE_KV, TILE_Q};
+    use attnc_compiler::kernel::{Band, KernelKind, KernelSpec, TILE_KV, TILE_Q};
     use attnc_compiler::spec::Dtype;
 
     /// Five sequences (i32 starts, i64 positions): each array 8-byte aligned.
@@ -432,7 +432,7 @@ mod tests {
                 v_head_dim: None,
                 dtype: Dtype::Bf16,
                 group: 1,
-                mask: KernelMask::NONE,
+                mask: Band::NONE,
                 score: None,
                 tile_q: TILE_Q,
                 tile_kv: TILE_KV,

@@ -8,7 +8,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 
 use crate::expr::score::{Leaves, Lower, Prim, lower_grads};
 use crate::kernel::offsets::*;
-use crate::kernel::{BLOCK_Q, KernelKind, KernelMask, KernelSpec, Step, TANH_CLAMP, program};
+use crate::kernel::{BLOCK_Q, Band, KernelKind, KernelSpec, Step, TANH_CLAMP, program};
 use crate::spec::Score;
 
 const TQ: usize = 2;
@@ -530,7 +530,7 @@ fn clamp32(x: i64) -> i64 {
 /// `q_lo − end + 1` to `q_hi − lo`.
 fn kv_range(
     cx: &mut Cx<'_>,
-    mask: KernelMask,
+    mask: Band,
     q_pos: Value,
     rb0: Value,
     rb1: Value,
@@ -586,14 +586,7 @@ fn transpose(cx: &mut Cx<'_>, d: usize, k_tile: Value, row_bytes: Value, kt: Val
 
 /// Query rows `[lo, hi)` (multiples of the tile) that may see key positions `k_lo..=k_hi`:
 /// from `k_lo + lo` to `k_hi + end − 1`.
-fn query_bounds(
-    cx: &mut Cx<'_>,
-    mask: KernelMask,
-    k_lo: Value,
-    k_hi: Value,
-    q_pos: Value,
-    n_q: Value,
-) -> (Value, Value) {
+fn query_bounds(cx: &mut Cx<'_>, mask: Band, k_lo: Value, k_hi: Value, q_pos: Value, n_q: Value) -> (Value, Value) {
     let zero = cx.i64(0);
     let lo = match mask.lo {
         None => zero,
@@ -642,7 +635,7 @@ fn scores(cx: &mut Cx<'_>, d: usize, q_tile: Value, kt: Value, scale: Value) -> 
 #[allow(clippy::too_many_arguments)]
 fn mask_edge(
     cx: &mut Cx<'_>,
-    mask: KernelMask,
+    mask: Band,
     s: &[Variable],
     q_pos: Value,
     r0: Value,

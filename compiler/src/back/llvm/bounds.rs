@@ -1,13 +1,23 @@
 //! The kernel IR's mask bounds (`kernel::kv_bounds`, `q_bounds`, `needs_mask`) written as LLVM IR,
 //! shared by the host and GPU lowerings so that every backend visits the same tiles. A mask is a
-//! band `lo ≤ q − k < end` (`KernelMask`); each open side adds nothing.
+//! band `lo ≤ q − k < end` (`Band`); each open side adds nothing.
 
 use super::text::{Fn, V, i64c, round_down, round_up};
-use crate::kernel::KernelMask;
+use crate::kernel::Band;
 
 /// A side of a mask's band in the 32-bit lanes of the edge masks (positions are far below 2³⁰).
 pub fn clamp30(x: i64) -> i64 {
     x.clamp(-(1 << 30), 1 << 30)
+}
+
+/// A band with both sides within ±2²⁹ as (lo, width = end − lo): then `lo ≤ d < end` is one
+/// unsigned test `d − lo < width` (a `d` below `lo` wraps past any width), with nothing that
+/// wraps in 32 bits for `d` within ±2³⁰ (positions and tile offsets clamped to that). `None`
+/// for one-sided bands, empty ones and far sides, which keep their one or two signed tests.
+pub fn two_sided(mask: Band) -> Option<(i64, i64)> {
+    const LIMIT: i64 = 1 << 29;
+    let (lo, end) = mask.lo.zip(mask.end)?;
+    (lo < end && lo.abs() <= LIMIT && end.abs() <= LIMIT).then_some((lo, end - lo))
 }
 
 /// `x + c` (no instruction when `c` is 0).
@@ -16,7 +26,7 @@ pub fn plus(f: &mut Fn, x: &V, c: i64) -> V {
 }
 
 /// `kernel::kv_bounds` in IR: keys from `q_lo − end + 1` to `q_hi − lo`.
-pub fn kv_bounds(f: &mut Fn, mask: KernelMask, q_lo: &V, q_hi: &V, kv_pos: &V, n_kv: &V) -> (V, V) {
+pub fn kv_bounds(f: &mut Fn, mask: Band, q_lo: &V, q_hi: &V, kv_pos: &V, n_kv: &V) -> (V, V) {
     let zero = i64c(0);
     // The KV row of position `q + c`, clamped to the run.
     let row = |f: &mut Fn, q: &V, c: i64| {
@@ -30,7 +40,7 @@ pub fn kv_bounds(f: &mut Fn, mask: KernelMask, q_lo: &V, q_hi: &V, kv_pos: &V, n
 }
 
 /// `kernel::q_bounds` in IR: queries from `k_lo + lo` to `k_hi + end − 1`.
-pub fn q_bounds(f: &mut Fn, mask: KernelMask, k_lo: &V, k_hi: &V, q_pos: &V, n_q: &V, tile: i64) -> (V, V) {
+pub fn q_bounds(f: &mut Fn, mask: Band, k_lo: &V, k_hi: &V, q_pos: &V, n_q: &V, tile: i64) -> (V, V) {
     let zero = i64c(0);
     let lo = match mask.lo {
         None => zero.clone(),
@@ -53,7 +63,7 @@ pub fn q_bounds(f: &mut Fn, mask: KernelMask, k_lo: &V, k_hi: &V, q_pos: &V, n_q
 
 /// `kernel::needs_mask` in IR: the tile is partial, or crosses the band's lower edge
 /// (`k_hi + lo > q_lo`) or its upper one (`q_hi − k_lo ≥ end`).
-pub fn needs_mask(f: &mut Fn, mask: KernelMask, q_lo: &V, q_hi: &V, k_lo: &V, k_hi: &V, partial: &V) -> V {
+pub fn needs_mask(f: &mut Fn, mask: Band, q_lo: &V, q_hi: &V, k_lo: &V, k_hi: &V, partial: &V) -> V {
     let below = mask.lo.map(|lo| {
         let k = plus(f, k_hi, lo);
         f.icmp("sgt", &k, q_lo)

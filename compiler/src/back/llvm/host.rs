@@ -32,7 +32,7 @@ use super::bounds::{clamp30, kv_bounds, needs_mask, q_bounds};
 use super::score::{Exp2, Llvm};
 use super::text::{Fn, V, f32c, i32c, i64c, round_down};
 use crate::expr::score::{Leaves, Lower, Prim, lower_grads};
-use crate::kernel::{BLOCK_Q, BLOCK_Q_WIDE, KernelKind, KernelMask, KernelSpec, offsets};
+use crate::kernel::{BLOCK_Q, BLOCK_Q_WIDE, Band, KernelKind, KernelSpec, offsets};
 use crate::spec::Score;
 
 /// Keys per iteration of the P·V loops.
@@ -380,7 +380,7 @@ fn scores(f: &mut Fn, rows: &[V], kt: &V, d: i64, tk: i64, w: u32, score_vectors
 /// the tile's `cols` or the mask become −∞. `diff` is the first row's position minus the first
 /// key's (clamped to ±2³⁰); row `i` sees column `c` when `c ≤ diff + i − lo` and
 /// `c > diff + i − end` (the band's sides that are set).
-fn mask_edge(f: &mut Fn, mask: KernelMask, s: &mut [Vec<V>], cols: &V, diff: &V, masked: &V, w8: u32) {
+fn mask_edge(f: &mut Fn, mask: Band, s: &mut [Vec<V>], cols: &V, diff: &V, masked: &V, w8: u32) {
     let vw = vty(w8);
     let (yes, done, entry) = (f.label("mask"), f.label("masked"), f.label("nomask"));
     f.br(&entry);
@@ -691,7 +691,7 @@ fn row_tiles(f: &mut Fn, r_lo: &V, r_hi: &V, main: i64, call: impl std::ops::Fn(
 /// Whether a query tile of `rows` rows from row `r0` needs the edge mask against the KV tile of
 /// positions `k_lo..=k_hi`, and its first query position minus `k_lo`, clamped to ±2³⁰.
 #[allow(clippy::too_many_arguments)]
-fn tile_mask(f: &mut Fn, mask: KernelMask, q_pos: &V, r0: &V, rows: &V, k_lo: &V, k_hi: &V, partial: &V) -> (V, V) {
+fn tile_mask(f: &mut Fn, mask: Band, q_pos: &V, r0: &V, rows: &V, k_lo: &V, k_hi: &V, partial: &V) -> (V, V) {
     let ql = f.bin("add", q_pos, r0);
     let qh0 = f.bin("add", &ql, rows);
     let qh = f.bin("sub", &qh0, &i64c(1));

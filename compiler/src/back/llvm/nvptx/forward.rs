@@ -255,12 +255,21 @@ impl Gen {
         let t2 = self.f.cast("trunc", t, "i32");
         let t2 = self.f.bin("shl", &t2, &i32c(1));
         let rg = self.f.cast("trunc", row_g, "i32");
+        // A band with both sides (a window, a two-sided window): delta − lo once, then one
+        // unsigned test per element (`bounds::two_sided`).
+        let narrow = two_sided(mask).map(|(lo, width)| (self.f.bin("sub", &delta, &i32c(lo)), width));
         for n in 0..nb {
             for e in 0..4 {
                 let c = self.f.bin("add", &t2, &i32c(n as i64 * 8 + (e % 2) as i64));
                 let r = self.f.bin("add", &rg, &i32c(8 * (e / 2) as i64));
                 let mut ok = self.f.icmp("slt", &c, &lim);
-                if !mask.is_none() {
+                if let Some((lo, width)) = &narrow {
+                    // q − k = delta − (c − r) in [lo, lo + width): delta − lo − (c − r) < width.
+                    let cr = self.f.bin("sub", &c, &r);
+                    let x = self.f.bin("sub", lo, &cr);
+                    let vis = self.f.icmp("ult", &x, &i32c(*width));
+                    ok = self.f.bin("and", &ok, &vis);
+                } else if !mask.is_none() {
                     // q − k = delta − (c − r): at least lo, below end.
                     let cr = self.f.bin("sub", &c, &r);
                     if let Some(lo) = mask.lo {

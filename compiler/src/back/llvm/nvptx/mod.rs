@@ -31,7 +31,7 @@ mod mma;
 mod smem;
 mod wgmma;
 
-use super::bounds::{clamp30, plus};
+use super::bounds::{clamp30, plus, two_sided};
 use super::score::{Exp2, Llvm};
 use super::text::{Fn, V, f32c, i32c, i64c};
 use crate::expr::score::{Leaves, lower_grads};
@@ -193,7 +193,14 @@ impl Gen {
     pub(super) fn allowed(&mut self, q: &V, k: &V, k_rel: &V, kv_len: &V) -> V {
         let f = &mut self.f;
         let mut ok = f.icmp("slt", k_rel, kv_len);
-        // The band lo ≤ q − k < end: k ≤ q − lo, and q − k < end.
+        // The band lo ≤ q − k < end: one unsigned test with both sides (`bounds::two_sided`),
+        // else k ≤ q − lo, and q − k < end.
+        if let Some((lo, width)) = two_sided(self.spec.mask) {
+            let diff = f.bin("sub", q, k);
+            let x = plus(f, &diff, -lo);
+            let c = f.icmp("ult", &x, &i64c(width));
+            return f.bin("and", &ok, &c);
+        }
         if let Some(lo) = self.spec.mask.lo {
             let top = plus(f, q, -lo);
             let c = f.icmp("sle", k, &top);
