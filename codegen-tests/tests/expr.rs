@@ -466,24 +466,24 @@ fn regional_masks_read_as_cells() {
     }
 }
 
-/// Plans spell the named cells as they always did and other bands by their sides; each spelling
-/// reads back as the cell.
+/// Plans spell a cell as its band (the named bands by name, others by their sides), an empty one
+/// as `null`; each spelling reads back as the cell.
 #[test]
-fn cells_are_recorded_by_name_or_sides() {
+fn cells_are_recorded_as_bands() {
     use attnc_compiler::spec::Band;
     let cases = [
-        (Cell::Empty, r#"{"rule":"empty"}"#),
-        (Cell::FULL, r#"{"rule":"full"}"#),
-        (Cell::CAUSAL, r#"{"rule":"causal"}"#),
-        (Cell::window(256), r#"{"rule":"window","window":256}"#),
-        (Cell::Band(Band { lo: Some(-4), end: Some(5) }), r#"{"rule":"band","lo":-4,"end":5}"#),
-        (Cell::Band(Band { lo: Some(1), end: None }), r#"{"rule":"band","lo":1}"#),
+        (Cell::Empty, "null"),
+        (Cell::FULL, r#"{"kind":"none"}"#),
+        (Cell::CAUSAL, r#"{"kind":"causal"}"#),
+        (Cell::window(256), r#"{"kind":"window","window":256}"#),
+        (Cell::Band(Band { lo: Some(-4), end: Some(5) }), r#"{"kind":"band","lo":-4,"end":5}"#),
+        (Cell::Band(Band { lo: Some(1), end: None }), r#"{"kind":"band","lo":1}"#),
     ];
     for (cell, json) in cases {
         assert_eq!(serde_json::to_string(&cell).unwrap(), json);
         assert_eq!(serde_json::from_str::<Cell>(json).unwrap(), cell);
     }
-    assert!(serde_json::from_str::<Cell>(r#"{"rule":"window","window":0}"#).is_err());
+    assert!(serde_json::from_str::<Cell>(r#"{"kind":"window","window":0}"#).is_err());
 }
 
 /// Random unions and intersections of comparisons of one position with a constant and of the

@@ -84,7 +84,7 @@ impl Band {
 /// were, `{"kind": "causal"}`, any other band by its two sides) and what its name says.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
-pub(crate) enum BandRecord {
+enum BandRecord {
     None,
     Causal,
     Window {

@@ -6,7 +6,6 @@
 use serde::Serialize;
 
 pub use crate::band::Band;
-use crate::band::BandRecord;
 
 /// The format version of the JSON form of [`Spec`].
 pub const SPEC_VERSION: u32 = 1;
@@ -481,11 +480,10 @@ impl HeadMasks {
 }
 
 /// What the mask is inside one cell: no pair, or a band of diagonals `lo ≤ q − k < end` (every
-/// pair, `k <= q`, a causal window and any other band). Plans spell the named bands as they
-/// always did (`{"rule": "full"}`, `"causal"`, `{"rule": "window", "window": W}`), any other by
-/// its sides (`{"rule": "band", "lo": -3, "end": 4}`).
+/// pair, `k <= q`, a causal window and any other band). Plans spell a cell as its band does
+/// (`{"kind": "causal"}`, `{"kind": "band", "lo": -3, "end": 4}`), an empty one as `null`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
-#[serde(into = "CellRecord", try_from = "CellRecord")]
+#[serde(from = "Option<Band>", into = "Option<Band>")]
 pub enum Cell {
     Empty,
     Band(Band),
@@ -509,51 +507,19 @@ impl Cell {
     }
 }
 
-/// How plans spell a cell.
-#[derive(Clone, Copy, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case", tag = "rule")]
-enum CellRecord {
-    Empty,
-    Full,
-    Causal,
-    Window {
-        window: u64,
-    },
-    Band {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        lo: Option<i64>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        end: Option<i64>,
-    },
-}
-
-impl From<Cell> for CellRecord {
-    fn from(c: Cell) -> CellRecord {
-        match c.band().map(BandRecord::from) {
-            None => CellRecord::Empty,
-            Some(BandRecord::None) => CellRecord::Full,
-            Some(BandRecord::Causal) => CellRecord::Causal,
-            Some(BandRecord::Window { window }) => CellRecord::Window { window },
-            Some(BandRecord::Band { lo, end }) => CellRecord::Band { lo, end },
-        }
+impl From<Cell> for Option<Band> {
+    fn from(c: Cell) -> Option<Band> {
+        c.band()
     }
 }
 
-impl TryFrom<CellRecord> for Cell {
-    type Error = String;
-    fn try_from(r: CellRecord) -> Result<Cell, String> {
-        let band = |b: BandRecord| Band::try_from(b).map(Cell::Band);
-        match r {
-            CellRecord::Empty => Ok(Cell::Empty),
-            CellRecord::Full => band(BandRecord::None),
-            CellRecord::Causal => band(BandRecord::Causal),
-            CellRecord::Window { window } => band(BandRecord::Window { window }),
-            CellRecord::Band { lo, end } => band(BandRecord::Band { lo, end }),
-        }
+impl From<Option<Band>> for Cell {
+    fn from(b: Option<Band>) -> Cell {
+        b.map_or(Cell::Empty, Cell::Band)
     }
 }
 
-/// A mask that is a named one region by region, as a grid of cells (`expr::regions` reads it
+/// A mask that is a band of diagonals region by region, as a grid of cells (`expr::regions` reads it
 /// from an expression). Query cell `i` is positions `[q_cuts[i-1], q_cuts[i])` (from 0,
 /// the last one unbounded), key cells likewise; `cells[i * (k_cuts.len() + 1) + j]`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
