@@ -130,7 +130,11 @@ pub fn module(spec: &KernelSpec, target: Target) -> Result<GpuKernel, LlvmError>
             (g.f.finish(), FWD_PARAMS, smem, "ceil(max_seqlen_q / 64)")
         }
         KernelKind::Backward => {
-            g.backward();
+            if matches!(target, Target::Sm90a | Target::Sm90aWs) {
+                g.backward_hopper();
+            } else {
+                g.backward();
+            }
             // K, V, Q, dO tiles, dSᵀ, then lse and D.
             (g.f.finish(), BWD_PARAMS, 2 * BM * (d + dv) * 2 + BM * BM * 2 + 2 * BM * 4, "ceil(max_seqlen_kv / 64)")
         }

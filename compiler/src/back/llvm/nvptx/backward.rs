@@ -1,5 +1,6 @@
 //! The backward kernel: CTAs of 64 keys over query tiles, dK and dV in registers, dQ by fp32
-//! atomics; mma.sync on both targets.
+//! atomics; mma.sync on sm_80, and on sm_90a wgmma for the four products of a query tile with
+//! both head dims up to 128 (dQ = dS K stays on mma.sync, per warp).
 
 use super::*;
 
@@ -11,15 +12,20 @@ fn dq_slab(d: i64) -> i64 {
     if d > 128 { 32 } else { d }
 }
 
+const BWD_BATCH: i64 = 2;
+
 impl Gen {
     /// Backward: a CTA per 64 keys of one query head of one sequence; each warp owns 16 keys.
     /// Per query tile within the mask: Sᵀ = K Qᵀ, Pᵀ = exp2(Sᵀ·scale·log2e − lse·log2e) (masked),
     /// dV += Pᵀ dO, dPᵀ = V dOᵀ, dSᵀ = Pᵀ ∘ (dPᵀ − D), dK += dSᵀ Q; dSᵀ goes through shared memory
     /// so each warp forms 16 query rows of dQ = dS K, added to global fp32 by atomics. dK·scale and
     /// dV are added by atomics at the end (GQA heads and ring steps accumulate).
-    pub(super) fn backward_impl(&mut self) {
+    pub(super) fn backward_impl(&mut self, hopper: bool) {
         // Q, K, dQ, dK over `d`; V, dO, dV over `dv`.
         let (d, dvw) = (self.d, self.dv);
+        // wgmma's accumulators of dK and dV at n = d and dv (m64n256 would hold 128 registers in
+        // one asm block, as the forward avoids at d256).
+        let hopper = hopper && d <= 128 && dvw <= 128;
         let mask = self.spec.mask;
         let ids = self.ids();
         let l = self.lanes(&ids);
@@ -43,8 +49,10 @@ impl Gen {
         let (tk, tv) = (BM * d * 2, BM * dvw * 2);
         let kt = Tile { base: at(f, 0), width: d, core: false };
         let vt = Tile { base: at(f, tk), width: dvw, core: false };
-        let qt = Tile { base: at(f, tk + tv), width: d, core: false };
-        let dot = Tile { base: at(f, 2 * tk + tv), width: dvw, core: false };
+        // On sm_90a Q and dO are wgmma's B operands (by descriptor: core-matrix layout); K and V
+        // are A operands from registers (ldmatrix) and K is dQ's mma.sync B: row tiles.
+        let qt = Tile { base: at(f, tk + tv), width: d, core: hopper };
+        let dot = Tile { base: at(f, 2 * tk + tv), width: dvw, core: hopper };
         let dst = Tile { base: at(f, 2 * tk + 2 * tv), width: BM, core: false };
         let stats = at(f, 2 * tk + 2 * tv + BM * BM * 2);
         let (q_row, kv_row, dkv_row) =
@@ -105,12 +113,22 @@ impl Gen {
                 f.store(&y, &sd, 4);
             });
             g.f.call_void("llvm.nvvm.cp.async.wait.group", &[&i32c(0)]);
+            if hopper {
+                // wgmma reads Q and dO through the async proxy; cp.async wrote them through the
+                // generic one (PTX ISA 9.7.15.4, as in the forward).
+                g.f.op("call void asm sideeffect \"fence.proxy.async.shared::cta;\", \"~{memory}\"()");
+            }
             g.f.call_void("llvm.nvvm.barrier0", &[]);
             let nb = (BM / 8) as usize;
             // Sᵀ = K Qᵀ (16 keys × 64 queries per warp).
-            let ka: Vec<[V; 4]> = (0..d / 16).map(|kk| g.frag_a(&kt, &l, &warp_row, kk * 16)).collect();
-            let mut s = vec![f32c(0.0); nb * 4];
-            g.gemm_nk(&ka, &qt, &l, nb, &mut s);
+            let s = if hopper {
+                g.wgmma_scores(&kt, &qt, &ids, &l, BM, BWD_BATCH)
+            } else {
+                let ka: Vec<[V; 4]> = (0..d / 16).map(|kk| g.frag_a(&kt, &l, &warp_row, kk * 16)).collect();
+                let mut s = vec![f32c(0.0); nb * 4];
+                g.gemm_nk(&ka, &qt, &l, nb, &mut s);
+                s
+            };
             let mut p = s.clone();
             let mut slopes = vec![f32c(0.0); nb * 4];
             // Per element, with learned parameters: the score's slopes by them, and whether the
@@ -156,12 +174,21 @@ impl Gen {
                 }
             }
             // dV += Pᵀ dO.
-            let pa = g.pack_a(&p);
-            g.gemm_kn_acc(&pa, &dot, &l, &dv);
+            if hopper {
+                g.wgmma_pv(&p, &dot, &dv, BM);
+            } else {
+                let pa = g.pack_a(&p);
+                g.gemm_kn_acc(&pa, &dot, &l, &dv);
+            }
             // dPᵀ = V dOᵀ; dSᵀ = Pᵀ ∘ (dPᵀ − D).
-            let va: Vec<[V; 4]> = (0..dvw / 16).map(|kk| g.frag_a(&vt, &l, &warp_row, kk * 16)).collect();
-            let mut dp = vec![f32c(0.0); nb * 4];
-            g.gemm_nk(&va, &dot, &l, nb, &mut dp);
+            let dp = if hopper {
+                g.wgmma_scores(&vt, &dot, &ids, &l, BM, BWD_BATCH)
+            } else {
+                let va: Vec<[V; 4]> = (0..dvw / 16).map(|kk| g.frag_a(&vt, &l, &warp_row, kk * 16)).collect();
+                let mut dp = vec![f32c(0.0); nb * 4];
+                g.gemm_nk(&va, &dot, &l, nb, &mut dp);
+                dp
+            };
             let mut ds = dp.clone();
             for i in 0..nb * 4 {
                 let c = g.f.bin("add", &cols[i], &i64c(BM));
@@ -185,8 +212,12 @@ impl Gen {
                 }
             }
             // dK += dSᵀ Q.
-            let dsa = g.pack_a(&ds);
-            g.gemm_kn_acc(&dsa, &qt, &l, &dk);
+            if hopper {
+                g.wgmma_pv(&ds, &qt, &dk, BM);
+            } else {
+                let dsa = g.pack_a(&ds);
+                g.gemm_kn_acc(&dsa, &qt, &l, &dk);
+            }
             // dSᵀ to shared memory as [key][query], then dQ = dS K per warp's 16 queries.
             for n in 0..nb {
                 for h in 0..2 {
@@ -280,6 +311,10 @@ impl Gen {
     }
 
     pub(super) fn backward(&mut self) {
-        self.backward_impl();
+        self.backward_impl(false);
+    }
+
+    pub(super) fn backward_hopper(&mut self) {
+        self.backward_impl(true);
     }
 }

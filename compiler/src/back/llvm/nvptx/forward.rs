@@ -111,7 +111,7 @@ impl Gen {
             let nb = (bn / 8) as usize;
             let mut s: Vec<V> = vec![f32c(0.0); nb * 4];
             if hopper {
-                s = g.wgmma_scores(&q_tile, &kt, &ids, &lanes, bn);
+                s = g.wgmma_scores(&q_tile, &kt, &ids, &lanes, bn, super::wgmma::scores_batch(d));
             } else {
                 for kk in 0..d / 16 {
                     let a = g.frag_a(&q_tile, &lanes, &warp_row, kk * 16);

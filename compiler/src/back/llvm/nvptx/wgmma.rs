@@ -9,22 +9,37 @@
 
 use super::*;
 
+/// The forward's K steps per batch of S = QKᵀ: an async wgmma keeps its A registers until it
+/// completes, so above head_dim 128 each slab is its own batch, waited for before the next (at
+/// 256 one batch would hold all 16 slabs of Q fragments, 64 registers); up to 128 one batch.
+pub(super) fn scores_batch(d: i64) -> i64 {
+    if d > 128 { 1 } else { d / 16 }
+}
+
 impl Gen {
     /// S = Q Kᵀ on the warpgroup with `wgmma.mma_async.m64n{bn}k16`: Q fragments from registers
     /// (ldmatrix, as on sm_80), Kᵀ from shared memory through a matrix descriptor (K-major, no
     /// swizzle: core matrices of 8 keys × 16 bytes, 128 bytes apart along the head, d·16 bytes
-    /// apart along the keys).
-    pub(super) fn wgmma_scores(&mut self, q: &Tile, kt: &Tile, ids: &Ids, l: &Lanes, bn: i64) -> Vec<V> {
-        let d = self.d;
+    /// apart along the keys). Any A·Bᵀ of 64 rows of `q` by `bn` rows of `kt` over their common
+    /// width: the backward's Sᵀ = K Qᵀ and dPᵀ = V dOᵀ too.
+    /// `per_batch` K steps form one batch (their A fragments live together), waited for before
+    /// the next: [`scores_batch`] in the forward.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn wgmma_scores(
+        &mut self,
+        q: &Tile,
+        kt: &Tile,
+        ids: &Ids,
+        l: &Lanes,
+        bn: i64,
+        per_batch: i64,
+    ) -> Vec<V> {
+        let d = q.width;
         let n_out = (bn / 2) as usize; // bn·64 / 128 floats per thread.
         let warp_row = self.f.bin("mul", &ids.warp, &i64c(16));
         let mut acc: Vec<V> = vec![f32c(0.0); n_out];
         let dt = if self.spec.dtype == Dtype::Fp16 { "f16" } else { "bf16" };
         let op = format!("wgmma.mma_async.sync.aligned.m64n{bn}k16.f32.{dt}.{dt}");
-        // An async wgmma keeps its A registers until it completes: above head_dim 128 each slab is
-        // its own batch, waited for before the next (at 256 one batch would hold all 16 slabs of
-        // Q fragments, 64 registers); up to 128 one batch.
-        let per_batch = if d > 128 { 1 } else { d / 16 };
         for first in (0..d / 16).step_by(per_batch as usize) {
             let mut steps = Vec::new();
             for kk in first..first + per_batch {
@@ -36,7 +51,7 @@ impl Gen {
                 steps.push(Wgmma { a: WgA::Regs(a), desc, accumulate: kk > 0, trans_b: false });
             }
             acc = self.batch(&op, &steps, &acc);
-            if d > 128 {
+            if per_batch < d / 16 {
                 self.f.op("call void asm sideeffect \"wgmma.commit_group.sync.aligned;\", \"~{memory}\"()");
                 self.f.op("call void asm sideeffect \"wgmma.wait_group.sync.aligned 0;\", \"~{memory}\"()");
             }
@@ -48,6 +63,8 @@ impl Gen {
 
     /// O += P V on the warpgroup: P packed from the score registers, V (keys × value head, the
     /// head contiguous: MN-major, transposed B) through a descriptor; N is the value head dim.
+    /// Any C += P·B of 64 rows of P (accumulator layout) by `bn` rows of `vt`: the backward's
+    /// dV += Pᵀ dO and dK += dSᵀ Q too.
     pub(super) fn wgmma_pv(&mut self, p: &[V], vt: &Tile, acc: &V, bn: i64) {
         let d = vt.width;
         let dt = if self.spec.dtype == Dtype::Fp16 { "f16" } else { "bf16" };
