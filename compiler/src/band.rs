@@ -117,7 +117,7 @@ impl TryFrom<BandRecord> for Band {
             BandRecord::Causal => Band::CAUSAL,
             BandRecord::Window { window } if window > 0 && window <= i64::MAX as u64 => Band::window(window),
             BandRecord::Window { window } => {
-                return Err(format!("a kernel mask's window must be in 1..=2^63-1, not {window}"));
+                return Err(format!("a band's window must be in 1..=2^63-1, not {window}"));
             }
             BandRecord::Band { lo, end } => Band { lo, end },
         })

@@ -519,9 +519,9 @@ impl From<Option<Band>> for Cell {
     }
 }
 
-/// A mask that is a band of diagonals region by region, as a grid of cells (`expr::regions` reads it
-/// from an expression). Query cell `i` is positions `[q_cuts[i-1], q_cuts[i])` (from 0,
-/// the last one unbounded), key cells likewise; `cells[i * (k_cuts.len() + 1) + j]`.
+/// A mask that is a band of diagonals region by region, as a grid of cells (`expr::regions`
+/// reads it from an expression). Query cell `i` is positions `[q_cuts[i-1], q_cuts[i])` (from
+/// 0, the last one unbounded), key cells likewise; `cells[i * (k_cuts.len() + 1) + j]`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 pub struct Regions {
     /// The expression as written (printed), which the fp64 reference evaluates on its own.

@@ -3,8 +3,8 @@
 //! For one row token x the allowed columns are one interval `[lo(x), hi(x))` whose ends are
 //! piecewise linear in x with slope 0 or 1 (sequence start and end, and the two edges of the
 //! band of diagonals the mask is there: the causal diagonal and a window's lower edge, or any
-//! band's `lo ≤ q − k < end` inside a regional mask's cell). Between breakpoints the count is linear in x, so a sum over a million
-//! rows costs a handful of evaluations. Rows are queries ([`Side::Q`], for O and dQ) or keys
+//! band's `lo ≤ q − k < end` inside a regional mask's cell). Between breakpoints the count is
+//! linear in x, so a sum over a million rows costs a handful of evaluations. Rows are queries ([`Side::Q`], for O and dQ) or keys
 //! ([`Side::Kv`], for dK and dV: the transposed mask). Used by the lowering to classify and prune
 //! blocks and by the verifier to prove coverage; it does not know about plans.
 //!
