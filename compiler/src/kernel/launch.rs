@@ -33,21 +33,21 @@ pub struct Row {
 
 /// The mask by absolute tokens.
 pub struct Mask {
-    pub causal: bool,
-    pub window: Option<u64>,
-    /// A regional mask: each pair's rule is its cell's (`causal` and `window` then unused).
+    /// The band of every pair (a named mask's: causal, a window, or every pair).
+    pub band: Band,
+    /// A regional mask: each pair's band is its cell's (`band` then unused).
     pub regions: Option<Regions>,
 }
 
 impl Mask {
     pub fn of(p: &Problem) -> Mask {
-        Mask { causal: p.causal, window: p.window, regions: p.regions.clone() }
+        Mask { band: Band::of(p.causal, p.window), regions: p.regions.clone() }
     }
 
     /// The band of a pair of positions (`None`: the pair's cell is empty).
     fn band(&self, q_pos: u64, k_pos: u64) -> Option<Band> {
         match &self.regions {
-            None => Some(Band::of(self.causal, self.window)),
+            None => Some(self.band),
             Some(r) => r.rule_at(q_pos, k_pos).band(),
         }
     }
@@ -335,7 +335,7 @@ pub fn op_tables(plan: &Plan, id: OpId) -> Option<Vec<LaunchTable>> {
         if first >= end {
             continue;
         }
-        let mask = Mask { causal: c.causal, window: c.window, regions: None };
+        let mask = Mask { band: Band::of(c.causal, c.window), regions: None };
         for mut t in by_doc(&mask) {
             t.heads = Some((first - qb.head0, end - qb.head0));
             tables.push(t);
@@ -360,7 +360,7 @@ mod tests {
     #[test]
     fn pairs_become_forward_moving_chains_with_fillers() {
         let q: Vec<Row> = (0..4).map(|i| row(i, i as u64, 0)).chain((4..8).map(|i| row(i, 8 + i as u64, 0))).collect();
-        let mask = Mask { causal: true, window: None, regions: None };
+        let mask = Mask { band: Band::CAUSAL, regions: None };
         let spec = |m| KernelSpec {
             kind: KernelKind::Forward,
             head_dim: 64,

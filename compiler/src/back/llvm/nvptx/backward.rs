@@ -12,6 +12,9 @@ fn dq_slab(d: i64) -> i64 {
     if d > 128 { 32 } else { d }
 }
 
+/// K steps per batch of the sm_90a backward's Sᵀ = K Qᵀ and dPᵀ = V dOᵀ: a batch's K or V
+/// fragments live until it completes, and beside dK's and dV's accumulators two steps (8
+/// registers) are what the d128 backward holds without spilling (docs/llvm-backend.md).
 const BWD_BATCH: i64 = 2;
 
 impl Gen {
