@@ -175,15 +175,17 @@ fn matrix_through_the_emulated_gpu_abi() {
             "ok    cp2 a2a k <= q | k < 5 bshd",
             // A band no named mask is, in the cells of a regional mask.
             "ok    cp2 a2a k < 2 | (q - k < 4 & k - q < 3) sbhd",
+            // A mask that is no band, tested per pair in the score code.
+            "ok    cp2 a2a k <= q & q - k < 7 & q + k >= 5 & (q - k < 3 | (q - k) % 3 != 1) thd",
             // Learned score parameters: their values per head, their gradients (`dparams`).
             "ok    cp2 a2a causal { window = 7 } bshd h8/8 d8 bf16 sinks score s * exp(temp[h]) - slope[h] * (q - k)",
-            "16 passed, 0 failed",
+            "17 passed, 0 failed",
         ],
         "",
     );
-    check(&["matrix", "--kernels", "reference", "--filter", "cp3 p2p"], 0, &["fp32", "11 passed, 0 failed"], "");
+    check(&["matrix", "--kernels", "reference", "--filter", "cp3 p2p"], 0, &["fp32", "12 passed, 0 failed"], "");
     // A generated host kernel set goes through the same executor on the host device.
-    check(&["matrix", "--kernels", "cranelift", "--filter", "cp2 a2a"], 0, &["fp32", "16 passed, 0 failed"], "");
+    check(&["matrix", "--kernels", "cranelift", "--filter", "cp2 a2a"], 0, &["fp32", "17 passed, 0 failed"], "");
     // Every strategy.
     check(
         &["matrix", "--kernels", "gpu-emulated", "--filter", "cp4 "],
@@ -191,7 +193,7 @@ fn matrix_through_the_emulated_gpu_abi() {
         &[
             "ok    cp4 p2p padding_causal thd",
             "ok    cp4 a2a+p2p { hierarchy = [2, 2] } none sbhd",
-            "64 passed, 0 failed in",
+            "68 passed, 0 failed in",
         ],
         "",
     );
@@ -257,7 +259,7 @@ fn gpu_check_script_runs_end_to_end_emulated() {
         ],
         "{summary}"
     );
-    assert!(summary.contains("16 passed, 0 failed"), "{summary}");
+    assert!(summary.contains("17 passed, 0 failed"), "{summary}");
     for step in ["devices", "matrix", "ring", "bench"] {
         assert!(out_dir.join(format!("{step}.log")).exists(), "no {step}.log");
     }
@@ -331,14 +333,14 @@ fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
                 check(&compile, 0, &[], "");
                 let checked = check(&run, 0, &["check against fp64"], "");
                 assert!(!checked.contains("FAIL") && checked.matches("  o  ").count() == 2, "{target}:\n{checked}");
-                // A mask that reads the head under Ulysses: each rank's heads split into a causal
-                // and a windowed class (heads 4..7 on rank 1: 4, 5 causal, 6, 7 windowed), each
-                // launched over its own heads.
+                // A mask that reads the head under Ulysses: each rank's heads split into a
+                // two-sided and a windowed class (heads 4..7 on rank 1: 4, 5 see `-7 <= q - k <
+                // 40`, 6, 7 a causal window of 40), each launched over its own heads.
                 let per_head = "dsl-examples/per_head_window.attn";
                 let sets = [
                     "ulysses.seq=256",
                     "ulysses.cp=2",
-                    "ulysses.mask=k <= q & (h < 6 | q - k < 40)",
+                    "ulysses.mask=(h < 6 | k <= q) & q - k < 40 & k - q < 8",
                     "local_global.heads=8",
                     "local_global.kv_heads=4",
                     "local_global.head_dim=64",
@@ -369,12 +371,15 @@ fn ptx_sim_runs_the_gpu_matrix_and_catches_faulty_kernels() {
                         "ok    cp2 p2p k <= q | k < 5 bshd",
                         "ok    cp2 p2p k < 3 | q < 2 | (k <= q & q - k < 5) thd",
                         "ok    cp2 p2p k < 2 | (q - k < 4 & k - q < 3) sbhd",
+                        // A mask that is no band, tested in the kernels' score code (rows that see
+                        // nothing: the backward's −∞ LSE guard).
+                        "ok    cp2 p2p k <= q & q - k < 7 & q + k >= 5 & (q - k < 3 | (q - k) % 3 != 1) thd",
                         "sinks softcap 2",
                         // Learned score parameters: the warp sums and atomics of their gradients.
                         "sinks score s * exp(temp[h]) - slope[h] * (q - k)",
                         // The long case: the kernels' rings of stages reloaded.
                         "ok    cp2 p2p causal sbhd h2/1 d64 bf16 long",
-                        "17 passed, 0 failed",
+                        "18 passed, 0 failed",
                     ],
                 );
                 // `bench kernels --kernels ptx-sim`: the interpreter's instructions per second.

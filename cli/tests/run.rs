@@ -666,10 +666,11 @@ fn tune_for_te_pastes_back_and_prints_megatron_flags() {
             // fixes: tuning for it fails and says why.
             let model_text = text.split("\nlayout ").next().unwrap();
             let mask_line = |l: &&str| l.trim_start().starts_with("mask");
-            // A mask that reads the head `h` (a per-head window), else one with a union by region.
+            // A mask that reads the head `h` (a per-head window), else one with a union by region
+            // or a stride (no band: tested per pair).
             let per_head =
                 item.lines().filter(mask_line).any(|l| l.split(|c: char| !c.is_alphanumeric()).any(|w| w == "h"));
-            let regional = item.lines().filter(mask_line).any(|l| l.contains('|'));
+            let regional = item.lines().filter(mask_line).any(|l| l.contains('|') || l.contains('%'));
             // A model modifies its scores with `softcap = X` or `score = EXPR` (a soft-cap, ALiBi):
             // TE takes neither under context parallelism.
             let capped = model_text.lines().any(|l| {

@@ -6,6 +6,7 @@
 use attnc_compiler::expr::eval::{Point, truth};
 use attnc_compiler::expr::interval::{Tile, TileClass, brute, classify};
 use attnc_compiler::expr::regions::{self, Cell, Regions};
+use attnc_compiler::expr::score;
 use attnc_compiler::expr::{BinOp, Context, Expr, ExprKind, MaskExpr, Type, Var, library, parse::parse};
 use attnc_compiler::ir::{Interval, MaskClass, Problem, RowSet, mask};
 use attnc_compiler::spec::Mask;
@@ -454,12 +455,7 @@ fn regional_masks_read_as_cells() {
             "{text}"
         );
     }
-    let refused = [
-        ("k <= q & (q - k < 64 | q - k >= 4096)", "union"),
-        ("k <= q | k < h", "the head `h`"),
-        ("k <= q | doc(q) < 2", "`doc(q)` or `doc(k)` outside"),
-        ("(k <= q & q / 8 == k / 8) | k < 4", "chunks in a mask of several regions"),
-    ];
+    let refused = [("k <= q | k < h", "the head `h`"), ("k <= q | doc(q) < 2", "`doc(q)` or `doc(k)` outside")];
     for (text, reason) in refused {
         let got = regions::of(&mask_of(text));
         assert!(got.as_ref().is_err_and(|u| u.message.contains(reason)), "{text}: {got:?}");
@@ -500,6 +496,11 @@ fn arb_regional() -> impl Strategy<Value = String> {
         (-6i64..12).prop_map(|c| format!("q - k < {c}")),
         (-6i64..12).prop_map(|c| format!("k - q <= {c}")),
         (1u64..8, 1u64..8).prop_map(|(a, b)| format!("(q - k < {a} & k - q < {b})")),
+        // No band: an anti-diagonal, a stride, a chunk test, keys other than the query.
+        (0u64..60).prop_map(|c| format!("q + k >= {c}")),
+        (2u64..4, 0u64..3).prop_map(|(m, r)| format!("(q - k) % {m} == {r}")),
+        (2u64..9).prop_map(|c| format!("q / {c} == k / {c}")),
+        Just("q != k".to_string()),
     ];
     atom.prop_recursive(3, 10, 2, |inner| {
         prop_oneof![
@@ -514,18 +515,89 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
     /// Whenever a mask is read as regions, each region's rule equals the expression at every pair
-    /// of a 0..40 grid.
+    /// of a 0..40 grid; where some region is no band (`predicate`), each region's band holds
+    /// every pair the expression allows, and the kernels' test of the mask (`score::of_masked`)
+    /// equals the expression at every pair.
     #[test]
-    fn regions_are_exact(text in arb_regional()) {
+    fn regions_are_exact_or_hulls(text in arb_regional()) {
         let e = mask_of(&text);
-        if let Ok(r) = regions::of(&e) {
-            for q in 0..40u64 {
-                for k in 0..40u64 {
-                    let at = Point { q: q as i64, k: k as i64, ..Point::default() };
-                    prop_assert_eq!(r.allows(q, k), truth(&e.0, &at).unwrap(), "{} as {:?} at q {} k {}", text, r, q, k);
+        let Ok(r) = regions::of(&e) else { return Ok(()) };
+        let test = r.predicate.then(|| score::of_masked(None, &e.0).unwrap());
+        for q in 0..40u64 {
+            for k in 0..40u64 {
+                let at = Point { q: q as i64, k: k as i64, ..Point::default() };
+                let want = truth(&e.0, &at).unwrap();
+                match &test {
+                    None => prop_assert_eq!(r.allows(q, k), want, "{} as {:?} at q {} k {}", text, r, q, k),
+                    Some(test) => {
+                        prop_assert!(r.allows(q, k) || !want, "{} as {:?} hides q {} k {}", text, r, q, k);
+                        let (v, _) = score::eval(test, 0.5, (q as i64, k as i64), &[]);
+                        prop_assert_eq!(v == 0.5, want, "{} tested {} at q {} k {}", text, v, q, k);
+                    }
                 }
             }
         }
+    }
+
+    /// The kernels' test of any mask of integer terms over q, k and h (`score::of_masked`): the
+    /// score where the mask holds, −∞ and slope 0 where it does not, at every pair of a grid and
+    /// both heads (tests of the head alone are per-head values).
+    #[test]
+    fn masked_scores_test_the_mask(e in arb_mask()) {
+        let Ok(test) = score::of_masked(None, &e) else { return Ok(()) };
+        for h in 0..2 {
+            let heads = test.head_values(h as u32, 0, &[]);
+            for q in 0..12 {
+                for k in 0..12 {
+                    let at = Point { q, k, h, ..Point::default() };
+                    let Ok(want) = truth(&e, &at) else { continue };
+                    let (v, d) = score::eval(&test, 0.75, (q, k), &heads);
+                    let got = if want { (0.75, 1.0) } else { (f32::NEG_INFINITY, 0.0) };
+                    prop_assert_eq!((v, d), got, "{} at q {} k {} h {}", e, q, k, h);
+                }
+            }
+        }
+    }
+}
+
+/// Masks that are no band in some region compile as hulls the planner follows and a test the
+/// kernels apply: the hull of each region, and masks still refused.
+#[test]
+fn masks_that_are_no_band_are_hulls_and_tests() {
+    /// The mask, its query cuts, key cuts and cells.
+    type Hulls<'a> = &'a [(&'a str, &'a [u64], &'a [u64], &'a [Cell])];
+    let cases: Hulls = &[
+        ("k <= q & (q - k < 64 | q - k >= 4096)", &[], &[], &[Cell::CAUSAL]),
+        ("k <= q & q - k < 4096 & (q - k) % 2 == 0", &[], &[], &[Cell::window(4096)]),
+        ("k <= q & q + k >= 100", &[], &[], &[Cell::CAUSAL]),
+        ("q + k < 64", &[], &[], &[Cell::FULL]),
+        ("(k <= q & q / 8 == k / 8) | k < 4", &[], &[4], &[Cell::FULL, Cell::CAUSAL]),
+        (
+            "(q - k < 3 | k - q < 2 & q != k) & q - k < 9",
+            &[],
+            &[],
+            &[Cell::Band(attnc_compiler::spec::Band { lo: None, end: Some(9) })],
+        ),
+    ];
+    for (text, q_cuts, k_cuts, cells) in cases {
+        let r = regions::of(&mask_of(text)).unwrap_or_else(|u| panic!("{text}: {u:?}"));
+        assert!(r.predicate, "{text}");
+        assert_eq!(
+            (r.q_cuts.as_slice(), r.k_cuts.as_slice(), r.cells.as_slice()),
+            (*q_cuts, *k_cuts, *cells),
+            "{text}"
+        );
+    }
+    // Bands stay exact: no test in the kernels.
+    assert!(!regions::of(&mask_of("k < 2 | (q - k < 4 & k - q < 3)")).unwrap().predicate);
+    let refused = [
+        ("k <= q & (k < 4 | doc(q) == doc(k))", "across packed sequences"),
+        ("k <= q & doc(q) != doc(k)", "across packed sequences"),
+        ("!(doc(q) == doc(k)) | k < 4", "across packed sequences"),
+    ];
+    for (text, reason) in refused {
+        let got = regions::of(&mask_of(text));
+        assert!(got.as_ref().is_err_and(|u| u.message.contains(reason)), "{text}: {got:?}");
     }
 }
 

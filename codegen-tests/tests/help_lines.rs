@@ -88,10 +88,10 @@ fn spec_help_lines_are_true_when_followed() {
         ("mask name", layout("  seq = 8K\n  mask = casual"), Code::UnknownValue, quote("casual", 0), None),
         ("integer mask", layout("  seq = 8K\n  mask = q - k"), Code::ExprType, quote("q - k", 0), None),
         (
-            "union mask",
-            layout("  seq = 8K\n  mask = k <= q & (q - k < 64 | q - k >= 4096)"),
+            "mask across packed sequences",
+            layout("  seq = 8K\n  mask = k <= q & (k < 4 | doc(q) == doc(k))"),
             Code::ExprUnplanned,
-            quote("k <= q & (q - k < 64 | q - k >= 4096)", 1),
+            quote("k <= q & (k < 4 | doc(q) == doc(k))", 1),
             None,
         ),
         ("strategy name", layout("  seq = 8K\n  cp = 4\n  strategy = pp2"), Code::UnknownValue, quote("pp2", 0), None),

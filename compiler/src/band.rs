@@ -65,6 +65,17 @@ impl Band {
         Some(if all { Band::NONE } else { self })
     }
 
+    /// The band as the language writes it: `-3 <= q - k < 5`, `q - k < 5`, `1 <= q - k`, `any`
+    /// when both sides are open.
+    pub fn inequality(self) -> String {
+        match (self.lo, self.end) {
+            (None, None) => "any".to_string(),
+            (Some(lo), None) => format!("{lo} <= q - k"),
+            (None, Some(end)) => format!("q - k < {end}"),
+            (Some(lo), Some(end)) => format!("{lo} <= q - k < {end}"),
+        }
+    }
+
     /// The name kernels carry: `full`, `causal`, `window{W}`, else `band{lo}to{end}` (`x` for an
     /// open side, `m` for a minus sign).
     pub fn name(self) -> String {
@@ -145,5 +156,8 @@ mod tests {
             assert_eq!(serde_json::from_str::<Band>(json).unwrap(), m);
         }
         assert!(serde_json::from_str::<Band>(r#"{"kind":"window","window":0}"#).is_err());
+        let written = [Band::NONE, Band::CAUSAL, Band::window(4), Band { lo: Some(-3), end: None }];
+        assert_eq!(written.map(Band::inequality), ["any", "0 <= q - k", "0 <= q - k < 4", "-3 <= q - k"]);
+        assert_eq!(Band { lo: None, end: Some(5) }.inequality(), "q - k < 5");
     }
 }

@@ -360,9 +360,10 @@ pub enum Mask {
         padding: bool,
     },
     /// A mask written as an expression that reads the query head `h` (a per-head window): a
-    /// named mask per class of heads (`expr::heads`). Planning and communication follow the
-    /// union of the classes (`window`, `is_causal`); each class's kernels apply its own. Under
-    /// thd every class is within each packed sequence. Interned, so masks stay `Copy`.
+    /// band of diagonals per class of heads (`expr::heads`). Planning and communication follow
+    /// the classes' hull (`window`, `is_causal`, `HeadMasks::hull_regions`); each class's
+    /// kernels apply its own band. Under thd every class is within each packed sequence.
+    /// Interned, so masks stay `Copy`.
     Heads {
         heads: &'static HeadMasks,
     },
@@ -374,11 +375,12 @@ impl Mask {
     /// Causal attention within each packed sequence, padding hidden.
     pub const PADDING_CAUSAL: Mask = Mask::PaddingCausal { window: None, chunk: None };
 
-    /// The sliding window, if any (of a per-head mask: the union's, the widest class's).
+    /// The sliding window, if any (of a per-head mask: the hull's, the widest class's when every
+    /// class is causal).
     pub fn window(self) -> Option<u64> {
         match self {
             Mask::Causal { window, .. } | Mask::PaddingCausal { window, .. } => window,
-            Mask::Heads { heads } => heads.union().window(),
+            Mask::Heads { heads } => heads.union().and_then(Mask::window),
             Mask::None | Mask::Padding | Mask::Regions { .. } => None,
         }
     }
@@ -395,14 +397,14 @@ impl Mask {
     pub fn is_causal(self) -> bool {
         match self {
             Mask::Regions { regions, .. } => regions.is_causal(),
-            Mask::Heads { heads } => heads.union().is_causal(),
+            Mask::Heads { heads } => heads.hull().lo.is_some_and(|lo| lo >= 0),
             m => matches!(m, Mask::Causal { .. } | Mask::PaddingCausal { .. }),
         }
     }
 
     pub fn is_padding(self) -> bool {
         match self {
-            Mask::Heads { heads } => heads.union().is_padding(),
+            Mask::Heads { heads } => heads.padding,
             m => matches!(m, Mask::Padding | Mask::PaddingCausal { .. } | Mask::Regions { padding: true, .. }),
         }
     }
@@ -410,7 +412,26 @@ impl Mask {
     /// Whether queries may skip far keys (a window, chunks, or regions): the halo exchange and
     /// the trimmed ring apply.
     pub fn is_local(self) -> bool {
-        self.window().is_some() || self.chunk().is_some() || self.regions().is_some()
+        match self {
+            // A hull no name covers is planned as a regional mask of one cell.
+            Mask::Heads { heads } => heads.union().is_none_or(Mask::is_local),
+            m => m.window().is_some() || m.chunk().is_some() || m.regions().is_some(),
+        }
+    }
+
+    /// The named mask a band is (`padding`: within each packed sequence), `None` for a band no
+    /// name covers (a two-sided window, keys only before the query).
+    pub fn of_band(band: Band, padding: bool) -> Option<Mask> {
+        let window = match (band.lo, band.end) {
+            (None, None) => return Some(if padding { Mask::Padding } else { Mask::None }),
+            (Some(0), None) => None,
+            (Some(0), Some(w)) if w > 0 => Some(w as u64),
+            _ => return None,
+        };
+        Some(match padding {
+            false => Mask::Causal { window, chunk: None },
+            true => Mask::PaddingCausal { window, chunk: None },
+        })
     }
 
     /// The regions of a mask written as a regional expression.
@@ -431,8 +452,9 @@ impl Mask {
 }
 
 /// A mask that depends on the query head, by classes of consecutive heads (`expr::heads` reads it
-/// from an expression that reads `h`): each class `none`, `causal` or a causal window (within
-/// each packed sequence under thd: `padding`). Heads are the model's, from 0.
+/// from an expression that reads `h`): each class a band of diagonals (every pair, `k <= q`, a
+/// causal window, a two-sided window, ...; within each packed sequence under thd: `padding`).
+/// Heads are the model's, from 0.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 pub struct HeadMasks {
     /// The expression as written (printed), which the fp64 reference evaluates on its own.
@@ -444,33 +466,39 @@ pub struct HeadMasks {
     pub padding: bool,
 }
 
-/// Heads `first..end`: causal or not, and the window.
+/// Heads `first..end` and the band their queries see.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 pub struct HeadClass {
     pub first: u32,
     pub end: u32,
-    pub causal: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub window: Option<u64>,
+    pub band: Band,
 }
 
 impl HeadMasks {
-    /// The named mask of a class.
-    pub fn mask(&self, c: &HeadClass) -> Mask {
-        match (c.causal, self.padding) {
-            (false, false) => Mask::None,
-            (false, true) => Mask::Padding,
-            (true, false) => Mask::Causal { window: c.window, chunk: None },
-            (true, true) => Mask::PaddingCausal { window: c.window, chunk: None },
-        }
+    /// The least band holding every class's (from the lowest `lo` to the highest `end`, a side
+    /// open if some class's is): what planning and communication follow.
+    pub fn hull(&self) -> Band {
+        let lo = self.classes.iter().map(|c| c.band.lo).try_fold(i64::MAX, |m, x| x.map(|x| m.min(x)));
+        let end = self.classes.iter().map(|c| c.band.end).try_fold(i64::MIN, |m, x| x.map(|x| m.max(x)));
+        Band { lo, end }
     }
 
-    /// The mask every head's pairs fall under: `none` if some class is, else causal with the
-    /// widest window (none if some class has none).
-    pub fn union(&self) -> Mask {
-        let causal = self.classes.iter().all(|c| c.causal);
-        let window = self.classes.iter().map(|c| c.window).try_fold(0u64, |w, x| x.map(|x| w.max(x)));
-        self.mask(&HeadClass { first: 0, end: 0, causal, window: window.filter(|_| causal) })
+    /// The hull as a named mask (`None`: no name covers it; [`HeadMasks::hull_regions`] then).
+    pub fn union(&self) -> Option<Mask> {
+        Mask::of_band(self.hull(), self.padding)
+    }
+
+    /// The hull as a regional mask of one cell, when no name covers it (a class with a two-sided
+    /// window): how the planner, which follows the hull, is told it.
+    pub fn hull_regions(&self) -> Option<Regions> {
+        let hull = self.hull();
+        Mask::of_band(hull, self.padding).is_none().then(|| Regions {
+            text: self.text.clone(),
+            q_cuts: Vec::new(),
+            k_cuts: Vec::new(),
+            cells: vec![Cell::Band(hull)],
+            predicate: false,
+        })
     }
 
     /// The class of model head `head`.
@@ -529,6 +557,12 @@ pub struct Regions {
     pub q_cuts: Vec<u64>,
     pub k_cuts: Vec<u64>,
     pub cells: Vec<Cell>,
+    /// The mask is no band in some cell (`q + k < N`, a union of bands, `(q - k) % 2 == 0`): the
+    /// cells hold bands that contain every allowed pair (`expr::named::hull`), which planning,
+    /// communication and tile bounds follow, and the kernels test the mask itself at each pair,
+    /// in their score code (`Score::mask`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub predicate: bool,
 }
 
 /// One step of a score's straight-line code (`kernel::score` builds and lowers it); operands
@@ -591,6 +625,11 @@ pub struct Score {
     /// backward kernels add dS·∂score/∂param over their pairs into the head's gradient.
     pub param_names: Vec<String>,
     pub params: Vec<usize>,
+    /// A mask the kernels test as part of the score (one that is no band region by region, as
+    /// written): where it does not hold the value is −∞ and the slopes 0
+    /// (`expr::score::of_masked`). The fp64 reference reads the mask from the problem's regions,
+    /// not from here.
+    pub mask: Option<String>,
 }
 
 /// How the kernels treat a step of a score (`expr::score` assigns them).
@@ -631,19 +670,30 @@ impl Score {
 }
 
 /// A score's serialised form: its text, or with learned parameters its text and their names in
-/// declaration order (so that a plan read back indexes the same tensor).
+/// declaration order (so that a plan read back indexes the same tensor), and the mask it tests.
 #[derive(Serialize, serde::Deserialize)]
 #[serde(untagged)]
 pub enum ScoreText {
     Text(String),
-    WithParams { text: String, params: Vec<String> },
+    WithParams {
+        text: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        params: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mask: Option<String>,
+    },
 }
 
 impl Serialize for Score {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self.param_names.is_empty() {
+        match self.param_names.is_empty() && self.mask.is_none() {
             true => s.serialize_str(&self.text),
-            false => ScoreText::WithParams { text: self.text.clone(), params: self.param_names.clone() }.serialize(s),
+            false => ScoreText::WithParams {
+                text: self.text.clone(),
+                params: self.param_names.clone(),
+                mask: self.mask.clone(),
+            }
+            .serialize(s),
         }
     }
 }

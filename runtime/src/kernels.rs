@@ -261,10 +261,11 @@ impl Kernels for Reference {
             for j in keys.filter(|&j| spec.mask.visible(pq, kv_base + j as i64)) {
                 scores.push((j, Reference::score(spec, l, (i, h, kh), j, (pq, kv_base + j as i64)).0));
             }
-            if scores.is_empty() {
+            let m = scores.iter().map(|s| s.1).fold(f32::NEG_INFINITY, f32::max);
+            // No key, or every key −∞ (a mask the score tests): the row sees nothing here.
+            if m == f32::NEG_INFINITY {
                 return;
             }
-            let m = scores.iter().map(|s| s.1).fold(f32::NEG_INFINITY, f32::max);
             let mut sum = 0.0f32;
             let o = &mut out.o[(i * hq + h) * dv..][..dv];
             for &(j, s) in &scores {

@@ -224,7 +224,7 @@ pub fn strategies(cp: u32) -> Vec<String> {
 /// prefix-LM with a 5-token prefix; 3 global keys, 2 global queries and a window of 5 within each
 /// packed sequence; 2 global keys and a two-sided window, 3 keys back and 2 ahead — a band no
 /// named mask is) cut them too.
-pub const MASKS: [(&str, &str); 11] = [
+pub const MASKS: [(&str, &str); 12] = [
     ("none", "sbhd"),
     ("causal", "bshd"),
     ("causal { window = 5 }", "sbhd"),
@@ -236,6 +236,10 @@ pub const MASKS: [(&str, &str); 11] = [
     ("k <= q | k < 5", "bshd"),
     ("k < 3 | q < 2 | (k <= q & q - k < 5)", "thd"),
     ("k < 2 | (q - k < 4 & k - q < 3)", "sbhd"),
+    // No band in any region (a union of bands, an anti-diagonal, a stride; queries 0..2 of each
+    // sequence see nothing): planned by its hull, a causal window of 7, and tested per pair by
+    // the kernels' score code.
+    ("k <= q & q - k < 7 & q + k >= 5 & (q - k < 3 | (q - k) % 3 != 1)", "thd"),
 ];
 
 /// A model feature of the matrix, with the mask and format it runs under.

@@ -172,8 +172,8 @@ fn local_masks_under_both_exchanges_against_fp64() {
         }
     }
     assert!(failures.is_empty(), "{} of {count} cases failed:\n{}", failures.len(), failures.join("\n"));
-    assert_eq!(count, 388, "97 local-mask cases × 2 exchanges × 2 kernel sets");
-    assert_eq!(trimmed, 122, "ring plans (of 194) whose forward is trimmed somewhere");
+    assert_eq!(count, 432, "108 local-mask cases × 2 exchanges × 2 kernel sets");
+    assert_eq!(trimmed, 136, "ring plans (of 216) whose forward is trimmed somewhere");
 }
 
 /// The device executor (planes, launch tables, transfers and collectives between ranks' memory,
@@ -193,7 +193,7 @@ fn device_executor_on_host_memory_against_fp64() {
         })
         .collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
-    assert_eq!(cases.len(), 234);
+    assert_eq!(cases.len(), 252);
 }
 
 /// The device executor's timeline: one span per op of every rank, each between the stamps around
@@ -338,7 +338,7 @@ fn device_executor_one_rank_per_process() {
         })
         .collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
-    assert_eq!(cases.len(), 201);
+    assert_eq!(cases.len(), 216);
 }
 
 /// Learned sinks with one process per rank: each rank's dsinks holds its own rows' share, and the
@@ -637,18 +637,21 @@ fn a_plan_that_drops_or_misplaces_the_sink_is_rejected() {
 }
 
 /// Masks that read the head (`expr::heads`): 8 heads in GQA pairs, a causal class and a windowed
-/// one (bshd), a causal class and one that sees every pair (sbhd: the union is every pair), and a
-/// window that widens every two heads within packed sequences (thd: the union is the widest) —
+/// one (bshd), a causal class and one that sees every pair (sbhd: the hull is every pair), a
+/// window that widens every two heads within packed sequences (thd: the hull is the widest), and
+/// a two-sided window beside a causal one within packed sequences (thd: the hull, `-2 <= q - k <
+/// 5`, is planned as one regional cell) —
 /// every strategy at cp 2 and 4, forward and backward, on every CPU kernel set in fp32 and under
 /// the GPU ABI's rule in bf16, against fp64 attention that evaluates the written mask at each
 /// head. The plans launch each class over its heads (`LaunchTable::heads`), and the windowed
 /// thd mask runs under both exchanges.
 #[test]
 fn per_head_masks_against_fp64() {
-    const MASKS: [(&str, &str); 3] = [
+    const MASKS: [(&str, &str); 4] = [
         ("k <= q & (h < 4 | q - k < 5)", "bshd"),
         ("h >= 6 | k <= q", "sbhd"),
         ("k <= q & q - k < 3 * (h / 2 + 1)", "thd"),
+        ("(h < 4 | k <= q) & q - k < 5 & k - q < 3", "thd"),
     ];
     let sets = kernel_sets();
     let (mut failures, mut runs) = (Vec::new(), 0);
@@ -674,7 +677,7 @@ fn per_head_masks_against_fp64() {
         }
     }
     assert!(failures.is_empty(), "{} of {runs} cases failed:\n{}", failures.len(), failures.join("\n"));
-    assert_eq!(runs, 23, "7 strategies × 3 masks, and the thd window under both exchanges at cp 2 and 4 p2p");
+    assert_eq!(runs, 32, "7 strategies × 4 masks, and the thd masks under both exchanges at cp 2 and 4 p2p");
 }
 
 /// Learned score parameters (`params = [slope, temp]`, `matrix::LEARNED`): the fp64 check of

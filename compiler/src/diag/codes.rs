@@ -405,21 +405,26 @@ position with a constant (`k < 64`, `q < 4`) cut the positions into regions, and
 region the rest must be bounds on q - k, `lo <= q - k < end` (either side open: every
 pair, causal, a causal window, a two-sided window `q - k < W & k - q < W`, `k < q`), or
 none. Prefix-LM, global tokens with a window and Longformer's two-sided window are such
-masks. Unions the regions do not separate (two bands in one region), other constraints
-inside a region (`q + k < 100`) and chunks within regions are not compiled yet.
+masks. A mask that is no band in some region (two bands in one region, `q + k < 100`, a
+stride `(q - k) % 2 == 0`, chunks within regions) compiles as a hull and a predicate: each
+region holds a band containing every allowed pair, which planning and communication follow,
+and the kernels test the mask itself at each pair (f32 integers: every term must stay within
+2^24 over the sequence). Comparisons of doc(q) with doc(k) other than `doc(q) == doc(k)` as
+a condition of the whole mask are refused: packed sequences never attend across.
 
 A mask that reads the query head h is decided head by head (h counts the model's heads):
-at every head it must read as every pair, causal or a causal window, and heads with the
-same mask form a class whose kernels apply it, while planning and communication follow
-the union of the classes. Heads that share a KV head (a GQA group) must share a mask, no
+at every head it must read as every pair or a band of bounds on q - k (causal, a causal
+or two-sided window), and heads with the same band form a class whose kernels apply it,
+while planning and communication follow the hull of the classes' bands. Heads that share a KV head (a GQA group) must share a mask, no
 head may see nothing, chunks cannot vary by head, and the layout must run at tp = 1 (one
 plan serves every TP rank, and their heads differ).
 
     mask = k <= q | k < 64                           # prefix-LM: compiled by region
     mask = k < 4 | q < 4 | (k <= q & q - k < 256)    # global tokens and a window
     mask = q - k < 256 & k - q < 256                 # a two-sided window: one band
-    mask = k <= q & (q - k < 64 | q - k >= 4096)     # not yet: one region, a union
+    mask = k <= q & (q - k < 64 | q - k >= 4096)     # compiled: causal hull, tested per pair
     mask = k <= q & (h < 8 | q - k < 4096)           # compiled by head: 8 causal, the rest windowed
+    mask = (h < 8 | k <= q) & q - k < 64 & k - q < 8 # by head: 8 two-sided, the rest windowed
     mask = k <= q & (h < 8 | q / 512 == k / 512)     # not yet: chunks that vary by head
     score = 2 * tanh(s / 2) + max(s - 1, 0) / 4      # compiled: s and constants
     score = s - (q - k) / 16                         # compiled: a distance bias, one slope

@@ -1,13 +1,13 @@
 //! Masks that read the query head `h` (a per-head window): for every head of the model the
 //! expression is decided at that head — `h` replaced by the head, what no pair of positions can
 //! change decided (`regions::simplify` over every position), `&`, `|` and `!` simplified — and
-//! what remains is read as a named mask (`named.rs`).
-//! Consecutive heads with the same mask form a class ([`HeadMasks`]). The planner and the
-//! communication follow the classes' union; each class's launches apply its own mask
-//! (`kernel::launch`), so no backend has code for heads either.
+//! what remains is read as a band of diagonals (`named::band`: `k <= q`, a causal or two-sided
+//! window, every pair). Consecutive heads with the same band form a class ([`HeadMasks`]). The
+//! planner and the communication follow the classes' hull; each class's launches apply its own
+//! band (`kernel::launch`), so no backend has code for heads either.
 
-use super::{Expr, ExprKind, MaskExpr, Var, named};
-use crate::spec::{END, HeadClass, HeadMasks, Mask};
+use super::{Expr, ExprKind, MaskExpr, Var, named, regions};
+use crate::spec::{Band, Cell, END, HeadClass, HeadMasks};
 
 /// Why a per-head mask is not one attnc compiles.
 pub type Unsupported = named::Unsupported;
@@ -24,11 +24,11 @@ fn at_head(e: &Expr, head: i64) -> Expr {
     Expr::new(kind, e.span)
 }
 
-/// The causal order and window of `mask` at one head (`Err`: why not a named mask there).
-fn at(mask: &MaskExpr, head: u32) -> Result<(bool, Option<u64>), Unsupported> {
+/// The band of `mask` at one head (`Err`: why it is not a band there).
+fn at(mask: &MaskExpr, head: u32) -> Result<Band, Unsupported> {
     let at = |message: String| Unsupported { span: mask.0.span, message };
     // Every position at once: what the tile decides (comparisons of constants, and those that hold
-    // for every pair of positions) goes, the rest is read as a named mask.
+    // for every pair of positions) goes, the rest is read as a band.
     let everywhere = super::interval::Tile {
         q: (0, END as i64 - 1),
         k: (0, END as i64 - 1),
@@ -36,16 +36,25 @@ fn at(mask: &MaskExpr, head: u32) -> Result<(bool, Option<u64>), Unsupported> {
         doc_q: (0, 0),
         doc_k: (0, 0),
     };
-    let rest = match super::regions::simplify(&at_head(&mask.0, head as i64), &everywhere) {
-        Err(true) => return Ok((false, None)),
+    let rest = match regions::simplify(&at_head(&mask.0, head as i64), &everywhere) {
+        Err(true) => return Ok(Band::NONE),
         Err(false) => return Err(at(format!("head {head} sees no key"))),
-        Ok(rest) => rest,
+        Ok(rest) => MaskExpr(rest),
     };
-    match named::mask(&MaskExpr(rest)) {
-        Ok(Mask::None) => Ok((false, None)),
-        Ok(Mask::Causal { window, chunk: None }) => Ok((true, window)),
-        Ok(_) => Err(at(format!("at head {head} it has chunks, which a per-head mask cannot vary"))),
-        Err(u) => Err(Unsupported { span: u.span, message: format!("at head {head}, {}", u.message) }),
+    match named::band(&rest) {
+        Ok(Some(band)) => match regions::in_cell(band, (0, END - 1), (0, END - 1)) {
+            Cell::Band(band) => Ok(band),
+            Cell::Empty => Err(at(format!("head {head} sees no key"))),
+        },
+        Ok(None) => Err(at(format!("head {head} sees no key"))),
+        // A chunked mask reads as a named one; a per-head mask cannot vary it.
+        Err(_) if named::mask(&rest).is_ok_and(|m| m.chunk().is_some()) => {
+            Err(at(format!("at head {head} it has chunks, which a per-head mask cannot vary")))
+        }
+        Err(u) => Err(Unsupported {
+            span: u.span,
+            message: format!("at head {head}, {}", u.message.replace(" inside a region", "")),
+        }),
     }
 }
 
@@ -54,10 +63,10 @@ fn at(mask: &MaskExpr, head: u32) -> Result<(bool, Option<u64>), Unsupported> {
 pub fn of(mask: &MaskExpr, heads: u32, padding: bool) -> Result<HeadMasks, Unsupported> {
     let mut classes: Vec<HeadClass> = Vec::new();
     for head in 0..heads {
-        let (causal, window) = at(mask, head)?;
+        let band = at(mask, head)?;
         match classes.last_mut() {
-            Some(c) if c.causal == causal && c.window == window => c.end = head + 1,
-            _ => classes.push(HeadClass { first: head, end: head + 1, causal, window }),
+            Some(c) if c.band == band => c.end = head + 1,
+            _ => classes.push(HeadClass { first: head, end: head + 1, band }),
         }
     }
     Ok(HeadMasks { text: mask.0.to_string(), classes, padding })
@@ -73,33 +82,69 @@ pub fn intern(m: HeadMasks) -> &'static HeadMasks {
 mod tests {
     use super::*;
 
-    /// (first head, end, causal, window) of each class.
-    type Classes = Vec<(u32, u32, bool, Option<u64>)>;
+    /// (first head, end, band) of each class.
+    type Classes = Vec<(u32, u32, Band)>;
+
+    fn parse(text: &str) -> MaskExpr {
+        MaskExpr::new(super::super::parse::parse(text).unwrap()).unwrap()
+    }
 
     fn classes(text: &str, heads: u32) -> Result<Classes, String> {
-        let mask = MaskExpr::new(super::super::parse::parse(text).unwrap()).unwrap();
-        of(&mask, heads, false)
-            .map(|m| m.classes.iter().map(|c| (c.first, c.end, c.causal, c.window)).collect())
+        of(&parse(text), heads, false)
+            .map(|m| m.classes.iter().map(|c| (c.first, c.end, c.band)).collect())
             .map_err(|u| u.message)
     }
 
     #[test]
     fn heads_are_decided_one_by_one_and_grouped() {
-        assert_eq!(classes("k <= q & (h < 4 | q - k < 128)", 8), Ok(vec![(0, 4, true, None), (4, 8, true, Some(128))]));
+        let (causal, window) = (Band::CAUSAL, Band::window);
+        assert_eq!(classes("k <= q & (h < 4 | q - k < 128)", 8), Ok(vec![(0, 4, causal), (4, 8, window(128))]));
         // A window that grows with the head, and heads that see everything.
         assert_eq!(
             classes("h >= 6 | (k <= q & q - k < 64 * (h / 2 + 1))", 8),
-            Ok(vec![(0, 2, true, Some(64)), (2, 4, true, Some(128)), (4, 6, true, Some(192)), (6, 8, false, None)])
+            Ok(vec![(0, 2, window(64)), (2, 4, window(128)), (4, 6, window(192)), (6, 8, Band::NONE)])
+        );
+        // Two-sided windows, and keys strictly before the query.
+        let two_sided = Band { lo: Some(-7), end: Some(40) };
+        assert_eq!(
+            classes("(h < 2 | k <= q) & q - k < 40 & k - q < 8", 4),
+            Ok(vec![(0, 2, two_sided), (2, 4, window(40))])
+        );
+        assert_eq!(
+            classes("k < q | h == 1", 3),
+            Ok(vec![
+                (0, 1, Band { lo: Some(1), end: None }),
+                (1, 2, Band::NONE),
+                (2, 3, Band { lo: Some(1), end: None })
+            ])
         );
         assert_eq!(classes("k <= q & !(h == 1)", 3), Err("head 1 sees no key".into()));
+        assert_eq!(classes("q - k < 4 & k - q < -4 | h == 0", 2), Err("head 1 sees no key".into()));
         assert_eq!(
             classes("k <= q & (h < 1 | q / 8 == k / 8)", 2),
             Err("at head 1 it has chunks, which a per-head mask cannot vary".into())
         );
-        let union =
-            of(&MaskExpr::new(super::super::parse::parse("k <= q & (h < 4 | q - k < 128)").unwrap()).unwrap(), 8, true)
-                .unwrap()
-                .union();
-        assert_eq!(union, Mask::PADDING_CAUSAL);
+        assert_eq!(
+            classes("h < 1 | q + k < 64", 2),
+            Err("at head 1, a constraint that is not a bound on `q - k` (a band of diagonals)".into())
+        );
+    }
+
+    /// The planner follows the hull: a name where one covers it, else one regional cell.
+    #[test]
+    fn the_hull_holds_every_class() {
+        let heads = of(&parse("k <= q & (h < 4 | q - k < 128)"), 8, true).unwrap();
+        assert_eq!(
+            (heads.hull(), heads.union(), heads.hull_regions()),
+            (Band::CAUSAL, Some(crate::spec::Mask::PADDING_CAUSAL), None)
+        );
+        let heads = of(&parse("(h < 2 | k <= q) & q - k < 40 & k - q < 8"), 4, false).unwrap();
+        let hull = Band { lo: Some(-7), end: Some(40) };
+        assert_eq!((heads.hull(), heads.union()), (hull, None));
+        let regions = heads.hull_regions().unwrap();
+        assert_eq!(
+            (regions.q_cuts.len(), regions.k_cuts.len(), regions.cells.as_slice()),
+            (0, 0, &[Cell::Band(hull)][..])
+        );
     }
 }

@@ -78,6 +78,22 @@ fn int(e: &Expr, t: &Tile) -> Range {
     }
 }
 
+/// The largest magnitude an integer term of `e` (or any part of one) takes over `tile`
+/// (`None`: some term is unbounded): below 2^24 the kernels' f32 steps for the mask are exact.
+pub fn magnitude(e: &Expr, t: &Tile) -> Option<i128> {
+    let own = match &e.kind {
+        ExprKind::Unary(UnOp::Not, _) => 0,
+        ExprKind::Binary(op, ..) if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) => 0,
+        _ => int(e, t).map(|(lo, hi)| lo.abs().max(hi.abs()))?,
+    };
+    let children = match &e.kind {
+        ExprKind::Unary(_, a) => magnitude(a, t)?,
+        ExprKind::Binary(_, a, b) => magnitude(a, t)?.max(magnitude(b, t)?),
+        _ => 0,
+    };
+    Some(own.max(children))
+}
+
 fn compare(op: BinOp, a: Range, b: Range) -> Tri {
     let (Some((a0, a1)), Some((b0, b1))) = (a, b) else { return Tri::Unknown };
     let (always, never) = match op {

@@ -284,6 +284,64 @@ pub fn band(mask: &MaskExpr) -> Result<Option<Band>, Unsupported> {
     Ok(Some(Band { lo, end }))
 }
 
+/// A band holding every pair `mask` allows (`None`: it allows none), for a mask that is no band:
+/// what the planner and the kernels' tile bounds follow while the kernels test the mask itself
+/// ([`super::score::of_masked`]). Bounds on `q - k` narrow it, `&` intersects, `|` joins (from
+/// the lower of the lowest sides to the higher of the highest), and any other condition (`q + k
+/// < N`, `(q - k) % 2 == 0`, a chunk test) is taken as every pair, so the band is sound for any
+/// mask and exact for a band.
+pub fn hull(mask: &MaskExpr) -> Option<Band> {
+    fn meet(a: Option<Band>, b: Option<Band>) -> Option<Band> {
+        let (a, b) = (a?, b?);
+        let lo = match (a.lo, b.lo) {
+            (Some(x), Some(y)) => Some(x.max(y)),
+            (x, y) => x.or(y),
+        };
+        let end = match (a.end, b.end) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        };
+        (lo.zip(end).is_none_or(|(lo, end)| lo < end)).then_some(Band { lo, end })
+    }
+    fn join(a: Option<Band>, b: Option<Band>) -> Option<Band> {
+        match (a, b) {
+            (Some(a), Some(b)) => {
+                Some(Band { lo: a.lo.zip(b.lo).map(|(x, y)| x.min(y)), end: a.end.zip(b.end).map(|(x, y)| x.max(y)) })
+            }
+            (a, b) => a.or(b),
+        }
+    }
+    fn walk(e: &Expr, negate: bool) -> Option<Band> {
+        match &e.kind {
+            ExprKind::Unary(UnOp::Not, a) => walk(a, !negate),
+            ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
+                let (a, b) = (walk(a, negate), walk(b, negate));
+                if (*op == BinOp::And) != negate { meet(a, b) } else { join(a, b) }
+            }
+            // One comparison: the band its atoms say when they are bounds on q − k, else every
+            // pair.
+            _ => {
+                let mut set = BTreeSet::new();
+                if atoms(e, negate, &mut set).is_err() {
+                    return Some(Band::NONE);
+                }
+                let mut band = Some(Band::NONE);
+                for atom in set {
+                    let side = match atom {
+                        Atom::False => return None,
+                        Atom::Le { q: 1, k: -1, c } => Band { lo: None, end: Some(1i64.saturating_sub(c)) },
+                        Atom::Le { q: -1, k: 1, c } => Band { lo: Some(c), end: None },
+                        Atom::Le { .. } | Atom::SameChunk(_) => Band::NONE,
+                    };
+                    band = meet(band, Some(side));
+                }
+                band
+            }
+        }
+    }
+    walk(&mask.0, false)
+}
+
 /// The soft-cap a score expression says: `None` for the plain score `s`, `Some(X)` for
 /// `X * tanh(s / X)` (either order of the product).
 pub fn softcap(score: &Expr) -> Result<Option<f64>, Unsupported> {

@@ -110,8 +110,15 @@ pub fn of(mask: &MaskExpr) -> Result<Regions, named::Unsupported> {
     if q_cuts.len() * k_cuts.len() > 4096 {
         return Err(named::Unsupported { span: mask.0.span, message: "more than 4096 regions".into() });
     }
+    if let Some(e) = cross_doc(&mask.0, true) {
+        return Err(named::Unsupported {
+            span: e.span,
+            message: "attention across packed sequences (a mask may only require `doc(q) == doc(k)`, as one of the conditions joined by `&`)".into(),
+        });
+    }
     let (nq, nk) = (q_cuts.len() + 1, k_cuts.len() + 1);
     let mut cells = Vec::with_capacity(nq * nk);
+    let mut predicate = false;
     for i in 0..nq {
         for j in 0..nk {
             let (q0, q1) = Regions::span(&q_cuts, i);
@@ -126,15 +133,20 @@ pub fn of(mask: &MaskExpr) -> Result<Regions, named::Unsupported> {
             let cell = match simplify(&mask.0, &tile) {
                 Err(true) => Cell::FULL,
                 Err(false) => Cell::Empty,
-                Ok(rest) => match named::band(&MaskExpr(rest))? {
-                    None => Cell::Empty,
-                    Some(band) => in_cell(band, (q0, q1 - 1), (k0, k1 - 1)),
-                },
+                Ok(rest) => {
+                    let rest = MaskExpr(rest);
+                    // No band here: a band holding every allowed pair, and the kernels test the mask.
+                    let band = named::band(&rest).unwrap_or_else(|_| {
+                        predicate = true;
+                        named::hull(&rest)
+                    });
+                    band.map_or(Cell::Empty, |band| in_cell(band, (q0, q1 - 1), (k0, k1 - 1)))
+                }
             };
             cells.push(cell);
         }
     }
-    let mut r = Regions { text: mask.0.to_string(), q_cuts, k_cuts, cells };
+    let mut r = Regions { text: mask.0.to_string(), q_cuts, k_cuts, cells, predicate };
     merge(&mut r);
     Ok(r)
 }
@@ -143,7 +155,7 @@ pub fn of(mask: &MaskExpr) -> Result<Regions, named::Unsupported> {
 /// empty or full where it hides all or none of the cell's pairs, else `b` with a side that cuts
 /// no pair of the cell dropped, and the lower side written `k <= q` where every key of the cell
 /// is at or before every query (so `q - k < W` there reads as the causal window it equals).
-fn in_cell(b: Band, q: (u64, u64), k: (u64, u64)) -> Cell {
+pub(super) fn in_cell(b: Band, q: (u64, u64), k: (u64, u64)) -> Cell {
     let (q, k) = ((q.0 as i64, q.1 as i64), (k.0 as i64, k.1 as i64));
     match b.on(q, k) {
         None => Cell::Empty,
@@ -166,6 +178,24 @@ fn find<'e>(e: &'e Expr, f: &impl Fn(&Expr) -> bool) -> Option<&'e Expr> {
         ExprKind::Unary(_, a) => find(a, f),
         ExprKind::Binary(_, a, b) => find(a, f).or_else(|| find(b, f)),
         ExprKind::Call(_, args) => args.iter().find_map(|a| find(a, f)),
+        _ => None,
+    }
+}
+
+/// A comparison of `doc(q)` with `doc(k)` other than `doc(q) == doc(k)` as a conjunct of the
+/// whole mask (`top`: reached through `&` only): anything else would allow pairs across packed
+/// sequences somewhere, which attnc never computes.
+fn cross_doc(e: &Expr, top: bool) -> Option<&Expr> {
+    let is_doc = |x: &Expr| matches!(x.kind, ExprKind::Var(Var::DocQ | Var::DocK));
+    match &e.kind {
+        ExprKind::Binary(op, a, b) if op.is_comparison() && is_doc(a) && is_doc(b) => {
+            (!(top && *op == BinOp::Eq)).then_some(e)
+        }
+        ExprKind::Binary(op, a, b) => {
+            let top = top && *op == BinOp::And;
+            cross_doc(a, top).or_else(|| cross_doc(b, top))
+        }
+        ExprKind::Unary(_, a) => cross_doc(a, false),
         _ => None,
     }
 }

@@ -146,7 +146,15 @@ impl Score {
             let at = |j: u16| vals[j as usize];
             let v = match op {
                 // Per-pair steps are never read by a per-head one.
-                ScoreOp::S | ScoreOp::Q | ScoreOp::K | ScoreOp::Pick(..) => f64::NAN,
+                ScoreOp::S | ScoreOp::Q | ScoreOp::K => f64::NAN,
+                // A mask's test of the head alone (`h < 4`).
+                ScoreOp::Pick(a, b, x, y) => {
+                    if at(a) <= at(b) {
+                        at(x)
+                    } else {
+                        at(y)
+                    }
+                }
                 ScoreOp::H => head as f64,
                 ScoreOp::Doc => doc as f64,
                 ScoreOp::Param(j) => params.get(j as usize).map_or(f64::NAN, |&p| p as f64),
@@ -458,6 +466,9 @@ impl Builder {
         if x == y {
             return x;
         }
+        if let (Val::K(a), Val::K(b)) = (self.known(a), self.known(b)) {
+            return if a <= b { x } else { y };
+        }
         let (a, b, x, y) = (self.index(a), self.index(b), self.index(x), self.index(y));
         self.push(ScoreOp::Pick(a, b, x, y))
     }
@@ -613,7 +624,8 @@ fn slopes(b: &mut Builder, n: usize, by: ScoreOp) -> Vec<Val> {
             // makes `s` exactly 0 — differentiates as PyTorch would.
             ScoreOp::Min(x, y) => tie(b, (Val::Op(x), Val::Op(y)), d[x as usize], d[y as usize]),
             ScoreOp::Max(x, y) => tie(b, (Val::Op(x), Val::Op(y)), d[y as usize], d[x as usize]),
-            ScoreOp::Pick(..) => unreachable!("values have no picks"),
+            // A mask's test: the slope of the side taken (0 where the mask hides the pair).
+            ScoreOp::Pick(a, c, x, y) => b.pick(Val::Op(a), Val::Op(c), d[x as usize], d[y as usize]),
         };
         d.push(dv);
     }
@@ -633,6 +645,106 @@ fn tie(b: &mut Builder, (x, y): (Val, Val), below: Val, above: Val) -> Val {
     b.pick(y, x, not_below, below)
 }
 
+/// An integer term of a mask as f32 steps: exact while every value stays within ±2^24, which
+/// [`of_masked`]'s caller checks over the positions it plans (`interval::magnitude`).
+fn integer(b: &mut Builder, e: &Expr) -> Result<Val, Unsupported> {
+    let unsupported = |what: &str| Unsupported { message: what.to_string(), span: e.span };
+    Ok(match &e.kind {
+        ExprKind::Var(Var::Q) => b.push(ScoreOp::Q),
+        ExprKind::Var(Var::K) => b.push(ScoreOp::K),
+        ExprKind::Var(Var::H) => b.push(ScoreOp::H),
+        ExprKind::Var(Var::DocQ | Var::DocK) => b.push(ScoreOp::Doc),
+        ExprKind::Int(i) => Val::K(*i as f32),
+        ExprKind::Unary(UnOp::Neg, a) => {
+            let a = integer(b, a)?;
+            b.neg(a)
+        }
+        ExprKind::Binary(op, x, y) => {
+            let (x, y) = (integer(b, x)?, integer(b, y)?);
+            match op {
+                BinOp::Add => b.add(x, y),
+                BinOp::Sub => b.sub(x, y),
+                BinOp::Mul => b.mul(x, y),
+                // Euclidean, by a positive constant: floor(x / c) with a true division (exact for
+                // integers below 2^24), and x − c·floor(x / c).
+                BinOp::Div | BinOp::Rem => match (b.known(x), b.known(y)) {
+                    (_, Val::K(c)) if c <= 0.0 => return Err(unsupported("`/` and `%` divide by a positive constant")),
+                    (Val::K(x), Val::K(c)) => Val::K(if *op == BinOp::Div { (x / c).floor() } else { x.rem_euclid(c) }),
+                    (x, c @ Val::K(_)) => {
+                        let (xi, ci) = (b.index(x), b.index(c));
+                        let quotient = b.push(ScoreOp::Div(xi, ci));
+                        let floor = b.unary(ScoreOp::Floor, f32::floor, quotient);
+                        match op {
+                            BinOp::Div => floor,
+                            _ => {
+                                let whole = b.mul(c, floor);
+                                b.sub(x, whole)
+                            }
+                        }
+                    }
+                    _ => return Err(unsupported("`/` and `%` divide by a positive constant")),
+                },
+                other => return Err(unsupported(&format!("`{}` is not an integer operation", other.symbol()))),
+            }
+        }
+        _ => return Err(unsupported("this term")),
+    })
+}
+
+/// `yes` where the mask condition `e` holds, else `no`, as picks (`x` where `a ≤ b`): integer
+/// comparisons, `&`, `|` and `!`. `doc(q) == doc(k)` holds wherever a pair is scored.
+fn cond(b: &mut Builder, e: &Expr, yes: Val, no: Val) -> Result<Val, Unsupported> {
+    Ok(match &e.kind {
+        ExprKind::Unary(UnOp::Not, a) => cond(b, a, no, yes)?,
+        ExprKind::Binary(BinOp::And, x, y) => {
+            let inner = cond(b, y, yes, no)?;
+            cond(b, x, inner, no)?
+        }
+        ExprKind::Binary(BinOp::Or, x, y) => {
+            let inner = cond(b, y, yes, no)?;
+            cond(b, x, yes, inner)?
+        }
+        ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), x, y)
+            if matches!(
+                (&x.kind, &y.kind),
+                (ExprKind::Var(Var::DocQ), ExprKind::Var(Var::DocK))
+                    | (ExprKind::Var(Var::DocK), ExprKind::Var(Var::DocQ))
+            ) =>
+        {
+            if *op == BinOp::Eq {
+                yes
+            } else {
+                no
+            }
+        }
+        ExprKind::Binary(op, x, y) if op.is_comparison() => {
+            let (x, y) = (integer(b, x)?, integer(b, y)?);
+            let one = Val::K(1.0);
+            match op {
+                BinOp::Le => b.pick(x, y, yes, no),
+                BinOp::Lt => {
+                    let y = b.sub(y, one);
+                    b.pick(x, y, yes, no)
+                }
+                BinOp::Ge => b.pick(y, x, yes, no),
+                BinOp::Gt => {
+                    let x = b.sub(x, one);
+                    b.pick(y, x, yes, no)
+                }
+                BinOp::Eq => {
+                    let inner = b.pick(y, x, yes, no);
+                    b.pick(x, y, inner, no)
+                }
+                _ => {
+                    let inner = b.pick(y, x, no, yes);
+                    b.pick(x, y, inner, yes)
+                }
+            }
+        }
+        _ => return Err(Unsupported { message: "this condition".into(), span: e.span }),
+    })
+}
+
 /// A score expression as kernel code (`Ok(None)` for the plain score `s`, or any expression
 /// that is `s` once constants fold); `params` are the model's learned parameters in declaration
 /// order.
@@ -644,6 +756,34 @@ pub fn of(e: &Expr, text: &str, params: &[String]) -> Result<Option<Score>, Unsu
     {
         return Ok(None);
     }
+    finish(b, root, e, text, params, None)
+}
+
+/// The score `score` (`None`: `s`) with the mask `mask` tested at each pair: the value where
+/// the mask holds, −∞ where it does not (slopes 0 there), for a mask that is no band region by
+/// region (`spec::Regions::predicate`). The planner's bands contain every pair the mask allows;
+/// this makes the kernels exact. Integer terms are f32 steps, exact while they stay within
+/// ±2^24 (`interval::magnitude` checks that over the planned positions).
+pub fn of_masked(score: Option<&Score>, mask: &Expr) -> Result<Score, Unsupported> {
+    let (text, params) = score.map_or(("s".to_string(), Vec::new()), |s| (s.text.clone(), s.param_names.clone()));
+    let e = super::parse::parse(&text)
+        .map_err(|err| Unsupported { message: format!("score `{text}`: {}", err.message), span: (0, 0) })?;
+    let mut b = Builder { ops: Vec::new() };
+    let value = value(&mut b, &e, &params)?;
+    let root = cond(&mut b, mask, value, Val::K(f32::NEG_INFINITY))?;
+    let masked = finish(b, root, &e, &text, &params, Some(mask.to_string()))?;
+    masked.ok_or_else(|| Unsupported { message: "the mask holds everywhere".into(), span: mask.span })
+}
+
+/// The rest of [`of`] and [`of_masked`]: slopes, live steps and roles of the value `root`.
+fn finish(
+    mut b: Builder,
+    root: Val,
+    e: &Expr,
+    text: &str,
+    params: &[String],
+    mask: Option<String>,
+) -> Result<Option<Score>, Unsupported> {
     let Val::Op(value) = root else {
         return Err(Unsupported {
             message: "the score is a constant, which makes every pair's weight equal; is `s` missing?".into(),
@@ -674,6 +814,7 @@ pub fn of(e: &Expr, text: &str, params: &[String]) -> Result<Option<Score>, Unsu
         roles,
         param_names: params.to_vec(),
         params: roots[2..].to_vec(),
+        mask,
     }))
 }
 
@@ -740,6 +881,14 @@ pub fn parse_with(text: &str, params: &[String]) -> Result<Option<&'static Score
     of(&e, &e.to_string(), params).map(|s| s.map(intern)).map_err(|u| format!("score `{text}`: {}", u.message))
 }
 
+/// The interned score `text` (with learned parameters `params`) testing the mask `mask`
+/// ([`of_masked`]): how plans and manifests read a masked score back.
+pub fn parse_masked(text: &str, params: &[String], mask: &str) -> Result<&'static Score, String> {
+    let score = parse_with(text, params)?;
+    let e = super::parse::parse(mask).map_err(|err| format!("mask `{mask}`: {}", err.message))?;
+    of_masked(score, &e).map(intern).map_err(|u| format!("mask `{mask}`: {}", u.message))
+}
+
 /// [`parse`] where no model declares the learned parameters: every `NAME[h]` the text reads is
 /// declared, in the order they first appear (benchmarks and tests).
 pub fn parse_declaring(text: &str) -> Result<Option<&'static Score>, String> {
@@ -768,6 +917,9 @@ pub fn softcap(cap: f64) -> &'static Score {
 /// The cap of a score that is the soft-cap's expression (`X * tanh(s / X)`), for kernel names
 /// and messages.
 pub fn cap_of(score: &Score) -> Option<f64> {
+    if score.mask.is_some() {
+        return None;
+    }
     let e = super::parse::parse(&score.text).ok()?;
     super::named::softcap(&e).ok().flatten()
 }
@@ -778,8 +930,11 @@ pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'st
     match Option::<crate::spec::ScoreText>::deserialize(d)? {
         None => Ok(None),
         Some(crate::spec::ScoreText::Text(text)) => parse(&text).map_err(serde::de::Error::custom),
-        Some(crate::spec::ScoreText::WithParams { text, params }) => {
+        Some(crate::spec::ScoreText::WithParams { text, params, mask: None }) => {
             parse_with(&text, &params).map_err(serde::de::Error::custom)
+        }
+        Some(crate::spec::ScoreText::WithParams { text, params, mask: Some(mask) }) => {
+            parse_masked(&text, &params, &mask).map(Some).map_err(serde::de::Error::custom)
         }
     }
 }

@@ -24,8 +24,9 @@ pub enum Side {
 /// Which parts of the mask apply; the classifier drops some to see what cuts a block.
 #[derive(Clone, Copy, Debug)]
 pub struct MaskRule<'a> {
-    pub causal: bool,
-    pub window: Option<u64>,
+    /// The band of a named mask (or of one class of a per-head mask); [`Band::NONE`] under a
+    /// regional mask, whose cells have their own.
+    pub band: Band,
     pub chunk: Option<u64>,
     /// A regional mask, and what the classifier drops of its cells.
     pub regions: Option<(&'a Regions, Strip)>,
@@ -43,31 +44,34 @@ pub enum Strip {
 impl<'a> MaskRule<'a> {
     pub fn of(problem: &'a Problem) -> MaskRule<'a> {
         MaskRule {
-            causal: problem.causal,
-            window: problem.window,
+            band: Band::of(problem.causal && problem.regions.is_none(), problem.window),
             chunk: problem.chunk,
             regions: problem.regions.as_ref().map(|r| (r, Strip::Nothing)),
         }
     }
 
+    /// Every band of the rule: its own, and its regions' cells'.
+    fn bands(&self) -> impl Iterator<Item = Band> {
+        std::iter::once(self.band).chain(self.regions.into_iter().flat_map(|(r, _)| r.bands()))
+    }
+
     /// Whether some pairs are cut by a window's lower edge (a band's upper side, `q - k < end`).
     fn windowed(&self) -> bool {
-        self.window.is_some() || self.regions.is_some_and(|(r, _)| r.bands().iter().any(|b| b.end.is_some()))
+        self.bands().any(|b| b.end.is_some())
     }
 
     /// Whether some pairs are cut by the causal order (a band's lower side, `q - k >= lo`).
     fn sided(&self) -> bool {
-        self.causal || self.regions.is_some_and(|(r, _)| r.bands().iter().any(|b| b.lo.is_some()))
+        self.bands().any(|b| b.lo.is_some())
     }
 
     /// The same rule with `strip` dropped (windows, or windows and causality).
     fn without(self, strip: Strip) -> MaskRule<'a> {
-        let chunk = self.chunk;
         let regions = self.regions.map(|(r, _)| (r, strip));
         match strip {
             Strip::Nothing => self,
-            Strip::Windows => MaskRule { window: None, regions, ..self },
-            Strip::Causality => MaskRule { causal: false, window: None, chunk, regions },
+            Strip::Windows => MaskRule { band: Band { end: None, ..self.band }, regions, ..self },
+            Strip::Causality => MaskRule { band: Band::NONE, regions, ..self },
         }
     }
 }
@@ -178,7 +182,7 @@ fn count_in_doc(doc: Doc, rule: MaskRule, side: Side, rows: Interval, cols: Inte
         }
         return total;
     }
-    count_band(doc, Band::of(rule.causal, rule.window), side, rows, cols)
+    count_band(doc, rule.band, side, rows, cols)
 }
 
 /// Allowed pairs between rows `rows` (inside `doc`) and columns `cols` under one band. The count

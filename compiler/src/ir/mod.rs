@@ -506,12 +506,14 @@ pub struct Problem {
     /// Chunked attention: causal within chunks of this many tokens of each sequence.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chunk: Option<u64>,
-    /// A mask that is a named one region by region (`expr::regions`); then `causal` says
-    /// whether some region is causal, and `window` and `chunk` are `None`.
+    /// A mask that is a band region by region (`expr::regions`), or the hull of a per-head
+    /// mask's bands that no named mask covers (one cell, `HeadMasks::hull_regions`); then
+    /// `causal` says whether some region is causal, and `window` and `chunk` are `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub regions: Option<crate::spec::Regions>,
-    /// A mask that reads the query head (`spec::Mask::Heads`): each class of heads' own mask;
-    /// `causal` and `window` are then the classes' union, which planning and communication follow.
+    /// A mask that reads the query head (`spec::Mask::Heads`): each class of heads' own band;
+    /// `causal` and `window` (or `regions`) are then the classes' hull, which planning and
+    /// communication follow.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub head_masks: Option<crate::spec::HeadMasks>,
     /// Query and KV heads of this tensor-parallel slice.

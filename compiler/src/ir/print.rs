@@ -188,20 +188,27 @@ pub fn write_text(out: &mut impl std::fmt::Write, plan: &Plan, rank: Option<u32>
         },
         p.softmax_scale.map(|s| format!(", softmax scale {s}")).unwrap_or_default(),
         if p.sinks { ", learned sinks" } else { "" },
-        p.score.map(|s| format!(", score = {}", s.text)).unwrap_or_default()
+        p.score
+            .map(|s| match (&s.mask, s.text.as_str()) {
+                (None, text) => format!(", score = {text}"),
+                (Some(_), "s") => ", the mask tested at each pair in the kernels".to_string(),
+                (Some(_), text) => format!(", score = {text}, the mask tested at each pair in the kernels"),
+            })
+            .unwrap_or_default()
     );
     if let Some(h) = &p.head_masks {
-        // A mask that reads the head: each class's own kernel mask (the plan follows the union).
+        // A mask that reads the head: each class's own band (the plan follows their hull).
         let class = |c: &crate::spec::HeadClass| {
-            let mask = match (c.causal, c.window) {
-                (false, _) => "every pair".to_string(),
-                (true, None) => "causal".to_string(),
-                (true, Some(w)) => format!("window {w}"),
+            let mask = match (c.band.lo, c.band.end) {
+                (None, None) => "every pair".to_string(),
+                (Some(0), None) => "causal".to_string(),
+                (Some(0), Some(w)) if w > 0 => format!("window {w}"),
+                (lo, end) => format!("band {}", crate::spec::Band { lo, end }.inequality()),
             };
             format!("{}..{} {mask}", c.first, c.end)
         };
         let classes: Vec<String> = h.classes.iter().map(class).collect();
-        let _ = writeln!(out, "  heads by mask: {} (planned by their union)", classes.join(", "));
+        let _ = writeln!(out, "  heads by mask: {} (planned by their hull)", classes.join(", "));
     }
     for g in &plan.groups {
         let _ = writeln!(out, "  group {}: cp ranks {:?} (global {:?})", g.name, g.members, g.global);

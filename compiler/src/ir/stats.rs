@@ -97,7 +97,7 @@ pub fn op_flops(plan: &Plan, id: OpId) -> f64 {
     for c in &classes.classes {
         let heads = c.end.min(qb.head0 + qb.heads).saturating_sub(c.first.max(qb.head0));
         if heads > 0 {
-            let rule = MaskRule { causal: c.causal, window: c.window, chunk: None, regions: None };
+            let rule = MaskRule { band: c.band, chunk: None, regions: None };
             total += allowed(p, rule, Side::Q, &q_tokens, &kv_tokens) as f64 * heads as f64 * per_pair;
         }
     }

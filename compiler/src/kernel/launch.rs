@@ -114,10 +114,9 @@ pub fn runs(rows: &[Row]) -> Vec<RowRun> {
 pub fn masks(p: &Problem) -> Vec<Band> {
     if let Some(h) = &p.head_masks {
         let mut out = vec![Band::NONE];
-        for c in h.classes.iter().filter(|c| c.causal) {
-            let m = Band::of(true, c.window);
-            if !out.contains(&m) {
-                out.push(m);
+        for c in h.classes.iter().filter(|c| !c.band.is_none()) {
+            if !out.contains(&c.band) {
+                out.push(c.band);
             }
         }
         return out;
@@ -335,7 +334,7 @@ pub fn op_tables(plan: &Plan, id: OpId) -> Option<Vec<LaunchTable>> {
         if first >= end {
             continue;
         }
-        let mask = Mask { band: Band::of(c.causal, c.window), regions: None };
+        let mask = Mask { band: c.band, regions: None };
         for mut t in by_doc(&mask) {
             t.heads = Some((first - qb.head0, end - qb.head0));
             tables.push(t);

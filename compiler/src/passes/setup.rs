@@ -26,6 +26,33 @@ pub struct Setup {
     pub blocks: super::blocks::BlockCache,
 }
 
+/// The model's score with a mask that is no band region by region tested in it
+/// (`expr::score::of_masked`), once the mask's integer terms are known to stay exact in f32 over
+/// the positions of `docs`' sequences.
+fn masked_score(
+    layout: &Layout,
+    r: &crate::spec::Regions,
+    docs: &[Doc],
+) -> Result<&'static crate::spec::Score, PlanError> {
+    use crate::expr;
+    let positions = docs.iter().map(|d| d.end - d.start).max().unwrap_or(0);
+    let failed = |reason: String| PlanError::MaskPredicate {
+        layout: layout.name.clone(),
+        mask: r.text.clone(),
+        positions,
+        reason,
+    };
+    let e = expr::parse::parse(&r.text).map_err(|err| failed(err.message))?;
+    let last = positions.saturating_sub(1) as i64;
+    let tile = expr::interval::Tile { q: (0, last), k: (0, last), h: (0, 0), doc_q: (0, 0), doc_k: (0, 0) };
+    match expr::interval::magnitude(&e, &tile) {
+        Some(m) if m <= 1 << 24 => {}
+        Some(m) => return Err(failed(format!("a term reaches {m}"))),
+        None => return Err(failed("a term has no bound".into())),
+    }
+    expr::score::of_masked(layout.model.score, &e).map(expr::score::intern).map_err(|u| failed(u.message))
+}
+
 /// A fixed-CP layout's token split: a THD batch of `options.seqlens` (and padded lengths), each
 /// sequence split zigzag by itself, or the whole sequence split zigzag or contiguously.
 pub fn partition_of(layout: &Layout, options: &PlanOptions) -> Result<Partition, PlanError> {
@@ -74,6 +101,10 @@ pub fn setup(
         _ => vec![Doc { start: 0, end: layout.seq, len: layout.seq }],
     };
     let (causal, window, chunk) = (mask.is_causal(), mask.window(), mask.chunk());
+    let score = match mask.regions().filter(|r| r.predicate) {
+        None => layout.model.score,
+        Some(r) => Some(masked_score(layout, r, &docs)?),
+    };
     let thd = matches!(layout.format, Format::Thd { .. });
     let problem = Problem {
         tokens: docs.last().map_or(0, |d: &Doc| d.end),
@@ -81,7 +112,8 @@ pub fn setup(
         causal,
         window,
         chunk,
-        regions: mask.regions().cloned(),
+        // A per-head mask whose hull no name covers is planned as that hull, one regional cell.
+        regions: mask.regions().cloned().or_else(|| mask.heads().and_then(|h| h.hull_regions())),
         head_masks: mask.heads().cloned(),
         heads: layout.model.heads / tp,
         kv_heads: layout.model.kv_heads / tp,
@@ -93,7 +125,7 @@ pub fn setup(
         rope: rope.cloned(),
         softmax_scale: layout.model.softmax_scale,
         sinks: layout.model.sinks,
-        score: layout.model.score,
+        score,
     };
     let maps = partition.ranks.iter().map(|r| TokenMap::new(runs_of(&r.tokens).collect())).collect();
     let runs = partition.ranks.iter().map(|r| load_runs(&r.tokens, &r.positions)).collect();

@@ -540,6 +540,10 @@ fn mask_expression(e: &expr::Expr, span: Span, thd: bool, diags: &mut Diags) -> 
     use crate::spec::{Band, Cell};
     // The named mask it says, else its regions (read once); a single region is a named mask.
     let read = expr::named::mask(&mask).or_else(|named| match expr::regions::of(&mask) {
+        // A mask the kernels test at each pair stays regional, whatever its bands are.
+        Ok(r) if r.predicate && r.cells.iter().any(|c| *c != Cell::Empty) => {
+            Ok(Mask::Regions { regions: expr::regions::intern(r), padding: thd })
+        }
         Ok(r) => match r.cells.as_slice() {
             [Cell::FULL] => Ok(Mask::None),
             [Cell::CAUSAL] => Ok(Mask::CAUSAL),
@@ -594,8 +598,8 @@ fn mask_expression(e: &expr::Expr, span: Span, thd: bool, diags: &mut Diags) -> 
     }
 }
 
-/// A mask expression that reads the head `h`, decided head by head (`expr::heads`): a mask per
-/// class of heads, or the one named mask when every head has the same.
+/// A mask expression that reads the head `h`, decided head by head (`expr::heads`): a band per
+/// class of heads, or the one mask of a band when every head has the same.
 fn head_mask(e: &expr::Expr, span: Span, thd: bool, h: HeadCount, diags: &mut Diags) -> Option<Mask> {
     let at = |(start, end): (usize, usize)| Span::new(span.file, start, end);
     let mask = checked_mask(e, span, diags)?;
@@ -607,13 +611,17 @@ fn head_mask(e: &expr::Expr, span: Span, thd: bool, h: HeadCount, diags: &mut Di
         Ok(heads) => heads,
         Err(u) => {
             diags.push(unplanned(u.message, at(u.span), "not a mask the kernels have").with_help(
-                "at every head the mask must read as `none`, `k <= q` or `k <= q & q - k < W` (a per-head window: `k <= q & (h < 4 | q - k < 128)`); `attnc explain E0043` says what is read",
+                "at every head the mask must read as every pair or as bounds on `q - k` (`k <= q`, a window `k <= q & q - k < W`, a two-sided window `q - k < W & k - q < W`; a per-head window: `k <= q & (h < 4 | q - k < 128)`); `attnc explain E0043` says what is read",
             ));
             return None;
         }
     };
-    if let [only] = heads.classes.as_slice() {
-        return Some(heads.mask(only));
+    if let [_] = heads.classes.as_slice() {
+        // The same band at every head: its name, else a regional mask of one cell.
+        return heads.union().or_else(|| {
+            let regions = heads.hull_regions().map(expr::regions::intern)?;
+            Some(Mask::Regions { regions, padding: thd })
+        });
     }
     let group = h.heads / h.kv_heads.max(1);
     if let Some(c) = heads.classes.iter().find(|c| c.first % group != 0) {

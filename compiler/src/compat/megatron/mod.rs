@@ -496,7 +496,7 @@ pub fn arguments(layout: &Layout, strategies: &[Strategy]) -> Arguments {
     }
     if let Some(r) = masks.iter().find_map(|m| m.regions()) {
         out.unexpressed.push(format!(
-            "`mask = {}`: a mask that differs by region (a bidirectional prefix, global tokens) or is a band other than causal windows (a two-sided window) has no Megatron-LM argument, and attnc maps it onto no TransformerEngine attn_mask_type under context parallelism; a Megatron run needs its own attention for it",
+            "`mask = {}`: a mask that differs by region (a bidirectional prefix, global tokens), is a band other than causal windows (a two-sided window) or is no band at all (a stride, an anti-diagonal) has no Megatron-LM argument, and attnc maps it onto no TransformerEngine attn_mask_type under context parallelism; a Megatron run needs its own attention for it",
             r.text
         ));
     }

@@ -179,7 +179,7 @@ pub const ASSERTS: &[Assert] = &[
         until: None,
         check: Check::Regions,
         without_cp: false,
-        summary: "TransformerEngine has no attn_mask_type for a mask that differs by region (a bidirectional prefix, global tokens) under context parallelism: only `arbitrary`, a dense mask tensor, which its CP does not take; and attnc does not map a band other than causal windows (a two-sided window) onto TE's `window_size`, so it is reported here too",
+        summary: "TransformerEngine has no attn_mask_type for a mask that differs by region (a bidirectional prefix, global tokens) or is no band (a stride, an anti-diagonal) under context parallelism: only `arbitrary`, a dense mask tensor, which its CP does not take; and attnc does not map a band other than causal windows (a two-sided window) onto TE's `window_size`, so it is reported here too",
         te_says: "attn_mask_type is one of no_mask, padding, causal, padding_causal, causal_bottom_right, padding_causal_bottom_right, arbitrary; arbitrary runs only without context parallelism",
         sources: &[
             "v1.12 transformer_engine/pytorch/constants.py:25 (AttnMaskTypes)",

@@ -84,6 +84,7 @@ impl Gen {
         // The learned parameters' gradients: this thread's share of Σ dS·∂score/∂param.
         let n_params = self.spec.score.map_or(0, |s| s.params.len());
         let dpar = if n_params > 0 { self.regs(n_params, 0.0) } else { f32c(0.0) };
+        let masked = self.spec.score.is_some_and(|s| s.mask.is_some());
         let ql = self.f.begin_for(&qlo, &qhi, BM);
         let m0 = ql.i.clone();
         {
@@ -107,6 +108,15 @@ impl Gen {
                 let x = f.load("float", &pl, 4);
                 let x = f.fast("fmul", &x, &log2e);
                 let x = f.select(&ok, &x, &f32c(f32::INFINITY));
+                // A row that sees no key (lse = −∞) where the kernels test the mask in the score:
+                // its pairs inside the band score −∞ too, and −∞ − (−∞) would be NaN.
+                let x = match masked {
+                    true => {
+                        let dead = f.fcmp("oeq", &x, &f32c(f32::NEG_INFINITY));
+                        f.select(&dead, &f32c(f32::INFINITY), &x)
+                    }
+                    false => x,
+                };
                 let pd = f.gep("float", &delta_p, &a);
                 let y = f.load("float", &pd, 4);
                 let sl = f.gep("float", &stats, &ids.tid);
