@@ -588,6 +588,16 @@ fn masks_that_are_no_band_are_hulls_and_tests() {
             "{text}"
         );
     }
+    // A mask that reads the head: the hull over every head (heads 0..3 every key of the causal
+    // order, the others every other one).
+    let r = regions::over_heads(&mask_of("k <= q & (h < 4 | (q - k) % 2 == 0)"), 8).unwrap();
+    assert!(r.predicate && r.cells == [Cell::CAUSAL], "{r:?}");
+    let test = score::of_masked(None, &parse("k <= q & (h < 4 | (q - k) % 2 == 0)").unwrap()).unwrap();
+    for h in [0u32, 3, 4, 7] {
+        let heads = test.head_values(h, 0, &[]);
+        let (v, _) = score::eval(&test, 0.5, (9, 8), &heads);
+        assert_eq!(v == 0.5, h < 4, "head {h}");
+    }
     // Bands stay exact: no test in the kernels.
     assert!(!regions::of(&mask_of("k < 2 | (q - k < 4 & k - q < 3)")).unwrap().predicate);
     let refused = [

@@ -680,6 +680,33 @@ fn per_head_masks_against_fp64() {
     assert_eq!(runs, 32, "7 strategies × 4 masks, and the thd masks under both exchanges at cp 2 and 4 p2p");
 }
 
+/// Masks that read the head and have no plan by classes (`expr::regions::over_heads`): a stride
+/// for half the heads (no band at those heads) and classes that split the GQA pairs of heads —
+/// planned by the hull over every head, tested by the kernels at each pair with the head, under
+/// every strategy at cp 2 and 4 on every CPU kernel set in fp32 and under the GPU ABI in bf16.
+#[test]
+fn per_head_masks_tested_per_pair_against_fp64() {
+    const MASKS: [(&str, &str); 2] =
+        [("k <= q & (h < 4 | (q - k) % 2 == 0)", "bshd"), ("k <= q & (h < 3 | q - k < 5)", "thd")];
+    let sets = kernel_sets();
+    let (mut failures, mut runs) = (Vec::new(), 0);
+    for cp in [2, 4] {
+        for strategy in matrix::strategies(cp) {
+            for (mask, format) in MASKS {
+                let c = Case { cp, mask, format, kv_heads: 4, ..small(&strategy) };
+                let (fwd, _) = plans(&c).unwrap();
+                let tested = fwd.problem.regions.as_ref().is_some_and(|r| r.predicate);
+                assert!(tested && fwd.problem.head_masks.is_none(), "{}: not tested per pair", c.name());
+                assert!(fwd.problem.score.is_some_and(|s| s.mask.is_some() && s.reads_head()), "{}", c.name());
+                runs += 1;
+                failures.extend(check_cpu_and_bf16(&c, &sets));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {runs} cases failed:\n{}", failures.len(), failures.join("\n"));
+    assert_eq!(runs, 14, "7 strategies × 2 masks");
+}
+
 /// Learned score parameters (`params = [slope, temp]`, `matrix::LEARNED`): the fp64 check of
 /// their gradients is strict — the run passes, and its gradients of zero, of the wrong head, or
 /// one off by twice the tolerance fail — and a thd case with packed sequences

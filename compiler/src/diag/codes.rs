@@ -415,9 +415,9 @@ a condition of the whole mask are refused: packed sequences never attend across.
 A mask that reads the query head h is decided head by head (h counts the model's heads):
 at every head it must read as every pair or a band of bounds on q - k (causal, a causal
 or two-sided window), and heads with the same band form a class whose kernels apply it,
-while planning and communication follow the hull of the classes' bands. Heads that share a KV head (a GQA group) must share a mask, no
-head may see nothing, chunks cannot vary by head, and the layout must run at tp = 1 (one
-plan serves every TP rank, and their heads differ).
+while planning and communication follow the hull of the classes' bands. A mask that is no
+band at some head, whose classes split a GQA group, or that runs under tp > 1 is planned by
+its hull over every head and tested per pair with the head. No head may see nothing.
 
     mask = k <= q | k < 64                           # prefix-LM: compiled by region
     mask = k < 4 | q < 4 | (k <= q & q - k < 256)    # global tokens and a window
@@ -425,7 +425,7 @@ plan serves every TP rank, and their heads differ).
     mask = k <= q & (q - k < 64 | q - k >= 4096)     # compiled: causal hull, tested per pair
     mask = k <= q & (h < 8 | q - k < 4096)           # compiled by head: 8 causal, the rest windowed
     mask = (h < 8 | k <= q) & q - k < 64 & k - q < 8 # by head: 8 two-sided, the rest windowed
-    mask = k <= q & (h < 8 | q / 512 == k / 512)     # not yet: chunks that vary by head
+    mask = k <= q & (h < 8 | q / 512 == k / 512)     # chunks by head: hull causal, tested per pair
     score = 2 * tanh(s / 2) + max(s - 1, 0) / 4      # compiled: s and constants
     score = s - (q - k) / 16                         # compiled: a distance bias, one slope
     score = s - alibi(h, 32) * (q - k)               # compiled: ALiBi, a slope per head

@@ -24,6 +24,13 @@ fn at_head(e: &Expr, head: i64) -> Expr {
     Expr::new(kind, e.span)
 }
 
+/// Whether `u` says some head sees no key (not a mask attnc would test per pair instead).
+pub fn sees_nothing(u: &Unsupported) -> bool {
+    u.message.ends_with(SEES_NOTHING)
+}
+
+const SEES_NOTHING: &str = "sees no key";
+
 /// The band of `mask` at one head (`Err`: why it is not a band there).
 fn at(mask: &MaskExpr, head: u32) -> Result<Band, Unsupported> {
     let at = |message: String| Unsupported { span: mask.0.span, message };
@@ -38,15 +45,15 @@ fn at(mask: &MaskExpr, head: u32) -> Result<Band, Unsupported> {
     };
     let rest = match regions::simplify(&at_head(&mask.0, head as i64), &everywhere) {
         Err(true) => return Ok(Band::NONE),
-        Err(false) => return Err(at(format!("head {head} sees no key"))),
+        Err(false) => return Err(at(format!("head {head} {SEES_NOTHING}"))),
         Ok(rest) => MaskExpr(rest),
     };
     match named::band(&rest) {
         Ok(Some(band)) => match regions::in_cell(band, (0, END - 1), (0, END - 1)) {
             Cell::Band(band) => Ok(band),
-            Cell::Empty => Err(at(format!("head {head} sees no key"))),
+            Cell::Empty => Err(at(format!("head {head} {SEES_NOTHING}"))),
         },
-        Ok(None) => Err(at(format!("head {head} sees no key"))),
+        Ok(None) => Err(at(format!("head {head} {SEES_NOTHING}"))),
         // A chunked mask reads as a named one; a per-head mask cannot vary it.
         Err(_) if named::mask(&rest).is_ok_and(|m| m.chunk().is_some()) => {
             Err(at(format!("at head {head} it has chunks, which a per-head mask cannot vary")))

@@ -93,6 +93,14 @@ pub fn of(mask: &MaskExpr) -> Result<Regions, named::Unsupported> {
     if let Some(e) = find(&mask.0, &|e| matches!(e.kind, ExprKind::Var(Var::H))) {
         return Err(named::Unsupported { span: e.span, message: "it depends on the head `h`".into() });
     }
+    over_heads(mask, 1)
+}
+
+/// [`of`] for a mask that may read the head `h` among `heads` heads: each cell's band holds what
+/// every head allows there, and a cell where the mask differs by head is no band, so the kernels
+/// test the mask (with the head) at each pair. For a per-head mask that is no band at some head
+/// (`expr::heads` reads those that are).
+pub fn over_heads(mask: &MaskExpr, heads: u32) -> Result<Regions, named::Unsupported> {
     if let Some(e) = stray_doc(&mask.0) {
         return Err(named::Unsupported {
             span: e.span,
@@ -126,7 +134,7 @@ pub fn of(mask: &MaskExpr) -> Result<Regions, named::Unsupported> {
             let tile = super::interval::Tile {
                 q: (q0 as i64, q1 as i64 - 1),
                 k: (k0 as i64, k1 as i64 - 1),
-                h: (0, 0),
+                h: (0, heads.max(1) as i64 - 1),
                 doc_q: (0, 0),
                 doc_k: (0, 0),
             };

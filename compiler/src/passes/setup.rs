@@ -44,7 +44,8 @@ fn masked_score(
     };
     let e = expr::parse::parse(&r.text).map_err(|err| failed(err.message))?;
     let last = positions.saturating_sub(1) as i64;
-    let tile = expr::interval::Tile { q: (0, last), k: (0, last), h: (0, 0), doc_q: (0, 0), doc_k: (0, 0) };
+    let heads = (0, layout.model.heads.max(1) as i64 - 1);
+    let tile = expr::interval::Tile { q: (0, last), k: (0, last), h: heads, doc_q: (0, 0), doc_k: (0, 0) };
     match expr::interval::magnitude(&e, &tile) {
         Some(m) if m <= 1 << 24 => {}
         Some(m) => return Err(failed(format!("a term reaches {m}"))),

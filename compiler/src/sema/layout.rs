@@ -192,7 +192,6 @@ pub(crate) fn layout(item: &Item, scope: &Scope<'_>, diags: &mut Diags) -> Optio
         heads: m.model.heads,
         kv_heads: m.model.kv_heads,
         tp: tp.node.max(1) as u32,
-        tp_span: tp.span,
     });
     let mask_read = read_mask(&r, is_thd, heads, diags);
     let mask = mask_read.map_or(Some(default_mask), |(m, _)| m);
@@ -497,7 +496,6 @@ struct HeadCount {
     heads: u32,
     kv_heads: u32,
     tp: u32,
-    tp_span: Span,
 }
 
 /// `mask = NAME { .. }` or `mask = EXPR`, when given: the mask (`None` after an error, which
@@ -599,21 +597,31 @@ fn mask_expression(e: &expr::Expr, span: Span, thd: bool, diags: &mut Diags) -> 
 }
 
 /// A mask expression that reads the head `h`, decided head by head (`expr::heads`): a band per
-/// class of heads, or the one mask of a band when every head has the same.
+/// class of heads, or the one mask of a band when every head has the same. A mask that is no
+/// band at some head, or whose classes split a GQA group or run under tensor parallelism (where
+/// no plan by classes serves every rank), is planned by its hull over every head and tested by
+/// the kernels at each pair, head included (`expr::regions::over_heads`).
 fn head_mask(e: &expr::Expr, span: Span, thd: bool, h: HeadCount, diags: &mut Diags) -> Option<Mask> {
     let at = |(start, end): (usize, usize)| Span::new(span.file, start, end);
     let mask = checked_mask(e, span, diags)?;
-    let unplanned = |message: String, at: Span, label: &str| {
-        Diagnostic::new(Code::ExprUnplanned, format!("attnc cannot compile this mask yet: {message}"), at, label)
+    let unplanned = |message: String, at: Span| {
+        Diagnostic::new(Code::ExprUnplanned, format!("attnc cannot compile this mask yet: {message}"), at, "not a mask the kernels have")
             .with_note(format!("the mask: {}", mask.0))
+            .with_help("write a mask under which every head sees some key, with pairs across packed sequences only hidden (`doc(q) == doc(k)` as a condition of the whole mask); per head, bands compile by class (a per-head window: `k <= q & (h < 4 | q - k < 128)`) and anything else is tested per pair; `attnc explain E0043` says what is read")
+    };
+    let tested = || -> Result<Mask, expr::named::Unsupported> {
+        let r = expr::regions::over_heads(&mask, h.heads)?;
+        Ok(Mask::Regions { regions: expr::regions::intern(r), padding: thd })
     };
     let heads = match expr::heads::of(&mask, h.heads, thd) {
         Ok(heads) => heads,
         Err(u) => {
-            diags.push(unplanned(u.message, at(u.span), "not a mask the kernels have").with_help(
-                "at every head the mask must read as every pair or as bounds on `q - k` (`k <= q`, a window `k <= q & q - k < W`, a two-sided window `q - k < W & k - q < W`; a per-head window: `k <= q & (h < 4 | q - k < 128)`); `attnc explain E0043` says what is read",
-            ));
-            return None;
+            let read = match expr::heads::sees_nothing(&u) {
+                true => Err(u),
+                // No band at some head (a stride, chunks that vary by head).
+                false => tested(),
+            };
+            return read.map_err(|u| diags.push(unplanned(u.message, at(u.span)))).ok();
         }
     };
     if let [_] = heads.classes.as_slice() {
@@ -624,27 +632,8 @@ fn head_mask(e: &expr::Expr, span: Span, thd: bool, h: HeadCount, diags: &mut Di
         });
     }
     let group = h.heads / h.kv_heads.max(1);
-    if let Some(c) = heads.classes.iter().find(|c| c.first % group != 0) {
-        diags.push(
-            unplanned(
-                format!("heads {} and {} share KV head {} but not their mask", c.first - 1, c.first, c.first / group),
-                span,
-                "a mask that differs inside a GQA group",
-            )
-            .with_help(format!(
-                "give the {group} query heads of each KV head the same mask (change the mask at a multiple of {group}: `h < {}`)",
-                c.first.next_multiple_of(group)
-            )),
-        );
-        return None;
-    }
-    if h.tp > 1 {
-        diags.push(
-            unplanned(format!("a per-head mask under tp = {}", h.tp), span, "a mask that reads `h`")
-                .with_secondary(h.tp_span, "tensor parallelism here")
-                .with_help("one plan serves every TP rank, whose heads differ; run the layout at tp = 1 (a layer's heads on one rank) or write a mask that does not read `h`"),
-        );
-        return None;
+    if heads.classes.iter().any(|c| c.first % group != 0) || h.tp > 1 {
+        return tested().map_err(|u| diags.push(unplanned(u.message, at(u.span)))).ok();
     }
     Some(Mask::Heads { heads: expr::heads::intern(heads) })
 }
