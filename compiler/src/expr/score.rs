@@ -355,6 +355,8 @@ enum Val {
 /// Straight-line code under construction, with constant folding and the identities of 0 and 1.
 struct Builder {
     ops: Vec<ScoreOp>,
+    /// Lowering a mask's integer terms, where `/` is floor division.
+    integers: bool,
 }
 
 impl Builder {
@@ -462,6 +464,27 @@ impl Builder {
         }
     }
 
+    /// floor(x / c) for a constant c > 0, by a true division (exact for integers below 2^24,
+    /// where a multiplication by 1/c is not).
+    fn floor_div(&mut self, x: Val, c: Val) -> Val {
+        if let (Val::K(x), Val::K(c)) = (self.known(x), self.known(c)) {
+            return Val::K((x / c).floor());
+        }
+        let (xi, ci) = (self.index(x), self.index(c));
+        let quotient = self.push(ScoreOp::Div(xi, ci));
+        self.unary(ScoreOp::Floor, f32::floor, quotient)
+    }
+
+    /// x mod c, Euclidean, for a constant c > 0: x − c·floor(x / c).
+    fn rem(&mut self, x: Val, c: Val) -> Val {
+        if let (Val::K(x), Val::K(c)) = (self.known(x), self.known(c)) {
+            return Val::K(x.rem_euclid(c));
+        }
+        let floor = self.floor_div(x, c);
+        let whole = self.mul(c, floor);
+        self.sub(x, whole)
+    }
+
     fn pick(&mut self, a: Val, b: Val, x: Val, y: Val) -> Val {
         if x == y {
             return x;
@@ -503,19 +526,16 @@ fn value(b: &mut Builder, e: &Expr, params: &[String]) -> Result<Val, Unsupporte
                 BinOp::Add => b.add(x, y),
                 BinOp::Sub => b.sub(x, y),
                 BinOp::Mul => b.mul(x, y),
-                BinOp::Div => b.div(x, y),
-                // Euclidean, by a positive constant (the type check): x − c·floor(x / c), with a
-                // true division, so that integer positions below 2^24 divide exactly.
-                BinOp::Rem => match (b.known(x), b.known(y)) {
-                    (Val::K(x), Val::K(c)) => Val::K(x.rem_euclid(c)),
-                    (x, c @ Val::K(_)) => {
-                        let (xi, ci) = (b.index(x), b.index(c));
-                        let quotient = b.push(ScoreOp::Div(xi, ci));
-                        let floor = b.unary(ScoreOp::Floor, f32::floor, quotient);
-                        let whole = b.mul(c, floor);
-                        b.sub(x, whole)
-                    }
-                    _ => return Err(unsupported("`%` divides by a constant")),
+                BinOp::Div if !b.integers => b.div(x, y),
+                // A mask's integer division: Euclidean, by a positive constant.
+                BinOp::Div => match b.known(y) {
+                    Val::K(c) if c > 0.0 => b.floor_div(x, y),
+                    _ => return Err(unsupported("`/` divides by a positive constant")),
+                },
+                // Euclidean, by a positive constant (the type check).
+                BinOp::Rem => match b.known(y) {
+                    Val::K(c) if c > 0.0 => b.rem(x, y),
+                    _ => return Err(unsupported("`%` divides by a positive constant")),
                 },
                 other => {
                     return Err(unsupported(&format!("it uses `{}`", other.symbol())));
@@ -645,52 +665,6 @@ fn tie(b: &mut Builder, (x, y): (Val, Val), below: Val, above: Val) -> Val {
     b.pick(y, x, not_below, below)
 }
 
-/// An integer term of a mask as f32 steps: exact while every value stays within ±2^24, which
-/// [`of_masked`]'s caller checks over the positions it plans (`interval::magnitude`).
-fn integer(b: &mut Builder, e: &Expr) -> Result<Val, Unsupported> {
-    let unsupported = |what: &str| Unsupported { message: what.to_string(), span: e.span };
-    Ok(match &e.kind {
-        ExprKind::Var(Var::Q) => b.push(ScoreOp::Q),
-        ExprKind::Var(Var::K) => b.push(ScoreOp::K),
-        ExprKind::Var(Var::H) => b.push(ScoreOp::H),
-        ExprKind::Var(Var::DocQ | Var::DocK) => b.push(ScoreOp::Doc),
-        ExprKind::Int(i) => Val::K(*i as f32),
-        ExprKind::Unary(UnOp::Neg, a) => {
-            let a = integer(b, a)?;
-            b.neg(a)
-        }
-        ExprKind::Binary(op, x, y) => {
-            let (x, y) = (integer(b, x)?, integer(b, y)?);
-            match op {
-                BinOp::Add => b.add(x, y),
-                BinOp::Sub => b.sub(x, y),
-                BinOp::Mul => b.mul(x, y),
-                // Euclidean, by a positive constant: floor(x / c) with a true division (exact for
-                // integers below 2^24), and x − c·floor(x / c).
-                BinOp::Div | BinOp::Rem => match (b.known(x), b.known(y)) {
-                    (_, Val::K(c)) if c <= 0.0 => return Err(unsupported("`/` and `%` divide by a positive constant")),
-                    (Val::K(x), Val::K(c)) => Val::K(if *op == BinOp::Div { (x / c).floor() } else { x.rem_euclid(c) }),
-                    (x, c @ Val::K(_)) => {
-                        let (xi, ci) = (b.index(x), b.index(c));
-                        let quotient = b.push(ScoreOp::Div(xi, ci));
-                        let floor = b.unary(ScoreOp::Floor, f32::floor, quotient);
-                        match op {
-                            BinOp::Div => floor,
-                            _ => {
-                                let whole = b.mul(c, floor);
-                                b.sub(x, whole)
-                            }
-                        }
-                    }
-                    _ => return Err(unsupported("`/` and `%` divide by a positive constant")),
-                },
-                other => return Err(unsupported(&format!("`{}` is not an integer operation", other.symbol()))),
-            }
-        }
-        _ => return Err(unsupported("this term")),
-    })
-}
-
 /// `yes` where the mask condition `e` holds, else `no`, as picks (`x` where `a ≤ b`): integer
 /// comparisons, `&`, `|` and `!`. `doc(q) == doc(k)` holds wherever a pair is scored.
 fn cond(b: &mut Builder, e: &Expr, yes: Val, no: Val) -> Result<Val, Unsupported> {
@@ -718,7 +692,12 @@ fn cond(b: &mut Builder, e: &Expr, yes: Val, no: Val) -> Result<Val, Unsupported
             }
         }
         ExprKind::Binary(op, x, y) if op.is_comparison() => {
-            let (x, y) = (integer(b, x)?, integer(b, y)?);
+            // Integer terms: `/` floors. Exact while every value stays within ±2^24, which
+            // [`of_masked`]'s caller checks over the positions it plans (`interval::magnitude`).
+            b.integers = true;
+            let terms = value(b, x, &[]).and_then(|x| Ok((x, value(b, y, &[])?)));
+            b.integers = false;
+            let (x, y) = terms?;
             let one = Val::K(1.0);
             match op {
                 BinOp::Le => b.pick(x, y, yes, no),
@@ -749,7 +728,7 @@ fn cond(b: &mut Builder, e: &Expr, yes: Val, no: Val) -> Result<Val, Unsupported
 /// that is `s` once constants fold); `params` are the model's learned parameters in declaration
 /// order.
 pub fn of(e: &Expr, text: &str, params: &[String]) -> Result<Option<Score>, Unsupported> {
-    let mut b = Builder { ops: Vec::new() };
+    let mut b = Builder { ops: Vec::new(), integers: false };
     let root = value(&mut b, e, params)?;
     if let Val::Op(i) = root
         && b.ops[i as usize] == ScoreOp::S
@@ -768,7 +747,7 @@ pub fn of_masked(score: Option<&Score>, mask: &Expr) -> Result<Score, Unsupporte
     let (text, params) = score.map_or(("s".to_string(), Vec::new()), |s| (s.text.clone(), s.param_names.clone()));
     let e = super::parse::parse(&text)
         .map_err(|err| Unsupported { message: format!("score `{text}`: {}", err.message), span: (0, 0) })?;
-    let mut b = Builder { ops: Vec::new() };
+    let mut b = Builder { ops: Vec::new(), integers: false };
     let value = value(&mut b, &e, &params)?;
     let root = cond(&mut b, mask, value, Val::K(f32::NEG_INFINITY))?;
     let masked = finish(b, root, &e, &text, &params, Some(mask.to_string()))?;
