@@ -408,13 +408,20 @@ fn small(strategy: &str) -> Case {
 /// A plan saved as JSON and loaded back runs to the same bits as the one compiled in-process.
 #[test]
 fn json_plans_run_bit_identically() {
-    for strategy in ["p2p", "all_gather", "a2a", "a2a+p2p { hierarchy = [2, 2] }"] {
-        let (fwd, bwd) = plans(&small(strategy)).unwrap();
+    // And a mask the kernels test in the score code (`Score::mask`), which must read back as the
+    // same steps.
+    let tested = Case { mask: matrix::MASKS[11].0, format: matrix::MASKS[11].1, ..small("p2p") };
+    assert!(plans(&tested).unwrap().0.problem.score.is_some_and(|s| s.mask.is_some()));
+    let cases = ["p2p", "all_gather", "a2a", "a2a+p2p { hierarchy = [2, 2] }"].map(small);
+    for case in cases.iter().chain([&tested]) {
+        let strategy = case.name();
+        let (fwd, bwd) = plans(case).unwrap();
         let reload = |p: &Plan| {
             let json = serde_json::to_string(&artifact::from_plan(p)).unwrap();
             artifact::to_plan(&serde_json::from_str(&json).unwrap()).unwrap()
         };
         let (fwd2, bwd2) = (reload(&fwd), reload(&bwd));
+        assert_eq!(fwd2.problem, fwd.problem, "{strategy}");
         let inputs = tensor::random(&fwd.problem, 3, true);
         let go = |f: &Plan, b: &Plan| {
             let (pf, pb) = (verify::verify(f, Stage::Scheduled).unwrap(), verify::verify(b, Stage::Scheduled).unwrap());
