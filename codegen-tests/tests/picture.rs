@@ -54,4 +54,12 @@ fn head_split_tiles_are_shared_and_windows_empty_far_tiles() {
     assert_eq!(pixel(&svg, n, 50, 0), EMPTY);
     assert_eq!(pixel(&svg, n, 50, 48), rank_color(0));
     assert_eq!(pixel(&svg, n, 50, 50), partial_color(rank_color(0)));
+    // Every other key of that window, which the kernels test per pair: the same empty tiles (the
+    // hull is the window), and no tile drawn full.
+    let (svg, n) = picture_of(
+        "  seq = 256\n  cp = 2\n  dp = 8\n  mask = k <= q & q - k < 16 & (q - k) % 2 == 0\n  strategy = p2p",
+    );
+    assert_eq!(pixel(&svg, n, 50, 0), EMPTY);
+    assert_eq!(pixel(&svg, n, 50, 48), partial_color(rank_color(0)));
+    assert!(!svg.contains(r#"data-class="full""#), "{svg}");
 }

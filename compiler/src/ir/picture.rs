@@ -3,6 +3,8 @@
 //! analysis sees it (`mask::classify`, the classes the planner and the verifier use), coloured by
 //! the rank whose blocks compute it; under the matrix, one strip per rank marking the key rows it
 //! reads but does not hold (what it receives). A mask is easier to check by eye than by reading.
+//! Under a mask the kernels test at each pair (`Regions::predicate`) the analysis sees its hull:
+//! a tile outside it is empty, and every other tile is drawn partial, since the test runs there.
 //!
 //! Each tile is one `<rect>` with its tokens, class and ranks in `data-` attributes, so the file
 //! can be checked by a program as well as by eye.
@@ -11,6 +13,11 @@ use std::fmt::Write as _;
 
 use super::mask::classify;
 use super::{Interval, MaskClass, OpKind, Plan, RowSet};
+
+/// `text` as XML character data: `&`, `<` and `>` escaped.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
 
 /// Tiles per axis at most; the tile size is the smallest that keeps to it.
 pub const MAX_TILES: u64 = 64;
@@ -133,31 +140,30 @@ pub fn svg(plan: &Plan) -> String {
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">"#
     );
     let h = &plan.header;
+    // Names and masks as XML text (an expression mask holds `<` and `&`).
+    let (layout, strategy, mask) = (escape(&h.layout), escape(&h.strategy), escape(&h.mask));
     let _ = writeln!(
         s,
-        "<title>layout {} layers {}: {} {:?}, mask {}, cp {cp}, {n} tokens, tiles of {t}</title>",
-        h.layout,
+        "<title>layout {layout} layers {}: {strategy} {:?}, mask {mask}, cp {cp}, {n} tokens, tiles of {t}</title>",
         super::display_layers(&h.layers),
-        h.strategy,
         h.direction,
-        h.mask
     );
     let _ = writeln!(s, r#"<rect x="0" y="0" width="{width}" height="{height}" fill="white"/>"#);
     let _ = writeln!(
         s,
-        r#"<text x="{MARGIN}" y="{}">keys → (tiles of {t} tokens; {} {:?}, mask {})</text>"#,
+        r#"<text x="{MARGIN}" y="{}">keys → (tiles of {t} tokens; {strategy} {:?}, mask {mask})</text>"#,
         MARGIN - 20,
-        h.strategy,
         h.direction,
-        h.mask
     );
     let _ =
         writeln!(s, r#"<text x="12" y="{y}" transform="rotate(-90 12 {y})">queries ↓</text>"#, y = MARGIN + side / 2);
+    let tested = p.regions.as_ref().is_some_and(|r| r.predicate);
     for i in 0..tiles {
         let rows = Interval::new(i * t, ((i + 1) * t).min(n));
         for j in 0..tiles {
             let cols = Interval::new(j * t, ((j + 1) * t).min(n));
-            let class = classify(p, &[rows], &RowSet::range(cols.start, cols.end));
+            let class = classify(p, &[rows], &RowSet::range(cols.start, cols.end))
+                .map(|c| if tested { MaskClass::Causal } else { c });
             let ranks = &computed[(i * tiles + j) as usize];
             let (name, fill) = match (class, ranks.as_slice()) {
                 (None, _) => ("empty", EMPTY),
