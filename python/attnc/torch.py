@@ -348,12 +348,12 @@ def config_for(
             "(tensor parallelism: the TP rank times the heads per rank)"
         )
     if mask is not None and head_offset and "h" in re.findall(r"[A-Za-z_]\w*", mask):
-        # A mask that reads the head is planned by head class; one plan serves every TP rank,
-        # whose heads differ (E0043 in a spec under tp > 1).
+        # The call's spec holds only this slice's heads, from 0, so a mask that reads the head
+        # would be decided on the wrong heads (a spec file with `tp` plans it for every TP rank).
         raise NotImplementedError(
-            f"argument `mask`: {mask!r} reads the head `h`, which attnc plans at tp = 1 only; this call's heads "
-            f"start at head_offset={head_offset} (tensor parallelism): run the layer's heads on one rank, or write a "
-            "mask that does not read `h`"
+            f"argument `mask`: {mask!r} reads the head `h`, which a call plans for heads from 0 only; this call's "
+            f"heads start at head_offset={head_offset} (tensor parallelism): run the layer's heads on one rank "
+            "or write a mask that does not read `h`"
         )
     if score is not None:
         if not isinstance(score, str) or not score.strip() or any(c in score for c in ";\n#"):
