@@ -17,6 +17,7 @@ from conftest import run_ranks
 
 FEATURES = (
     "causal", "no_mask", "window", "sinks", "softcap", "score", "mla", "bf16", "scale", "prefix", "heads", "learned",
+    "tested",
 )  # fmt: skip
 COMMS = {2: ("p2p", "all_gather", "a2a", "auto"), 4: ("p2p", "all_gather", "a2a", "a2a+p2p")}
 FORMATS = ("sbhd", "bshd", "thd")
@@ -128,13 +129,23 @@ def run_case(rank: int, world: int, case) -> dict:
     def head_mask(qp, kp, hp):
         return (hp < 4) | (qp - kp < 9)
 
+    # "tested": a mask that is no band (an anti-diagonal and a stride; queries 0 and 1 of each
+    # sequence see nothing), planned by its hull and tested by the kernels at each pair.
+    tested = "k <= q & q + k >= 4 & (q - k) % 3 != 1" if feature == "tested" else None
+
+    def tested_mask(qp, kp, hp):
+        return (qp + kp >= 4) & ((qp - kp) % 3 != 1)
+
+    expression = per_head or tested or (f"k <= q | k < {prefix}" if prefix is not None else None)
+    mask_mod = head_mask if per_head is not None else tested_mask if tested is not None else None
+
     # The fp64 reference on the whole tensors.
     leaves = [x.double().requires_grad_() for x in (q, k, v)]
     s_ref = sinks.double().requires_grad_() if sinks is not None else None
     o_ref, lse_ref = reference.attention(
         *leaves, causal=causal, window=window, softcap=softcap, sinks=s_ref, docs=docs, positions=positions, valid=valid,
         scale=scale, prefix=prefix, score_mod=score_mod if score is not None else None,
-        mask_mod=head_mask if per_head is not None else None,
+        mask_mod=mask_mod,
     )  # fmt: skip
     (o_ref * d_out.double()).sum().backward()
 
@@ -164,7 +175,7 @@ def run_case(rank: int, world: int, case) -> dict:
     out, lse = at.attention(
         ql, kl, vl, cp_group=group, cp_comm_type=comm, qkv_format=fmt, attn_mask_type=mask,
         window_size=None if window is None else (window - 1, 0), softcap=softcap, sinks=sl, return_lse=True,
-        softmax_scale=scale, mask=per_head if prefix is None else f"k <= q | k < {prefix}", score=score,
+        softmax_scale=scale, mask=expression, score=score,
         score_params=pl, **kwargs,
     )  # fmt: skip
     out.backward(shard(d_out))
