@@ -74,6 +74,11 @@ struct KernelsArgs {
     /// '30 * tanh(s / 30)'): each shape is measured without it and then with it, in this run.
     #[arg(long)]
     score: Option<String>,
+    /// A mask of `q` and `k` that the kernels test at each pair, as they do for a mask that is no
+    /// band (docs/language.md, "Masks that are no band", e.g. '(q - k) % 2 == 0'): each shape is
+    /// measured without it and then with it (on top of `--score`), in this run.
+    #[arg(long)]
+    mask: Option<String>,
     /// With `--kernels cuda` or `ptx-sim`: the AOT kernels (`attnc kernels -o DIR`) and the device
     /// ordinal.
     #[command(flatten)]
@@ -165,7 +170,7 @@ fn run_command(args: RunArgs) -> Result<Outcome> {
 }
 
 fn kernels_command(args: KernelsArgs) -> Result<Outcome> {
-    let KernelsArgs { seq, head_dim, heads, kernels, causal, threads, json, score, gpu: gpu_args } = args;
+    let KernelsArgs { seq, head_dim, heads, kernels, causal, threads, json, score, mask, gpu: gpu_args } = args;
     let score = match score {
         None => None,
         Some(text) => Some(
@@ -175,10 +180,14 @@ fn kernels_command(args: KernelsArgs) -> Result<Outcome> {
                 .ok_or_else(|| anyhow::anyhow!("--score {text:?}: that is the plain score `s`; give a modification"))?,
         ),
     };
+    let score = match mask {
+        None => score,
+        Some(text) => Some(masked(score, &text)?),
+    };
     let sweep = Sweep { seqs: seq, head_dims: head_dim, heads, causal, json, score };
     if kernels.iter().any(|k| k.is_cuda() || k.is_ptx_sim()) {
         if sweep.score.is_some() {
-            bail!("--score: the GPU kernel benchmark measures the named masks only; leave --score out");
+            bail!("--score, --mask: the GPU kernel benchmark measures the named masks only; leave them out");
         }
         if kernels.len() > 1 {
             bail!("--kernels cuda|ptx-sim: GPU kernels are measured on their own (no other --kernels)");
@@ -192,6 +201,21 @@ fn kernels_command(args: KernelsArgs) -> Result<Outcome> {
         cpu(&sweep, &kernels, threads)?;
     }
     Ok(Outcome::Clean)
+}
+
+/// `score` with the mask `text` tested at each pair (`expr::score::of_masked`), for `--mask`.
+fn masked(
+    score: Option<&'static attnc_compiler::spec::Score>,
+    text: &str,
+) -> Result<&'static attnc_compiler::spec::Score> {
+    use attnc_compiler::expr;
+    let e = expr::parse::parse(text).map_err(|e| anyhow::anyhow!("--mask {text:?}: {}", e.message))?;
+    let mask = expr::MaskExpr::new(e).map_err(|e| anyhow::anyhow!("--mask {text:?}: {}", e.message))?;
+    if mask.0.reads(expr::Var::H) || mask.0.reads(expr::Var::DocQ) || mask.0.reads(expr::Var::DocK) {
+        bail!("--mask {text:?}: the benchmark's mask reads `q` and `k` only (one sequence, every head alike)");
+    }
+    let test = expr::score::of_masked(score, &mask.0).map_err(|u| anyhow::anyhow!("--mask {text:?}: {}", u.message))?;
+    Ok(expr::score::intern(test))
 }
 
 /// The shapes `bench kernels` measures and how it prints them.
@@ -267,7 +291,13 @@ fn cpu(sweep: &Sweep, kernels: &[KernelChoice], threads: usize) -> Result<()> {
                 c,
                 r.gflops,
                 of,
-                r.score.as_deref().map(|t| format!("  score = {t}")).unwrap_or_default()
+                [
+                    r.score.as_deref().map(|t| format!("  score = {t}")),
+                    r.mask.as_deref().map(|m| format!("  mask tested = {m}"))
+                ]
+                .into_iter()
+                .flatten()
+                .collect::<String>()
             );
         }
     })

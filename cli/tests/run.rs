@@ -491,6 +491,24 @@ fn generated_kernels_run_compile_and_bench() {
         "",
         "error: --score: score `s - alibi(q, 8)`: `alibi` takes a head",
     );
+    // `--mask`: the kernels testing a mask at each pair, as for a mask that is no band; on top
+    // of `--score` when both are given.
+    let tested = check(
+        &["bench", "kernels", "--seq", "64", "--head-dim", "8", "--heads", "1", "--causal", "true", "--json"][..]
+            .iter()
+            .copied()
+            .chain(["--kernels", "cranelift", "--mask", "(q - k) % 2 == 0", "--score", "30 * tanh(s / 30)"])
+            .collect::<Vec<_>>(),
+        0,
+        "\"score\":\"30 * tanh(s / 30)\",\"mask\":\"(q - k) % 2 == 0\"",
+        "",
+    );
+    assert_eq!(
+        tested.lines().filter(|l| l.contains("\"mask\"")).count(),
+        4,
+        "fwd and bwd, reference and cranelift: {tested}"
+    );
+    check(&["bench", "kernels", "--mask", "k <= h"], 2, "", "error: --mask \"k <= h\": the benchmark's mask reads");
     // A plan's run against its kernels' own speed: one JSON line per direction.
     let run = check(
         &[

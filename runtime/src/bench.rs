@@ -33,6 +33,9 @@ pub struct Record {
     /// The score modification the kernels computed (`--score`), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub score: Option<String>,
+    /// The mask the kernels tested at each pair (`--mask`, `Score::mask`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mask: Option<String>,
     /// Compile time of the generated kernels this record used, seconds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compile_s: Option<f64>,
@@ -54,6 +57,7 @@ pub fn peaks() -> Vec<Record> {
                 threads: 1,
                 gflops,
                 score: None,
+                mask: None,
                 compile_s: None,
             };
             // SAFETY: the FMA feature was detected above.
@@ -199,7 +203,8 @@ pub fn sweep(
                 causal: Some(s.causal),
                 threads: record_threads,
                 gflops,
-                score: s.score.map(|f| f.text.clone()),
+                score: s.score.filter(|f| f.mask.is_none() || f.text != "s").map(|f| f.text.clone()),
+                mask: s.score.and_then(|f| f.mask.clone()),
                 compile_s: None,
             };
             let tail = s.seq.saturating_sub(256)..s.seq;
