@@ -133,6 +133,28 @@ fn check_catches_what_compile_refuses() {
     check(&[&["check", LLAMA, "--target", "x86-64"][..], &d96[..]].concat(), 0, "", "warning[W0008]");
 }
 
+/// A mask the kernels test at each pair computes its integer terms in f32: one whose terms
+/// outgrow 2^24 over the layout's sequence is refused when planned, naming the layout and the
+/// mask, with a help that is true when followed (the same stride without the product plans).
+#[test]
+fn masks_tested_in_f32_must_stay_exact() {
+    let example = "dsl-examples/prefix_and_global_masks.attn";
+    let plan = |mask: &str| {
+        ["plan", example, "--layout", "dilated", "--set", &format!("dilated.mask={mask}")].map(String::from)
+    };
+    let refused = plan("k <= q & q * k >= 100");
+    let refused: Vec<&str> = refused.iter().map(String::as_str).collect();
+    check(
+        &refused,
+        1,
+        "",
+        "error: layout `dilated`: the kernels cannot test the mask `k <= q & q * k >= 100` exactly: a term reaches 1073676289\n  help: the kernels compute a mask that is no band as f32 integers, exact up to 2^24; write it with terms that stay within 2^24 over sequences of up to 32768 tokens",
+    );
+    let planned = plan("k <= q & q + k >= 100");
+    let planned: Vec<&str> = planned.iter().map(String::as_str).collect();
+    check(&planned, 0, "the mask tested at each pair in the kernels", "");
+}
+
 /// A hybrid-CP layout compiles ahead of time (its kernels do not depend on the batch) and prints
 /// its plans for one batch as JSON, one per sub-sample, with the schedule's steps.
 #[test]

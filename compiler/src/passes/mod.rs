@@ -57,7 +57,7 @@ pub enum PlanError {
     #[error("layout `{layout}`: {error}")]
     Partition { layout: String, error: PartitionError },
     #[error(
-        "layout `{layout}`: the kernels cannot test the mask `{mask}` exactly: {reason}\n  help: the kernels compute a mask that is no band as f32 integers, exact up to 2^24; write it with terms that stay below 2^24 over the sequence (positions up to {positions}), or as bounds on `q - k` region by region"
+        "layout `{layout}`: the kernels cannot test the mask `{mask}` exactly: {reason}\n  help: the kernels compute a mask that is no band as f32 integers, exact up to 2^24; write it with terms that stay within 2^24 over sequences of up to {positions} tokens, or as bounds on `q - k` region by region"
     )]
     MaskPredicate { layout: String, mask: String, positions: u64, reason: String },
     #[error(
