@@ -39,6 +39,17 @@ impl Band {
         }
     }
 
+    /// The named mask the band is, `(causal, window)` as [`Band::of`] takes it: every pair,
+    /// causal, a causal window; `None` for a band no name covers (a two-sided window, `k < q`).
+    pub fn named(self) -> Option<(bool, Option<u64>)> {
+        match (self.lo, self.end) {
+            (None, None) => Some((false, None)),
+            (Some(0), None) => Some((true, None)),
+            (Some(0), Some(w)) if w > 0 => Some((true, Some(w as u64))),
+            _ => None,
+        }
+    }
+
     /// Whether every pair is allowed.
     pub fn is_none(self) -> bool {
         self == Band::NONE
@@ -111,11 +122,11 @@ enum BandRecord {
 
 impl From<Band> for BandRecord {
     fn from(m: Band) -> BandRecord {
-        match (m.lo, m.end) {
-            (None, None) => BandRecord::None,
-            (Some(0), None) => BandRecord::Causal,
-            (Some(0), Some(w)) if w > 0 => BandRecord::Window { window: w as u64 },
-            (lo, end) => BandRecord::Band { lo, end },
+        match m.named() {
+            Some((false, _)) => BandRecord::None,
+            Some((true, None)) => BandRecord::Causal,
+            Some((true, Some(window))) => BandRecord::Window { window },
+            None => BandRecord::Band { lo: m.lo, end: m.end },
         }
     }
 }

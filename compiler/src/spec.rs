@@ -422,15 +422,11 @@ impl Mask {
     /// The named mask a band is (`padding`: within each packed sequence), `None` for a band no
     /// name covers (a two-sided window, keys only before the query).
     pub fn of_band(band: Band, padding: bool) -> Option<Mask> {
-        let window = match (band.lo, band.end) {
-            (None, None) => return Some(if padding { Mask::Padding } else { Mask::None }),
-            (Some(0), None) => None,
-            (Some(0), Some(w)) if w > 0 => Some(w as u64),
-            _ => return None,
-        };
-        Some(match padding {
-            false => Mask::Causal { window, chunk: None },
-            true => Mask::PaddingCausal { window, chunk: None },
+        Some(match (band.named()?, padding) {
+            ((false, _), false) => Mask::None,
+            ((false, _), true) => Mask::Padding,
+            ((true, window), false) => Mask::Causal { window, chunk: None },
+            ((true, window), true) => Mask::PaddingCausal { window, chunk: None },
         })
     }
 

@@ -162,17 +162,16 @@ pub fn svg(plan: &Plan) -> String {
         let rows = Interval::new(i * t, ((i + 1) * t).min(n));
         for j in 0..tiles {
             let cols = Interval::new(j * t, ((j + 1) * t).min(n));
-            let class = classify(p, &[rows], &RowSet::range(cols.start, cols.end))
-                .map(|c| if tested { MaskClass::Causal } else { c });
+            // Some: whether every pair of the tile is allowed (never known under a tested mask).
+            let full =
+                classify(p, &[rows], &RowSet::range(cols.start, cols.end)).map(|c| c == MaskClass::Full && !tested);
             let ranks = &computed[(i * tiles + j) as usize];
-            let (name, fill) = match (class, ranks.as_slice()) {
+            let (name, fill) = match (full, ranks.as_slice()) {
                 (None, _) => ("empty", EMPTY),
                 (Some(_), []) => ("uncomputed", [0xff, 0x00, 0xff]),
-                (Some(class), [r]) => {
-                    let full = rank_color(*r);
-                    if class == MaskClass::Full { ("full", full) } else { ("partial", partial_color(full)) }
-                }
-                (Some(class), _) => (if class == MaskClass::Full { "full" } else { "partial" }, SHARED),
+                (Some(true), [r]) => ("full", rank_color(*r)),
+                (Some(false), [r]) => ("partial", partial_color(rank_color(*r))),
+                (Some(full), _) => (if full { "full" } else { "partial" }, SHARED),
             };
             let (x, y) = tile_origin(n, i, j);
             let who = ranks.iter().map(u32::to_string).collect::<Vec<_>>().join(",");

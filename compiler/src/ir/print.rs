@@ -199,11 +199,11 @@ pub fn write_text(out: &mut impl std::fmt::Write, plan: &Plan, rank: Option<u32>
     if let Some(h) = &p.head_masks {
         // A mask that reads the head: each class's own band (the plan follows their hull).
         let class = |c: &crate::spec::HeadClass| {
-            let mask = match (c.band.lo, c.band.end) {
-                (None, None) => "every pair".to_string(),
-                (Some(0), None) => "causal".to_string(),
-                (Some(0), Some(w)) if w > 0 => format!("window {w}"),
-                (lo, end) => format!("band {}", crate::spec::Band { lo, end }.inequality()),
+            let mask = match c.band.named() {
+                Some((false, _)) => "every pair".to_string(),
+                Some((true, None)) => "causal".to_string(),
+                Some((true, Some(w))) => format!("window {w}"),
+                None => format!("band {}", c.band.inequality()),
             };
             format!("{}..{} {mask}", c.first, c.end)
         };

@@ -535,22 +535,18 @@ fn checked_mask(e: &expr::Expr, span: Span, diags: &mut Diags) -> Option<expr::M
 fn mask_expression(e: &expr::Expr, span: Span, thd: bool, diags: &mut Diags) -> Option<Mask> {
     let at = |(start, end): (usize, usize)| Span::new(span.file, start, end);
     let mask = checked_mask(e, span, diags)?;
-    use crate::spec::{Band, Cell};
+    use crate::spec::Cell;
     // The named mask it says, else its regions (read once); a single region is a named mask.
     let read = expr::named::mask(&mask).or_else(|named| match expr::regions::of(&mask) {
-        // A mask the kernels test at each pair stays regional, whatever its bands are.
-        Ok(r) if r.predicate && r.cells.iter().any(|c| *c != Cell::Empty) => {
-            Ok(Mask::Regions { regions: expr::regions::intern(r), padding: thd })
+        Ok(r) if r.cells.iter().all(|c| *c == Cell::Empty) => Err(None),
+        Ok(r) => {
+            // One cell of a named band is that named mask, unless the kernels test the mask.
+            let named = match r.cells.as_slice() {
+                [Cell::Band(band)] if !r.predicate => Mask::of_band(*band, false),
+                _ => None,
+            };
+            Ok(named.unwrap_or_else(|| Mask::Regions { regions: expr::regions::intern(r), padding: thd }))
         }
-        Ok(r) => match r.cells.as_slice() {
-            [Cell::FULL] => Ok(Mask::None),
-            [Cell::CAUSAL] => Ok(Mask::CAUSAL),
-            [Cell::Band(Band { lo: Some(0), end: Some(w) })] if *w > 0 => {
-                Ok(Mask::Causal { window: Some(*w as u64), chunk: None })
-            }
-            cells if cells.iter().all(|c| *c == Cell::Empty) => Err(None),
-            _ => Ok(Mask::Regions { regions: expr::regions::intern(r), padding: thd }),
-        },
         // The regional reading says what it could not read where it tried further.
         Err(regional) if regional.span != mask.0.span => Err(Some(regional)),
         Err(_) => Err(Some(named)),
