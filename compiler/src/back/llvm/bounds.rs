@@ -20,9 +20,9 @@ pub fn two_sided(mask: Band) -> Option<(i64, i64)> {
     (lo < end && lo.abs() <= LIMIT && end.abs() <= LIMIT).then_some((lo, end - lo))
 }
 
-/// `x + c` (no instruction when `c` is 0).
+/// `x + c` in `x`'s integer type (no instruction when `c` is 0).
 pub fn plus(f: &mut Fn, x: &V, c: i64) -> V {
-    if c == 0 { x.clone() } else { f.bin("add", x, &i64c(c)) }
+    if c == 0 { x.clone() } else { f.bin("add", x, &V::new(c.to_string(), x.ty.clone())) }
 }
 
 /// `kernel::kv_bounds` in IR: keys from `q_lo − end + 1` to `q_hi − lo`.

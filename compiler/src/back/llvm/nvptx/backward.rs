@@ -144,48 +144,38 @@ impl Gen {
             };
             let mut p = s.clone();
             let mut slopes = vec![f32c(0.0); nb * 4];
-            // Per element, with learned parameters: the score's slopes by them, and whether the
-            // mask keeps the pair.
-            let mut grads: Vec<(Vec<V>, V)> = Vec::with_capacity(nb * 4);
-            let mut cols = Vec::new();
-            for n in 0..nb {
-                for e in 0..4 {
-                    let f = &mut g.f;
-                    let c = f.bin("mul", &ids.t, &i64c(2));
-                    let c = f.bin("add", &c, &i64c(n as i64 * 8 + (e % 2) as i64));
-                    cols.push(c);
-                }
-            }
+            // Per element with learned parameters: the score's slopes by them.
+            let mut grads: Vec<Vec<V>> = Vec::with_capacity(nb * 4);
             for n in 0..nb {
                 for e in 0..4 {
                     let i = n * 4 + e;
-                    let c = cols[i].clone();
+                    // Element (n, e): key row key_rel[e / 2] of the CTA, query column
+                    // 2t + 8n + e % 2 of the tile.
+                    let c = g.f.bin("mul", &ids.t, &i64c(2));
+                    let c = g.f.bin("add", &c, &i64c(n as i64 * 8 + (e % 2) as i64));
                     let lp = g.f.gep("float", &stats, &c);
                     let lse2 = g.f.load("float", &lp, 4);
-                    let q_rel = g.f.bin("add", &m0, &c);
-                    let qa = g.f.bin("add", &fr.q_pos, &q_rel);
-                    let kr = g.f.bin("add", &n0, &key_rel[e / 2]);
-                    let ka = g.f.bin("add", &fr.kv_pos, &kr);
                     // RecomputeP: the modified score when the model has a score modification.
-                    let mut by_params = Vec::new();
                     let x = match g.spec.score {
                         Some(score) => {
-                            let (x, d, gr) = g.score(score, &s[i], &scale, (&qa, &ka), true);
+                            let q_rel = g.f.bin("add", &m0, &c);
+                            let qa = g.f.bin("add", &fr.q_pos, &q_rel);
+                            let kr = g.f.bin("add", &n0, &key_rel[e / 2]);
+                            let ka = g.f.bin("add", &fr.kv_pos, &kr);
+                            let (x, d, by_params) = g.score(score, &s[i], &scale, (&qa, &ka), true);
                             slopes[i] = d.expect("asked for the slope");
-                            by_params = gr;
+                            if n_params > 0 {
+                                grads.push(by_params);
+                            }
                             x
                         }
                         None => g.f.fast("fmul", &s[i], &scale2),
                     };
                     let x = g.f.fast("fsub", &x, &lse2);
-                    let e2 = g.f.call("float", "llvm.nvvm.ex2.approx.ftz.f", &[&x]);
-                    let ok = g.allowed(&qa, &ka, &kr, &fr.kv_len);
-                    p[i] = g.f.select(&ok, &e2, &f32c(0.0));
-                    if n_params > 0 {
-                        grads.push((by_params, ok));
-                    }
+                    p[i] = g.f.call("float", "llvm.nvvm.ex2.approx.ftz.f", &[&x]);
                 }
             }
+            let (p, oks) = g.mask_p(p, &fr, (&m0, &n0), &keys, (&ids.t, &key_rel[0]));
             // dV += Pᵀ dO.
             if hopper {
                 g.wgmma_pv(&p, &dot, &dv, BM);
@@ -204,13 +194,16 @@ impl Gen {
             };
             let mut ds = dp.clone();
             for i in 0..nb * 4 {
-                let c = g.f.bin("add", &cols[i], &i64c(BM));
+                let c = g.f.bin("mul", &ids.t, &i64c(2));
+                let c = g.f.bin("add", &c, &i64c((i / 4) as i64 * 8 + (i % 2) as i64 + BM));
                 let dp_ = g.f.gep("float", &stats, &c);
                 let dl = g.f.load("float", &dp_, 4);
                 let x = g.f.fast("fsub", &dp[i], &dl);
                 ds[i] = g.f.fast("fmul", &p[i], &x);
-                if let Some((by_params, ok)) = grads.get(i) {
-                    // Σ dS·∂score/∂param (dS before the slope by s; pairs the mask drops add nothing).
+                if let Some(by_params) = grads.get(i) {
+                    // Σ dS·∂score/∂param (dS before the slope by s). Pairs the mask drops have
+                    // P = 0, so dS = 0: they add nothing, even where the slope is not finite.
+                    let ok = &oks[i];
                     for (j, gj) in by_params.iter().enumerate() {
                         let t = g.f.fast("fmul", &ds[i], gj);
                         let t = g.f.select(ok, &t, &f32c(0.0));
@@ -321,6 +314,65 @@ impl Gen {
         self.f.br(&out);
         self.f.place(&out);
         self.f.op("ret void");
+    }
+
+    /// The mask of a backward tile: P = 0 where a pair is outside the band or its key past the
+    /// run (rows past the run have P = 0 already: their LSE is +∞). In 32-bit offsets: element
+    /// (n, e) of a thread pairs key row `row + 8·(e / 2)` of the CTA (`row` = warp · 16 + g) with
+    /// query column 2t + 8n + e % 2 of the tile, so its q − k is `base + 8n + e % 2 − 8·(e / 2)`
+    /// with `base` = q_lo − k_lo + 2t − row per thread and tile, and a side of the band is one
+    /// compare of `base` with a constant (a two-sided band one add and one unsigned compare).
+    /// Every tile tests, with no edge branch as the forward's: at d128 on sm_90a the branch's
+    /// stack slot spilled 8 bytes where these selects spill none (docs/llvm-backend.md).
+    fn mask_p(&mut self, p: Vec<V>, fr: &Frame, (m0, n0): (&V, &V), keys: &V, (t, row): (&V, &V)) -> (Vec<V>, Vec<V>) {
+        let mask = self.spec.mask;
+        let f = &mut self.f;
+        let q_lo = f.bin("add", &fr.q_pos, m0);
+        let k_lo = f.bin("add", &fr.kv_pos, n0);
+        let delta = f.bin("sub", &q_lo, &k_lo);
+        let delta = f.clamp_i64(&delta, &i64c(-(1 << 30)), &i64c(1 << 30));
+        let delta = f.cast("trunc", &delta, "i32");
+        let t2 = f.cast("trunc", t, "i32");
+        let t2 = f.bin("shl", &t2, &i32c(1));
+        let r = f.cast("trunc", row, "i32");
+        let base = f.bin("add", &delta, &t2);
+        let base = f.bin("sub", &base, &r);
+        let lim = f.cast("trunc", keys, "i32");
+        // Key rows row and row + 8 inside the run.
+        let in_run = [0, 8].map(|h| {
+            let r = plus(f, &r, h);
+            f.icmp("slt", &r, &lim)
+        });
+        let shifted = two_sided(mask).map(|(lo, width)| (f.bin("sub", &base, &i32c(lo)), width));
+        let (mut out, mut oks) = (Vec::with_capacity(p.len()), Vec::with_capacity(p.len()));
+        for (i, x) in p.iter().enumerate() {
+            let (n, e) = ((i / 4) as i64, (i % 4) as i64);
+            let kc = 8 * n + e % 2 - 8 * (e / 2);
+            let mut ok = in_run[(e / 2) as usize].clone();
+            let mut and = |f: &mut Fn, c: V| ok = f.bin("and", &ok, &c);
+            match &shifted {
+                // lo ≤ base + kc < lo + width: base − lo + kc < width, unsigned.
+                Some((sh, width)) => {
+                    let y = plus(f, sh, kc);
+                    let c = f.icmp("ult", &y, &i32c(*width));
+                    and(f, c);
+                }
+                None => {
+                    // base + kc ≥ lo and base + kc < end, each against a constant.
+                    if let Some(lo) = mask.lo {
+                        let c = f.icmp("sge", &base, &i32c(clamp30(lo) - kc));
+                        and(f, c);
+                    }
+                    if let Some(end) = mask.end {
+                        let c = f.icmp("slt", &base, &i32c(clamp30(end) - kc));
+                        and(f, c);
+                    }
+                }
+            }
+            out.push(f.select(&ok, x, &f32c(0.0)));
+            oks.push(ok);
+        }
+        (out, oks)
     }
 
     pub(super) fn backward(&mut self) {

@@ -189,31 +189,6 @@ impl Gen {
         (self.f.fast("fmul", &y, &f32c(std::f32::consts::LOG2_E)), d, g)
     }
 
-    /// Whether key position `k` is visible from query position `q` (and `k` inside the run).
-    pub(super) fn allowed(&mut self, q: &V, k: &V, k_rel: &V, kv_len: &V) -> V {
-        let f = &mut self.f;
-        let mut ok = f.icmp("slt", k_rel, kv_len);
-        // The band lo ≤ q − k < end: one unsigned test with both sides (`bounds::two_sided`),
-        // else k ≤ q − lo, and q − k < end.
-        if let Some((lo, width)) = two_sided(self.spec.mask) {
-            let diff = f.bin("sub", q, k);
-            let x = plus(f, &diff, -lo);
-            let c = f.icmp("ult", &x, &i64c(width));
-            return f.bin("and", &ok, &c);
-        }
-        if let Some(lo) = self.spec.mask.lo {
-            let top = plus(f, q, -lo);
-            let c = f.icmp("sle", k, &top);
-            ok = f.bin("and", &ok, &c);
-        }
-        if let Some(end) = self.spec.mask.end {
-            let diff = f.bin("sub", q, k);
-            let c = f.icmp("slt", &diff, &i64c(end));
-            ok = f.bin("and", &ok, &c);
-        }
-        ok
-    }
-
     /// The per-sequence frame of a CTA: (seq, head, kv head, tile index) and the run's extents.
     pub(super) fn frame(&mut self) -> Frame {
         let f = &mut self.f;
