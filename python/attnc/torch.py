@@ -148,7 +148,7 @@ def _plans(config: str, cu: Optional[Tensor], cu_padded: Optional[Tensor], cu_kv
             window=None if none(values["window"]) is None else int(values["window"]),
             softcap=None if none(values["softcap"]) is None else float(values["softcap"]),
             score=none(values["score"]),
-            params=[p for p in values.get("params", "").split(",") if p],
+            params=[p for p in values.get("params", "").split(",") if p], tp=int(values.get("tp", 1)),
             softmax_scale=None if none(values["scale"]) is None else float(values["scale"]),
             sinks=values["sinks"] == "True", cp=cp, strategy=values["strategy"],
             hierarchy=None if a2a == "None" else (int(a2a), cp // int(a2a)), max_tokens=max_tokens,
@@ -347,14 +347,6 @@ def config_for(
             f"argument `head_offset`: {head_offset!r}; the model's query head of q's first head, an int >= 0 "
             "(tensor parallelism: the TP rank times the heads per rank)"
         )
-    if mask is not None and head_offset and "h" in re.findall(r"[A-Za-z_]\w*", mask):
-        # The call's spec holds only this slice's heads, from 0, so a mask that reads the head
-        # would be decided on the wrong heads (a spec file with `tp` plans it for every TP rank).
-        raise NotImplementedError(
-            f"argument `mask`: {mask!r} reads the head `h`, which a call plans for heads from 0 only; this call's "
-            f"heads start at head_offset={head_offset} (tensor parallelism): run the layer's heads on one rank "
-            "or write a mask that does not read `h`"
-        )
     if score is not None:
         if not isinstance(score, str) or not score.strip() or any(c in score for c in ";\n#"):
             raise ValueError(
@@ -398,6 +390,16 @@ def config_for(
     heads, kv_heads = q.shape[-2], k.shape[-2]
     if heads % kv_heads:
         raise ValueError(f"argument `k`: {kv_heads} KV heads do not divide q's {heads} heads (GQA groups)")
+    tp = 1
+    if mask is not None and head_offset and "h" in re.findall(r"[A-Za-z_]\w*", mask):
+        # A mask that reads the head is planned as a spec with `tp` plans it: over the heads of
+        # every tensor-parallel slice up to this one, tested per pair at the call's own heads.
+        if head_offset % heads:
+            raise ValueError(
+                f"argument `head_offset`: {head_offset} with a mask that reads the head `h`; a tensor-parallel "
+                f"slice of {heads} heads starts at a multiple of {heads} (the TP rank times the heads per rank)"
+            )
+        tp = head_offset // heads + 1
     expression = mask
     mask = attn_mask_type
     window = None
@@ -435,7 +437,7 @@ def config_for(
         ("mask", mask), ("window", window), ("softcap", None if softcap is None else float(softcap)), ("score", score),
         ("sinks", bool(sinks)), ("scale", _scale(softmax_scale, q.shape[-1])), ("cp", cp_size), ("strategy", cp_comm_type),
         ("a2a", a2a_size if cp_comm_type == "a2a+p2p" else None), ("max_seqlen", int(max_seqlen_q or 0)),
-        ("gpu", gpu_preset), ("head_offset", head_offset), ("params", ",".join(score_params)),
+        ("gpu", gpu_preset), ("head_offset", head_offset), ("params", ",".join(score_params)), ("tp", tp),
     ]  # fmt: skip
     return ";".join(f"{name}={value}" for name, value in fields)
 

@@ -34,6 +34,11 @@ pub struct Call {
     pub softmax_scale_bits: Option<u64>,
     pub sinks: bool,
     pub cp: u32,
+    /// Tensor-parallel slices of `heads` query heads planned together, the call's slice among
+    /// them (its `head_offset`): 1 unless a mask reads the head `h` at a head offset, where the
+    /// plan is the one a spec with `tp` makes (the mask's hull over the slices' heads, tested per
+    /// pair with the call's heads counted from its offset).
+    pub tp: u32,
     /// `p2p`, `all_gather`, `a2a`, `a2a+p2p` or `auto`.
     pub strategy: String,
     /// a2a+p2p: the a2a group's size, then the p2p group's.
@@ -71,8 +76,8 @@ impl Call {
         };
         line("the call", "model attention {".into());
         line("the call", "  layers = 1".into());
-        line("q", format!("  heads = {}", self.heads));
-        line("k", format!("  kv_heads = {}", self.kv_heads));
+        line("q", format!("  heads = {}", self.heads * self.tp));
+        line("k", format!("  kv_heads = {}", self.kv_heads * self.tp));
         line("q", format!("  head_dim = {}", self.head_dim));
         line("v", format!("  v_head_dim = {}", self.v_head_dim));
         if let Some(bits) = self.softcap_bits {
@@ -97,7 +102,7 @@ impl Call {
         };
         line("the call", "cluster group {".into());
         line("cp_group", format!("  nodes = {nodes}"));
-        line("cp_group", format!("  gpus_per_node = {per_node}"));
+        line("cp_group", format!("  gpus_per_node = {}", per_node * self.tp));
         line("the call", format!("  gpu = {}", self.gpu));
         line("the call", "}".into());
         line("the call", format!("layout {LAYOUT} {{"));
@@ -127,6 +132,11 @@ impl Call {
         };
         line(argument, format!("  mask = {mask}"));
         line("cp_group", format!("  cp = {}", self.cp));
+        if self.tp > 1 {
+            // The call's shards are its CP shards whole: no sequence parallelism splits them.
+            line("head_offset", format!("  tp = {}", self.tp));
+            line("head_offset", "  sequence_parallel = false".into());
+        }
         let strategy = match self.hierarchy {
             Some((a2a, p2p)) => format!("a2a+p2p {{ hierarchy = [{a2a}, {p2p}] }}"),
             None => self.strategy.clone(),

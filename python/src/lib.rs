@@ -316,7 +316,7 @@ impl Plans {
 /// The plans of one attention call (what `attnc.torch.attention` decides from its arguments).
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (*, heads, kv_heads, head_dim, v_head_dim, batch, seq, format, dtype, mask, window, softcap, sinks, cp, strategy, hierarchy, max_tokens, max_seqlen, seqlens, padded_seqlens, gpu, softmax_scale=None, score=None, params=Vec::new()))]
+#[pyo3(signature = (*, heads, kv_heads, head_dim, v_head_dim, batch, seq, format, dtype, mask, window, softcap, sinks, cp, strategy, hierarchy, max_tokens, max_seqlen, seqlens, padded_seqlens, gpu, softmax_scale=None, score=None, params=Vec::new(), tp=1))]
 fn plan_call(
     heads: u32,
     kv_heads: u32,
@@ -341,6 +341,7 @@ fn plan_call(
     softmax_scale: Option<f64>,
     score: Option<String>,
     params: Vec<String>,
+    tp: u32,
     py: Python<'_>,
 ) -> PyResult<Plans> {
     let call = Call {
@@ -360,6 +361,7 @@ fn plan_call(
         softmax_scale_bits: softmax_scale.map(f64::to_bits),
         sinks,
         cp,
+        tp,
         strategy,
         hierarchy,
         max_tokens,

@@ -42,7 +42,7 @@ def raises(exc, match, fn, **kwargs):
         (dict(mask="k <= q | k < 4", window_size=(3, 0)), ValueError, "argument `mask`: an expression replaces"),
         (dict(mask="q - k"), ValueError, "(?s)argument `mask`: .*a mask is a condition"),
         (dict(mask="k <= q & h < 2"), ValueError, "(?s)argument `mask`: .*cannot compile this mask yet: head 2 sees no key"),
-        (dict(mask="k <= q & (h < 2 | q - k < 4)", head_offset=4), NotImplementedError, "argument `mask`: .*reads the head `h`"),
+        (dict(mask="k <= q & (h < 2 | q - k < 4)", head_offset=3), ValueError, "argument `head_offset`: 3 with a mask that reads the head `h`; .*a multiple of 4"),
         # Learned score parameters: one value per query head, declared by name, read by the score.
         (dict(score="s - b[h] * (q - k)", score_params={"b": torch.zeros(3)}), ValueError, r"argument `score_params`: `b` has one value per query head \(4\)"),
         (dict(score="s - b[h] * (q - k)"), ValueError, r"(?s)argument `score`: .*`b\[h\]` is not a learned parameter.*params = \[b\]"),

@@ -17,7 +17,7 @@ from conftest import run_ranks
 
 FEATURES = (
     "causal", "no_mask", "window", "sinks", "softcap", "score", "mla", "bf16", "scale", "prefix", "heads", "learned",
-    "tested",
+    "tested", "tp",
 )  # fmt: skip
 COMMS = {2: ("p2p", "all_gather", "a2a", "auto"), 4: ("p2p", "all_gather", "a2a", "a2a+p2p")}
 FORMATS = ("sbhd", "bshd", "thd")
@@ -136,8 +136,17 @@ def run_case(rank: int, world: int, case) -> dict:
     def tested_mask(qp, kp, hp):
         return (qp + kp >= 4) & ((qp - kp) % 3 != 1)
 
-    expression = per_head or tested or (f"k <= q | k < {prefix}" if prefix is not None else None)
-    mask_mod = head_mask if per_head is not None else tested_mask if tested is not None else None
+    # "tp": a mask that reads the head, run as the second tensor-parallel slice of a 16-head model
+    # (`head_offset=8`): heads 8..11 causal, 12..15 a stride of two, tested per pair at the
+    # slice's own heads (under a2a each rank's from its first).
+    offset = 8 if feature == "tp" else 0
+    sliced = "k <= q & (h < 12 | (q - k) % 2 == 0)" if feature == "tp" else None
+
+    def sliced_mask(qp, kp, hp):
+        return (hp + offset < 12) | ((qp - kp) % 2 == 0)
+
+    expression = sliced or per_head or tested or (f"k <= q | k < {prefix}" if prefix is not None else None)
+    mask_mod = {"heads": head_mask, "tested": tested_mask, "tp": sliced_mask}.get(feature)
 
     # The fp64 reference on the whole tensors.
     leaves = [x.double().requires_grad_() for x in (q, k, v)]
@@ -176,7 +185,7 @@ def run_case(rank: int, world: int, case) -> dict:
         ql, kl, vl, cp_group=group, cp_comm_type=comm, qkv_format=fmt, attn_mask_type=mask,
         window_size=None if window is None else (window - 1, 0), softcap=softcap, sinks=sl, return_lse=True,
         softmax_scale=scale, mask=expression, score=score,
-        score_params=pl, **kwargs,
+        score_params=pl, head_offset=offset, **kwargs,
     )  # fmt: skip
     out.backward(shard(d_out))
 

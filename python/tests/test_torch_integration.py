@@ -389,6 +389,34 @@ def test_alibi_counts_heads_from_the_head_offset(single_rank_group):
         at.attention(q, k, v, cp_group=single_rank_group, score=text, head_offset=-1)
 
 
+def test_a_mask_that_reads_the_head_counts_heads_from_the_head_offset(single_rank_group):
+    """A per-head mask over a model of 8 heads, run as the second tensor-parallel slice (heads
+    4..7): heads 4 and 5 causal, 6 and 7 a stride of two, tested per pair at the slice's own
+    heads, against fp64 attention forward and backward; the first slice (every head causal)
+    differs, so the offset reached the kernels."""
+    torch.manual_seed(11)
+    text = "k <= q & (h < 6 | (q - k) % 2 == 0)"
+    q, k, v = (torch.randn(16, 1, n, 16, requires_grad=True) for n in (4, 2, 2))
+    out = at.attention(q, k, v, cp_group=single_rank_group, mask=text, head_offset=4)
+    leaves = [x.detach().double().transpose(0, 1).requires_grad_() for x in (q, k, v)]
+
+    def heads_4_to_7(qp, kp, hp):
+        return (kp <= qp) & ((hp + 4 < 6) | ((qp - kp) % 2 == 0))
+
+    want, _ = reference.attention(*leaves, causal=False, mask_mod=heads_4_to_7)
+    want = want.transpose(0, 1)
+    tol = reference.TOLERANCES[torch.float32]
+    assert (out.double() - want).abs().max().item() <= tol["out"]
+    d_out = torch.randn_like(out)
+    out.backward(d_out)
+    want.backward(d_out.double())
+    for name, got, ref in zip("qkv", (q, k, v), leaves):
+        err = (got.grad.double() - ref.grad.transpose(0, 1)).abs().max().item()
+        assert err <= tol["grad"], f"d{name}: {err}"
+    first = at.attention(q.detach(), k.detach(), v.detach(), cp_group=single_rank_group, mask=text)
+    assert (first.double() - want).abs().max().item() > 1e-3
+
+
 def test_a_score_the_kernels_cannot_compute_names_the_argument(single_rank_group):
     q, k, v = (torch.randn(8, 1, 2, 16) for _ in range(3))
     # doc(q) is the packed sequence's index: 0 outside thd, so the plain score.
