@@ -309,7 +309,7 @@ fn cpu(sweep: &Sweep, kernels: &[KernelChoice], threads: usize) -> Result<()> {
 /// tokens, since a launch takes seconds).
 #[cfg(feature = "cuda")]
 fn ptx_sim(sweep: &Sweep, args: &GpuArgs) -> Result<()> {
-    use attnc_runtime::device::ptx_bench;
+    use attnc_runtime::device::bench::{Shape, ptx_sim};
     let device = crate::device::ptx_device(args)?;
     if !sweep.json {
         println!(
@@ -318,7 +318,8 @@ fn ptx_sim(sweep: &Sweep, args: &GpuArgs) -> Result<()> {
         );
     }
     for (seq, d, c) in sweep.shapes(&[256, 512]) {
-        for r in ptx_bench::measure(&device, seq, d, sweep.heads, c).map_err(|e| anyhow::anyhow!("{e}"))? {
+        let shape = Shape { seq, head_dim: d, heads: sweep.heads, causal: c };
+        for r in ptx_sim(&device, shape).map_err(|e| anyhow::anyhow!("{e}"))? {
             if sweep.json {
                 println!("{}", serde_json::to_string(&r)?);
             } else {
@@ -347,17 +348,19 @@ fn ptx_sim(_sweep: &Sweep, _args: &GpuArgs) -> Result<()> {
 /// `attnc bench kernels --kernels cuda`: forward and backward TFLOP/s on the device.
 #[cfg(feature = "cuda")]
 fn gpu(sweep: &Sweep, args: &GpuArgs) -> Result<()> {
-    use attnc_runtime::cuda::bench;
-    let launcher = crate::device::cuda_launcher(args, "--kernels cuda")?;
+    use attnc_runtime::cuda::{bench, device::CudaDevice};
+    use attnc_runtime::device::bench::Shape;
+    let device = CudaDevice::new(crate::device::cuda_launcher(args, "--kernels cuda")?);
     if !sweep.json {
-        println!("{} ({})", launcher.gpu.info.name, launcher.dir.target);
+        println!("{} ({})", device.launcher.gpu.info.name, device.launcher.dir.target);
         println!(
             "{:<6} {:>6} {:>4} {:>6} {:>7} {:>10} {:>9}",
             "kernel", "seq", "d", "heads", "causal", "ms", "TFLOP/s"
         );
     }
     for (seq, d, c) in sweep.shapes(&[4096, 8192, 16384, 32768]) {
-        for r in bench::measure(&launcher, seq, d, sweep.heads, c, Dtype::Bf16, 10)? {
+        let shape = Shape { seq, head_dim: d, heads: sweep.heads, causal: c };
+        for r in bench::measure(&device, shape, Dtype::Bf16, 10).map_err(|e| anyhow::anyhow!("{e}"))? {
             if sweep.json {
                 println!("{}", serde_json::to_string(&r)?);
             } else {

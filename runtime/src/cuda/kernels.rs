@@ -6,20 +6,18 @@
 //! GPU needs neither LLVM nor ptxas. Kernels are found by their spec's name and loaded on first use
 //! (above 48 KiB of dynamic shared memory the function's limit is raised first). [`CudaLauncher`]
 //! launches them on the compute stream: over device memory for the CUDA device's calls
-//! (`cuda::device`), and over a launch of the kernel contract (`kernels::FwdLaunch`) uploaded
-//! once for the kernel benchmark (`cuda::bench`).
+//! (`cuda::device`), whose calls the kernel benchmark times too (`cuda::bench`).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 
 use attnc_compiler::kernel::KernelSpec;
 use attnc_compiler::spec::Dtype;
+use cudarc::driver::CudaFunction;
 use cudarc::driver::sys::CUfunction_attribute_enum;
-use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::Ptx;
 
 use super::{CudaError, Gpu, driver};
-use crate::kernels::{BwdLaunch, FwdLaunch, to_bits};
 
 use crate::kernel_dir::{KernelDir, KernelDirError, ManifestKernel, MapFields, TensorMapUse};
 
@@ -79,34 +77,6 @@ pub fn encode_map(f: &MapFields, dtype: Dtype) -> Result<[u8; 128], CudaError> {
         out[8 * i..8 * i + 8].copy_from_slice(&w.to_le_bytes());
     }
     Ok(out)
-}
-
-/// Device-resident arrays of one forward launch (inputs and outputs), for repeated launches.
-pub struct FwdBuffers {
-    q: CudaSlice<u16>,
-    k: CudaSlice<u16>,
-    v: CudaSlice<u16>,
-    pub o: CudaSlice<f32>,
-    pub lse: CudaSlice<f32>,
-    cu_q: CudaSlice<i32>,
-    cu_kv: CudaSlice<i32>,
-    pos_q: CudaSlice<i64>,
-    pos_kv: CudaSlice<i64>,
-    /// The score's per-head values, when it reads the head (the kernel's last parameter).
-    head_values: Option<CudaSlice<f32>>,
-    /// The tensor maps over q, k, v of a kernel that reads them (built on its first launch).
-    tmaps: Option<CudaSlice<u8>>,
-}
-
-/// Device-resident arrays of one backward launch.
-pub struct BwdBuffers {
-    fwd: FwdBuffers,
-    d_out: CudaSlice<u16>,
-    lse: CudaSlice<f32>,
-    delta: CudaSlice<f32>,
-    pub dq: CudaSlice<f32>,
-    pub dk: CudaSlice<f32>,
-    pub dv: CudaSlice<f32>,
 }
 
 /// Launches the GPU kernel ABI with kernels from a directory, on one device's compute stream.
@@ -189,108 +159,5 @@ impl CudaLauncher {
         };
         self.loaded.lock().unwrap_or_else(|e| e.into_inner()).insert(name.to_string(), loaded.clone());
         Ok(loaded)
-    }
-
-    /// Copies a forward launch's arrays to the device (inputs as `dtype`'s 16 bits), with zeroed
-    /// outputs.
-    pub fn upload_fwd(&self, dtype: Dtype, l: &FwdLaunch) -> Result<FwdBuffers, CudaError> {
-        let s = &self.gpu.compute;
-        let bits = |x: &[f32]| -> Vec<u16> { x.iter().map(|&v| to_bits(dtype, v)).collect() };
-        Ok(FwdBuffers {
-            q: driver("upload q", s.clone_htod(&bits(&l.q)))?,
-            k: driver("upload k", s.clone_htod(&bits(&l.k)))?,
-            v: driver("upload v", s.clone_htod(&bits(&l.v)))?,
-            o: driver("alloc o", s.alloc_zeros::<f32>(l.tokens_q() * l.heads_q * l.v_head_dim))?,
-            lse: driver("alloc lse", s.alloc_zeros::<f32>(l.tokens_q() * l.heads_q))?,
-            cu_q: driver("upload cu_q", s.clone_htod(&l.cu_q))?,
-            cu_kv: driver("upload cu_kv", s.clone_htod(&l.cu_kv))?,
-            pos_q: driver("upload pos_q", s.clone_htod(&l.pos_q))?,
-            pos_kv: driver("upload pos_kv", s.clone_htod(&l.pos_kv))?,
-            head_values: match l.head_values.is_empty() {
-                true => None,
-                false => Some(driver("upload head_values", s.clone_htod(&l.head_values))?),
-            },
-            tmaps: None,
-        })
-    }
-
-    pub fn upload_bwd(&self, dtype: Dtype, b: &BwdLaunch) -> Result<BwdBuffers, CudaError> {
-        let s = &self.gpu.compute;
-        let l = &b.fwd;
-        let d_out: Vec<u16> = b.d_out.iter().map(|&v| to_bits(dtype, v)).collect();
-        Ok(BwdBuffers {
-            fwd: self.upload_fwd(dtype, l)?,
-            d_out: driver("upload do", s.clone_htod(&d_out))?,
-            lse: driver("upload lse", s.clone_htod(&b.lse[..]))?,
-            delta: driver("upload delta", s.clone_htod(&b.delta[..]))?,
-            dq: driver("alloc dq", s.alloc_zeros::<f32>(l.tokens_q() * l.heads_q * l.head_dim))?,
-            dk: driver("alloc dk", s.alloc_zeros::<f32>(l.tokens_kv() * l.heads_kv * l.head_dim))?,
-            dv: driver("alloc dv", s.alloc_zeros::<f32>(l.tokens_kv() * l.heads_kv * l.v_head_dim))?,
-        })
-    }
-
-    fn config(k: &Loaded, rows: usize, l: &FwdLaunch) -> LaunchConfig {
-        LaunchConfig {
-            grid_dim: (rows.div_ceil(k.rows) as u32, l.heads_q as u32, l.sequences() as u32),
-            block_dim: (k.block[0], k.block[1], k.block[2]),
-            shared_mem_bytes: k.shared,
-        }
-    }
-
-    /// Enqueues the forward kernel on the compute stream.
-    pub fn launch_fwd(&self, spec: &KernelSpec, l: &FwdLaunch, b: &mut FwdBuffers) -> Result<(), CudaError> {
-        let k = self.function(spec)?;
-        let (q_row, kv_row) = ((l.heads_q * l.head_dim) as i64, (l.heads_kv * l.head_dim) as i64);
-        // O rows hold the query heads at the value head dim.
-        let o_row = (l.heads_q * l.v_head_dim) as i64;
-        let cfg = Self::config(&k, l.max_seqlen_q(), l);
-        let mut a = self.gpu.compute.launch_builder(&k.function);
-        a.arg(&b.q).arg(&b.k).arg(&b.v).arg(&mut b.o).arg(&mut b.lse);
-        a.arg(&b.cu_q).arg(&b.cu_kv).arg(&b.pos_q).arg(&b.pos_kv);
-        a.arg(&q_row).arg(&kv_row).arg(&o_row).arg(&l.scale);
-        if let Some(hv) = &b.head_values {
-            a.arg(hv);
-        }
-        // A kernel that reads tensor maps: over these buffers, built on its first launch.
-        if !k.maps.is_empty() && b.tmaps.is_none() {
-            let planes =
-                [("q", &b.q, l.heads_q, l.head_dim, l.tokens_q()), ("k", &b.k, l.heads_kv, l.head_dim, l.tokens_kv())];
-            let planes = [planes[0], planes[1], ("v", &b.v, l.heads_kv, l.v_head_dim, l.tokens_kv())];
-            let mut bytes = Vec::new();
-            for m in &k.maps {
-                let Some(&(_, plane, heads, width, rows)) = planes.iter().find(|p| p.0 == m.tensor) else {
-                    return Err(CudaError::Check(format!("{}: a tensor map of plane `{}`", spec.name(), m.tensor)));
-                };
-                let (base, _sync) = cudarc::driver::DevicePtr::device_ptr(plane, &self.gpu.compute);
-                let f = m.fields(base, heads, heads * width, rows).map_err(CudaError::Check)?;
-                bytes.extend(encode_map(&f, spec.dtype)?);
-            }
-            b.tmaps = Some(driver("upload tensor maps", self.gpu.compute.clone_htod(&bytes))?);
-        }
-        if let Some(t) = &b.tmaps {
-            a.arg(t);
-        }
-        // SAFETY: the arguments follow the forward ABI of `docs/llvm-backend.md` in order and type;
-        // every array holds the rows `cu_q`/`cu_kv` name, with the strides passed.
-        driver(&format!("launch {}", spec.name()), unsafe { a.launch(cfg) }).map(|_| ())
-    }
-
-    /// Enqueues the backward kernel on the compute stream (dQ, dK, dV accumulate).
-    pub fn launch_bwd(&self, spec: &KernelSpec, l: &BwdLaunch, b: &mut BwdBuffers) -> Result<(), CudaError> {
-        let k = self.function(spec)?;
-        let f = &l.fwd;
-        let (q_row, kv_row) = ((f.heads_q * f.head_dim) as i64, (f.heads_kv * f.head_dim) as i64);
-        let dkv_row = kv_row;
-        let cfg = Self::config(&k, f.max_seqlen_kv(), f);
-        let mut a = self.gpu.compute.launch_builder(&k.function);
-        a.arg(&b.fwd.q).arg(&b.fwd.k).arg(&b.fwd.v).arg(&b.d_out).arg(&b.lse).arg(&b.delta);
-        a.arg(&mut b.dq).arg(&mut b.dk).arg(&mut b.dv);
-        a.arg(&b.fwd.cu_q).arg(&b.fwd.cu_kv).arg(&b.fwd.pos_q).arg(&b.fwd.pos_kv);
-        a.arg(&q_row).arg(&kv_row).arg(&dkv_row).arg(&f.scale);
-        if let Some(hv) = &b.fwd.head_values {
-            a.arg(hv);
-        }
-        // SAFETY: as in `launch_fwd`, for the backward ABI.
-        driver(&format!("launch {}", spec.name()), unsafe { a.launch(cfg) }).map(|_| ())
     }
 }

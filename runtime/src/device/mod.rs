@@ -17,9 +17,9 @@
 //! what CI runs) and, with the `cuda` feature, `cuda::device::CudaDevice` (every rank of a plan on
 //! one GPU, a compute and a CP stream per rank, CUDA events). This module touches no device.
 
+pub mod bench;
 pub mod host;
 pub mod ptx;
-pub mod ptx_bench;
 pub mod remote;
 
 use attnc_compiler::ir::{BufKind, Buffer, Problem};
