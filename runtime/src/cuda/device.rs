@@ -16,7 +16,7 @@ use cudarc::driver::{CudaEvent, CudaSlice, CudaStream, DevicePtr, LaunchConfig, 
 
 use super::driver;
 use super::kernels::{CudaLauncher, Loaded, encode_map};
-use crate::device::{BwdCall, Device, DeviceError, FwdCall, Rows2d};
+use crate::device::{BwdCall, Device, DeviceError, FwdCall, Param, Rows2d};
 
 /// One allocation and its device address.
 pub struct CudaMem {
@@ -179,6 +179,16 @@ impl Arg for f32 {
     }
 }
 
+impl Arg for Param {
+    fn push<'a>(&'a self, b: &mut cudarc::driver::LaunchArgs<'a>) {
+        match self {
+            Param::Addr(x) => x.push(b),
+            Param::I64(x) => x.push(b),
+            Param::F32(x) => x.push(b),
+        }
+    }
+}
+
 /// The device address of a region.
 pub fn address(region: (&CudaMem, usize)) -> u64 {
     region.0.ptr + region.1 as u64
@@ -325,18 +335,11 @@ impl Device for CudaDevice {
         // A head range: the regions at its first head, the grid over its heads (16-bit inputs).
         let c = &c.at_heads(2);
         let k = self.launcher.function(&t.spec).map_err(err)?;
-        let (q_row, kv_row) = ((c.heads_q * c.head_dim) as i64, (c.heads_kv * c.head_dim) as i64);
-        let ptrs = [address(c.q), address(c.k), address(c.v), address(c.o), address(c.lse)];
-        let arrays = c.arrays.map(address);
         let grid = (t.max_seqlen_q().div_ceil(k.rows) as u32, c.heads.1 as u32, t.sequences() as u32);
-        // O rows hold the query heads at the value head dim.
-        let o_row = (c.heads_q * c.v_head_dim) as i64;
         let hv = self.head_values(rank, which, c.head_values)?;
         let maps = self.tensor_maps(rank, which, &k, c)?;
-        let mut args: Vec<&dyn Arg> = vec![
-            &ptrs[0], &ptrs[1], &ptrs[2], &ptrs[3], &ptrs[4], &arrays[0], &arrays[1], &arrays[2], &arrays[3], &q_row,
-            &kv_row, &o_row, &c.scale,
-        ];
+        let params = c.kernel_params(address);
+        let mut args: Vec<&dyn Arg> = params.iter().map(|p| p as &dyn Arg).collect();
         // A score that reads the head: its values, the last parameter.
         if let Some(hv) = &hv {
             args.push(hv);
@@ -357,26 +360,11 @@ impl Device for CudaDevice {
         let f = &c.fwd;
         let t = f.table;
         let k = self.launcher.function(&t.spec).map_err(err)?;
-        let (q_row, kv_row) = ((f.heads_q * f.head_dim) as i64, (f.heads_kv * f.head_dim) as i64);
-        let ptrs = [
-            address(f.q),
-            address(f.k),
-            address(f.v),
-            address(c.d_out),
-            address(f.lse),
-            address(c.delta),
-            address(c.dq),
-            address(c.dk),
-            address(c.dv),
-        ];
-        let arrays = f.arrays.map(address);
         let grid = (t.max_seqlen_kv().div_ceil(k.rows) as u32, f.heads.1 as u32, t.sequences() as u32);
         let hv = self.head_values(rank, which, f.head_values)?;
         let dparams = c.dparams_region()?.map(address);
-        let mut args: Vec<&dyn Arg> = vec![
-            &ptrs[0], &ptrs[1], &ptrs[2], &ptrs[3], &ptrs[4], &ptrs[5], &ptrs[6], &ptrs[7], &ptrs[8], &arrays[0],
-            &arrays[1], &arrays[2], &arrays[3], &q_row, &kv_row, &kv_row, &f.scale,
-        ];
+        let params = c.kernel_params(address);
+        let mut args: Vec<&dyn Arg> = params.iter().map(|p| p as &dyn Arg).collect();
         if let Some(hv) = &hv {
             args.push(hv);
         }

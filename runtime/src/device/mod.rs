@@ -331,6 +331,31 @@ impl<'a, M> FwdCall<'a, M> {
     }
 }
 
+/// A scalar parameter of the GPU kernel ABI (`compiler::back::llvm::nvptx::abi`, in order): a
+/// device address, a 64-bit integer or an f32.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Param {
+    Addr(u64),
+    I64(i64),
+    F32(f32),
+}
+
+impl<M> FwdCall<'_, M> {
+    /// The forward kernel's parameters up to the scale: q, k, v, O, LSE and the table's four
+    /// arrays at `address`, the row strides of q, k/v and O in elements, the scale. The per-head
+    /// score values and the tensor maps follow where the kernel reads them, each device passing
+    /// them its own way.
+    pub fn kernel_params(&self, address: impl Fn((&M, usize)) -> u64) -> Vec<Param> {
+        let regions = [self.q, self.k, self.v, self.o, self.lse].into_iter().chain(self.arrays);
+        let mut params: Vec<Param> = regions.map(|r| Param::Addr(address(r))).collect();
+        // O rows hold the query heads at the value head dim.
+        let rows = [self.heads_q * self.head_dim, self.heads_kv * self.head_dim, self.heads_q * self.v_head_dim];
+        params.extend(rows.map(|r| Param::I64(r as i64)));
+        params.push(Param::F32(self.scale));
+        params
+    }
+}
+
 /// The fields of the tensor maps `maps` over a forward call's planes (`FwdCall::at_heads`: the
 /// bases at the range's first heads): each plane's rows of the launch (its last `cu` row), the
 /// range's heads, the buffer's row stride; `address` gives a region's device address. The
@@ -384,6 +409,18 @@ impl<'a, M> BwdCall<'a, M> {
             dv: at(self.dv, kh0 * f.v_head_dim * 4),
             dparams: self.dparams.map(|r| at(r, h0 * self.params() * 4)),
         }
+    }
+
+    /// The backward kernel's parameters up to the scale: q, k, v, dO, LSE, D, dQ, dK, dV and the
+    /// table's four arrays at `address`, the row strides of q, k/v and dK/dV, the scale (the
+    /// per-head values and the learned parameters' gradients follow).
+    pub fn kernel_params(&self, address: impl Fn((&'a M, usize)) -> u64) -> Vec<Param> {
+        let f = &self.fwd;
+        let regions = [f.q, f.k, f.v, self.d_out, f.lse, self.delta, self.dq, self.dk, self.dv].into_iter();
+        let mut params: Vec<Param> = regions.chain(f.arrays).map(|r| Param::Addr(address(r))).collect();
+        let (q_row, kv_row) = ((f.heads_q * f.head_dim) as i64, (f.heads_kv * f.head_dim) as i64);
+        params.extend([Param::I64(q_row), Param::I64(kv_row), Param::I64(kv_row), Param::F32(f.scale)]);
+        params
     }
 
     /// How many learned parameters the call's score has.
@@ -450,5 +487,62 @@ mod tests {
         assert_eq!(bytes.len(), 112);
         assert_eq!(&bytes[24..28], &0i32.to_le_bytes());
         assert_eq!(&bytes[48..56], &12i64.to_le_bytes());
+    }
+
+    /// The parameters every GPU device passes follow the kernels' ABI (`nvptx::FWD_PARAMS`,
+    /// `BWD_PARAMS`) in kind and order: region addresses where a pointer is, strides as i64.
+    #[cfg(feature = "llvm")]
+    #[test]
+    fn kernel_params_follow_the_kernel_abi() {
+        use attnc_compiler::back::llvm::{BWD_PARAMS, FWD_PARAMS};
+        let table = LaunchTable {
+            spec: crate::kernels::bench_spec(KernelKind::Forward, 64, Dtype::Bf16, true),
+            cu_q: vec![0, 4],
+            cu_kv: vec![0, 4],
+            pos_q: vec![0],
+            pos_kv: vec![0],
+            q_ranges: vec![(0, 4)],
+            heads: None,
+            doc: None,
+        };
+        let mem = [0u8; 1];
+        // Each region's address is its offset, distinct per region.
+        let r = |i: usize| (&mem, 1000 * (i + 1));
+        let fwd = FwdCall {
+            table: &table,
+            arrays: [r(5), r(6), r(7), r(8)],
+            q: r(0),
+            k: r(1),
+            v: r(2),
+            o: r(3),
+            lse: r(4),
+            heads_q: 8,
+            heads_kv: 2,
+            head_dim: 64,
+            v_head_dim: 32,
+            scale: 0.125,
+            head_values: &[],
+            heads: (0, 8),
+        };
+        let bwd = BwdCall { fwd, d_out: r(9), delta: r(10), dq: r(11), dk: r(12), dv: r(13), dparams: None };
+        let kinds = |ps: &[Param]| -> Vec<&str> {
+            ps.iter()
+                .map(|p| match p {
+                    Param::Addr(_) => "ptr addrspace(1)",
+                    Param::I64(_) => "i64",
+                    Param::F32(_) => "float",
+                })
+                .collect()
+        };
+        let address = |(_, at): (&[u8; 1], usize)| at as u64;
+        let (f, b) = (bwd.fwd.kernel_params(address), bwd.kernel_params(address));
+        assert_eq!(kinds(&f), FWD_PARAMS.iter().map(|p| p.1).collect::<Vec<_>>());
+        assert_eq!(kinds(&b), BWD_PARAMS.iter().map(|p| p.1).collect::<Vec<_>>());
+        // Strides: q rows 8 heads × 64, k/v rows 2 × 64, O rows 8 × 32; dK/dV as k.
+        assert_eq!(f[9..], [Param::I64(512), Param::I64(128), Param::I64(256), Param::F32(0.125)]);
+        assert_eq!(b[13..], [Param::I64(512), Param::I64(128), Param::I64(128), Param::F32(0.125)]);
+        // The backward's regions: q, k, v, dO, LSE, D, dQ, dK, dV, then the arrays.
+        let at = [0, 1, 2, 9, 4, 10, 11, 12, 13, 5, 6, 7, 8].map(|i| Param::Addr(1000 * (i + 1)));
+        assert_eq!(b[..13], at);
     }
 }

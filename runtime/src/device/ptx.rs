@@ -13,7 +13,7 @@ use std::time::Instant;
 use attnc_compiler::kernel::KernelSpec;
 use ptx_sim::{Arg, Global, Launch, Module};
 
-use super::{BwdCall, Device, DeviceError, FwdCall, Rows2d};
+use super::{BwdCall, Device, DeviceError, FwdCall, Param, Rows2d};
 use crate::kernel_dir::{KernelDir, ManifestKernel, TensorMapUse};
 
 /// An allocation: its address in the interpreter's memory and its size.
@@ -50,6 +50,15 @@ pub struct PtxDevice {
 
 fn address(region: (&PtxMem, usize)) -> u64 {
     region.0.addr + region.1 as u64
+}
+
+/// A kernel parameter as the interpreter takes it.
+fn arg(p: Param) -> Arg {
+    match p {
+        Param::Addr(x) => Arg::U64(x),
+        Param::I64(x) => Arg::I64(x),
+        Param::F32(x) => Arg::F32(x),
+    }
 }
 
 impl PtxDevice {
@@ -280,13 +289,8 @@ impl Device for PtxDevice {
         // A head range: the regions at its first head, the grid over its heads (16-bit inputs).
         let c = &c.at_heads(2);
         let k = self.spec_kernel(&t.spec)?;
-        let (q_row, kv_row) = ((c.heads_q * c.head_dim) as i64, (c.heads_kv * c.head_dim) as i64);
         let grid = [t.max_seqlen_q().div_ceil(k.rows) as u32, c.heads.1 as u32, t.sequences() as u32];
-        let mut args: Vec<Arg> = [c.q, c.k, c.v, c.o, c.lse].into_iter().map(|r| Arg::U64(address(r))).collect();
-        args.extend(c.arrays.map(|r| Arg::U64(address(r))));
-        // O rows hold the query heads at the value head dim.
-        let o_row = (c.heads_q * c.v_head_dim) as i64;
-        args.extend([Arg::I64(q_row), Arg::I64(kv_row), Arg::I64(o_row), Arg::F32(c.scale)]);
+        let mut args: Vec<Arg> = c.kernel_params(address).into_iter().map(arg).collect();
         args.extend(self.head_values(c.head_values)?);
         args.extend(self.tensor_maps(&k.maps, c)?);
         self.launch(&k, grid, &args)
@@ -301,12 +305,8 @@ impl Device for PtxDevice {
         let f = &c.fwd;
         let t = f.table;
         let k = self.spec_kernel(&t.spec)?;
-        let (q_row, kv_row) = ((f.heads_q * f.head_dim) as i64, (f.heads_kv * f.head_dim) as i64);
         let grid = [t.max_seqlen_kv().div_ceil(k.rows) as u32, f.heads.1 as u32, t.sequences() as u32];
-        let regions = [f.q, f.k, f.v, c.d_out, f.lse, c.delta, c.dq, c.dk, c.dv];
-        let mut args: Vec<Arg> = regions.into_iter().map(|r| Arg::U64(address(r))).collect();
-        args.extend(f.arrays.map(|r| Arg::U64(address(r))));
-        args.extend([Arg::I64(q_row), Arg::I64(kv_row), Arg::I64(kv_row), Arg::F32(f.scale)]);
+        let mut args: Vec<Arg> = c.kernel_params(address).into_iter().map(arg).collect();
         args.extend(self.head_values(f.head_values)?);
         // A score with learned parameters: their gradients, the last parameter.
         args.extend(c.dparams_region()?.map(|r| Arg::U64(address(r))));

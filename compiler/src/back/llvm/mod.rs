@@ -34,7 +34,7 @@ use serde::Serialize;
 
 use crate::kernel::{self, KernelSpec};
 
-pub use nvptx::{ADD2D, Launch};
+pub use nvptx::{ADD2D, BWD_PARAMS, FWD_PARAMS, Launch};
 
 #[derive(Debug, thiserror::Error)]
 pub enum LlvmError {

@@ -16,7 +16,9 @@ pub struct GpuKernel {
     pub launch: Launch,
 }
 
-const FWD_PARAMS: &[(&str, &str)] = &[
+/// The forward kernel's parameters (name, LLVM type), in order; the per-head score values, the
+/// tensor maps (sm_90a-ws) follow where the kernel reads them.
+pub const FWD_PARAMS: &[(&str, &str)] = &[
     ("q", "ptr addrspace(1)"),
     ("k", "ptr addrspace(1)"),
     ("v", "ptr addrspace(1)"),
@@ -32,7 +34,9 @@ const FWD_PARAMS: &[(&str, &str)] = &[
     ("scale", "float"),
 ];
 
-const BWD_PARAMS: &[(&str, &str)] = &[
+/// The backward kernel's parameters, in order; the per-head score values and the learned
+/// parameters' gradients follow where the kernel reads them.
+pub const BWD_PARAMS: &[(&str, &str)] = &[
     ("q", "ptr addrspace(1)"),
     ("k", "ptr addrspace(1)"),
     ("v", "ptr addrspace(1)"),

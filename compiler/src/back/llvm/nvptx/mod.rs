@@ -37,7 +37,7 @@ use super::text::{Fn, V, f32c, i32c, i64c};
 use crate::expr::score::{Leaves, lower_grads};
 use crate::kernel::KernelSpec;
 use crate::spec::{Dtype, Score};
-pub use abi::{ADD2D, Launch, add2d_module, merge_module, module};
+pub use abi::{ADD2D, BWD_PARAMS, FWD_PARAMS, Launch, add2d_module, merge_module, module};
 
 const THREADS: u32 = 128;
 const BM: i64 = 64;
