@@ -12,6 +12,23 @@ use crate::spec::{Band, Cell, END, HeadClass, HeadMasks};
 /// Why a per-head mask is not one attnc compiles.
 pub type Unsupported = named::Unsupported;
 
+/// Why a per-head mask has no classes of bands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NoClasses {
+    /// A head sees no key: an error whatever the plan.
+    SeesNothing(Unsupported),
+    /// Some head's mask is no band (a stride, chunks): the kernels test it per pair instead.
+    NoBand(Unsupported),
+}
+
+impl NoClasses {
+    pub fn reason(self) -> Unsupported {
+        match self {
+            NoClasses::SeesNothing(u) | NoClasses::NoBand(u) => u,
+        }
+    }
+}
+
 /// `e` with `h` replaced by `head`.
 fn at_head(e: &Expr, head: i64) -> Expr {
     let kind = match &e.kind {
@@ -24,16 +41,10 @@ fn at_head(e: &Expr, head: i64) -> Expr {
     Expr::new(kind, e.span)
 }
 
-/// Whether `u` says some head sees no key (not a mask attnc would test per pair instead).
-pub fn sees_nothing(u: &Unsupported) -> bool {
-    u.message.ends_with(SEES_NOTHING)
-}
-
-const SEES_NOTHING: &str = "sees no key";
-
 /// The band of `mask` at one head (`Err`: why it is not a band there).
-fn at(mask: &MaskExpr, head: u32) -> Result<Band, Unsupported> {
-    let at = |message: String| Unsupported { span: mask.0.span, message };
+fn at(mask: &MaskExpr, head: u32) -> Result<Band, NoClasses> {
+    let nothing =
+        || NoClasses::SeesNothing(Unsupported { span: mask.0.span, message: format!("head {head} sees no key") });
     // Every position at once: what the tile decides (comparisons of constants, and those that hold
     // for every pair of positions) goes, the rest is read as a band.
     let everywhere = super::interval::Tile {
@@ -45,29 +56,30 @@ fn at(mask: &MaskExpr, head: u32) -> Result<Band, Unsupported> {
     };
     let rest = match regions::simplify(&at_head(&mask.0, head as i64), &everywhere) {
         Err(true) => return Ok(Band::NONE),
-        Err(false) => return Err(at(format!("head {head} {SEES_NOTHING}"))),
+        Err(false) => return Err(nothing()),
         Ok(rest) => MaskExpr(rest),
     };
     match named::band(&rest) {
         Ok(Some(band)) => match regions::in_cell(band, (0, END - 1), (0, END - 1)) {
             Cell::Band(band) => Ok(band),
-            Cell::Empty => Err(at(format!("head {head} {SEES_NOTHING}"))),
+            Cell::Empty => Err(nothing()),
         },
-        Ok(None) => Err(at(format!("head {head} {SEES_NOTHING}"))),
+        Ok(None) => Err(nothing()),
         // A chunked mask reads as a named one; a per-head mask cannot vary it.
-        Err(_) if named::mask(&rest).is_ok_and(|m| m.chunk().is_some()) => {
-            Err(at(format!("at head {head} it has chunks, which a per-head mask cannot vary")))
-        }
-        Err(u) => Err(Unsupported {
+        Err(_) if named::mask(&rest).is_ok_and(|m| m.chunk().is_some()) => Err(NoClasses::NoBand(Unsupported {
+            span: mask.0.span,
+            message: format!("at head {head} it has chunks, which a per-head mask cannot vary"),
+        })),
+        Err(u) => Err(NoClasses::NoBand(Unsupported {
             span: u.span,
             message: format!("at head {head}, {}", u.message.replace(" inside a region", "")),
-        }),
+        })),
     }
 }
 
 /// The head classes of `mask` over the model's `heads` heads (`padding` under thd), when the
 /// mask reads `h`; one class is a mask that does not depend on the head after all.
-pub fn of(mask: &MaskExpr, heads: u32, padding: bool) -> Result<HeadMasks, Unsupported> {
+pub fn of(mask: &MaskExpr, heads: u32, padding: bool) -> Result<HeadMasks, NoClasses> {
     let mut classes: Vec<HeadClass> = Vec::new();
     for head in 0..heads {
         let band = at(mask, head)?;
@@ -99,7 +111,7 @@ mod tests {
     fn classes(text: &str, heads: u32) -> Result<Classes, String> {
         of(&parse(text), heads, false)
             .map(|m| m.classes.iter().map(|c| (c.first, c.end, c.band)).collect())
-            .map_err(|u| u.message)
+            .map_err(|u| u.reason().message)
     }
 
     #[test]

@@ -611,11 +611,11 @@ fn head_mask(e: &expr::Expr, span: Span, thd: bool, h: HeadCount, diags: &mut Di
     };
     let heads = match expr::heads::of(&mask, h.heads, thd) {
         Ok(heads) => heads,
-        Err(u) => {
-            let read = match expr::heads::sees_nothing(&u) {
-                true => Err(u),
+        Err(no) => {
+            let read = match no {
+                expr::heads::NoClasses::SeesNothing(u) => Err(u),
                 // No band at some head (a stride, chunks that vary by head).
-                false => tested(),
+                expr::heads::NoClasses::NoBand(_) => tested(),
             };
             return read.map_err(|u| diags.push(unplanned(u.message, at(u.span)))).ok();
         }
