@@ -459,7 +459,16 @@ fn regional_masks_read_as_cells() {
     for (text, reason) in refused {
         let got = regions::of(&mask_of(text));
         assert!(got.as_ref().is_err_and(|u| u.message.contains(reason)), "{text}: {got:?}");
+        assert!(regions::across_docs(&mask_of(text)).is_some(), "{text}");
     }
+    // What they are within one packed sequence (the help of E0043 quotes it).
+    let within = |text: &str| regions::within_one_doc(&mask_of(text)).map(|e| e.to_string());
+    assert_eq!(within("k <= q & (k < 4 | doc(q) == doc(k))"), Ok("k <= q".into()));
+    assert_eq!(within("k <= q & doc(q) != doc(k)"), Err(false));
+    assert_eq!(within("!(doc(q) == doc(k)) | k < 4"), Ok("k < 4".into()));
+    assert_eq!(within("k <= q | doc(q) == doc(k)"), Err(true));
+    assert_eq!(within("k <= q & (h < 2 | doc(q) == doc(k)) & q - k < 8"), Ok("k <= q & q - k < 8".into()));
+    assert!(regions::across_docs(&mask_of("k <= q & doc(q) == doc(k)")).is_none());
 }
 
 /// Plans spell a cell as its band (the named bands by name, others by their sides), an empty one
@@ -608,7 +617,16 @@ fn masks_that_are_no_band_are_hulls_and_tests() {
     for (text, reason) in refused {
         let got = regions::of(&mask_of(text));
         assert!(got.as_ref().is_err_and(|u| u.message.contains(reason)), "{text}: {got:?}");
+        assert!(regions::across_docs(&mask_of(text)).is_some(), "{text}");
     }
+    // What they are within one packed sequence (the help of E0043 quotes it).
+    let within = |text: &str| regions::within_one_doc(&mask_of(text)).map(|e| e.to_string());
+    assert_eq!(within("k <= q & (k < 4 | doc(q) == doc(k))"), Ok("k <= q".into()));
+    assert_eq!(within("k <= q & doc(q) != doc(k)"), Err(false));
+    assert_eq!(within("!(doc(q) == doc(k)) | k < 4"), Ok("k < 4".into()));
+    assert_eq!(within("k <= q | doc(q) == doc(k)"), Err(true));
+    assert_eq!(within("k <= q & (h < 2 | doc(q) == doc(k)) & q - k < 8"), Ok("k <= q & q - k < 8".into()));
+    assert!(regions::across_docs(&mask_of("k <= q & doc(q) == doc(k)")).is_none());
 }
 
 /// The planner's counts (`ir::mask`) and needed keys (`ir::needed`) of regional masks, cell by

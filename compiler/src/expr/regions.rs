@@ -193,6 +193,20 @@ fn find<'e>(e: &'e Expr, f: &impl Fn(&Expr) -> bool) -> Option<&'e Expr> {
 /// A comparison of `doc(q)` with `doc(k)` other than `doc(q) == doc(k)` as a conjunct of the
 /// whole mask (`top`: reached through `&` only): anything else would allow pairs across packed
 /// sequences somewhere, which attnc never computes.
+/// A comparison of `doc(q)` with `doc(k)` that would allow pairs across packed sequences (any
+/// but a `doc(q) == doc(k)` that the whole mask requires).
+pub fn across_docs(mask: &MaskExpr) -> Option<(usize, usize)> {
+    cross_doc(&mask.0, true).map(|e| e.span)
+}
+
+/// `mask` within one packed sequence, the only pairs attnc computes: its comparisons of `doc(q)`
+/// with `doc(k)` decided (`doc(q) == doc(k)` holds), and what holds for every pair of positions
+/// and heads with them (`Err`: the mask is then decided, every pair or none).
+pub fn within_one_doc(mask: &MaskExpr) -> Result<Expr, bool> {
+    let every = (0, END as i64 - 1);
+    simplify(&mask.0, &super::interval::Tile { q: every, k: every, h: every, doc_q: (0, 0), doc_k: (0, 0) })
+}
+
 fn cross_doc(e: &Expr, top: bool) -> Option<&Expr> {
     let is_doc = |x: &Expr| matches!(x.kind, ExprKind::Var(Var::DocQ | Var::DocK));
     match &e.kind {

@@ -585,11 +585,22 @@ fn mask_expression(e: &expr::Expr, span: Span, thd: bool, diags: &mut Diags) -> 
                     "not a mask the kernels have",
                 )
                 .with_note(format!("the mask: {}", mask.0))
-                .with_help("write every pair (`mask = none`), `k <= q`, `k <= q & q - k < W` (a window of W keys) or `k <= q & q / C == k / C` (chunks of C tokens), or bounds on `q - k` region by region (prefix-LM: `k <= q | k < P`; a two-sided window: `q - k < W & k - q < W`); `attnc explain E0043` says what is read"),
+                .with_help(across_docs_help(&mask).unwrap_or_else(|| "write every pair (`mask = none`), `k <= q`, `k <= q & q - k < W` (a window of W keys) or `k <= q & q / C == k / C` (chunks of C tokens), or bounds on `q - k` region by region (prefix-LM: `k <= q | k < P`; a two-sided window: `q - k < W & k - q < W`); `attnc explain E0043` says what is read".into())),
             );
             None
         }
     }
+}
+
+/// The help of a mask that would allow pairs across packed sequences: what it is within one.
+fn across_docs_help(mask: &expr::MaskExpr) -> Option<String> {
+    expr::regions::across_docs(mask)?;
+    let start = "attnc computes the pairs of each packed sequence only, where `doc(q) == doc(k)` holds";
+    Some(match expr::regions::within_one_doc(mask) {
+        Ok(within) => format!("{start}: there this mask is `{within}`; write that"),
+        Err(true) => format!("{start}: there this mask allows every pair; write `none`"),
+        Err(false) => format!("{start}, and there this mask allows no pair: write the pairs a query should see"),
+    })
 }
 
 /// A mask expression that reads the head `h`, decided head by head (`expr::heads`): a band per
@@ -603,7 +614,7 @@ fn head_mask(e: &expr::Expr, span: Span, thd: bool, h: HeadCount, diags: &mut Di
     let unplanned = |message: String, at: Span| {
         Diagnostic::new(Code::ExprUnplanned, format!("attnc cannot compile this mask yet: {message}"), at, "not a mask the kernels have")
             .with_note(format!("the mask: {}", mask.0))
-            .with_help("write a mask under which every head sees some key, with pairs across packed sequences only hidden (`doc(q) == doc(k)` as a condition of the whole mask); per head, bands compile by class (a per-head window: `k <= q & (h < 4 | q - k < 128)`) and anything else is tested per pair; `attnc explain E0043` says what is read")
+            .with_help(across_docs_help(&mask).unwrap_or_else(|| "write a mask under which every head sees some key; per head, bands compile by class (a per-head window: `k <= q & (h < 4 | q - k < 128)`) and anything else is tested per pair; `attnc explain E0043` says what is read".into()))
     };
     let tested = || -> Result<Mask, expr::named::Unsupported> {
         let r = expr::regions::over_heads(&mask, h.heads)?;
