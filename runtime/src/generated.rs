@@ -84,15 +84,14 @@ impl Drop for FlushDenormals {
     }
 }
 
-/// Kernels compiled by Cranelift on first use, cached by spec.
-#[derive(Default)]
-pub struct Cranelift {
-    pub jit: Jit,
+/// A JIT of host kernels (Cranelift, LLVM): the compiled kernel of a spec, on first use.
+trait Jitted: Sync {
+    fn compiled(&self, spec: &KernelSpec) -> Result<attnc_compiler::back::Compiled, String>;
 }
 
-impl Backend for Cranelift {
+impl<J: Jitted> Backend for J {
     unsafe fn forward(&self, spec: &KernelSpec, args: &FwdArgs) -> Result<(), String> {
-        let k = self.jit.get(spec).map_err(|e| e.to_string())?;
+        let k = self.compiled(spec)?;
         let _ftz = FlushDenormals::on();
         // SAFETY: forwarded from the caller; `k` is a forward kernel of `spec`.
         unsafe { k.forward(args) };
@@ -100,11 +99,23 @@ impl Backend for Cranelift {
     }
 
     unsafe fn backward(&self, spec: &KernelSpec, args: &BwdArgs) -> Result<(), String> {
-        let k = self.jit.get(spec).map_err(|e| e.to_string())?;
+        let k = self.compiled(spec)?;
         let _ftz = FlushDenormals::on();
         // SAFETY: as above.
         unsafe { k.backward(args) };
         Ok(())
+    }
+}
+
+/// Kernels compiled by Cranelift on first use, cached by spec.
+#[derive(Default)]
+pub struct Cranelift {
+    pub jit: Jit,
+}
+
+impl Jitted for Cranelift {
+    fn compiled(&self, spec: &KernelSpec) -> Result<attnc_compiler::back::Compiled, String> {
+        self.jit.get(spec).map_err(|e| e.to_string())
     }
 }
 
@@ -124,21 +135,9 @@ impl LlvmCpu {
 }
 
 #[cfg(feature = "llvm")]
-impl Backend for LlvmCpu {
-    unsafe fn forward(&self, spec: &KernelSpec, args: &FwdArgs) -> Result<(), String> {
-        let k = self.jit.get(spec).map_err(|e| e.to_string())?;
-        let _ftz = FlushDenormals::on();
-        // SAFETY: forwarded from the caller; `k` is a forward kernel of `spec`.
-        unsafe { k.forward(args) };
-        Ok(())
-    }
-
-    unsafe fn backward(&self, spec: &KernelSpec, args: &BwdArgs) -> Result<(), String> {
-        let k = self.jit.get(spec).map_err(|e| e.to_string())?;
-        let _ftz = FlushDenormals::on();
-        // SAFETY: as above.
-        unsafe { k.backward(args) };
-        Ok(())
+impl Jitted for LlvmCpu {
+    fn compiled(&self, spec: &KernelSpec) -> Result<attnc_compiler::back::Compiled, String> {
+        self.jit.get(spec).map_err(|e| e.to_string())
     }
 }
 
