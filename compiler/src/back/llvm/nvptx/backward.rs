@@ -133,6 +133,13 @@ impl Gen {
             }
             g.f.call_void("llvm.nvvm.barrier0", &[]);
             let nb = (BM / 8) as usize;
+            // With a score modification (and no learned parameters) dPᵀ = V dOᵀ comes first and
+            // dV += Pᵀ dO after dS: the score's slopes then live beside dPᵀ until dS, not beside
+            // Pᵀ and dPᵀ's accumulators (docs/llvm-backend.md: at d128 on sm_90a soft-capping's
+            // 120 bytes of spills → 8–20; the plain kernels, spill-free in the first order,
+            // spilled 8–20 in this one, the learned parameters' 16 more).
+            let dp_first = g.spec.score.is_some_and(|s| s.params.is_empty());
+            let dp_early = dp_first.then(|| g.bwd_dp(hopper, (&vt, &dot), &ids, &l));
             // Sᵀ = K Qᵀ (16 keys × 64 queries per warp).
             let s = if hopper {
                 g.wgmma_scores(&kt, &qt, &ids, &l, BM, BWD_BATCH)
@@ -176,21 +183,14 @@ impl Gen {
                 }
             }
             let (p, oks) = g.mask_p(p, &fr, (&m0, &n0), &keys, (&ids.t, &key_rel[0]));
-            // dV += Pᵀ dO.
-            if hopper {
-                g.wgmma_pv(&p, &dot, &dv, BM);
-            } else {
-                let pa = g.pack_a(&p);
-                g.gemm_kn_acc(&pa, &dot, &l, &dv);
+            // dV += Pᵀ dO here, unless dPᵀ came first.
+            if !dp_first {
+                g.bwd_product(hopper, &p, &dot, &dv, &l);
             }
-            // dPᵀ = V dOᵀ; dSᵀ = Pᵀ ∘ (dPᵀ − D).
-            let dp = if hopper {
-                g.wgmma_scores(&vt, &dot, &ids, &l, BM, BWD_BATCH)
-            } else {
-                let va: Vec<[V; 4]> = (0..dvw / 16).map(|kk| g.frag_a(&vt, &l, &warp_row, kk * 16)).collect();
-                let mut dp = vec![f32c(0.0); nb * 4];
-                g.gemm_nk(&va, &dot, &l, nb, &mut dp);
-                dp
+            // dSᵀ = Pᵀ ∘ (dPᵀ − D).
+            let dp = match dp_early {
+                Some(dp) => dp,
+                None => g.bwd_dp(hopper, (&vt, &dot), &ids, &l),
             };
             let mut ds = dp.clone();
             for i in 0..nb * 4 {
@@ -217,13 +217,11 @@ impl Gen {
                     ds[i] = g.f.fast("fmul", &ds[i], &slopes[i]);
                 }
             }
-            // dK += dSᵀ Q.
-            if hopper {
-                g.wgmma_pv(&ds, &qt, &dk, BM);
-            } else {
-                let dsa = g.pack_a(&ds);
-                g.gemm_kn_acc(&dsa, &qt, &l, &dk);
+            if dp_first {
+                g.bwd_product(hopper, &p, &dot, &dv, &l);
             }
+            // dK += dSᵀ Q.
+            g.bwd_product(hopper, &ds, &qt, &dk, &l);
             // dSᵀ to shared memory as [key][query], then dQ = dS K per warp's 16 queries.
             for n in 0..nb {
                 for h in 0..2 {
@@ -373,6 +371,29 @@ impl Gen {
             oks.push(ok);
         }
         (out, oks)
+    }
+
+    /// dPᵀ = V dOᵀ (16 keys × 64 queries per warp): wgmma on sm_90a, else mma.sync per warp.
+    fn bwd_dp(&mut self, hopper: bool, (vt, dot): (&Tile, &Tile), ids: &Ids, l: &Lanes) -> Vec<V> {
+        if hopper {
+            return self.wgmma_scores(vt, dot, ids, l, BM, BWD_BATCH);
+        }
+        let warp_row = self.f.bin("mul", &ids.warp, &i64c(16));
+        let va: Vec<[V; 4]> = (0..vt.width / 16).map(|kk| self.frag_a(vt, l, &warp_row, kk * 16)).collect();
+        let mut dp = vec![f32c(0.0); (BM / 8 * 4) as usize];
+        self.gemm_nk(&va, dot, l, (BM / 8) as usize, &mut dp);
+        dp
+    }
+
+    /// acc += Aᵀ B for A a tile's Pᵀ or dSᵀ fragments (keys × queries) and B the queries' rows of
+    /// dO or Q: dV += Pᵀ dO and dK += dSᵀ Q.
+    fn bwd_product(&mut self, hopper: bool, a: &[V], b: &Tile, acc: &V, l: &Lanes) {
+        if hopper {
+            self.wgmma_pv(a, b, acc, BM);
+        } else {
+            let pa = self.pack_a(a);
+            self.gemm_kn_acc(&pa, b, l, acc);
+        }
     }
 
     pub(super) fn backward(&mut self) {
