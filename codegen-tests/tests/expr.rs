@@ -459,16 +459,7 @@ fn regional_masks_read_as_cells() {
     for (text, reason) in refused {
         let got = regions::of(&mask_of(text));
         assert!(got.as_ref().is_err_and(|u| u.message.contains(reason)), "{text}: {got:?}");
-        assert!(regions::across_docs(&mask_of(text)).is_some(), "{text}");
     }
-    // What they are within one packed sequence (the help of E0043 quotes it).
-    let within = |text: &str| regions::within_one_doc(&mask_of(text)).map(|e| e.to_string());
-    assert_eq!(within("k <= q & (k < 4 | doc(q) == doc(k))"), Ok("k <= q".into()));
-    assert_eq!(within("k <= q & doc(q) != doc(k)"), Err(false));
-    assert_eq!(within("!(doc(q) == doc(k)) | k < 4"), Ok("k < 4".into()));
-    assert_eq!(within("k <= q | doc(q) == doc(k)"), Err(true));
-    assert_eq!(within("k <= q & (h < 2 | doc(q) == doc(k)) & q - k < 8"), Ok("k <= q & q - k < 8".into()));
-    assert!(regions::across_docs(&mask_of("k <= q & doc(q) == doc(k)")).is_none());
 }
 
 /// Plans spell a cell as its band (the named bands by name, others by their sides), an empty one
