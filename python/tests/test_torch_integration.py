@@ -321,6 +321,19 @@ def test_dot_product_attention_takes_a_score_expression(single_rank_group):
     assert (out.double() - plain.transpose(0, 1).flatten(-2)).abs().max().item() > 1e-3
 
 
+def _against_fp64(out, want, qkv, leaves):
+    """An sbhd fp32 output against fp64 attention (`want`, sbhd), forward and backward: one random
+    output gradient through both, q's, k's and v's gradients against the fp64 leaves'."""
+    tol = reference.TOLERANCES[torch.float32]
+    assert (out.double() - want).abs().max().item() <= tol["out"]
+    d_out = torch.randn_like(out)
+    out.backward(d_out)
+    want.backward(d_out.double())
+    for name, got, ref in zip("qkv", qkv, leaves):
+        err = (got.grad.double() - ref.grad.transpose(0, 1)).abs().max().item()
+        assert err <= tol["grad"], f"d{name}: {err}"
+
+
 def test_alibi_counts_heads_from_the_head_offset(single_rank_group):
     """ALiBi over a model of 8 heads, run as the second tensor-parallel slice (heads 4..7):
     `head_offset=4` gives those heads' slopes, 2^-(h+1) for h = 4..7, against fp64 attention
@@ -337,14 +350,8 @@ def test_alibi_counts_heads_from_the_head_offset(single_rank_group):
 
     want, _ = reference.attention(*leaves, causal=True, score_mod=alibi)
     want = want.transpose(0, 1)
+    _against_fp64(out, want, (q, k, v), leaves)
     tol = reference.TOLERANCES[torch.float32]
-    assert (out.double() - want).abs().max().item() <= tol["out"]
-    d_out = torch.randn_like(out)
-    out.backward(d_out)
-    want.backward(d_out.double())
-    for name, got, ref in zip("qkv", (q, k, v), leaves):
-        err = (got.grad.double() - ref.grad.transpose(0, 1)).abs().max().item()
-        assert err <= tol["grad"], f"d{name}: {err}"
     # The first slice's slopes differ: the offset reached the kernels.
     first = at.attention(q.detach(), k.detach(), v.detach(), cp_group=single_rank_group, score=text)
     assert (first.double() - want).abs().max().item() > 1e-3
@@ -405,14 +412,7 @@ def test_a_mask_that_reads_the_head_counts_heads_from_the_head_offset(single_ran
 
     want, _ = reference.attention(*leaves, causal=False, mask_mod=heads_4_to_7)
     want = want.transpose(0, 1)
-    tol = reference.TOLERANCES[torch.float32]
-    assert (out.double() - want).abs().max().item() <= tol["out"]
-    d_out = torch.randn_like(out)
-    out.backward(d_out)
-    want.backward(d_out.double())
-    for name, got, ref in zip("qkv", (q, k, v), leaves):
-        err = (got.grad.double() - ref.grad.transpose(0, 1)).abs().max().item()
-        assert err <= tol["grad"], f"d{name}: {err}"
+    _against_fp64(out, want, (q, k, v), leaves)
     first = at.attention(q.detach(), k.detach(), v.detach(), cp_group=single_rank_group, mask=text)
     assert (first.double() - want).abs().max().item() > 1e-3
 
