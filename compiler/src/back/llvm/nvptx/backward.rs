@@ -20,7 +20,8 @@ const BWD_BATCH: i64 = 2;
 impl Gen {
     /// Backward: a CTA per 64 keys of one query head of one sequence; each warp owns 16 keys.
     /// Per query tile within the mask: Sᵀ = K Qᵀ, Pᵀ = exp2(Sᵀ·scale·log2e − lse·log2e) (masked),
-    /// dV += Pᵀ dO, dPᵀ = V dOᵀ, dSᵀ = Pᵀ ∘ (dPᵀ − D), dK += dSᵀ Q; dSᵀ goes through shared memory
+    /// dV += Pᵀ dO, dPᵀ = V dOᵀ (with a score modification dPᵀ first and dV after dS), dSᵀ = Pᵀ ∘
+    /// (dPᵀ − D), dK += dSᵀ Q; dSᵀ goes through shared memory
     /// so each warp forms 16 query rows of dQ = dS K, added to global fp32 by atomics. dK·scale and
     /// dV are added by atomics at the end (GQA heads and ring steps accumulate).
     pub(super) fn backward_impl(&mut self, hopper: bool) {
@@ -201,8 +202,8 @@ impl Gen {
                 let x = g.f.fast("fsub", &dp[i], &dl);
                 ds[i] = g.f.fast("fmul", &p[i], &x);
                 if let Some(by_params) = grads.get(i) {
-                    // Σ dS·∂score/∂param (dS before the slope by s). Pairs the mask drops have
-                    // P = 0, so dS = 0: they add nothing, even where the slope is not finite.
+                    // Σ dS·∂score/∂param (dS before the slope by s); pairs the mask drops add
+                    // nothing, selected away (their slope by a parameter need not be finite).
                     let ok = &oks[i];
                     for (j, gj) in by_params.iter().enumerate() {
                         let t = g.f.fast("fmul", &ds[i], gj);
@@ -315,7 +316,8 @@ impl Gen {
     }
 
     /// The mask of a backward tile: P = 0 where a pair is outside the band or its key past the
-    /// run (rows past the run have P = 0 already: their LSE is +∞). In 32-bit offsets: element
+    /// run (rows past the run have P = 0 already: their LSE is +∞), and each element's predicate
+    /// (the learned parameters' sums select by it). In 32-bit offsets: element
     /// (n, e) of a thread pairs key row `row + 8·(e / 2)` of the CTA (`row` = warp · 16 + g) with
     /// query column 2t + 8n + e % 2 of the tile, so its q − k is `base + 8n + e % 2 − 8·(e / 2)`
     /// with `base` = q_lo − k_lo + 2t − row per thread and tile, and a side of the band is one
