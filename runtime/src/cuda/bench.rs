@@ -19,16 +19,20 @@ pub struct GpuBench {
 
 /// Forward and backward on one sequence of `shape`, each the mean of `repeats` launches.
 pub fn measure(device: &CudaDevice, shape: Shape, dtype: Dtype, repeats: usize) -> Result<[GpuBench; 2], DeviceError> {
-    let flops = shape.forward_flops();
-    launches(device, shape, dtype, |kernel, run| {
+    let ms = launches(device, shape, dtype, |kernel, run| {
         run()?;
         let start = device.stamp(0, 0)?;
         for _ in 0..repeats {
             run()?;
         }
         let end = device.stamp(0, 0)?;
-        let ms = device.seconds(&start, &end)? * 1e3 / repeats as f64;
-        let f = if kernel == "bwd" { 2.5 * flops } else { flops };
-        Ok(GpuBench { what: shape.measured(kernel, "cuda"), ms, tflops: f / (ms * 1e-3) / 1e12 })
-    })
+        Ok((kernel, device.seconds(&start, &end)? * 1e3 / repeats as f64))
+    })?;
+    // The backward's FLOPs are 2.5× the forward's.
+    let flops = shape.forward_flops();
+    Ok([(ms[0], flops), (ms[1], 2.5 * flops)].map(|((kernel, ms), f)| GpuBench {
+        what: shape.measured(kernel, "cuda"),
+        ms,
+        tflops: f / (ms * 1e-3) / 1e12,
+    }))
 }

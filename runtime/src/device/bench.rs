@@ -54,7 +54,6 @@ pub fn launches<D: Device, R>(
     let n = seq * heads * head_dim;
     let mut rng = rand::rngs::StdRng::seed_from_u64(11);
     let mut random = |n: usize| -> Vec<f32> { (0..n).map(|_| round(dtype, rng.random_range(-1.0f32..1.0))).collect() };
-    let bits = |x: &[f32]| -> Vec<u8> { x.iter().flat_map(|&v| to_bits(dtype, v).to_le_bytes()).collect() };
     let with = |bytes: &[u8]| -> Result<D::Mem, DeviceError> {
         let m = device.alloc(0, bytes.len())?;
         device.upload(0, 0, (&m, 0), bytes)?;
@@ -73,9 +72,12 @@ pub fn launches<D: Device, R>(
     let (ft, bt) = (table(KernelKind::Forward), table(KernelKind::Backward));
     let (bytes, offsets) = encode(&ft);
     let arrays = with(&bytes)?;
-    let (q, k, v) = (with(&bits(&random(n)))?, with(&bits(&random(n)))?, with(&bits(&random(n)))?);
+    // An input plane: the values' 16 bits.
+    let input =
+        |values: &[f32]| with(bytemuck::cast_slice(&values.iter().map(|&v| to_bits(dtype, v)).collect::<Vec<u16>>()));
+    let (q, k, v) = (input(&random(n))?, input(&random(n))?, input(&random(n))?);
     let d_out_values = random(n);
-    let d_out = with(&bits(&d_out_values))?;
+    let d_out = input(&d_out_values)?;
     let rows = seq * heads;
     let zeros = vec![0u8; n * 4];
     let (o, lse, delta) = (with(&zeros)?, with(&zeros[..rows * 4])?, with(&zeros[..rows * 4])?);
@@ -98,14 +100,13 @@ pub fn launches<D: Device, R>(
     };
     let forward = time("fwd", &mut || device.forward(0, 0, &fwd(&ft)))?;
     // D = rowsum(dO ∘ O) of the forward's output.
-    let out = device.download(0, 0, (&o, 0), n * 4)?;
-    let out: Vec<f32> = out.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
-    let d: Vec<u8> = out
+    let out: Vec<f32> = bytemuck::pod_collect_to_vec(&device.download(0, 0, (&o, 0), n * 4)?);
+    let d: Vec<f32> = out
         .chunks(head_dim)
         .zip(d_out_values.chunks(head_dim))
-        .flat_map(|(o, g)| o.iter().zip(g).map(|(a, b)| a * b).sum::<f32>().to_le_bytes())
+        .map(|(o, g)| o.iter().zip(g).map(|(a, b)| a * b).sum())
         .collect();
-    device.upload(0, 0, (&delta, 0), &d)?;
+    device.upload(0, 0, (&delta, 0), bytemuck::cast_slice(&d))?;
     let call = BwdCall {
         fwd: fwd(&bt),
         d_out: (&d_out, 0),
